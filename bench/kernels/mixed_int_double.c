@@ -1,0 +1,63 @@
+/* mixed_int_double: int data and int arithmetic next to double arithmetic in
+ * one loop (conversions both ways): W comes from the doubles, the ints can
+ * live in half-width registers.
+ * bench-rtol: 1e-12
+ * Prints the kernel time in ns and a checksum (sum of y plus sum of q). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define N (1 << 16)        /* x, y: 512 KiB each; k, q: 256 KiB each */
+#define REPS 2500
+
+__attribute__((noinline))
+void mixed(int n, const int *k, const double *x, double *y, int *q, double s)
+{
+#pragma omp simd
+    for (int i = 0; i < n; i++) {
+        int m = k[i] * 3 + (k[i] >> 2);
+        double v = x[i] * s + (double)m;
+        y[i] = v;
+        q[i] = (int)v - m + i;
+    }
+}
+
+static long long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+    int reps = argc > 1 ? atoi(argv[1]) : REPS;
+    int *k = aligned_alloc(64, N * sizeof(int));
+    int *q = aligned_alloc(64, N * sizeof(int));
+    double *x = aligned_alloc(64, N * sizeof(double));
+    double *y = aligned_alloc(64, N * sizeof(double));
+    for (int i = 0; i < N; i++) {
+        k[i] = (i * 131) % 2000 - 1000;
+        x[i] = (double)(i % 251) * 0.37;
+    }
+    long long t0 = now_ns();
+    for (int r = 0; r < reps; r++) {
+        mixed(N, k, x, y, q, 1.0 + (r % 16) * 0.125);
+        __asm__ volatile("" : : : "memory");
+    }
+    long long t1 = now_ns();
+    double sy = 0.0;
+    long long sq = 0;
+    for (int i = 0; i < N; i++) {
+        sy += y[i];
+        sq += q[i];
+    }
+    printf("kernel mixed_int_double n=%d reps=%d\n", N, reps);
+    printf("time_ns %lld\n", t1 - t0);
+    printf("checksum %.17g\n", sy + (double)sq);
+    free(k);
+    free(q);
+    free(x);
+    free(y);
+    return 0;
+}

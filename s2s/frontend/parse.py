@@ -1,0 +1,160 @@
+"""Parse one C file with libclang (without OpenMP) and keep its text at hand.
+
+The file is parsed as plain C: without ``-fopenmp`` the ``#pragma omp`` lines
+stay out of the AST, so loops and functions appear as ordinary ``FOR_STMT`` /
+``FUNCTION_DECL`` cursors; ``s2s.frontend.pragmas`` finds the pragmas in the
+text. libclang reports byte offsets, so ``ParsedFile`` keeps the raw bytes
+next to the decoded text and converts between the two.
+"""
+from __future__ import annotations
+
+import bisect
+import functools
+import os
+import subprocess
+from dataclasses import dataclass, field
+from typing import Optional
+
+import clang.cindex as ci
+
+from s2s.diagnostics import Location, UserError
+
+_ERROR_SEVERITIES = (ci.Diagnostic.Error, ci.Diagnostic.Fatal)
+
+
+@dataclass
+class ParsedFile:
+    """A parsed translation unit and the text of its main file."""
+
+    path: str
+    """The path as given to ``parse_file`` (used in diagnostics)."""
+    tu: ci.TranslationUnit
+    raw: bytes
+    """The file's bytes; libclang offsets index into these."""
+    text: str
+    """``raw`` decoded as UTF-8 (invalid bytes kept via surrogateescape)."""
+    defines: list[str] = field(default_factory=list)
+    """The ``-D`` arguments, ``NAME`` or ``NAME=VALUE``."""
+    _line_starts: list[int] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        starts = [0]
+        pos = self.raw.find(b"\n")
+        while pos >= 0:
+            starts.append(pos + 1)
+            pos = self.raw.find(b"\n", pos + 1)
+        self._line_starts = starts
+
+    def source(self, start: int, end: int) -> str:
+        """The text between two byte offsets."""
+        return _decode(self.raw[start:end])
+
+    def extent_text(self, cursor: ci.Cursor) -> str:
+        """The source text of a cursor's extent."""
+        return self.source(cursor.extent.start.offset, cursor.extent.end.offset)
+
+    def char_offset(self, byte_offset: int) -> int:
+        """Convert a byte offset into an index into ``text``."""
+        return len(_decode(self.raw[:byte_offset]))
+
+    def byte_offset(self, char_offset: int) -> int:
+        """Convert an index into ``text`` into a byte offset."""
+        return len(_encode(self.text[:char_offset]))
+
+    def location(self, byte_offset: int) -> Location:
+        """File, line and byte column (1-based, as clang counts) of an offset."""
+        line = bisect.bisect_right(self._line_starts, byte_offset)
+        column = byte_offset - self._line_starts[line - 1] + 1
+        return Location(self.path, line, column)
+
+    def is_main_file(self, cursor: ci.Cursor) -> bool:
+        """True when the cursor's extent starts in the parsed file itself."""
+        start_file = cursor.extent.start.file
+        return start_file is not None and start_file.name == self.tu.spelling
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", errors="surrogateescape")
+
+
+def _encode(text: str) -> bytes:
+    return text.encode("utf-8", errors="surrogateescape")
+
+
+def parse_file(
+    path: str, include_dirs: list[str], defines: list[str], std: str
+) -> ParsedFile:
+    """Parse ``path`` as C; raise ``UserError`` for unreadable files or errors."""
+    raw = _read(path)
+    args = ["-x", "c", f"-std={std}"]
+    for directory in include_dirs:
+        args += ["-I", directory]
+    for define in defines:
+        args.append(f"-D{define}")
+    builtin = builtin_include_dir()
+    if builtin:
+        # PyPI libclang lacks clang's own headers (stddef.h, float.h ...).
+        args += ["-isystem", builtin]
+    index = ci.Index.create()
+    try:
+        tu = index.parse(
+            path,
+            args=args,
+            unsaved_files=[(path, raw)],
+            options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD,
+        )
+    except ci.TranslationUnitLoadError as exc:
+        raise UserError(f"{path}: cannot parse file ({exc})") from exc
+    _raise_errors(tu)
+    return ParsedFile(path, tu, raw, _decode(raw), list(defines))
+
+
+def _read(path: str) -> bytes:
+    # libclang's own messages for these cases are poor; check first.
+    if not os.path.exists(path):
+        raise UserError(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise UserError(f"{path}: is a directory")
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read file: {exc.strerror}") from exc
+
+
+def _raise_errors(tu: ci.TranslationUnit) -> None:
+    lines: list[str] = []
+    first: Optional[Location] = None
+    for diag in tu.diagnostics:
+        if diag.severity not in _ERROR_SEVERITIES:
+            continue
+        loc = diag.location
+        name = loc.file.name if loc.file is not None else tu.spelling
+        where = Location(name, loc.line, loc.column)
+        first = first or where
+        lines.append(f"{where}: error: {diag.spelling}")
+    if lines:
+        raise UserError("\n".join(lines), first)
+
+
+@functools.lru_cache(maxsize=1)
+def builtin_include_dir() -> Optional[str]:
+    """clang's builtin header directory, else gcc's; None if neither exists."""
+    clang_dir = _ask(["clang", "-print-resource-dir"])
+    if clang_dir and os.path.isdir(os.path.join(clang_dir, "include")):
+        return os.path.join(clang_dir, "include")
+    gcc_dir = _ask(["gcc", "-print-file-name=include"])
+    if gcc_dir and os.path.isdir(gcc_dir):
+        return gcc_dir
+    return None
+
+
+def _ask(command: list[str]) -> Optional[str]:
+    try:
+        done = subprocess.run(
+            command, capture_output=True, text=True, timeout=30, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    answer = done.stdout.strip()
+    return answer if done.returncode == 0 and answer else None

@@ -1,0 +1,149 @@
+"""IRBuilder: creates instructions at an insertion point.
+
+One builder serves lowering and every transform.  The insertion point is a
+block plus an index; ``at_end``, ``at_start``, ``before`` and ``after`` move
+it.  Each creation method inserts the new instruction there and returns it.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence, Union
+
+from .types import Type
+from .values import (Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr, Constant,
+                     FieldAddr, Gep, Instruction, Load, Phi, Ret, Select, Store,
+                     Switch, UnOp, Undef, Value)
+
+
+class IRBuilder:
+    def __init__(self, block: Optional[Block] = None) -> None:
+        self.block: Optional[Block] = None
+        self.index: int = 0
+        if block is not None:
+            self.at_end(block)
+
+    # -- positioning -------------------------------------------------------------
+    def at_end(self, block: Block) -> "IRBuilder":
+        """Insert before the terminator if there is one, else at the very end."""
+        self.block = block
+        n = len(block.instructions)
+        self.index = n - 1 if block.terminator is not None else n
+        return self
+
+    def at_start(self, block: Block) -> "IRBuilder":
+        """Insert after the phis of ``block``."""
+        self.block = block
+        self.index = len(block.phis)
+        return self
+
+    def before(self, inst: Instruction) -> "IRBuilder":
+        assert inst.block is not None
+        self.block = inst.block
+        self.index = inst.block.instructions.index(inst)
+        return self
+
+    def after(self, inst: Instruction) -> "IRBuilder":
+        self.before(inst)
+        self.index += 1
+        return self
+
+    def insert(self, inst: Instruction) -> Instruction:
+        assert self.block is not None, "builder has no insertion point"
+        self.block.insert(self.index, inst)
+        self.index += 1
+        return inst
+
+    # -- values ----------------------------------------------------------------------
+    @staticmethod
+    def const(type: Type, value: Union[int, float]) -> Constant:
+        """A constant of the given type."""
+        return Constant(type, value)
+
+    @staticmethod
+    def undef(type: Type) -> Undef:
+        """An undefined value (reading an uninitialized variable)."""
+        return Undef(type)
+
+    # -- arithmetic ------------------------------------------------------------------
+    def binop(self, op: str, a: Value, b: Value, name: str = "") -> Value:
+        """``a op b`` with op one of BinOp.OPS."""
+        return self.insert(BinOp(op, a, b, name))
+
+    def add(self, a: Value, b: Value, name: str = "") -> Value:
+        return self.binop("add", a, b, name)
+
+    def sub(self, a: Value, b: Value, name: str = "") -> Value:
+        return self.binop("sub", a, b, name)
+
+    def mul(self, a: Value, b: Value, name: str = "") -> Value:
+        return self.binop("mul", a, b, name)
+
+    def unop(self, op: str, a: Value, name: str = "") -> Value:
+        """``neg a`` or ``not a``."""
+        return self.insert(UnOp(op, a, name))
+
+    def cmp(self, pred: str, a: Value, b: Value, name: str = "") -> Value:
+        """Compare a and b; an i1."""
+        return self.insert(Cmp(pred, a, b, name))
+
+    def cast(self, v: Value, to: Type, name: str = "") -> Value:
+        """C conversion of v to type ``to``; no instruction when types agree."""
+        if v.type == to:
+            return v
+        return self.insert(Cast(v, to, name))
+
+    def select(self, c: Value, a: Value, b: Value, name: str = "") -> Value:
+        """a where c holds, else b."""
+        return self.insert(Select(c, a, b, name))
+
+    # -- memory ------------------------------------------------------------------------
+    def gep(self, base: Value, index: Value, name: str = "") -> Value:
+        """Address of element ``index`` relative to ``base``."""
+        return self.insert(Gep(base, index, name))
+
+    def field_addr(self, base: Value, field: str, result_type: Type, name: str = "") -> Value:
+        """Address of member ``field`` of the struct ``base`` points to."""
+        return self.insert(FieldAddr(base, field, result_type, name))
+
+    def load(self, ptr: Value, name: str = "") -> Value:
+        """Read *ptr."""
+        return self.insert(Load(ptr, name))
+
+    def store(self, value: Value, ptr: Value) -> Instruction:
+        """Write value to *ptr."""
+        return self.insert(Store(value, ptr))
+
+    def alloca(self, allocated: Type, name: str = "") -> Value:
+        """A private stack object of type ``allocated``."""
+        return self.insert(Alloca(allocated, name))
+
+    def call(self, callee: str, args: Sequence[Value], ret: Type,
+             pure: bool = False, name: str = "") -> Value:
+        """Call the C function ``callee``."""
+        return self.insert(Call(callee, args, ret, pure, name))
+
+    def phi(self, type: Type, name: str = "") -> Phi:
+        """A phi at the start of the current block, with no incoming values yet."""
+        assert self.block is not None
+        phi = Phi(type, name)
+        self.block.insert(len(self.block.phis), phi)
+        if self.index >= len(self.block.phis) - 1:
+            self.index += 1
+        return phi
+
+    # -- terminators -----------------------------------------------------------------
+    def br(self, target: Block) -> Instruction:
+        """Jump to target."""
+        return self.insert(Br(target))
+
+    def condbr(self, cond: Value, if_true: Block, if_false: Block) -> Instruction:
+        """Branch on an i1."""
+        return self.insert(CondBr(cond, if_true, if_false))
+
+    def switch(self, value: Value, default: Block,
+               cases: Sequence[tuple[int, Block]] = ()) -> Instruction:
+        """Multi-way branch on an integer."""
+        return self.insert(Switch(value, default, cases))
+
+    def ret(self, values: Sequence[Value] = ()) -> Instruction:
+        """Return the given values."""
+        return self.insert(Ret(values))

@@ -1,0 +1,130 @@
+"""A region: the IR of one annotated loop body (or declare-simd function) plus
+how its parameters and results connect to the surrounding C code.
+
+The front end builds it, analyses and transforms work on ``region.fn``, and
+the code generator reads the bindings to emit the vector loop around the
+widened body.
+
+Loop regions (seed 001 Section 3.1, 3.3): ``fn`` computes ONE iteration of
+the annotated loop.  Its parameters, in order:
+
+  * the induction variable (role ``iv``): the value of the loop variable in
+    this iteration (lanes are consecutive iterations, shape stride = step);
+  * carried values: ``reduction`` accumulators (each lane keeps a partial
+    result, combined after the loop) and ``linear`` variables (value at the
+    start of the iteration = initial + k*step);
+  * live-ins (role ``uniform``): values read but never written in the loop,
+    identical for every iteration.  Arrays, structs and address-taken
+    scalars are passed by address (``c_expr`` is ``a`` or ``&s``).
+
+``ret`` returns, in order of ``results``: the new value of each reduction
+accumulator and the final value of each lastprivate variable.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .types import Type
+from .values import Argument, Function
+
+
+@dataclass
+class ArgBinding:
+    """How the code generator obtains the value of one region parameter."""
+
+    arg: Argument
+    role: str
+    """``iv``, ``uniform``, ``linear`` or ``reduction``."""
+    c_expr: str
+    """C expression giving the value before the loop (``n``, ``a``, ``&s``)."""
+    c_type: str
+    """The C type of ``c_expr`` as declared in the source (for temporaries)."""
+    step: int = 0
+    """For ``iv`` and ``linear``: the constant step per iteration."""
+    reduction_op: str = ""
+    """For ``reduction``: one of + * - min max & | ^ && ||."""
+
+
+@dataclass
+class ResultBinding:
+    """Where one value returned by the region goes after the loop."""
+
+    index: int
+    """Position in the region's ``ret``."""
+    role: str
+    """``reduction`` (combine lanes with ``reduction_op`` into the variable)
+    or ``lastprivate`` (the value of the sequentially last iteration)."""
+    c_var: str
+    """The C variable (an lvalue) that receives the result."""
+    type: Type
+    reduction_op: str = ""
+    arg: Optional[Argument] = None
+    """For reductions: the accumulator parameter this result feeds back into."""
+
+
+@dataclass
+class LoopBounds:
+    """The canonical loop form ``for (var = lower; var CMP upper; var += step)``."""
+
+    var: str
+    """Name of the loop variable."""
+    var_c_type: str
+    """Its C type."""
+    var_declared_in_loop: bool
+    """True for ``for (int i = ...)``; else the variable outlives the loop
+    and gets its sequential final value after the vector loop."""
+    lower: str
+    """C expression of the initial value (evaluated once)."""
+    upper: str
+    """C expression of the bound (loop-invariant, evaluated once)."""
+    cmp: str
+    """One of < <= > >= !=."""
+    step: int
+    """Constant increment (negative for decreasing loops)."""
+
+
+@dataclass
+class SourceRange:
+    """Byte offsets into the original file text, end exclusive."""
+
+    start: int
+    end: int
+
+
+@dataclass
+class Region:
+    """One annotated loop or declare-simd function, ready to vectorize."""
+
+    kind: str
+    """``loop`` or ``function``."""
+    name: str
+    """For loops ``<function>:<line>``; for functions the C name."""
+    file: str
+    line: int
+    column: int
+    fn: Function
+    """The scalar IR of one iteration (loop) or of the function body."""
+    args: list[ArgBinding] = field(default_factory=list)
+    results: list[ResultBinding] = field(default_factory=list)
+    bounds: Optional[LoopBounds] = None
+    """Loop regions only."""
+    clauses: object = None
+    """The parsed clause set of the pragma (s2s.frontend.clauses)."""
+    replace: Optional[SourceRange] = None
+    """Text the vector code replaces: the pragma line through the loop's end."""
+    loop_text: str = ""
+    """Original text of the loop statement (without the pragma), used verbatim
+    for the scalar epilogue and for the ``#else`` branch of target dispatch."""
+    body_text: str = ""
+    """Original text of the loop body statement."""
+    pragma_text: str = ""
+    """The original pragma line(s), e.g. ``#pragma omp parallel for simd ...``."""
+    outer_loops: list[str] = field(default_factory=list)
+    """For ``collapse(n)``: the headers (``for (...)``) of the n-1 outer loops,
+    outermost first, kept as scalar C loops around the vectorized innermost
+    loop (all iterations of a simd nest are independent, so grouping lanes
+    within the innermost loop is a valid schedule)."""
+    worksharing: str = ""
+    """``for`` or ``parallel for`` when the pragma also shares work among
+    threads; the vector loop keeps that pragma (without ``simd``)."""

@@ -1,0 +1,156 @@
+"""IR types: frozen values that print as the textual IR spells them.
+
+Signedness lives in the integer type (``i32`` vs ``u32``) so that every
+operation that cares (division, shifts right, compares, widening casts)
+reads it from its operand type, and C emission can declare variables with
+the right C type.  ``i1`` is the boolean type of compares and masks.
+
+    i1 i8 i16 i32 i64 u8 u16 u32 u64   integers
+    f32 f64                            IEEE floats
+    ptr<T>                             pointer to T
+    struct.NAME                        a C struct (fields, size, offsets)
+    [N x T]                            array (only as alloca / struct field)
+    void
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class Type:
+    """Base class of all IR types."""
+
+    def is_int(self) -> bool:
+        return isinstance(self, IntType)
+
+    def is_float(self) -> bool:
+        return isinstance(self, FloatType)
+
+    def is_ptr(self) -> bool:
+        return isinstance(self, PtrType)
+
+    def is_bool(self) -> bool:
+        return isinstance(self, IntType) and self.bits == 1
+
+    @property
+    def size(self) -> int:
+        """Size in bytes as the C compiler of an LP64 target lays it out."""
+        raise TypeError(f"type {self} has no size")
+
+
+@dataclass(frozen=True)
+class IntType(Type):
+    bits: int
+    """Width in bits: 1 (bool), 8, 16, 32 or 64."""
+    signed: bool = True
+    """Signed (two's complement) or unsigned arithmetic."""
+
+    def __str__(self) -> str:
+        if self.bits == 1:
+            return "i1"
+        return f"{'i' if self.signed else 'u'}{self.bits}"
+
+    @property
+    def size(self) -> int:
+        return max(1, self.bits // 8)
+
+
+@dataclass(frozen=True)
+class FloatType(Type):
+    bits: int
+    """32 (float) or 64 (double)."""
+
+    def __str__(self) -> str:
+        return f"f{self.bits}"
+
+    @property
+    def size(self) -> int:
+        return self.bits // 8
+
+
+@dataclass(frozen=True)
+class PtrType(Type):
+    pointee: Type
+    """The type the pointer points to (element type for address arithmetic)."""
+
+    def __str__(self) -> str:
+        return f"ptr<{self.pointee}>"
+
+    @property
+    def size(self) -> int:
+        return 8
+
+
+@dataclass(frozen=True)
+class ArrayType(Type):
+    elem: Type
+    count: int
+
+    def __str__(self) -> str:
+        return f"[{self.count} x {self.elem}]"
+
+    @property
+    def size(self) -> int:
+        return self.count * self.elem.size
+
+
+@dataclass(frozen=True)
+class StructField:
+    name: str
+    type: Type
+    offset: int
+    """Byte offset of the field inside the struct."""
+
+
+@dataclass(frozen=True, eq=False)
+class StructType(Type):
+    """A C struct.  Compared by name: two structs with one name are one type."""
+
+    name: str
+    """C spelling without the keyword, e.g. ``vec3`` for ``struct vec3``."""
+    fields: tuple[StructField, ...] = field(default=(), repr=False)
+    byte_size: int = 0
+    c_spelling: str = ""
+    """How C names the type (``struct vec3`` or a typedef name)."""
+
+    def __str__(self) -> str:
+        return f"struct.{self.name}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StructType) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(("struct", self.name))
+
+    @property
+    def size(self) -> int:
+        return self.byte_size
+
+    def field_named(self, name: str) -> StructField:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(f"{self} has no field {name}")
+
+
+@dataclass(frozen=True)
+class VoidType(Type):
+    def __str__(self) -> str:
+        return "void"
+
+
+# The types everybody uses, by their textual names.
+I1 = IntType(1)
+I8, I16, I32, I64 = IntType(8), IntType(16), IntType(32), IntType(64)
+U8, U16, U32, U64 = (IntType(8, False), IntType(16, False),
+                     IntType(32, False), IntType(64, False))
+F32, F64 = FloatType(32), FloatType(64)
+VOID = VoidType()
+
+SCALAR_TYPES: dict[str, Type] = {
+    str(t): t for t in (I1, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, VOID)
+}
+
+
+def ptr(t: Type) -> PtrType:
+    return PtrType(t)

@@ -1,0 +1,486 @@
+"""SSA values, instructions, blocks and functions of the s2svec IR.
+
+The IR is an SSA control-flow graph close to the LLVM dialect of seed 001
+(Figure 2.1): typed values, one instruction class per kind of operation,
+phi nodes at block starts and one terminator at each block end.
+
+Identity: functions, blocks and instructions compare by identity.  Every
+instruction keeps its operands in ``operands``; the use lists (``Value.users``)
+change only through ``Instruction.set_operand`` / ``replace_all_uses_with``,
+so they stay exact.
+
+Predication: any instruction may carry a lane mask (``Instruction.mask``, an
+``i1`` value).  ``None`` means "all lanes active in the block"; after
+linearization, memory operations and calls carry the mask of their block so
+that inactive lanes never touch memory (P-LLVM semantics, seed 001 Ch. 4).
+
+Semantics follow C: integer ops wrap in the width of their type (signed
+overflow is not relied upon), ``div``/``rem``/``shr``/compares take their
+signedness from the operand type, float compares are ordered except ``ne``
+(C's ``!=`` is true on NaN).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Optional, Sequence, Union
+
+from .types import I1, VOID, PtrType, StructType, Type
+
+
+class Value:
+    """Anything an instruction can use: constants, arguments, instructions."""
+
+    def __init__(self, type: Type, name: str = "") -> None:
+        self.type: Type = type
+        """The IR type of the value."""
+        self.name: str = name
+        """A name hint for printing; the printer makes it unique."""
+        self.users: list[Instruction] = []
+        """Instructions using this value, once per use."""
+
+    def replace_all_uses_with(self, new: "Value") -> None:
+        for user in list(self.users):
+            user.replace_operand(self, new)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name or id(self):} : {self.type}>"
+
+
+class Constant(Value):
+    """An integer, float or null-pointer constant."""
+
+    def __init__(self, type: Type, value: Union[int, float]) -> None:
+        super().__init__(type, "")
+        self.value: Union[int, float] = value
+
+
+class Undef(Value):
+    """A value that may be anything (uninitialized variable)."""
+
+
+class Argument(Value):
+    """A parameter of a function (for a loop region: a live-in or carried value)."""
+
+    def __init__(self, type: Type, name: str, index: int) -> None:
+        super().__init__(type, name)
+        self.index: int = index
+
+
+# ---------------------------------------------------------------------------
+# Instructions
+
+
+class Instruction(Value):
+    """Base of all instructions.  ``opcode`` is the textual mnemonic."""
+
+    opcode: str = "?"
+
+    def __init__(self, type: Type, operands: Sequence[Value], name: str = "") -> None:
+        super().__init__(type, name)
+        self.operands: list[Value] = []
+        """Operands in order; change only through ``set_operand``."""
+        self.block: Optional[Block] = None
+        """The block holding this instruction (None while detached)."""
+        self.mask: Optional[Value] = None
+        """Lane predicate (i1); None means every lane active in the block."""
+        for op in operands:
+            self.operands.append(op)
+            op.users.append(self)
+
+    # -- use-list maintenance ------------------------------------------------
+    def set_operand(self, index: int, new: Value) -> None:
+        old = self.operands[index]
+        old.users.remove(self)
+        self.operands[index] = new
+        new.users.append(self)
+
+    def replace_operand(self, old: Value, new: Value) -> None:
+        for i, op in enumerate(self.operands):
+            if op is old:
+                self.set_operand(i, new)
+        if self.mask is old:
+            self.set_mask(new)
+
+    def set_mask(self, mask: Optional[Value]) -> None:
+        if self.mask is not None:
+            self.mask.users.remove(self)
+        self.mask = mask
+        if mask is not None:
+            mask.users.append(self)
+
+    def drop_operands(self) -> None:
+        """Forget all operands (before deleting the instruction)."""
+        for op in self.operands:
+            op.users.remove(self)
+        self.operands = []
+        self.set_mask(None)
+
+    def erase(self) -> None:
+        """Remove from its block and drop operands; it must have no users."""
+        assert not self.users, f"erasing {self!r} which still has users"
+        if self.block is not None:
+            self.block.instructions.remove(self)
+            self.block = None
+        self.drop_operands()
+
+    @property
+    def is_terminator(self) -> bool:
+        return False
+
+    @property
+    def has_side_effects(self) -> bool:
+        return False
+
+
+class BinOp(Instruction):
+    """``op a, b``: add sub mul div rem and or xor shl shr min max (C semantics)."""
+
+    OPS = ("add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr",
+           "min", "max")
+
+    def __init__(self, op: str, a: Value, b: Value, name: str = "") -> None:
+        assert op in self.OPS, op
+        super().__init__(a.type, [a, b], name)
+        self.op: str = op
+
+    @property
+    def opcode(self) -> str:  # type: ignore[override]
+        return self.op
+
+
+class UnOp(Instruction):
+    """``neg a`` (arithmetic negation) or ``not a`` (bitwise complement)."""
+
+    OPS = ("neg", "not")
+
+    def __init__(self, op: str, a: Value, name: str = "") -> None:
+        assert op in self.OPS, op
+        super().__init__(a.type, [a], name)
+        self.op: str = op
+
+    @property
+    def opcode(self) -> str:  # type: ignore[override]
+        return self.op
+
+
+class Cmp(Instruction):
+    """``cmp pred a, b`` -> i1, with pred in eq ne lt le gt ge."""
+
+    opcode = "cmp"
+    PREDS = ("eq", "ne", "lt", "le", "gt", "ge")
+
+    def __init__(self, pred: str, a: Value, b: Value, name: str = "") -> None:
+        assert pred in self.PREDS, pred
+        super().__init__(I1, [a, b], name)
+        self.pred: str = pred
+
+
+class Cast(Instruction):
+    """``cast v to T``: the C conversion of v to type T (also pointer decay)."""
+
+    opcode = "cast"
+
+    def __init__(self, v: Value, to: Type, name: str = "") -> None:
+        super().__init__(to, [v], name)
+
+
+class Select(Instruction):
+    """``select c, a, b``: a where c is true, else b (no short-circuit)."""
+
+    opcode = "select"
+
+    def __init__(self, c: Value, a: Value, b: Value, name: str = "") -> None:
+        super().__init__(a.type, [c, a, b], name)
+
+
+class Gep(Instruction):
+    """``gep p, i``: address of element i of the array p points into."""
+
+    opcode = "gep"
+
+    def __init__(self, base: Value, index: Value, name: str = "") -> None:
+        assert isinstance(base.type, PtrType), base.type
+        super().__init__(base.type, [base, index], name)
+
+
+class FieldAddr(Instruction):
+    """``fieldaddr p, name``: address of a struct member (arrays decay)."""
+
+    opcode = "fieldaddr"
+
+    def __init__(self, base: Value, field: str, result_type: Type, name: str = "") -> None:
+        assert isinstance(base.type, PtrType) and isinstance(base.type.pointee, StructType)
+        super().__init__(result_type, [base], name)
+        self.field: str = field
+
+    @property
+    def offset(self) -> int:
+        struct = self.operands[0].type.pointee  # type: ignore[attr-defined]
+        return struct.field_named(self.field).offset
+
+
+class Load(Instruction):
+    """``load p``: read the value p points to."""
+
+    opcode = "load"
+
+    def __init__(self, ptr: Value, name: str = "") -> None:
+        assert isinstance(ptr.type, PtrType), ptr.type
+        super().__init__(ptr.type.pointee, [ptr], name)
+
+
+class Store(Instruction):
+    """``store v, p``: write v where p points."""
+
+    opcode = "store"
+
+    def __init__(self, value: Value, ptr: Value) -> None:
+        super().__init__(VOID, [value, ptr])
+
+    @property
+    def has_side_effects(self) -> bool:
+        return True
+
+
+class Alloca(Instruction):
+    """``alloca T``: a stack object private to one execution (per lane)."""
+
+    opcode = "alloca"
+
+    def __init__(self, allocated: Type, name: str = "") -> None:
+        super().__init__(PtrType(allocated), [], name)
+        self.allocated: Type = allocated
+
+
+class Call(Instruction):
+    """``call @f(args)``: a call of a C function by name."""
+
+    opcode = "call"
+
+    def __init__(self, callee: str, args: Sequence[Value], ret: Type,
+                 pure: bool = False, name: str = "") -> None:
+        super().__init__(ret, list(args), name)
+        self.callee: str = callee
+        """The C name of the called function."""
+        self.pure: bool = pure
+        """True when the call reads no memory and writes none (math functions)."""
+
+    @property
+    def has_side_effects(self) -> bool:
+        return not self.pure
+
+
+class Phi(Instruction):
+    """``phi [v1, b1], [v2, b2] ...``: the value coming from each predecessor."""
+
+    opcode = "phi"
+
+    def __init__(self, type: Type, name: str = "") -> None:
+        super().__init__(type, [], name)
+        self.incoming_blocks: list[Block] = []
+
+    def add_incoming(self, value: Value, block: "Block") -> None:
+        self.operands.append(value)
+        value.users.append(self)
+        self.incoming_blocks.append(block)
+
+    def incoming(self) -> Iterator[tuple[Value, "Block"]]:
+        return zip(list(self.operands), list(self.incoming_blocks))
+
+    def value_from(self, block: "Block") -> Value:
+        return self.operands[self.incoming_blocks.index(block)]
+
+    def remove_incoming(self, block: "Block") -> None:
+        i = self.incoming_blocks.index(block)
+        self.operands[i].users.remove(self)
+        del self.operands[i]
+        del self.incoming_blocks[i]
+
+    def drop_operands(self) -> None:
+        super().drop_operands()
+        self.incoming_blocks = []
+
+
+class Terminator(Instruction):
+    """Base of the instructions that end a block."""
+
+    @property
+    def is_terminator(self) -> bool:
+        return True
+
+    @property
+    def successors(self) -> list["Block"]:
+        return []
+
+    def replace_successor(self, old: "Block", new: "Block") -> None:
+        raise NotImplementedError(type(self).__name__)
+
+
+class Br(Terminator):
+    """``br target``."""
+
+    opcode = "br"
+
+    def __init__(self, target: "Block") -> None:
+        super().__init__(VOID, [])
+        self.target: Block = target
+
+    @property
+    def successors(self) -> list["Block"]:
+        return [self.target]
+
+    def replace_successor(self, old: "Block", new: "Block") -> None:
+        if self.target is old:
+            self.target = new
+
+
+class CondBr(Terminator):
+    """``condbr c, if_true, if_false``."""
+
+    opcode = "condbr"
+
+    def __init__(self, cond: Value, if_true: "Block", if_false: "Block") -> None:
+        super().__init__(VOID, [cond])
+        self.if_true: Block = if_true
+        self.if_false: Block = if_false
+
+    @property
+    def successors(self) -> list["Block"]:
+        return [self.if_true, self.if_false]
+
+    def replace_successor(self, old: "Block", new: "Block") -> None:
+        if self.if_true is old:
+            self.if_true = new
+        if self.if_false is old:
+            self.if_false = new
+
+
+class Switch(Terminator):
+    """``switch v, default [k1: b1, k2: b2 ...]``."""
+
+    opcode = "switch"
+
+    def __init__(self, value: Value, default: "Block",
+                 cases: Sequence[tuple[int, "Block"]] = ()) -> None:
+        super().__init__(VOID, [value])
+        self.default: Block = default
+        self.cases: list[tuple[int, Block]] = list(cases)
+
+    @property
+    def successors(self) -> list["Block"]:
+        seen: list[Block] = []
+        for b in [self.default] + [b for _, b in self.cases]:
+            if b not in seen:
+                seen.append(b)
+        return seen
+
+    def replace_successor(self, old: "Block", new: "Block") -> None:
+        if self.default is old:
+            self.default = new
+        self.cases = [(k, new if b is old else b) for k, b in self.cases]
+
+
+class Ret(Terminator):
+    """``ret v1, v2 ...``: leave the function (a region returns its carried values)."""
+
+    opcode = "ret"
+
+    def __init__(self, values: Sequence[Value] = ()) -> None:
+        super().__init__(VOID, list(values))
+
+
+# ---------------------------------------------------------------------------
+# Blocks and functions
+
+
+class Block:
+    """A basic block: phis first, then ordinary instructions, then one terminator."""
+
+    def __init__(self, name: str = "") -> None:
+        self.name: str = name
+        """Label hint; the printer makes it unique."""
+        self.instructions: list[Instruction] = []
+        self.function: Optional[Function] = None
+
+    @property
+    def terminator(self) -> Optional[Terminator]:
+        if self.instructions and isinstance(self.instructions[-1], Terminator):
+            return self.instructions[-1]
+        return None
+
+    @property
+    def successors(self) -> list["Block"]:
+        term = self.terminator
+        return term.successors if term is not None else []
+
+    @property
+    def phis(self) -> list[Phi]:
+        return [i for i in self.instructions if isinstance(i, Phi)]
+
+    def insert(self, index: int, inst: Instruction) -> None:
+        inst.block = self
+        self.instructions.insert(index, inst)
+
+    def append(self, inst: Instruction) -> None:
+        self.insert(len(self.instructions), inst)
+
+    def __repr__(self) -> str:
+        return f"<Block {self.name or id(self)}>"
+
+
+class Function:
+    """A function, or a loop region seen as a function of its live-ins."""
+
+    def __init__(self, name: str, args: Sequence[Argument] = (),
+                 ret_types: Sequence[Type] = ()) -> None:
+        self.name: str = name
+        self.args: list[Argument] = list(args)
+        """Parameters; for a loop region the induction variable comes first."""
+        self.ret_types: list[Type] = list(ret_types)
+        """Types of the values ``ret`` hands back (region: carried values)."""
+        self.blocks: list[Block] = []
+        """Blocks in layout order; the first is the entry."""
+
+    @property
+    def entry(self) -> Block:
+        return self.blocks[0]
+
+    def add_block(self, block: Block) -> Block:
+        block.function = self
+        self.blocks.append(block)
+        return block
+
+    def remove_block(self, block: Block) -> None:
+        self.blocks.remove(block)
+        block.function = None
+
+    def add_arg(self, type: Type, name: str) -> Argument:
+        arg = Argument(type, name, len(self.args))
+        self.args.append(arg)
+        return arg
+
+    def predecessors(self) -> dict[Block, list[Block]]:
+        """Map each block to its predecessors, in layout order, without repeats."""
+        preds: dict[Block, list[Block]] = {b: [] for b in self.blocks}
+        for b in self.blocks:
+            for s in b.successors:
+                if b not in preds[s]:
+                    preds[s].append(b)
+        return preds
+
+    def instructions(self) -> Iterator[Instruction]:
+        for b in self.blocks:
+            yield from b.instructions
+
+    def __repr__(self) -> str:
+        return f"<Function {self.name}>"
+
+
+@dataclass(frozen=True)
+class IRError(Exception):
+    """Raised by the verifier and the textual parser."""
+
+    message: str
+
+    def __str__(self) -> str:
+        return self.message

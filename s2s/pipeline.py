@@ -1,0 +1,67 @@
+"""The pass pipeline for one region: canonicalize, analyse, generate per target.
+
+Target-independent work (canonicalization, divergence and memory analyses)
+runs once per region; code generation runs once per target.  Every stage may
+raise ``Unsupported``; the region then stays scalar for that target.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from .analysis.divergence import DivergenceInfo, compute_divergence
+from .analysis.memory import memory_shapes
+from .codegen.generate import CodegenOptions, GeneratedLoop, generate_loop, region_arg_shapes
+from .codegen.target import Target
+from .diagnostics import Unsupported
+from .ir.region import Region
+from .ir.values import CondBr, Switch
+from .report import RegionReport
+from .transform.canonicalize import canonicalize
+
+
+@dataclass
+class AnalyzedRegion:
+    """A canonical region with the analyses every target's code generator reads."""
+
+    region: Region
+    div: DivergenceInfo
+    mem: Any
+
+
+def analyze(region: Region) -> AnalyzedRegion:
+    """Canonicalize the region's loops and run divergence + memory analyses."""
+    canonicalize(region.fn)
+    div = compute_divergence(region.fn, region_arg_shapes(region))
+    return AnalyzedRegion(region, div, memory_shapes(region.fn, div))
+
+
+def control_counts(analyzed: AnalyzedRegion, report: RegionReport) -> None:
+    """Fill the branch, loop and alloca statistics from the divergence analysis."""
+    div = analyzed.div
+    for block in analyzed.region.fn.blocks:
+        term = block.terminator
+        if isinstance(term, (CondBr, Switch)):
+            kind = "divergent" if div.is_divergent_branch(block) else "uniform"
+            report.branches[kind] += 1
+    for header, divergent in div.loop_classification().items():
+        report.loops["divergent" if divergent else "uniform"] += 1
+    for alloca, uniform in div.alloca_classification().items():
+        report.allocas["uniform" if uniform else "varying"] += 1
+
+
+def generate(analyzed: AnalyzedRegion, target: Target, options: CodegenOptions,
+             report: RegionReport) -> Optional[GeneratedLoop]:
+    """Vector code for one target, or None (with the reason in the report)."""
+    try:
+        loop = generate_loop(analyzed.region, analyzed.div, analyzed.mem, target, options)
+    except Unsupported as e:
+        report.reason = e.message
+        return None
+    report.vectorized = True
+    report.width = loop.width
+    for kind, n in loop.stats.memory.items():
+        report.memory[kind] += n
+    for kind, n in loop.stats.calls.items():
+        report.calls[kind] += n
+    return loop

@@ -1,0 +1,65 @@
+"""The optimization report: one entry per annotated region and target.
+
+The JSON form follows DESIGN.md section 1 exactly (the statistics of seed 001
+Figure 13.1); the text form is compiler-style remarks, one per entry.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Optional
+
+
+def _counts(*names: str) -> dict[str, int]:
+    return {n: 0 for n in names}
+
+
+@dataclass
+class RegionReport:
+    file: str
+    line: int
+    kind: str
+    """``loop`` or ``function``."""
+    name: str
+    target: str
+    vectorized: bool = False
+    reason: Optional[str] = None
+    width: int = 0
+    branches: dict[str, int] = field(default_factory=lambda: _counts("uniform", "divergent"))
+    loops: dict[str, int] = field(default_factory=lambda: _counts("uniform", "divergent"))
+    memory: dict[str, int] = field(default_factory=lambda: _counts(
+        "contiguous", "strided", "gather", "scatter", "masked", "uniform"))
+    calls: dict[str, int] = field(default_factory=lambda: _counts(
+        "vector_variant", "vector_math", "serialized"))
+    boscc: int = 0
+    allocas: dict[str, int] = field(default_factory=lambda: _counts("uniform", "varying"))
+    column: int = field(default=0, repr=False)
+    """Kept for the text form; not part of the JSON schema."""
+
+    def to_json(self) -> dict[str, object]:
+        d = asdict(self)
+        del d["column"]
+        return d
+
+    def to_text(self) -> str:
+        where = f"{self.file}:{self.line}:{self.column}"
+        what = "loop" if self.kind == "loop" else f"function '{self.name}'"
+        if not self.vectorized:
+            return f"{where}: remark: {what} not vectorized for {self.target}: {self.reason}"
+        parts = [f"{k} {v}" for k, v in self.memory.items() if v]
+        parts += [f"{k} {v}" for k, v in self.calls.items() if v]
+        detail = f" ({', '.join(parts)})" if parts else ""
+        branches = self.branches["uniform"] + self.branches["divergent"]
+        if branches:
+            detail += (f"; branches: {self.branches['uniform']} uniform, "
+                       f"{self.branches['divergent']} divergent")
+        return (f"{where}: remark: {what} vectorized for {self.target} "
+                f"with {self.width} lanes{detail}")
+
+
+def render_json(entries: list[RegionReport]) -> str:
+    return json.dumps([e.to_json() for e in entries], indent=2) + "\n"
+
+
+def render_text(entries: list[RegionReport]) -> str:
+    return "".join(e.to_text() + "\n" for e in entries)

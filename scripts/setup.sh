@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Install what s2svec, its example and its tests need; safe to run again.
+#   Debian packages: clang, the aarch64 cross compiler + libc, qemu-user
+#   Python: a virtual environment in .venv with the pinned packages
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+have() { command -v "$1" >/dev/null 2>&1; }
+have gcc || missing+=(gcc)
+have clang || missing+=(clang)
+have aarch64-linux-gnu-gcc || missing+=(gcc-aarch64-linux-gnu)
+[ -f /usr/aarch64-linux-gnu/lib/libc.a ] || missing+=(libc6-dev-arm64-cross)
+have qemu-aarch64 || missing+=(qemu-user)
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  echo "setup: installing Debian packages: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv"
+  python3 -m venv .venv
+fi
+stamp=.venv/.s2svec-installed
+if [ ! -f "$stamp" ] || [ setup.cfg -nt "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  echo "setup: installing Python packages"
+  .venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
+  touch "$stamp"
+fi
