@@ -8,7 +8,7 @@
 #include <time.h>
 
 #define N (1 << 16)        /* x, y: 512 KiB each; k, q: 256 KiB each */
-#define REPS 2500
+#define REPS 1600
 
 __attribute__((noinline))
 void mixed(int n, const int *k, const double *x, double *y, int *q, double s)

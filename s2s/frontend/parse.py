@@ -45,6 +45,11 @@ class ParsedFile:
             pos = self.raw.find(b"\n", pos + 1)
         self._line_starts = starts
 
+    @property
+    def data(self) -> bytes:
+        """Alias of ``raw`` (the driver splices these bytes)."""
+        return self.raw
+
     def source(self, start: int, end: int) -> str:
         """The text between two byte offsets."""
         return _decode(self.raw[start:end])
@@ -73,6 +78,14 @@ class ParsedFile:
         return start_file is not None and start_file.name == self.tu.spelling
 
 
+class ParseError(UserError):
+    """Compiler errors in the input; ``message`` holds one formatted line each."""
+
+    def format(self) -> str:
+        # The lines already carry their own "file:line:col: error:" prefix.
+        return self.message
+
+
 def _decode(data: bytes) -> str:
     return data.decode("utf-8", errors="surrogateescape")
 
@@ -86,7 +99,8 @@ def parse_file(
 ) -> ParsedFile:
     """Parse ``path`` as C; raise ``UserError`` for unreadable files or errors."""
     raw = _read(path)
-    args = ["-x", "c", f"-std={std}"]
+    # No error limit: after "too many errors" clang stops processing #includes.
+    args = ["-x", "c", f"-std={std}", "-ferror-limit=0"]
     for directory in include_dirs:
         args += ["-I", directory]
     for define in defines:
@@ -130,11 +144,26 @@ def _raise_errors(tu: ci.TranslationUnit) -> None:
             continue
         loc = diag.location
         name = loc.file.name if loc.file is not None else tu.spelling
+        if _in_builtin_headers(name):
+            continue
         where = Location(name, loc.line, loc.column)
         first = first or where
         lines.append(f"{where}: error: {diag.spelling}")
     if lines:
-        raise UserError("\n".join(lines), first)
+        raise ParseError("\n".join(lines), first)
+
+
+def _in_builtin_headers(name: str) -> bool:
+    """Errors in the borrowed builtin headers are not the user's.
+
+    Their version may not match the PyPI libclang (clang 14's intrinsic
+    headers do not compile with libclang 18); the declarations the user's
+    code needs still parse, and no region is ever taken from these headers.
+    """
+    builtin = builtin_include_dir()
+    if builtin is None:
+        return False
+    return os.path.realpath(name).startswith(os.path.realpath(builtin) + os.sep)
 
 
 @functools.lru_cache(maxsize=1)

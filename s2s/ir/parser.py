@@ -25,7 +25,7 @@ from typing import Optional, Union
 
 from .types import (I1, SCALAR_TYPES, ArrayType, PtrType, StructField, StructType,
                     Type, VOID)
-from .values import (Alloca, Argument, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
+from .values import (Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
                      Constant, FieldAddr, Function, Gep, Instruction, IRError, Load,
                      Phi, Ret, Select, Store, Switch, UnOp, Undef, Value)
 
@@ -210,8 +210,9 @@ class _Parser:
                 self.structs[name] = StructType(name, c_spelling=f"struct {name}")
 
     def parse_struct_decl(self) -> None:
-        st = self.structs[self.next().text[len("struct."):]]
+        name = self.next().text[len("struct."):]
         self.expect("=")
+        st = self.structs[name]     # declared by the pre-pass (same pattern)
         self.expect("{")
         fields: list[StructField] = []
         while not self.at("}"):
@@ -284,12 +285,14 @@ class _Parser:
             fn.add_arg(atype, aname)
         self.expect(")")
         if self.accept("->"):
-            self.expect("(")
-            while not self.at(")"):
-                if fn.ret_types:
-                    self.expect(",")
-                fn.ret_types.append(self.parse_type())
-            self.expect(")")
+            if not self.accept("("):
+                fn.ret_types.append(self.parse_type())      # "-> T" for one result
+            else:
+                while not self.at(")"):
+                    if fn.ret_types:
+                        self.expect(",")
+                    fn.ret_types.append(self.parse_type())
+                self.expect(")")
         self.expect("{")
         self.skip_newlines()
         stmts = self.parse_body(fn)
@@ -697,3 +700,11 @@ def _field_address_type(stmt: _Stmt, t: Type) -> Type:
     if isinstance(ftype, ArrayType):
         return PtrType(ftype.elem)
     return PtrType(ftype)
+
+
+def values_by_name(fn: Function) -> dict[str, Value]:
+    """Arguments and instructions of ``fn`` by name hint (for tests on parsed IR,
+    where the hints are the unique textual names)."""
+    named: dict[str, Value] = {a.name: a for a in fn.args if a.name}
+    named.update({i.name: i for i in fn.instructions() if i.name})
+    return named

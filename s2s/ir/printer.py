@@ -37,6 +37,8 @@ from .values import (Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
 Annotator = Callable[[Value], Optional[str]]
 
 _BAD_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.$]")
+# A label must lex as one token: an identifier or a plain number.
+_LABEL_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_.$]*|[0-9]+")
 
 
 def print_function(fn: Function, annotate: Optional[Annotator] = None) -> str:
@@ -61,7 +63,8 @@ def format_float(value: float) -> str:
 class _Namer:
     """Hands out unique names: the hint, ``hint.N`` on repeats, numbers otherwise."""
 
-    def __init__(self, number_prefix: str) -> None:
+    def __init__(self, number_prefix: str, label: bool = False) -> None:
+        self.label = label
         self.used: set[str] = set()
         self.next_suffix: dict[str, int] = {}
         self.next_number = 0
@@ -71,6 +74,8 @@ class _Namer:
         hint = _BAD_NAME_CHARS.sub("_", hint)
         if not hint:
             return self._numbered()
+        if self.label and not _LABEL_RE.fullmatch(hint):
+            hint = "_" + hint
         name = hint
         while name in self.used:
             k = self.next_suffix.get(hint, 1)
@@ -104,7 +109,7 @@ class IRPrinter:
 
     def print_function(self, fn: Function) -> str:
         """Struct declarations not printed yet, then the function itself."""
-        self._assign_names(fn)
+        self.assign_names(fn)
         lines = [self.print_struct_decl(s) for s in self._new_structs(fn)]
         if lines:
             lines.append("")
@@ -234,9 +239,10 @@ class IRPrinter:
         return str(t)
 
     # -- helpers ------------------------------------------------------------------
-    def _assign_names(self, fn: Function) -> None:
+    def assign_names(self, fn: Function) -> None:
+        """Name the values and blocks of ``fn`` (before ``print_instruction`` etc.)."""
         values = _Namer("")
-        labels = _Namer("bb")
+        labels = _Namer("bb", label=True)
         self.value_names = {}
         self.block_names = {}
         for a in fn.args:

@@ -476,9 +476,14 @@ class Function:
         return f"<Function {self.name}>"
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class IRError(Exception):
-    """Raised by the verifier and the textual parser."""
+    """Raised by the verifier and the textual parser.
+
+    Not frozen: Python assigns ``__traceback__`` when an exception passes a
+    ``contextlib`` context manager (and pytest does so too), which a frozen
+    dataclass turns into ``FrozenInstanceError``.
+    """
 
     message: str
 

@@ -1,0 +1,140 @@
+"""Memory access shapes: how each load and store touches memory across lanes.
+
+From the vector shape of the address (bytes) and the element size:
+
+  * ``uniform``     every lane uses one address (stride 0)
+  * ``contiguous``  stride == element size: one vector load/store
+  * ``strided``     another constant stride (also negative, e.g. reversed arrays)
+  * ``gather``      unrelated addresses, load
+  * ``scatter``     unrelated addresses, store
+
+``alignment`` is what lane 0's address is a multiple of (bytes), so a
+contiguous access is vector-aligned when ``alignment % (W * elem_size) == 0``.
+``masked`` says the access may run with inactive lanes (it depends on a
+divergent branch or carries a mask) so the code generator must predicate it.
+Accesses into a per-lane stack object also name the ``alloca`` and the shape
+of the offset inside each lane's copy (``lane_offset``), so the code
+generator may pick a layout that makes them contiguous.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..ir.types import PtrType
+from ..ir.values import Alloca, Cast, FieldAddr, Function, Gep, Instruction, Load, Store, Value
+from .divergence import DivergenceInfo
+from .shapes import VectorShape
+from .transfer import add_shapes, scale_shape
+
+
+@dataclass(frozen=True)
+class MemoryAccess:
+    """The lane pattern of one load or store."""
+
+    inst: Instruction
+    kind: str
+    """``uniform``, ``contiguous``, ``strided``, ``gather`` or ``scatter``."""
+    stride: Optional[int]
+    """Byte distance between neighbouring lanes' addresses (None if unrelated)."""
+    alignment: int
+    """Lane 0's address is a multiple of this many bytes (0: null)."""
+    elem_size: int
+    """Bytes read or written per lane."""
+    masked: bool = False
+    """Some lanes may be inactive when the access runs."""
+    alloca: Optional[Alloca] = None
+    """The per-lane (varying) stack object accessed, if any."""
+    lane_offset: Optional[VectorShape] = None
+    """For per-lane stack objects: shape of the byte offset inside each lane's copy."""
+
+    @property
+    def is_load(self) -> bool:
+        return isinstance(self.inst, Load)
+
+    @property
+    def is_reverse(self) -> bool:
+        """Contiguous but walking downwards (stride == -elem_size)."""
+        return self.stride == -self.elem_size
+
+    def is_aligned(self, vector_bytes: int) -> bool:
+        """Lane 0's address is a multiple of ``vector_bytes``."""
+        return self.alignment != 0 and self.alignment % vector_bytes == 0
+
+
+def memory_shapes(fn: Function, div: DivergenceInfo) -> dict[Instruction, MemoryAccess]:
+    """The access shape of every reachable load and store of ``fn``."""
+    out: dict[Instruction, MemoryAccess] = {}
+    for block in fn.blocks:
+        if not div.cfg.reachable(block):
+            continue
+        for inst in block.instructions:
+            if isinstance(inst, (Load, Store)):
+                out[inst] = access_of(inst, div)
+    return out
+
+
+def access_of(inst: Instruction, div: DivergenceInfo) -> MemoryAccess:
+    """The MemoryAccess of one load or store."""
+    ptr = inst.operands[0] if isinstance(inst, Load) else inst.operands[1]
+    assert isinstance(ptr.type, PtrType)
+    try:
+        elem_size = ptr.type.pointee.size
+    except TypeError:
+        elem_size = 0
+    shape = div.shape_of(ptr)
+    masked = inst.mask is not None and not _all_true(inst.mask) or (
+        inst.block is not None and div.has_varying_activation(inst.block))
+    if shape.is_uniform:
+        kind = "uniform"
+    elif shape.stride is None or shape.is_bottom:
+        kind = "gather" if isinstance(inst, Load) else "scatter"
+    elif shape.stride == elem_size:
+        kind = "contiguous"
+    else:
+        kind = "strided"
+    alloca, offset = _lane_offset(ptr, div)
+    return MemoryAccess(inst=inst, kind=kind, stride=shape.stride,
+                        alignment=shape.alignment if shape.stride is not None else shape.lane_alignment(),
+                        elem_size=elem_size, masked=masked, alloca=alloca, lane_offset=offset)
+
+
+def _all_true(mask: Value) -> bool:
+    from ..ir.values import Constant
+    return isinstance(mask, Constant) and bool(mask.value)
+
+
+def _lane_offset(ptr: Value, div: DivergenceInfo) -> tuple[Optional[Alloca], Optional[VectorShape]]:
+    """Follow gep/fieldaddr/pointer casts back to a varying alloca."""
+    offset = VectorShape.uniform(0)
+    v = ptr
+    while True:
+        if isinstance(v, Alloca):
+            if div.alloca_is_uniform(v):
+                return None, None
+            return v, offset
+        if isinstance(v, Gep):
+            base_t = v.operands[0].type
+            try:
+                size = base_t.pointee.size  # type: ignore[attr-defined]
+            except TypeError:
+                return None, None
+            offset = add_shapes(offset, scale_shape(div.shape_of(v.operands[1]), size))
+            v = v.operands[0]
+        elif isinstance(v, FieldAddr):
+            offset = add_shapes(offset, VectorShape.uniform(v.offset))
+            v = v.operands[0]
+        elif isinstance(v, Cast) and v.operands[0].type.is_ptr():
+            v = v.operands[0]
+        else:
+            return None, None
+
+
+def memory_counts(accesses: dict[Instruction, MemoryAccess]) -> dict[str, int]:
+    """The report's ``memory`` object: counts per kind plus ``masked``."""
+    counts = {"contiguous": 0, "strided": 0, "gather": 0, "scatter": 0, "masked": 0, "uniform": 0}
+    for acc in accesses.values():
+        counts[acc.kind] += 1
+        if acc.masked:
+            counts["masked"] += 1
+    return counts

@@ -1,0 +1,173 @@
+"""Target descriptions: templates/<name>/target.toml plus a Jinja environment.
+
+A target is data (register width, native vector types, mask representation,
+vector-math naming) and templates (one macro per vector operation in
+``ops.j2``); the code generator asks this module, never the target name.
+The schema is documented in templates/README.md.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import jinja2
+
+from ..ir.types import SCALAR_TYPES, FloatType, IntType, Type
+
+TEMPLATE_ROOT = Path(__file__).resolve().parents[2] / "templates"
+
+C_SCALAR = {
+    "i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t",
+    "u8": "uint8_t", "u16": "uint16_t", "u32": "uint32_t", "u64": "uint64_t",
+    "f32": "float", "f64": "double",
+}
+
+
+@dataclass(frozen=True)
+class TypeInfo:
+    """What templates know about one vector type (see templates/README.md)."""
+
+    key: str
+    """``f64x4``; masks ``m64x4``."""
+    elem: str
+    """IR element type name (``f64``, ``u32``) or ``m<bits>`` for masks."""
+    bits: int
+    lanes: int
+    ctype: str
+    scalar: str
+    """C scalar type of one lane (for masks the signed integer of that width)."""
+    is_float: bool = False
+    is_mask: bool = False
+    signed: bool = True
+    extra: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def is_int(self) -> bool:
+        return not self.is_float and not self.is_mask
+
+    @property
+    def reg_bits(self) -> int:
+        return self.bits * self.lanes
+
+    def __getattr__(self, name: str) -> Any:
+        # Free-form keys of the [[vector]] entry (prefix, suffix ...).
+        extra = self.__dict__.get("extra", {})
+        if name in extra:
+            return extra[name]
+        raise AttributeError(name)
+
+
+@dataclass
+class Target:
+    """One code-generation target."""
+
+    name: str
+    guard: str
+    register_bits: int
+    headers: list[str]
+    cflags: list[str]
+    mask_kind: str
+    """``lanes`` (all-ones integer lanes) or ``bits`` (scalar bit masks)."""
+    mask_ctypes: dict[int, str]
+    vector_abi: bool
+    math_isa: dict[int, str]
+    math_functions: set[str]
+    types: dict[str, TypeInfo]
+    env: jinja2.Environment
+
+    # -- types -----------------------------------------------------------------
+    def vtype(self, elem: Type | str, lanes: int) -> Optional[TypeInfo]:
+        """The native vector type of ``lanes`` elements of ``elem``, if any."""
+        return self.types.get(f"{type_key(elem)}x{lanes}")
+
+    def mask_type(self, bits: int, lanes: int) -> Optional[TypeInfo]:
+        """The mask type for lanes of ``bits`` bits (None when not native)."""
+        if self.mask_kind == "bits":
+            ctype = self.mask_ctypes.get(lanes)
+            if ctype is None:
+                return None
+            return TypeInfo(f"m{bits}x{lanes}", f"m{bits}", bits, lanes, ctype,
+                            C_SCALAR[f"i{bits}"], is_mask=True)
+        base = self.types.get(f"i{bits}x{lanes}")
+        if base is None:
+            return None
+        return TypeInfo(f"m{bits}x{lanes}", f"m{bits}", bits, lanes, base.ctype,
+                        base.scalar, is_mask=True, extra=base.extra)
+
+    # -- vector math -------------------------------------------------------------
+    def vector_math_name(self, fn: str, nargs: int, t: TypeInfo) -> Optional[str]:
+        """The libmvec (x86 vector function ABI) name of ``fn`` on type t, or None."""
+        if not self.vector_abi:
+            return None
+        base = fn[:-1] if t.elem == "f32" else fn
+        if not t.is_float or base not in self.math_functions:
+            return None
+        if t.elem == "f32" and not fn.endswith("f"):
+            return None
+        isa = self.math_isa.get(t.reg_bits)
+        if isa is None:
+            return None
+        return f"_ZGV{isa}N{t.lanes}{'v' * nargs}_{fn}"
+
+    # -- templates -----------------------------------------------------------------
+    def ops(self, need: Callable[[str], str]) -> Any:
+        """The module of ops.j2 with ``need`` bound to the caller's recorder."""
+        tmpl = self.env.get_template("ops.j2")
+        return tmpl.make_module({"need": need})
+
+    def render(self, template: str, **ctx: Any) -> str:
+        return self.env.get_template(template).render(**ctx)
+
+
+def type_key(t: Type | str) -> str:
+    """``f64``, ``i32``, ``u64`` for an IR scalar type (pointers are ``u64``)."""
+    if isinstance(t, str):
+        return t
+    if isinstance(t, (IntType, FloatType)):
+        return str(t)
+    if t.is_ptr():
+        return "u64"
+    raise KeyError(f"no vector element type for {t}")
+
+
+def _type_infos(entries: list[dict[str, Any]]) -> dict[str, TypeInfo]:
+    types: dict[str, TypeInfo] = {}
+    for entry in entries:
+        extra = {k: v for k, v in entry.items() if k not in ("elems", "lanes", "ctype")}
+        for elem in entry["elems"]:
+            ir = SCALAR_TYPES[elem]
+            bits = ir.bits  # type: ignore[attr-defined]
+            info = TypeInfo(f"{elem}x{entry['lanes']}", elem, bits, entry["lanes"],
+                            entry["ctype"], C_SCALAR[elem], is_float=ir.is_float(),
+                            signed=not elem.startswith("u"), extra=extra)
+            types[info.key] = info
+    return types
+
+
+@lru_cache(maxsize=None)
+def load_target(name: str) -> Target:
+    """Read templates/<name>/target.toml; raise KeyError for an unknown target."""
+    folder = TEMPLATE_ROOT / name
+    toml_path = folder / "target.toml"
+    if not toml_path.is_file():
+        raise KeyError(f"unknown target '{name}'")
+    data = tomllib.loads(toml_path.read_text())
+    mask = data.get("mask", {})
+    math = data.get("math", {})
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(folder), str(TEMPLATE_ROOT / "common")]),
+        trim_blocks=True, lstrip_blocks=True, autoescape=False,
+        undefined=jinja2.StrictUndefined, keep_trailing_newline=False)
+    return Target(
+        name=data["name"], guard=data["guard"], register_bits=data["register_bits"],
+        headers=list(data.get("headers", [])), cflags=list(data.get("cflags", [])),
+        mask_kind=mask.get("kind", "lanes"),
+        mask_ctypes={int(k): v for k, v in mask.get("ctypes", {}).items()},
+        vector_abi=bool(math.get("vector_abi", False)),
+        math_isa={int(k): v for k, v in math.get("isa", {}).items()},
+        math_functions=set(math.get("functions", [])),
+        types=_type_infos(data.get("vector", [])),
+        env=env)

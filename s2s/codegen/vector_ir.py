@@ -1,0 +1,91 @@
+"""Vector IR: the widened loop body as small dataclasses, ready for emission.
+
+The widener (widen.py) produces it from the scalar region IR; the emitter
+(emit.py) turns it into C through the target templates.  A body is a list of
+blocks; a block holds plain C statements (uniform scalar code, copies, gotos)
+and vector operations.  Every vector operation names a macro of the
+vocabulary in templates/README.md and carries, for the case that the target
+has no template for its types, the scalar C code of one lane (the generic
+per-lane fallback).  Any operation may carry a lane mask; a masked operation
+must not touch memory for inactive lanes, so its per-lane fallback is guarded.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional, Union
+
+from ..ir.types import Type
+from .target import TypeInfo
+
+
+@dataclass(frozen=True)
+class Operand:
+    """An input of an operation: a C name or literal and its vector type."""
+
+    text: str
+    type: Optional[TypeInfo]
+    """None: a scalar, the same in every lane."""
+    ir_type: Optional[Type] = None
+    """The scalar IR type of one lane (pointers are spilled as integers)."""
+
+
+@dataclass
+class LaneCode:
+    """Scalar C for one lane: ``{0}``, ``{1}`` ... stand for the inputs' lane values."""
+
+    code: str
+    """An expression when the operation has a result, else a statement."""
+    inputs: list[Operand]
+    result_ir_type: Optional[Type] = None
+
+
+@dataclass
+class VOp:
+    """One vector operation: ``dst = <name>(args)`` through the target's macro."""
+
+    name: str
+    """Vocabulary name (``add``, ``load``, ``cmp_lt`` ...); "" = per-lane only."""
+    dst: Optional[str]
+    """Result variable (declared by the widener) or None for statements."""
+    result: Optional[TypeInfo]
+    """Vector type of the result (or of the stored value for stores)."""
+    args: dict[str, Any] = field(default_factory=dict)
+    """Keyword arguments of the macro (``t``, ``a``, ``b``, ``mt`` ...)."""
+    fallback: Optional[LaneCode] = None
+    """Per-lane scalar code used when the macro renders to nothing."""
+    mask: Optional[Operand] = None
+    """Lane predicate (canonical mask type); None = all lanes."""
+    stat: str = ""
+    """Statistic to count once emitted: ``math`` (vector math when a template
+    exists, serialized otherwise)."""
+
+
+@dataclass
+class CStmt:
+    """A ready C statement (or label) emitted verbatim."""
+
+    text: str
+
+
+Item = Union[VOp, CStmt]
+
+
+@dataclass
+class VBlock:
+    """The code of one IR block."""
+
+    label: Optional[str]
+    """C label when some goto targets it."""
+    items: list[Item] = field(default_factory=list)
+
+
+@dataclass
+class VectorBody:
+    """The widened loop body plus what the skeleton needs around it."""
+
+    width: int
+    decls: list[str] = field(default_factory=list)
+    """Declarations placed at the top of the vector loop body."""
+    blocks: list[VBlock] = field(default_factory=list)
+    end_label: Optional[str] = None
+    """Label after the last block (target of region returns), if used."""

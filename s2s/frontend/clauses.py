@@ -1,0 +1,725 @@
+"""The OpenMP SIMD clause model and the parser of one ``#pragma omp`` line.
+
+``parse_pragma(tokens, location, lookup)`` turns the tokens that follow
+``#pragma omp`` (``parse_pragma_line`` the text of the whole line) into a
+``ClauseSet``, or ``None`` when the directive is not
+one of the four SIMD directives this tool handles::
+
+    simd | for simd | parallel for simd | declare simd
+
+Constant arguments (simdlen, safelen, collapse, alignments, linear steps) are
+integer constant expressions over literals and object-like macros; ``lookup``
+maps a macro name to its replacement text. Every problem is a ``UserError``
+located at the clause keyword.
+
+For ``for simd`` / ``parallel for simd`` the clauses that also belong to the
+worksharing construct are kept verbatim in ``ClauseSet.other`` so that the
+driver can re-emit ``#pragma omp [parallel] for <other>`` on the vector loop.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Union
+
+from s2s.diagnostics import Location, UserError
+
+Lookup = Callable[[str], Optional[str]]
+"""Macro name -> replacement text (None when not an object-like macro)."""
+
+LOOP_DIRECTIVES = ("simd", "for simd", "parallel for simd")
+DIRECTIVES = LOOP_DIRECTIVES + ("declare simd",)
+
+REDUCTION_OPS = ("+", "*", "-", "min", "max", "&", "|", "^", "&&", "||")
+
+# Clauses of the simd part of a loop directive / of declare simd.
+_LOOP_SIMD = {
+    "simdlen", "safelen", "linear", "aligned", "reduction", "private",
+    "lastprivate", "collapse", "if", "nontemporal", "order",
+}
+_DECLARE_SIMD = {"simdlen", "linear", "aligned", "uniform", "inbranch", "notinbranch"}
+# Loop clauses that also apply to the worksharing loop: parsed and kept verbatim.
+_SHARED_WITH_FOR = {"private", "lastprivate", "reduction", "linear", "collapse", "order"}
+# Worksharing-only clauses: kept verbatim, not interpreted.
+_WS_FOR = {"schedule", "firstprivate", "nowait", "ordered", "allocate"}
+_WS_PARALLEL = _WS_FOR | {"num_threads", "shared", "default", "copyin", "proc_bind"}
+_KNOWN = _LOOP_SIMD | _DECLARE_SIMD | _WS_PARALLEL
+_DATA_SHARING = ("private", "lastprivate", "linear", "reduction", "uniform")
+_LINEAR_MODIFIERS = ("ref", "val", "uval")
+_LIST_CLAUSES = {
+    "private", "lastprivate", "linear", "aligned", "reduction", "nontemporal", "uniform",
+}
+
+
+@dataclass
+class Linear:
+    var: str
+    step: Union[int, str] = 1
+    """The step: an int when constant, else the text (a uniform parameter
+    for declare simd, a loop-invariant expression for loops)."""
+    modifier: str = ""
+    """``""``, ``"ref"``, ``"val"`` or ``"uval"`` (declare simd only)."""
+
+
+@dataclass
+class Reduction:
+    op: str
+    """One of ``REDUCTION_OPS``."""
+    var: str
+
+
+@dataclass
+class Aligned:
+    var: str
+    alignment: Optional[int] = None
+    """Bytes (a power of two), None for the target's default."""
+
+
+@dataclass
+class ClauseSet:
+    directive: str
+    """``simd``, ``for simd``, ``parallel for simd`` or ``declare simd``."""
+    location: Location
+    """Where the pragma starts (its ``#``)."""
+    simdlen: Optional[int] = None
+    safelen: Optional[int] = None
+    collapse: int = 1
+    linear: list[Linear] = field(default_factory=list)
+    aligned: list[Aligned] = field(default_factory=list)
+    reductions: list[Reduction] = field(default_factory=list)
+    private: list[str] = field(default_factory=list)
+    lastprivate: list[str] = field(default_factory=list)
+    lastprivate_conditional: list[str] = field(default_factory=list)
+    """The subset of ``lastprivate`` written ``lastprivate(conditional: x)``:
+    the value of the last iteration that *assigned* x, not of the last one."""
+    nontemporal: list[str] = field(default_factory=list)
+    if_simd: Optional[str] = None
+    """C expression text of ``if(simd: e)`` / ``if(e)``."""
+    order_concurrent: bool = False
+    uniform: list[str] = field(default_factory=list)
+    inbranch: Optional[bool] = None
+    """True for inbranch, False for notinbranch, None when neither is given."""
+    other: str = ""
+    """Worksharing clauses, verbatim, for ``for simd`` / ``parallel for simd``."""
+
+    @property
+    def is_loop(self) -> bool:
+        return self.directive in LOOP_DIRECTIVES
+
+    @property
+    def worksharing(self) -> str:
+        """``for`` / ``parallel for`` / ``""``: the directive without ``simd``."""
+        return self.directive[: -len(" simd")] if self.is_loop else ""
+
+
+# --------------------------------------------------------------------------
+# Tokens
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    location: Location
+    space_before: bool = False
+    """Whitespace (or a comment) preceded the token: used to rebuild text."""
+
+
+_PUNCT2 = {"&&", "||", "<<", ">>", "<=", ">=", "==", "!=", "->", "++", "--"}
+
+
+def tokenize(text: str, start: Location) -> list[Token]:
+    """Split pragma text into C tokens; ``start`` is where ``text[0]`` is.
+
+    Backslash-newlines are spliced and comments count as whitespace, as in
+    translation phases 2-3. Columns are byte columns, like clang's.
+    """
+    chars = _logical_chars(text, start)
+    tokens: list[Token] = []
+    i, space = 0, False
+    while i < len(chars):
+        ch = chars[i][0]
+        nxt = chars[i + 1][0] if i + 1 < len(chars) else ""
+        if ch.isspace():
+            i, space = i + 1, True
+            continue
+        if ch == "/" and nxt in "*/" and nxt:
+            i, space = _skip_comment(chars, i), True
+            continue
+        end = _token_end(chars, i)
+        word = "".join(c for c, _, _ in chars[i:end])
+        line, col = chars[i][1], chars[i][2]
+        tokens.append(Token(word, Location(start.file, line, col), space))
+        i, space = end, False
+    return tokens
+
+
+def _logical_chars(text: str, start: Location) -> list[tuple[str, int, int]]:
+    out: list[tuple[str, int, int]] = []
+    line, col, i = start.line, start.column, 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and text[i + 1 : i + 2] == "\n":
+            i, line, col = i + 2, line + 1, 1
+            continue
+        if ch == "\\" and text[i + 1 : i + 3] == "\r\n":
+            i, line, col = i + 3, line + 1, 1
+            continue
+        out.append((ch, line, col))
+        if ch == "\n":
+            line, col = line + 1, 1
+        else:
+            col += len(ch.encode("utf-8", errors="surrogateescape"))
+        i += 1
+    return out
+
+
+def _skip_comment(chars: list[tuple[str, int, int]], i: int) -> int:
+    if chars[i + 1][0] == "/":
+        while i < len(chars) and chars[i][0] != "\n":
+            i += 1
+        return i
+    i += 2
+    while i + 1 < len(chars) and not (chars[i][0] == "*" and chars[i + 1][0] == "/"):
+        i += 1
+    return min(i + 2, len(chars))
+
+
+def _token_end(chars: list[tuple[str, int, int]], i: int) -> int:
+    ch = chars[i][0]
+    nxt = chars[i + 1][0] if i + 1 < len(chars) else ""
+    if ch.isalpha() or ch == "_":
+        j = i + 1
+        while j < len(chars) and (chars[j][0].isalnum() or chars[j][0] == "_"):
+            j += 1
+        return j
+    if ch.isdigit() or (ch == "." and nxt.isdigit()):
+        return _number_end(chars, i)
+    if ch in "\"'":
+        j = i + 1
+        while j < len(chars) and chars[j][0] not in (ch, "\n"):
+            j += 2 if chars[j][0] == "\\" else 1
+        return min(j + 1, len(chars))
+    if ch + nxt in _PUNCT2:
+        return i + 2
+    return i + 1
+
+
+def _number_end(chars: list[tuple[str, int, int]], i: int) -> int:
+    # A preprocessing number: digits, letters, '.', and signs after e/E/p/P.
+    j = i + 1
+    while j < len(chars):
+        c = chars[j][0]
+        if c.isalnum() or c in "._":
+            j += 1
+        elif c in "+-" and chars[j - 1][0] in "eEpP":
+            j += 1
+        else:
+            break
+    return j
+
+
+def join_tokens(tokens: list[Token]) -> str:
+    """Rebuild source text, one space where the source had any whitespace."""
+    return "".join((" " if t.space_before and k else "") + t.text for k, t in enumerate(tokens))
+
+
+# --------------------------------------------------------------------------
+# Integer constant expressions
+
+class _NotConstant(Exception):
+    pass
+
+
+def evaluate_constant(tokens: list[Token], lookup: Lookup) -> Optional[int]:
+    """The value of an integer constant expression, None if it is not one."""
+    try:
+        expanded = _expand(tokens, lookup, frozenset())
+        value, pos = _expr(expanded, 0, 0)
+        if pos != len(expanded):
+            return None
+        return value
+    except _NotConstant:
+        return None
+
+
+def _expand(tokens: list[Token], lookup: Lookup, active: frozenset[str]) -> list[str]:
+    out: list[str] = []
+    for token in tokens:
+        body = lookup(token.text) if _is_ident(token.text) and token.text not in active else None
+        if body is None:
+            out.append(token.text)
+            continue
+        inner = tokenize(body, token.location)
+        out.extend(_expand(inner, lookup, active | {token.text}))
+    return out
+
+
+_BINARY = {
+    "*": 10, "/": 10, "%": 10, "+": 9, "-": 9, "<<": 8, ">>": 8,
+    "&": 5, "^": 4, "|": 3,
+}
+
+
+def _expr(toks: list[str], pos: int, min_prec: int) -> tuple[int, int]:
+    """Precedence climbing over ``_BINARY``; returns (value, next position)."""
+    left, pos = _unary(toks, pos)
+    while pos < len(toks) and _BINARY.get(toks[pos], -1) > min_prec:
+        op = toks[pos]
+        right, pos = _expr(toks, pos + 1, _BINARY[op])
+        left = _apply(op, left, right)
+    return left, pos
+
+
+def _unary(toks: list[str], pos: int) -> tuple[int, int]:
+    if pos >= len(toks):
+        raise _NotConstant()
+    tok = toks[pos]
+    if tok in ("+", "-", "~", "!"):
+        value, pos = _unary(toks, pos + 1)
+        return {"+": value, "-": -value, "~": ~value, "!": int(not value)}[tok], pos
+    if tok == "(":
+        value, pos = _expr(toks, pos + 1, 0)
+        if pos >= len(toks) or toks[pos] != ")":
+            raise _NotConstant()
+        return value, pos + 1
+    return _integer_literal(tok), pos + 1
+
+
+def _apply(op: str, a: int, b: int) -> int:
+    if op in ("/", "%"):
+        if b == 0:
+            raise _NotConstant()
+        quotient = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)  # C truncates
+        return quotient if op == "/" else a - quotient * b
+    if op in ("<<", ">>") and (b < 0 or b > 64):
+        raise _NotConstant()
+    funcs: dict[str, Callable[[int, int], int]] = {
+        "*": lambda x, y: x * y, "+": lambda x, y: x + y, "-": lambda x, y: x - y,
+        "<<": lambda x, y: x << y, ">>": lambda x, y: x >> y,
+        "&": lambda x, y: x & y, "^": lambda x, y: x ^ y, "|": lambda x, y: x | y,
+    }
+    return funcs[op](a, b)
+
+
+def _integer_literal(tok: str) -> int:
+    body = tok.rstrip("uUlL")
+    if not body or not body[0].isdigit():
+        raise _NotConstant()
+    try:
+        if body[:2] in ("0x", "0X"):
+            return int(body[2:], 16)
+        if body[:2] in ("0b", "0B"):
+            return int(body[2:], 2)
+        if len(body) > 1 and body[0] == "0":
+            return int(body[1:], 8)
+        return int(body, 10)
+    except ValueError as exc:
+        raise _NotConstant() from exc
+
+
+def _is_ident(text: str) -> bool:
+    return bool(text) and (text[0].isalpha() or text[0] == "_") and text.replace("_", "a").isalnum()
+
+
+def _is_step_call(texts: list[str]) -> bool:
+    """``step ( expr )`` (OpenMP 5.2 linear step)."""
+    return len(texts) > 3 and texts[:2] == ["step", "("] and texts[-1] == ")"
+
+
+def _bad_step(step: str) -> str:
+    return f"linear step '{step}' must be a constant or a 'uniform' parameter"
+
+
+def _is_power_of_two(value: int) -> bool:
+    return value > 0 and value & (value - 1) == 0
+
+
+# --------------------------------------------------------------------------
+# The pragma parser
+
+def parse_pragma(tokens: list[Token], location: Location, lookup: Lookup) -> Optional[ClauseSet]:
+    """Parse the tokens after ``#pragma omp``; None for non-SIMD directives."""
+    directive, count = _match_directive(tokens)
+    if directive is None:
+        return None
+    parser = _ClauseParser(ClauseSet(directive, location), lookup)
+    parser.parse(tokens[count:])
+    return parser.finish()
+
+
+def _match_directive(tokens: list[Token]) -> tuple[Optional[str], int]:
+    for name in ("parallel for simd", "for simd", "declare simd", "simd"):
+        words = name.split()
+        if [t.text for t in tokens[: len(words)]] == words:
+            return name, len(words)
+    return None, 0
+
+
+@dataclass
+class _Clause:
+    """One clause: its keyword token and the tokens between its parentheses."""
+
+    name: str
+    location: Location
+    args: Optional[list[Token]]
+    """None when the clause has no parenthesised argument."""
+    tokens: list[Token]
+    """All of the clause's tokens, to keep it verbatim."""
+
+    def error(self, message: str) -> UserError:
+        return UserError(message, self.location)
+
+    @property
+    def text(self) -> str:
+        return join_tokens(self.tokens)
+
+
+def split_clauses(tokens: list[Token]) -> list[_Clause]:
+    """Group clause tokens: ``name`` or ``name ( ... )``, optional commas between."""
+    clauses: list[_Clause] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok.text == "," and clauses:
+            i += 1
+            continue
+        if not _is_ident(tok.text):
+            raise UserError(f"expected an OpenMP clause, found '{tok.text}'", tok.location)
+        if i + 1 < len(tokens) and tokens[i + 1].text == "(":
+            close = _matching_paren(tokens, i + 1, tok)
+            args, whole = tokens[i + 2 : close], tokens[i : close + 1]
+            clauses.append(_Clause(tok.text, tok.location, args, whole))
+            i = close + 1
+        else:
+            clauses.append(_Clause(tok.text, tok.location, None, [tok]))
+            i += 1
+    return clauses
+
+
+def _matching_paren(tokens: list[Token], open_index: int, clause: Token) -> int:
+    depth = 0
+    for j in range(open_index, len(tokens)):
+        if tokens[j].text == "(":
+            depth += 1
+        elif tokens[j].text == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+    raise UserError(f"expected ')' in '{clause.text}' clause", clause.location)
+
+
+def _split_top(tokens: list[Token], sep: str) -> list[list[Token]]:
+    """Split at ``sep`` tokens outside parentheses."""
+    parts: list[list[Token]] = [[]]
+    depth = 0
+    for tok in tokens:
+        if tok.text in ("(", "["):
+            depth += 1
+        elif tok.text in (")", "]"):
+            depth -= 1
+        if tok.text == sep and depth == 0:
+            parts.append([])
+        else:
+            parts[-1].append(tok)
+    return parts
+
+
+def _split_colon(tokens: list[Token]) -> tuple[list[Token], Optional[list[Token]]]:
+    """``a : b`` -> (a, b) at the first top-level colon; (tokens, None) without one."""
+    parts = _split_top(tokens, ":")
+    if len(parts) == 1:
+        return tokens, None
+    rest: list[Token] = []
+    for part in parts[1:-1]:
+        rest += part + [Token(":", part[-1].location if part else tokens[0].location, True)]
+    return parts[0], rest + parts[-1]
+
+
+class _ClauseParser:
+    """Fills a ClauseSet clause by clause, checking each against the directive."""
+
+    def __init__(self, result: ClauseSet, lookup: Lookup) -> None:
+        self.result = result
+        self.lookup = lookup
+        self.seen: dict[str, _Clause] = {}
+        self.sharing: dict[str, str] = {}  # variable -> first data-sharing clause
+        self.listed: set[tuple[str, str]] = set()  # (clause, var) for aligned/nontemporal
+        self.verbatim: list[str] = []
+        self.linear_clauses: list[tuple[Linear, _Clause]] = []
+        self.if_modifiers: set[str] = set()
+
+    def parse(self, tokens: list[Token]) -> None:
+        for clause in split_clauses(tokens):
+            self._check_allowed(clause)
+            handler = getattr(self, f"_clause_{clause.name}", None)
+            if handler is None:  # a worksharing-only clause
+                self.verbatim.append(clause.text)
+                continue
+            handler(clause)
+            if clause.name in _SHARED_WITH_FOR and self.result.worksharing:
+                self.verbatim.append(clause.text)
+
+    def finish(self) -> ClauseSet:
+        result = self.result
+        simdlen, safelen = result.simdlen, result.safelen
+        if simdlen is not None and safelen is not None and simdlen > safelen:
+            raise self.seen["simdlen"].error(
+                f"'simdlen' ({simdlen}) must not be greater than 'safelen' ({safelen})"
+            )
+        if result.directive == "declare simd":
+            # A variable step must name a uniform parameter (known only now).
+            for lin, clause in self.linear_clauses:
+                if isinstance(lin.step, str) and lin.step not in result.uniform:
+                    raise clause.error(_bad_step(lin.step))
+        result.other = " ".join(self.verbatim)
+        return result
+
+    # -- checks shared by all clauses ------------------------------------
+
+    def _check_allowed(self, clause: _Clause) -> None:
+        directive = self.result.directive
+        name = clause.name
+        if name not in _KNOWN:
+            raise clause.error(f"unknown clause '{name}' in '#pragma omp {directive}'")
+        allowed = _DECLARE_SIMD if directive == "declare simd" else set(_LOOP_SIMD)
+        if directive == "for simd":
+            allowed |= _WS_FOR
+        elif directive == "parallel for simd":
+            allowed |= _WS_PARALLEL
+        if name not in allowed:
+            raise clause.error(f"'{name}' clause is not allowed on '#pragma omp {directive}'")
+        if name in ("simdlen", "safelen", "collapse", "order") and name in self.seen:
+            raise clause.error(f"'{name}' clause appears more than once")
+        self.seen.setdefault(name, clause)
+
+    def _args(self, clause: _Clause) -> list[Token]:
+        if clause.args is None:
+            raise clause.error(f"expected '(' after '{clause.name}'")
+        if not clause.args:
+            what = "list" if clause.name in _LIST_CLAUSES else "argument"
+            raise clause.error(f"empty {what} in '{clause.name}' clause")
+        return clause.args
+
+    def _no_args(self, clause: _Clause) -> None:
+        if clause.args is not None:
+            raise clause.error(f"'{clause.name}' clause takes no argument")
+
+    def _names(self, clause: _Clause, tokens: list[Token]) -> list[str]:
+        if not tokens:
+            raise clause.error(f"empty list in '{clause.name}' clause")
+        names: list[str] = []
+        for item in _split_top(tokens, ","):
+            if len(item) != 1 or not _is_ident(item[0].text):
+                found = join_tokens(item) or ","
+                raise clause.error(
+                    f"expected a variable name in '{clause.name}' clause, found '{found}'"
+                )
+            names.append(item[0].text)
+        return names
+
+    def _share(self, clause: _Clause, var: str) -> None:
+        # A variable may appear in at most one data-sharing clause.
+        first = self.sharing.get(var)
+        if first is not None:
+            raise clause.error(f"variable '{var}' already appears in a '{first}' clause")
+        self.sharing[var] = clause.name
+
+    def _list_once(self, clause: _Clause, var: str) -> None:
+        if (clause.name, var) in self.listed:
+            raise clause.error(
+                f"variable '{var}' appears more than once in '{clause.name}' clauses"
+            )
+        self.listed.add((clause.name, var))
+
+    def _constant(self, clause: _Clause, tokens: list[Token], what: str) -> int:
+        value = evaluate_constant(tokens, self.lookup)
+        if value is None:
+            raise clause.error(f"{what} must be a constant integer expression")
+        if value <= 0:
+            raise clause.error(f"{what} must be positive")
+        return value
+
+    # -- one method per clause -------------------------------------------
+
+    def _clause_simdlen(self, clause: _Clause) -> None:
+        value = self._constant(clause, self._args(clause), "'simdlen' argument")
+        if not _is_power_of_two(value):
+            raise clause.error(f"'simdlen' argument must be a power of two, not {value}")
+        self.result.simdlen = value
+
+    def _clause_safelen(self, clause: _Clause) -> None:
+        self.result.safelen = self._constant(clause, self._args(clause), "'safelen' argument")
+
+    def _clause_collapse(self, clause: _Clause) -> None:
+        self.result.collapse = self._constant(clause, self._args(clause), "'collapse' argument")
+
+    def _clause_private(self, clause: _Clause) -> None:
+        for var in self._names(clause, self._args(clause)):
+            self._share(clause, var)
+            self.result.private.append(var)
+
+    def _clause_lastprivate(self, clause: _Clause) -> None:
+        head, rest = _split_colon(self._args(clause))
+        conditional = rest is not None
+        if conditional and [t.text for t in head] != ["conditional"]:
+            raise clause.error(f"unknown 'lastprivate' modifier '{join_tokens(head)}'")
+        for var in self._names(clause, rest if rest is not None else head):
+            self._share(clause, var)
+            self.result.lastprivate.append(var)
+            if conditional:
+                self.result.lastprivate_conditional.append(var)
+
+    def _clause_reduction(self, clause: _Clause) -> None:
+        head, rest = _split_colon(self._args(clause))
+        if rest is None:
+            raise clause.error("expected ':' after the reduction operator")
+        parts = _split_top(head, ",")
+        if len(parts) == 2:
+            modifier = join_tokens(parts[0])
+            if modifier != "default":
+                raise clause.error(f"reduction modifier '{modifier}' is not supported")
+        elif len(parts) != 1:
+            raise clause.error("malformed 'reduction' clause")
+        op = join_tokens(parts[-1]).replace(" ", "")
+        if op not in REDUCTION_OPS:
+            raise clause.error(f"unknown reduction operator '{op}'")
+        for var in self._names(clause, rest):
+            self._share(clause, var)
+            self.result.reductions.append(Reduction(op, var))
+
+    def _clause_linear(self, clause: _Clause) -> None:
+        head, rest = _split_colon(self._args(clause))
+        modifier, names = self._linear_head(clause, head)
+        step: Union[int, str] = 1
+        if rest is not None:
+            new_modifier, step = self._linear_tail(clause, rest)
+            if new_modifier and modifier:
+                raise clause.error("linear modifier given twice")
+            modifier = modifier or new_modifier
+        if modifier and self.result.directive != "declare simd":
+            raise clause.error(
+                f"linear modifier '{modifier}' is only allowed on '#pragma omp declare simd'"
+            )
+        for var in names:
+            self._share(clause, var)
+            lin = Linear(var, step, modifier)
+            self.result.linear.append(lin)
+            self.linear_clauses.append((lin, clause))
+
+    def _linear_head(self, clause: _Clause, head: list[Token]) -> tuple[str, list[str]]:
+        # OpenMP 4.5 form: ref(list) / val(list) / uval(list).
+        if len(head) >= 2 and head[0].text in _LINEAR_MODIFIERS and head[1].text == "(":
+            if head[-1].text != ")":
+                raise clause.error("malformed 'linear' clause")
+            return head[0].text, self._names(clause, head[2:-1])
+        return "", self._names(clause, head)
+
+    def _linear_tail(self, clause: _Clause, rest: list[Token]) -> tuple[str, Union[int, str]]:
+        """After the colon: a step (4.5) or 5.2 modifiers ``val``, ``step(s)``."""
+        items = _split_top(rest, ",")
+        first = [t.text for t in items[0]]
+        is_modifier_form = (
+            len(items) > 1 or first[:2] == ["step", "("]
+            or (len(first) == 1 and first[0] in _LINEAR_MODIFIERS)
+        )
+        if not is_modifier_form:
+            return "", self._linear_step(clause, rest)
+        modifier, step = "", None
+        for item in items:
+            texts = [t.text for t in item]
+            if len(texts) == 1 and texts[0] in _LINEAR_MODIFIERS and not modifier:
+                modifier = texts[0]
+            elif _is_step_call(texts) and step is None:
+                step = self._linear_step(clause, item[2:-1])
+            else:
+                raise clause.error(f"malformed 'linear' clause near '{join_tokens(item)}'")
+        return modifier, 1 if step is None else step
+
+    def _linear_step(self, clause: _Clause, tokens: list[Token]) -> Union[int, str]:
+        if not tokens:
+            raise clause.error("empty linear step")
+        value = evaluate_constant(tokens, self.lookup)
+        if value is not None:
+            return value
+        is_name = len(tokens) == 1 and _is_ident(tokens[0].text)
+        if self.result.directive == "declare simd" and not is_name:
+            raise clause.error(_bad_step(join_tokens(tokens)))
+        return join_tokens(tokens)
+
+    def _clause_aligned(self, clause: _Clause) -> None:
+        head, rest = _split_colon(self._args(clause))
+        alignment = None
+        if rest is not None:
+            alignment = self._constant(clause, rest, "alignment in 'aligned' clause")
+            if not _is_power_of_two(alignment):
+                raise clause.error(
+                    f"alignment in 'aligned' clause must be a power of two, not {alignment}"
+                )
+        for var in self._names(clause, head):
+            self._list_once(clause, var)
+            self.result.aligned.append(Aligned(var, alignment))
+
+    def _clause_nontemporal(self, clause: _Clause) -> None:
+        for var in self._names(clause, self._args(clause)):
+            self._list_once(clause, var)
+            self.result.nontemporal.append(var)
+
+    def _clause_uniform(self, clause: _Clause) -> None:
+        for var in self._names(clause, self._args(clause)):
+            self._share(clause, var)
+            self.result.uniform.append(var)
+
+    def _clause_if(self, clause: _Clause) -> None:
+        args = self._args(clause)
+        modifier = ""
+        if len(args) >= 2 and args[1].text == ":" and _is_ident(args[0].text):
+            modifier, args = args[0].text, args[2:]
+        if modifier not in ("", "simd", "parallel") or (
+            modifier == "parallel" and self.result.directive != "parallel for simd"
+        ):
+            raise clause.error(
+                f"'if' directive-name modifier '{modifier}' is not allowed "
+                f"on '#pragma omp {self.result.directive}'"
+            )
+        if not args:
+            raise clause.error("empty expression in 'if' clause")
+        # One 'if' per directive name; an unmodified 'if' covers all of them.
+        seen = self.if_modifiers
+        if modifier in seen or "" in seen or (modifier == "" and seen):
+            raise clause.error("'if' clause appears more than once")
+        self.if_modifiers.add(modifier)
+        if modifier != "parallel":
+            self.result.if_simd = join_tokens(args)
+        if modifier != "simd" and self.result.directive == "parallel for simd":
+            self.verbatim.append(clause.text)  # also applies to the parallel region
+
+    def _clause_order(self, clause: _Clause) -> None:
+        head, rest = _split_colon(self._args(clause))
+        if rest is not None and [t.text for t in head] not in (["reproducible"], ["unconstrained"]):
+            raise clause.error(f"unknown 'order' modifier '{join_tokens(head)}'")
+        if [t.text for t in (rest if rest is not None else head)] != ["concurrent"]:
+            raise clause.error("expected 'concurrent' in 'order' clause")
+        self.result.order_concurrent = True
+
+    def _clause_inbranch(self, clause: _Clause) -> None:
+        self._branch(clause, True)
+
+    def _clause_notinbranch(self, clause: _Clause) -> None:
+        self._branch(clause, False)
+
+    def _branch(self, clause: _Clause, value: bool) -> None:
+        self._no_args(clause)
+        if self.result.inbranch is not None and self.result.inbranch != value:
+            raise clause.error("'inbranch' and 'notinbranch' cannot be used together")
+        self.result.inbranch = value
+
+
+def parse_pragma_line(
+    text: str, location: Location, lookup: Lookup = lambda name: None
+) -> Optional[ClauseSet]:
+    """Parse a whole ``#pragma omp ...`` line starting at ``location``.
+
+    None when the line is not an OpenMP SIMD directive.
+    """
+    tokens = tokenize(text, location)
+    if [t.text for t in tokens[:3]] != ["#", "pragma", "omp"]:
+        return None
+    return parse_pragma(tokens[3:], location, lookup)

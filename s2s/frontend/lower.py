@@ -1,0 +1,410 @@
+"""Region formation: one ``#pragma omp simd`` loop -> a ``Region`` of IR.
+
+``lower_loop(parsed, pragma)`` checks the canonical loop form (loop_form),
+classifies every variable the body uses, and lowers the body of ONE
+iteration into ``Region.fn`` (lower_stmt / lower_expr, SSA per ssa.py).
+
+Variables declared outside the loop and used in its body (seed 001 3.1):
+
+    loop variable                 -> arg 0, role ``iv`` (must not be written)
+    reduction(op: x)              -> arg (accumulator) + result, role ``reduction``
+    linear(x: c)                  -> arg, role ``linear``, step c (constant)
+    private(x)                    -> no arg; undefined at the start of each iteration
+    lastprivate(x)                -> no arg; undefined at entry; a result
+    read only, scalar             -> arg by value, role ``uniform``, c_expr ``x``
+    read only, array              -> arg by address (decayed), c_expr ``a``
+    struct, global or address-taken scalar -> arg by address, c_expr ``&s``
+    written but in no clause      -> Unsupported (a data race between lanes)
+
+Argument order: iv, reductions, linears (clause order), then uniforms in
+order of first use.  ``ret`` returns the reduction values, then the
+lastprivate values.  For ``collapse(n)`` the n-1 outer loops stay scalar
+C loops (``Region.outer_loops``) and their variables are uniform live-ins.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Optional
+
+import clang.cindex as ci
+
+from ..diagnostics import Location, Unsupported
+from ..ir.types import ArrayType, PtrType, StructType, Type
+from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, SourceRange
+from ..ir.values import Function, Undef
+from .loop_form import CanonicalLoop, collapse_nest
+from .lower_clang import (SourceText, binary_op, children, decl_key, location, strip_parens,
+                          unary_op, unsupported)
+from .lower_expr import LValue, Var
+from .lower_lcssa import close_loops
+from .lower_stmt import BodyLowerer
+from .lower_types import TypeMapper, is_array_ctype, is_struct_ctype, pointer_c_type
+
+CK = ci.CursorKind
+TK = ci.TypeKind
+
+
+def lower_loop(parsed: Any, pragma: Any) -> Region:
+    """Lower the loop a simd pragma annotates into a Region (or Unsupported)."""
+    clauses = pragma.clauses
+    src = _source_of(parsed)
+    types = TypeMapper()
+    collapse = getattr(clauses, "collapse", 1) or 1
+    outer, loop = collapse_nest(pragma.target, collapse, src, types)
+    func = _enclosing_function(pragma.target)
+    address_taken = _address_taken(func if func is not None else loop.body)
+    uses = _scan_uses(loop.body, loop, address_taken)
+    name = _region_name(func, pragma)
+    fn = Function(name.replace(':', '.'))
+    low = BodyLowerer(fn, types, address_taken)
+    args, results = _bind_variables(low, loop, uses, clauses)
+    low.stmt(loop.body)
+    low.jump(low.ret_block)
+    _finish(low, results)
+    start = getattr(pragma, "start", pragma.target.extent.start.offset)
+    end = _statement_end(src, pragma.target)
+    loc = getattr(pragma, "location", None) or location(pragma.target)
+    return Region(
+        kind="loop", name=name, file=loc.file, line=loc.line, column=loc.column, fn=fn,
+        args=args, results=results,
+        bounds=LoopBounds(loop.var, loop.var_c_type, loop.declared_in_loop, loop.lower,
+                          loop.upper, loop.cmp, loop.step),
+        clauses=clauses, replace=SourceRange(start, end),
+        loop_text=src.slice(pragma.target.extent.start.offset, end),
+        body_text=src.slice(loop.body.extent.start.offset, _statement_end(src, loop.body)),
+        pragma_text=src.slice(start, getattr(pragma, "end", start)),
+        outer_loops=[o.header_text for o in outer],
+        worksharing=_worksharing(getattr(clauses, "directive", "simd")))
+
+
+# -- source helpers ---------------------------------------------------------------------
+
+
+def _source_of(parsed: Any) -> SourceText:
+    path = getattr(parsed, "path", None) or parsed.tu.spelling
+    raw = getattr(parsed, "raw", None)
+    return SourceText.load(path, raw)
+
+
+def _statement_end(src: SourceText, c: ci.Cursor) -> int:
+    """End offset of a statement including its final ``;`` (clang's extent of
+    ``a[i] = 0;`` stops before the semicolon)."""
+    end = c.extent.end.offset
+    text = src.data
+    if end > 0 and text[end - 1:end] in (b";", b"}"):
+        return end
+    i = end
+    while i < len(text) and text[i:i + 1] in b" \t\r\n":
+        i += 1
+    return i + 1 if text[i:i + 1] == b";" else end
+
+
+def _enclosing_function(c: ci.Cursor) -> Optional[ci.Cursor]:
+    off = c.extent.start.offset
+    name = c.extent.start.file.name if c.extent.start.file else None
+    for d in c.translation_unit.cursor.get_children():
+        if d.kind != CK.FUNCTION_DECL or not d.is_definition():
+            continue
+        ext = d.extent
+        if ext.start.file is not None and ext.start.file.name == name and \
+                ext.start.offset <= off < ext.end.offset:
+            return d
+    return None
+
+
+def _region_name(func: Optional[ci.Cursor], pragma: Any) -> str:
+    line = pragma.target.location.line
+    return f"{func.spelling if func is not None else 'loop'}:{line}"
+
+
+def _worksharing(directive: str) -> str:
+    if directive.startswith("parallel for"):
+        return "parallel for"
+    if directive.startswith("for"):
+        return "for"
+    return ""
+
+
+# -- variable scan ------------------------------------------------------------------------
+
+
+def _address_taken(scope: ci.Cursor) -> set[Hashable]:
+    """Variables whose address is taken anywhere in the function: reading
+    them by value could miss a write through a pointer."""
+    out: set[Hashable] = set()
+    for c in scope.walk_preorder():
+        if c.kind == CK.UNARY_OPERATOR and unary_op(c) == "&":
+            x = strip_parens(children(c)[0])
+            if x.kind == CK.DECL_REF_EXPR and x.referenced is not None:
+                out.add(decl_key(x.referenced))
+    return out
+
+
+@dataclass
+class _Use:
+    """An outside variable used in the loop body."""
+
+    decl: ci.Cursor
+    first: ci.Cursor
+    written: Optional[ci.Cursor] = None
+    address_taken: bool = False
+
+
+@dataclass
+class _Uses:
+    outside: dict[Hashable, _Use] = field(default_factory=dict)
+    iv_written: Optional[ci.Cursor] = None
+
+
+def _scan_uses(body: ci.Cursor, loop: CanonicalLoop, address_taken: set[Hashable]) -> _Uses:
+    uses = _Uses()
+    start, end = body.extent.start.offset, body.extent.end.offset
+    fname = body.extent.start.file.name if body.extent.start.file else ""
+    written = _written_refs(body)
+    for c in body.walk_preorder():
+        if c.kind != CK.DECL_REF_EXPR or c.referenced is None or \
+                c.referenced.kind not in (CK.VAR_DECL, CK.PARM_DECL):
+            continue
+        decl = c.referenced
+        key = decl_key(decl)
+        loc = decl.location
+        inside = loc.file is not None and loc.file.name == fname and start <= loc.offset < end
+        if inside:
+            continue
+        is_written = c.hash in written
+        if key == loop.var_key:
+            if is_written and uses.iv_written is None:
+                uses.iv_written = c
+            continue
+        use = uses.outside.setdefault(key, _Use(decl, c))
+        if is_written and use.written is None:
+            use.written = c
+        use.address_taken = use.address_taken or key in address_taken
+    return uses
+
+
+def _written_refs(body: ci.Cursor) -> set[int]:
+    """Hashes of the DECL_REF_EXPR cursors that are assigned to."""
+    out: set[int] = set()
+    for c in body.walk_preorder():
+        target = None
+        if c.kind == CK.BINARY_OPERATOR and binary_op(c) == "=":
+            target = children(c)[0]
+        elif c.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR:
+            target = children(c)[0]
+        elif c.kind == CK.UNARY_OPERATOR and unary_op(c) in ("post++", "post--", "pre++",
+                                                             "pre--"):
+            target = children(c)[0]
+        if target is not None:
+            target = strip_parens(target)
+            if target.kind == CK.DECL_REF_EXPR:
+                out.add(target.hash)
+    return out
+
+
+# -- bindings -------------------------------------------------------------------------------
+
+
+def _bind_variables(low: BodyLowerer, loop: CanonicalLoop, uses: _Uses,
+                    clauses: Any) -> tuple[list[ArgBinding], list[ResultBinding]]:
+    if uses.iv_written is not None:
+        raise unsupported(f"loop variable '{loop.var}' is modified in the simd loop body",
+                          uses.iv_written)
+    fn = low.fn
+    by_name = {u.decl.spelling: (k, u) for k, u in uses.outside.items()}
+    iv = fn.add_arg(loop.var_type, loop.var)
+    args = [ArgBinding(iv, "iv", loop.var, loop.var_c_type, step=loop.step)]
+    low.declare_ssa(loop.var_key, loop.var, loop.var_type)
+    low.ssa.write(loop.var_key, low.entry, iv)
+    handled: set[Hashable] = {loop.var_key}
+    results: list[ResultBinding] = []
+    pending: list[tuple[str, Hashable, str, Type, str]] = []  # role, key, name, type, op
+
+    for name in getattr(clauses, "lastprivate_conditional", []) or []:
+        if name in by_name:
+            raise Unsupported(f"lastprivate(conditional: {name}) is not supported",
+                              location(by_name[name][1].first))
+    for red in getattr(clauses, "reductions", []):
+        if red.var not in by_name or by_name[red.var][0] in handled:
+            continue
+        key, use = by_name[red.var]
+        ir = _scalar_var(low, use, "reduction")
+        arg = fn.add_arg(ir, red.var)
+        args.append(ArgBinding(arg, "reduction", red.var, use.decl.type.spelling,
+                               reduction_op=red.op))
+        low.declare_ssa(key, red.var, ir)
+        low.ssa.write(key, low.entry, arg)
+        pending.append(("reduction", key, red.var, ir, red.op))
+        handled.add(key)
+    for lin in getattr(clauses, "linear", []):
+        if lin.var not in by_name or by_name[lin.var][0] in handled:
+            continue
+        key, use = by_name[lin.var]
+        if not isinstance(lin.step, int):
+            raise Unsupported(f"linear step '{lin.step}' of '{lin.var}' is not a constant",
+                              location(use.first))
+        if getattr(lin, "modifier", ""):
+            raise Unsupported(f"linear({lin.modifier}(...)) modifier is not supported",
+                              location(use.first))
+        ir = _scalar_var(low, use, "linear")
+        arg = fn.add_arg(ir, lin.var)
+        args.append(ArgBinding(arg, "linear", lin.var, use.decl.type.spelling, step=lin.step))
+        low.declare_ssa(key, lin.var, ir)
+        low.ssa.write(key, low.entry, arg)
+        handled.add(key)
+    for role, names in (("private", getattr(clauses, "private", [])),
+                        ("lastprivate", getattr(clauses, "lastprivate", []))):
+        for name in names:
+            if name not in by_name or by_name[name][0] in handled:
+                continue
+            key, use = by_name[name]
+            ir = low.ir_type(use.decl)
+            if isinstance(ir, (ArrayType, StructType)) or use.address_taken:
+                if role == "lastprivate" and not _is_scalar(ir):
+                    raise Unsupported(f"lastprivate array or struct '{name}' is not supported",
+                                      location(use.first))
+                low.declare_memory(key, name, ir, low.alloca(ir, name))
+            else:
+                low.declare_ssa(key, name, ir)
+                low.ssa.write(key, low.entry, Undef(ir))
+            if role == "lastprivate":
+                pending.append(("lastprivate", key, name, ir, ""))
+            handled.add(key)
+    for key, use in uses.outside.items():
+        if key not in handled:
+            args.append(_uniform(low, key, use))
+    # Results: reductions first, then lastprivates (ResultBinding order).
+    pending.sort(key=lambda p: 0 if p[0] == "reduction" else 1)
+    for i, (role, key, name, ir, op) in enumerate(pending):
+        acc = next((b.arg for b in args if b.role == "reduction" and b.c_expr == name), None)
+        results.append(ResultBinding(i, role, name, ir, reduction_op=op, arg=acc))
+        fn.ret_types.append(ir)
+    low.result_keys = [p[1] for p in pending]  # type: ignore[attr-defined]
+    return args, results
+
+
+def _is_scalar(ir: Type) -> bool:
+    return not isinstance(ir, (ArrayType, StructType))
+
+
+def _scalar_var(low: BodyLowerer, use: _Use, role: str) -> Type:
+    ir = low.ir_type(use.decl)
+    name = use.decl.spelling
+    if not _is_scalar(ir):
+        raise Unsupported(f"{role} variable '{name}' must be a scalar", location(use.first))
+    if use.address_taken:
+        raise Unsupported(f"address of {role} variable '{name}' is taken", location(use.first))
+    return ir
+
+
+def _uniform(low: BodyLowerer, key: Hashable, use: _Use) -> ArgBinding:
+    decl, name = use.decl, use.decl.spelling
+    if use.written is not None:
+        raise Unsupported(f"assignment to shared variable '{name}' in simd loop needs a "
+                          "private, lastprivate, linear or reduction clause",
+                          location(use.written))
+    ctype = decl.type
+    canon = ctype.get_canonical()
+    if canon.is_volatile_qualified() or ctype.is_volatile_qualified():
+        raise Unsupported(f"volatile variable '{name}' in simd loop", location(use.first))
+    fn = low.fn
+    if is_array_ctype(ctype) and decl.kind == CK.PARM_DECL:
+        # ``double a[]``, ``double m[][N]``, ``double a[n]``: really pointers.
+        elem = canon.element_type
+        if elem.get_canonical().kind == TK.VARIABLEARRAY:
+            raise Unsupported(f"variable-length array parameter '{name}' in simd loop",
+                              location(use.first))
+        ir = PtrType(low.types.map(elem, location(use.first)))
+        arg = fn.add_arg(ir, name)
+        low.declare_ssa(key, name, ir)
+        low.ssa.write(key, low.entry, arg)
+        return ArgBinding(arg, "uniform", name, pointer_c_type(ctype))
+    if is_array_ctype(ctype):
+        if canon.kind == TK.VARIABLEARRAY:
+            raise Unsupported(f"variable-length array '{name}' in simd loop",
+                              location(use.first))
+        ir = low.types.map(ctype, location(use.first))
+        elem_ptr = ir if isinstance(ir, PtrType) else PtrType(ir.elem)  # type: ignore[attr-defined]
+        arg = fn.add_arg(elem_ptr, name)
+        low.declare_memory(key, name, ir if isinstance(ir, ArrayType) else elem_ptr.pointee,
+                           arg)
+        if not isinstance(ir, ArrayType):  # incomplete array: the object is unknown
+            low.vars[key].ir = ArrayType(elem_ptr.pointee, 0)
+        return ArgBinding(arg, "uniform", name, pointer_c_type(ctype))
+    ir = low.types.map(ctype, location(use.first))
+    by_address = is_struct_ctype(ctype) or use.address_taken or _has_global_storage(decl)
+    if by_address:
+        arg = fn.add_arg(PtrType(ir), name)
+        low.declare_memory(key, name, ir, arg)
+        return ArgBinding(arg, "uniform", f"&{name}", f"{ctype.spelling} *")
+    arg = fn.add_arg(ir, name)
+    low.declare_ssa(key, name, ir)
+    low.ssa.write(key, low.entry, arg)
+    return ArgBinding(arg, "uniform", name, ctype.spelling)
+
+
+def _has_global_storage(decl: ci.Cursor) -> bool:
+    """Globals and statics may change behind calls: read them through memory."""
+    if decl.kind != CK.VAR_DECL:
+        return False
+    parent = decl.semantic_parent
+    if parent is not None and parent.kind == CK.TRANSLATION_UNIT:
+        return True
+    return decl.storage_class in (ci.StorageClass.STATIC, ci.StorageClass.EXTERN)
+
+
+# -- finishing ------------------------------------------------------------------------------
+
+
+def _finish(low: BodyLowerer, results: list[ResultBinding]) -> None:
+    """Seal the return block, emit ``ret``, drop unreachable code."""
+    ret = low.ret_block
+    low.ssa.seal(ret)
+    if not low.ssa.preds.get(ret):
+        raise Unsupported("the simd loop body never completes an iteration")
+    low.set_block(ret)
+    values = []
+    for key, res in zip(low.result_keys, results):  # type: ignore[attr-defined]
+        var = low.vars[key]
+        values.append(low.load(_lv(var), None) if var.in_memory else low.read_var(var))
+    low.bld().ret(values)
+    _remove_unreachable(low)
+    close_loops(low.fn, low.loops)
+
+
+def _lv(var: Var) -> LValue:
+    return LValue(var.ir, ptr=var.ptr)
+
+
+def _remove_unreachable(low: BodyLowerer) -> None:
+    fn = low.fn
+    reachable = set()
+    work = [fn.entry]
+    while work:
+        b = work.pop()
+        if b in reachable:
+            continue
+        reachable.add(b)
+        work.extend(b.successors)
+    dead = [b for b in fn.blocks if b not in reachable]
+    for b in dead:
+        for s in b.successors:
+            for phi in s.phis:
+                if b in phi.incoming_blocks:
+                    phi.remove_incoming(b)
+    for b in dead:
+        for inst in b.instructions:
+            inst.drop_operands()
+    for b in dead:
+        fn.remove_block(b)
+    # Phis that lost an incoming edge may have become trivial.
+    changed = True
+    while changed:
+        changed = False
+        for b in fn.blocks:
+            for phi in list(b.phis):
+                if phi.block is not None and low.ssa.try_remove_trivial(phi) is not phi:
+                    changed = True
+
+
+__all__ = ["lower_loop", "Location"]

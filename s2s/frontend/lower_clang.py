@@ -1,0 +1,182 @@
+"""libclang helpers the lowering needs that clang.cindex does not wrap.
+
+The Python bindings of libclang 18 do not expose operator kinds, constant
+evaluation or variable initializers, but the native library does; these
+wrappers call it through ctypes.  Everything else here is small cursor
+plumbing shared by the lowering modules: locations, source text, stripping
+parentheses and implicit casts.
+"""
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from typing import Optional, Union
+
+import clang.cindex as ci
+
+from ..diagnostics import Location, Unsupported
+
+_lib = ci.conf.lib
+_SETUP_DONE = False
+
+
+def _setup() -> None:
+    """Declare the ctypes signatures once (libclang is loaded lazily)."""
+    global _SETUP_DONE
+    if _SETUP_DONE:
+        return
+    _lib.clang_getCursorBinaryOperatorKind.argtypes = [ci.Cursor]
+    _lib.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
+    _lib.clang_getBinaryOperatorKindSpelling.argtypes = [ctypes.c_int]
+    _lib.clang_getBinaryOperatorKindSpelling.restype = ci._CXString
+    _lib.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
+    _lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
+    _lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
+    _lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+    _lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+    _lib.clang_EvalResult_getKind.restype = ctypes.c_int
+    _lib.clang_EvalResult_isUnsignedInt.argtypes = [ctypes.c_void_p]
+    _lib.clang_EvalResult_isUnsignedInt.restype = ctypes.c_uint
+    _lib.clang_EvalResult_getAsUnsigned.argtypes = [ctypes.c_void_p]
+    _lib.clang_EvalResult_getAsUnsigned.restype = ctypes.c_ulonglong
+    _lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
+    _lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+    _lib.clang_EvalResult_getAsDouble.argtypes = [ctypes.c_void_p]
+    _lib.clang_EvalResult_getAsDouble.restype = ctypes.c_double
+    _lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+    _lib.clang_EvalResult_dispose.restype = None
+    _lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
+    _lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
+    _lib.clang_Cursor_getVarDeclInitializer.errcheck = ci.Cursor.from_result
+    _SETUP_DONE = True
+
+
+def binary_op(c: ci.Cursor) -> str:
+    """The spelling of a binary or compound assignment operator (``+``, ``<<=``, ``,``)."""
+    _setup()
+    kind = _lib.clang_getCursorBinaryOperatorKind(c)
+    return ci._CXString.from_result(_lib.clang_getBinaryOperatorKindSpelling(kind))
+
+
+# CXUnaryOperatorKind values (clang-c/Index.h).
+UNARY_OPS = {1: "post++", 2: "post--", 3: "pre++", 4: "pre--", 5: "&", 6: "*",
+             7: "+", 8: "-", 9: "~", 10: "!", 11: "__real", 12: "__imag",
+             13: "__extension__", 14: "co_await"}
+
+
+def unary_op(c: ci.Cursor) -> str:
+    """``post++ post-- pre++ pre-- & * + - ~ !`` (or the exotic GNU ones)."""
+    _setup()
+    return UNARY_OPS.get(_lib.clang_getCursorUnaryOperatorKind(c), "?")
+
+
+def evaluate(c: ci.Cursor) -> Optional[Union[int, float]]:
+    """The value of a constant expression (literal, sizeof, enum, macro
+    arithmetic), or None when clang cannot fold it."""
+    _setup()
+    res = _lib.clang_Cursor_Evaluate(c)
+    if not res:
+        return None
+    try:
+        kind = _lib.clang_EvalResult_getKind(res)
+        if kind == 1:  # CXEval_Int
+            if _lib.clang_EvalResult_isUnsignedInt(res):
+                return int(_lib.clang_EvalResult_getAsUnsigned(res))
+            return int(_lib.clang_EvalResult_getAsLongLong(res))
+        if kind == 2:  # CXEval_Float
+            return float(_lib.clang_EvalResult_getAsDouble(res))
+        return None
+    finally:
+        _lib.clang_EvalResult_dispose(res)
+
+
+def var_initializer(c: ci.Cursor) -> Optional[ci.Cursor]:
+    """The initializer expression of a VAR_DECL, None without one."""
+    _setup()
+    init = _lib.clang_Cursor_getVarDeclInitializer(c)
+    if init is None or init.kind.is_invalid():
+        return None
+    return init
+
+
+def location(c: ci.Cursor) -> Location:
+    loc = c.location
+    return Location(loc.file.name if loc.file else "<unknown>", loc.line, loc.column)
+
+
+def unsupported(message: str, c: ci.Cursor) -> Unsupported:
+    return Unsupported(message, location(c))
+
+
+def strip_parens(c: ci.Cursor) -> ci.Cursor:
+    while c.kind == ci.CursorKind.PAREN_EXPR:
+        c = _only_child(c)
+    return c
+
+
+def strip_implicit(c: ci.Cursor) -> ci.Cursor:
+    """Skip parentheses and implicit casts (UNEXPOSED_EXPR with one child)."""
+    while c.kind in (ci.CursorKind.PAREN_EXPR, ci.CursorKind.UNEXPOSED_EXPR):
+        kids = list(c.get_children())
+        if len(kids) != 1:
+            break
+        c = kids[0]
+    return c
+
+
+def _only_child(c: ci.Cursor) -> ci.Cursor:
+    kids = list(c.get_children())
+    if len(kids) != 1:
+        raise unsupported(f"unsupported construct '{c.kind.name}' in simd loop", c)
+    return kids[0]
+
+
+def children(c: ci.Cursor) -> list[ci.Cursor]:
+    return list(c.get_children())
+
+
+@dataclass
+class SourceText:
+    """The bytes of one source file, for slicing cursor extents."""
+
+    path: str
+    data: bytes
+
+    @classmethod
+    def load(cls, path: str, text: Optional[Union[str, bytes]] = None) -> "SourceText":
+        if text is None:
+            with open(path, "rb") as f:
+                return cls(path, f.read())
+        return cls(path, text.encode() if isinstance(text, str) else text)
+
+    def slice(self, start: int, end: int) -> str:
+        return self.data[start:end].decode(errors="replace")
+
+    def of(self, c: ci.Cursor) -> str:
+        """The source spelling of a cursor (macros unexpanded)."""
+        ext = c.extent
+        if ext.start.file is None or ext.start.file.name != self.path or \
+                ext.end.file is None or ext.end.file.name != self.path:
+            return " ".join(t.spelling for t in c.get_tokens())
+        return self.slice(ext.start.offset, ext.end.offset)
+
+
+def decl_key(decl: ci.Cursor) -> tuple[str, int, str]:
+    """A stable identity for a declaration (cursors are re-created on each walk)."""
+    loc = decl.location
+    return (loc.file.name if loc.file else "", loc.offset, decl.spelling)
+
+
+def is_lvalue_kind(c: ci.Cursor) -> bool:
+    """Whether an expression is an lvalue in C (by its syntactic kind)."""
+    c = strip_parens(c)
+    k = c.kind
+    if k == ci.CursorKind.DECL_REF_EXPR:
+        ref = c.referenced
+        return ref is not None and ref.kind in (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL)
+    if k in (ci.CursorKind.ARRAY_SUBSCRIPT_EXPR, ci.CursorKind.MEMBER_REF_EXPR,
+             ci.CursorKind.STRING_LITERAL, ci.CursorKind.COMPOUND_LITERAL_EXPR):
+        return True
+    if k == ci.CursorKind.UNARY_OPERATOR:
+        return unary_op(c) == "*"
+    return False

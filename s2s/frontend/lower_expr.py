@@ -1,0 +1,753 @@
+"""Lowering of C expressions (libclang cursors) to IR, with SSA variables.
+
+clang makes every implicit conversion explicit: integer promotions, the
+usual arithmetic conversions, lvalue-to-rvalue loads and array decay all
+appear as implicit casts (``UNEXPOSED_EXPR`` with one child).  So the
+lowering follows the AST: an implicit cast over an lvalue is a load (or a
+decay for arrays), any other implicit cast is a C conversion to its type.
+The one conversion clang leaves implicit is the computation type of a
+compound assignment (``c += 1`` with ``char c`` computes in ``int``); it is
+rebuilt here with ``promote``/``usual_arithmetic``.
+
+Three entry points per expression: ``rvalue`` (its value), ``lvalue`` (where
+it lives: an SSA variable or an address) and ``cond`` (its truth as an
+``i1``, so that ``if (a < b)`` needs no int round trip).  Dispatch is on the
+cursor kind: ``visit_<KIND>`` for values, ``lv_<KIND>`` for lvalues; a kind
+without a method is Unsupported, naming it.
+
+``?:``, ``&&`` and ``||`` short-circuit with branches, except when the arm
+(or the right operand) is side-effect free and cannot trap (no loads, no
+integer division, no calls but pure math): then they become ``select`` and
+``and``/``or`` on ``i1``.  The code generator of the first issue handles only
+uniform control flow, and these are the common, safe cases.
+"""
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import Hashable, Optional
+
+import clang.cindex as ci
+
+from ..diagnostics import Unsupported
+from ..ir.builder import IRBuilder
+from ..ir.types import (F32, I1, I8, I32, I64, VOID, ArrayType, FloatType, IntType, PtrType,
+                        StructType, Type)
+from ..ir.values import Block, Constant, Function, Phi, Undef, Value
+from .lower_clang import (binary_op, children, decl_key, evaluate, is_lvalue_kind, location,
+                          strip_implicit, strip_parens, unary_op, unsupported)
+from .lower_types import TypeMapper, is_bool_ctype, promote, usual_arithmetic
+from .ssa import SSABuilder
+
+CK = ci.CursorKind
+TK = ci.TypeKind
+
+# math.h functions lowered as pure calls (no memory access, no errno reliance).
+_MATH = ("sqrt fabs fmin fmax floor ceil trunc round fma exp log pow sin cos tan atan "
+         "atan2 exp2 log2 log10 cbrt erf tanh asin acos sinh cosh expm1 log1p hypot "
+         "copysign rint nearbyint fmod").split()
+PURE_FUNCTIONS = frozenset(_MATH + [f + "f" for f in _MATH])
+
+_ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "&": "and",
+          "|": "or", "^": "xor", "<<": "shl", ">>": "shr"}
+_CMP = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
+_CONST_KINDS = (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL, CK.CHARACTER_LITERAL,
+                CK.CXX_UNARY_EXPR)
+_FOLDABLE = (CK.BINARY_OPERATOR, CK.UNARY_OPERATOR, CK.PAREN_EXPR, CK.UNEXPOSED_EXPR,
+             CK.CSTYLE_CAST_EXPR, CK.CONDITIONAL_OPERATOR)
+
+
+@dataclass
+class Var:
+    """A C variable visible in the region."""
+
+    key: Hashable
+    name: str
+    ir: Type
+    """IR type of the object (an ArrayType or StructType for aggregates)."""
+    ptr: Optional[Value] = None
+    """For variables in memory: their address (arrays: possibly decayed)."""
+
+    @property
+    def in_memory(self) -> bool:
+        return self.ptr is not None
+
+
+@dataclass
+class LValue:
+    """Where an lvalue lives: an SSA variable or an address."""
+
+    ir: Type
+    var: Optional[Var] = None
+    ptr: Optional[Value] = None
+
+
+class ExprLowerer:
+    """State shared by expression and statement lowering."""
+
+    def __init__(self, fn: Function, types: TypeMapper, address_taken: set[Hashable]) -> None:
+        self.fn = fn
+        self.types = types
+        self.address_taken = address_taken
+        self.ssa = SSABuilder()
+        self.vars: dict[Hashable, Var] = {}
+        self.b = IRBuilder()
+        self.block: Optional[Block] = None
+        self.entry = self.new_block("entry")
+        self.set_block(self.entry)
+        self.ssa.seal(self.entry)
+        self.alloca_builder = IRBuilder()
+        self.n_allocas = 0
+
+    # -- blocks ------------------------------------------------------------------------
+    def new_block(self, name: str) -> Block:
+        """A block not yet in the layout: it is placed when first entered."""
+        block = Block(name)
+        self.ssa.add_block(block)
+        return block
+
+    def set_block(self, block: Block) -> None:
+        if block.function is None:
+            self.fn.add_block(block)
+        self.block = block
+        self.b.at_end(block)
+
+    def cur(self) -> Block:
+        """The current block; code after a jump goes to a fresh unreachable one."""
+        if self.block is None:
+            dead = self.new_block("dead")
+            self.ssa.seal(dead)
+            self.set_block(dead)
+        assert self.block is not None
+        return self.block
+
+    def bld(self) -> IRBuilder:
+        """The builder at the end of the current block.  Repositioned on each
+        use because SSA construction inserts phis at block starts behind
+        the builder's back."""
+        self.b.at_end(self.cur())
+        return self.b
+
+    def jump(self, target: Block) -> None:
+        if self.block is None:
+            return
+        self.ssa.add_edge(self.block, target)
+        self.bld().br(target)
+        self.block = None
+
+    def branch(self, cond: Value, if_true: Block, if_false: Block) -> None:
+        block = self.cur()
+        self.ssa.add_edge(block, if_true)
+        self.ssa.add_edge(block, if_false)
+        self.bld().condbr(cond, if_true, if_false)
+        self.block = None
+
+    # -- variables ---------------------------------------------------------------------
+    def declare_ssa(self, key: Hashable, name: str, ir: Type) -> Var:
+        var = Var(key, name, ir)
+        self.vars[key] = var
+        self.ssa.declare(key, ir, name)
+        return var
+
+    def declare_memory(self, key: Hashable, name: str, ir: Type, ptr: Value) -> Var:
+        var = Var(key, name, ir, ptr)
+        self.vars[key] = var
+        return var
+
+    def alloca(self, ir: Type, name: str) -> Value:
+        """A private stack object, placed at the start of the entry block."""
+        self.alloca_builder.block = self.entry
+        self.alloca_builder.index = self.n_allocas
+        p = self.alloca_builder.alloca(ir, name)
+        self.n_allocas += 1
+        if isinstance(ir, ArrayType):
+            # Arrays are used decayed; decay once, right after the alloca.
+            p = self.alloca_builder.cast(p, PtrType(ir.elem), name)
+            self.n_allocas += 1
+        return p
+
+    def read_var(self, var: Var) -> Value:
+        return self.ssa.read(var.key, self.cur())
+
+    def write_var(self, var: Var, value: Value) -> None:
+        if not value.name and not isinstance(value, (Constant, Undef)) and \
+                not isinstance(value, Phi):
+            value.name = var.name
+        self.ssa.write(var.key, self.cur(), value)
+
+    def var_of(self, c: ci.Cursor) -> Var:
+        ref = c.referenced
+        if ref is None:
+            raise unsupported(f"unsupported construct '{c.kind.name}' in simd loop", c)
+        var = self.vars.get(decl_key(ref))
+        if var is None:
+            raise unsupported(f"variable '{ref.spelling}' is not available in the simd loop", c)
+        return var
+
+    # -- types and constants -------------------------------------------------------------
+    def ir_type(self, c: ci.Cursor, t: Optional[ci.Type] = None) -> Type:
+        return self.types.map(c.type if t is None else t, location(c))
+
+    @staticmethod
+    def const(t: Type, value: int | float) -> Constant:
+        if isinstance(t, IntType):
+            return Constant(t, _wrap(int(value), t))
+        if isinstance(t, FloatType):
+            return Constant(t, _round_float(float(value), t))
+        return Constant(t, value)
+
+    def cast(self, v: Value, to: Type) -> Value:
+        """C conversion, folded for constants; integer 0 to a pointer is null."""
+        if v.type == to:
+            return v
+        if isinstance(v, Constant) and not isinstance(v.type, PtrType):
+            if isinstance(to, PtrType):
+                if v.value == 0:
+                    return Constant(to, 0)
+            elif isinstance(to, IntType) and isinstance(v.type, IntType):
+                return self.const(to, int(v.value))
+            elif isinstance(to, FloatType):
+                return self.const(to, float(v.value))
+            elif isinstance(to, IntType) and to.bits > 1 and isinstance(v.value, float) and \
+                    v.value == v.value and abs(v.value) < 2.0 ** (to.bits - 1):
+                return self.const(to, int(v.value))
+        return self.bld().cast(v, to)
+
+    def truth(self, v: Value) -> Value:
+        """``v != 0`` as an i1 (C's truth value of a scalar)."""
+        if v.type == I1:
+            return v
+        if isinstance(v, Constant):
+            return Constant(I1, 1 if v.value else 0)
+        zero = Constant(v.type, 0.0 if isinstance(v.type, FloatType) else 0)
+        return self.bld().cmp("ne", v, zero)
+
+    def convert(self, v: Value, to_ct: ci.Type, c: ci.Cursor) -> Value:
+        """Convert a value to the C type ``to_ct`` (_Bool: compare with 0)."""
+        canon = to_ct.get_canonical()
+        if canon.kind == TK.VOID:
+            return v
+        if canon.kind == TK.BOOL:
+            return self.cast(self.truth(v), I8)
+        if canon.kind == TK.RECORD:
+            raise unsupported("struct value in simd loop", c)
+        return self.cast(v, self.ir_type(c, to_ct))
+
+    # -- dispatch --------------------------------------------------------------------------
+    def rvalue(self, c: ci.Cursor) -> Value:
+        """The value of an expression."""
+        folded = self._fold(c)
+        if folded is not None:
+            return folded
+        method = getattr(self, "visit_" + c.kind.name, None)
+        if method is None:
+            raise unsupported(f"unsupported construct '{c.kind.name}' in simd loop", c)
+        return method(c)
+
+    def lvalue(self, c: ci.Cursor) -> LValue:
+        """Where the object an lvalue expression designates lives."""
+        method = getattr(self, "lv_" + c.kind.name, None)
+        if method is None:
+            raise unsupported(f"unsupported construct '{c.kind.name}' as an lvalue "
+                              "in simd loop", c)
+        return method(c)
+
+    def effect(self, c: ci.Cursor) -> None:
+        """Evaluate an expression for its side effects only."""
+        if c.kind == CK.CONDITIONAL_OPERATOR or _is_void(c):
+            self.rvalue(c)
+            return
+        if c.type.get_canonical().kind == TK.RECORD and c.kind != CK.BINARY_OPERATOR:
+            if c.kind == CK.CALL_EXPR:
+                raise unsupported("call returning a struct in simd loop", c)
+            return
+        self.rvalue(c)
+
+    def _fold(self, c: ci.Cursor) -> Optional[Value]:
+        if c.kind not in _CONST_KINDS and (c.kind not in _FOLDABLE or not _constant_tree(c)):
+            if not (c.kind == CK.DECL_REF_EXPR and c.referenced is not None and
+                    c.referenced.kind == CK.ENUM_CONSTANT_DECL):
+                return None
+        if c.type.get_canonical().kind not in _ARITH_KINDS:
+            return None
+        value = evaluate(c)
+        if value is None:
+            return None
+        t = self.ir_type(c)
+        if is_bool_ctype(c.type):
+            value = 1 if value else 0
+        return self.const(t, value)
+
+    # -- lvalues -----------------------------------------------------------------------------
+    def lv_PAREN_EXPR(self, c: ci.Cursor) -> LValue:
+        return self.lvalue(children(c)[0])
+
+    def lv_DECL_REF_EXPR(self, c: ci.Cursor) -> LValue:
+        var = self.var_of(c)
+        if var.in_memory:
+            return LValue(var.ir, ptr=var.ptr)
+        return LValue(var.ir, var=var)
+
+    def lv_ARRAY_SUBSCRIPT_EXPR(self, c: ci.Cursor) -> LValue:
+        base, index = children(c)
+        if _pointerish(index) and not _pointerish(base):
+            base, index = index, base  # i[a]
+        p = self.rvalue(base)
+        i = self.index(self.rvalue(index))
+        return LValue(self.ir_type(c), ptr=self.bld().gep(p, i))
+
+    def lv_MEMBER_REF_EXPR(self, c: ci.Cursor) -> LValue:
+        ref = c.referenced
+        if ref is not None and ref.is_bitfield():
+            raise unsupported(f"bit-field '{c.spelling}' in simd loop", c)
+        base = children(c)[0]
+        if base.type.get_canonical().kind == TK.POINTER:  # p->f
+            p = self.rvalue(base)
+        else:  # s.f
+            p = self.address(self.lvalue(base), c)
+        st = p.type.pointee if isinstance(p.type, PtrType) else None
+        if not isinstance(st, StructType):
+            raise unsupported(f"member access '{c.spelling}' of a non-struct in simd loop", c)
+        ftype = st.field_named(c.spelling).type
+        # Array members decay in ``fieldaddr`` (the IR's convention).
+        result = PtrType(ftype.elem if isinstance(ftype, ArrayType) else ftype)
+        return LValue(ftype, ptr=self.bld().field_addr(p, c.spelling, result, c.spelling))
+
+    def lv_UNARY_OPERATOR(self, c: ci.Cursor) -> LValue:
+        if unary_op(c) != "*":
+            raise unsupported(f"operator '{unary_op(c)}' is not an lvalue", c)
+        p = self.rvalue(children(c)[0])
+        if not isinstance(p.type, PtrType):
+            raise unsupported("dereference of a non-pointer in simd loop", c)
+        return LValue(self.ir_type(c), ptr=p)
+
+    def lv_UNEXPOSED_EXPR(self, c: ci.Cursor) -> LValue:
+        kids = children(c)
+        if len(kids) == 1 and is_lvalue_kind(kids[0]):
+            return self.lvalue(kids[0])
+        raise unsupported("unsupported construct 'UNEXPOSED_EXPR' as an lvalue in simd loop", c)
+
+    def lv_COMPOUND_LITERAL_EXPR(self, c: ci.Cursor) -> LValue:
+        raise unsupported("compound literal in simd loop", c)
+
+    def lv_STRING_LITERAL(self, c: ci.Cursor) -> LValue:
+        raise unsupported("string literal in simd loop", c)
+
+    def address(self, lv: LValue, c: ci.Cursor) -> Value:
+        if lv.ptr is None:
+            raise unsupported("address of a register variable in simd loop", c)
+        return lv.ptr
+
+    def decay(self, lv: LValue, c: ci.Cursor) -> Value:
+        """Array to pointer to its first element."""
+        p = self.address(lv, c)
+        assert isinstance(lv.ir, ArrayType) and isinstance(p.type, PtrType)
+        if p.type.pointee == lv.ir:
+            return self.cast(p, PtrType(lv.ir.elem))
+        return p
+
+    def load(self, lv: LValue, c: ci.Cursor) -> Value:
+        if lv.var is not None:
+            return self.read_var(lv.var)
+        if isinstance(lv.ir, (StructType, ArrayType)):
+            raise unsupported("struct or array value in simd loop", c)
+        assert lv.ptr is not None
+        return self.bld().load(lv.ptr)
+
+    def store(self, lv: LValue, v: Value) -> None:
+        v = self.cast(v, lv.ir)
+        if lv.var is not None:
+            self.write_var(lv.var, v)
+        else:
+            assert lv.ptr is not None
+            self.bld().store(v, lv.ptr)
+
+    def index(self, v: Value) -> Value:
+        """An address index as i64 (C converts the integer, sign from its type)."""
+        return self.cast(v, I64)
+
+    # -- leaves --------------------------------------------------------------------------------
+    def visit_UNEXPOSED_EXPR(self, c: ci.Cursor) -> Value:
+        kids = children(c)
+        if len(kids) == 1 and kids[0].kind == CK.COMPOUND_STMT:
+            raise unsupported("statement expression in simd loop", c)
+        if len(kids) != 1:
+            raise unsupported("unsupported construct 'UNEXPOSED_EXPR' in simd loop", c)
+        child = kids[0]
+        ckind = child.type.get_canonical().kind
+        if ckind in (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO):
+            raise unsupported("function pointer in simd loop", c)
+        if is_lvalue_kind(child):
+            lv = self.lvalue(child)
+            if lv.var is not None:  # also array parameters: pointers in SSA
+                return self.read_var(lv.var)
+            if isinstance(lv.ir, ArrayType):
+                return self.decay(lv, c)
+            if ckind == TK.INCOMPLETEARRAY:
+                return self.address(lv, c)
+            return self.load(lv, c)
+        return self.convert(self.rvalue(child), c.type, c)
+
+    def visit_PAREN_EXPR(self, c: ci.Cursor) -> Value:
+        return self.rvalue(children(c)[0])
+
+    def visit_DECL_REF_EXPR(self, c: ci.Cursor) -> Value:
+        ref = c.referenced
+        if ref is not None and ref.kind == CK.FUNCTION_DECL:
+            raise unsupported("function pointer in simd loop", c)
+        return self.load(self.lv_DECL_REF_EXPR(c), c)
+
+    def visit_STRING_LITERAL(self, c: ci.Cursor) -> Value:
+        raise unsupported("string literal in simd loop", c)
+
+    def visit_COMPOUND_LITERAL_EXPR(self, c: ci.Cursor) -> Value:
+        raise unsupported("compound literal in simd loop", c)
+
+    def visit_CXX_UNARY_EXPR(self, c: ci.Cursor) -> Value:
+        raise unsupported("sizeof of a variable-length array in simd loop", c)
+
+    def visit_INIT_LIST_EXPR(self, c: ci.Cursor) -> Value:
+        raise unsupported("initializer list outside a declaration in simd loop", c)
+
+    def visit_ARRAY_SUBSCRIPT_EXPR(self, c: ci.Cursor) -> Value:
+        return self.load(self.lvalue(c), c)
+
+    def visit_MEMBER_REF_EXPR(self, c: ci.Cursor) -> Value:
+        return self.load(self.lvalue(c), c)
+
+    def visit_CSTYLE_CAST_EXPR(self, c: ci.Cursor) -> Value:
+        operand = [k for k in children(c) if k.kind.is_expression()][-1]
+        if _is_void(c):
+            self.effect(operand)
+            return Undef(VOID)
+        return self.convert(self.rvalue(operand), c.type, c)
+
+    # -- operators --------------------------------------------------------------------------------
+    def visit_UNARY_OPERATOR(self, c: ci.Cursor) -> Value:
+        op = unary_op(c)
+        x = children(c)[0]
+        if op in ("post++", "post--", "pre++", "pre--"):
+            return self.inc_dec(c, op, x)
+        if op == "&":
+            return self.address_of(c, x)
+        if op == "*":
+            return self.load(self.lv_UNARY_OPERATOR(c), c)
+        if op == "!":
+            return self.cast(self.bld().unop("not", self.cond(x)), I32)
+        if op in ("+", "__extension__"):
+            return self.rvalue(x)
+        if op == "-":
+            return self.bld().unop("neg", self.rvalue(x))
+        if op == "~":
+            return self.bld().unop("not", self.rvalue(x))
+        raise unsupported(f"operator '{op}' in simd loop", c)
+
+    def address_of(self, c: ci.Cursor, x: ci.Cursor) -> Value:
+        if x.type.get_canonical().kind in (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO):
+            raise unsupported("function pointer in simd loop", c)
+        lv = self.lvalue(x)
+        return self.cast(self.address(lv, c), self.ir_type(c))
+
+    def inc_dec(self, c: ci.Cursor, op: str, x: ci.Cursor) -> Value:
+        if is_bool_ctype(x.type):
+            raise unsupported("'++'/'--' on a _Bool in simd loop", c)
+        lv = self.lvalue(x)
+        old = self.load(lv, c)
+        delta = 1 if op.endswith("++") else -1
+        if isinstance(old.type, PtrType):
+            new = self.bld().gep(old, self.const(I64, delta))
+        else:
+            new = self.bld().add(old, self.const(old.type, delta))
+        self.store(lv, new)
+        return new if op.startswith("pre") else old
+
+    def visit_BINARY_OPERATOR(self, c: ci.Cursor) -> Value:
+        op = binary_op(c)
+        lhs, rhs = children(c)
+        if op == "=":
+            return self.assign(c, lhs, rhs)
+        if op == ",":
+            self.effect(lhs)
+            return self.rvalue(rhs)
+        if op in ("&&", "||", "==", "!=", "<", "<=", ">", ">="):
+            return self.cast(self.cond(c), I32)
+        if op not in _ARITH:
+            raise unsupported(f"operator '{op}' in simd loop", c)
+        return self.arith(op, self.rvalue(lhs), self.rvalue(rhs), c)
+
+    def arith(self, op: str, a: Value, b: Value, c: ci.Cursor) -> Value:
+        bld = self.bld()
+        if op in ("+", "-") and (isinstance(a.type, PtrType) or isinstance(b.type, PtrType)):
+            return self.pointer_arith(op, a, b, c)
+        if op in ("<<", ">>"):
+            return bld.binop(_ARITH[op], a, self.cast(b, a.type))
+        if a.type != b.type:  # clang converted both already; be robust anyway
+            common = usual_arithmetic(a.type, b.type)
+            a, b = self.cast(a, common), self.cast(b, common)
+        return bld.binop(_ARITH[op], a, b)
+
+    def pointer_arith(self, op: str, a: Value, b: Value, c: ci.Cursor) -> Value:
+        bld = self.bld()
+        if isinstance(a.type, PtrType) and isinstance(b.type, PtrType):
+            if op != "-":
+                raise unsupported("pointer addition in simd loop", c)
+            size = a.type.pointee.size if a.type.pointee != VOID else 1
+            diff = bld.sub(self.cast(a, I64), self.cast(b, I64))
+            return bld.binop("div", diff, self.const(I64, size)) if size != 1 else diff
+        if isinstance(b.type, PtrType):
+            a, b = b, a
+        idx = self.index(b)
+        if op == "-":
+            idx = self.const(I64, -idx.value) if isinstance(idx, Constant) else \
+                bld.unop("neg", idx)
+        return bld.gep(a, idx)
+
+    def assign(self, c: ci.Cursor, lhs: ci.Cursor, rhs: ci.Cursor) -> Value:
+        if lhs.type.get_canonical().kind == TK.RECORD:
+            dst = self.address(self.lvalue(lhs), c)
+            self.copy_struct(dst, self.struct_source(rhs), c)
+            return Undef(VOID)
+        lv = self.lvalue(lhs)
+        v = self.rvalue(rhs)
+        self.store(lv, v)
+        return self.cast(v, lv.ir)
+
+    def struct_source(self, c: ci.Cursor) -> Value:
+        """The address of a struct-valued expression (only lvalues are supported)."""
+        inner = strip_implicit(c)
+        if not is_lvalue_kind(inner):
+            raise unsupported("struct value that is not a variable or element "
+                              "in simd loop", c)
+        return self.address(self.lvalue(inner), c)
+
+    def copy_struct(self, dst: Value, src: Value, c: ci.Cursor) -> None:
+        """Member-wise copy of an aggregate (struct assignment)."""
+        t = dst.type.pointee  # type: ignore[attr-defined]
+        bld = self.bld()
+        if isinstance(t, StructType):
+            for f in t.fields:
+                ft = PtrType(f.type.elem if isinstance(f.type, ArrayType) else f.type)
+                d = bld.field_addr(dst, f.name, ft)
+                s = bld.field_addr(src, f.name, ft)
+                if isinstance(f.type, ArrayType):
+                    self.copy_array(d, s, f.type, c)
+                else:
+                    self.copy_struct(d, s, c)
+        elif isinstance(t, ArrayType):
+            elem = PtrType(t.elem)
+            self.copy_array(self.cast(dst, elem), self.cast(src, elem), t, c)
+        else:
+            bld.store(bld.load(src), dst)
+
+    def copy_array(self, dst: Value, src: Value, t: ArrayType, c: ci.Cursor) -> None:
+        if t.count > 64:
+            raise unsupported("copy of a large array member in simd loop", c)
+        for k in range(t.count):
+            i = self.const(I64, k)
+            self.copy_struct(self.bld().gep(dst, i), self.bld().gep(src, i), c)
+
+    def visit_COMPOUND_ASSIGNMENT_OPERATOR(self, c: ci.Cursor) -> Value:
+        op = binary_op(c)[:-1]
+        lhs, rhs = children(c)
+        lv = self.lvalue(lhs)
+        r = self.rvalue(rhs)
+        old = self.load(lv, c)
+        if isinstance(old.type, PtrType):
+            new = self.pointer_arith(op, old, r, c)
+        else:
+            # The computation type clang does not show (C11 6.5.16.2).
+            comp = promote(old.type) if op in ("<<", ">>") else \
+                usual_arithmetic(old.type, r.type)
+            new = self.arith(op, self.cast(old, comp), self.cast(r, comp), c)
+            new = self.convert(new, lhs.type, c)
+        self.store(lv, new)
+        return self.cast(new, lv.ir)
+
+    # -- conditions ---------------------------------------------------------------------
+    def cond(self, c: ci.Cursor) -> Value:
+        """The truth of a scalar expression as an i1."""
+        c = strip_parens(c)
+        if c.kind == CK.BINARY_OPERATOR:
+            op = binary_op(c)
+            if op in _CMP:
+                lhs, rhs = children(c)
+                return self.compare(op, self.rvalue(lhs), self.rvalue(rhs))
+            if op in ("&&", "||"):
+                return self.logical(c, op)
+        if c.kind == CK.UNARY_OPERATOR and unary_op(c) == "!":
+            return self.bld().unop("not", self.cond(children(c)[0]))
+        return self.truth(self.rvalue(c))
+
+    def compare(self, op: str, a: Value, b: Value) -> Value:
+        if a.type != b.type:
+            if isinstance(a.type, PtrType):
+                b = self.cast(b, a.type)
+            elif isinstance(b.type, PtrType):
+                a = self.cast(a, b.type)
+            else:
+                common = usual_arithmetic(a.type, b.type)
+                a, b = self.cast(a, common), self.cast(b, common)
+        return self.bld().cmp(_CMP[op], a, b)
+
+    def logical(self, c: ci.Cursor, op: str) -> Value:
+        lhs, rhs = children(c)
+        a = self.cond(lhs)
+        if self.is_safe(rhs):
+            # Evaluating the right operand unconditionally is unobservable.
+            return self.bld().binop("and" if op == "&&" else "or", a, self.cond(rhs))
+        rhs_bb = self.new_block("land.rhs" if op == "&&" else "lor.rhs")
+        end = self.new_block("land.end" if op == "&&" else "lor.end")
+        first = self.cur()
+        if op == "&&":
+            self.branch(a, rhs_bb, end)
+        else:
+            self.branch(a, end, rhs_bb)
+        self.ssa.seal(rhs_bb)
+        self.set_block(rhs_bb)
+        b = self.cond(rhs)
+        last = self.cur()
+        self.jump(end)
+        self.ssa.seal(end)
+        self.set_block(end)
+        phi = self.bld().phi(I1, "land" if op == "&&" else "lor")
+        phi.add_incoming(Constant(I1, 0 if op == "&&" else 1), first)
+        phi.add_incoming(b, last)
+        return phi
+
+    def visit_CONDITIONAL_OPERATOR(self, c: ci.Cursor) -> Value:
+        test, a, b = children(c)
+        void = _is_void(c)
+        if c.type.get_canonical().kind == TK.RECORD:
+            raise unsupported("conditional expression of struct type in simd loop", c)
+        if not void and self.is_safe(a) and self.is_safe(b):
+            t = self.cond(test)
+            va, vb = self.rvalue(a), self.rvalue(b)
+            return self.bld().select(t, va, self.cast(vb, va.type))
+        then_bb, else_bb = self.new_block("cond.true"), self.new_block("cond.false")
+        end = self.new_block("cond.end")
+        self.branch(self.cond(test), then_bb, else_bb)
+        results = []
+        for bb, arm in ((then_bb, a), (else_bb, b)):
+            self.ssa.seal(bb)
+            self.set_block(bb)
+            if void:
+                self.effect(arm)
+            else:
+                results.append((self.convert(self.rvalue(arm), c.type, c), self.cur()))
+            self.jump(end)
+        self.ssa.seal(end)
+        self.set_block(end)
+        if void:
+            return Undef(VOID)
+        phi = self.bld().phi(results[0][0].type, "cond")
+        for v, pred in results:
+            phi.add_incoming(v, pred)
+        return phi
+
+    def is_safe(self, c: ci.Cursor) -> bool:
+        """Side-effect free and cannot trap: no stores, loads, integer
+        division or impure calls (so it may be evaluated speculatively)."""
+        k = c.kind
+        if k in (CK.COMPOUND_ASSIGNMENT_OPERATOR, CK.ARRAY_SUBSCRIPT_EXPR,
+                 CK.MEMBER_REF_EXPR, CK.COMPOUND_LITERAL_EXPR,
+                 CK.STRING_LITERAL, CK.INIT_LIST_EXPR):
+            return False
+        if k == CK.UNARY_OPERATOR and unary_op(c) in ("post++", "post--", "pre++", "pre--", "*"):
+            return False
+        if k == CK.BINARY_OPERATOR:
+            op = binary_op(c)
+            if op == "=":
+                return False
+            if op in ("/", "%") and c.type.get_canonical().kind not in (TK.FLOAT, TK.DOUBLE):
+                return False
+        if k == CK.DECL_REF_EXPR:
+            ref = c.referenced
+            if ref is not None and ref.kind in (CK.VAR_DECL, CK.PARM_DECL):
+                var = self.vars.get(decl_key(ref))
+                if var is None or var.in_memory:
+                    return False
+        if k == CK.CALL_EXPR:
+            callee = strip_implicit(children(c)[0])
+            if callee.spelling not in PURE_FUNCTIONS:
+                return False
+            return all(self.is_safe(a) for a in children(c)[1:])
+        if k == CK.CXX_UNARY_EXPR:
+            return evaluate(c) is not None
+        return all(self.is_safe(k2) for k2 in children(c))
+
+    # -- calls --------------------------------------------------------------------------------
+    def visit_CALL_EXPR(self, c: ci.Cursor) -> Value:
+        kids = children(c)
+        callee = strip_implicit(kids[0])
+        if callee.kind != CK.DECL_REF_EXPR or callee.referenced is None or \
+                callee.referenced.kind != CK.FUNCTION_DECL:
+            raise unsupported("call through a function pointer in simd loop", c)
+        name = callee.spelling
+        args = []
+        for a in kids[1:]:
+            if a.type.get_canonical().kind == TK.RECORD:
+                raise unsupported(f"struct argument in call to '{name}' in simd loop", a)
+            args.append(self.rvalue(a))
+        ret_kind = c.type.get_canonical().kind
+        if ret_kind == TK.RECORD:
+            raise unsupported(f"call to '{name}' returning a struct in simd loop", c)
+        ret = VOID if ret_kind == TK.VOID else self.ir_type(c)
+        pure = name in PURE_FUNCTIONS and ret != VOID
+        result = self.bld().call(name, args, ret, pure)
+        return result
+
+
+_ARITH_KINDS = (TK.BOOL, TK.CHAR_S, TK.CHAR_U, TK.SCHAR, TK.UCHAR, TK.SHORT, TK.USHORT,
+                TK.INT, TK.UINT, TK.LONG, TK.ULONG, TK.LONGLONG, TK.ULONGLONG,
+                TK.FLOAT, TK.DOUBLE, TK.ENUM)
+
+
+def _constant_tree(c: ci.Cursor) -> bool:
+    """Whether clang can fold the expression: literals, sizeof, enum
+    constants and operators on them (no variables, calls or assignments)."""
+    k = c.kind
+    if k in _CONST_KINDS:
+        return True
+    if k == CK.DECL_REF_EXPR:
+        return c.referenced is not None and c.referenced.kind == CK.ENUM_CONSTANT_DECL
+    if k == CK.BINARY_OPERATOR and binary_op(c) in ("=", ","):
+        return False
+    if k == CK.UNARY_OPERATOR and unary_op(c) not in ("+", "-", "~", "!"):
+        return False
+    if k in _FOLDABLE or k == CK.TYPE_REF:
+        kids = children(c)
+        return bool(kids) and all(_constant_tree(x) for x in kids
+                                  if x.kind != CK.TYPE_REF)
+    return False
+
+
+def _pointerish(c: ci.Cursor) -> bool:
+    return c.type.get_canonical().kind in (TK.POINTER, TK.CONSTANTARRAY, TK.INCOMPLETEARRAY,
+                                           TK.VARIABLEARRAY)
+
+
+def _is_void(c: ci.Cursor) -> bool:
+    return c.type.get_canonical().kind == TK.VOID
+
+
+def _wrap(value: int, t: IntType) -> int:
+    """Two's complement wrap of an integer into the range of type t."""
+    if t.bits == 1:
+        return value & 1
+    mask = (1 << t.bits) - 1
+    value &= mask
+    if t.signed and value >> (t.bits - 1):
+        value -= 1 << t.bits
+    return value
+
+
+def _round_float(value: float, t: FloatType) -> float:
+    if t == F32 and value == value and abs(value) != float("inf"):
+        try:
+            return struct.unpack("f", struct.pack("f", value))[0]
+        except OverflowError:
+            return float("inf") if value > 0 else float("-inf")
+    return value
+
+
+__all__ = ["ExprLowerer", "Var", "LValue", "PURE_FUNCTIONS", "Unsupported"]

@@ -1,0 +1,330 @@
+"""Tests of the OpenMP SIMD clause parser (s2s.frontend.clauses)."""
+from __future__ import annotations
+
+from typing import Optional
+
+import pytest
+
+from s2s.diagnostics import Location, UserError
+from s2s.frontend.clauses import (
+    Aligned,
+    ClauseSet,
+    Linear,
+    Reduction,
+    evaluate_constant,
+    parse_pragma_line,
+    tokenize,
+)
+
+HERE = Location("k.c", 7, 3)
+
+
+def parse(text: str, macros: Optional[dict[str, str]] = None) -> ClauseSet:
+    """Parse ``#pragma omp <text>`` written at k.c:7:3."""
+    result = parse_pragma_line("#pragma omp " + text, HERE, (macros or {}).get)
+    assert result is not None
+    return result
+
+
+def error(text: str, macros: Optional[dict[str, str]] = None) -> str:
+    """The formatted error ``k.c:7:C: error: ...`` of a bad pragma."""
+    with pytest.raises(UserError) as info:
+        parse(text, macros)
+    return info.value.format()
+
+
+def col(text: str, needle: str) -> int:
+    """Column (in k.c) of ``needle`` within ``#pragma omp <text>`` at column 3."""
+    return 3 + len("#pragma omp ") + text.index(needle)
+
+
+# -- directives -----------------------------------------------------------
+
+@pytest.mark.parametrize("directive", ["simd", "for simd", "parallel for simd", "declare simd"])
+def test_directives(directive: str) -> None:
+    result = parse(directive)
+    assert result.directive == directive
+    assert result.location == HERE
+    assert result.collapse == 1 and result.simdlen is None and result.other == ""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "#pragma omp parallel for",
+        "#pragma omp for",
+        "#pragma omp critical",
+        "#pragma omp declare reduction(foo: int: omp_out += omp_in)",
+        "#pragma omp target teams distribute parallel for simd",
+        "#pragma GCC ivdep",
+        "#pragma once",
+    ],
+)
+def test_non_simd_directives_are_ignored(line: str) -> None:
+    assert parse_pragma_line(line, HERE) is None
+
+
+def test_worksharing_property() -> None:
+    assert parse("simd").worksharing == ""
+    assert parse("for simd").worksharing == "for"
+    assert parse("parallel for simd").worksharing == "parallel for"
+    assert parse("declare simd").worksharing == ""
+
+
+# -- every clause form ----------------------------------------------------
+
+def test_simdlen_safelen_collapse() -> None:
+    result = parse("simd simdlen(8) safelen(16) collapse(3)")
+    assert (result.simdlen, result.safelen, result.collapse) == (8, 16, 3)
+
+
+def test_safelen_need_not_be_power_of_two() -> None:
+    assert parse("simd safelen(12)").safelen == 12
+
+
+def test_constant_arithmetic_and_macros() -> None:
+    macros = {"VL": "8", "TWICE": "(VL * 2)", "ALIGN": "0x40"}
+    result = parse("simd simdlen(VL) safelen(TWICE + 1 - 1) aligned(p: ALIGN)", macros)
+    assert result.simdlen == 8 and result.safelen == 16
+    assert result.aligned == [Aligned("p", 64)]
+    assert parse("simd simdlen(1 << 2)").simdlen == 4
+    assert parse("simd collapse((5 - 1) / 2)").collapse == 2
+
+
+def test_linear_list_and_step() -> None:
+    result = parse("simd linear(a, b: 2) linear(c) linear(d: -1)")
+    assert result.linear == [Linear("a", 2, ""), Linear("b", 2, ""), Linear("c", 1, ""), Linear("d", -1, "")]
+
+
+def test_linear_step_macro() -> None:
+    assert parse("simd linear(k: STEP)", {"STEP": "4"}).linear == [Linear("k", 4, "")]
+
+
+def test_linear_non_constant_step_on_loop_is_kept_as_text() -> None:
+    assert parse("simd linear(j: stride * 2)").linear == [Linear("j", "stride * 2", "")]
+
+
+def test_linear_modifiers_on_declare_simd() -> None:
+    result = parse("declare simd linear(ref(x)) linear(val(y): 2) linear(uval(z)) linear(w: n) uniform(n)")
+    assert result.linear == [
+        Linear("x", 1, "ref"),
+        Linear("y", 2, "val"),
+        Linear("z", 1, "uval"),
+        Linear("w", "n", ""),
+    ]
+    assert result.uniform == ["n"]
+
+
+def test_linear_openmp52_forms() -> None:
+    result = parse("declare simd linear(x: step(2)) linear(y: val) linear(z: ref, step(n)) linear(u: uval, step(S)) uniform(n)", {"S": "3"})
+    assert result.linear == [
+        Linear("x", 2, ""),
+        Linear("y", 1, "val"),
+        Linear("z", "n", "ref"),
+        Linear("u", 3, "uval"),
+    ]
+
+
+def test_linear_step_form_on_loop() -> None:
+    assert parse("simd linear(i: step(4))").linear == [Linear("i", 4, "")]
+
+
+def test_aligned() -> None:
+    result = parse("simd aligned(a, b: 32) aligned(c)")
+    assert result.aligned == [Aligned("a", 32), Aligned("b", 32), Aligned("c", None)]
+
+
+@pytest.mark.parametrize("op", ["+", "*", "-", "min", "max", "&", "|", "^", "&&", "||"])
+def test_reduction_operators(op: str) -> None:
+    assert parse(f"simd reduction({op}: s, t)").reductions == [Reduction(op, "s"), Reduction(op, "t")]
+
+
+def test_reduction_default_modifier() -> None:
+    assert parse("simd reduction(default, +: s)").reductions == [Reduction("+", "s")]
+
+
+def test_private_lastprivate_nontemporal() -> None:
+    result = parse("simd private(t, u) lastprivate(v) lastprivate(conditional: w) nontemporal(a, b)")
+    assert result.private == ["t", "u"]
+    assert result.lastprivate == ["v", "w"]
+    assert result.lastprivate_conditional == ["w"]
+    assert result.nontemporal == ["a", "b"]
+
+
+def test_if_clause() -> None:
+    assert parse("simd if(simd: n > 16)").if_simd == "n > 16"
+    assert parse("simd if(n>16 && m)").if_simd == "n>16 && m"
+    assert parse("simd if(f(a, b))").if_simd == "f(a, b)"
+
+
+def test_order_concurrent() -> None:
+    assert parse("simd order(concurrent)").order_concurrent
+    assert parse("simd order(reproducible: concurrent)").order_concurrent
+    assert not parse("simd").order_concurrent
+
+
+def test_declare_simd_clauses() -> None:
+    result = parse("declare simd simdlen(4) uniform(a, n) aligned(a: 64) inbranch")
+    assert result.simdlen == 4 and result.uniform == ["a", "n"]
+    assert result.aligned == [Aligned("a", 64)] and result.inbranch is True
+    assert parse("declare simd notinbranch").inbranch is False
+    assert parse("declare simd").inbranch is None
+
+
+def test_commas_between_clauses() -> None:
+    result = parse("simd simdlen(4), private(t), reduction(+: s)")
+    assert result.simdlen == 4 and result.private == ["t"] and result.reductions == [Reduction("+", "s")]
+
+
+def test_continuation_lines_and_comments() -> None:
+    line = "#pragma omp simd /* note */ simdlen(4) \\\n    reduction(+: s) // tail"
+    result = parse_pragma_line(line, HERE)
+    assert result is not None and result.simdlen == 4 and result.reductions == [Reduction("+", "s")]
+
+
+# -- worksharing clauses kept verbatim ------------------------------------
+
+def test_for_simd_keeps_worksharing_clauses() -> None:
+    result = parse("for simd schedule(static, 4) simdlen(8) private(t) nowait collapse(2) firstprivate(x) aligned(p)")
+    assert result.other == "schedule(static, 4) private(t) nowait collapse(2) firstprivate(x)"
+    assert result.private == ["t"] and result.collapse == 2 and result.simdlen == 8
+
+
+def test_parallel_for_simd_keeps_parallel_clauses() -> None:
+    result = parse(
+        "parallel for simd num_threads(4) shared(a) default(none) proc_bind(close) "
+        "reduction(+: s) linear(j: 2) lastprivate(k) if(n > 100) safelen(8)"
+    )
+    assert result.other == (
+        "num_threads(4) shared(a) default(none) proc_bind(close) "
+        "reduction(+: s) linear(j: 2) lastprivate(k) if(n > 100)"
+    )
+    assert result.reductions == [Reduction("+", "s")] and result.linear == [Linear("j", 2, "")]
+    assert result.if_simd == "n > 100" and result.safelen == 8
+
+
+def test_parallel_for_simd_if_modifiers() -> None:
+    result = parse("parallel for simd if(parallel: n > 1000) if(simd: n > 16)")
+    assert result.other == "if(parallel: n > 1000)"
+    assert result.if_simd == "n > 16"
+
+
+def test_simd_alone_has_no_other() -> None:
+    assert parse("simd private(t) collapse(2)").other == ""
+    assert parse("declare simd linear(x)").other == ""
+
+
+# -- errors ---------------------------------------------------------------
+
+ERRORS = [
+    ("simd foo(3)", "foo", "unknown clause 'foo' in '#pragma omp simd'"),
+    ("simd simdlen(8) bogus", "bogus", "unknown clause 'bogus' in '#pragma omp simd'"),
+    ("simd simdlen", "simdlen", "expected '(' after 'simdlen'"),
+    ("simd simdlen 8", "8", "expected an OpenMP clause, found '8'"),
+    ("simd private a", "private", "expected '(' after 'private'"),
+    ("simd private(a", "private", "expected ')' in 'private' clause"),
+    ("simd private()", "private", "empty list in 'private' clause"),
+    ("simd simdlen()", "simdlen", "empty argument in 'simdlen' clause"),
+    ("simd private(a,)", "private", "expected a variable name in 'private' clause, found ','"),
+    ("simd private(a[2])", "private", "expected a variable name in 'private' clause, found 'a[2]'"),
+    ("simd simdlen(n)", "simdlen", "'simdlen' argument must be a constant integer expression"),
+    ("simd simdlen(1.5)", "simdlen", "'simdlen' argument must be a constant integer expression"),
+    ("simd simdlen(0)", "simdlen", "'simdlen' argument must be positive"),
+    ("simd simdlen(-4)", "simdlen", "'simdlen' argument must be positive"),
+    ("simd simdlen(6)", "simdlen", "'simdlen' argument must be a power of two, not 6"),
+    ("simd safelen(0)", "safelen", "'safelen' argument must be positive"),
+    ("simd safelen(len)", "safelen", "'safelen' argument must be a constant integer expression"),
+    ("simd collapse(0)", "collapse", "'collapse' argument must be positive"),
+    ("simd collapse(k)", "collapse", "'collapse' argument must be a constant integer expression"),
+    ("simd safelen(4) simdlen(8)", "simdlen", "'simdlen' (8) must not be greater than 'safelen' (4)"),
+    ("simd simdlen(4) simdlen(4)", "simdlen(4)\x00", "'simdlen' clause appears more than once"),
+    ("simd aligned(p: 24)", "aligned", "alignment in 'aligned' clause must be a power of two, not 24"),
+    ("simd aligned(p: 0)", "aligned", "alignment in 'aligned' clause must be positive"),
+    ("simd aligned(p) aligned(p: 16)", "aligned(p:", "variable 'p' appears more than once in 'aligned' clauses"),
+    ("simd private(x) lastprivate(x)", "lastprivate", "variable 'x' already appears in a 'private' clause"),
+    ("simd lastprivate(x) linear(x)", "linear", "variable 'x' already appears in a 'lastprivate' clause"),
+    ("simd linear(x) reduction(+: x)", "reduction", "variable 'x' already appears in a 'linear' clause"),
+    ("simd private(x, x)", "private", "variable 'x' already appears in a 'private' clause"),
+    ("declare simd uniform(x) linear(x)", "linear", "variable 'x' already appears in a 'uniform' clause"),
+    ("simd reduction(foo: s)", "reduction", "unknown reduction operator 'foo'"),
+    ("simd reduction(s)", "reduction", "expected ':' after the reduction operator"),
+    ("simd reduction(inscan, +: s)", "reduction", "reduction modifier 'inscan' is not supported"),
+    ("declare simd inbranch notinbranch", "notinbranch", "'inbranch' and 'notinbranch' cannot be used together"),
+    ("declare simd inbranch(1)", "inbranch", "'inbranch' clause takes no argument"),
+    ("simd uniform(x)", "uniform", "'uniform' clause is not allowed on '#pragma omp simd'"),
+    ("simd inbranch", "inbranch", "'inbranch' clause is not allowed on '#pragma omp simd'"),
+    ("for simd notinbranch", "notinbranch", "'notinbranch' clause is not allowed on '#pragma omp for simd'"),
+    ("declare simd collapse(2)", "collapse", "'collapse' clause is not allowed on '#pragma omp declare simd'"),
+    ("declare simd private(x)", "private", "'private' clause is not allowed on '#pragma omp declare simd'"),
+    ("declare simd lastprivate(x)", "lastprivate", "'lastprivate' clause is not allowed on '#pragma omp declare simd'"),
+    ("declare simd reduction(+: x)", "reduction", "'reduction' clause is not allowed on '#pragma omp declare simd'"),
+    ("declare simd safelen(4)", "safelen", "'safelen' clause is not allowed on '#pragma omp declare simd'"),
+    ("declare simd nontemporal(a)", "nontemporal", "'nontemporal' clause is not allowed on '#pragma omp declare simd'"),
+    ("declare simd order(concurrent)", "order", "'order' clause is not allowed on '#pragma omp declare simd'"),
+    ("declare simd if(x)", "if", "'if' clause is not allowed on '#pragma omp declare simd'"),
+    ("simd schedule(static)", "schedule", "'schedule' clause is not allowed on '#pragma omp simd'"),
+    ("for simd num_threads(4)", "num_threads", "'num_threads' clause is not allowed on '#pragma omp for simd'"),
+    ("simd linear(ref(x))", "linear", "linear modifier 'ref' is only allowed on '#pragma omp declare simd'"),
+    ("simd linear(val(x): 2)", "linear", "linear modifier 'val' is only allowed on '#pragma omp declare simd'"),
+    ("for simd linear(uval(x))", "linear", "linear modifier 'uval' is only allowed on '#pragma omp declare simd'"),
+    ("simd linear(x: val)", "linear", "linear modifier 'val' is only allowed on '#pragma omp declare simd'"),
+    ("declare simd linear(x: n)", "linear", "linear step 'n' must be a constant or a 'uniform' parameter"),
+    ("declare simd linear(x: n + 1) uniform(n)", "linear", "linear step 'n + 1' must be a constant or a 'uniform' parameter"),
+    ("declare simd linear(x: step(2), step(3))", "linear", "malformed 'linear' clause near 'step(3)'"),
+    ("simd if(parallel: c)", "if", "'if' directive-name modifier 'parallel' is not allowed on '#pragma omp simd'"),
+    ("simd if(a) if(simd: b)", "if(simd", "'if' clause appears more than once"),
+    ("simd order(serial)", "order", "expected 'concurrent' in 'order' clause"),
+    ("simd lastprivate(always: x)", "lastprivate", "unknown 'lastprivate' modifier 'always'"),
+    ("simd , simdlen(4)", ",", "expected an OpenMP clause, found ','"),
+]
+
+
+@pytest.mark.parametrize("text,where,message", ERRORS)
+def test_errors(text: str, where: str, message: str) -> None:
+    column = col(text + "\x00", where)
+    assert error(text) == f"k.c:7:{column}: error: {message}"
+
+
+def test_error_location_on_continuation_line() -> None:
+    line = "#pragma omp simd simdlen(4) \\\n     safelen(2)"
+    with pytest.raises(UserError) as info:
+        parse_pragma_line(line, HERE)
+    # The simdlen clause is on line 7; safelen's would be 8:6.
+    assert info.value.format() == "k.c:7:20: error: 'simdlen' (4) must not be greater than 'safelen' (2)"
+    with pytest.raises(UserError) as info:
+        parse_pragma_line("#pragma omp simd simdlen(4) \\\n     frobnicate", HERE)
+    assert info.value.format() == "k.c:8:6: error: unknown clause 'frobnicate' in '#pragma omp simd'"
+
+
+# -- tokens and constants -------------------------------------------------
+
+def test_tokenize_locations_and_splices() -> None:
+    tokens = tokenize("a  b\\\n(c)/*x*/d", Location("f.c", 2, 5))
+    assert [t.text for t in tokens] == ["a", "b", "(", "c", ")", "d"]
+    assert [(t.location.line, t.location.column) for t in tokens] == [
+        (2, 5), (2, 8), (3, 1), (3, 2), (3, 3), (3, 9)
+    ]
+    assert [t.space_before for t in tokens] == [False, True, False, False, False, True]
+
+
+def test_tokenize_splice_inside_identifier() -> None:
+    assert [t.text for t in tokenize("sim\\\nd", HERE)] == ["simd"]
+
+
+def test_tokenize_byte_columns() -> None:
+    tokens = tokenize("/*é*/ x", Location("f.c", 1, 1))
+    assert tokens[0].location.column == 8  # é is two bytes
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("42", 42), ("0x10", 16), ("010", 8), ("0b101", 5), ("16u", 16), ("8UL", 8),
+        ("2+3*4", 14), ("(2+3)*4", 20), ("-7/2", -3), ("-7%2", -1), ("1<<4|1", 17),
+        ("~0&7", 7), ("N*2", 8), ("M", 8), ("R", None), ("x", None), ("1.0", None),
+        ("1/0", None), ("(1", None), ("1 2", None),
+    ],
+)
+def test_evaluate_constant(text: str, value: Optional[int]) -> None:
+    macros = {"N": "4", "M": "(N + N)", "R": "R + 1"}
+    assert evaluate_constant(tokenize(text, HERE), macros.get) == value

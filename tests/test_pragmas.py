@@ -1,0 +1,453 @@
+"""Tests of parsing (s2s.frontend.parse) and pragma discovery (s2s.frontend.pragmas)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Optional
+
+import clang.cindex as ci
+import pytest
+
+from s2s.diagnostics import UserError
+from s2s.frontend.clauses import Linear, Reduction
+from s2s.frontend import parse as parse_module
+from s2s.frontend.parse import ParsedFile, builtin_include_dir, parse_file
+from s2s.frontend.pragmas import Pragma, find_pragmas, scan_pragma_lines
+
+FOR = ci.CursorKind.FOR_STMT
+FUNC = ci.CursorKind.FUNCTION_DECL
+
+
+def write(tmp_path: Path, code: str, name: str = "k.c") -> str:
+    path = tmp_path / name
+    path.write_bytes(code.encode())
+    return str(path)
+
+
+def parse(
+    tmp_path: Path,
+    code: str,
+    defines: Optional[list[str]] = None,
+    include_dirs: Optional[list[str]] = None,
+) -> ParsedFile:
+    return parse_file(write(tmp_path, code), include_dirs or [], defines or [], "c11")
+
+
+def pragmas(tmp_path: Path, code: str, **kwargs: list[str]) -> tuple[ParsedFile, list[Pragma]]:
+    parsed = parse(tmp_path, code, **kwargs)
+    return parsed, find_pragmas(parsed)
+
+
+def pragma_error(tmp_path: Path, code: str, **kwargs: list[str]) -> str:
+    """The formatted error, with the temporary directory replaced by ``T``."""
+    with pytest.raises(UserError) as info:
+        pragmas(tmp_path, code, **kwargs)
+    return info.value.format().replace(str(tmp_path), "T")
+
+
+def line_of(cursor: ci.Cursor) -> int:
+    return cursor.extent.start.line
+
+
+# -- parse_file -----------------------------------------------------------
+
+def test_parse_file_keeps_text_and_path(tmp_path: Path) -> None:
+    code = "int f(void) { return 1; }\n"
+    parsed = parse(tmp_path, code)
+    assert parsed.text == code and parsed.raw == parsed.data == code.encode()
+    assert parsed.path == str(tmp_path / "k.c")
+    assert [c.spelling for c in parsed.tu.cursor.get_children() if parsed.is_main_file(c)] == ["f"]
+
+
+def test_offsets_with_non_ascii_text(tmp_path: Path) -> None:
+    code = "/* café */ int x = 1;\n"
+    parsed = parse(tmp_path, code)
+    var = next(c for c in parsed.tu.cursor.get_children() if c.spelling == "x")
+    assert parsed.extent_text(var) == "int x = 1"
+    start = var.extent.start.offset
+    assert start == 12  # 'é' takes two bytes
+    assert parsed.char_offset(start) == 11
+    assert parsed.byte_offset(11) == 12
+    assert parsed.text[parsed.char_offset(start):].startswith("int x")
+    assert str(parsed.location(start)) == f"{parsed.path}:1:13"
+
+
+def test_builtin_headers_are_found(tmp_path: Path) -> None:
+    include = builtin_include_dir()
+    assert include is not None and os.path.exists(os.path.join(include, "stddef.h"))
+    code = "#include <stddef.h>\n#include <stdarg.h>\n#include <float.h>\nsize_t n = sizeof(max_align_t) + FLT_DIG;\n"
+    parse(tmp_path, code)  # no error
+
+
+def test_std_headers_parse(tmp_path: Path) -> None:
+    parse(tmp_path, "#include <math.h>\n#include <stdio.h>\n#include <stdint.h>\nint64_t v;\n")
+
+
+def test_intrinsic_headers_parse(tmp_path: Path) -> None:
+    # The borrowed builtin headers may be older than libclang: their own
+    # errors are not reported, the user's still are.
+    code = "#include <immintrin.h>\nfloat f(void) { __m256 v = _mm256_set1_ps(1.0f); return v[0]; }\n"
+    parse(tmp_path, code)
+    with pytest.raises(UserError) as info:
+        parse(tmp_path, code + "int g(void) { return y; }\n")
+    assert info.value.message == f"{tmp_path / 'k.c'}:3:22: error: use of undeclared identifier 'y'"
+
+
+def test_parse_errors_are_reported(tmp_path: Path) -> None:
+    code = "int f(void) {\n  return x;\n}\nint g(void) { int y = ; }\n"
+    with pytest.raises(UserError) as info:
+        parse(tmp_path, code)
+    path = str(tmp_path / "k.c")
+    assert info.value.message == (
+        f"{path}:2:10: error: use of undeclared identifier 'x'\n"
+        f"{path}:4:23: error: expected expression"
+    )
+    assert info.value.format() == info.value.message  # no doubled prefix
+    assert info.value.location is not None
+    assert (info.value.location.file, info.value.location.line, info.value.location.column) == (path, 2, 10)
+
+
+def test_warnings_are_not_errors(tmp_path: Path) -> None:
+    parse(tmp_path, "int f(int a) { int unused; return a; }\nint g() { return 1; }\n")
+
+
+def test_missing_include_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(UserError) as info:
+        parse(tmp_path, '#include "nope.h"\nint x;\n')
+    assert info.value.message == f"{tmp_path / 'k.c'}:1:10: error: 'nope.h' file not found"
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    path = str(tmp_path / "absent.c")
+    with pytest.raises(UserError) as info:
+        parse_file(path, [], [], "c11")
+    assert info.value.format() == f"s2svec: error: {path}: no such file"
+
+
+def test_directory_is_not_a_file(tmp_path: Path) -> None:
+    with pytest.raises(UserError) as info:
+        parse_file(str(tmp_path), [], [], "c11")
+    assert info.value.message == f"{tmp_path}: is a directory"
+
+
+def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path, "int x;\n")
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    # Tests may run as root, who can read a chmod 000 file: fake the refusal.
+    monkeypatch.setattr(parse_module, "open", refuse, raising=False)
+    with pytest.raises(UserError) as info:
+        parse_file(path, [], [], "c11")
+    assert info.value.message == f"{path}: cannot read file: Permission denied"
+
+
+def test_defines_and_std_are_passed(tmp_path: Path) -> None:
+    code = "#if N != 3 || __STDC_VERSION__ != 199901L\n#error wrong\n#endif\nint x;\n"
+    parse_file(write(tmp_path, code), [], ["N=3"], "c99")
+    with pytest.raises(UserError):
+        parse_file(write(tmp_path, code), [], ["N=4"], "c99")
+
+
+def test_openmp_is_not_enabled(tmp_path: Path) -> None:
+    # Without -fopenmp the pragma is not in the AST and _OPENMP is undefined.
+    parse(tmp_path, "#ifdef _OPENMP\n#error openmp on\n#endif\nint x;\n")
+
+
+# -- finding and attaching pragmas ----------------------------------------
+
+SIMPLE = """\
+void f(int n, float *a) {
+  #pragma omp simd simdlen(8)
+  for (int i = 0; i < n; i++)
+    a[i] = 0;
+}
+"""
+
+
+def test_simple_loop(tmp_path: Path) -> None:
+    parsed, found = pragmas(tmp_path, SIMPLE)
+    assert len(found) == 1
+    p = found[0]
+    assert p.target.kind == FOR and line_of(p.target) == 3
+    assert (p.location.line, p.location.column) == (2, 3)
+    assert p.clauses.location == p.location
+    assert parsed.source(p.start, p.end) == "#pragma omp simd simdlen(8)"
+    assert p.clauses.simdlen == 8 and p.clauses.directive == "simd"
+
+
+def test_two_pragmas_in_one_function(tmp_path: Path) -> None:
+    code = """\
+void f(int n, float *a, float *b) {
+  #pragma omp simd
+  for (int i = 0; i < n; i++) a[i] = 0;
+  a[0] = 1;
+  #pragma omp simd reduction(+: s)
+  for (int j = 0; j < n; j++) b[j] = 0;
+}
+"""
+    _, found = pragmas(tmp_path, code)
+    assert [line_of(p.target) for p in found] == [3, 6]
+    assert found[1].clauses.reductions == [Reduction("+", "s")]
+
+
+def test_nested_loops(tmp_path: Path) -> None:
+    code = """\
+void f(int n, float (*a)[64]) {
+  #pragma omp simd
+  for (int i = 0; i < n; i++) {
+    #pragma omp simd
+    for (int j = 0; j < 64; j++)
+      a[i][j] = 0;
+  }
+  for (int i = 0; i < n; i++)
+    #pragma omp simd
+    for (int j = 0; j < 64; j++) a[i][j] = 1;
+}
+"""
+    _, found = pragmas(tmp_path, code)
+    assert [(p.target.kind, line_of(p.target)) for p in found] == [(FOR, 3), (FOR, 5), (FOR, 10)]
+    assert found[1].target.extent.start.column == 5
+
+
+def test_pragma_with_continuation_and_comment(tmp_path: Path) -> None:
+    code = "void f(int n, float *a) {\n#pragma omp simd \\\n   aligned(a: 32) /* why */\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    parsed, found = pragmas(tmp_path, code)
+    text = parsed.source(found[0].start, found[0].end)
+    assert text == "#pragma omp simd \\\n   aligned(a: 32) /* why */"
+    assert found[0].end == code.index("\n  for")
+    assert line_of(found[0].target) == 4
+
+
+def test_crlf_line_endings(tmp_path: Path) -> None:
+    code = SIMPLE.replace("\n", "\r\n")
+    parsed, found = pragmas(tmp_path, code)
+    assert parsed.source(found[0].start, found[0].end) == "#pragma omp simd simdlen(8)"
+
+
+def test_pragma_at_end_of_file_without_newline(tmp_path: Path) -> None:
+    assert scan_pragma_lines(b"int x;\n#pragma omp simd") == [(7, 23)]
+
+
+def test_other_pragmas_are_ignored(tmp_path: Path) -> None:
+    code = """\
+#pragma once
+#pragma GCC optimize("O3")
+void f(int n, float *a) {
+  #pragma omp parallel for
+  for (int i = 0; i < n; i++) a[i] = 0;
+  #pragma omp critical
+  { a[0] = 1; }
+  #pragma omp parallel for simd num_threads(2)
+  for (int i = 0; i < n; i++) a[i] = 0;
+}
+"""
+    _, found = pragmas(tmp_path, code)
+    assert len(found) == 1 and found[0].clauses.directive == "parallel for simd"
+    assert found[0].clauses.other == "num_threads(2)"
+
+
+def test_pragma_text_in_comments_strings_and_skipped_code(tmp_path: Path) -> None:
+    code = """\
+/* #pragma omp simd */
+// #pragma omp simd \\
+#pragma omp simd
+const char *s = "\\
+#pragma omp simd";
+#define P x; \\
+#pragma omp simd
+#if 0
+#pragma omp simd
+int broken(;
+#endif
+"""
+    _, found = pragmas(tmp_path, code)
+    assert found == []
+
+
+def test_scan_needs_hash_first_on_line() -> None:
+    assert scan_pragma_lines(b"x; /* c */ #pragma omp simd\n") == []
+    assert scan_pragma_lines(b"x;\n /* c */ # /* d */ pragma omp simd\n") == [(12, 37)]
+    assert scan_pragma_lines(b"x;\n#prag\\\nma omp simd\n") == [(3, 21)]
+    assert scan_pragma_lines(b"#define A 1\n#include <x.h>\n#  pragma omp simd\n") == [(27, 45)]
+
+
+def test_for_simd_and_collapse(tmp_path: Path) -> None:
+    code = """\
+void f(int n, float (*a)[8]) {
+  #pragma omp for simd collapse(2) schedule(static)
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < 8; j++)
+      a[i][j] = 0;
+  #pragma omp simd collapse(3)
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < 8; j++) {
+      for (int k = 0; k < 8; k++) a[i][j] += k;
+    }
+  }
+}
+"""
+    _, found = pragmas(tmp_path, code)
+    assert [line_of(p.target) for p in found] == [3, 7]
+    assert found[0].clauses.other == "collapse(2) schedule(static)"
+    assert found[1].clauses.collapse == 3
+
+
+def test_collapse_needs_perfect_nest(tmp_path: Path) -> None:
+    code = """\
+void f(int n, float (*a)[8]) {
+  #pragma omp simd collapse(2)
+  for (int i = 0; i < n; i++) {
+    a[i][0] = 1;
+    for (int j = 0; j < 8; j++) a[i][j] = 0;
+  }
+}
+"""
+    assert pragma_error(tmp_path, code) == "T/k.c:2:3: error: 'collapse(2)' requires 2 perfectly nested for loops"
+
+
+def test_collapse_deeper_than_nest(tmp_path: Path) -> None:
+    code = "void f(int n, float *a) {\n#pragma omp simd collapse(2)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    assert pragma_error(tmp_path, code) == "T/k.c:2:1: error: 'collapse(2)' requires 2 perfectly nested for loops"
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["int i = 0;", "while (n--) a[n] = 0;", "{ for (int i = 0; i < n; i++) a[i] = 0; }", "a[0] = 1;"],
+)
+def test_loop_pragma_needs_for(tmp_path: Path, statement: str) -> None:
+    code = f"void f(int n, float *a) {{\n  #pragma omp simd\n  {statement}\n}}\n"
+    assert pragma_error(tmp_path, code) == "T/k.c:2:3: error: '#pragma omp simd' must be followed by a for loop"
+
+
+def test_loop_pragma_at_end_of_block(tmp_path: Path) -> None:
+    code = "void f(int n, float *a) {\n  for (int i = 0; i < n; i++) a[i] = 0;\n  #pragma omp parallel for simd\n}\n"
+    assert pragma_error(tmp_path, code) == "T/k.c:3:3: error: '#pragma omp parallel for simd' must be followed by a for loop"
+
+
+def test_loop_pragma_at_file_scope(tmp_path: Path) -> None:
+    code = "#pragma omp for simd\nint x;\n"
+    assert pragma_error(tmp_path, code) == "T/k.c:1:1: error: '#pragma omp for simd' must be followed by a for loop"
+
+
+def test_declare_simd(tmp_path: Path) -> None:
+    code = """\
+#include <stddef.h>
+#pragma omp declare simd uniform(a) linear(i) notinbranch
+#pragma omp declare simd simdlen(8) \\
+        uniform(a) linear(i: 1) inbranch
+#pragma omp declare simd
+static inline double get(const double *a, size_t i) { return a[i]; }
+
+#pragma omp declare simd linear(ref(x)) linear(val(y): 2) linear(uval(z))
+double proto(double *x, double *y, double *z);
+"""
+    _, found = pragmas(tmp_path, code)
+    assert len(found) == 4
+    assert [p.target.kind for p in found] == [FUNC] * 4
+    assert [p.target.spelling for p in found] == ["get", "get", "get", "proto"]
+    assert found[0].target == found[1].target == found[2].target
+    assert [p.location.line for p in found] == [2, 3, 5, 8]
+    assert found[0].clauses.inbranch is False and found[1].clauses.inbranch is True
+    assert found[1].clauses.simdlen == 8
+    assert found[3].clauses.linear == [Linear("x", 1, "ref"), Linear("y", 2, "val"), Linear("z", 1, "uval")]
+
+
+def test_declare_simd_inside_function_body(tmp_path: Path) -> None:
+    code = "void f(void) {\n  #pragma omp declare simd\n  double g(double);\n}\n"
+    _, found = pragmas(tmp_path, code)
+    assert found[0].target.kind == FUNC and found[0].target.spelling == "g"
+
+
+def test_declare_simd_needs_function(tmp_path: Path) -> None:
+    code = "#pragma omp declare simd\nint x;\n"
+    assert pragma_error(tmp_path, code) == (
+        "T/k.c:1:1: error: '#pragma omp declare simd' must be followed by a function declaration"
+    )
+
+
+def test_first_bad_pragma_is_reported(tmp_path: Path) -> None:
+    code = "#pragma omp declare simd\n#pragma omp declare simd\nint x;\n#pragma omp simd\nint y;\n"
+    assert pragma_error(tmp_path, code) == (
+        "T/k.c:1:1: error: '#pragma omp declare simd' must be followed by a function declaration"
+    )
+
+
+def test_declare_simd_then_other_pragma(tmp_path: Path) -> None:
+    code = "#pragma omp declare simd\n#pragma omp simd\ndouble g(double);\n"
+    assert pragma_error(tmp_path, code) == (
+        "T/k.c:1:1: error: '#pragma omp declare simd' must be followed by a function declaration"
+    )
+
+
+def test_macros_as_clause_arguments(tmp_path: Path) -> None:
+    code = """\
+#define VL 4
+#define ALIGN (VL * 16)
+void f(int n, float *a) {
+  #pragma omp simd simdlen(VL) aligned(a: ALIGN) safelen(W)
+  for (int i = 0; i < n; i++) a[i] = 0;
+#undef VL
+#define VL 8
+  #pragma omp simd simdlen(VL)
+  for (int i = 0; i < n; i++) a[i] = 0;
+}
+"""
+    _, found = pragmas(tmp_path, code, defines=["W=16"])
+    assert found[0].clauses.simdlen == 4 and found[0].clauses.safelen == 16
+    assert found[0].clauses.aligned[0].alignment == 64
+    assert found[1].clauses.simdlen == 8
+
+
+def test_define_without_value(tmp_path: Path) -> None:
+    code = "void f(int n, float *a) {\n#pragma omp simd simdlen(ONE)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    _, found = pragmas(tmp_path, code, defines=["ONE"])
+    assert found[0].clauses.simdlen == 1
+
+
+def test_macro_defined_after_pragma_is_not_visible(tmp_path: Path) -> None:
+    code = "void f(int n, float *a) {\n#pragma omp simd simdlen(VL)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n#define VL 4\n"
+    assert pragma_error(tmp_path, code) == "T/k.c:2:18: error: 'simdlen' argument must be a constant integer expression"
+
+
+def test_function_like_macro_is_not_a_constant(tmp_path: Path) -> None:
+    code = "#define VL(x) 4\nvoid f(int n, float *a) {\n#pragma omp simd simdlen(VL)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    assert pragma_error(tmp_path, code) == "T/k.c:3:18: error: 'simdlen' argument must be a constant integer expression"
+
+
+def test_include_dirs_and_header_pragmas(tmp_path: Path) -> None:
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "kern.h").write_text(
+        "#define HDR_VL 16\n#pragma omp declare simd\ndouble hsq(double x);\n"
+        "static void hloop(int n, float *a) {\n#pragma omp simd\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    )
+    code = '#include "kern.h"\nvoid f(int n, float *a) {\n  #pragma omp simd simdlen(HDR_VL)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n'
+    _, found = pragmas(tmp_path, code, include_dirs=[str(inc)])
+    assert len(found) == 1  # the header's pragmas are not ours
+    assert found[0].clauses.simdlen == 16 and line_of(found[0].target) == 4
+
+
+def test_clause_error_location_in_file(tmp_path: Path) -> None:
+    code = "void f(int n, float *a) {\n    #pragma omp simd private(a) \\\n      lastprivate(a)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    assert pragma_error(tmp_path, code) == "T/k.c:3:7: error: variable 'a' already appears in a 'private' clause"
+
+
+def test_comment_between_pragma_and_loop(tmp_path: Path) -> None:
+    code = "void f(int n, float *a) {\n#pragma omp simd\n\n  /* the loop */\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    _, found = pragmas(tmp_path, code)
+    assert line_of(found[0].target) == 5
+
+
+def test_loop_written_with_a_macro(tmp_path: Path) -> None:
+    code = "#define LOOP(i, n) for (int i = 0; i < n; i++)\nvoid f(int n, float *a) {\n  #pragma omp simd\n  LOOP(i, n) a[i] = 0;\n}\n"
+    parsed, found = pragmas(tmp_path, code)
+    assert found[0].target.kind == FOR
+    assert parsed.extent_text(found[0].target) == "LOOP(i, n) a[i] = 0"
+
+
+def test_pragma_in_active_conditional_code(tmp_path: Path) -> None:
+    code = "#define USE 1\nvoid f(int n, float *a) {\n#if USE\n  #pragma omp simd\n  for (int i = 0; i < n; i++) a[i] = 0;\n#else\n  #pragma omp simd\n  int bad;\n#endif\n}\n"
+    _, found = pragmas(tmp_path, code)
+    assert [p.location.line for p in found] == [4]
