@@ -427,6 +427,7 @@ def test_predicated_equals_per_lane_on_branch_free_function() -> None:
     pred = run_predicated(parse_function(LINEARIZED), [[a2, k] for k in range(lanes)], m2)
     assert scalar == pred == [[abs(v)] for v in data]
     assert m1.read_array(a1, F64, lanes) == m2.read_array(a2, F64, lanes)
+    assert m1.snapshot() == m2.snapshot()
 
 
 def test_predicated_masked_store_skips_inactive_lanes_memory() -> None:

@@ -190,6 +190,32 @@ static void s2s_out_bytes(const char *tag, const void *p, size_t elsize, int n)
 }
 #define S2S_OUT(tag, arr, n) s2s_out_bytes((tag), (arr), sizeof((arr)[0]), (n))
 
+/* Like S2S_OUT for float/double arrays whose NaNs come from arithmetic:
+ * C leaves the sign and payload of such a NaN open (and x86 and compilers
+ * pick different operands), so every NaN prints as the canonical quiet NaN.
+ * NaN-ness itself, infinities and signed zeros still compare exactly. */
+static void s2s_out_fp(const char *tag, const void *p, size_t elsize, int n)
+{
+    static unsigned char tmp[8 * (S2S_CAP + 16)];
+    const unsigned char *b = (const unsigned char *)p;
+    if ((size_t)n * elsize > sizeof tmp) { fprintf(stderr, "s2s_out_fp: too big\n"); exit(3); }
+    for (int i = 0; i < n; i++) {
+        unsigned char *t = tmp + (size_t)i * elsize;
+        memcpy(t, b + (size_t)i * elsize, elsize);
+        if (elsize == 8) {
+            double d;
+            memcpy(&d, t, 8);
+            if (d != d) { uint64_t q = 0x7ff8000000000000ull; memcpy(t, &q, 8); }
+        } else {
+            float f;
+            memcpy(&f, t, 4);
+            if (f != f) { uint32_t q = 0x7fc00000u; memcpy(t, &q, 4); }
+        }
+    }
+    s2s_out_bytes(tag, tmp, elsize, n);
+}
+#define S2S_OUT_FP(tag, arr, n) s2s_out_fp((tag), (arr), sizeof((arr)[0]), (n))
+
 static void s2s_begin_size(int n)
 {
     s2s_seed((uint64_t)n + 1u);

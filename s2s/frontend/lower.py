@@ -36,6 +36,7 @@ from .loop_form import CanonicalLoop, collapse_nest
 from .lower_clang import (SourceText, binary_op, children, decl_key, location, strip_parens,
                           unary_op, unsupported)
 from .lower_expr import LValue, Var
+from .lower_cse import eliminate_common_subexpressions
 from .lower_lcssa import close_loops
 from .lower_stmt import BodyLowerer
 from .lower_types import TypeMapper, is_array_ctype, is_struct_ctype, pointer_c_type
@@ -369,6 +370,7 @@ def _finish(low: BodyLowerer, results: list[ResultBinding]) -> None:
         values.append(low.load(_lv(var), None) if var.in_memory else low.read_var(var))
     low.bld().ret(values)
     _remove_unreachable(low)
+    eliminate_common_subexpressions(low.fn)
     close_loops(low.fn, low.loops)
 
 

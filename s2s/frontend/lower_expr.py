@@ -200,6 +200,8 @@ class ExprLowerer:
         """C conversion, folded for constants; integer 0 to a pointer is null."""
         if v.type == to:
             return v
+        if isinstance(v, Constant) and isinstance(v.type, PtrType) and isinstance(to, PtrType):
+            return Constant(to, v.value)  # null of another pointer type
         if isinstance(v, Constant) and not isinstance(v.type, PtrType):
             if isinstance(to, PtrType):
                 if v.value == 0:
@@ -396,6 +398,9 @@ class ExprLowerer:
         if ref is not None and ref.kind == CK.FUNCTION_DECL:
             raise unsupported("function pointer in simd loop", c)
         return self.load(self.lv_DECL_REF_EXPR(c), c)
+
+    def visit_StmtExpr(self, c: ci.Cursor) -> Value:
+        raise unsupported("statement expression in simd loop", c)
 
     def visit_STRING_LITERAL(self, c: ci.Cursor) -> Value:
         raise unsupported("string literal in simd loop", c)
@@ -683,6 +688,12 @@ class ExprLowerer:
                 callee.referenced.kind != CK.FUNCTION_DECL:
             raise unsupported("call through a function pointer in simd loop", c)
         name = callee.spelling
+        if name.startswith("__builtin_"):
+            special = self.builtin(c, name[len("__builtin_"):], kids[1:])
+            if special is not None:
+                return special
+            if name[len("__builtin_"):] in PURE_FUNCTIONS:
+                name = name[len("__builtin_"):]
         args = []
         for a in kids[1:]:
             if a.type.get_canonical().kind == TK.RECORD:
@@ -695,6 +706,36 @@ class ExprLowerer:
         pure = name in PURE_FUNCTIONS and ret != VOID
         result = self.bld().call(name, args, ret, pure)
         return result
+
+    def builtin(self, c: ci.Cursor, name: str, args: list[ci.Cursor]) -> Optional[Value]:
+        """The GNU builtins math.h macros expand to (isnan, isinf, ...) and
+        ``__builtin_expect``; None for other builtins (then ordinary calls)."""
+        if name == "expect" and len(args) == 2:
+            return self.convert(self.rvalue(args[0]), c.type, c)
+        if name not in ("isnan", "isinf", "isfinite", "isinf_sign", "signbit") or len(args) != 1:
+            return None
+        x = self.rvalue(args[0])
+        if not isinstance(x.type, FloatType):
+            raise unsupported(f"'__builtin_{name}' of a non-float in simd loop", c)
+        bld = self.bld()
+        zero = self.const(x.type, 0.0)
+        nan = bld.cmp("ne", x, x)
+        # x - x is 0 for finite x and NaN for infinities and NaNs.
+        finite = bld.cmp("eq", bld.sub(x, x), zero)
+        if name == "signbit":
+            raise unsupported("'signbit' in simd loop", c)
+        if name == "isnan":
+            flag = nan
+        elif name == "isfinite":
+            flag = finite
+        else:
+            inf = bld.binop("and", bld.unop("not", nan), bld.unop("not", finite))
+            if name == "isinf":
+                flag = inf
+            else:
+                sign = bld.select(bld.cmp("gt", x, zero), self.const(I32, 1), self.const(I32, -1))
+                return self.cast(bld.select(inf, sign, self.const(I32, 0)), self.ir_type(c))
+        return self.cast(flag, self.ir_type(c))
 
 
 _ARITH_KINDS = (TK.BOOL, TK.CHAR_S, TK.CHAR_U, TK.SCHAR, TK.UCHAR, TK.SHORT, TK.USHORT,

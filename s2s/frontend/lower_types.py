@@ -106,7 +106,7 @@ class TypeMapper:
 
 def _struct_names(t: ci.Type, decl: ci.Cursor) -> tuple[str, str]:
     """(IR name, C spelling) of a struct: the tag, else the typedef name."""
-    if decl.spelling and not decl.is_anonymous() and "(" not in decl.spelling:
+    if decl.spelling and _has_tag(decl) and "(" not in decl.spelling:
         return decl.spelling, f"struct {decl.spelling}"
     sugar = t
     while sugar.kind == TK.ELABORATED:
@@ -116,6 +116,13 @@ def _struct_names(t: ci.Type, decl: ci.Cursor) -> tuple[str, str]:
         return name, name
     loc = decl.location
     return f"anon{loc.line}_{loc.column}", ""
+
+
+def _has_tag(decl: ci.Cursor) -> bool:
+    """``struct tag {...}`` rather than ``typedef struct {...} name`` (clang
+    gives the latter the typedef name as its spelling)."""
+    toks = [t.spelling for t in decl.get_tokens()][:2]
+    return len(toks) < 2 or toks[1] != "{"
 
 
 def is_bool_ctype(t: ci.Type) -> bool:

@@ -183,6 +183,10 @@ class Memory:
     def read_array(self, addr: int, t: Type, count: int) -> list[Scalar]:
         return [self.load(addr + i * t.size, t) for i in range(count)]
 
+    def snapshot(self) -> dict[int, bytes]:
+        """The contents of every live object by address (to compare two runs)."""
+        return {o.start: bytes(o.data) for o in self.objects if o.live}
+
     def load(self, addr: int, t: Type) -> Scalar:
         obj = self._object_at(addr, t.size)
         off = addr - obj.start

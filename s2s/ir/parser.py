@@ -201,8 +201,8 @@ class _Parser:
         """Pre-pass: one StructType object per declared name, fields filled later."""
         toks = self.tokens
         for i, tok in enumerate(toks[:-2]):
-            at_line_start = i == 0 or toks[i - 1].kind == "newline"
-            if (at_line_start and tok.kind == "word" and tok.text.startswith("struct.")
+            # "struct.X =" can only be a declaration: values are spelled %x.
+            if (tok.kind == "word" and tok.text.startswith("struct.")
                     and toks[i + 1].text == "="):
                 name = tok.text[len("struct."):]
                 if name in self.structs:

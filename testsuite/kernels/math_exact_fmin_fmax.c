@@ -28,8 +28,8 @@ int main(int argc, char **argv)
         s2s_fill_f64(lo, S2S_CAP, 1.0, 2.0);
         s2s_fill_f64(hi, S2S_CAP, 1.0, 2.0);
         clamp(n, s2s_tail(0, a, n * sizeof a[0]), s2s_tail(1, b, n * sizeof b[0]), lo, hi);
-        S2S_OUT("lo", lo, n + S2S_GUARD);
-        S2S_OUT("hi", hi, n + S2S_GUARD);
+        S2S_OUT_FP("lo", lo, n + S2S_GUARD);
+        S2S_OUT_FP("hi", hi, n + S2S_GUARD);
     }
     return 0;
 }

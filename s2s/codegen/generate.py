@@ -1,0 +1,453 @@
+"""Code generation for one loop region: width choice, widening, skeleton.
+
+``generate_loop`` returns the C block that replaces ``#pragma + loop``:
+
+    {
+        /* s2svec: <target>, <W> lanes, loop at file:line */
+        trip count, live-ins, reduction accumulators
+        for (k = 0; trip - k >= W; k += W) { widened body }      (vector loop)
+        horizontal reductions, lastprivate/linear/iv final values
+        for (; k < trip; k++) { iv = ...; original body text }   (scalar epilogue)
+    }
+
+For ``for simd``/``parallel for simd`` the vector loop runs over blocks
+``b = 0 .. trip/W`` under the worksharing pragma, each block folding its
+partial reductions into the variable (the pragma's reduction clause combines
+the threads).  ``prelude`` gives the file-level text the blocks need.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ..diagnostics import Location, Unsupported
+from ..ir.types import I1, FloatType, IntType, PtrType, Type
+from ..ir.values import (Argument, Call, Cmp, Constant, Instruction, Load, Ret,
+                         Store, Value)
+from .cexpr import c_decl, c_type, literal, unsigned_of
+from .emit import INDENT, Emitter, indent_lines
+from .target import Target, TypeInfo
+from .widen import Form, Widener
+
+
+@dataclass
+class CodegenOptions:
+    math: str = "vector"
+    """``vector``: libmvec where the target has it; ``exact``: scalar libm per lane."""
+    simdlen: Optional[int] = None
+    """Overrides the simdlen clause (the --simdlen option)."""
+
+
+@dataclass
+class GeneratedLoop:
+    text: str
+    """The C statement block replacing the pragma and the loop."""
+    width: int
+    stats: dict[str, dict[str, int]]
+    """``memory``, ``calls``, ``allocas`` counts for the report."""
+    needs: set[Any] = field(default_factory=set)
+    """Prelude items (see ``prelude``)."""
+
+
+# -- shapes of the region parameters --------------------------------------------------
+def region_arg_shapes(region: Any) -> dict[Argument, Any]:
+    """iv/linear -> strided(step) (pointers: bytes), reduction -> varying, else uniform."""
+    from ..analysis.shapes import VectorShape
+    shapes: dict[Argument, Any] = {}
+    for b in region.args:
+        if b.role in ("iv", "linear"):
+            step = b.step
+            if isinstance(b.arg.type, PtrType):
+                step *= b.arg.type.pointee.size
+            shapes[b.arg] = VectorShape.strided(step) if step else VectorShape.uniform()
+        elif b.role == "reduction":
+            shapes[b.arg] = VectorShape.varying()
+        else:
+            shapes[b.arg] = VectorShape.uniform()
+    return shapes
+
+
+# -- width -------------------------------------------------------------------------------
+def _bits(t: Type) -> int:
+    if isinstance(t, (IntType, FloatType)):
+        return t.bits
+    return 64
+
+
+def choose_width(region: Any, div: Any, target: Target, options: CodegenOptions) -> tuple[int, int]:
+    """(W, mask bits): W = register_bits / widest element among vector values."""
+    loc = _loc(region)
+    fn = region.fn
+    needed: set[int] = set()
+
+    def kind(v: Value) -> str:
+        if isinstance(v, Constant) or not hasattr(v, "type"):
+            return "u"
+        s = div.shape_of(v)
+        if s.is_bottom or s.is_uniform:
+            return "u"
+        return "s" if s.is_strided else "v"
+
+    for inst in fn.instructions():
+        if isinstance(inst, (Load, Store)):
+            ptr = inst.operands[-1]
+            elem = inst.type if isinstance(inst, Load) else inst.operands[0].type
+            pk = kind(ptr)
+            if pk != "u" and elem != I1:
+                needed.add(_bits(elem))
+                if pk == "v" or div.shape_of(ptr).stride != elem.size:
+                    needed.add(64)
+            if isinstance(inst, Store) and kind(inst.operands[0]) != "u" and elem != I1:
+                needed.add(_bits(elem))
+        if inst.is_terminator and not isinstance(inst, Ret):
+            continue
+        if kind(inst) == "v" and inst.type != I1 and not inst.type.is_ptr() \
+                and str(inst.type) != "void":
+            needed.add(_bits(inst.type))
+        if kind(inst) == "v" or isinstance(inst, (Ret, Call)):
+            for op in inst.operands:
+                if op.type != I1 and (kind(op) != "u" or isinstance(inst, Cmp)) \
+                        and (op.type.is_int() or op.type.is_float()):
+                    needed.add(_bits(op.type))
+                if kind(op) == "v" and op.type.is_ptr():
+                    needed.add(64)
+    for b in region.args:
+        if b.role == "reduction":
+            needed.add(_bits(b.arg.type))
+    widest = max(needed) if needed else 64
+    width = target.register_bits // widest
+    clauses = region.clauses
+    simdlen = options.simdlen or getattr(clauses, "simdlen", None)
+    safelen = getattr(clauses, "safelen", None)
+    if simdlen and simdlen >= 2 and all(
+            target.vtype(_elem_key(bits), simdlen) is not None for bits in needed | {widest}):
+        width = simdlen
+    if safelen:
+        while width > safelen:
+            width //= 2
+    if width < 2:
+        raise Unsupported(f"no vector width of at least 2 lanes on {target.name} "
+                          f"(widest element {widest} bits, safelen {safelen})", loc)
+    return width, widest
+
+
+def _elem_key(bits: int) -> str:
+    return f"i{bits}"
+
+
+def _loc(region: Any) -> Location:
+    return Location(region.file, region.line, region.column)
+
+
+# -- reductions --------------------------------------------------------------------------
+def identity(op: str, t: Type) -> str:
+    """The reduction identity of ``op`` as a C literal of type t."""
+    if op in ("+", "-", "|", "^", "||"):
+        return literal(0, t)
+    if op in ("*", "&&"):
+        return literal(1, t)
+    if op == "&":
+        return literal(-1, t)
+    if op in ("min", "max"):
+        big = op == "min"
+        if isinstance(t, FloatType):
+            return literal(math.inf if big else -math.inf, t)
+        if isinstance(t, IntType):
+            if t.signed:
+                return literal((1 << (t.bits - 1)) - 1 if big else -(1 << (t.bits - 1)), t)
+            return literal((1 << t.bits) - 1 if big else 0, t)
+    raise Unsupported(f"reduction '{op}' on {t} is not supported")
+
+
+def combine(op: str, t: Type, var: str, x: str) -> str:
+    """C expression combining a lane partial ``x`` into ``var``."""
+    if op in ("+", "-", "*"):
+        sym = "*" if op == "*" else "+"
+        if isinstance(t, IntType) and t.signed:
+            u = unsigned_of(t)
+            return f"({c_type(t)})(({u}){var} {sym} ({u}){x})"
+        return f"{var} {sym} {x}"
+    if op in ("&", "|", "^", "&&", "||"):
+        return f"{var} {op} {x}"
+    if op == "min":
+        return f"{x} < {var} ? {x} : {var}"
+    if op == "max":
+        return f"{x} > {var} ? {x} : {var}"
+    raise Unsupported(f"reduction '{op}' is not supported")
+
+
+# -- the loop ------------------------------------------------------------------------------
+def generate_loop(region: Any, div: Any, mem: Any, target: Target,
+                  options: Optional[CodegenOptions] = None) -> GeneratedLoop:
+    """Vectorize one loop region for ``target`` (raises Unsupported)."""
+    return _LoopGen(region, div, target, options or CodegenOptions()).run()
+
+
+class _LoopGen:
+    def __init__(self, region: Any, div: Any, target: Target, options: CodegenOptions) -> None:
+        self.region = region
+        self.div = div
+        self.target = target
+        self.options = options
+        self.loc = _loc(region)
+        if region.bounds is None:
+            raise Unsupported("not a canonical loop", self.loc)
+
+    def run(self) -> GeneratedLoop:
+        region, target = self.region, self.target
+        W, mbits = choose_width(region, self.div, target, self.options)
+        self.W = W
+        tag = f"{target.name}_{region.line}_{region.column}"
+        w = Widener(region.fn, self.div, target, W, mbits, tag, self.options.math, self.loc)
+        self.w = w
+        self.parallel = bool(region.worksharing) and not region.outer_loops
+        setup, iter_setup, acc_init, folds = self.bind_args(w)
+        w.on_ret = self.on_ret
+        body = w.run()
+        em = Emitter(target, W)
+        self.em = em
+        body_lines = em.blocks(body)
+        acc_lines = em.items(acc_init)
+        fold_lines = self.fold_lines(em, folds)
+        text = self.assemble(setup, iter_setup, acc_lines, body, body_lines, fold_lines)
+        needs = set(w.needs) | set(em.needs)
+        stats = {"memory": dict(w.stats.memory), "calls": dict(w.stats.calls),
+                 "allocas": dict(w.stats.allocas)}
+        return GeneratedLoop(text, W, stats, needs)
+
+    # -- parameters ------------------------------------------------------------------------
+    def bind_args(self, w: Widener) -> tuple[list[str], list[str], list[Any], list[Any]]:
+        setup: list[str] = []
+        iter_setup: list[str] = []
+        acc_init: list[Any] = []
+        folds: list[Any] = []
+        bounds = self.region.bounds
+        self.iv_binding = None
+        for b in self.region.args:
+            arg = b.arg
+            t = arg.type
+            if b.role == "iv":
+                if not isinstance(t, IntType):
+                    raise Unsupported("only integer loop variables are supported", self.loc)
+                self.iv_binding = b
+                name = w.name(bounds.var)
+                w.body.decls.append(c_decl(t, name))
+                iter_setup.append(f"{name} = {self.lane0('s2s_lo', bounds.step, t, 's2s_k')};")
+                w.forms[arg] = Form(scalar=name)
+            elif b.role == "linear":
+                start = w.name(b.c_expr + "_start")
+                setup.append(f"const {c_decl(t, start)} = {self.conv(t, b.c_expr)};")
+                name = w.name(b.c_expr)
+                w.body.decls.append(c_decl(t, name))
+                iter_setup.append(f"{name} = {self.lane0(start, b.step, t, 's2s_k')};")
+                w.forms[arg] = Form(scalar=name)
+                self.linears = getattr(self, "linears", []) + [(b, start)]
+            elif b.role == "uniform":
+                name = w.name(arg.name or "u")
+                setup.append(f"{'' if isinstance(t, PtrType) else 'const '}"
+                             f"{c_decl(t, name)} = {self.conv(t, b.c_expr)};")
+                w.forms[arg] = Form(scalar=name)
+            elif b.role == "reduction":
+                if t == I1 or not (t.is_int() or t.is_float()):
+                    raise Unsupported(f"reduction of type {t} is not supported", self.loc)
+                vt = w.vtype(t)
+                acc = w.name(b.c_expr + "_acc")
+                w.forms[arg] = Form(vec=acc)
+                self.acc_decls = getattr(self, "acc_decls", []) + [f"{vt.ctype} {acc}"]
+                from .vector_ir import VOp
+                acc_init.append(VOp("broadcast", acc, vt, {"t": vt, "x": identity(b.reduction_op, t)}))
+                folds.append((b, acc, vt))
+            else:
+                raise Unsupported(f"region parameter role '{b.role}' is not supported", self.loc)
+        if self.iv_binding is None:
+            raise Unsupported("loop region without an induction variable", self.loc)
+        return setup, iter_setup, acc_init, folds
+
+    @staticmethod
+    def conv(t: Type, expr: str) -> str:
+        if isinstance(t, PtrType):
+            return f"({c_type(t)})({expr})"
+        return f"({expr})"
+
+    @staticmethod
+    def lane0(start: str, step: int, t: Type, k: str) -> str:
+        """start + k*step in the type of the variable (wrapping like the scalar loop)."""
+        if isinstance(t, PtrType):
+            return f"{start} + (long long){k} * {step}"
+        return (f"({c_type(t)})((unsigned long long){start} + {k} * "
+                f"(unsigned long long){literal(step, IntType(64))})")
+
+    def on_ret(self, w: Widener, values: list[Value]) -> None:
+        for rb in self.region.results:
+            v = values[rb.index]
+            if rb.role == "reduction":
+                acc = w.forms[rb.arg].vec
+                src = w.vec(v)
+                if src != acc:
+                    w.stmt(f"{acc} = {src};")
+            elif rb.role == "lastprivate":
+                x = w.scalar(v) if w.kind(v) == "u" else w.extract(v, w.W - 1)
+                w.stmt(f"{rb.c_var} = {x};")
+            else:
+                raise Unsupported(f"result role '{rb.role}' is not supported", self.loc)
+
+    def fold_lines(self, em: Emitter, folds: list[Any]) -> list[str]:
+        lines: list[str] = []
+        for b, acc, vt in folds:
+            var = self.result_var(b)
+            lines += ["{",
+                      f"{vt.scalar} s2s_r[{self.W}];",
+                      em.macro("store", t=vt, p="s2s_r", v=acc),
+                      f"for (int s2s_j = 0; s2s_j < {self.W}; s2s_j++) {{",
+                      f"{var} = {combine(b.reduction_op, b.arg.type, var, 's2s_r[s2s_j]')};",
+                      "}", "}"]
+        return lines
+
+    def result_var(self, b: Any) -> str:
+        for rb in self.region.results:
+            if rb.role == "reduction" and rb.arg is b.arg:
+                return rb.c_var
+        return b.c_expr
+
+    # -- layout --------------------------------------------------------------------------------
+    def trip_lines(self) -> list[str]:
+        bd = self.region.bounds
+        T = bd.var_c_type
+        s = bd.step
+        lines = [f"const {T} s2s_lo = ({bd.lower});", f"const {T} s2s_hi = ({bd.upper});",
+                 "unsigned long long s2s_trip = 0, s2s_k = 0;"]
+        lo, hi = "(unsigned long long)s2s_lo", "(unsigned long long)s2s_hi"
+        if bd.cmp in ("<", "<=") and s > 0:
+            off = " - 1ULL" if bd.cmp == "<" else ""
+            lines.append(f"if (s2s_lo {bd.cmp} s2s_hi) s2s_trip = ({hi} - {lo}{off}) / {s}ULL + 1ULL;")
+        elif bd.cmp in (">", ">=") and s < 0:
+            off = " - 1ULL" if bd.cmp == ">" else ""
+            lines.append(f"if (s2s_lo {bd.cmp} s2s_hi) s2s_trip = ({lo} - {hi}{off}) / {-s}ULL + 1ULL;")
+        elif bd.cmp == "!=" and s in (1, -1):
+            d = f"{hi} - {lo}" if s == 1 else f"{lo} - {hi}"
+            lines.append(f"s2s_trip = ({d}) & (~0ULL >> (64 - 8 * sizeof({T})));")
+        else:
+            raise Unsupported(f"loop with '{bd.cmp}' and step {s} is not supported", self.loc)
+        return lines
+
+    def assemble(self, setup: list[str], iter_setup: list[str], acc_lines: list[str],
+                 body: Any, body_lines: list[str], fold_lines: list[str]) -> str:
+        region, W = self.region, self.W
+        bd = region.bounds
+        clauses = region.clauses
+        acc_decls = [f"{d};" for d in getattr(self, "acc_decls", [])]
+        decls = [f"{d};" for d in body.decls]
+        pre = self.trip_lines() + setup
+        vec: list[str] = []
+        if self.parallel:
+            ws = self.ws_pragma(clauses)
+            pre.append(f"const unsigned long long s2s_nblk = s2s_trip / {W}ULL;")
+            vec.append(ws)
+            vec.append("for (unsigned long long s2s_b = 0; s2s_b < s2s_nblk; s2s_b++) {")
+            vec.append(f"const unsigned long long s2s_k = s2s_b * {W}ULL;")
+            vec += decls + acc_decls + acc_lines + iter_setup + body_lines + fold_lines
+            vec.append("}")
+            vec.append(f"s2s_k = s2s_nblk * {W}ULL;")
+        else:
+            pre += acc_decls + acc_lines
+            vec.append(f"for (s2s_k = 0; s2s_trip - s2s_k >= {W}ULL; s2s_k += {W}ULL) {{")
+            vec += decls + iter_setup + body_lines
+            vec.append("}")
+            vec += fold_lines
+        after: list[str] = []
+        for b, start in getattr(self, "linears", []):
+            after.append(f"{b.c_expr} = {self.lane0(start, b.step, b.arg.type, 's2s_trip')};")
+        epi = self.epilogue()
+        final: list[str] = []
+        if not bd.var_declared_in_loop:
+            final.append(f"{bd.var} = ({bd.var_c_type})((unsigned long long)s2s_lo + s2s_trip * "
+                         f"(unsigned long long){literal(bd.step, IntType(64))});")
+        comment = (f"/* s2svec: {self.target.name}, {W} lanes, loop at "
+                   f"{region.file}:{region.line} */")
+        inner = indent_lines([comment] + pre + vec, 1) + epi + indent_lines(after + final, 1)
+        block = ["{"] + inner + ["}"]
+        block = self.wrap_outer(block)
+        if getattr(clauses, "if_simd", None):
+            block = self.wrap_if(block, clauses.if_simd)
+        # the block starts where the pragma started: indent the rest like it
+        margin = " " * max(0, region.column - 1)
+        return "\n".join([block[0]] + [margin + l if l else l for l in block[1:]])
+
+    def epilogue(self) -> list[str]:
+        """The scalar remainder: the original body text per leftover iteration."""
+        bd = self.region.bounds
+        T = bd.var_c_type
+        value = (f"({T})((unsigned long long)s2s_lo + s2s_k * "
+                 f"(unsigned long long){literal(bd.step, IntType(64))})")
+        lines = [f"{INDENT}for (; s2s_k < s2s_trip; s2s_k++) {{"]
+        if bd.var_declared_in_loop:
+            lines.append(f"{INDENT * 2}{T} {bd.var} = {value};")
+        else:
+            lines.append(f"{INDENT * 2}{bd.var} = {value};")
+        for b, start in getattr(self, "linears", []):
+            lines.append(f"{INDENT * 2}{b.c_expr} = {self.lane0(start, b.step, b.arg.type, 's2s_k')};")
+        lines.append(f"{INDENT * 2}{self.region.body_text.strip()}")
+        lines.append(f"{INDENT}}}")
+        return lines
+
+    def reduction_clauses(self) -> str:
+        parts = [f"reduction({rb.reduction_op or self._op_of(rb)}:{rb.c_var})"
+                 for rb in self.region.results if rb.role == "reduction"]
+        parts += [f"lastprivate({rb.c_var})" for rb in self.region.results
+                  if rb.role == "lastprivate"]
+        return " ".join(parts)
+
+    def _op_of(self, rb: Any) -> str:
+        for b in self.region.args:
+            if b.arg is rb.arg:
+                return b.reduction_op
+        return "+"
+
+    def ws_pragma(self, clauses: Any, collapse: int = 1) -> str:
+        other = getattr(clauses, "other", "") or ""
+        parts = [f"#pragma omp {self.region.worksharing}"]
+        if other:
+            parts.append(other)
+        if collapse > 1:
+            parts.append(f"collapse({collapse})")
+        red = self.reduction_clauses()
+        if red:
+            parts.append(red)
+        return " ".join(parts)
+
+    def wrap_outer(self, block: list[str]) -> list[str]:
+        outer = self.region.outer_loops
+        if not outer:
+            return block
+        lines: list[str] = []
+        if self.region.worksharing:
+            lines.append(self.ws_pragma(self.region.clauses, collapse=len(outer)))
+        for depth, header in enumerate(outer):
+            lines.append(INDENT * depth + header.strip())
+        lines += [INDENT * len(outer) + line for line in block]
+        return lines
+
+    def wrap_if(self, block: list[str], cond: str) -> list[str]:
+        scalar = [self.region.loop_text]
+        if self.region.worksharing:
+            other = getattr(self.region.clauses, "other", "") or ""
+            scalar = [f"#pragma omp {self.region.worksharing} {other}".rstrip()] + scalar
+        return [f"if ({cond}) {{"] + [INDENT + l for l in block] + ["} else {"] + scalar + ["}"]
+
+
+# -- prelude ---------------------------------------------------------------------------------
+def prelude(target: Target, needs: set[Any]) -> str:
+    """#includes, libmvec prototypes and helper functions for the given needs."""
+    protos = sorted(f"{ctype} {name}({', '.join([ctype] * n)});"
+                    for kind, name, ctype, n in (x for x in needs if x[0] == "proto"))
+    helpers_src: list[str] = []
+    helper_names = sorted(x[1] for x in needs if x[0] == "helper")
+    if helper_names:
+        module = target.env.get_template("helpers.j2").module
+        for item in helper_names:
+            base, _, key = item.partition(":")
+            macro = getattr(module, f"helper_{base}")
+            helpers_src.append(str(macro(target.types[key]) if key else macro()).strip())
+    return target.render("prelude.c.j2", target=target, headers=target.headers,
+                         prototypes=protos, helpers=helpers_src).strip() + "\n"

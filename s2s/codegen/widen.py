@@ -1,0 +1,702 @@
+"""Widening: scalar region IR + vector shapes -> vector IR for W lanes.
+
+Each IR value gets a *form*: a scalar C name (uniform values, and the lane-0
+value of strided ones) and/or a vector C name (varying values; uniform and
+strided values get one on demand: broadcast, or lane-0 + {0, s, 2s, ...}).
+
+    uniform   -> scalar C, the same statement as the scalar loop would run
+    strided   -> scalar lane-0 value; vector only where a vector use needs it
+    varying   -> vector operation through the target's template, or the
+                 generic per-lane fallback when the target has none
+
+Memory (pointer strides are in bytes): a strided pointer whose stride equals
+the element size gives a vector load/store at the lane-0 address; any other
+non-uniform address becomes a vector of 64-bit addresses and a gather/scatter
+(per-lane code when the target has none); a uniform address stays a scalar
+load, and a store of a varying value to a uniform address stores the last
+lane (sequential semantics).  Masked accesses (Instruction.mask) use masked
+templates or per-lane code guarded by the mask: inactive lanes never touch
+memory.  Non-pure calls run per lane, in lane order.
+
+Control flow must be uniform: branches become C branches on scalar values
+(labels/gotos, phis as parallel copies on the edges).  A divergent branch
+raises Unsupported.  The code generator (generate.py) supplies the forms of
+the region arguments and what to do at ``ret``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Sequence
+
+from ..diagnostics import Location, Unsupported
+from ..ir.types import I1, I64, U64, FloatType, IntType, PtrType, Type
+from ..ir.values import (Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
+                         Constant, FieldAddr, Gep, Instruction, Load, Phi, Ret,
+                         Select, Store, Switch, UnOp, Undef, Value)
+from .cexpr import c_decl, c_type, literal, scalar_expr, value_literal
+from .target import Target, TypeInfo
+from .vector_ir import CStmt, LaneCode, Operand, VBlock, VectorBody, VOp
+
+EXACT_MATH = {"sqrt", "fabs", "floor", "ceil", "trunc", "round", "fmin", "fmax", "fma"}
+
+
+@dataclass
+class Form:
+    """How the vector code holds one IR value."""
+
+    scalar: Optional[str] = None
+    """Scalar C expression: the value (uniform) or its lane-0 value (strided)."""
+    vec: Optional[str] = None
+    """Vector variable holding all lanes (defined where the value is)."""
+
+
+@dataclass
+class WidenStats:
+    memory: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
+        ("contiguous", "strided", "gather", "scatter", "masked", "uniform"), 0))
+    calls: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
+        ("vector_variant", "vector_math", "serialized"), 0))
+    allocas: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
+        ("uniform", "varying"), 0))
+
+
+class Widener:
+    """Widens one region body; ``run()`` returns the VectorBody."""
+
+    def __init__(self, fn: Any, div: Any, target: Target, width: int, mask_bits: int,
+                 tag: str, math: str, location: Optional[Location]) -> None:
+        self.fn = fn
+        self.div = div
+        self.target = target
+        self.W = width
+        self.tag = tag
+        self.math = math
+        self.location = location
+        self.forms: dict[Value, Form] = {}
+        self.body = VectorBody(width)
+        self.stats = WidenStats()
+        self.needs: set[Any] = set()
+        self._names: set[str] = set()
+        self._cur: list[Any] = []
+        self._bcache: dict[Any, str] = {}
+        self._probe_cache: dict[Any, bool] = {}
+        self._probe_ops = target.ops(lambda name: "")
+        self._targeted: set[Block] = set()
+        self.on_ret: Callable[["Widener", Sequence[Value]], None] = lambda w, vals: None
+        canon = target.mask_type(mask_bits, width)
+        if canon is None:
+            self.fail(f"no mask type for {width} lanes of {mask_bits} bits on {target.name}")
+        self.canon: TypeInfo = canon  # type: ignore[assignment]
+
+    # -- small utilities -------------------------------------------------------------
+    def fail(self, message: str) -> None:
+        raise Unsupported(message, self.location)
+
+    def name(self, hint: str) -> str:
+        base = re.sub(r"[^A-Za-z0-9_]", "_", hint or "t").strip("_") or "t"
+        n = 0
+        while True:
+            cand = f"s2s_{base}_{n}"
+            if cand not in self._names:
+                self._names.add(cand)
+                return cand
+            n += 1
+
+    def emit(self, item: Any) -> None:
+        self._cur.append(item)
+
+    def stmt(self, text: str) -> None:
+        self._cur.append(CStmt(text))
+
+    def new_scalar(self, t: Type, hint: str) -> str:
+        name = self.name(hint)
+        self.body.decls.append(c_decl(t, name))
+        return name
+
+    def new_vec(self, t: TypeInfo, hint: str) -> str:
+        name = self.name(hint + "_v")
+        self.body.decls.append(f"{t.ctype} {name}")
+        return name
+
+    def kind(self, v: Value) -> str:
+        """'u' uniform, 's' strided, 'v' varying."""
+        if isinstance(v, (Constant, Undef)):
+            return "u"
+        shape = self.div.shape_of(v)
+        if shape.is_bottom or shape.is_uniform:
+            return "u"
+        if shape.is_strided and v.type != I1 and not v.type.is_float():
+            return "s"
+        return "v"
+
+    def stride(self, v: Value) -> int:
+        return int(self.div.shape_of(v).stride)
+
+    def vtype(self, t: Type) -> TypeInfo:
+        if t == I1:
+            return self.canon
+        info = self.target.vtype(U64 if isinstance(t, PtrType) else t, self.W)
+        if info is None:
+            self.fail(f"no vector type for {self.W} lanes of {t} on {self.target.name}")
+        return info  # type: ignore[return-value]
+
+    def mask_type(self, bits: int) -> TypeInfo:
+        mt = self.target.mask_type(bits, self.W)
+        if mt is None:
+            self.fail(f"no mask type for {self.W} lanes of {bits} bits on {self.target.name}")
+        return mt  # type: ignore[return-value]
+
+    def probe(self, name: str, **args: Any) -> bool:
+        """Does the target's macro render something for these types?"""
+        key = (name,) + tuple(sorted((k, v.key if isinstance(v, TypeInfo) else "")
+                                     for k, v in args.items()))
+        if key not in self._probe_cache:
+            macro = getattr(self._probe_ops, name, None)
+            ok = False
+            if macro is not None:
+                dummy = {k: (v if isinstance(v, TypeInfo) else f"x_{k}") for k, v in args.items()}
+                ok = bool(str(macro(**dummy)).strip())
+            self._probe_cache[key] = ok
+        return self._probe_cache[key]
+
+    def form(self, v: Value) -> Form:
+        f = self.forms.get(v)
+        if f is None:
+            if isinstance(v, (Constant, Undef)):
+                f = Form(scalar=value_literal(v))
+                self.forms[v] = f
+            else:
+                self.fail(f"value {v.name or v!r} used before its definition")
+        return f  # type: ignore[return-value]
+
+    # -- operations ------------------------------------------------------------------
+    def vop(self, name: str, result: Optional[TypeInfo], hint: str = "v",
+            mask: Optional[Operand] = None, stat: str = "", **args: Any) -> str:
+        """A templated vector operation (its macro must exist for these types)."""
+        dst = self.new_vec(result, hint) if result is not None else None
+        self.emit(VOp(name, dst, result, args, None, mask, stat))
+        return dst or ""
+
+    def per_lane(self, code: str, inputs: list[Operand], result: Optional[TypeInfo],
+                 result_ir: Optional[Type], hint: str = "v",
+                 mask: Optional[Operand] = None) -> str:
+        """The generic per-lane fallback: scalar C on every (active) lane."""
+        dst = self.new_vec(result, hint) if result is not None else None
+        self.emit(VOp("", dst, result, {}, LaneCode(code, inputs, result_ir), mask))
+        return dst or ""
+
+    def op_or_lanes(self, name: str, result: TypeInfo, code: str, inputs: list[Operand],
+                    result_ir: Type, hint: str, **args: Any) -> str:
+        if self.probe(name, **args):
+            return self.vop(name, result, hint, **args)
+        return self.per_lane(code, inputs, result, result_ir, hint)
+
+    def lane_operand(self, v: Value) -> Operand:
+        if self.kind(v) == "u":
+            s = self.scalar(v)
+            if v.type == I1:
+                return Operand(s, None, I1)
+            return Operand(s, None, v.type)
+        return Operand(self.vec(v), self.vtype(v.type), v.type)
+
+    # -- forms on demand -------------------------------------------------------------
+    def scalar(self, v: Value) -> str:
+        f = self.form(v)
+        if f.scalar is not None:
+            return f.scalar
+        if self.kind(v) == "v":
+            self.fail(f"internal: varying value {v.name} needed as a scalar")
+        key = ("s", v)
+        if key not in self._bcache:
+            self._bcache[key] = self.extract(v, 0)
+        return self._bcache[key]
+
+    def vec(self, v: Value) -> str:
+        f = self.form(v)
+        if f.vec is not None:
+            return f.vec
+        key = ("v", v)
+        if key in self._bcache:
+            return self._bcache[key]
+        t = self.vtype(v.type)
+        s = self.scalar(v)
+        hint = v.name or "c"
+        if self.kind(v) == "s":
+            out = self.iota(t, v.type, s, self.stride(v), hint)
+        elif v.type == I1:
+            it = self.vtype(IntType(self.canon.bits))
+            one = self.vop("broadcast", it, hint, t=it, x=f"({s} ? 1 : 0)")
+            zero = self.const_vec(it, 0)
+            out = self.vop("cmp_ne", self.canon, hint, t=it, a=one, b=zero, mt=self.canon)
+        elif isinstance(v.type, PtrType):
+            out = self.vop("broadcast", t, hint, t=t, x=f"(uint64_t)(uintptr_t){s}")
+        else:
+            out = self.vop("broadcast", t, hint, t=t, x=s)
+        self._bcache[key] = out
+        return out
+
+    def const_vec(self, t: TypeInfo, value: int | float) -> str:
+        key = ("c", t.key, value)
+        if key not in self._bcache:
+            ir = U64 if t.is_mask else _ir_of(t)
+            self._bcache[key] = self.vop("broadcast", t, "k", t=t, x=literal(value, ir))
+        return self._bcache[key]
+
+    def iota(self, t: TypeInfo, ir: Type, start: str, stride: int, hint: str) -> str:
+        """Lanes start + j*stride (pointers: byte addresses)."""
+        elem = _ir_of(t)
+        x = f"(uint64_t)(uintptr_t){start}" if isinstance(ir, PtrType) else start
+        base = self.vop("broadcast", t, hint, t=t, x=x)
+        offs = self.vop("setr", t, hint + "_off", t=t,
+                        xs=[literal(j * stride, elem) for j in range(self.W)])
+        return self.vop("add", t, hint, t=t, a=base, b=offs)
+
+    def extract(self, v: Value, lane: int) -> str:
+        """Scalar value of one lane of v's vector form."""
+        t = self.vtype(v.type)
+        vv = self.vec(v)
+        dst = self.new_scalar(v.type if v.type != I1 else IntType(32), (v.name or "x") + "_l")
+        cast = f"({c_type(v.type)})(uintptr_t)" if isinstance(v.type, PtrType) else ""
+        self.emit(VOp("$extract", dst, t, {"t": t, "v": vv, "j": lane, "cast": cast}))
+        return dst
+
+    def mask_to(self, m: str, src: TypeInfo, dst: TypeInfo) -> str:
+        if src.bits == dst.bits:
+            return m
+        if self.probe("mask_convert", f=src, t=dst, m=""):
+            return self.vop("mask_convert", dst, "m", f=src, t=dst, m=m)
+        return self.per_lane("{0}", [Operand(m, src, I1)], dst, I1, "m")
+
+    def mask_operand(self, inst: Instruction, bits: int) -> Optional[Operand]:
+        """The instruction's lane mask converted to lanes of ``bits``; None = all."""
+        m = inst.mask
+        if m is None:
+            return None
+        if isinstance(m, Constant) and int(m.value) & 1:
+            return None
+        mt = self.mask_type(bits)
+        mv = self.vec(m)
+        return Operand(self.mask_to(mv, self.canon, mt), mt, I1)
+
+    # -- driver ------------------------------------------------------------------------
+    def run(self) -> VectorBody:
+        blocks = list(self.fn.blocks)
+        self._prepare_phis()
+        for index, block in enumerate(blocks):
+            nxt = blocks[index + 1] if index + 1 < len(blocks) else None
+            self._cur = []
+            self._bcache = {}
+            for inst in block.instructions:
+                if isinstance(inst, Phi):
+                    continue
+                if inst.is_terminator:
+                    self.terminator(block, inst, nxt)
+                else:
+                    self.instruction(inst)
+            self.body.blocks.append(VBlock(self.label(block), self._cur))
+        for vb, block in zip(self.body.blocks, blocks):
+            if block not in self._targeted:
+                vb.label = None
+        return self.body
+
+    def label(self, block: Block) -> str:
+        index = self.fn.blocks.index(block)
+        base = re.sub(r"[^A-Za-z0-9_]", "_", block.name or "bb")
+        return f"s2s_{self.tag}_{index}_{base}"
+
+    def _prepare_phis(self) -> None:
+        for block in self.fn.blocks:
+            for phi in block.phis:
+                if self.kind(phi) == "v":
+                    self.forms[phi] = Form(vec=self.new_vec(self.vtype(phi.type), phi.name or "phi"))
+                else:
+                    self.forms[phi] = Form(scalar=self.new_scalar(phi.type, phi.name or "phi"))
+
+    # -- terminators ---------------------------------------------------------------------
+    def goto(self, block: Block) -> None:
+        self._targeted.add(block)
+        self.stmt(f"goto {self.label(block)};")
+
+    def edge(self, pred: Block, succ: Block, nxt: Optional[Block]) -> None:
+        self.edge_copies(pred, succ)
+        if succ is not nxt:
+            self.goto(succ)
+
+    def edge_copies(self, pred: Block, succ: Block) -> None:
+        pairs: list[tuple[str, str, str]] = []
+        for phi in succ.phis:
+            inc = phi.value_from(pred)
+            f = self.forms[phi]
+            if f.vec is not None:
+                pairs.append((f.vec, self.vec(inc), self.vtype(phi.type).ctype))
+            else:
+                pairs.append((f.scalar or "", self.scalar(inc), c_decl(phi.type, "")))
+        dsts = {d for d, _, _ in pairs}
+        if any(s in dsts and s != d for d, s, _ in pairs):
+            # parallel copy: read every source before writing any phi
+            temps = []
+            self.stmt("{")
+            for i, (d, s, ty) in enumerate(pairs):
+                self.stmt(f"{_decl_with(ty, f's2s_pc{i}')} = {s};")
+                temps.append(f"s2s_pc{i}")
+            for (d, _, _), tmp in zip(pairs, temps):
+                self.stmt(f"{d} = {tmp};")
+            self.stmt("}")
+        else:
+            for d, s, _ in pairs:
+                if d != s:
+                    self.stmt(f"{d} = {s};")
+
+    def terminator(self, block: Block, term: Instruction, nxt: Optional[Block]) -> None:
+        if isinstance(term, Br):
+            self.edge(block, term.target, nxt)
+        elif isinstance(term, CondBr):
+            if self.div.is_divergent_branch(block) or self.kind(term.operands[0]) != "u":
+                self.fail(f"divergent control flow (branch at block '{block.name}') "
+                          "is not vectorized yet")
+            cond = self.scalar(term.operands[0])
+            self.stmt(f"if ({cond}) {{")
+            self.edge(block, term.if_true, None)
+            self.stmt("}")
+            self.edge(block, term.if_false, nxt)
+        elif isinstance(term, Switch):
+            if self.div.is_divergent_branch(block) or self.kind(term.operands[0]) != "u":
+                self.fail(f"divergent control flow (switch at block '{block.name}') "
+                          "is not vectorized yet")
+            self.stmt(f"switch ({self.scalar(term.operands[0])}) {{")
+            for value, target in term.cases:
+                self.stmt(f"case {literal(value, term.operands[0].type)}: {{")
+                self.edge(block, target, None)
+                self.stmt("}")
+            self.stmt("default: {")
+            self.edge(block, term.default, None)
+            self.stmt("}")
+            self.stmt("}")
+        elif isinstance(term, Ret):
+            self.on_ret(self, list(term.operands))
+            if nxt is not None:
+                self.body.end_label = f"s2s_{self.tag}_next"
+                self.stmt(f"goto {self.body.end_label};")
+        else:
+            self.fail(f"terminator '{term.opcode}' is not supported")
+
+    # -- instructions ----------------------------------------------------------------------
+    def instruction(self, inst: Instruction) -> None:
+        if isinstance(inst, Load):
+            return self.load(inst)
+        if isinstance(inst, Store):
+            return self.store(inst)
+        if isinstance(inst, Alloca):
+            return self.alloca(inst)
+        if isinstance(inst, Call):
+            return self.call(inst)
+        if self.kind(inst) != "v" and all(self.kind(o) != "v" for o in inst.operands):
+            return self.scalar_inst(inst)
+        if isinstance(inst, BinOp):
+            return self.binop(inst)
+        if isinstance(inst, UnOp):
+            return self.unop(inst)
+        if isinstance(inst, Cmp):
+            return self.cmp(inst)
+        if isinstance(inst, Cast):
+            return self.cast(inst)
+        if isinstance(inst, Select):
+            return self.select(inst)
+        if isinstance(inst, (Gep, FieldAddr)):
+            return self.address(inst)
+        self.fail(f"instruction '{inst.opcode}' is not supported by the vectorizer")
+
+    def scalar_inst(self, inst: Instruction) -> None:
+        name = self.new_scalar(inst.type, inst.name or inst.opcode)
+        ops = [self.scalar(o) for o in inst.operands]
+        self.stmt(f"{name} = {scalar_expr(inst, ops)};")
+        self.forms[inst] = Form(scalar=name)
+
+    def set_vec(self, inst: Instruction, name: str) -> None:
+        self.forms[inst] = Form(vec=name)
+
+    def binop(self, inst: BinOp) -> None:
+        a, b = inst.operands
+        hint = inst.name or inst.op
+        if inst.type == I1:
+            name = {"and": "mask_and", "or": "mask_or", "xor": "mask_xor"}.get(inst.op)
+            if name is None:
+                self.fail(f"'{inst.op}' on booleans is not supported")
+            return self.set_vec(inst, self.vop(name, self.canon, hint, mt=self.canon,
+                                               a=self.vec(a), b=self.vec(b)))
+        t = self.vtype(inst.type)
+        va = self.vec(a)
+        vb = self.vec_as(b, inst.type)
+        code = scalar_expr(inst, ["{0}", "{1}"])
+        inputs = [Operand(va, t, inst.type), Operand(vb, t, inst.type)]
+        self.set_vec(inst, self.op_or_lanes(inst.op, t, code, inputs, inst.type, hint,
+                                            t=t, a=va, b=vb))
+
+    def vec_as(self, v: Value, t: Type) -> str:
+        """v's vector converted to integer type t (shift counts)."""
+        if v.type == t:
+            return self.vec(v)
+        return self.convert(v.type, t, self.vec(v), "cnt")
+
+    def unop(self, inst: UnOp) -> None:
+        a = inst.operands[0]
+        if inst.type == I1:
+            return self.set_vec(inst, self.vop("mask_not", self.canon, inst.name or "not",
+                                               mt=self.canon, a=self.vec(a)))
+        t = self.vtype(inst.type)
+        va = self.vec(a)
+        code = scalar_expr(inst, ["{0}"])
+        self.set_vec(inst, self.op_or_lanes(inst.op, t, code, [Operand(va, t, inst.type)],
+                                            inst.type, inst.name or inst.op, t=t, a=va))
+
+    def cmp(self, inst: Cmp) -> None:
+        a, b = inst.operands
+        hint = inst.name or "cmp"
+        if a.type == I1:
+            x = self.vop("mask_xor", self.canon, hint, mt=self.canon, a=self.vec(a), b=self.vec(b))
+            if inst.pred == "ne":
+                return self.set_vec(inst, x)
+            if inst.pred == "eq":
+                return self.set_vec(inst, self.vop("mask_not", self.canon, hint, mt=self.canon, a=x))
+            self.fail(f"ordered compare of booleans is not supported")
+        t = self.vtype(a.type)
+        mt = self.mask_type(t.bits)
+        va, vb = self.vec(a), self.vec(b)
+        code = scalar_expr(inst, ["{0}", "{1}"])
+        inputs = [Operand(va, t, a.type), Operand(vb, t, b.type)]
+        m = self.op_or_lanes(f"cmp_{inst.pred}", mt, code, inputs, I1, hint,
+                             t=t, a=va, b=vb, mt=mt)
+        self.set_vec(inst, self.mask_to(m, mt, self.canon))
+
+    def convert(self, src: Type, dst: Type, v: str, hint: str) -> str:
+        f, t = self.vtype(src), self.vtype(dst)
+        if f.ctype == t.ctype and f.bits == t.bits and not f.is_float and not t.is_float:
+            return v
+        from .cexpr import cast_expr
+        code = cast_expr(src, dst, "{0}")
+        return self.op_or_lanes("convert", t, code, [Operand(v, f, src)], dst, hint,
+                                f=f, t=t, a=v)
+
+    def cast(self, inst: Cast) -> None:
+        a = inst.operands[0]
+        src, dst = a.type, inst.type
+        hint = inst.name or "cast"
+        if src == dst or (isinstance(src, PtrType) and isinstance(dst, PtrType)):
+            t = self.vtype(dst)
+            name = self.new_vec(t, hint)
+            self.stmt(f"{name} = {self.vec(a)};")
+            return self.set_vec(inst, name)
+        if src == I1:
+            t = self.vtype(dst)
+            mt = self.mask_type(t.bits)
+            m = self.mask_to(self.vec(a), self.canon, mt)
+            return self.set_vec(inst, self.vop("select", t, hint, t=t, m=m, mt=mt,
+                                               a=self.const_vec(t, 1), b=self.const_vec(t, 0)))
+        if dst == I1:
+            t = self.vtype(src)
+            mt = self.mask_type(t.bits)
+            zero = self.const_vec(t, 0)
+            va = self.vec(a)
+            m = self.op_or_lanes("cmp_ne", mt, "({0} != 0)", [Operand(va, t, src)], I1,
+                                 hint, t=t, a=va, b=zero, mt=mt)
+            return self.set_vec(inst, self.mask_to(m, mt, self.canon))
+        s2 = U64 if isinstance(src, PtrType) else src
+        d2 = U64 if isinstance(dst, PtrType) else dst
+        self.set_vec(inst, self.convert(s2, d2, self.vec(a), hint))
+
+    def select(self, inst: Select) -> None:
+        c, a, b = inst.operands
+        hint = inst.name or "sel"
+        t = self.vtype(inst.type)
+        if self.kind(c) == "u":
+            name = self.new_vec(t, hint)
+            self.stmt(f"{name} = {self.scalar(c)} ? {self.vec(a)} : {self.vec(b)};")
+            return self.set_vec(inst, name)
+        m = self.vec(c)
+        if inst.type == I1:
+            ma = self.vop("mask_and", t, hint, mt=t, a=m, b=self.vec(a))
+            nm = self.vop("mask_not", t, hint, mt=t, a=m)
+            mb = self.vop("mask_and", t, hint, mt=t, a=nm, b=self.vec(b))
+            return self.set_vec(inst, self.vop("mask_or", t, hint, mt=t, a=ma, b=mb))
+        mt = self.mask_type(t.bits)
+        m2 = self.mask_to(m, self.canon, mt)
+        self.set_vec(inst, self.vop("select", t, hint, t=t, m=m2, a=self.vec(a),
+                                    b=self.vec(b), mt=mt))
+
+    def address(self, inst: Instruction) -> None:
+        """Varying gep/fieldaddr: a vector of 64-bit byte addresses."""
+        at = self.vtype(U64)
+        hint = inst.name or "addr"
+        base = self.vec(inst.operands[0])
+        if isinstance(inst, FieldAddr):
+            off = self.const_vec(at, inst.offset)
+            return self.set_vec(inst, self.vop("add", at, hint, t=at, a=base, b=off))
+        index = inst.operands[1]
+        size = inst.type.pointee.size  # type: ignore[attr-defined]
+        iv = self.vec(index)
+        if index.type.bits != 64:  # type: ignore[attr-defined]
+            # C converts the index to a 64-bit offset (sign- or zero-extending)
+            iv = self.convert(index.type, U64, iv, "idx")
+        if size != 1:
+            if size & (size - 1) == 0 and self.probe("shl", t=at, a="", b=""):
+                iv = self.vop("shl", at, "off", t=at, a=iv,
+                              b=self.const_vec(at, size.bit_length() - 1))
+            else:
+                k = self.const_vec(at, size)
+                iv = self.op_or_lanes("mul", at, "(uint64_t)({0} * {1})",
+                                      [Operand(iv, at, U64), Operand(k, at, U64)], U64,
+                                      "off", t=at, a=iv, b=k)
+        self.set_vec(inst, self.vop("add", at, hint, t=at, a=base, b=iv))
+
+    # -- memory ------------------------------------------------------------------------------
+    def access_kind(self, ptr: Value, elem: Type, store: bool = False) -> str:
+        """Report kind: uniform, contiguous, strided, gather (loads) / scatter (stores)."""
+        k = self.kind(ptr)
+        if k == "u":
+            return "uniform"
+        if k == "s":
+            return "contiguous" if self.stride(ptr) == elem.size else "strided"
+        return "scatter" if store else "gather"
+
+    def load(self, inst: Load) -> None:
+        ptr = inst.operands[0]
+        elem = inst.type
+        if elem == I1 or not (elem.is_int() or elem.is_float() or elem.is_ptr()):
+            if self.kind(ptr) == "u" and inst.mask is None:
+                return self.scalar_inst(inst)
+            self.fail(f"load of {elem} values is not vectorized")
+        kind = self.access_kind(ptr, elem)
+        mask = self.mask_operand(inst, self.vtype(elem).bits) if kind != "uniform" or inst.mask is not None else None
+        hint = inst.name or "ld"
+        self.stats.memory[kind] += 1
+        if mask is not None:
+            self.stats.memory["masked"] += 1
+        if kind == "uniform" and mask is None:
+            return self.scalar_inst(inst)
+        t = self.vtype(elem)
+        lane = LaneCode("(*{0})", [], elem)
+        if kind == "contiguous":
+            p = self.scalar(ptr)
+            if mask is None:
+                return self.set_vec(inst, self.vop("load", t, hint, t=t, p=p))
+            if self.probe("masked_load", t=t, p="", m="", mt=mask.type):
+                return self.set_vec(inst, self.vop("masked_load", t, hint, t=t, p=p,
+                                                   m=mask.text, mt=mask.type))
+        addrs = self.vec(ptr)
+        at = self.vtype(U64)
+        if mask is None and kind != "uniform" and self.probe("gather", t=t, a="", at=at):
+            return self.set_vec(inst, self.vop("gather", t, hint, t=t, a=addrs, at=at))
+        if mask is not None and kind != "uniform" and self.probe(
+                "masked_gather", t=t, a="", at=at, m="", mt=mask.type):
+            return self.set_vec(inst, self.vop("masked_gather", t, hint, t=t, a=addrs, at=at,
+                                               m=mask.text, mt=mask.type))
+        lane.inputs = [Operand(addrs, at, ptr.type)]
+        self.set_vec(inst, self.per_lane(lane.code, lane.inputs, t, elem, hint, mask))
+
+    def store(self, inst: Store) -> None:
+        value, ptr = inst.operands
+        elem = value.type
+        if elem == I1 or not (elem.is_int() or elem.is_float() or elem.is_ptr()):
+            if self.kind(ptr) == "u" and self.kind(value) == "u" and inst.mask is None:
+                self.stmt(f"*{self.scalar(ptr)} = {self.scalar(value)};")
+                return
+            self.fail(f"store of {elem} values is not vectorized")
+        kind = self.access_kind(ptr, elem, store=True)
+        mask = self.mask_operand(inst, self.vtype(elem).bits)
+        self.stats.memory[kind] += 1
+        if mask is not None:
+            self.stats.memory["masked"] += 1
+        if kind == "uniform" and mask is None:
+            # every lane stores to one address: the last lane's value wins
+            src = self.scalar(value) if self.kind(value) == "u" else self.extract(value, self.W - 1)
+            self.stmt(f"*{self.scalar(ptr)} = {src};")
+            return
+        t = self.vtype(elem)
+        vv = self.vec(value)
+        if kind == "contiguous":
+            p = self.scalar(ptr)
+            if mask is None:
+                self.vop("store", None, t=t, p=p, v=vv)
+                return
+            if self.probe("masked_store", t=t, p="", v="", m="", mt=mask.type):
+                self.vop("masked_store", None, t=t, p=p, v=vv, m=mask.text, mt=mask.type)
+                return
+        addrs = self.vec(ptr)
+        at = self.vtype(U64)
+        if mask is None and kind != "uniform" and self.probe("scatter", t=t, a="", at=at, v=""):
+            self.vop("scatter", None, t=t, a=addrs, at=at, v=vv)
+            return
+        if mask is not None and kind != "uniform" and self.probe(
+                "masked_scatter", t=t, a="", at=at, v="", m="", mt=mask.type):
+            self.vop("masked_scatter", None, t=t, a=addrs, at=at, v=vv, m=mask.text,
+                     mt=mask.type)
+            return
+        self.per_lane("*{1} = {0};", [Operand(vv, t, elem), Operand(addrs, at, ptr.type)],
+                      None, None, "st", mask)
+
+    def alloca(self, inst: Alloca) -> None:
+        hint = inst.name or "obj"
+        if self.kind(inst) == "u":
+            self.stats.allocas["uniform"] += 1
+            name = self.name(hint)
+            self.body.decls.append(c_decl(inst.allocated, name))
+            self.forms[inst] = Form(scalar=f"(&{name})")
+            return
+        self.stats.allocas["varying"] += 1
+        name = self.name(hint)
+        self.body.decls.append(c_decl(inst.allocated, f"{name}[{self.W}]"))
+        at = self.vtype(U64)
+        self.set_vec(inst, self.iota(at, inst.type, f"(&{name}[0])", inst.allocated.size, hint))
+
+    def call(self, inst: Call) -> None:
+        args = inst.operands
+        hint = inst.name or inst.callee
+        if inst.pure and self.kind(inst) != "v" and all(self.kind(a) != "v" for a in args) \
+                and inst.mask is None:
+            return self.scalar_inst(inst)
+        for a in args:
+            if not (a.type.is_int() or a.type.is_float() or a.type.is_ptr()):
+                self.fail(f"call of '{inst.callee}' with a {a.type} argument is not vectorized")
+        ret = inst.type
+        t = self.vtype(ret) if ret.is_int() or ret.is_float() or ret.is_ptr() else None
+        mask_bits = t.bits if t is not None else self.canon.bits
+        mask = self.mask_operand(inst, mask_bits)
+        base = inst.callee[:-1] if isinstance(ret, FloatType) and ret.bits == 32 \
+            and inst.callee.endswith("f") else inst.callee
+        float_args = t is not None and t.is_float and all(a.type == ret for a in args)
+        if inst.pure and float_args and base in EXACT_MATH and t is not None:
+            names = ["a", "b", "c"][:len(args)]
+            kw = {n: self.vec(a) for n, a in zip(names, args)}
+            if self.probe(base, t=t, **{n: "" for n in names}):
+                self.stats.calls["vector_math"] += 1
+                return self.set_vec(inst, self.vop(base, t, hint, t=t, **kw))
+        if inst.pure and float_args and self.math == "vector" and t is not None and mask is None:
+            vname = self.target.vector_math_name(inst.callee, len(args), t)
+            if vname is not None:
+                self.stats.calls["vector_math"] += 1
+                self.needs.add(("proto", vname, t.ctype, len(args)))
+                dst = self.new_vec(t, hint)
+                self.stmt(f"{dst} = {vname}({', '.join(self.vec(a) for a in args)});")
+                return self.set_vec(inst, dst)
+        self.stats.calls["serialized"] += 1
+        inputs = [self.lane_operand(a) for a in args]
+        code = f"{inst.callee}({', '.join('{%d}' % i for i in range(len(args)))})"
+        if t is None:
+            self.per_lane(code + ";", inputs, None, None, hint, mask)
+            return
+        self.set_vec(inst, self.per_lane(code, inputs, t, ret, hint, mask))
+
+
+def _ir_of(t: TypeInfo) -> Type:
+    from ..ir.types import SCALAR_TYPES
+    if t.is_mask:
+        return IntType(t.bits)
+    return SCALAR_TYPES[t.elem]
+
+
+def _decl_with(ty: str, name: str) -> str:
+    """``ty`` is a declarator with an empty name (``double *``): add the name."""
+    if "(*)" in ty:
+        return ty.replace("(*)", f"(*{name})", 1)
+    return f"{ty} {name}"

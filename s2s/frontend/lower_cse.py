@@ -1,0 +1,68 @@
+"""Common-subexpression elimination of the pure instructions the lowering
+repeats (``a[i] += x`` computes ``cast %i to i64`` and ``gep %a, ...`` twice).
+
+Scoped value numbering over the dominator tree: an instruction whose
+opcode, attributes and operands equal those of an instruction in a
+dominating position is replaced by it.  Only instructions without memory
+effects are numbered (arithmetic, compares, casts, select, gep, fieldaddr);
+loads, stores, calls and allocas are never merged.  Phis are left alone.
+Integer division by zero traps in C, but merging two identical divisions is
+safe: the dominating one executes first.
+"""
+from __future__ import annotations
+
+from typing import Hashable
+
+from ..ir.values import (BinOp, Block, Cast, Cmp, Constant, FieldAddr, Function, Gep,
+                         Instruction, Select, UnOp, Undef, Value)
+from ..ir.verifier import compute_idoms
+
+_PURE = (BinOp, UnOp, Cmp, Cast, Select, Gep, FieldAddr)
+
+
+def eliminate_common_subexpressions(fn: Function) -> None:
+    idom = compute_idoms(fn)
+    children: dict[Block, list[Block]] = {b: [] for b in fn.blocks}
+    for b, d in idom.items():
+        if b is not d:
+            children[d].append(b)
+    # Iterative preorder walk with a scope stack of value tables.
+    stack: list[tuple[Block, dict[Hashable, Instruction]]] = [(fn.entry, {})]
+    while stack:
+        block, inherited = stack.pop()
+        table = dict(inherited)
+        for inst in list(block.instructions):
+            if not isinstance(inst, _PURE) or inst.mask is not None:
+                continue
+            key = _key(inst)
+            prev = table.get(key)
+            if prev is None:
+                table[key] = inst
+                continue
+            if not prev.name and inst.name:
+                prev.name = inst.name
+            inst.replace_all_uses_with(prev)
+            inst.erase()
+        for child in children.get(block, []):
+            stack.append((child, table))
+
+
+def _operand_key(v: Value) -> Hashable:
+    if isinstance(v, Constant):
+        # repr keeps 0.0 and -0.0 apart (they differ in arithmetic).
+        return ("const", str(v.type), repr(v.value))
+    if isinstance(v, Undef):
+        return ("undef", id(v))
+    return id(v)
+
+
+def _key(inst: Instruction) -> Hashable:
+    extra: Hashable = None
+    if isinstance(inst, (BinOp, UnOp)):
+        extra = inst.op
+    elif isinstance(inst, Cmp):
+        extra = inst.pred
+    elif isinstance(inst, FieldAddr):
+        extra = inst.field
+    return (type(inst).__name__, extra, str(inst.type),
+            tuple(_operand_key(o) for o in inst.operands))

@@ -1,0 +1,275 @@
+"""Loop canonicalization: preheaders, single latches, dedicated exits, LCSSA.
+
+Seed 001 Section 2.4 asks for these loop shapes before divergence analysis,
+the divergent loop transform and linearization.  After ``canonicalize(fn)``:
+
+  1. every block is reachable from the entry (unreachable blocks are deleted);
+  2. the entry block is not a loop header (a fresh entry is added if needed);
+  3. every loop has a preheader: the header's only predecessor outside the
+     loop, whose only successor is the header;
+  4. every loop has exactly one latch (one back edge);
+  5. every exit block of a loop has exactly one predecessor, which is in the
+     loop, so exiting edges and exit blocks correspond one to one (dedicated
+     exits, Section 2.4);
+  6. loop-closed SSA: a value defined in a loop and used outside it is used
+     only through single-entry phis in the loop's exit blocks; uses further
+     away get the phis that SSA reconstruction needs (Braun et al.).
+
+The transform declines irreducible control (multi-entry cycles, e.g. gotos
+into a loop) with ``Unsupported``; nothing is changed in that case.  It
+changes the CFG, so every analysis of ``fn`` computed before is invalid.
+
+Example (guarantees 3-5)::
+
+    entry -> h        h -> b, x        b -> h, x       (x: two preds, b also exits)
+    =>  entry -> h.preheader -> h;  h -> b, h.exit;  b -> h, b.exit;
+        h.exit -> x;  b.exit -> x
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..analysis.cfg import Graph, Loop, cfg_of
+from ..diagnostics import Unsupported
+from ..ir.types import Type
+from ..ir.values import Block, Br, Function, Instruction, Phi, Value
+
+
+@dataclass
+class CanonicalizeResult:
+    """What ``canonicalize`` did (for reports and tests)."""
+
+    blocks_added: int = 0
+    blocks_removed: int = 0
+    lcssa_phis: int = 0
+
+
+def canonicalize(fn: Function) -> CanonicalizeResult:
+    """Bring every loop of ``fn`` into canonical form (see the module docstring)."""
+    result = CanonicalizeResult()
+    g = cfg_of(fn)
+    if not g.is_reducible:
+        src, dst = g.irreducible_edges[0]
+        raise Unsupported(f"irreducible control flow: a jump from '{src.name}' enters the "
+                          f"loop at '{dst.name}' without passing its header")
+    result.blocks_removed = _remove_unreachable(fn, g)
+    while True:
+        g = cfg_of(fn)
+        if not _fix_one(fn, g, result):
+            break
+    _build_lcssa(fn, cfg_of(fn), result)
+    return result
+
+
+# ---------------------------------------------------------------------------
+# CFG shape
+
+
+def _remove_unreachable(fn: Function, g: Graph[Block]) -> int:
+    dead = [b for b in fn.blocks if not g.reachable(b)]
+    if not dead:
+        return 0
+    dead_set = set(dead)
+    for b in fn.blocks:
+        if b in dead_set:
+            continue
+        for phi in b.phis:
+            for p in list(phi.incoming_blocks):
+                if p in dead_set:
+                    phi.remove_incoming(p)
+    for b in dead:
+        for inst in b.instructions:
+            inst.drop_operands()
+    for b in dead:
+        for inst in b.instructions:
+            for user in list(inst.users):
+                user.replace_operand(inst, _undef_like(inst))
+        fn.remove_block(b)
+    return len(dead)
+
+
+def _undef_like(v: Value) -> Value:
+    from ..ir.values import Undef
+    return Undef(v.type)
+
+
+def _fix_one(fn: Function, g: Graph[Block], result: CanonicalizeResult) -> bool:
+    """Repair the first violated guarantee; False when all hold."""
+    for lp in g.loops.loops:
+        preds = g.preds[lp.header]
+        outside = [p for p in preds if p not in lp]
+        if not outside or len(outside) > 1 or len(outside[0].successors) > 1:
+            _insert_preheader(fn, lp, outside, result)
+            return True
+        if len(lp.latches) > 1:
+            last = max(lp.latches, key=fn.blocks.index)
+            _funnel(fn, lp.header, lp.latches, f"{lp.header.name}.latch", result,
+                    at=fn.blocks.index(last) + 1)
+            return True
+        for e in lp.exits:
+            if len(g.preds[e]) > 1:
+                inside = [p for p in g.preds[e] if p in lp]
+                _split_edge(fn, inside[0], e, f"{e.name}.exit", result)
+                return True
+    return False
+
+
+def _insert_preheader(fn: Function, lp: Loop[Block], outside: list[Block],
+                      result: CanonicalizeResult) -> None:
+    name = f"{lp.header.name}.preheader"
+    if outside:
+        _funnel(fn, lp.header, outside, name, result)
+        return
+    # The header is the entry: give the function a new entry block.
+    pre = Block(name)
+    pre.function = fn
+    fn.blocks.insert(0, pre)
+    pre.append(Br(lp.header))
+    result.blocks_added += 1
+
+
+def _funnel(fn: Function, target: Block, sources: list[Block], name: str,
+            result: CanonicalizeResult, at: Optional[int] = None) -> Block:
+    """Route the edges sources -> target through one new block (placed at
+    layout position ``at``, default just before ``target``)."""
+    new = Block(name)
+    fn.blocks.insert(fn.blocks.index(target) if at is None else at, new)
+    new.function = fn
+    for phi in target.phis:
+        merged = _merge_incoming(phi, sources, new)
+        for s in sources:
+            if s in phi.incoming_blocks:
+                phi.remove_incoming(s)
+        phi.add_incoming(merged, new)
+    for s in sources:
+        term = s.terminator
+        assert term is not None
+        term.replace_successor(target, new)
+    new.append(Br(target))
+    result.blocks_added += 1
+    return new
+
+
+def _merge_incoming(phi: Phi, sources: list[Block], new: Block) -> Value:
+    """The value ``phi`` receives from ``sources``, as seen at the end of ``new``."""
+    values = [phi.value_from(s) for s in sources if s in phi.incoming_blocks]
+    if all(v is values[0] for v in values):
+        return values[0]
+    merged = Phi(phi.type, phi.name)
+    new.insert(len(new.phis), merged)
+    for s in sources:
+        if s in phi.incoming_blocks:
+            merged.add_incoming(phi.value_from(s), s)
+    return merged
+
+
+def _split_edge(fn: Function, src: Block, dst: Block, name: str,
+                result: CanonicalizeResult) -> Block:
+    """Put a new block on the edge src -> dst."""
+    return _funnel(fn, dst, [src], name, result)
+
+
+# ---------------------------------------------------------------------------
+# LCSSA
+
+
+def _build_lcssa(fn: Function, g: Graph[Block], result: CanonicalizeResult) -> None:
+    for lp in sorted(g.loops.loops, key=lambda lp: -lp.depth):
+        for b in list(lp.blocks):
+            for inst in list(b.instructions):
+                if _outside_uses(inst, lp):
+                    _close(inst, lp, g, result)
+
+
+def _outside_uses(inst: Instruction, lp: Loop[Block]) -> list[tuple[Instruction, int]]:
+    """(user, operand index) of every use of inst that leaves the loop."""
+    uses: list[tuple[Instruction, int]] = []
+    for user in set(inst.users):
+        for k, op in enumerate(user.operands):
+            if op is not inst:
+                continue
+            where = user.incoming_blocks[k] if isinstance(user, Phi) else user.block
+            if where is not None and where not in lp:
+                uses.append((user, k))
+        if user.mask is inst and user.block is not None and user.block not in lp:
+            uses.append((user, -1))
+    return uses
+
+
+def _close(inst: Instruction, lp: Loop[Block], g: Graph[Block],
+           result: CanonicalizeResult) -> None:
+    """Route the outside uses of inst through phis in the exits it dominates."""
+    defs: dict[Block, Value] = {}
+    for e in lp.exits:
+        if inst.block is not None and g.dominates(inst.block, e):
+            (pred,) = g.preds[e]
+            phi = Phi(inst.type, f"{inst.name}.lcssa" if inst.name else "")
+            e.insert(0, phi)
+            phi.add_incoming(inst, pred)
+            defs[e] = phi
+            result.lcssa_phis += 1
+    updater = _SSAUpdater(defs, g, inst.type, f"{inst.name}.lcssa" if inst.name else "")
+    for user, k in _outside_uses(inst, lp):
+        if k == -1:
+            user.set_mask(updater.value_at_start(user.block))  # type: ignore[arg-type]
+        elif isinstance(user, Phi):
+            user.set_operand(k, updater.value_at_end(user.incoming_blocks[k]))
+        else:
+            user.set_operand(k, updater.value_at_start(user.block))  # type: ignore[arg-type]
+
+
+class _SSAUpdater:
+    """Read a variable defined in some blocks (Braun et al., 'Simple and
+    Efficient Construction of SSA Form', read-variable without sealing)."""
+
+    def __init__(self, defs: dict[Block, Value], g: Graph[Block], type_: Type,
+                 name: str = "") -> None:
+        self.name = name
+        self.defs = dict(defs)
+        self.at_end: dict[Block, Value] = {}
+        self.g = g
+        self.type = type_
+
+    def value_at_start(self, block: Block) -> Value:
+        if block in self.defs:
+            return self.defs[block]
+        preds = self.g.preds[block]
+        if len(preds) == 1:
+            return self.value_at_end(preds[0])
+        phi = Phi(self.type, self.name)
+        block.insert(0, phi)
+        self.defs[block] = phi
+        for p in preds:
+            phi.add_incoming(self.value_at_end(p), p)
+        return self._remove_trivial(phi, block)
+
+    def _remove_trivial(self, phi: Phi, block: Block) -> Value:
+        """A phi whose inputs are one value (or itself) is that value."""
+        others = {id(v): v for v in phi.operands if v is not phi}
+        if len(others) != 1:
+            return phi
+        (value,) = others.values()
+        phi.replace_all_uses_with(value)
+        phi.drop_operands()
+        block.instructions.remove(phi)
+        phi.block = None
+        for table in (self.defs, self.at_end):
+            for b, v in list(table.items()):
+                if v is phi:
+                    table[b] = value
+        return value
+
+    def value_at_end(self, block: Block) -> Value:
+        cached = self.at_end.get(block)
+        if cached is not None:
+            return cached
+        value = self.value_at_start(block)
+        self.at_end[block] = value
+        return value
+
+
+def first_exit_phi(block: Block) -> Optional[Phi]:
+    """The first phi of an exit block (helper for tests)."""
+    phis = block.phis
+    return phis[0] if phis else None

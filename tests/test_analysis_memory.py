@@ -1,0 +1,99 @@
+"""Access shapes of loads and stores (s2s.analysis.memory)."""
+from __future__ import annotations
+
+from s2s.analysis.divergence import compute_divergence
+from s2s.analysis.memory import memory_counts, memory_shapes
+from s2s.analysis.shapes import VectorShape as S
+from s2s.ir.parser import parse_function
+from s2s.ir.values import Load, Store
+
+KERNEL = """
+struct.vec3 = { f64 x @0, f64 y @8, f64 z @16 } size 24
+func @k(i64 %i, ptr<f64> %a, ptr<f32> %b, ptr<i32> %idx, ptr<struct.vec3> %v, f64 %s) -> () {
+entry:
+  %pa = gep %a, %i
+  %xa = load %pa
+  %i2 = mul %i, i64 2
+  %pb = gep %b, %i2
+  %xb = load %pb
+  %pi = gep %idx, %i
+  %k = load %pi
+  %pg = gep %a, %k
+  %xg = load %pg
+  %pu = gep %a, i64 3
+  %xu = load %pu
+  %pv = gep %v, %i
+  %py = fieldaddr %pv, y
+  %xy = load %py
+  %neg = sub i64 0, %i
+  %pr = gep %a, %neg
+  %xr = load %pr
+  %c = cmp lt %xa, %s
+  condbr %c, then, done
+then:
+  store %xg, %pg
+  br done
+done:
+  store %xa, %pa
+  ret
+}
+"""
+
+
+def setup():
+    fn = parse_function(KERNEL)
+    args = dict(zip(fn.args, [S.strided(1, 8), S.uniform(64), S.uniform(64), S.uniform(64),
+                              S.uniform(64), S.uniform()]))
+    info = compute_divergence(fn, args)
+    acc = memory_shapes(fn, info)
+    by_name = {i.name: acc[i] for i in acc if isinstance(i, Load)}
+    stores = [acc[i] for i in acc if isinstance(i, Store)]
+    return by_name, stores, acc
+
+
+def test_access_kinds():
+    loads, stores, _ = setup()
+    assert loads["xa"].kind == "contiguous" and loads["xa"].stride == 8
+    assert loads["xb"].kind == "strided" and loads["xb"].stride == 8 and loads["xb"].elem_size == 4
+    assert loads["k"].kind == "contiguous" and loads["k"].elem_size == 4
+    assert loads["xg"].kind == "gather"
+    assert loads["xu"].kind == "uniform"
+    assert loads["xy"].kind == "strided" and loads["xy"].stride == 24
+    assert loads["xr"].kind == "strided" and loads["xr"].is_reverse
+    assert [s.kind for s in stores] == ["scatter", "contiguous"]
+
+
+def test_alignment_and_masking():
+    loads, stores, _ = setup()
+    # %i is (1,8): lane 0 address of a[i] is a multiple of 64 bytes
+    assert loads["xa"].alignment == 64 and loads["xa"].is_aligned(64)
+    assert loads["xy"].alignment == 8
+    assert stores[0].masked and not stores[1].masked
+    assert not loads["xa"].masked
+
+
+def test_counts_for_the_report():
+    _, _, acc = setup()
+    counts = memory_counts(acc)
+    assert counts == {"contiguous": 3, "strided": 3, "gather": 1, "scatter": 1,
+                      "masked": 1, "uniform": 1}
+
+
+def test_per_lane_stack_access_names_its_alloca():
+    fn = parse_function("""
+func @st(i64 %t, i64 %u) -> (i64) {
+entry:
+  %m = alloca [8 x i64]
+  %m0 = cast %m to ptr<i64>
+  %p = gep %m0, %u
+  store %t, %p
+  %q = gep %m0, %u
+  %x = load %q
+  ret %x
+}
+""")
+    info = compute_divergence(fn, {fn.args[0]: S.strided(1), fn.args[1]: S.uniform()})
+    acc = memory_shapes(fn, info)
+    load = next(a for i, a in acc.items() if isinstance(i, Load))
+    assert not info.alloca_is_uniform(load.alloca)
+    assert load.kind == "gather" and load.lane_offset == S.uniform(8)

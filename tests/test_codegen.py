@@ -1,0 +1,259 @@
+"""AVX2 code generation end to end: vectorize C kernels, compile, compare with the scalar loop."""
+from __future__ import annotations
+
+import pytest
+
+from test_codegen_kit import build_and_run, kernel_source
+
+
+def test_contiguous_and_reduction():
+    src = kernel_source("""
+        void F(saxpy)(int n, KARGS) {
+            double s = 2.5;
+            #pragma omp simd
+            for (int i = 0; i < n; i++)
+                x[i] = s * y[i] + x[i];
+        }
+        void F(dot)(int n, KARGS) {
+            double sum = 0.0;
+            #pragma omp simd reduction(+:sum)
+            for (int i = 0; i < n; i++)
+                sum += x[i] * y[i];
+            d[0] = sum;
+        }
+    """)
+    build_and_run(src, ["saxpy", "dot"], expect_loops=2, rtol=1e-12)
+
+
+def test_mixed_widths_and_conversions():
+    src = kernel_source("""
+        void F(mixed)(int n, KARGS) {
+            #pragma omp simd
+            for (int i = 0; i < n; i++) {
+                int k = p[i] + q[i] * 3;
+                x[i] = y[i] * k + (double)q[i];
+                q[i] = (int)(y[i] * 2.0) - k;
+            }
+        }
+        void F(floats)(int n, KARGS) {
+            #pragma omp simd
+            for (int i = 0; i < n; i++)
+                f[i] = f[i] * g[i] - (float)y[i];
+        }
+        void F(float_only)(int n, KARGS) {
+            #pragma omp simd
+            for (int i = 0; i < n; i++)
+                g[i] = f[i] * 0.5f + g[i];
+        }
+        void F(int_only)(int n, KARGS) {
+            #pragma omp simd
+            for (int i = 0; i < n; i++)
+                q[i] = ((q[i] << 2) ^ (p[i] >> 1)) | (q[i] & 5);
+        }
+    """)
+    build_and_run(src, ["mixed", "floats", "float_only", "int_only"], expect_loops=4)
+
+
+def test_gather_strided_uniform():
+    src = kernel_source("""
+        void F(gather)(int n, KARGS) {
+            #pragma omp simd
+            for (int i = 0; i < n; i++)
+                x[i] = y[p[i]] + z[i];
+        }
+        void F(strided)(int n, KARGS) {
+            #pragma omp simd
+            for (int i = 0; i < n / 2; i++)
+                x[2 * i] = y[2 * i + 1] * 3.0;
+        }
+        void F(uniform_load_store)(int n, KARGS) {
+            #pragma omp simd
+            for (int i = 0; i < n; i++) {
+                x[i] = y[i] + d[3];
+                z[5] = y[i];
+            }
+        }
+        void F(scatter)(int n, KARGS) {
+            #pragma omp simd
+            for (int i = 0; i < n; i++)
+                y[p[i]] = x[i] * 2.0;
+        }
+        void F(reverse)(int n, KARGS) {
+            #pragma omp simd
+            for (int i = n - 1; i >= 0; i--)
+                x[i] = y[n - 1 - i] + i;
+        }
+        void F(step3)(int n, KARGS) {
+            #pragma omp simd
+            for (long i = 1; i < n; i += 3)
+                x[i] = y[i] - x[i - 1];
+        }
+    """)
+    build_and_run(src, ["gather", "strided", "uniform_load_store", "scatter", "reverse",
+                        "step3"], expect_loops=6)
+
+
+REDUCTION_KERNELS = """
+    void F(red_add_d)(int n, KARGS) {
+        double s = 1.5;
+        #pragma omp simd reduction(+:s)
+        for (int i = 0; i < n; i++) s += x[i];
+        d[0] = s;
+    }
+    void F(red_sub_i)(int n, KARGS) {
+        int s = 7;
+        #pragma omp simd reduction(-:s)
+        for (int i = 0; i < n; i++) s -= q[i];
+        r[0] = s;
+    }
+    void F(red_mul_d)(int n, KARGS) {
+        double s = 1.0;
+        #pragma omp simd reduction(*:s)
+        for (int i = 0; i < n; i++) s *= z[i] * 0.5;
+        d[0] = s;
+    }
+    void F(red_mul_i)(int n, KARGS) {
+        unsigned s = 1;
+        #pragma omp simd reduction(*:s)
+        for (int i = 0; i < n; i++) s *= (q[i] & 3) + 1;
+        r[0] = s;
+    }
+    void F(red_min_d)(int n, KARGS) {
+        double s = 1e300;
+        #pragma omp simd reduction(min:s)
+        for (int i = 0; i < n; i++) s = fmin(x[i], s);
+        d[0] = s;
+    }
+    void F(red_max_i)(int n, KARGS) {
+        int s = -1000;
+        #pragma omp simd reduction(max:s)
+        for (int i = 0; i < n; i++) s = s ^ ((s ^ q[i]) & -(q[i] > s));
+        r[0] = s;
+    }
+    void F(red_max_f)(int n, KARGS) {
+        float s = -1e30f;
+        #pragma omp simd reduction(max:s)
+        for (int i = 0; i < n; i++) s = fmaxf(s, f[i]);
+        g[0] = s;
+    }
+    void F(red_bits)(int n, KARGS) {
+        int a = -1, o = 0, e = 0;
+        #pragma omp simd reduction(&:a) reduction(|:o) reduction(^:e)
+        for (int i = 0; i < n; i++) { a &= q[i] | 16; o |= p[i]; e ^= q[i]; }
+        r[0] = a; r[1] = o; r[2] = e;
+    }
+    void F(red_logic)(int n, KARGS) {
+        int all = 1, any = 0;
+        #pragma omp simd reduction(&&:all) reduction(||:any)
+        for (int i = 0; i < n; i++) { all = all & (x[i] > -20.0); any = any | (x[i] > 11.0); }
+        r[0] = all; r[1] = any;
+    }
+    void F(red_long)(int n, KARGS) {
+        long long s = 0;
+        #pragma omp simd reduction(+:s)
+        for (int i = 0; i < n; i++) s += (long long)q[i] * p[i];
+        r[3] = s;
+    }
+"""
+
+
+def test_reductions():
+    src = kernel_source(REDUCTION_KERNELS)
+    names = ["red_add_d", "red_sub_i", "red_mul_d", "red_mul_i", "red_min_d", "red_max_i",
+             "red_max_f", "red_bits", "red_logic", "red_long"]
+    build_and_run(src, names, expect_loops=len(names), rtol=1e-12)
+
+
+def test_linear_lastprivate_iv_after_loop():
+    src = kernel_source("""
+        void F(linear)(int n, KARGS) {
+            int j = 3;
+            #pragma omp simd linear(j:2)
+            for (int i = 0; i < n; i++) {
+                x[i] = y[j] + 1.0;
+                j += 2;
+            }
+            r[0] = j;
+        }
+        void F(lastpriv)(int n, KARGS) {
+            double t = -1.0;
+            int i;
+            #pragma omp simd lastprivate(t)
+            for (i = 0; i < n; i++) {
+                t = x[i] * 2.0;
+                y[i] = t;
+            }
+            d[0] = t;
+            r[1] = i;
+        }
+        void F(down2)(int n, KARGS) {
+            long i;
+            #pragma omp simd
+            for (i = n; i > 1; i -= 2)
+                x[i - 1] = y[i - 2] * (double)i;
+            r[2] = i;
+        }
+        void F(le_bound)(int n, KARGS) {
+            unsigned u;
+            #pragma omp simd
+            for (u = 1; u <= (unsigned)n; u++)
+                z[u] = z[u] + u;
+            r[3] = u;
+        }
+        void F(ne_bound)(int n, KARGS) {
+            #pragma omp simd
+            for (int i = 0; i != n; i++)
+                d[i] = x[i] - y[i];
+        }
+    """)
+    build_and_run(src, ["linear", "lastpriv", "down2", "le_bound", "ne_bound"], expect_loops=5)
+
+
+def test_fallback_ops():
+    src = kernel_source("""
+        void F(idiv)(int n, KARGS) {
+            #pragma omp simd
+            for (int i = 0; i < n; i++) {
+                p[i] = p[i] / q[i] + p[i] % q[i];
+            }
+        }
+        void F(i64mul)(int n, KARGS) {
+            #pragma omp simd
+            for (int i = 0; i < n; i++) {
+                long long a = (long long)q[i] * 1000003LL;
+                long long b = a * (long long)p[i];
+                x[i] = (double)(b >> 3);
+            }
+        }
+        void F(unsigned_cmp)(int n, KARGS) {
+            #pragma omp simd
+            for (int i = 0; i < n; i++) {
+                unsigned a = (unsigned)q[i], b = (unsigned)p[i];
+                q[i] = a < b ? (int)(a / 3u) : (int)(b >> 1);
+            }
+        }
+        void F(shorts)(int n, KARGS) {
+            #pragma omp simd
+            for (int i = 0; i < n; i++) {
+                short s = (short)(q[i] * 1234);
+                p[i] = s * s;
+            }
+        }
+    """)
+    build_and_run(src, ["idiv", "i64mul", "unsigned_cmp", "shorts"], expect_loops=4)
+
+
+def test_divergent_branch_is_rejected():
+    from test_codegen_kit import vectorize
+    src = kernel_source("""
+        void F(div)(int n, KARGS) {
+            #pragma omp simd
+            for (int i = 0; i < n; i++)
+                x[i] = y[i] > 0 ? y[i] : z[i];
+        }
+    """)
+    res, _ = vectorize(src)
+    assert not res.loops
+    assert len(res.unsupported) == 1
+    assert "warning: divergent control flow" in res.unsupported[0]
+    assert ":3:5:" in res.unsupported[0] or "kern.c:" in res.unsupported[0]
