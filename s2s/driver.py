@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .codegen.generate import CodegenOptions, GeneratedLoop, prelude
-from .codegen.target import Target, available_targets, load_target
+from .codegen.target import TEMPLATE_ROOT, Target, load_target
 from .diagnostics import Location, Unsupported, UserError
 from .frontend.lower import lower_loop
 from .frontend.parse import ParsedFile, parse_file
@@ -26,7 +26,8 @@ DEFAULT_TARGETS = ("avx512", "avx2", "neon")
 
 
 def known_targets() -> list[str]:
-    return available_targets()
+    """Every folder of templates/ with a target.toml is a target."""
+    return sorted(p.parent.name for p in TEMPLATE_ROOT.glob("*/target.toml"))
 
 
 def host_target() -> str:
@@ -113,7 +114,7 @@ def run(path: str, options: Options) -> Result:
     result = Result(output=b"")
     codegen_options = CodegenOptions(math=options.math, simdlen=options.simdlen)
     replacements: list[Replacement] = []
-    needs: dict[str, set[str]] = {t.name: set() for t in targets}
+    needs: dict[str, Optional[set[str]]] = {t.name: None for t in targets}
     for pragma in find_pragmas(parsed):
         if pragma.clauses.directive == "declare simd":
             _skip_function(pragma, targets, result)
@@ -123,7 +124,7 @@ def run(path: str, options: Options) -> Result:
             continue
         region, loops = generated
         for target, loop in loops:
-            needs[target.name] |= loop.needs
+            needs[target.name] = (needs[target.name] or set()) | loop.needs
         replacements.append(_dispatch(region, loops, parsed))
     head = _preludes(targets, needs)
     at = _prelude_offset(parsed, replacements) if head else 0
@@ -199,31 +200,35 @@ def _dispatch(region: Region, loops: list[tuple[Target, GeneratedLoop]],
               parsed: ParsedFile) -> Replacement:
     """The #if chain replacing one annotated loop (pragma included)."""
     assert region.replace is not None
+    start = _line_start(parsed.data, region.replace.start)
     lines: list[str] = []
     for i, (target, loop) in enumerate(loops):
-        lines.append(f"{'#if' if i == 0 else '#elif'} {target.guard}")
+        lines.append(f"{'#if' if i == 0 else '#elif'} defined({target.guard})")
         lines.append(loop.text.rstrip("\n"))
     lines.append("#else")
-    lines.append(parsed.data[region.replace.start:region.replace.end].decode())
+    lines.append(parsed.data[start:region.replace.end].decode())
     lines.append("#endif")
     text = "\n".join(lines) + "\n"
     end = region.replace.end
     # The #endif must end its line; swallow the newline after the loop if any.
     if parsed.data[end:end + 1] == b"\n":
         end += 1
-    return Replacement(_line_start(parsed.data, region.replace.start), end, text.encode())
+    return Replacement(start, end, text.encode())
 
 
 def _line_start(data: bytes, offset: int) -> int:
     return data.rfind(b"\n", 0, offset) + 1
 
 
-def _preludes(targets: list[Target], needs: dict[str, set[str]]) -> bytes:
+def _preludes(targets: list[Target], needs: dict[str, Optional[set[str]]]) -> bytes:
+    """One guarded prelude per target that vectorized at least one loop."""
     parts: list[str] = []
     for target in targets:
-        if not needs[target.name]:
+        target_needs = needs[target.name]
+        if target_needs is None:
             continue
-        parts.append(f"#if {target.guard}\n{prelude(target, needs[target.name]).rstrip()}\n#endif\n")
+        text = prelude(target, target_needs).rstrip()
+        parts.append(f"#if defined({target.guard})\n{text}\n#endif\n")
     return "".join(parts).encode()
 
 

@@ -15,7 +15,7 @@ from .codegen.generate import CodegenOptions, GeneratedLoop, generate_loop, regi
 from .codegen.target import Target
 from .diagnostics import Unsupported
 from .ir.region import Region
-from .ir.values import CondBr, Switch
+from .ir.values import Alloca, CondBr, Switch
 from .report import RegionReport
 from .transform.canonicalize import canonicalize
 
@@ -44,10 +44,11 @@ def control_counts(analyzed: AnalyzedRegion, report: RegionReport) -> None:
         if isinstance(term, (CondBr, Switch)):
             kind = "divergent" if div.is_divergent_branch(block) else "uniform"
             report.branches[kind] += 1
-    for header, divergent in div.loop_classification().items():
-        report.loops["divergent" if divergent else "uniform"] += 1
-    for alloca, uniform in div.alloca_classification().items():
-        report.allocas["uniform" if uniform else "varying"] += 1
+    for loop in div.loops.loops:
+        report.loops["divergent" if div.loop_is_divergent(loop.header) else "uniform"] += 1
+    for inst in analyzed.region.fn.instructions():
+        if isinstance(inst, Alloca):
+            report.allocas["uniform" if div.alloca_is_uniform(inst) else "varying"] += 1
 
 
 def generate(analyzed: AnalyzedRegion, target: Target, options: CodegenOptions,
@@ -60,8 +61,8 @@ def generate(analyzed: AnalyzedRegion, target: Target, options: CodegenOptions,
         return None
     report.vectorized = True
     report.width = loop.width
-    for kind, n in loop.stats.memory.items():
+    for kind, n in loop.stats.get("memory", {}).items():
         report.memory[kind] += n
-    for kind, n in loop.stats.calls.items():
+    for kind, n in loop.stats.get("calls", {}).items():
         report.calls[kind] += n
     return loop

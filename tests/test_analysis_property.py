@@ -192,7 +192,14 @@ class Gen:
         if len(targets) == 1:
             b.br(blocks[targets[0]])
             return
-        cond = b.cmp(self.r.choice(["lt", "eq", "ne", "ge"]), self.pick(pool), self.pick(pool), "c")
+        if self.r.random() < 0.4:
+            # a condition that differs between neighbouring lanes
+            bits = b.binop("and", self.r.choice([self.i] + self.ints(pool)),
+                           Constant(I64, self.r.choice([1, 2, 3])), "bits")
+            cond = b.cmp("eq", bits, Constant(I64, 0), "c")
+        else:
+            cond = b.cmp(self.r.choice(["lt", "eq", "ne", "ge"]), self.pick(pool),
+                         self.pick(pool), "c")
         b.condbr(cond, blocks[targets[0]], blocks[targets[1]])
 
     def fill_phis(self, phis, g: Graph, defined, blocks) -> None:
@@ -206,7 +213,8 @@ class Gen:
                         v for d in range(len(blocks))
                         if g.reachable(d) and g.dominates(d, p) for v in defined[d]
                         if v.type == I64]
-                    value = self.r.choice(avail)
+                    value = self.r.choice(avail) if self.r.random() < 0.7 else \
+                        Constant(I64, self.r.randint(0, 3))
                 phi.add_incoming(value, blocks[p])
 
 
@@ -278,7 +286,7 @@ def fits(shape: S, t, lanes: dict[int, object]) -> bool:
     return base0 == 0 if a == 0 else base0 % a == 0
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), width=st.sampled_from([4, 8]),
        base_mul=st.integers(0, 4), u=st.integers(-6, 6), v=st.integers(-6, 6),
        data=st.lists(st.integers(0, 40), min_size=ARRAY_LEN, max_size=ARRAY_LEN))

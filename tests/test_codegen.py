@@ -170,7 +170,7 @@ def test_linear_lastprivate_iv_after_loop():
             int j = 3;
             #pragma omp simd linear(j:2)
             for (int i = 0; i < n; i++) {
-                x[i] = y[j] + 1.0;
+                x[i] = y[j - i] + 1.0;
                 j += 2;
             }
             r[0] = j;

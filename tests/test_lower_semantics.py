@@ -307,6 +307,6 @@ def test_pointer_to_array_and_null(tmp_path: Path) -> None:
     double (*rows)[3] = (double (*)[3])m;
     double *nothing = NULL;
     const double *row = rows[i];
-    o[i] = row[0] * 100 + row[2] + (nothing == 0) + (rows[i] + 1)[0][1];
+    o[i] = row[0] * 100 + row[2] + (nothing == 0) + (rows + i + 1)[0][1];
   }""", 3, {"m": ("double", [float(k) for k in range(12)]), "o": ("double", [0.0] * 3)},
           prelude="#include <stddef.h>")

@@ -387,7 +387,7 @@ class _LoopGen:
             lines.append(f"{INDENT * 2}{bd.var} = {value};")
         for b, start in getattr(self, "linears", []):
             lines.append(f"{INDENT * 2}{b.c_expr} = {self.lane0(start, b.step, b.arg.type, 's2s_k')};")
-        lines.append(f"{INDENT * 2}{self.region.body_text.strip()}")
+        lines += [f"{INDENT * 2}{line}" if line else "" for line in _dedent(self.region.body_text)]
         lines.append(f"{INDENT}}}")
         return lines
 
@@ -434,6 +434,21 @@ class _LoopGen:
             other = getattr(self.region.clauses, "other", "") or ""
             scalar = [f"#pragma omp {self.region.worksharing} {other}".rstrip()] + scalar
         return [f"if ({cond}) {{"] + [INDENT + l for l in block] + ["} else {"] + scalar + ["}"]
+
+
+def _dedent(text: str) -> list[str]:
+    """The body text's lines, re-indented to start at column 0 (the first line
+    starts right after the loop header in the source, so it has no margin)."""
+    lines = text.strip("\n").split("\n")
+    rest = [l for l in lines[1:] if l.strip()]
+    margin = min((len(l) - len(l.lstrip()) for l in rest), default=0)
+    closing = lines[-1].strip() == "}" and len(lines) > 1
+    if closing:
+        margin = min(margin, len(lines[-1]) - len(lines[-1].lstrip()))
+    out = [lines[0].strip()]
+    for l in lines[1:]:
+        out.append(l[margin:] if l[:margin].strip() == "" else l.strip())
+    return out
 
 
 # -- prelude ---------------------------------------------------------------------------------

@@ -282,6 +282,7 @@ class Widener:
     # -- driver ------------------------------------------------------------------------
     def run(self) -> VectorBody:
         blocks = list(self.fn.blocks)
+        self.live = live_values(self.fn)
         self._prepare_phis()
         for index, block in enumerate(blocks):
             nxt = blocks[index + 1] if index + 1 < len(blocks) else None
@@ -292,7 +293,7 @@ class Widener:
                     continue
                 if inst.is_terminator:
                     self.terminator(block, inst, nxt)
-                else:
+                elif inst in self.live:
                     self.instruction(inst)
             self.body.blocks.append(VBlock(self.label(block), self._cur))
         for vb, block in zip(self.body.blocks, blocks):
@@ -686,6 +687,20 @@ class Widener:
             self.per_lane(code + ";", inputs, None, None, hint, mask)
             return
         self.set_vec(inst, self.per_lane(code, inputs, t, ret, hint, mask))
+
+
+def live_values(fn: Any) -> set[Value]:
+    """Instructions whose result matters: side effects, terminators, and their inputs."""
+    live: set[Value] = set()
+    work = [i for i in fn.instructions() if i.is_terminator or i.has_side_effects]
+    while work:
+        inst = work.pop()
+        if inst in live:
+            continue
+        live.add(inst)
+        deps = list(inst.operands) + ([inst.mask] if inst.mask is not None else [])
+        work.extend(d for d in deps if isinstance(d, Instruction) and d not in live)
+    return live
 
 
 def _ir_of(t: TypeInfo) -> Type:
