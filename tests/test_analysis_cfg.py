@@ -26,7 +26,7 @@ def test_dominators_of_a_diamond():
     assert g.idom == {"a": None, "b": "a", "c": "a", "d": "a"}
     assert g.dominates("a", "d") and not g.dominates("b", "d")
     assert g.dominators("d") == ["d", "a"]
-    assert g.dom_children["a"] == ["b", "c", "d"] or set(g.dom_children["a"]) == {"b", "c", "d"}
+    assert set(g.dom_children["a"]) == {"b", "c", "d"}
 
 
 def test_post_dominators_use_a_virtual_exit():
@@ -67,7 +67,7 @@ def test_loop_forest_of_nested_loops():
     assert inner.exiting == ["b2"] and inner.exits == ["l1"]
     assert forest.loop_of("b2") is inner and forest.loop_of("l1") is outer
     assert forest.loop_of("x") is None
-    assert g.back_edges == [("b2", "h2"), ("l1", "h1")] or set(g.back_edges) == {("b2", "h2"), ("l1", "h1")}
+    assert set(g.back_edges) == {("b2", "h2"), ("l1", "h1")}
 
 
 def test_self_loop():

@@ -9,7 +9,7 @@ from s2s.analysis.shapes import VectorShape as S
 from s2s.diagnostics import Unsupported
 from s2s.ir.builder import IRBuilder
 from s2s.ir.parser import parse_function
-from s2s.ir.types import F64, I1, I64, ptr
+from s2s.ir.types import F64, I64, ptr
 from s2s.ir.values import Block, Constant, Function, Undef
 
 LOOP = """
@@ -240,3 +240,22 @@ d:
 }
 """, v="var")
     assert not info.is_divergent_branch(blocks(fn)["entry"])
+
+
+def test_known_call_shapes():
+    fn = parse_function("""
+func @c(i64 %i) -> (i64) {
+entry:
+  %r = call i64 @lin(%i)
+  %s = call i64 @other(%i)
+  ret %r
+}
+""")
+
+    def call_shape(call, shapes):
+        return S.strided(2) if call.callee == "lin" and shapes[0].is_strided else None
+
+    info = compute_divergence(fn, {fn.args[0]: S.strided(1)}, call_shape=call_shape)
+    v = values(fn)
+    assert info.shape_of(v["r"]) == S.strided(2)
+    assert info.shape_of(v["s"]).is_varying

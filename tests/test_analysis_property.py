@@ -145,7 +145,8 @@ class Gen:
             cond = b.cmp(r.choice(["lt", "eq", "ge"]), x, y, "c")
             return b.select(cond, self.pick(pool), self.pick(pool), "x")
         if kind in ("load", "loadi"):
-            idx = self.i if kind == "loadi" else b.binop("and", x, Constant(I64, ARRAY_LEN - 1), "ix")
+            mask = Constant(I64, ARRAY_LEN - 1)
+            idx = self.i if kind == "loadi" else b.binop("and", x, mask, "ix")
             p = b.gep(self.a, idx, "pa")
             return b.cast(b.load(p, "ld"), I64, "x")
         if kind == "ptr":

@@ -29,6 +29,25 @@ HEADER = """#ifndef F
 #include <stdlib.h>
 """
 
+TARGET_FLAGS = {"avx2": ["-mavx2", "-mfma"],
+                "avx512": ["-mavx512f", "-mavx512dq", "-mavx512bw", "-mavx512vl", "-mavx2", "-mfma"],
+                "neon": ["-static"]}
+CROSS = {"neon": ("aarch64-linux-gnu-gcc", ["qemu-aarch64"])}
+"""Targets built by a cross compiler and run under an emulator."""
+
+
+def available_targets() -> list[str]:
+    """The targets whose templates exist and whose output can run here."""
+    from s2s.codegen.target import TEMPLATE_ROOT
+    out = []
+    for name in ("avx2", "avx512", "neon"):
+        if not (TEMPLATE_ROOT / name / "ops.j2").is_file():
+            continue
+        if name in CROSS and not all(shutil.which(t) for t in (CROSS[name][0], *CROSS[name][1])):
+            continue
+        out.append(name)
+    return out
+
 SIZES = [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 1001]
 
 DRIVER = r"""
@@ -127,7 +146,7 @@ def vectorize(src: str, target: str = "avx2", options: Optional[CodegenOptions] 
     return res, workdir
 
 
-def build_and_run(src: str, kernels: list[str], *, target: str = "avx2",
+def build_and_run(target: str, src: str, kernels: list[str], *,
                   options: Optional[CodegenOptions] = None, ulp: int = 0,
                   rtol: float = 0.0, compilers: tuple[str, ...] = ("gcc", "clang"),
                   extra_flags: tuple[str, ...] = (), expect_loops: Optional[int] = None,
@@ -142,12 +161,19 @@ def build_and_run(src: str, kernels: list[str], *, target: str = "avx2",
     driver = DRIVER.replace("KARGS", KARGS) % {
         "protos": protos, "calls": calls, "sizes": ", ".join(map(str, SIZES))}
     (wd / "main.c").write_text(driver)
-    flags = ["-O2", "-ffp-contract=off", "-Wall", "-mavx2", "-mfma"] + list(extra_flags)
+    base = ["-O2", "-ffp-contract=off", "-Wall", *TARGET_FLAGS[target], *extra_flags]
+    runner: list[str] = []
+    if target in CROSS:
+        compilers = (CROSS[target][0],)
+        runner = CROSS[target][1]
+        libs = tuple(l for l in libs if l != "-lmvec")
     for cc in compilers:
         if shutil.which(cc) is None:
             continue
         exe = wd / f"t_{cc}"
         objs = []
+        # Debian's clang has no libomp: use gcc's runtime
+        flags = [("-fopenmp=libgomp" if cc == "clang" and f == "-fopenmp" else f) for f in base]
         for name, prefix in (("kern.c", "ref_"), ("kern_vec.c", "vec_")):
             obj = wd / f"{name}.{cc}.o"
             cmd = [cc, *flags, f"-DF(n)={prefix}##n", "-c", str(wd / name), "-o", str(obj)]
@@ -158,7 +184,7 @@ def build_and_run(src: str, kernels: list[str], *, target: str = "avx2",
         cmd = [cc, *flags, str(wd / "main.c"), *objs, "-o", str(exe), *libs]
         out = subprocess.run(cmd, capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
-        run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60,
+        run = subprocess.run([*runner, str(exe)], capture_output=True, text=True, timeout=120,
                              env=dict(os.environ, OMP_NUM_THREADS="2"))
         assert run.returncode == 0 and "ALL OK" in run.stdout, \
             f"{cc}: {run.stdout}{run.stderr}\n--- output in {wd}"

@@ -310,3 +310,17 @@ def test_pointer_to_array_and_null(tmp_path: Path) -> None:
     o[i] = row[0] * 100 + row[2] + (nothing == 0) + (rows + i + 1)[0][1];
   }""", 3, {"m": ("double", [float(k) for k in range(12)]), "o": ("double", [0.0] * 3)},
           prelude="#include <stddef.h>")
+
+
+def test_if_conversion_matches_branches(tmp_path: Path) -> None:
+    check(tmp_path, "#pragma omp simd reduction(max:mx) reduction(+:cnt)",
+          """for (int i = 0; i < n; i++) {
+    double x = d[i];
+    int k = a[i];
+    if (x < -1.0) x = -1.0; else if (x > 5.0) { x = 5.0; k *= 3; } else k -= 1;
+    if (k & 1) { k <<= 2; if (k > 100) k = 100; }
+    if (x > mx) mx = x;
+    if (k < 0) cnt++;
+    o[i] = x + k;
+  }""", 10, {"d": ("double", DOUBLES), "a": ("int", SIGNED), "o": ("double", [0.0] * 10)},
+          carried={"mx": ("double", -100.0), "cnt": ("int", 0)})

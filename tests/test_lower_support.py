@@ -10,6 +10,7 @@ from s2s.frontend.lower import lower_loop
 from s2s.frontend.parse import parse_file
 from s2s.frontend.pragmas import find_pragmas
 from s2s.ir.interpreter import Memory, run_scalar
+from s2s.ir.parser import parse_function
 from s2s.ir.printer import print_function
 from s2s.ir.region import Region
 from s2s.ir.verifier import verify
@@ -26,6 +27,9 @@ def lower_all(tmp_path: Path, code: str, name: str = "k.c") -> list[Region]:
             continue
         region = lower_loop(parsed, pragma)
         verify(region.fn)
+        # The printed IR must read back as the same function.
+        text = print_function(region.fn)
+        assert print_function(parse_function(text)) == text
         regions.append(region)
     return regions
 

@@ -129,3 +129,25 @@ void f(int n, int k, int *a) {
 """)
     assert exc.message == "linear step 'k' of 'j' is not a constant"
     assert exc.location is not None and exc.location.line == 5
+
+
+def test_body_that_never_completes(tmp_path: Path) -> None:
+    exc = unsupported_of(tmp_path, """
+void f(int n, int *a) {
+  #pragma omp simd
+  for (int i = 0; i < n; i++) { a[i] = 0; while (1) { a[i]++; } }
+}
+""")
+    assert exc.message == "the simd loop body never completes an iteration"
+    assert exc.location is not None and exc.location.line == 4
+
+
+def test_string_initialized_array(tmp_path: Path) -> None:
+    exc = unsupported_of(tmp_path, """
+void f(int n, char *a) {
+  #pragma omp simd
+  for (int i = 0; i < n; i++) { char s[4] = "abc"; a[i] = s[i & 3]; }
+}
+""")
+    assert exc.message == "array initialized from a string in simd loop"
+    assert exc.location is not None and (exc.location.line, exc.location.column) == (4, 45)

@@ -12,6 +12,10 @@
  *   U <tag> f64|f32 <n> <hex>...
  *                          elementwise, within the kernel's stated ulp bound
  *
+ * S2S_OUT_FP is S2S_OUT for float arrays that may hold NaNs made by
+ * arithmetic (their sign and payload are not specified by C), printing every
+ * NaN as the canonical one.
+ *
  * Output buffers are over-allocated by S2S_GUARD elements and printed with
  * the guard, so a vector store past the end of the iteration space shows up.
  * s2s_tail() places an input so that its last element ends exactly at a
@@ -19,6 +23,11 @@
  */
 #ifndef S2S_HARNESS_H
 #define S2S_HARNESS_H
+
+/* mmap's MAP_ANONYMOUS under a strict -std=c11 (how s2svec may parse). */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE 1
+#endif
 
 #include <math.h>
 #include <stdint.h>

@@ -2,6 +2,7 @@
  * grid; the inner (column) loop is annotated, the row index is uniform in it.
  * bench-rtol: 1e-10
  * Prints the kernel time in ns and a checksum (sum of the final grid). */
+#define _POSIX_C_SOURCE 200112L  /* clock_gettime under -std=c11 too */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

@@ -478,7 +478,11 @@ def _tree_intervals(root: object, children: Mapping) -> dict:
 
 
 def _toposort(succs: Mapping[N, Sequence[N]], start: N) -> list[N]:
-    """Reverse post-order of a DAG from ``start`` (nodes not reached are appended)."""
+    """Reverse post-order of a DAG from ``start`` (nodes not reached are appended).
+
+    Successors are visited last-first, so that in the result the first
+    successor of a branch (the "then" side) comes before the later ones, as
+    in the source layout."""
     post: list[N] = []
     seen: set[N] = set()
     for root in [start] + [n for n in succs if n != start]:
@@ -491,9 +495,10 @@ def _toposort(succs: Mapping[N, Sequence[N]], start: N) -> list[N]:
             ss = succs.get(n, [])
             if i < len(ss):
                 stack[-1] = (n, i + 1)
-                if ss[i] not in seen:
-                    seen.add(ss[i])
-                    stack.append((ss[i], 0))
+                nxt = ss[len(ss) - 1 - i]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, 0))
             else:
                 stack.pop()
                 post.append(n)
@@ -518,7 +523,8 @@ def _loop_forest(g: Graph[N]) -> LoopForest[N]:
                 if p not in body:
                     body.add(p)
                     work.append(p)
-        blocks = [n for n in g.rpo if n in body]
+        number = g.rpo_number
+        blocks = sorted(body, key=number.__getitem__)
         loops.append(Loop(header=h, latches=list(latches[h]), blocks=blocks, block_set=body))
     # Nesting: the parent of a loop is the smallest other loop containing its header.
     loops.sort(key=lambda lp: -len(lp.blocks))

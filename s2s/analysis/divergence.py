@@ -27,9 +27,11 @@ What is computed (a fixed point, all sets only grow):
     precision of "partially divergent nodes" (seed 001 Section 7.3).
   * phis in join blocks become varying ([DA-PHI-D]) unless all incoming
     values are one value that is not defined inside a loop left divergently
-    through that block (then every lane sees that same value).  Values used
-    outside a divergent loop without an LCSSA phi are made varying (sound
-    without LCSSA; run ``transform.canonicalize`` first for precision).
+    through that block (then every lane sees that same value); undef inputs
+    are ignored (seed 004 "reaching undefs"), and values invariant in the
+    loop they leave are not tainted by leaking iterations (seed 004).  Values
+    used outside a divergent loop without an LCSSA phi are made varying
+    (sound without LCSSA; run ``transform.canonicalize`` first for precision).
   * stack objects (Alloca SSA, Section 6.6): an alloca is varying when a
     store through it has a non-uniform value, address or mask ([DA-STORE-D]),
     when its address escapes (call, stored, compared, cast to int), when a
@@ -53,11 +55,12 @@ import heapq
 import math
 from collections import deque
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Optional
+from typing import Callable, Iterable, Mapping, Optional
 
 from ..diagnostics import Unsupported
-from ..ir.values import (Alloca, Argument, Block, Cast, Cmp, CondBr, FieldAddr, Function, Gep,
-                         Instruction, Load, Phi, Select, Store, Switch, Terminator, Undef, Value)
+from ..ir.values import (Alloca, Argument, BinOp, Block, Call, Cast, Cmp, CondBr, FieldAddr,
+                         Function, Gep, Instruction, Load, Phi, Select, Store, Switch, Terminator,
+                         UnOp, Undef, Value)
 from .cfg import Graph, Loop, LoopForest, cfg_of
 from .shapes import VectorShape
 from .transfer import BOT, UNI, constant_shape, fit, same_value, transfer
@@ -145,20 +148,27 @@ class DivergenceInfo:
         return alloca not in self.varying_allocas
 
 
+CallShape = Callable[[Call, list[VectorShape]], Optional[VectorShape]]
+
+
 def compute_divergence(fn: Function, arg_shapes: Mapping[Argument, VectorShape],
-                       *, width: Optional[int] = None) -> DivergenceInfo:
+                       *, width: Optional[int] = None,
+                       call_shape: Optional[CallShape] = None) -> DivergenceInfo:
     """Run the divergence analysis on ``fn``.
 
     ``arg_shapes`` gives the shape of each argument (loop regions: the
     induction variable strided(step), linear variables strided, live-ins
     uniform); arguments without a given shape are varying.  ``width`` (the
     vector width W), when known, lets compares of differently strided values
-    be proven uniform (T6 in transfer.py)."""
+    be proven uniform (T6 in transfer.py).  ``call_shape(call, operand
+    shapes)`` may supply the result shape of known calls (e.g. a declare simd
+    function with a ``linear`` return); returning None falls back to T9."""
     g = cfg_of(fn)
     if not g.is_reducible:
         src, dst = g.irreducible_edges[0]
         raise Unsupported(f"irreducible control flow (edge {src.name} -> {dst.name})")
     solver = _Solver(fn, g, arg_shapes, width)
+    solver.call_shape = call_shape
     solver.run()
     return solver.result()
 
@@ -184,7 +194,12 @@ class _Solver:
         self.varying_allocas: set[Alloca] = set()
         self.position = {b: i for i, b in enumerate(g.rewired_order)}
         self.order = g.rewired_order
+        self._rewired_ipdom: Optional[dict] = None
+        self.rewired_succ_positions = [[self.position[q] for q in g.rewired_succs(b)]
+                                       for b in self.order]
         self._base_cache: dict[Value, frozenset[Alloca]] = {}
+        self._invariant: dict[tuple[int, int], bool] = {}
+        self.call_shape: Optional[CallShape] = None
         self.allocas = _AllocaFacts.collect(fn, g)
 
     # -- Listing 1 --------------------------------------------------------------------------
@@ -241,6 +256,10 @@ class _Solver:
             new = self.phi_shape(inst)
         else:
             new = transfer(inst, self.shape, self.width)
+            if isinstance(inst, Call) and self.call_shape is not None and not new.is_bottom:
+                known = self.call_shape(inst, [self.shape(o) for o in inst.operands])
+                if known is not None:
+                    new = known
         if isinstance(inst, Alloca) and inst in self.varying_allocas:
             new = VectorShape.varying(new.lane_alignment() or 1)
         if inst in self.forced and not new.is_bottom:
@@ -256,13 +275,14 @@ class _Solver:
         shapes = [self.shape(v) for v, _ in incoming]
         block = phi.block
         assert block is not None
-        if True:
+        if block not in self.sync:
             result = BOT
             for s in shapes:
                 result = result.join(s)
             return result
         first = incoming[0][0]
-        if all(same_value(v, first) for v, _ in incoming) and not self.left_divergently(first, block):
+        same = all(same_value(v, first) for v, _ in incoming)
+        if same and not self.left_divergently(first, block):
             return shapes[0]
         known = [s for s in shapes if not s.is_bottom]
         if not known:
@@ -273,15 +293,46 @@ class _Solver:
         return VectorShape.varying(align or 1)
 
     def left_divergently(self, v: Value, exit_block: Block) -> bool:
-        """v is defined in a loop that lanes leave through ``exit_block`` in different iterations."""
+        """v is defined in a loop that lanes leave through ``exit_block`` in
+        different iterations (and v changes between iterations)."""
         if not isinstance(v, Instruction) or v.block is None:
             return False
         lp = self.cfg.loops.loop_of(v.block)
         while lp is not None:
-            if exit_block in self.div_exits.get(lp.header, ()):
+            if exit_block in self.div_exits.get(lp.header, ()) and not self.invariant(v, lp):
                 return True
             lp = lp.parent
         return False
+
+    def invariant(self, v: Value, lp: Loop[Block]) -> bool:
+        """v computes the same value in every iteration of lp (seed 004: a
+        loop-invariant def cannot taint a use through leaking iterations)."""
+        key = (id(v), id(lp))
+        known = self._invariant.get(key)
+        if known is not None:
+            return known
+        stack = [v]
+        while stack:
+            x = stack[-1]
+            kx = (id(x), id(lp))
+            if kx in self._invariant:
+                stack.pop()
+                continue
+            if not isinstance(x, Instruction) or x.block is None or x.block not in lp:
+                self._invariant[kx] = True
+                stack.pop()
+                continue
+            if not _pure_op(x):
+                self._invariant[kx] = False
+                stack.pop()
+                continue
+            todo = [o for o in x.operands if (id(o), id(lp)) not in self._invariant]
+            if todo:
+                stack.extend(todo)
+                continue
+            self._invariant[kx] = all(self._invariant[(id(o), id(lp))] for o in x.operands)
+            stack.pop()
+        return self._invariant[key]
 
     # -- memory (6.5.2, 6.6) -----------------------------------------------------------------
     def visit_store(self, store: Store) -> None:
@@ -333,7 +384,8 @@ class _Solver:
         for a, facts in self.allocas.items():
             if a in self.varying_allocas:
                 continue
-            if facts.joins & self.sync or any(facts.outlives_writes_in(lp) for lp in divergent_loops):
+            written_in_divergent_loop = any(facts.outlives_writes_in(lp) for lp in divergent_loops)
+            if facts.joins & self.sync or written_in_divergent_loop:
                 self.mark_alloca_varying(a)
                 changed = True
         return changed
@@ -383,39 +435,86 @@ class _Solver:
         """Temporal divergence of values used outside ``lp`` without an LCSSA phi."""
         for b in lp.blocks:
             for inst in b.instructions:
-                if _used_outside(inst, lp):
+                if _used_outside(inst, lp) and not self.invariant(inst, lp):
                     self.forced.add(inst)
                     self.enqueue(inst)
 
     def disjoint_path_joins(self, s: Block) -> tuple[set[Block], set[Block]]:
         """Algorithm 1 of seed 003 on the head-rewired DAG from succ(s).
 
-        Returns the join blocks and the blocks reached before the frontier
-        collapsed to a single block."""
-        label: dict[Block, Block] = {}
-        joins: set[Block] = set()
+        Returns the join blocks and the blocks labelled before the walk
+        stopped.  Blocks are handled as their positions in the topological
+        order of G* (plain ints, for speed).  The walk stops early when no
+        new join can appear: (a) every block left on the frontier carries
+        the same label, so only that label flows on; (b) for a branch outside
+        all loops, the frontier is the branch's post-dominator X in G* plus
+        blocks of one label L: every path from them meets in X, which is a
+        join iff its label differs from L (this keeps else-if cascades from
+        walking the whole cascade once per branch)."""
+        label: dict[int, int] = {}
+        pending: dict[int, int] = {}  # label -> number of frontier blocks carrying it
+        joins: list[int] = []
         heap: list[int] = []
-        position = self.position
+        succs = self.rewired_succ_positions
+        sink = self.rewired_ipdom(s) if self.cfg.loops.loop_of(s) is None else None
 
-        def push(b: Block, d: Block) -> None:
-            old = label.get(b)
-            if old is None:
-                label[b] = d
-                heapq.heappush(heap, position[b])
-            elif old is not d:
-                joins.add(b)
-                label[b] = b
+        def relabel(q: int, new: int) -> None:
+            old = label[q]
+            pending[old] -= 1
+            if not pending[old]:
+                del pending[old]
+            label[q] = new
+            pending[new] = pending.get(new, 0) + 1
 
         for q in s.successors:
-            push(q, q)
+            pq = self.position[q]
+            if pq not in label:
+                label[pq] = pq
+                pending[pq] = pending.get(pq, 0) + 1
+                heapq.heappush(heap, pq)
         while heap:
-            p = self.order[heapq.heappop(heap)]
-            if not heap:
-                break  # one block left on the frontier: no two paths can meet below it
+            p = heapq.heappop(heap)
             d = label[p]
-            for q in self.cfg.rewired_succs(p):
-                push(q, d)
-        return joins, set(label)
+            pending[d] -= 1
+            if not pending[d]:
+                del pending[d]
+            if not pending or (len(pending) == 1 and d in pending):
+                break  # (a)
+            if sink is not None and sink != p and sink in label and sink >= p:
+                others = dict(pending)
+                ls = label[sink]
+                others[ls] -= 1
+                if not others[ls]:
+                    del others[ls]
+                rest = set(others) | {d}
+                if len(rest) == 1:  # (b)
+                    if ls not in rest:
+                        joins.append(sink)
+                        label[sink] = sink
+                    break
+            for q in succs[p]:
+                old = label.get(q)
+                if old is None:
+                    label[q] = d
+                    pending[d] = pending.get(d, 0) + 1
+                    heapq.heappush(heap, q)
+                elif old != d:
+                    joins.append(q)
+                    relabel(q, q)
+        order = self.order
+        return {order[j] for j in joins}, {order[b] for b in label}
+
+    def rewired_ipdom(self, s: Block) -> Optional[int]:
+        """Position of the immediate post-dominator of s in G* (None: the exit)."""
+        if self._rewired_ipdom is None:
+            n = len(self.order)
+            root = -1
+            graph = {root: list(range(n))}
+            for k, ss in enumerate(self.rewired_succ_positions):
+                graph[k] = ss
+            self._rewired_ipdom = Graph(graph, root).ipdom
+        d = self._rewired_ipdom.get(self.position[s])
+        return d if isinstance(d, int) and d >= 0 else None
 
     # -- result ----------------------------------------------------------------------------------
     def varying_activation(self) -> set[Block]:
@@ -444,6 +543,13 @@ class _Solver:
             varying_activation=frozenset(self.varying_activation()),
             varying_allocas=frozenset(self.varying_allocas),
             width=self.width)
+
+
+def _pure_op(inst: Instruction) -> bool:
+    """Operations whose result depends on their operands only."""
+    if isinstance(inst, Call):
+        return inst.pure
+    return isinstance(inst, (BinOp, UnOp, Cmp, Cast, Select, Gep, FieldAddr))
 
 
 def _used_outside(inst: Instruction, lp: Loop[Block]) -> bool:

@@ -94,8 +94,8 @@ def access_of(inst: Instruction, div: DivergenceInfo) -> MemoryAccess:
     else:
         kind = "strided"
     alloca, offset = _lane_offset(ptr, div)
-    return MemoryAccess(inst=inst, kind=kind, stride=shape.stride,
-                        alignment=shape.alignment if shape.stride is not None else shape.lane_alignment(),
+    align = shape.alignment if shape.stride is not None else shape.lane_alignment()
+    return MemoryAccess(inst=inst, kind=kind, stride=shape.stride, alignment=align,
                         elem_size=elem_size, masked=masked, alloca=alloca, lane_offset=offset)
 
 

@@ -48,6 +48,10 @@ class Emitter:
                 lines.append(item.text)
             elif item.name == "$extract":
                 lines.extend(self.extract(item))
+            elif item.name == "$if_any":
+                a = item.args
+                bits = self.macro("mask_bits", mt=a["mt"], m=a["m"])
+                lines.append(f"{item.dst} = ({bits}) ? {a['expr']} : {a['zero']};")
             elif item.fallback is not None:
                 lines.extend(self.per_lane(item))
             else:

@@ -42,7 +42,8 @@ class CodegenOptions:
 @dataclass
 class GeneratedLoop:
     text: str
-    """The C statement block replacing the pragma and the loop."""
+    """The C statement block replacing the lines of the pragma and the loop
+    (indented like the pragma; splice it at the start of the pragma's line)."""
     width: int
     stats: dict[str, dict[str, int]]
     """``memory``, ``calls``, ``allocas`` counts for the report."""
@@ -340,39 +341,61 @@ class _LoopGen:
         decls = [f"{d};" for d in body.decls]
         pre = self.trip_lines() + setup
         vec: list[str] = []
+        after: list[str] = []
+        for b, start in getattr(self, "linears", []):
+            after.append(f"{b.c_expr} = {self.lane0(start, b.step, b.arg.type, 's2s_trip')};")
+        if not bd.var_declared_in_loop:
+            after.append(f"{bd.var} = ({bd.var_c_type})((unsigned long long)s2s_lo + s2s_trip * "
+                         f"(unsigned long long){literal(bd.step, IntType(64))});")
+        epi = self.epilogue()
         if self.parallel:
-            ws = self.ws_pragma(clauses)
-            pre.append(f"const unsigned long long s2s_nblk = s2s_trip / {W}ULL;")
-            vec.append(ws)
+            # One worksharing loop over the vector blocks plus a last block for
+            # the remainder, so every iteration (and its reduction/lastprivate
+            # effect) belongs to exactly one thread's share.
+            pre.append(f"const unsigned long long s2s_nblk = s2s_trip / {W}ULL + "
+                       f"(s2s_trip % {W}ULL != 0);")
+            vec.append(self.ws_pragma(clauses))
             vec.append("for (unsigned long long s2s_b = 0; s2s_b < s2s_nblk; s2s_b++) {")
-            vec.append(f"const unsigned long long s2s_k = s2s_b * {W}ULL;")
+            vec.append(f"s2s_k = s2s_b * {W}ULL;")
+            vec.append(f"if (s2s_trip - s2s_k >= {W}ULL) {{")
             vec += decls + acc_decls + acc_lines + iter_setup + body_lines + fold_lines
+            vec.append("} else {")
+            vec.append("$EPILOGUE")
             vec.append("}")
-            vec.append(f"s2s_k = s2s_nblk * {W}ULL;")
+            if after:
+                vec += ["if (s2s_b == s2s_nblk - 1) {"] + after + ["}"]
+            vec.append("}")
+            if after:
+                vec += ["if (s2s_trip == 0) {"] + after + ["}"]
+            # s2s_k is written by every iteration: private to each thread
+            pre[pre.index("unsigned long long s2s_trip = 0, s2s_k = 0;")] = \
+                "unsigned long long s2s_trip = 0;"
+            vec.insert(vec.index("for (unsigned long long s2s_b = 0; s2s_b < s2s_nblk; s2s_b++) {") + 1,
+                       "unsigned long long s2s_k;")
+            after = []
+            epi_here: list[str] = []
         else:
             pre += acc_decls + acc_lines
             vec.append(f"for (s2s_k = 0; s2s_trip - s2s_k >= {W}ULL; s2s_k += {W}ULL) {{")
             vec += decls + iter_setup + body_lines
             vec.append("}")
             vec += fold_lines
-        after: list[str] = []
-        for b, start in getattr(self, "linears", []):
-            after.append(f"{b.c_expr} = {self.lane0(start, b.step, b.arg.type, 's2s_trip')};")
-        epi = self.epilogue()
-        final: list[str] = []
-        if not bd.var_declared_in_loop:
-            final.append(f"{bd.var} = ({bd.var_c_type})((unsigned long long)s2s_lo + s2s_trip * "
-                         f"(unsigned long long){literal(bd.step, IntType(64))});")
+            epi_here = epi
         comment = (f"/* s2svec: {self.target.name}, {W} lanes, loop at "
                    f"{region.file}:{region.line} */")
-        inner = indent_lines([comment] + pre + vec, 1) + epi + indent_lines(after + final, 1)
+        inner = indent_lines([comment] + pre + vec, 1)
+        if "$EPILOGUE" in [l.strip() for l in inner]:
+            at = [l.strip() for l in inner].index("$EPILOGUE")
+            depth = (len(inner[at]) - len(inner[at].lstrip())) // len(INDENT)
+            inner[at:at + 1] = [INDENT * (depth - 1) + l if l else l for l in epi]
+        inner += epi_here + indent_lines(after, 1)
         block = ["{"] + inner + ["}"]
         block = self.wrap_outer(block)
         if getattr(clauses, "if_simd", None):
             block = self.wrap_if(block, clauses.if_simd)
-        # the block starts where the pragma started: indent the rest like it
+        # the block replaces whole lines: indent it like the pragma was
         margin = " " * max(0, region.column - 1)
-        return "\n".join([block[0]] + [margin + l if l else l for l in block[1:]])
+        return "\n".join(margin + l if l else l for l in block)
 
     def epilogue(self) -> list[str]:
         """The scalar remainder: the original body text per leftover iteration."""
@@ -391,29 +414,15 @@ class _LoopGen:
         lines.append(f"{INDENT}}}")
         return lines
 
-    def reduction_clauses(self) -> str:
-        parts = [f"reduction({rb.reduction_op or self._op_of(rb)}:{rb.c_var})"
-                 for rb in self.region.results if rb.role == "reduction"]
-        parts += [f"lastprivate({rb.c_var})" for rb in self.region.results
-                  if rb.role == "lastprivate"]
-        return " ".join(parts)
-
-    def _op_of(self, rb: Any) -> str:
-        for b in self.region.args:
-            if b.arg is rb.arg:
-                return b.reduction_op
-        return "+"
-
     def ws_pragma(self, clauses: Any, collapse: int = 1) -> str:
-        other = getattr(clauses, "other", "") or ""
-        parts = [f"#pragma omp {self.region.worksharing}"]
-        if other:
-            parts.append(other)
+        """The worksharing pragma for the block loop (or the outer loops of a
+        collapsed nest): the user's worksharing clauses, without those that
+        describe the original iteration space (collapse, linear)."""
+        kept = [c for c in split_clauses(getattr(clauses, "other", "") or "")
+                if not c.startswith(("collapse", "linear"))]
+        parts = [f"#pragma omp {self.region.worksharing}"] + kept
         if collapse > 1:
             parts.append(f"collapse({collapse})")
-        red = self.reduction_clauses()
-        if red:
-            parts.append(red)
         return " ".join(parts)
 
     def wrap_outer(self, block: list[str]) -> list[str]:
@@ -434,6 +443,29 @@ class _LoopGen:
             other = getattr(self.region.clauses, "other", "") or ""
             scalar = [f"#pragma omp {self.region.worksharing} {other}".rstrip()] + scalar
         return [f"if ({cond}) {{"] + [INDENT + l for l in block] + ["} else {"] + scalar + ["}"]
+
+
+def split_clauses(text: str) -> list[str]:
+    """Split verbatim clause text at top-level blanks: ``a(b, c) d`` -> [``a(b, c)``, ``d``]."""
+    out: list[str] = []
+    depth, cur = 0, ""
+    for ch in text:
+        if ch.isspace() and depth == 0:
+            if cur and not cur.endswith("("):
+                out.append(cur)
+                cur = ""
+            continue
+        if ch == "(":
+            # a blank between a clause name and its "(" belongs to the clause
+            if not cur and out:
+                cur = out.pop()
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        cur += ch
+    if cur:
+        out.append(cur)
+    return out
 
 
 def _dedent(text: str) -> list[str]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..diagnostics import Unsupported
-from .generate import CodegenOptions, GeneratedLoop, generate_loop, prelude, region_arg_shapes
+from .generate import CodegenOptions, GeneratedLoop, generate_loop, prelude
 from .target import load_target
 
 
@@ -23,7 +23,7 @@ class HarnessResult:
 
 def vectorize_file(path: str, target_name: str, options: Optional[CodegenOptions] = None,
                    include_dirs: Optional[list[str]] = None) -> HarnessResult:
-    from ..analysis.divergence import compute_divergence
+    from ..pipeline import analyze
     from ..frontend.lower import lower_loop
     from ..frontend.parse import parse_file
     from ..frontend.pragmas import find_pragmas
@@ -39,13 +39,14 @@ def vectorize_file(path: str, target_name: str, options: Optional[CodegenOptions
             continue
         try:
             region = lower_loop(parsed, pragma)
-            div = compute_divergence(region.fn, region_arg_shapes(region))
-            gen = generate_loop(region, div, None, target, options)
+            analyzed = analyze(region)
+            gen = generate_loop(region, analyzed.div, analyzed.mem, target, options)
         except Unsupported as exc:
             result.unsupported.append(exc.format())
             continue
         assert region.replace is not None
-        pieces.append((region.replace.start, region.replace.end, gen.text))
+        start = raw.rfind(b"\n", 0, region.replace.start) + 1
+        pieces.append((start, region.replace.end, gen.text))
         result.loops.append(gen)
         needs |= gen.needs
     out = raw

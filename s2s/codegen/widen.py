@@ -411,8 +411,16 @@ class Widener:
     def scalar_inst(self, inst: Instruction) -> None:
         name = self.new_scalar(inst.type, inst.name or inst.opcode)
         ops = [self.scalar(o) for o in inst.operands]
-        self.stmt(f"{name} = {scalar_expr(inst, ops)};")
+        expr = scalar_expr(inst, ops)
         self.forms[inst] = Form(scalar=name)
+        traps = isinstance(inst, BinOp) and inst.op in ("div", "rem") and inst.type.is_int()
+        mask = self.mask_operand(inst, self.canon.bits) if traps else None
+        if mask is not None:
+            # a uniform division under a mask runs only when some lane is active
+            self.emit(VOp("$if_any", name, None, {"mt": mask.type, "m": mask.text,
+                                                  "expr": expr, "zero": literal(0, inst.type)}))
+            return
+        self.stmt(f"{name} = {expr};")
 
     def set_vec(self, inst: Instruction, name: str) -> None:
         self.forms[inst] = Form(vec=name)
@@ -431,6 +439,10 @@ class Widener:
         vb = self.vec_as(b, inst.type)
         code = scalar_expr(inst, ["{0}", "{1}"])
         inputs = [Operand(va, t, inst.type), Operand(vb, t, inst.type)]
+        mask = self.mask_operand(inst, t.bits) if inst.op in ("div", "rem") and t.is_int else None
+        if mask is not None:
+            # integer division traps: inactive lanes must not divide
+            return self.set_vec(inst, self.per_lane(code, inputs, t, inst.type, hint, mask))
         self.set_vec(inst, self.op_or_lanes(inst.op, t, code, inputs, inst.type, hint,
                                             t=t, a=va, b=vb))
 
@@ -536,7 +548,7 @@ class Widener:
         index = inst.operands[1]
         size = inst.type.pointee.size  # type: ignore[attr-defined]
         iv = self.vec(index)
-        if index.type.bits != 64:  # type: ignore[attr-defined]
+        if index.type != U64:
             # C converts the index to a 64-bit offset (sign- or zero-extending)
             iv = self.convert(index.type, U64, iv, "idx")
         if size != 1:

@@ -23,7 +23,7 @@ from typing import Optional
 
 import clang.cindex as ci
 
-from ..ir.types import IntType, Type
+from ..ir.types import Type
 from .lower_clang import (SourceText, binary_op, children, decl_key, evaluate, strip_implicit,
                           strip_parens, unary_op, unsupported, var_initializer)
 from .lower_types import TypeMapper
@@ -230,5 +230,3 @@ def collapse_nest(c: ci.Cursor, n: int, src: SourceText,
     return outer, loop
 
 
-def is_integer(t: Type) -> bool:
-    return isinstance(t, IntType)

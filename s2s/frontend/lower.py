@@ -28,7 +28,7 @@ from typing import Any, Hashable, Optional
 
 import clang.cindex as ci
 
-from ..diagnostics import Location, Unsupported
+from ..diagnostics import Unsupported
 from ..ir.types import ArrayType, PtrType, StructType, Type
 from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, SourceRange
 from ..ir.values import Function, Undef
@@ -61,7 +61,7 @@ def lower_loop(parsed: Any, pragma: Any) -> Region:
     args, results = _bind_variables(low, loop, uses, clauses)
     low.stmt(loop.body)
     low.jump(low.ret_block)
-    _finish(low, results)
+    _finish(low, loop)
     start = getattr(pragma, "start", pragma.target.extent.start.offset)
     end = _statement_end(src, pragma.target)
     loc = getattr(pragma, "location", None) or location(pragma.target)
@@ -208,80 +208,113 @@ def _written_refs(body: ci.Cursor) -> set[int]:
 
 def _bind_variables(low: BodyLowerer, loop: CanonicalLoop, uses: _Uses,
                     clauses: Any) -> tuple[list[ArgBinding], list[ResultBinding]]:
+    """Make the region's parameters and results (module docstring table)."""
     if uses.iv_written is not None:
         raise unsupported(f"loop variable '{loop.var}' is modified in the simd loop body",
                           uses.iv_written)
-    fn = low.fn
-    by_name = {u.decl.spelling: (k, u) for k, u in uses.outside.items()}
-    iv = fn.add_arg(loop.var_type, loop.var)
-    args = [ArgBinding(iv, "iv", loop.var, loop.var_c_type, step=loop.step)]
-    low.declare_ssa(loop.var_key, loop.var, loop.var_type)
-    low.ssa.write(loop.var_key, low.entry, iv)
-    handled: set[Hashable] = {loop.var_key}
-    results: list[ResultBinding] = []
-    pending: list[tuple[str, Hashable, str, Type, str]] = []  # role, key, name, type, op
-
+    binder = _Binder(low, uses)
+    iv = low.fn.add_arg(loop.var_type, loop.var)
+    binder.args.append(ArgBinding(iv, "iv", loop.var, loop.var_c_type, step=loop.step))
+    binder.enter_ssa(loop.var_key, loop.var, loop.var_type, iv)
+    binder.handled.add(loop.var_key)
     for name in getattr(clauses, "lastprivate_conditional", []) or []:
-        if name in by_name:
+        if name in binder.by_name:
             raise Unsupported(f"lastprivate(conditional: {name}) is not supported",
-                              location(by_name[name][1].first))
+                              location(binder.by_name[name][1].first))
     for red in getattr(clauses, "reductions", []):
-        if red.var not in by_name or by_name[red.var][0] in handled:
-            continue
-        key, use = by_name[red.var]
-        ir = _scalar_var(low, use, "reduction")
-        arg = fn.add_arg(ir, red.var)
-        args.append(ArgBinding(arg, "reduction", red.var, use.decl.type.spelling,
-                               reduction_op=red.op))
-        low.declare_ssa(key, red.var, ir)
-        low.ssa.write(key, low.entry, arg)
-        pending.append(("reduction", key, red.var, ir, red.op))
-        handled.add(key)
+        binder.reduction(red.var, red.op)
     for lin in getattr(clauses, "linear", []):
-        if lin.var not in by_name or by_name[lin.var][0] in handled:
-            continue
-        key, use = by_name[lin.var]
-        if not isinstance(lin.step, int):
-            raise Unsupported(f"linear step '{lin.step}' of '{lin.var}' is not a constant",
-                              location(use.first))
-        if getattr(lin, "modifier", ""):
-            raise Unsupported(f"linear({lin.modifier}(...)) modifier is not supported",
-                              location(use.first))
-        ir = _scalar_var(low, use, "linear")
-        arg = fn.add_arg(ir, lin.var)
-        args.append(ArgBinding(arg, "linear", lin.var, use.decl.type.spelling, step=lin.step))
-        low.declare_ssa(key, lin.var, ir)
-        low.ssa.write(key, low.entry, arg)
-        handled.add(key)
-    for role, names in (("private", getattr(clauses, "private", [])),
-                        ("lastprivate", getattr(clauses, "lastprivate", []))):
-        for name in names:
-            if name not in by_name or by_name[name][0] in handled:
-                continue
-            key, use = by_name[name]
-            ir = low.ir_type(use.decl)
-            if isinstance(ir, (ArrayType, StructType)) or use.address_taken:
-                if role == "lastprivate" and not _is_scalar(ir):
-                    raise Unsupported(f"lastprivate array or struct '{name}' is not supported",
-                                      location(use.first))
-                low.declare_memory(key, name, ir, low.alloca(ir, name))
-            else:
-                low.declare_ssa(key, name, ir)
-                low.ssa.write(key, low.entry, Undef(ir))
-            if role == "lastprivate":
-                pending.append(("lastprivate", key, name, ir, ""))
-            handled.add(key)
+        binder.linear(lin.var, lin.step, getattr(lin, "modifier", ""))
+    for name in getattr(clauses, "private", []):
+        binder.private(name, last=False)
+    for name in getattr(clauses, "lastprivate", []):
+        binder.private(name, last=True)
     for key, use in uses.outside.items():
-        if key not in handled:
-            args.append(_uniform(low, key, use))
-    # Results: reductions first, then lastprivates (ResultBinding order).
-    pending.sort(key=lambda p: 0 if p[0] == "reduction" else 1)
-    for i, (role, key, name, ir, op) in enumerate(pending):
-        acc = next((b.arg for b in args if b.role == "reduction" and b.c_expr == name), None)
-        results.append(ResultBinding(i, role, name, ir, reduction_op=op, arg=acc))
-        fn.ret_types.append(ir)
-    low.result_keys = [p[1] for p in pending]  # type: ignore[attr-defined]
-    return args, results
+        if key not in binder.handled:
+            binder.args.append(_uniform(low, key, use))
+    return binder.args, binder.results()
+
+
+class _Binder:
+    """Collects the bindings of the clause variables used in the body."""
+
+    def __init__(self, low: BodyLowerer, uses: _Uses) -> None:
+        self.low = low
+        self.by_name = {u.decl.spelling: (k, u) for k, u in uses.outside.items()}
+        self.args: list[ArgBinding] = []
+        self.handled: set[Hashable] = set()
+        self.pending: list[tuple[str, Hashable, str, Type, str]] = []
+        """(role, key, name, type, reduction op) of each result, in clause order."""
+
+    def lookup(self, name: str) -> Optional[tuple[Hashable, _Use]]:
+        """The body's use of a clause variable (None: unused, or bound already)."""
+        found = self.by_name.get(name)
+        if found is None or found[0] in self.handled:
+            return None
+        self.handled.add(found[0])
+        return found
+
+    def enter_ssa(self, key: Hashable, name: str, ir: Type, value: Any) -> None:
+        self.low.declare_ssa(key, name, ir)
+        self.low.ssa.write(key, self.low.entry, value)
+
+    def reduction(self, name: str, op: str) -> None:
+        found = self.lookup(name)
+        if found is None:
+            return
+        key, use = found
+        ir = _scalar_var(self.low, use, "reduction")
+        arg = self.low.fn.add_arg(ir, name)
+        self.args.append(ArgBinding(arg, "reduction", name, use.decl.type.spelling,
+                                    reduction_op=op))
+        self.enter_ssa(key, name, ir, arg)
+        self.pending.append(("reduction", key, name, ir, op))
+
+    def linear(self, name: str, step: Any, modifier: str) -> None:
+        found = self.lookup(name)
+        if found is None:
+            return
+        key, use = found
+        if not isinstance(step, int):
+            raise Unsupported(f"linear step '{step}' of '{name}' is not a constant",
+                              location(use.first))
+        if modifier:
+            raise Unsupported(f"linear({modifier}(...)) modifier is not supported",
+                              location(use.first))
+        ir = _scalar_var(self.low, use, "linear")
+        arg = self.low.fn.add_arg(ir, name)
+        self.args.append(ArgBinding(arg, "linear", name, use.decl.type.spelling, step=step))
+        self.enter_ssa(key, name, ir, arg)
+
+    def private(self, name: str, last: bool) -> None:
+        """private: undefined at the start of each iteration; lastprivate too,
+        plus a result (the value of the sequentially last iteration)."""
+        found = self.lookup(name)
+        if found is None:
+            return
+        key, use = found
+        ir = self.low.ir_type(use.decl)
+        if not _is_scalar(ir) or use.address_taken:
+            if last and not _is_scalar(ir):
+                raise Unsupported(f"lastprivate array or struct '{name}' is not supported",
+                                  location(use.first))
+            self.low.declare_memory(key, name, ir, self.low.alloca(ir, name))
+        else:
+            self.enter_ssa(key, name, ir, Undef(ir))
+        if last:
+            self.pending.append(("lastprivate", key, name, ir, ""))
+
+    def results(self) -> list[ResultBinding]:
+        """Reductions first, then lastprivates; sets the function's result types."""
+        self.pending.sort(key=lambda p: 0 if p[0] == "reduction" else 1)
+        out = []
+        for i, (role, key, name, ir, op) in enumerate(self.pending):
+            acc = next((b.arg for b in self.args
+                        if b.role == "reduction" and b.c_expr == name), None)
+            out.append(ResultBinding(i, role, name, ir, reduction_op=op, arg=acc))
+            self.low.fn.ret_types.append(ir)
+        self.low.result_keys = [p[1] for p in self.pending]
+        return out
 
 
 def _is_scalar(ir: Type) -> bool:
@@ -357,15 +390,16 @@ def _has_global_storage(decl: ci.Cursor) -> bool:
 # -- finishing ------------------------------------------------------------------------------
 
 
-def _finish(low: BodyLowerer, results: list[ResultBinding]) -> None:
-    """Seal the return block, emit ``ret``, drop unreachable code."""
+def _finish(low: BodyLowerer, loop: CanonicalLoop) -> None:
+    """Seal the return block, emit ``ret``, then clean up: unreachable code,
+    repeated pure computations, loop-closed SSA."""
     ret = low.ret_block
     low.ssa.seal(ret)
     if not low.ssa.preds.get(ret):
-        raise Unsupported("the simd loop body never completes an iteration")
+        raise unsupported("the simd loop body never completes an iteration", loop.cursor)
     low.set_block(ret)
     values = []
-    for key, res in zip(low.result_keys, results):  # type: ignore[attr-defined]
+    for key in low.result_keys:
         var = low.vars[key]
         values.append(low.load(_lv(var), None) if var.in_memory else low.read_var(var))
     low.bld().ret(values)
@@ -409,4 +443,4 @@ def _remove_unreachable(low: BodyLowerer) -> None:
                     changed = True
 
 
-__all__ = ["lower_loop", "Location"]
+__all__ = ["lower_loop"]

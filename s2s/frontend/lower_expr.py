@@ -29,7 +29,6 @@ from typing import Hashable, Optional
 
 import clang.cindex as ci
 
-from ..diagnostics import Unsupported
 from ..ir.builder import IRBuilder
 from ..ir.types import (F32, I1, I8, I32, I64, VOID, ArrayType, FloatType, IntType, PtrType,
                         StructType, Type)
@@ -664,7 +663,14 @@ class ExprLowerer:
             if op == "=":
                 return False
             if op in ("/", "%") and c.type.get_canonical().kind not in (TK.FLOAT, TK.DOUBLE):
-                return False
+                # Safe only by a constant other than 0 and -1 (INT_MIN / -1 traps).
+                d = evaluate(children(c)[1])
+                if not isinstance(d, int) or d in (0, -1):
+                    return False
+            if op in ("<<", ">>") and evaluate(children(c)[1]) is None:
+                return False  # a count out of range is undefined
+        if k in (CK.UNEXPOSED_EXPR, CK.CSTYLE_CAST_EXPR) and _float_to_int(c):
+            return False  # out of range is undefined (the interpreter traps)
         if k == CK.DECL_REF_EXPR:
             ref = c.referenced
             if ref is not None and ref.kind in (CK.VAR_DECL, CK.PARM_DECL):
@@ -762,6 +768,16 @@ def _constant_tree(c: ci.Cursor) -> bool:
     return False
 
 
+def _float_to_int(c: ci.Cursor) -> bool:
+    """Whether a cast converts a floating value to an integer."""
+    kids = [k for k in children(c) if k.kind.is_expression()]
+    if not kids:
+        return False
+    src = kids[-1].type.get_canonical().kind
+    dst = c.type.get_canonical().kind
+    return src in (TK.FLOAT, TK.DOUBLE) and dst not in (TK.FLOAT, TK.DOUBLE, TK.VOID)
+
+
 def _pointerish(c: ci.Cursor) -> bool:
     return c.type.get_canonical().kind in (TK.POINTER, TK.CONSTANTARRAY, TK.INCOMPLETEARRAY,
                                            TK.VARIABLEARRAY)
@@ -791,4 +807,4 @@ def _round_float(value: float, t: FloatType) -> float:
     return value
 
 
-__all__ = ["ExprLowerer", "Var", "LValue", "PURE_FUNCTIONS", "Unsupported"]
+__all__ = ["ExprLowerer", "Var", "LValue", "PURE_FUNCTIONS"]

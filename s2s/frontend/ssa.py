@@ -33,6 +33,10 @@ class SSABuilder:
         self.preds: dict[Block, list[Block]] = {}
         self.sealed: set[Block] = set()
         self.incomplete: dict[Block, dict[Hashable, Phi]] = {}
+        self.replaced: dict[Value, Value] = {}
+        """Removed trivial phis -> their replacement (follow chains)."""
+        self.filling: set[Phi] = set()
+        """Phis whose operands are being added: not yet candidates for removal."""
 
     def declare(self, var: Hashable, type: Type, name: str) -> None:
         self.types[var] = type
@@ -55,8 +59,14 @@ class SSABuilder:
     def read(self, var: Hashable, block: Block) -> Value:
         value = self.defs[var].get(block)
         if value is not None:
-            return value
+            return self.resolve(value)
         return self._read_recursive(var, block)
+
+    def resolve(self, value: Value) -> Value:
+        """The live value a (possibly removed) phi stands for."""
+        while value in self.replaced:
+            value = self.replaced[value]
+        return value
 
     def _read_recursive(self, var: Hashable, block: Block) -> Value:
         preds = self.preds.get(block, [])
@@ -72,6 +82,9 @@ class SSABuilder:
             # Break cycles: the phi is the definition while its operands are read.
             self.write(var, block, phi)
             value = self._add_operands(var, phi)
+        # The value may have been a phi removed while reading the operands
+        # of another one (a cascade of trivial phis): use its replacement.
+        value = self.resolve(value)
         self.write(var, block, value)
         return value
 
@@ -82,8 +95,10 @@ class SSABuilder:
 
     def _add_operands(self, var: Hashable, phi: Phi) -> Value:
         assert phi.block is not None
+        self.filling.add(phi)
         for pred in self.preds[phi.block]:
             phi.add_incoming(self.read(var, pred), pred)
+        self.filling.discard(phi)
         return self.try_remove_trivial(phi)
 
     # -- Algorithm 2 -------------------------------------------------------------
@@ -108,14 +123,15 @@ class SSABuilder:
         users = [u for u in phi.users if u is not phi]
         phi.replace_all_uses_with(same)
         self._replace_defs(phi, same)
+        self.replaced[phi] = same
         if phi.block is not None:
             phi.drop_operands()
             phi.block.instructions.remove(phi)
             phi.block = None
         for user in users:
-            if isinstance(user, Phi) and user.block is not None:
+            if isinstance(user, Phi) and user.block is not None and user not in self.filling:
                 self.try_remove_trivial(user)
-        return same
+        return self.resolve(same)
 
     def _replace_defs(self, old: Value, new: Value) -> None:
         """The definition maps hold values directly: redirect them too."""

@@ -27,6 +27,7 @@ Example (guarantees 3-5)::
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Optional
 
@@ -54,11 +55,14 @@ def canonicalize(fn: Function) -> CanonicalizeResult:
         raise Unsupported(f"irreducible control flow: a jump from '{src.name}' enters the "
                           f"loop at '{dst.name}' without passing its header")
     result.blocks_removed = _remove_unreachable(fn, g)
-    while True:
-        g = cfg_of(fn)
-        if not _fix_one(fn, g, result):
-            break
-    _build_lcssa(fn, cfg_of(fn), result)
+    while _fix_round(fn, cfg_of(fn), result):
+        pass
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20 * len(fn.blocks) + 1000))  # merges recurse
+    try:
+        _build_lcssa(fn, cfg_of(fn), result)
+    finally:
+        sys.setrecursionlimit(limit)
     return result
 
 
@@ -94,25 +98,43 @@ def _undef_like(v: Value) -> Value:
     return Undef(v.type)
 
 
-def _fix_one(fn: Function, g: Graph[Block], result: CanonicalizeResult) -> bool:
-    """Repair the first violated guarantee; False when all hold."""
+def _fix_round(fn: Function, g: Graph[Block], result: CanonicalizeResult) -> int:
+    """Repair violated guarantees; returns how many were repaired.
+
+    Several repairs share one CFG computation as long as they touch disjoint
+    blocks (a repair only changes the terminators of the redirected
+    predecessors and the phis of the target)."""
+    touched: set[Block] = set()
+    fixes = 0
+
+    def free(blocks: list[Block]) -> bool:
+        if any(b in touched for b in blocks):
+            return False
+        touched.update(blocks)
+        return True
+
     for lp in g.loops.loops:
         preds = g.preds[lp.header]
         outside = [p for p in preds if p not in lp]
         if not outside or len(outside) > 1 or len(outside[0].successors) > 1:
-            _insert_preheader(fn, lp, outside, result)
-            return True
+            if free(preds + [lp.header]):
+                _insert_preheader(fn, lp, outside, result)
+                fixes += 1
+            continue
         if len(lp.latches) > 1:
-            last = max(lp.latches, key=fn.blocks.index)
-            _funnel(fn, lp.header, lp.latches, f"{lp.header.name}.latch", result,
-                    at=fn.blocks.index(last) + 1)
-            return True
+            if free(preds + [lp.header]):
+                last = max(lp.latches, key=fn.blocks.index)
+                _funnel(fn, lp.header, lp.latches, f"{lp.header.name}.latch", result,
+                        at=fn.blocks.index(last) + 1)
+                fixes += 1
+            continue
         for e in lp.exits:
             if len(g.preds[e]) > 1:
                 inside = [p for p in g.preds[e] if p in lp]
-                _split_edge(fn, inside[0], e, f"{e.name}.exit", result)
-                return True
-    return False
+                if free(g.preds[e] + [e]):
+                    _split_edge(fn, inside[0], e, f"{e.name}.exit", result)
+                    fixes += 1
+    return fixes
 
 
 def _insert_preheader(fn: Function, lp: Loop[Block], outside: list[Block],
@@ -221,26 +243,38 @@ def _close(inst: Instruction, lp: Loop[Block], g: Graph[Block],
 
 class _SSAUpdater:
     """Read a variable defined in some blocks (Braun et al., 'Simple and
-    Efficient Construction of SSA Form', read-variable without sealing)."""
+    Efficient Construction of SSA Form', read-variable without sealing).
+
+    Blocks never redefine the variable after their start (the definitions
+    are phis), so the value at a block's start is also the value at its end.
+    Single-predecessor chains are walked iteratively; only merges recurse."""
 
     def __init__(self, defs: dict[Block, Value], g: Graph[Block], type_: Type,
                  name: str = "") -> None:
         self.name = name
         self.defs = dict(defs)
-        self.at_end: dict[Block, Value] = {}
         self.g = g
         self.type = type_
 
+    def value_at_end(self, block: Block) -> Value:
+        return self.value_at_start(block)
+
     def value_at_start(self, block: Block) -> Value:
-        if block in self.defs:
-            return self.defs[block]
-        preds = self.g.preds[block]
-        if len(preds) == 1:
-            return self.value_at_end(preds[0])
+        chain: list[Block] = []
+        b = block
+        while b not in self.defs and len(self.g.preds[b]) == 1:
+            chain.append(b)
+            b = self.g.preds[b][0]
+        value = self.defs[b] if b in self.defs else self._merge(b)
+        for c in chain:
+            self.defs[c] = value
+        return value
+
+    def _merge(self, block: Block) -> Value:
         phi = Phi(self.type, self.name)
         block.insert(0, phi)
         self.defs[block] = phi
-        for p in preds:
+        for p in self.g.preds[block]:
             phi.add_incoming(self.value_at_end(p), p)
         return self._remove_trivial(phi, block)
 
@@ -254,18 +288,9 @@ class _SSAUpdater:
         phi.drop_operands()
         block.instructions.remove(phi)
         phi.block = None
-        for table in (self.defs, self.at_end):
-            for b, v in list(table.items()):
-                if v is phi:
-                    table[b] = value
-        return value
-
-    def value_at_end(self, block: Block) -> Value:
-        cached = self.at_end.get(block)
-        if cached is not None:
-            return cached
-        value = self.value_at_start(block)
-        self.at_end[block] = value
+        for b, v in list(self.defs.items()):
+            if v is phi:
+                self.defs[b] = value
         return value
 
 

@@ -1,0 +1,750 @@
+"""AVX-512 and NEON templates: every vocabulary macro checked bit-exactly against scalar C.
+
+Two kinds of tests:
+
+* Macro level: for each target one C program renders every macro of
+  templates/README.md for every vector type of the target (through the code
+  generator's own Target/ops/prelude API), runs it on inputs with negative
+  numbers, zeros, NaN, infinities, halfway values, integer limits, and
+  compares every lane with the scalar C of the IR semantics (s2s.codegen.cexpr)
+  bit for bit.  Masked memory operations run next to a PROT_NONE page so a
+  touched inactive lane crashes the program.  One compile and one run per
+  target (AVX-512 natively, NEON under qemu-aarch64).
+* End to end: small kernels vectorized by s2s.codegen.harness for the target,
+  compiled, run and compared with the original loop (test_codegen_kit's driver).
+"""
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import struct
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import pytest
+
+from s2s.codegen.cexpr import literal, scalar_expr
+from s2s.codegen.generate import CodegenOptions, prelude
+from s2s.codegen.target import Target, TypeInfo, load_target
+from s2s.ir.types import SCALAR_TYPES, FloatType, IntType, Type
+from s2s.ir.values import Argument, BinOp, Cast, Cmp, UnOp
+
+from test_codegen_kit import DRIVER, KARGS, SIZES, kernel_source, vectorize
+
+
+def _has_avx512() -> bool:
+    try:
+        flags = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return False
+    return all(f" {f}" in flags for f in ("avx512f", "avx512dq", "avx512bw", "avx512vl"))
+
+
+HAVE_AVX512 = _has_avx512() and shutil.which("gcc") is not None
+HAVE_NEON = shutil.which("aarch64-linux-gnu-gcc") is not None and shutil.which("qemu-aarch64") is not None
+needs_avx512 = pytest.mark.skipif(not HAVE_AVX512, reason="needs gcc and an AVX-512 CPU")
+needs_neon = pytest.mark.skipif(not HAVE_NEON, reason="needs aarch64-linux-gnu-gcc and qemu-aarch64")
+
+NP = 1024
+REF_FLAGS = ["-O2", "-fno-tree-vectorize", "-ffp-contract=off", "-Wall", "-Wno-tautological-compare"]
+"""The scalar reference stays scalar (gcc's vectorizer may swap the operands of
+a commutative operation, which changes which of two NaNs comes out)."""
+"""Lanes per input array (a multiple of every lane count)."""
+
+BINARY = ("add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "min", "max")
+UNARY = ("neg", "not")
+CMPS = ("eq", "ne", "lt", "le", "gt", "ge")
+MATH1 = ("sqrt", "fabs", "floor", "ceil", "trunc", "round")
+MATH2 = ("fmin", "fmax")
+REQUIRED = ("broadcast", "setr", "load", "store", "select")
+REQUIRED_MASK = ("mask_and", "mask_or", "mask_xor", "mask_not", "mask_bits")
+
+
+# -- input values ------------------------------------------------------------------------
+def _f32(x: float) -> float:
+    return struct.unpack("f", struct.pack("f", x))[0] if math.isfinite(x) and abs(x) < 3.4e38 else x
+
+
+def _f32_below(x: float) -> float:
+    """The largest float32 below x (x > 0, x a float32)."""
+    bits = struct.unpack("I", struct.pack("f", x))[0]
+    return struct.unpack("f", struct.pack("I", bits - 1))[0]
+
+
+def float_specials(bits: int) -> list[float]:
+    inf, nan = math.inf, math.nan
+    common = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 3.7, -3.7, 1e-3,
+              -123456.789, 1e30, -1e30, inf, -inf, nan, -nan, 7.0, -8.0, 0.25]
+    if bits == 64:
+        return common + [0.49999999999999994, -0.49999999999999994, 4503599627370495.5,
+                         -4503599627370495.5, 4503599627370497.0, 9007199254740993.0,
+                         1e308, -1e308, 5e-324, -2.2250738585072014e-308, 3e38, 1e-40]
+    return [_f32(v) for v in common] + [_f32(0.49999997), _f32(-0.49999997), 8388607.5,
+                                        -8388607.5, 8388609.0, 16777216.0, 3.4e38, -3.4e38,
+                                        1e-45, -1.1754944e-38]
+
+
+def int_specials(t: IntType) -> list[int]:
+    b = t.bits
+    lo, hi = (-(1 << (b - 1)), (1 << (b - 1)) - 1) if t.signed else (0, (1 << b) - 1)
+    vals = [0, 1, 2, 3, 5, 7, 100, lo, lo + 1, hi, hi - 1, hi // 3, 0x55 & hi, -1, -2, -7, -100]
+    if b >= 32:
+        vals += [16777217, 16777219, -16777217]
+    if b == 64:
+        vals += [(1 << 53) + 1, -(1 << 53) - 3, (1 << 62) + 12345, 1 << 63]
+    mod = 1 << b
+    out = []
+    for v in vals:
+        v %= mod
+        if t.signed and v >= 1 << (b - 1):
+            v -= mod
+        if v not in out:
+            out.append(v)
+    return out
+
+
+def cycle(vals: list[Any], n: int = NP) -> list[Any]:
+    return [vals[i % len(vals)] for i in range(n)]
+
+
+def pairs(vals: list[Any], keep: Callable[[Any, Any], bool] = lambda a, b: True) -> tuple[list[Any], list[Any]]:
+    ps = [(a, b) for a in vals for b in vals if keep(a, b)]
+    ps = cycle(ps)
+    return [a for a, _ in ps], [b for _, b in ps]
+
+
+def c_value(v: Any, t: Type) -> str:
+    if isinstance(t, FloatType) and isinstance(v, float) and math.isnan(v):
+        neg = "-" if math.copysign(1.0, v) < 0 else ""
+        return f"({neg}({'float' if t.bits == 32 else 'double'})NAN)"
+    if isinstance(t, FloatType) and v == 0.0 and math.copysign(1.0, v) < 0:
+        return "-0.0f" if t.bits == 32 else "-0.0"
+    if isinstance(t, FloatType) and t.bits == 32 and math.isfinite(v):
+        return f"{float(v).hex()}f" if v >= 0 else f"(-{(-float(v)).hex()}f)"
+    if isinstance(t, FloatType) and math.isfinite(v):
+        return float(v).hex() if v >= 0 else f"(-{(-float(v)).hex()})"
+    return literal(v, t)
+
+
+def float_to_int_inputs(f: FloatType, t: IntType) -> list[float]:
+    """In-range values only (C leaves the others undefined)."""
+    b = t.bits
+    top = float(1 << (b - 1)) if t.signed else float(1 << b)
+    below = _f32_below(top) if f.bits == 32 else math.nextafter(top, 0.0)
+    vals = [0.0, -0.0, 0.5, 0.99, 1.5, 2.5, 100.7, 1e-30, below, below - 1.0 if b <= 24 else below / 2]
+    if t.signed:
+        vals += [-0.5, -0.99, -1.5, -2.5, -100.7, -top, -top + 0.5 if b <= 16 else -top / 2]
+    else:
+        vals += [-0.5, -0.99]
+    return [_f32(v) for v in vals] if f.bits == 32 else vals
+
+
+# -- the macro-level program ------------------------------------------------------------------
+@dataclass
+class MacroProgram:
+    """Builds one C program checking every macro of a target."""
+
+    target: Target
+    needs: set[str] = field(default_factory=set)
+    fallbacks: set[tuple[str, str]] = field(default_factory=set)
+    """(macro, type key) pairs that rendered nothing (per-lane fallback)."""
+    rendered: set[tuple[str, str]] = field(default_factory=set)
+    arrays: dict[str, str] = field(default_factory=dict)
+    funcs: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.ops = self.target.ops(self._need)
+
+    def _need(self, name: str) -> str:
+        self.needs.add(name)
+        return ""
+
+    def m(self, name: str, key: str, **args: Any) -> str:
+        """Render macro ``name``; "" (recorded) when the target has none."""
+        macro = getattr(self.ops, name, None)
+        text = str(macro(**args)).strip() if macro is not None else ""
+        (self.rendered if text else self.fallbacks).add((name, key))
+        return text
+
+    def array(self, name: str, t: Type, vals: list[Any]) -> str:
+        if name not in self.arrays:
+            ct = "double" if str(t) == "f64" else "float" if str(t) == "f32" else \
+                f"{'u' if not t.signed else ''}int{t.bits}_t"  # type: ignore[attr-defined]
+            body = ", ".join(c_value(v, t) for v in vals)
+            self.arrays[name] = f"{ct} {name}[{len(vals)}] = {{{body}}};"
+        return name
+
+    # -- per vector type --------------------------------------------------------------------
+    def inputs(self, t: TypeInfo) -> dict[str, str]:
+        ir = SCALAR_TYPES[t.elem]
+        e = t.elem
+        if ir.is_float():
+            vals = float_specials(t.bits)
+            a, b = pairs(vals)
+            keep = lambda x, y: True  # noqa: E731
+            da, db = a, b
+            sa, sb = a, b
+        else:
+            vals = int_specials(ir)  # type: ignore[arg-type]
+            a, b = pairs(vals)
+            lo = -(1 << (t.bits - 1))
+            # C: no division by zero, no INT_MIN / -1 in int and wider
+            da, db = pairs(vals, lambda x, y: y != 0 and not (t.bits >= 32 and x == lo and y == -1))
+            # C: per-lane counts below the promoted width (8/16-bit lanes: up to 31)
+            cnt = list(range(0, 32 if t.bits < 32 else t.bits))
+            sa = cycle(vals)
+            sb = cycle(cnt, NP)
+        c = b[7:] + b[:7]
+        return {"A": self.array(f"A_{e}", ir, a), "B": self.array(f"B_{e}", ir, b),
+                "C": self.array(f"C_{e}", ir, c),
+                "DA": self.array(f"DA_{e}", ir, da), "DB": self.array(f"DB_{e}", ir, db),
+                "SA": self.array(f"SA_{e}", ir, sa), "SB": self.array(f"SB_{e}", ir, sb)}
+
+    def patterns(self, bits: int) -> tuple[str, str]:
+        """Two arrays of i<bits> lane predicates (0 / non-zero), all-off and all-on chunks too."""
+        t = IntType(bits)
+        seq, x = [], 12345
+        for i in range(NP):
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            chunk = (i // 32) % 4
+            seq.append(0 if chunk == 0 else -1 if chunk == 1 else ((x >> 16) % 3) - 1)
+        p = self.array(f"P_i{bits}", t, seq)
+        q = self.array(f"Q_i{bits}", t, seq[13:] + seq[:13])
+        return p, q
+
+    def mask_of(self, t: TypeInfo, arr: str, idx: str, dst: str) -> list[str]:
+        """C lines defining mask ``dst`` of t's lane width from predicates at arr + idx
+        (an int<bits>_t array; ``idx`` "" = the array itself)."""
+        it = self.target.vtype(f"i{t.bits}", t.lanes)
+        mt = self.target.mask_type(t.bits, t.lanes)
+        assert it is not None and mt is not None
+        ld = self.m("load", it.key, t=it, p=f"({arr} + {idx})" if idx else arr)
+        zero = self.m("broadcast", it.key, t=it, x="0")
+        return [f"{it.ctype} {dst}_p = {ld};", f"{it.ctype} {dst}_z = {zero};",
+                f"{mt.ctype} {dst} = {self.m('cmp_ne', it.key, t=it, a=dst + '_p', b=dst + '_z', mt=mt)};"]
+
+    def type_func(self, t: TypeInfo) -> None:
+        k, L, T, V = t.key, t.lanes, t.scalar, t.ctype
+        ir = SCALAR_TYPES[t.elem]
+        mt = self.target.mask_type(t.bits, t.lanes)
+        assert mt is not None
+        arr = self.inputs(t)
+        P, Q = self.patterns(t.bits)
+        a_, b_ = Argument(ir, "a", 0), Argument(ir, "b", 1)
+        ld = lambda p: self.m("load", k, t=t, p=p)  # noqa: E731
+        st = lambda p, v: self.m("store", k, t=t, p=p, v=v)  # noqa: E731
+        body: list[str] = []
+
+        def check(name: str, expr: str, ref: str, src: tuple[str, str] = ("A", "B"),
+                  is_mask: bool = False, stmt: bool = False, nans: int = 0, alt: str = "") -> None:
+            if not expr:
+                return
+            sa, sb = src
+            lines = [f"const {T} *pa = {arr[sa]} + i, *pb = {arr[sb]} + i, *pc = {arr['C']} + i;",
+                     f"{V} va = {ld('pa')}, vb = {ld('pb')}, vc = {ld('pc')};",
+                     "(void)va; (void)vb; (void)vc;"]
+            if is_mask:
+                lines += [f"{mt.ctype} r = {expr};",
+                          f"unsigned bits = {self.m('mask_bits', mt.key, mt=mt, m='r')};",
+                          f"for (int j = 0; j < {L}; j++) CHECKI(\"{k} {name}\", (int)((bits >> j) & 1u), (int)({ref}));"]
+            else:
+                # which of two NaN inputs an arithmetic instruction returns depends
+                # on the operand order the C compiler picked: any NaN is right then
+                cond = " + ".join(f"NANBITS({p}[j])" for p in ("pa", "pb", "pc")[:nans]) or "0"
+                lines += [f"{V} r = {expr};", f"{T} o[{L}];", st("o", "r"),
+                          f"for (int j = 0; j < {L}; j++) {{ if (({cond}) >= 2 && NANBITS(o[j])) continue;",
+                          f"  if ({int(bool(alt))}) {{ {T} w2 = {alt or '0'}; if (!memcmp(&w2, &o[j], sizeof w2)) continue; }}",
+                          f"  CHECK(\"{k} {name}\", {T}, o[j], {ref}); }}"]
+            body.append(self.loop(L, lines))
+
+        refs = {"a": "pa[j]", "b": "pb[j]"}
+        for op in BINARY:
+            src = ("DA", "DB") if op in ("div", "rem") else ("SA", "SB") if op in ("shl", "shr") else ("A", "B")
+            if ir.is_float() and op in ("rem", "and", "or", "xor", "shl", "shr"):
+                continue
+            ref = scalar_expr(BinOp(op, a_, b_), [refs["a"], refs["b"]])
+            check(op, self.m(op, k, t=t, a="va", b="vb"), ref, src,
+                  nans=2 if ir.is_float() and op in ("add", "sub", "mul", "div") else 0)
+        for op in UNARY:
+            if ir.is_float() and op == "not":
+                continue
+            check(op, self.m(op, k, t=t, a="va"), scalar_expr(UnOp(op, a_), [refs["a"]]))
+        for pred in CMPS:
+            check(f"cmp_{pred}", self.m(f"cmp_{pred}", k, t=t, a="va", b="vb", mt=mt),
+                  scalar_expr(Cmp(pred, a_, b_), [refs["a"], refs["b"]]), is_mask=True)
+        if ir.is_float():
+            sfx = "f" if t.bits == 32 else ""
+            for fn in MATH1:
+                check(fn, self.m(fn, k, t=t, a="va"), f"{fn}{sfx}(pa[j])")
+            for fn in MATH2:
+                # C leaves fmin(+0, -0) either zero, and gcc treats fmin as commutative
+                check(fn, self.m(fn, k, t=t, a="va", b="vb"), f"{fn}{sfx}(pa[j], pb[j])", nans=2,
+                      alt=f"{fn}{sfx}(pb[j], pa[j])")
+            check("fma", self.m("fma", k, t=t, a="va", b="vb", c="vc"), f"fma{sfx}(pa[j], pb[j], pc[j])",
+                  nans=3)
+        # building values
+        check("broadcast", self.m("broadcast", k, t=t, x="pa[0]"), "pa[0]")
+        check("setr", self.m("setr", k, t=t, xs=[f"pa[{j}]" for j in range(L)]), "pa[j]")
+        check("load", "va", "pa[j]")
+        ex = [self.m("extract", k, t=t, v="va", j=j) for j in range(L)]
+        if all(ex):
+            body.append(self.loop(L, [
+                f"const {T} *pa = {arr['A']} + i;", f"{V} va = {ld('pa')};"] +
+                [f"{{ int j = {j}; {T} x = ({T})({e}); CHECK(\"{k} extract\", {T}, x, pa[j]); }}"
+                 for j, e in enumerate(ex)]))
+        # select with a lane pattern
+        sel = self.m("select", k, t=t, m="m", a="va", b="vb", mt=mt)
+        body.append(self.loop(L, [
+            f"const {T} *pa = {arr['A']} + i, *pb = {arr['B']} + i;",
+            f"{V} va = {ld('pa')}, vb = {ld('pb')};"] + self.mask_of(t, P, "i", "m") + [
+            f"{V} r = {sel};", f"{T} o[{L}];", st("o", "r"),
+            f"for (int j = 0; j < {L}; j++) CHECK(\"{k} select\", {T}, o[j], {P}[i + j] ? pa[j] : pb[j]);"]))
+        self.memory_checks(t, mt, arr, P, body)
+        self.convert_checks(t, body)
+        self.funcs.append(f"static void check_{k}(void)\n{{\n" + "\n".join(body) + "\n}\n")
+
+    @staticmethod
+    def loop(L: int, lines: list[str]) -> str:
+        inner = "\n".join("        " + x for x in lines)
+        return f"    for (int i = 0; i + {L} <= {NP}; i += {L}) {{\n{inner}\n    }}"
+
+    # -- masked memory, gathers, scatters ----------------------------------------------------------
+    def memory_checks(self, t: TypeInfo, mt: TypeInfo, arr: dict[str, str], P: str,
+                      body: list[str]) -> None:
+        k, L, T, V = t.key, t.lanes, t.scalar, t.ctype
+        ld = lambda p: self.m("load", k, t=t, p=p)  # noqa: E731
+        st = lambda p, v: self.m("store", k, t=t, p=p, v=v)  # noqa: E731
+        mload = self.m("masked_load", k, t=t, p="base", m="m", mt=mt)
+        mstore = self.m("masked_store", k, t=t, p="base", v="vb", m="m", mt=mt)
+        head = [f"const {T} *pa = {arr['A']} + i, *pb = {arr['B']} + i;", f"{V} vb = {ld('pb')};", "(void)vb;"]
+        if mload:
+            body.append(self.loop(L, head + self.mask_of(t, P, "i", "m") + [
+                f"const {T} *base = pa;", f"{V} r = {mload};", f"{T} o[{L}];", st("o", "r"),
+                f"for (int j = 0; j < {L}; j++) CHECK(\"{k} masked_load\", {T}, o[j], {P}[i + j] ? pa[j] : ({T})0);"]))
+        if mstore:
+            body.append(self.loop(L, head + self.mask_of(t, P, "i", "m") + [
+                f"{T} buf[{L}];", f"for (int j = 0; j < {L}; j++) buf[j] = pa[j];",
+                f"{T} *base = buf;", mstore,
+                f"for (int j = 0; j < {L}; j++) CHECK(\"{k} masked_store\", {T}, buf[j], {P}[i + j] ? pb[j] : pa[j]);"]))
+        # next to a PROT_NONE page: lanes k.. are inaccessible and masked off
+        if mload or mstore:
+            lines = [f"for (int kk = 0; kk <= {L}; kk++) {{",
+                     f"{T} *base = ({T} *)s2s_guard - kk;",
+                     f"int{t.bits}_t pat[{L}];",
+                     f"for (int j = 0; j < {L}; j++) pat[j] = j < kk ? 1 : 0;"]
+            lines += self.mask_of(t, "pat", "", "m")
+            lines += [f"for (int j = 0; j < kk; j++) base[j] = {arr['A']}[j];"]
+            if mload:
+                lines += [f"{V} r = {mload};", f"{T} o[{L}];", st("o", "r"),
+                          f"for (int j = 0; j < {L}; j++) CHECK(\"{k} masked_load guard\", {T}, o[j], j < kk ? {arr['A']}[j] : ({T})0);"]
+            if mstore:
+                lines += [f"{V} vb = {ld(arr['B'])};", mstore,
+                          f"for (int j = 0; j < kk; j++) CHECK(\"{k} masked_store guard\", {T}, base[j], {arr['B']}[j]);"]
+            lines.append("}")
+            body.append("    {\n" + "\n".join("        " + x for x in lines) + "\n    }")
+        self.gather_checks(t, mt, arr, P, body)
+
+    def gather_checks(self, t: TypeInfo, mt: TypeInfo, arr: dict[str, str], P: str,
+                      body: list[str]) -> None:
+        at = self.target.vtype("u64", t.lanes)
+        if at is None:
+            return
+        k, L, T, V = t.key, t.lanes, t.scalar, t.ctype
+        st = lambda p, v: self.m("store", k, t=t, p=p, v=v)  # noqa: E731
+        ald = self.m("load", at.key, t=at, p="adr")
+        g = self.m("gather", k, t=t, a="va", at=at)
+        mg = self.m("masked_gather", k, t=t, a="va", at=at, m="m", mt=mt)
+        sc = self.m("scatter", k, t=t, a="va", at=at, v="vb")
+        msc = self.m("masked_scatter", k, t=t, a="va", at=at, v="vb", m="m", mt=mt)
+        A, B = arr["A"], arr["B"]
+        pre = [f"uint64_t adr[{L}];"]
+        if g:
+            body.append(self.loop(L, pre + [
+                f"for (int j = 0; j < {L}; j++) adr[j] = (uint64_t)(uintptr_t)&{A}[(i * 7 + j * 13) % {NP}];",
+                f"{at.ctype} va = {ald};", f"{V} r = {g};", f"{T} o[{L}];", st("o", "r"),
+                f"for (int j = 0; j < {L}; j++) CHECK(\"{k} gather\", {T}, o[j], {A}[(i * 7 + j * 13) % {NP}]);"]))
+        if mg:
+            body.append(self.loop(L, pre + self.mask_of(t, P, "i", "m") + [
+                f"for (int j = 0; j < {L}; j++) adr[j] = {P}[i + j] ? (uint64_t)(uintptr_t)&{A}[(i + j * 5) % {NP}] : (uint64_t)(uintptr_t)s2s_guard;",
+                f"{at.ctype} va = {ald};", f"{V} r = {mg};", f"{T} o[{L}];", st("o", "r"),
+                f"for (int j = 0; j < {L}; j++) CHECK(\"{k} masked_gather\", {T}, o[j], {P}[i + j] ? {A}[(i + j * 5) % {NP}] : ({T})0);"]))
+        if sc or msc:
+            # colliding addresses: the last lane wins, like the scalar loop
+            common = [f"{T} buf[4], ref[4];", "for (int j = 0; j < 4; j++) buf[j] = ref[j] = A0[j];",
+                      f"const {T} *pb = {B} + i;", f"{V} vb = {self.m('load', k, t=t, p='pb')};"]
+            common = [x.replace("A0", A) for x in common]
+            if sc:
+                body.append(self.loop(L, pre + common + [
+                    f"for (int j = 0; j < {L}; j++) adr[j] = (uint64_t)(uintptr_t)&buf[(j * 3 + i) % 4 % ({L} > 2 ? 3 : 4)];",
+                    f"{at.ctype} va = {ald};", sc,
+                    f"for (int j = 0; j < {L}; j++) ref[(j * 3 + i) % 4 % ({L} > 2 ? 3 : 4)] = pb[j];",
+                    f"for (int j = 0; j < 4; j++) CHECK(\"{k} scatter\", {T}, buf[j], ref[j]);"]))
+            if msc:
+                body.append(self.loop(L, pre + common + self.mask_of(t, P, "i", "m") + [
+                    f"for (int j = 0; j < {L}; j++) adr[j] = {P}[i + j] ? (uint64_t)(uintptr_t)&buf[(j + i) % 3] : (uint64_t)(uintptr_t)s2s_guard;",
+                    f"{at.ctype} va = {ald};", msc,
+                    f"for (int j = 0; j < {L}; j++) if ({P}[i + j]) ref[(j + i) % 3] = pb[j];",
+                    f"for (int j = 0; j < 4; j++) CHECK(\"{k} masked_scatter\", {T}, buf[j], ref[j]);"]))
+
+    # -- conversions ---------------------------------------------------------------------------------
+    def convert_checks(self, f: TypeInfo, body: list[str]) -> None:
+        fir = SCALAR_TYPES[f.elem]
+        for t in self.target.types.values():
+            if t.lanes != f.lanes or t.key == f.key:
+                continue
+            tir = SCALAR_TYPES[t.elem]
+            expr = self.m("convert", f"{f.key}->{t.key}", f=f, t=t, a="va")
+            if not expr:
+                continue
+            if fir.is_float() and tir.is_int():
+                vals = cycle(float_to_int_inputs(fir, tir), NP)  # type: ignore[arg-type]
+                src = self.array(f"CV_{f.elem}_{t.elem}", fir, vals)
+            else:
+                src = self.inputs(f)["A"]
+            ref = scalar_expr(Cast(Argument(fir, "a", 0), tir), ["pa[j]"])
+            body.append(self.loop(f.lanes, [
+                f"const {f.scalar} *pa = {src} + i;",
+                f"{f.ctype} va = {self.m('load', f.key, t=f, p='pa')};",
+                f"{t.ctype} r = {expr};", f"{t.scalar} o[{t.lanes}];",
+                self.m("store", t.key, t=t, p="o", v="r"),
+                f"for (int j = 0; j < {f.lanes}; j++) CHECK(\"{f.key}->{t.key} convert\", {t.scalar}, o[j], {ref});"]))
+
+    # -- masks ------------------------------------------------------------------------------------------
+    def mask_func(self, bits: int, lanes: int) -> None:
+        tg = self.target
+        mt = tg.mask_type(bits, lanes)
+        it = tg.vtype(f"i{bits}", lanes)
+        if mt is None or it is None:
+            return
+        key = mt.key
+        P, Q = self.patterns(bits)
+        lines = self.mask_of(it, P, "i", "m1") + self.mask_of(it, Q, "i", "m2")
+        mb = lambda m: self.m("mask_bits", key, mt=mt, m=m)  # noqa: E731
+        for name, op in (("mask_and", "&&"), ("mask_or", "||"), ("mask_xor", "!=")):
+            e = self.m(name, key, mt=mt, a="m1", b="m2")
+            lines += [f"{{ {mt.ctype} r = {e}; unsigned bits = {mb('r')};",
+                      f"  for (int j = 0; j < {lanes}; j++) CHECKI(\"{key} {name}\", (int)((bits >> j) & 1u), (int)(({P}[i + j] != 0) {op} ({Q}[i + j] != 0))); }}"]
+        e = self.m("mask_not", key, mt=mt, a="m1")
+        lines += [f"{{ {mt.ctype} r = {e}; unsigned bits = {mb('r')};",
+                  f"  {{ int j = -1; CHECKI(\"{key} mask_not high bits\", (int)((unsigned long long)bits >> {lanes}), 0); }}",
+                  f"  for (int j = 0; j < {lanes}; j++) CHECKI(\"{key} mask_not\", (int)((bits >> j) & 1u), (int)({P}[i + j] == 0)); }}"]
+        # the mask as a select operand of its own width (all-ones lanes for kind "lanes")
+        for b2 in (8, 16, 32, 64):
+            mt2, it2 = tg.mask_type(b2, lanes), tg.vtype(f"i{b2}", lanes)
+            if mt2 is None or it2 is None:
+                continue
+            if b2 == bits:
+                conv = "m1"
+            else:
+                conv = self.m("mask_convert", f"{key}->{mt2.key}", f=mt, t=mt2, m="m1")
+                if not conv:
+                    continue
+            X = self.inputs(it2)["A"]
+            sel = self.m("select", it2.key, t=it2, m="c", a="x", b="nx", mt=mt2)
+            lines += [f"{{ {mt2.ctype} c = {conv};",
+                      f"  unsigned bits = {self.m('mask_bits', mt2.key, mt=mt2, m='c')};",
+                      f"  {it2.ctype} x = {self.m('load', it2.key, t=it2, p=f'({X} + i)')};",
+                      f"  {it2.ctype} nx = {self.m('not', it2.key, t=it2, a='x')};",
+                      f"  {it2.ctype} r = {sel}; {it2.scalar} o[{lanes}];",
+                      f"  {self.m('store', it2.key, t=it2, p='o', v='r')}",
+                      f"  for (int j = 0; j < {lanes}; j++) {{",
+                      f"    CHECKI(\"{key}->{mt2.key} mask_convert\", (int)((bits >> j) & 1u), (int)({P}[i + j] != 0));",
+                      f"    CHECK(\"{key}->{mt2.key} select\", {it2.scalar}, o[j], {P}[i + j] ? {X}[i + j] : ({it2.scalar})~{X}[i + j]); }} }}"]
+        self.funcs.append(f"static void check_{key}(void)\n{{\n{self.loop(lanes, lines)}\n}}\n")
+
+    # -- whole program ---------------------------------------------------------------------------------
+    def source(self) -> str:
+        keys = list(self.target.types)
+        for key in keys:
+            self.type_func(self.target.types[key])
+        masks = sorted({(t.bits, t.lanes) for t in self.target.types.values()})
+        for bits, lanes in masks:
+            self.mask_func(bits, lanes)
+        head = prelude(self.target, {("helper", n) for n in self.needs})
+        calls = "\n".join(f"    check_{k}();" for k in keys)
+        calls += "\n" + "\n".join(f"    check_m{b}x{l}();" for b, l in masks
+                                  if f"check_m{b}x{l}(void)" in "".join(self.funcs))
+        return PROGRAM % {"prelude": head, "arrays": "\n".join(self.arrays.values()),
+                          "funcs": "\n".join(self.funcs), "calls": calls}
+
+
+PROGRAM = r"""%(prelude)s
+#include <stdio.h>
+#include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static long s2s_checks, s2s_bad;
+static char *s2s_guard;   /* first byte of a PROT_NONE page */
+
+static void fail(const char *what, int lane, const void *got, const void *want, int size)
+{
+    if (s2s_bad++ >= 40)
+        return;
+    printf("FAIL %%s lane %%d: got 0x", what, lane);
+    for (int b = size - 1; b >= 0; b--) printf("%%02x", ((const unsigned char *)got)[b]);
+    printf(" want 0x");
+    for (int b = size - 1; b >= 0; b--) printf("%%02x", ((const unsigned char *)want)[b]);
+    printf("\n");
+}
+#define CHECK(what, T, got, want) do { T g_ = (got), w_ = (want); s2s_checks++; \
+    if (memcmp(&g_, &w_, sizeof(T)) != 0) fail(what, j, &g_, &w_, (int)sizeof(T)); } while (0)
+/* NaN test on the bits: immune to the compiler's float reasoning */
+static int nanbits_d(double x) { uint64_t u; memcpy(&u, &x, 8); return (u << 1) > (0x7ffULL << 53); }
+static int nanbits_f(float x) { uint32_t u; memcpy(&u, &x, 4); return (u << 1) > (0xffU << 24); }
+#define NANBITS(x) (sizeof(x) == 8 ? nanbits_d(x) : nanbits_f(x))
+#define CHECKI(what, got, want) do { int g_ = (got), w_ = (want); s2s_checks++; \
+    if (g_ != w_) fail(what, j, &g_, &w_, (int)sizeof(int)); } while (0)
+
+%(arrays)s
+
+%(funcs)s
+
+int main(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    char *mem = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED || mprotect(mem + page, page, PROT_NONE) != 0) { printf("mmap failed\n"); return 2; }
+    s2s_guard = mem + page;
+%(calls)s
+    printf("CHECKS %%ld FAILS %%ld\n", s2s_checks, s2s_bad);
+    return s2s_bad != 0;
+}
+"""
+
+
+def build_macro_program(target_name: str) -> tuple[MacroProgram, str]:
+    prog = MacroProgram(load_target(target_name))
+    return prog, prog.source()
+
+
+def run_program(src: str, cc: list[str], run: list[str], name: str) -> str:
+    wd = Path(tempfile.mkdtemp(prefix=f"s2s_tg_{name}_"))
+    (wd / "prog.c").write_text(src)
+    exe = wd / "prog"
+    out = subprocess.run([*cc, str(wd / "prog.c"), "-o", str(exe), "-lm"], capture_output=True, text=True)
+    assert out.returncode == 0, f"compile failed ({wd}):\n{out.stderr[:6000]}"
+    assert "warning" not in out.stderr, out.stderr[:4000]
+    res = subprocess.run([*run, str(exe)], capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0 and "FAILS 0" in res.stdout, f"{wd}\n{res.stdout[-6000:]}{res.stderr[-2000:]}"
+    return res.stdout
+
+
+# -- tests: templates render --------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["avx512", "neon"])
+def test_required_macros_render_for_every_type(name):
+    tg = load_target(name)
+    ops = tg.ops(lambda n: "")
+    for t in tg.types.values():
+        mt = tg.mask_type(t.bits, t.lanes)
+        assert mt is not None, t.key
+        args = {"broadcast": dict(x="x"), "setr": dict(xs=["x"] * t.lanes), "load": dict(p="p"),
+                "store": dict(p="p", v="v"), "select": dict(m="m", a="a", b="b", mt=mt)}
+        for macro in REQUIRED:
+            assert str(getattr(ops, macro)(t=t, **args[macro])).strip(), (macro, t.key)
+        for macro in REQUIRED_MASK:
+            kw = {"m": "m"} if macro == "mask_bits" else {"a": "a"} if macro == "mask_not" else {"a": "a", "b": "b"}
+            assert str(getattr(ops, macro)(mt=mt, **kw)).strip(), (macro, mt.key)
+
+
+def test_avx512_target_description():
+    tg = load_target("avx512")
+    assert tg.guard == "__AVX512F__" and tg.mask_kind == "bits" and tg.register_bits == 512
+    assert tg.mask_type(64, 8).ctype == "__mmask8" and tg.mask_type(32, 16).ctype == "__mmask16"
+    assert tg.vector_math_name("exp", 1, tg.vtype("f64", 8)) == "_ZGVeN8v_exp"
+    assert tg.vector_math_name("powf", 2, tg.vtype("f32", 16)) == "_ZGVeN16vv_powf"
+    assert tg.vector_math_name("sin", 1, tg.vtype("f64", 4)) == "_ZGVdN4v_sin"
+    assert tg.vector_math_name("logf", 1, tg.vtype("f32", 4)) == "_ZGVbN4v_logf"
+
+
+def test_neon_target_description():
+    tg = load_target("neon")
+    assert tg.guard == "__ARM_NEON" and tg.mask_kind == "lanes" and tg.register_bits == 128
+    assert tg.mask_type(64, 2).ctype == "int64x2_t" and tg.mask_type(32, 2).ctype == "int32x2_t"
+    assert tg.vector_math_name("exp", 1, tg.vtype("f64", 2)) is None
+    ops = tg.ops(lambda n: "")
+    f64 = tg.vtype("f64", 2)
+    # C round is ties away from zero: frinta, never the ties-to-even frintn
+    assert "vrndaq_f64" in str(ops.round(t=f64, a="x"))
+    assert not str(ops.masked_load(t=f64, p="p", m="m", mt=tg.mask_type(64, 2))).strip()
+
+
+# -- tests: every macro bit-exact --------------------------------------------------------------------
+@needs_avx512
+def test_avx512_macros_bit_exact():
+    prog, src = build_macro_program("avx512")
+    flags = [*REF_FLAGS, *load_target("avx512").cflags]
+    out = run_program(src, ["gcc", *flags], [], "avx512")
+    assert "FAILS 0" in out
+    # what the target leaves to the per-lane fallback (kept small on purpose)
+    fb = {(m, k) for m, k in prog.fallbacks if "->" not in k}
+    allowed_ops = {"div", "rem", "gather", "masked_gather", "scatter", "masked_scatter"}
+    assert {m for m, _ in fb} <= allowed_ops, sorted(fb)
+
+
+@needs_avx512
+@pytest.mark.skipif(shutil.which("clang") is None, reason="needs clang")
+def test_avx512_macros_compile_with_clang():
+    _, src = build_macro_program("avx512")
+    wd = Path(tempfile.mkdtemp(prefix="s2s_tg_clang_"))
+    (wd / "prog.c").write_text(src)
+    out = subprocess.run(["clang", "-O1", "-ffp-contract=off", "-Wall", *load_target("avx512").cflags,
+                          "-c", str(wd / "prog.c"), "-o", str(wd / "prog.o")],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[:6000]
+
+
+@needs_neon
+def test_neon_macros_bit_exact():
+    prog, src = build_macro_program("neon")
+    flags = [*REF_FLAGS, "-static", *load_target("neon").cflags]
+    out = run_program(src, ["aarch64-linux-gnu-gcc", *flags], ["qemu-aarch64"], "neon")
+    assert "FAILS 0" in out
+    fb = {m for m, k in prog.fallbacks if "->" not in k}
+    assert "masked_load" in fb and "masked_scatter" in fb   # documented per-lane fallbacks
+    assert "round" not in fb and "fmin" not in fb and "shr" not in fb
+
+
+# -- tests: libmvec names -----------------------------------------------------------------------------
+@needs_avx512
+def test_avx512_libmvec_names_link_and_agree():
+    tg = load_target("avx512")
+    ops = tg.ops(lambda n: "")
+    lines, protos = [], set()
+    for key in ("f64x8", "f64x4", "f64x2", "f32x16", "f32x8", "f32x4"):
+        t = tg.types[key]
+        for fn in sorted(tg.math_functions):
+            nargs = 2 if fn in ("pow", "atan2", "hypot") else 1
+            name = fn + ("f" if t.bits == 32 else "")
+            vname = tg.vector_math_name(name, nargs, t)
+            assert vname is not None
+            protos.add(f"{t.ctype} {vname}({', '.join([t.ctype] * nargs)});")
+            args = ", ".join(["v"] * nargs)
+            sargs = ", ".join(["x[j]"] * nargs)
+            lines.append(f"""    {{ {t.scalar} x[{t.lanes}], o[{t.lanes}];
+      for (int j = 0; j < {t.lanes}; j++) x[j] = ({t.scalar})({'1.0 + ' if fn == 'acosh' else ''}0.05 + 0.055 * j);
+      {t.ctype} v = {ops.load(t=t, p='x')};
+      {t.ctype} r = {vname}({args});
+      {ops.store(t=t, p='o', v='r')}
+      for (int j = 0; j < {t.lanes}; j++) {{ double w = {name}({sargs});
+        if (!(fabs(o[j] - w) <= 1e-5 * fabs(w) + 1e-30)) {{ printf("FAIL {vname} %d\\n", j); bad++; }} }} }}""")
+    src = (prelude(tg, set()) + "#include <stdio.h>\n" + "\n".join(f"extern {p}" for p in sorted(protos))
+           + "\nint main(void)\n{\n    int bad = 0;\n" + "\n".join(lines)
+           + '\n    printf("CHECKS 1 FAILS %d\\n", bad);\n    return bad != 0;\n}\n')
+    flags = ["-O2", "-ffp-contract=off", *tg.cflags]
+    wd = Path(tempfile.mkdtemp(prefix="s2s_tg_mvec_"))
+    (wd / "m.c").write_text(src)
+    out = subprocess.run(["gcc", *flags, str(wd / "m.c"), "-o", str(wd / "m"), "-lmvec", "-lm"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[:4000]
+    res = subprocess.run([str(wd / "m")], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stdout
+
+
+# -- tests: end to end through the code generator ----------------------------------------------------
+E2E_KERNELS = """
+    void F(saxpy)(int n, KARGS) {
+        double s = 2.5;
+        #pragma omp simd
+        for (int i = 0; i < n; i++) x[i] = s * y[i] + x[i];
+    }
+    void F(dot)(int n, KARGS) {
+        double sum = 0.0;
+        #pragma omp simd reduction(+:sum)
+        for (int i = 0; i < n; i++) sum += x[i] * y[i];
+        d[0] = sum;
+    }
+    void F(mixed)(int n, KARGS) {
+        #pragma omp simd
+        for (int i = 0; i < n; i++) {
+            int k = p[i] + q[i] * 3;
+            x[i] = y[i] * k + (double)q[i];
+            q[i] = (int)(y[i] * 2.0) - k;
+        }
+    }
+    void F(floats)(int n, KARGS) {
+        #pragma omp simd
+        for (int i = 0; i < n; i++) f[i] = f[i] * g[i] - (float)y[i];
+    }
+    void F(gather_scatter)(int n, KARGS) {
+        #pragma omp simd
+        for (int i = 0; i < n; i++) { x[i] = y[p[i]] + z[i]; z[p[i]] = d[i] * 2.0; }
+    }
+    void F(exact_math)(int n, KARGS) {
+        #pragma omp simd
+        for (int i = 0; i < n; i++) {
+            x[i] = round(y[i] * 0.5) + fmin(y[i], z[i]) - floor(d[i]) + sqrt(z[i]) + fabs(y[i]);
+            f[i] = roundf(f[i]) + fmaxf(f[i], g[i]) + truncf(g[i] * 0.3f) + ceilf(f[i]);
+        }
+    }
+    void F(ints)(int n, KARGS) {
+        #pragma omp simd
+        for (int i = 0; i < n; i++) {
+            q[i] = ((q[i] << (i & 7)) ^ (p[i] >> 1)) | (q[i] & 5);
+            p[i] = q[i] / (i % 5 + 1) + q[i] % 3 + (p[i] < q[i] ? p[i] : q[i]);
+        }
+    }
+    void F(i64_mix)(int n, KARGS) {
+        long long acc = 0;
+        #pragma omp simd reduction(+:acc)
+        for (int i = 0; i < n; i++) { acc += (long long)q[i] * 3 - (long long)(y[i] * 4.0); }
+        r[1] = acc;
+    }
+    void F(minmax_red)(int n, KARGS) {
+        double lo = 1e9; int hi = -5;
+        #pragma omp simd reduction(min:lo) reduction(max:hi)
+        for (int i = 0; i < n; i++) { lo = y[i] < lo ? y[i] : lo; hi = q[i] > hi ? q[i] : hi; }
+        d[1] = lo; r[2] = hi;
+    }
+"""
+E2E_NAMES = ["saxpy", "dot", "mixed", "floats", "gather_scatter", "exact_math", "ints",
+             "i64_mix", "minmax_red"]
+
+
+def build_e2e(target: str, cc: list[str], run: list[str], libs: list[str],
+              options: Optional[CodegenOptions] = None) -> str:
+    src = kernel_source(E2E_KERNELS)
+    res, wd = vectorize(src, target, options)
+    assert not res.unsupported, res.unsupported
+    assert len(res.loops) == len(E2E_NAMES)
+    protos = "\n".join(f"kern_t ref_{k}, vec_{k};" for k in E2E_NAMES)
+    calls = "\n".join(f'    bad |= run("{k}", ref_{k}, vec_{k}, 0, 1e-12);' for k in E2E_NAMES)
+    driver = DRIVER.replace("KARGS", KARGS) % {"protos": protos, "calls": calls,
+                                               "sizes": ", ".join(map(str, SIZES))}
+    (wd / "main.c").write_text(driver)
+    objs = []
+    for name, prefix in (("kern.c", "ref_"), ("kern_vec.c", "vec_")):
+        obj = wd / f"{name}.o"
+        out = subprocess.run([*cc, f"-DF(n)={prefix}##n", "-c", str(wd / name), "-o", str(obj)],
+                             capture_output=True, text=True)
+        assert out.returncode == 0, f"{wd}\n{out.stderr[:4000]}"
+        assert name == "kern.c" or "warning" not in out.stderr, out.stderr[:4000]
+        objs.append(str(obj))
+    out = subprocess.run([*cc, str(wd / "main.c"), *objs, "-o", str(wd / "t"), *libs],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[:4000]
+    res2 = subprocess.run([*run, str(wd / "t")], capture_output=True, text=True, timeout=300)
+    assert res2.returncode == 0 and "ALL OK" in res2.stdout, f"{wd}\n{res2.stdout}{res2.stderr}"
+    return (wd / "kern_vec.c").read_text()
+
+
+@needs_avx512
+@pytest.mark.parametrize("cc", ["gcc", "clang"])
+def test_avx512_end_to_end(cc):
+    if shutil.which(cc) is None:
+        pytest.skip(f"needs {cc}")
+    flags = ["-O2", "-ffp-contract=off", "-Wall", *load_target("avx512").cflags]
+    text = build_e2e("avx512", [cc, *flags], [], ["-lmvec", "-lm"])
+    assert "_mm512_" in text and "__mmask8" in text
+
+
+@needs_neon
+def test_neon_end_to_end():
+    flags = ["-O2", "-static", "-ffp-contract=off", "-Wall"]
+    text = build_e2e("neon", ["aarch64-linux-gnu-gcc", *flags], ["qemu-aarch64"], ["-lm"])
+    assert "vld1q_f64" in text and "vrndaq_f64" in text
