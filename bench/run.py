@@ -78,6 +78,9 @@ class Result:
     binary: Optional[Path] = None
     error: Optional[str] = None
     times_ns: list[int] = field(default_factory=list)
+    """Kernel times on the clock chosen with --clock (the table's numbers)."""
+    other_ns: list[int] = field(default_factory=list)
+    """The same runs on the other clock (kept for --json)."""
     checksums: list[float] = field(default_factory=list)
     mismatch: Optional[str] = None
 
@@ -131,6 +134,8 @@ def run_s2svec(tool: list[str], kernel: Kernel, target: str, build: Path) -> Opt
     """Vectorize one kernel; return the output file or record the error."""
     out = build / f"{kernel.name}_simd.c"
     report = build / f"{kernel.name}.report.json"
+    for stale in (out, report):  # never time or trust a previous run's files
+        stale.unlink(missing_ok=True)
     cmd = [*tool, str(kernel.source), "-o", str(out), "--target", target,
            "--report=json", "--report-file", str(report)]
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO_DIR)
@@ -179,21 +184,23 @@ def build_kernel(kernel: Kernel, variants: Sequence[Variant], tool: Optional[lis
 
 # ---------------------------------------------------------------- running
 
-def run_binary(binary: Path) -> tuple[int, float]:
-    """Run one kernel binary; return (time_ns, checksum)."""
+def run_binary(binary: Path) -> tuple[int, int, float]:
+    """Run one kernel binary; return (wall ns, thread CPU ns, checksum)."""
     proc = subprocess.run([str(binary)], capture_output=True, text=True,
                           timeout=RUN_TIMEOUT_S)
     if proc.returncode != 0:
         raise RuntimeError(f"{binary.name} exited {proc.returncode}: {proc.stderr.strip()}")
     t = re.search(r"^time_ns (\d+)$", proc.stdout, re.M)
+    u = re.search(r"^cpu_ns (\d+)$", proc.stdout, re.M)
     c = re.search(r"^checksum (\S+)$", proc.stdout, re.M)
-    if not t or not c:
-        raise RuntimeError(f"{binary.name}: no time_ns/checksum in output:\n{proc.stdout}")
-    return int(t.group(1)), float(c.group(1))
+    if not t or not u or not c:
+        raise RuntimeError(f"{binary.name}: no time_ns/cpu_ns/checksum in output:\n"
+                           f"{proc.stdout}")
+    return int(t.group(1)), int(u.group(1)), float(c.group(1))
 
 
 def run_round(kernels: list[Kernel], results: dict[str, dict[str, Result]],
-              round_no: int) -> None:
+              round_no: int, clock: str) -> None:
     """One run of every binary; the variant order rotates from round to round."""
     for kernel in kernels:
         names = [n for n, r in results[kernel.name].items() if r.binary and not r.error]
@@ -201,11 +208,12 @@ def run_round(kernels: list[Kernel], results: dict[str, dict[str, Result]],
         for name in names[shift:] + names[:shift]:
             res = results[kernel.name][name]
             try:
-                t, c = run_binary(res.binary)  # type: ignore[arg-type]
+                wall, cpu, c = run_binary(res.binary)  # type: ignore[arg-type]
             except (RuntimeError, subprocess.TimeoutExpired) as exc:
                 res.error = str(exc)
                 continue
-            res.times_ns.append(t)
+            res.times_ns.append(cpu if clock == "cpu" else wall)
+            res.other_ns.append(wall if clock == "cpu" else cpu)
             res.checksums.append(c)
 
 
@@ -234,8 +242,8 @@ def verify(kernel: Kernel, results: dict[str, Result]) -> None:
 def speedup(results: dict[str, Result], name: str) -> Optional[float]:
     """Scalar median time / this variant's median time."""
     base, res = results.get("scalar"), results.get(name)
-    if not base or not res or not base.median_ns or not res.median_ns:
-        return None
+    if not base or not res or not base.median_ns or not res.median_ns or res.mismatch:
+        return None  # a wrong result has no speed
     return base.median_ns / res.median_ns
 
 
@@ -280,7 +288,7 @@ def print_table(kernels: list[Kernel], results: dict[str, dict[str, Result]],
                 names: list[str]) -> None:
     """Median times (ms) and speed-ups over the scalar build."""
     head = f"{'kernel':<17}" + "".join(f"{n:>11}" for n in names)
-    print("\nmedian kernel time, ms (noise = max spread (max-min)/median over variants)")
+    print("\nmedian kernel time, ms (noise = largest (max-min)/median of a variant)")
     print(head + f"{'noise':>8}")
     for k in kernels:
         row = results[k.name]
@@ -369,6 +377,7 @@ def to_json(kernels: list[Kernel], results: dict[str, dict[str, Result]],
     """Everything measured, for --json."""
     out: dict = {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                  "machine": machine_info(), "repeats": args.repeats,
+                 "clock": args.clock, "load_average": os.getloadavg(),
                  "target": args.target,
                  "variants": {v.name: v.what for v in variants}, "kernels": {}}
     for k in kernels:
@@ -377,6 +386,7 @@ def to_json(kernels: list[Kernel], results: dict[str, dict[str, Result]],
             "rtol": k.rtol, "s2svec_error": k.s2s_error, "s2svec_report": k.s2s_report,
             "s2s_vs_best": s2s_vs_best(row),
             "variants": {n: {"times_ns": r.times_ns, "median_ns": r.median_ns,
+                             "other_clock_ns": r.other_ns,
                              "checksum": r.checksums[0] if r.checksums else None,
                              "speedup": speedup(row, n), "error": r.error,
                              "mismatch": r.mismatch} for n, r in row.items()}}
@@ -393,7 +403,7 @@ def write_svg(path: Path, kernels: list[Kernel], results: dict[str, dict[str, Re
     vec = [n for n in names if n != "scalar"]
     values = {(k.name, n): speedup(results[k.name], n) or 0.0 for k in kernels for n in vec}
     top = max([1.0, *values.values()]) * 1.1
-    bar, gap, left, height, base = 16, 24, 60, 260, 300
+    bar, gap, left, height, base = 18, 36, 60, 260, 300  # a group fits a 16-char name
     group = bar * len(vec) + gap
     width = left + group * len(kernels) + 150
     scale = height / top
@@ -436,7 +446,8 @@ def svg_axis(left: int, base: int, top: float, scale: float, right: float) -> li
         tick += step
     y1 = base - scale
     parts.append(f'<line x1="{left}" y1="{y1:.1f}" x2="{right}" y2="{y1:.1f}" '
-                 f'stroke="gray" stroke-dasharray="4,3"/>')
+                 f'stroke="gray" stroke-dasharray="4,3"/>'
+                 f'<text x="{right + 4}" y="{y1 + 4:.1f}" fill="gray">scalar</text>')
     return parts
 
 
@@ -452,6 +463,9 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
                    help="comma list of variants (default: %(default)s)")
     p.add_argument("--repeats", type=int, default=7,
                    help="runs per variant, interleaved round-robin (default: %(default)s)")
+    p.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                   help="wall: CLOCK_MONOTONIC; cpu: the kernel thread's CPU time, steadier "
+                        "on a loaded machine (default: %(default)s)")
     p.add_argument("--target", default="host",
                    help="s2svec --target value (default: %(default)s)")
     p.add_argument("--s2svec", help="command that runs s2svec (default: .venv/bin/s2svec, "
@@ -485,13 +499,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         results[k.name] = build_kernel(k, variants, tool, args.target, build)
     for r in range(args.repeats):
         print(f"round {r + 1}/{args.repeats}", file=sys.stderr)
-        run_round(kernels, results, r)
+        run_round(kernels, results, r, args.clock)
     for k in kernels:
         verify(k, results[k.name])
     names = [v.name for v in variants]
     print_table(kernels, results, names)
-    print(f"\n{args.repeats} runs per variant, {time.monotonic() - start:.0f} s total; "
-          f"scalar = {VARIANTS[0].what}")
+    print(f"\n{args.repeats} runs per variant, {args.clock} clock, "
+          f"{time.monotonic() - start:.0f} s total, load average "
+          f"{os.getloadavg()[0]:.1f}; scalar = {VARIANTS[0].what}")
     if args.json:
         Path(args.json).write_text(json.dumps(to_json(kernels, results, args, variants),
                                               indent=1) + "\n")

@@ -215,3 +215,38 @@ X:
     assert info.shape_of(inc).is_uniform
     r = next(i for i in fn.instructions() if i.name == "r")
     assert info.shape_of(r).is_varying
+
+
+def test_lcssa_through_a_long_chain_of_joins():
+    from s2s.ir.builder import IRBuilder
+    from s2s.ir.types import I1, I64
+    from s2s.ir.values import Block, Constant, Function
+    fn = Function("deep")
+    c, n = fn.add_arg(I1, "c"), fn.add_arg(I64, "n")
+    b = IRBuilder(fn.add_block(Block("entry")))
+    h, x = Block("h"), Block("x")
+    fn.add_block(h)
+    b.br(h)
+    b.at_end(h)
+    k = b.phi(I64, "k")
+    k1 = b.add(k, Constant(I64, 1), "k1")
+    fn.add_block(x)
+    b.condbr(b.cmp("lt", k1, n, "t"), h, x)
+    k.add_incoming(Constant(I64, 0), fn.entry)
+    k.add_incoming(k1, h)
+    b.at_end(x)
+    for j in range(1200):  # deeper than Python's default recursion limit
+        left, right, join = (fn.add_block(Block(f"l{j}")), fn.add_block(Block(f"r{j}")),
+                             fn.add_block(Block(f"m{j}")))
+        b.condbr(c, left, right)
+        b.at_end(left)
+        b.br(join)
+        b.at_end(right)
+        b.br(join)
+        b.at_end(join)
+    use = b.add(k1, Constant(I64, 2), "use")
+    b.ret([])
+    canonicalize(fn)
+    verify(fn)
+    lc = use.operands[0]
+    assert isinstance(lc, Phi) and lc.block.name.startswith("x")

@@ -43,7 +43,7 @@ class Gen:
 
     # -- CFG -------------------------------------------------------------------------
     def cfg(self) -> dict[int, list[int]]:
-        n = self.r.randint(2, 9)
+        n = self.r.randint(2, 11)
         succs: dict[int, list[int]] = {}
         for k in range(n - 1):
             if self.r.random() < 0.6 and k < n - 2:
@@ -52,16 +52,57 @@ class Gen:
             else:
                 succs[k] = [self.r.randint(k + 1, n - 1)]
         succs[n - 1] = []
-        g = Graph(succs, 0)
-        cands = [(h, l) for h in range(1, n - 1) for l in range(h, n - 1)
-                 if g.reachable(l) and g.dominates(h, l)]
-        if cands and self.r.random() < 0.7:
-            h, l = self.r.choice(cands)
-            self.loop_ids = (h, l)
-            succs[l] = [h, self.r.randint(l + 1, n - 1)]
-        else:
-            self.loop_ids = None
+        self.loops: list[tuple[int, int]] = []
+        for _ in range(2):
+            if self.r.random() < 0.3:
+                continue
+            g = Graph(succs, 0)
+            cands = [(h, l) for h in range(1, n - 1) for l in range(h, n - 1)
+                     if g.reachable(l) and g.dominates(h, l) and self._fits(h, l)]
+            if not cands:
+                continue
+            nested = [(h, l) for h, l in cands
+                      if any(h1 < h and l < l1 or h < h1 and l1 < l for h1, l1 in self.loops)]
+            h, l = self.r.choice(nested if nested and self.r.random() < 0.8 else cands)
+            old = succs[l]
+            exits = self.r.sample(old, len(old)) + [self.r.randint(l + 1, n - 1)]
+            for e in exits:
+                succs[l] = [h, e]
+                g2 = Graph(succs, 0)
+                if g2.is_reducible and all(g2.reachable(x) and g2.dominates(x, y)
+                                           for x, y in self.loops + [(h, l)]):
+                    self.loops.append((h, l))
+                    break
+            else:
+                succs[l] = old
+        if self.loops and len(self.loops) == 1 and self.r.random() < 0.6:
+            self._nest_self_loop(succs)
         return succs
+
+    def _nest_self_loop(self, succs: dict[int, list[int]]) -> None:
+        """Turn a block inside the loop into a one-block inner loop."""
+        h1, l1 = self.loops[0]
+        for m in self.r.sample(range(h1 + 1, l1), max(0, l1 - h1 - 1)):
+            old = succs[m]
+            for e in self.r.sample(old, len(old)):
+                succs[m] = [m, e]
+                g2 = Graph(succs, 0)
+                inner = g2.loops.loop_of(m) if g2.is_reducible else None
+                if inner is not None and inner.parent is not None and \
+                        inner.parent.header == h1 and all(
+                            g2.reachable(x) and g2.dominates(x, y) for x, y in self.loops):
+                    self.loops.append((m, m))
+                    return
+            succs[m] = old
+
+    def _fits(self, h: int, l: int) -> bool:
+        """A second loop must nest inside or around the first one, or stay apart."""
+        for h1, l1 in self.loops:
+            inside = h1 < h and l < l1
+            around = h < h1 and l1 < l
+            if h == h1 or l == l1 or h <= l1 and l >= h1 and not (inside or around):
+                return False
+        return True
 
     # -- values ----------------------------------------------------------------------
     def build(self) -> Function:
@@ -73,7 +114,11 @@ class Gen:
         defined: dict[int, list[Value]] = {k: [] for k in range(n)}
         phis: list[tuple[Phi, int]] = []
         b = IRBuilder()
-        self.counter = None
+        self.counters: dict[int, Phi] = {}
+        self.counter_next: dict[int, Value] = {}
+        headers = {h: j for j, (h, _) in enumerate(self.loops)}
+        latches = {l: j for j, (_, l) in enumerate(self.loops)}
+        self.latches = latches
         for k in range(n):
             if not g.reachable(k):
                 blocks[k].append(Ret([]))
@@ -84,10 +129,11 @@ class Gen:
                 if d != k and g.reachable(d) and g.dominates(d, k):
                     pool.extend(defined[d])
             local: list[Value] = []
-            if self.loop_ids and k == self.loop_ids[0]:
-                self.counter = b.phi(I64, "k")
-                phis.append((self.counter, -1))
-                local.append(self.counter)
+            if k in headers:
+                ctr = b.phi(I64, "k")
+                self.counters[headers[k]] = ctr
+                phis.append((ctr, -1 - headers[k]))
+                local.append(ctr)
             if len(preds[k]) > 1:
                 for _ in range(self.r.randint(1, 2)):
                     phi = b.phi(I64, "p")
@@ -182,10 +228,10 @@ class Gen:
         if not targets:
             b.ret([])
             return
-        if self.loop_ids and k == self.loop_ids[1]:
-            assert self.counter is not None
-            k1 = b.add(self.counter, Constant(I64, 1), "k1")
-            self.counter_next = k1
+        if k in self.latches:
+            j = self.latches[k]
+            k1 = b.add(self.counters[j], Constant(I64, 1), "k1")
+            self.counter_next[j] = k1
             bound = b.binop("and", self.pick(pool), Constant(I64, 3), "bound")
             cond = b.cmp("le", k1, bound, "lc")
             b.condbr(cond, blocks[targets[0]], blocks[targets[1]])
@@ -207,8 +253,9 @@ class Gen:
         for phi, k in phis:
             home = blocks.index(phi.block)
             for p in g.preds[home]:
-                if k == -1:
-                    value = self.counter_next if p == self.loop_ids[1] else Constant(I64, 0)
+                if k < 0:
+                    j = -1 - k
+                    value = self.counter_next[j] if p == self.loops[j][1] else Constant(I64, 0)
                 else:
                     avail = [self.i, self.u, self.v] + [
                         v for d in range(len(blocks))
@@ -223,13 +270,10 @@ def lane_values(fn: Function, info, width: int, base: int, u: int, v: int,
                 data: list[int]):
     """Run every lane; returns {(value, tag): {lane: runtime value}}."""
     traced = [i for i in fn.instructions() if i.type != VOID]
-    loop_blocks = set()
-    loops = info.loops.loops
-    if loops:
-        loop_blocks = set(loops[0].blocks)
-        header = loops[0].header
+    loops = info.loops.loops  # parents before children
+    index = {id(lp): j for j, lp in enumerate(loops)}
     ids = {id(i): k for k, i in enumerate(traced)}
-    # instrument: a trace call after every traced value, an iteration counter in the header
+    # instrument: a trace call after every traced value, an iteration counter in each header
     for inst in traced:
         blk = inst.block
         pos = blk.instructions.index(inst) + 1
@@ -237,26 +281,38 @@ def lane_values(fn: Function, info, width: int, base: int, u: int, v: int,
             pos = len(blk.phis)
         call = Call("trace", [Constant(I64, ids[id(inst)]), inst], VOID)
         blk.insert(pos, call)
-    if loops:
-        header.insert(len(header.phis), Call("iter", [], VOID))
-    results: dict[tuple[int, int], dict[int, object]] = defaultdict(dict)
+    for j, lp in enumerate(loops):
+        lp.header.insert(len(lp.header.phis), Call("iter", [Constant(I64, j)], VOID))
+    nest = {id(inst): [index[id(lp)] for lp in reversed(info.loops.loop_of(inst.block).ancestors())]
+            if info.loops.loop_of(inst.block) else [] for inst in traced}
+    inner = {j: [index[id(d)] for d in _descendants(lp)] for j, lp in enumerate(loops)}
+    results: dict[tuple[int, tuple[int, ...]], dict[int, object]] = defaultdict(dict)
     memory = Memory()
     a_addr = memory.alloc_array(I32, data)
     out_addr = memory.alloc_array(I64, [0] * ARRAY_LEN)
     for lane in range(width):
-        state = {"iter": 0}
+        state = [0] * len(loops)
 
         def trace(k, value, lane=lane, state=state):
-            inst = traced[k]
-            tag = state["iter"] if inst.block in loop_blocks else 0
+            tag = tuple(state[j] for j in nest[id(traced[k])])
             results[(k, tag)][lane] = value
 
-        def it(state=state):
-            state["iter"] += 1
+        def it(j, state=state):
+            state[j] += 1
+            for d in inner[j]:
+                state[d] = 0  # a new iteration of the outer loop enters the inner one afresh
 
         ext = {"trace": trace, "iter": it, "f": lambda x: (x * 7 + 3) & 1023}
         run_scalar(fn, [base + lane, a_addr, out_addr, u, v], memory, ext, step_limit=100_000)
     return traced, results
+
+
+def _descendants(lp) -> list:
+    out = []
+    for child in lp.children:
+        out.append(child)
+        out.extend(_descendants(child))
+    return out
 
 
 def fits(shape: S, t, lanes: dict[int, object]) -> bool:
@@ -330,9 +386,47 @@ def test_the_generator_makes_loops_and_divergence():
                                        gen.v: S.uniform(), gen.a: S.uniform(16),
                                        gen.out: S.uniform(16)}, width=4)
         kinds["loops"] += bool(info.loops.loops)
+        kinds["nested"] += any(lp.depth > 1 for lp in info.loops.loops)
         kinds["divergent_loops"] += bool(info.divergent_loops)
         kinds["divergent_branches"] += bool(info.divergent_branches)
         kinds["uniform_branches"] += any(
             len(b.successors) > 1 and not info.is_divergent_branch(b) for b in fn.blocks)
-    assert all(kinds[k] >= 3 for k in ("loops", "divergent_loops", "divergent_branches",
-                                         "uniform_branches")), dict(kinds)
+    assert all(kinds[k] >= 3 for k in ("loops", "nested", "divergent_loops",
+                                         "divergent_branches", "uniform_branches")), dict(kinds)
+
+
+def run_outputs(fn: Function, gen: Gen, width: int, base: int, u: int, v: int,
+                data: list[int]) -> list[object]:
+    memory = Memory()
+    a_addr = memory.alloc_array(I32, data)
+    out_addr = memory.alloc_array(I64, [0] * ARRAY_LEN)
+    for lane in range(width):
+        run_scalar(fn, [base + lane, a_addr, out_addr, u, v], memory,
+                   {"f": lambda x: (x * 7 + 3) & 1023}, step_limit=100_000)
+    return memory.read_array(out_addr, I64, ARRAY_LEN)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), width=st.sampled_from([4, 8]),
+       u=st.integers(-6, 6), v=st.integers(-6, 6),
+       data=st.lists(st.integers(0, 40), min_size=ARRAY_LEN, max_size=ARRAY_LEN))
+def test_canonicalize_preserves_meaning_and_shapes_still_hold(seed, width, u, v, data):
+    from s2s.transform.canonicalize import canonicalize
+    from test_analysis_canonicalize import assert_canonical
+    before = Gen(random.Random(seed))
+    expected = run_outputs(before.build(), before, width, 8, u, v, data)
+    gen = Gen(random.Random(seed))
+    fn = gen.build()
+    canonicalize(fn)
+    assert_canonical(fn)
+    assert run_outputs(fn, gen, width, 8, u, v, data) == expected
+    args = {gen.i: S.strided(1, 8), gen.a: S.uniform(16), gen.out: S.uniform(16),
+            gen.u: S.uniform(), gen.v: S.uniform()}
+    info = compute_divergence(fn, args, width=width)
+    traced, results = lane_values(fn, info, width, 8, u, v, data)
+    for (k, tag), lanes in results.items():
+        inst = traced[k]
+        if isinstance(inst.type, PtrType) and _from_alloca(inst):
+            continue
+        assert fits(info.shape_of(inst), inst.type, lanes), (
+            f"{inst.name} claimed {info.shape_of(inst)}, lanes {lanes} (tag {tag})")

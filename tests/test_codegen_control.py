@@ -142,3 +142,42 @@ def test_structs_2d_arrays_and_calls(target):
     """)
     res = build_and_run(target, src, ["aos", "twod", "serial"], expect_loops=3)
     assert res.loops[2].stats["calls"]["serialized"] == 1
+
+
+@pytest.mark.parametrize('target', TARGETS)
+def test_private_arrays_pointer_linear_collapse(target):
+    src = kernel_source("""
+        void F(privarr)(int n, KARGS) {
+            #pragma omp simd
+            for (int i = 0; i < n; i++) {
+                double t[3];
+                for (int k = 0; k < 3; k++) t[k] = y[i] * (k + 1);
+                x[i] = t[0] + t[1] * t[2];
+            }
+        }
+        void F(plinear)(int n, KARGS) {
+            double *w = z;
+            #pragma omp simd linear(w:1)
+            for (int i = 0; i < n; i++) {
+                *w = y[i] + 1.0;
+                w++;
+            }
+            r[0] = (long long)(w - z);
+        }
+        void F(coll2)(int n, KARGS) {
+            int m = n / 3;
+            #pragma omp simd collapse(2)
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < m; j++)
+                    x[i * m + j] = y[j] * i;
+        }
+        void F(u64iv)(int n, KARGS) {
+            unsigned long k;
+            #pragma omp simd
+            for (k = 0; k < (unsigned long)n; k++)
+                d[k] = (double)k * 0.5 + x[k];
+            r[1] = (long long)k;
+        }
+    """)
+    res = build_and_run(target, src, ["privarr", "plinear", "coll2", "u64iv"], expect_loops=4)
+    assert res.loops[0].stats["allocas"]["varying"] + res.loops[0].stats["allocas"]["uniform"] <= 1

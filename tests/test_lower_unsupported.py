@@ -135,7 +135,7 @@ def test_body_that_never_completes(tmp_path: Path) -> None:
     exc = unsupported_of(tmp_path, """
 void f(int n, int *a) {
   #pragma omp simd
-  for (int i = 0; i < n; i++) { a[i] = 0; while (1) { a[i]++; } }
+  for (int i = 0; i < n; i++) { a[i] = 0; for (;;) { a[i]++; } }
 }
 """)
     assert exc.message == "the simd loop body never completes an iteration"

@@ -25,10 +25,12 @@ void stencil2d(int rows, int cols, const double *in, double *out)
     }
 }
 
-static long long now_ns(void)
+/* Wall time (CLOCK_MONOTONIC, the reported time) and this thread's CPU time
+ * (not charged while another process has the core: steadier when loaded). */
+static long long clock_ns(clockid_t clock)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(clock, &t);
     return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
@@ -41,18 +43,21 @@ int main(int argc, char **argv)
         a[i] = (double)((i * 7919) % 1024) / 1024.0;
         b[i] = a[i];    /* the fixed boundary is the same in both grids */
     }
-    long long t0 = now_ns();
+    long long c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    long long t0 = clock_ns(CLOCK_MONOTONIC);
     for (int r = 0; r < reps; r++) {
         stencil2d(ROWS, COLS, a, b);   /* a -> b, then b -> a */
         stencil2d(ROWS, COLS, b, a);
         __asm__ volatile("" : : : "memory");
     }
-    long long t1 = now_ns();
+    long long t1 = clock_ns(CLOCK_MONOTONIC);
+    long long c1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
     double sum = 0.0;
     for (int i = 0; i < ROWS * COLS; i++)
         sum += a[i];
     printf("kernel stencil2d n=%dx%d reps=%d\n", ROWS, COLS, reps);
     printf("time_ns %lld\n", t1 - t0);
+    printf("cpu_ns %lld\n", c1 - c0);
     printf("checksum %.17g\n", sum);
     free(a);
     free(b);

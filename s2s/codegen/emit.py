@@ -131,12 +131,8 @@ class Emitter:
                     code = f"(uint64_t)(uintptr_t){code}"
                 stmt = f"s2s_out[s2s_j] = {code};"
                 post.append(f"{op.dst} = {self.macro('load', t=rt, p='s2s_out')};")
-        body = [f"{INDENT}{line}" for line in pre]
-        body.append(f"{INDENT}for (int s2s_j = 0; s2s_j < {W}; s2s_j++) {guard}{{")
-        body.append(f"{INDENT}{INDENT}{stmt}")
-        body.append(f"{INDENT}}}")
-        body.extend(f"{INDENT}{line}" for line in post)
-        return ["{ /* per lane */"] + body + ["}"]
+        text = self.target.render("per_lane.c.j2", W=W, pre=pre, guard=guard, stmt=stmt, post=post)
+        return text.rstrip("\n").split("\n")
 
 
 def indent_lines(lines: list[str], level: int) -> list[str]:

@@ -27,7 +27,8 @@ from ..ir.values import (Argument, Call, Cmp, Constant, Instruction, Load, Ret,
                          Store, Value)
 from .cexpr import c_decl, c_type, literal, unsigned_of
 from .emit import INDENT, Emitter, indent_lines
-from .target import Target, TypeInfo
+from .target import Target
+from .vector_ir import VOp
 from .widen import Form, Widener
 
 
@@ -192,6 +193,8 @@ class _LoopGen:
         self.target = target
         self.options = options
         self.loc = _loc(region)
+        self.linears: list[tuple[Any, str]] = []
+        """(binding, name of the C constant holding its start value)"""
         if region.bounds is None:
             raise Unsupported("not a canonical loop", self.loc)
 
@@ -201,17 +204,18 @@ class _LoopGen:
         self.W = W
         tag = f"{target.name}_{region.line}_{region.column}"
         w = Widener(region.fn, self.div, target, W, mbits, tag, self.options.math, self.loc)
-        self.w = w
         self.parallel = bool(region.worksharing) and not region.outer_loops
         setup, iter_setup, acc_init, folds = self.bind_args(w)
         w.on_ret = self.on_ret
         body = w.run()
         em = Emitter(target, W)
-        self.em = em
         body_lines = em.blocks(body)
-        acc_lines = em.items(acc_init)
-        fold_lines = self.fold_lines(em, folds)
-        text = self.assemble(setup, iter_setup, acc_lines, body, body_lines, fold_lines)
+        acc = [{"decl": f"{vt.ctype} {name};", "init": em.items([init])[0],
+                "scalar": vt.scalar, "store": em.macro("store", t=vt, p="s2s_r", v=name),
+                "var": self.result_var(b),
+                "combine": combine(b.reduction_op, b.arg.type, self.result_var(b), "s2s_r[s2s_j]")}
+               for (b, name, vt), init in zip(folds, acc_init)]
+        text = self.assemble(setup, iter_setup, acc, body, body_lines)
         needs = set(w.needs) | set(em.needs)
         stats = {"memory": dict(w.stats.memory), "calls": dict(w.stats.calls),
                  "allocas": dict(w.stats.allocas)}
@@ -238,12 +242,13 @@ class _LoopGen:
                 w.forms[arg] = Form(scalar=name)
             elif b.role == "linear":
                 start = w.name(b.c_expr + "_start")
-                setup.append(f"const {c_decl(t, start)} = {self.conv(t, b.c_expr)};")
+                const = "" if isinstance(t, PtrType) else "const "
+                setup.append(f"{const}{c_decl(t, start)} = {self.conv(t, b.c_expr)};")
                 name = w.name(b.c_expr)
                 w.body.decls.append(c_decl(t, name))
                 iter_setup.append(f"{name} = {self.lane0(start, b.step, t, 's2s_k')};")
                 w.forms[arg] = Form(scalar=name)
-                self.linears = getattr(self, "linears", []) + [(b, start)]
+                self.linears.append((b, start))
             elif b.role == "uniform":
                 name = w.name(arg.name or "u")
                 setup.append(f"{'' if isinstance(t, PtrType) else 'const '}"
@@ -255,8 +260,6 @@ class _LoopGen:
                 vt = w.vtype(t)
                 acc = w.name(b.c_expr + "_acc")
                 w.forms[arg] = Form(vec=acc)
-                self.acc_decls = getattr(self, "acc_decls", []) + [f"{vt.ctype} {acc}"]
-                from .vector_ir import VOp
                 acc_init.append(VOp("broadcast", acc, vt, {"t": vt, "x": identity(b.reduction_op, t)}))
                 folds.append((b, acc, vt))
             else:
@@ -293,18 +296,6 @@ class _LoopGen:
             else:
                 raise Unsupported(f"result role '{rb.role}' is not supported", self.loc)
 
-    def fold_lines(self, em: Emitter, folds: list[Any]) -> list[str]:
-        lines: list[str] = []
-        for b, acc, vt in folds:
-            var = self.result_var(b)
-            lines += ["{",
-                      f"{vt.scalar} s2s_r[{self.W}];",
-                      em.macro("store", t=vt, p="s2s_r", v=acc),
-                      f"for (int s2s_j = 0; s2s_j < {self.W}; s2s_j++) {{",
-                      f"{var} = {combine(b.reduction_op, b.arg.type, var, 's2s_r[s2s_j]')};",
-                      "}", "}"]
-        return lines
-
     def result_var(self, b: Any) -> str:
         for rb in self.region.results:
             if rb.role == "reduction" and rb.arg is b.arg:
@@ -317,7 +308,7 @@ class _LoopGen:
         T = bd.var_c_type
         s = bd.step
         lines = [f"const {T} s2s_lo = ({bd.lower});", f"const {T} s2s_hi = ({bd.upper});",
-                 "unsigned long long s2s_trip = 0, s2s_k = 0;"]
+                 "unsigned long long s2s_trip = 0;"]
         lo, hi = "(unsigned long long)s2s_lo", "(unsigned long long)s2s_hi"
         if bd.cmp in ("<", "<=") and s > 0:
             off = " - 1ULL" if bd.cmp == "<" else ""
@@ -332,87 +323,42 @@ class _LoopGen:
             raise Unsupported(f"loop with '{bd.cmp}' and step {s} is not supported", self.loc)
         return lines
 
-    def assemble(self, setup: list[str], iter_setup: list[str], acc_lines: list[str],
-                 body: Any, body_lines: list[str], fold_lines: list[str]) -> str:
+    def assemble(self, setup: list[str], iter_setup: list[str], acc: list[dict[str, str]],
+                 body: Any, body_lines: list[str]) -> str:
+        """Lay out the block through templates/common/loop.c.j2."""
         region, W = self.region, self.W
         bd = region.bounds
         clauses = region.clauses
-        acc_decls = [f"{d};" for d in getattr(self, "acc_decls", [])]
-        decls = [f"{d};" for d in body.decls]
-        pre = self.trip_lines() + setup
-        vec: list[str] = []
         after: list[str] = []
-        for b, start in getattr(self, "linears", []):
+        for b, start in self.linears:
             after.append(f"{b.c_expr} = {self.lane0(start, b.step, b.arg.type, 's2s_trip')};")
         if not bd.var_declared_in_loop:
             after.append(f"{bd.var} = ({bd.var_c_type})((unsigned long long)s2s_lo + s2s_trip * "
                          f"(unsigned long long){literal(bd.step, IntType(64))});")
-        epi = self.epilogue()
-        if self.parallel:
-            # One worksharing loop over the vector blocks plus a last block for
-            # the remainder, so every iteration (and its reduction/lastprivate
-            # effect) belongs to exactly one thread's share.
-            pre.append(f"const unsigned long long s2s_nblk = s2s_trip / {W}ULL + "
-                       f"(s2s_trip % {W}ULL != 0);")
-            vec.append(self.ws_pragma(clauses))
-            vec.append("for (unsigned long long s2s_b = 0; s2s_b < s2s_nblk; s2s_b++) {")
-            vec.append(f"s2s_k = s2s_b * {W}ULL;")
-            vec.append(f"if (s2s_trip - s2s_k >= {W}ULL) {{")
-            vec += decls + acc_decls + acc_lines + iter_setup + body_lines + fold_lines
-            vec.append("} else {")
-            vec.append("$EPILOGUE")
-            vec.append("}")
-            if after:
-                vec += ["if (s2s_b == s2s_nblk - 1) {"] + after + ["}"]
-            vec.append("}")
-            if after:
-                vec += ["if (s2s_trip == 0) {"] + after + ["}"]
-            # s2s_k is written by every iteration: private to each thread
-            pre[pre.index("unsigned long long s2s_trip = 0, s2s_k = 0;")] = \
-                "unsigned long long s2s_trip = 0;"
-            vec.insert(vec.index("for (unsigned long long s2s_b = 0; s2s_b < s2s_nblk; s2s_b++) {") + 1,
-                       "unsigned long long s2s_k;")
-            after = []
-            epi_here: list[str] = []
-        else:
-            pre += acc_decls + acc_lines
-            vec.append(f"for (s2s_k = 0; s2s_trip - s2s_k >= {W}ULL; s2s_k += {W}ULL) {{")
-            vec += decls + iter_setup + body_lines
-            vec.append("}")
-            vec += fold_lines
-            epi_here = epi
-        comment = (f"/* s2svec: {self.target.name}, {W} lanes, loop at "
-                   f"{region.file}:{region.line} */")
-        inner = indent_lines([comment] + pre + vec, 1)
-        if "$EPILOGUE" in [l.strip() for l in inner]:
-            at = [l.strip() for l in inner].index("$EPILOGUE")
-            depth = (len(inner[at]) - len(inner[at].lstrip())) // len(INDENT)
-            inner[at:at + 1] = [INDENT * (depth - 1) + l if l else l for l in epi]
-        inner += epi_here + indent_lines(after, 1)
-        block = ["{"] + inner + ["}"]
+        T = bd.var_c_type
+        value = (f"({T})((unsigned long long)s2s_lo + (s2s_k + s2s_e) * "
+                 f"(unsigned long long){literal(bd.step, IntType(64))})")
+        g = {
+            "comment": f"/* s2svec: {self.target.name}, {W} lanes, loop at "
+                       f"{region.file}:{region.line} */",
+            "W": W, "parallel": self.parallel,
+            "ws_pragma": self.ws_pragma(clauses) if self.parallel else "",
+            "trip": indent_lines(self.trip_lines(), 0), "setup": setup,
+            "decls": [f"{d};" for d in body.decls], "acc": acc,
+            "iter_setup": iter_setup, "body": indent_lines(body_lines, 0),
+            "epi_iv": f"{T} {bd.var} = {value};" if bd.var_declared_in_loop
+                      else f"{bd.var} = {value};",
+            "epi_linear": [f"{b.c_expr} = {self.lane0(st, b.step, b.arg.type, '(s2s_k + s2s_e)')};"
+                           for b, st in self.linears],
+            "epi_body": _dedent(region.body_text), "after": after,
+        }
+        block = self.target.render("loop.c.j2", g=g).rstrip("\n").split("\n")
         block = self.wrap_outer(block)
         if getattr(clauses, "if_simd", None):
             block = self.wrap_if(block, clauses.if_simd)
         # the block replaces whole lines: indent it like the pragma was
         margin = " " * max(0, region.column - 1)
         return "\n".join(margin + l if l else l for l in block)
-
-    def epilogue(self) -> list[str]:
-        """The scalar remainder: the original body text per leftover iteration."""
-        bd = self.region.bounds
-        T = bd.var_c_type
-        value = (f"({T})((unsigned long long)s2s_lo + s2s_k * "
-                 f"(unsigned long long){literal(bd.step, IntType(64))})")
-        lines = [f"{INDENT}for (; s2s_k < s2s_trip; s2s_k++) {{"]
-        if bd.var_declared_in_loop:
-            lines.append(f"{INDENT * 2}{T} {bd.var} = {value};")
-        else:
-            lines.append(f"{INDENT * 2}{bd.var} = {value};")
-        for b, start in getattr(self, "linears", []):
-            lines.append(f"{INDENT * 2}{b.c_expr} = {self.lane0(start, b.step, b.arg.type, 's2s_k')};")
-        lines += [f"{INDENT * 2}{line}" if line else "" for line in _dedent(self.region.body_text)]
-        lines.append(f"{INDENT}}}")
-        return lines
 
     def ws_pragma(self, clauses: Any, collapse: int = 1) -> str:
         """The worksharing pragma for the block loop (or the outer loops of a

@@ -57,6 +57,10 @@ class TypeInfo:
         extra = self.__dict__.get("extra", {})
         if name in extra:
             return extra[name]
+        if name == "fill":
+            # lanes the C type physically holds; more than `lanes` for a
+            # partial type keeping its lanes in the low part of a register
+            return self.__dict__["lanes"]
         raise AttributeError(name)
 
 

@@ -34,7 +34,7 @@ from typing import Optional
 from ..analysis.cfg import Graph, Loop, cfg_of
 from ..diagnostics import Unsupported
 from ..ir.types import Type
-from ..ir.values import Block, Br, Function, Instruction, Phi, Value
+from ..ir.values import Block, Br, Function, Instruction, Phi, Undef, Value
 
 
 @dataclass
@@ -94,7 +94,6 @@ def _remove_unreachable(fn: Function, g: Graph[Block]) -> int:
 
 
 def _undef_like(v: Value) -> Value:
-    from ..ir.values import Undef
     return Undef(v.type)
 
 
@@ -148,6 +147,8 @@ def _insert_preheader(fn: Function, lp: Loop[Block], outside: list[Block],
     pre.function = fn
     fn.blocks.insert(0, pre)
     pre.append(Br(lp.header))
+    for phi in lp.header.phis:
+        phi.add_incoming(Undef(phi.type), pre)  # nothing flows in on the first entry
     result.blocks_added += 1
 
 
@@ -252,9 +253,17 @@ class _SSAUpdater:
     def __init__(self, defs: dict[Block, Value], g: Graph[Block], type_: Type,
                  name: str = "") -> None:
         self.name = name
-        self.defs = dict(defs)
+        self.defs: dict[Block, Value] = {}
+        self.blocks_of: dict[int, list[Block]] = {}
+        """Blocks whose entry in ``defs`` is a given value (by id)."""
+        for b, v in defs.items():
+            self._set(b, v)
         self.g = g
         self.type = type_
+
+    def _set(self, block: Block, value: Value) -> None:
+        self.defs[block] = value
+        self.blocks_of.setdefault(id(value), []).append(block)
 
     def value_at_end(self, block: Block) -> Value:
         return self.value_at_start(block)
@@ -267,31 +276,36 @@ class _SSAUpdater:
             b = self.g.preds[b][0]
         value = self.defs[b] if b in self.defs else self._merge(b)
         for c in chain:
-            self.defs[c] = value
+            self._set(c, value)
         return value
 
     def _merge(self, block: Block) -> Value:
         phi = Phi(self.type, self.name)
         block.insert(0, phi)
-        self.defs[block] = phi
+        self._set(block, phi)
         for p in self.g.preds[block]:
             phi.add_incoming(self.value_at_end(p), p)
         return self._remove_trivial(phi, block)
 
     def _remove_trivial(self, phi: Phi, block: Block) -> Value:
-        """A phi whose inputs are one value (or itself) is that value."""
+        """A phi whose inputs are one value (or itself) is that value; removing
+        it may make phis using it trivial in turn (Braun et al., Algorithm 3)."""
         others = {id(v): v for v in phi.operands if v is not phi}
         if len(others) != 1:
             return phi
         (value,) = others.values()
+        users = [u for u in phi.users if isinstance(u, Phi) and u is not phi]
         phi.replace_all_uses_with(value)
         phi.drop_operands()
         block.instructions.remove(phi)
         phi.block = None
-        for b, v in list(self.defs.items()):
-            if v is phi:
-                self.defs[b] = value
-        return value
+        for b in self.blocks_of.pop(id(phi), []):
+            if self.defs[b] is phi:
+                self._set(b, value)
+        for user in users:
+            if user.block is not None and self.defs.get(user.block) is user:
+                self._remove_trivial(user, user.block)
+        return self.defs.get(block, value) if block in self.defs else value
 
 
 def first_exit_phi(block: Block) -> Optional[Phi]:
