@@ -12,6 +12,7 @@ have clang || missing+=(clang)
 have aarch64-linux-gnu-gcc || missing+=(gcc-aarch64-linux-gnu)
 [ -f /usr/aarch64-linux-gnu/lib/libc.a ] || missing+=(libc6-dev-arm64-cross)
 have qemu-aarch64 || missing+=(qemu-user)
+have dot || missing+=(graphviz)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""

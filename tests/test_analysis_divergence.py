@@ -259,3 +259,9 @@ entry:
     v = values(fn)
     assert info.shape_of(v["r"]) == S.strided(2)
     assert info.shape_of(v["s"]).is_varying
+
+
+def test_printer_names_memory_access_kinds():
+    fn, info = analyze(LOOP, i="stride(1)", a="uni(a8)", n="uni")
+    text = print_divergence(fn, info)
+    assert "%x = load %p  ; var, contiguous" in text

@@ -46,7 +46,9 @@ class Gen:
         n = self.r.randint(2, 11)
         succs: dict[int, list[int]] = {}
         for k in range(n - 1):
-            if self.r.random() < 0.6 and k < n - 2:
+            if self.r.random() < 0.15 and k < n - 3:
+                succs[k] = self.r.sample(range(k + 1, n), 3)
+            elif self.r.random() < 0.6 and k < n - 2:
                 a, b = self.r.sample(range(k + 1, n), 2)
                 succs[k] = [a, b]
             else:
@@ -213,7 +215,9 @@ class Gen:
             return b.select(cmpv, x, y, "x")
         if kind == "stack":
             p = b.gep(self.m0, b.binop("and", x, Constant(I64, 7), "ix"), "pm")
-            b.store(y, p)
+            mask = b.cmp("lt", self.pick(pool), self.pick(pool), "sm") \
+                if r.random() < 0.3 else None
+            b.store(y, p).set_mask(mask)
             return None
         if kind == "stackload":
             p = b.gep(self.m0, b.binop("and", x, Constant(I64, 7), "ix"), "pm")
@@ -238,6 +242,10 @@ class Gen:
             return
         if len(targets) == 1:
             b.br(blocks[targets[0]])
+            return
+        if len(targets) == 3:
+            sel = b.binop("and", self.pick(pool), Constant(I64, 3), "sel")
+            b.switch(sel, blocks[targets[0]], [(1, blocks[targets[1]]), (2, blocks[targets[2]])])
             return
         if self.r.random() < 0.4:
             # a condition that differs between neighbouring lanes
@@ -286,6 +294,9 @@ def lane_values(fn: Function, info, width: int, base: int, u: int, v: int,
     nest = {id(inst): [index[id(lp)] for lp in reversed(info.loops.loop_of(inst.block).ancestors())]
             if info.loops.loop_of(inst.block) else [] for inst in traced}
     inner = {j: [index[id(d)] for d in _descendants(lp)] for j, lp in enumerate(loops)}
+    outer_of = {j: [index[id(a)] for a in reversed(lp.ancestors()[1:])]
+                for j, lp in enumerate(loops)}
+    LEAVES.clear()
     results: dict[tuple[int, tuple[int, ...]], dict[int, object]] = defaultdict(dict)
     memory = Memory()
     a_addr = memory.alloc_array(I32, data)
@@ -302,7 +313,11 @@ def lane_values(fn: Function, info, width: int, base: int, u: int, v: int,
             for d in inner[j]:
                 state[d] = 0  # a new iteration of the outer loop enters the inner one afresh
 
-        ext = {"trace": trace, "iter": it, "f": lambda x: (x * 7 + 3) & 1023}
+        def leave(j, k, lane=lane, state=state):
+            outer = tuple(state[d] for d in outer_of[j])
+            LEAVES.append((lane, j, k, outer, state[j]))
+
+        ext = {"trace": trace, "iter": it, "leave": leave, "f": lambda x: (x * 7 + 3) & 1023}
         run_scalar(fn, [base + lane, a_addr, out_addr, u, v], memory, ext, step_limit=100_000)
     return traced, results
 
@@ -423,6 +438,7 @@ def test_canonicalize_preserves_meaning_and_shapes_still_hold(seed, width, u, v,
     args = {gen.i: S.strided(1, 8), gen.a: S.uniform(16), gen.out: S.uniform(16),
             gen.u: S.uniform(), gen.v: S.uniform()}
     info = compute_divergence(fn, args, width=width)
+    exits = instrument_exits(fn, info)
     traced, results = lane_values(fn, info, width, 8, u, v, data)
     for (k, tag), lanes in results.items():
         inst = traced[k]
@@ -430,3 +446,35 @@ def test_canonicalize_preserves_meaning_and_shapes_still_hold(seed, width, u, v,
             continue
         assert fits(info.shape_of(inst), inst.type, lanes), (
             f"{inst.name} claimed {info.shape_of(inst)}, lanes {lanes} (tag {tag})")
+    check_loop_exits(info, exits)
+
+
+def instrument_exits(fn: Function, info) -> list:
+    """A ``leave(loop, exit)`` call at the start of every (dedicated) loop exit."""
+    events: list = []
+    for j, lp in enumerate(info.loops.loops):
+        for k, e in enumerate(lp.exits):
+            e.insert(len(e.phis), Call("leave", [Constant(I64, j), Constant(I64, k)], VOID))
+    return events
+
+
+def check_loop_exits(info, events) -> None:
+    """Lanes that run one instance of a loop the analysis calls uniform leave it
+    in the same iteration through the same exit; lanes leaving through an exit
+    called uniform leave it in the same iteration."""
+    loops = info.loops.loops
+    by_instance: dict[tuple, list] = defaultdict(list)
+    for lane, j, k, outer, count in LEAVES:
+        by_instance[(j, outer)].append((lane, k, count))
+    for (j, outer), rows in by_instance.items():
+        lp = loops[j]
+        if not info.loop_is_divergent(lp.header):
+            assert len({(k, c) for _, k, c in rows}) == 1, (
+                f"uniform loop {lp.header.name} left differently: {rows}")
+        for k, e in enumerate(lp.exits):
+            if not info.loop_exit_is_divergent(lp.header, e):
+                counts = {c for _, kk, c in rows if kk == k}
+                assert len(counts) <= 1, f"uniform exit {e.name} of {lp.header.name}: {rows}"
+
+
+LEAVES: list = []

@@ -266,3 +266,33 @@ def test_divergent_branch_is_rejected(target):
     assert len(res.unsupported) == 1
     assert "warning: divergent control flow" in res.unsupported[0]
     assert ":3:5:" in res.unsupported[0] or "kern.c:" in res.unsupported[0]
+
+
+@pytest.mark.parametrize('target', TARGETS)
+def test_narrow_types_next_to_wide_ones(target):
+    src = kernel_source("""
+        void F(chars)(int n, KARGS) {
+            unsigned char *c = (unsigned char *)q;
+            signed char *s = (signed char *)p;
+            #pragma omp simd
+            for (int i = 0; i < n; i++) {
+                x[i] = (double)c[i] * 0.5 + s[i];
+                c[i] = (unsigned char)(c[i] + 3);
+            }
+        }
+        void F(shorts2)(int n, KARGS) {
+            short *h = (short *)q;
+            #pragma omp simd
+            for (int i = 0; i < n; i++) {
+                d[i] = h[i] * 2.0 + y[i];
+                h[i] = (short)(h[i] > 0);
+            }
+        }
+        void F(chars_int)(int n, KARGS) {
+            unsigned char *c = (unsigned char *)q;
+            #pragma omp simd
+            for (int i = 0; i < n; i++)
+                p[i] = c[i] * 3 - (c[i] > 100);
+        }
+    """)
+    build_and_run(target, src, ["chars", "shorts2", "chars_int"], expect_loops=3)

@@ -56,6 +56,18 @@ entry:
   %zero = load %pz
   %ud = div i32 100, %zero mask %c2
   store %ud, %pn mask %c2
+  ; selects on a varying condition: doubles, ints and booleans
+  %c3 = cmp lt %nv, i32 0
+  %sel = select %c3, %x, f64 -1.0
+  %both = select %c, %c3, i1 0
+  %bi = cast %both to i32
+  %isel = select %c3, %bi, %nv
+  %pa2 = gep %a, i64 100
+  %pa3 = gep %pa2, %i
+  store %sel, %pa3
+  %pd2 = gep %den, i64 100
+  %pd3 = gep %pd2, %i
+  store %isel, %pd3
   ; a uniform address written by the active lanes: the last active one wins
   %o = gep %out, i64 0
   store %x, %o mask %c
@@ -64,6 +76,7 @@ entry:
 """
 
 BODY = """{
+    int num0 = num[i];
     if (a[i] > 0.0) {
         b[i] = b[i] * 2.0;
         b[idx[i]] = b[idx[i]] + 1.0;
@@ -71,6 +84,8 @@ BODY = """{
         out[0] = a[i];
     }
     if (a[i] > 100.0) num[i] = 100 / den[1];
+    a[100 + i] = num0 < 0 ? a[i] : -1.0;
+    den[100 + i] = num0 < 0 ? (a[i] > 0.0 && num0 < 0) : num0;
 }"""
 
 DRIVER = r"""
@@ -81,18 +96,20 @@ void ref_k(long n, double *a, double *b, long *idx, int *num, int *den, double *
 void vec_k(long n, double *a, double *b, long *idx, int *num, int *den, double *out);
 int main(void) {
     for (long n = 0; n < 70; n++) {
-        double a[80], b1[200], b2[200], o1[1] = {7}, o2[1] = {7};
-        long idx[80]; int n1[80], n2[80], den[80];
+        double a1[200], a2[200], b1[200], b2[200], o1[1] = {7}, o2[1] = {7};
+        long idx[80]; int n1[80], n2[80], den1[200], den2[200];
+        for (long i = 0; i < 200; i++) { a1[i] = a2[i] = 0; den1[i] = den2[i] = 0; }
         for (long i = 0; i < 80; i++) {
-            a[i] = (i * 7) % 5 - 2.0;             /* some lanes positive */
-            idx[i] = a[i] > 0 ? 100 + (i * 3) % 90 : (1L << 44);  /* wild when inactive */
+            a1[i] = a2[i] = (i * 7) % 5 - 2.0;             /* some lanes positive */
+            idx[i] = a1[i] > 0 ? 100 + (i * 3) % 90 : (1L << 44);  /* wild when inactive */
             n1[i] = n2[i] = (int)(i * 37 - 500);
-            den[i] = a[i] > 0 ? (int)(i % 7) + 1 : 0;   /* zero when inactive */
+            den1[i] = den2[i] = a1[i] > 0 ? (int)(i % 7) + 1 : 0;   /* zero when inactive */
         }
         for (int i = 0; i < 200; i++) b1[i] = b2[i] = i * 0.5;
-        ref_k(n, a, b1, idx, n1, den, o1);
-        vec_k(n, a, b2, idx, n2, den, o2);
-        if (memcmp(b1, b2, sizeof b1) || memcmp(n1, n2, sizeof n1) || o1[0] != o2[0]) {
+        ref_k(n, a1, b1, idx, n1, den1, o1);
+        vec_k(n, a2, b2, idx, n2, den2, o2);
+        if (memcmp(b1, b2, sizeof b1) || memcmp(n1, n2, sizeof n1) || o1[0] != o2[0]
+            || memcmp(a1, a2, sizeof a1) || memcmp(den1, den2, sizeof den1)) {
             printf("mismatch at n=%ld\n", n);
             return 1;
         }
@@ -122,7 +139,7 @@ def test_masked_operations_do_not_touch_inactive_lanes(target):
     div = compute_divergence(region.fn, region_arg_shapes(region))
     gen = generate_loop(region, div, None, tgt)
     mem = gen.stats["memory"]
-    assert mem == {"contiguous": 8, "strided": 0, "gather": 1, "scatter": 1, "masked": 7,
+    assert mem == {"contiguous": 10, "strided": 0, "gather": 1, "scatter": 1, "masked": 7,
                    "uniform": 2}
     sig = "(long n, double *a, double *b, long *idx, int *num, int *den, double *out)"
     vec = prelude(tgt, gen.needs) + f"void vec_k{sig}\n{{\n    {gen.text}\n}}\n"

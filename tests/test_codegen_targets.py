@@ -16,7 +16,6 @@ Two kinds of tests:
 from __future__ import annotations
 
 import math
-import os
 import shutil
 import struct
 import subprocess
@@ -50,7 +49,7 @@ needs_avx512 = pytest.mark.skipif(not HAVE_AVX512, reason="needs gcc and an AVX-
 needs_neon = pytest.mark.skipif(not HAVE_NEON, reason="needs aarch64-linux-gnu-gcc and qemu-aarch64")
 
 NP = 1280
-REF_FLAGS = ["-O2", "-fno-tree-vectorize", "-ffp-contract=off", "-Wall", "-Wno-tautological-compare"]
+REF_FLAGS = ["-O1", "-fno-tree-vectorize", "-ffp-contract=off", "-Wall", "-Wno-tautological-compare"]
 """The scalar reference stays scalar (gcc's vectorizer may swap the operands of
 a commutative operation, which changes which of two NaNs comes out)."""
 """Lanes per input array (a multiple of every lane count)."""
@@ -185,7 +184,6 @@ class MacroProgram:
         if ir.is_float():
             vals = float_specials(t.bits)
             a, b = pairs(vals)
-            keep = lambda x, y: True  # noqa: E731
             da, db = a, b
             sa, sb = a, b
         else:
@@ -233,14 +231,17 @@ class MacroProgram:
         mt = self.target.mask_type(t.bits, t.lanes)
         assert mt is not None
         arr = self.inputs(t)
-        P, Q = self.patterns(t.bits)
+        P, _ = self.patterns(t.bits)
         a_, b_ = Argument(ir, "a", 0), Argument(ir, "b", 1)
         ld = lambda p: self.m("load", k, t=t, p=p)  # noqa: E731
         st = lambda p, v: self.m("store", k, t=t, p=p, v=v)  # noqa: E731
         body: list[str] = []
 
         def check(name: str, expr: str, ref: str, src: tuple[str, str] = ("A", "B"),
-                  is_mask: bool = False, stmt: bool = False, nans: int = 0, alt: str = "") -> None:
+                  is_mask: bool = False, nans: int = 0, alt: str = "") -> None:
+            """One loop over the inputs comparing ``expr`` (lane j) with ``ref``;
+            ``nans``: inputs whose double NaN makes any NaN right; ``alt``: C
+            condition under which any result is accepted."""
             if not expr:
                 return
             sa, sb = src
@@ -587,16 +588,20 @@ def test_avx512_macros_bit_exact():
     assert {m for m, _ in fb} <= allowed_ops, sorted(fb)
 
 
-@needs_avx512
+CLANG_TARGET_FLAGS = {"avx512": load_target("avx512").cflags, "neon": ["--target=aarch64-linux-gnu"]}
+
+
 @pytest.mark.skipif(shutil.which("clang") is None, reason="needs clang")
-def test_avx512_macros_compile_with_clang():
-    _, src = build_macro_program("avx512")
+@pytest.mark.parametrize("name", ["avx512", "neon"])
+def test_macros_compile_with_clang(name):
+    """clang accepts every rendered macro (its arm_neon.h intrinsics are macros)."""
+    _, src = build_macro_program(name)
     wd = Path(tempfile.mkdtemp(prefix="s2s_tg_clang_"))
     (wd / "prog.c").write_text(src)
-    out = subprocess.run(["clang", "-O1", "-ffp-contract=off", "-Wall", *load_target("avx512").cflags,
-                          "-c", str(wd / "prog.c"), "-o", str(wd / "prog.o")],
+    out = subprocess.run(["clang", "-fsyntax-only", "-Wall", "-Wno-tautological-compare",
+                          *CLANG_TARGET_FLAGS[name], str(wd / "prog.c")],
                          capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr[:6000]
+    assert out.returncode == 0 and "warning" not in out.stderr, out.stderr[:6000]
 
 
 @needs_neon
@@ -734,8 +739,15 @@ E2E_KERNELS = """
         #pragma omp simd
         for (int i = 0; i < n; i++) { x[i] = exp(y[i] * 0.1); f[i] = sinf(g[i]); }
     }
+    void F(gather_w4)(int n, KARGS) {
+        #pragma omp simd safelen(4)
+        for (int i = 0; i < n; i++) {
+            f[i] = g[p[i]] * 2.0f + (float)(short)q[i];
+            x[i] = y[i] - (double)f[i] + (double)(signed char)(p[i] * 9);
+        }
+    }
 """
-E2E_NAMES = ["saxpy", "dot", "mixed", "floats", "gather_scatter", "exact_math", "ints",
+E2E_NAMES = ["gather_w4", "saxpy", "dot", "mixed", "floats", "gather_scatter", "exact_math", "ints",
              "i64_mix", "minmax_red", "narrow", "unsigned_ops", "i64_ops", "floats16", "vmath"]
 
 
@@ -779,7 +791,42 @@ def test_avx512_end_to_end(cc):
 
 
 @needs_neon
-def test_neon_end_to_end():
+@pytest.mark.parametrize("cc", ["aarch64-linux-gnu-gcc", "clang"])
+def test_neon_end_to_end(cc):
+    if shutil.which(cc) is None:
+        pytest.skip(f"needs {cc}")
     flags = ["-O2", "-static", "-ffp-contract=off", "-Wall"]
-    text = build_e2e("neon", ["aarch64-linux-gnu-gcc", *flags], ["qemu-aarch64"], ["-lm"])
+    if cc == "clang":
+        flags.append("--target=aarch64-linux-gnu")
+    text = build_e2e("neon", [cc, *flags], ["qemu-aarch64"], ["-lm"])
     assert "vld1q_f64" in text and "vrndaq_f64" in text
+
+
+@needs_neon
+@pytest.mark.xfail(reason="front end bug: libclang parses for x86, where plain char is signed; "
+                          "on AArch64 it is unsigned, so the NEON vector code (i8) disagrees "
+                          "with the scalar code compiled for AArch64")
+def test_neon_plain_char_is_unsigned():
+    src = kernel_source("""
+        void F(chars)(int n, KARGS) {
+            char *c = (char *)f;
+            #pragma omp simd
+            for (int i = 0; i < n; i++) q[i] = c[i] / 3 + (c[i] >> 1);
+        }
+    """)
+    res, wd = vectorize(src, "neon")
+    assert not res.unsupported, res.unsupported
+    protos = "kern_t ref_chars, vec_chars;"
+    calls = '    bad |= run("chars", ref_chars, vec_chars, 0, 0.0);'
+    driver = DRIVER.replace("KARGS", KARGS) % {"protos": protos, "calls": calls,
+                                               "sizes": ", ".join(map(str, SIZES))}
+    (wd / "main.c").write_text(driver)
+    cc = ["aarch64-linux-gnu-gcc", "-O2", "-static", "-ffp-contract=off"]
+    objs = []
+    for name, prefix in (("kern.c", "ref_"), ("kern_vec.c", "vec_")):
+        obj = wd / f"{name}.o"
+        subprocess.run([*cc, f"-DF(n)={prefix}##n", "-c", str(wd / name), "-o", str(obj)], check=True)
+        objs.append(str(obj))
+    subprocess.run([*cc, str(wd / "main.c"), *objs, "-o", str(wd / "t"), "-lm"], check=True)
+    out = subprocess.run(["qemu-aarch64", str(wd / "t")], capture_output=True, text=True, timeout=120)
+    assert "ALL OK" in out.stdout, out.stdout

@@ -113,3 +113,15 @@ def test_kept_lines_are_counted() -> None:
     assert dt.check_output_text(src, "x\na /* s2s-keep */\n", meta, cfg) == []
     assert dt.check_output_text(src, "a  /* s2s-keep */\n", meta, cfg)
     assert dt.check_output_text(src, "a /* s2s-keep */\na /* s2s-keep */\n", meta, cfg)
+
+
+def test_intrinsics_in_a_dead_branch_do_not_count(tmp_path: Path) -> None:
+    """Intrinsics behind an #if the build does not take cannot make a kernel pass."""
+    fake = tmp_path / "fake.c"
+    fake.write_text("#if defined(__NEVER__)\nint f(void) { return _mm512_add_pd + _mm256_add_pd"
+                    " + vaddq_f64; }\n#else\nint f(void) { return 0; }\n#endif\n")
+    meta = dt.parse_meta("/* s2s-test: vectorized=1 */")
+    for name, cfg in dt.CONFIGS.items():
+        active = dt.preprocessed_own_text(fake, cfg, meta)
+        assert "return 0" in active, name
+        assert dt.check_output_text("", fake.read_text(), meta, cfg, active), name

@@ -45,6 +45,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -227,6 +228,26 @@ def _locked(directory: Path) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
+def _prune_stale(directory: Path, max_age: float = 3600.0) -> None:
+    """Remove this kernel's build directories from older kernel/tool versions.
+
+    Only directories unused for an hour go, so a concurrent run that still
+    uses an older version is not disturbed.
+    """
+    stem, _, rest = directory.name.rpartition("-")
+    if rest == "":
+        return
+    stem = re.sub(r"-ref$", "", stem)
+    pattern = re.compile(re.escape(stem) + r"-(?:ref-)?[0-9a-f]{16}")
+    now = time.time()
+    for d in BUILD.glob(f"{stem}-*"):
+        try:
+            if d != directory and pattern.fullmatch(d.name) and now - d.stat().st_mtime > max_age:
+                shutil.rmtree(d, ignore_errors=True)
+        except OSError:
+            pass
+
+
 def s2svec_command() -> list[str]:
     """The s2svec entry point of the project's virtual environment."""
     exe = ROOT / ".venv" / "bin" / "s2svec"
@@ -269,6 +290,7 @@ def transform(kernel: Path) -> Transform:
     meta = parse_meta(text.decode())
     with _locked(directory):
         if not done.exists():
+            _prune_stale(directory)
             cmd = s2svec_command() + [
                 str(kernel), "-o", str(out), "-I", str(TESTSUITE),
                 "--report=json", "--report-file", str(rep), *meta.args,
@@ -445,11 +467,39 @@ def check_report(report: Optional[list[dict]], meta: Meta, target: str, report_e
     return problems
 
 
-def check_output_text(source: str, output: str, meta: Meta, config: Config) -> list[str]:
-    """Intrinsics for the target are present; kept lines are intact; grep patterns match."""
+def preprocessed_own_text(source: Path, config: Config, meta: Meta) -> str:
+    """The lines of `source` itself that survive preprocessing for `config`.
+
+    Headers are dropped (they define every intrinsic name), so what remains
+    is the code the compiler really builds: intrinsics hidden behind an
+    ``#if`` that this configuration does not take do not count.
+    """
+    cmd = [config.cc, "-E", *COMMON_FLAGS, *config.flags, *meta.cflags, "-I", str(TESTSUITE),
+           str(source)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
+    if proc.returncode != 0:
+        return ""
+    own, keep = [], True
+    for line in proc.stdout.splitlines():
+        m = re.match(r'#\s*(?:line\s+)?\d+\s+"([^"]*)"', line)
+        if m:
+            keep = Path(m.group(1)).name == source.name
+        elif keep:
+            own.append(line)
+    return "\n".join(own)
+
+
+def check_output_text(source: str, output: str, meta: Meta, config: Config,
+                      active: Optional[str] = None) -> list[str]:
+    """Intrinsics for the target are present (in the text and, given `active`,
+    in what the configuration really compiles); kept lines are intact; grep
+    patterns match."""
     problems: list[str] = []
     if meta.vectorized and not re.search(config.intrinsics, output):
         problems.append(f"output has no {config.target} intrinsics (/{config.intrinsics}/)")
+    elif meta.vectorized and active is not None and not re.search(config.intrinsics, active):
+        problems.append(f"the {config.target} intrinsics are not in the code that "
+                        f"{config.cc} {' '.join(config.flags)} compiles (wrong #if?)")
     for pattern in meta.grep:
         if not re.search(pattern, output, re.M):
             problems.append(f"output does not match /{pattern}/")
@@ -478,7 +528,8 @@ def check_kernel(kernel: Path, config: Config) -> None:
             f"{'missing' if tr.output is None else 'present'}): {shlex.join(tr.command)}\n"
             f"{_clip(tr.stderr)}")
     problems = check_report(tr.report, meta, config.target, tr.report_error)
-    problems += check_output_text(source, tr.output, meta, config)
+    active = preprocessed_own_text(tr.output_path, config, meta) if meta.vectorized else None
+    problems += check_output_text(source, tr.output, meta, config, active)
 
     ref_bin = _ref_directory(kernel) / f"ref-{config.name}"
     cand_bin = tr.directory / f"cand-{config.name}"

@@ -227,6 +227,7 @@ static void s2s_out_fp(const char *tag, const void *p, size_t elsize, int n)
 
 static void s2s_begin_size(int n)
 {
+    fflush(stdout);   /* a crash later still shows how far the run got */
     s2s_seed((uint64_t)n + 1u);
     printf("X size %d\n", n);
 }

@@ -656,9 +656,10 @@ def uniform_count(info: DivergenceInfo, values: Optional[Iterable[Value]] = None
 
 
 def print_divergence(fn: Function, info: DivergenceInfo) -> str:
-    """The IR with each value's shape and each branch's class, then one
-    summary line per loop and per stack object (changes nothing)."""
+    """The IR with each value's shape, each load's and store's access kind,
+    each branch's class, then one summary line per loop (changes nothing)."""
     from ..ir.printer import print_function
+    from .memory import access_of
 
     def annotate(v: Value) -> Optional[str]:
         if isinstance(v, (CondBr, Switch)):
@@ -667,8 +668,12 @@ def print_divergence(fn: Function, info: DivergenceInfo) -> str:
                 return "uniform branch"
             joins = ", ".join(b.name for b in info.join_points(block))
             return f"divergent branch, joins: {joins}" if joins else "divergent branch"
-        if isinstance(v, (Terminator, Store)):
+        if isinstance(v, Terminator):
             return None
+        if isinstance(v, (Load, Store)):
+            acc = access_of(v, info)
+            text = f"{acc.kind}{', masked' if acc.masked else ''}"
+            return text if isinstance(v, Store) else f"{info.shape_of(v)}, {text}"
         if isinstance(v, Alloca):
             kind = "uniform object" if info.alloca_is_uniform(v) else "per-lane object"
             return f"{info.shape_of(v)}, {kind}"

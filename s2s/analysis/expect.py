@@ -16,7 +16,8 @@ case is one IR function plus comment directives stating the expected answer:
     ; STORE body 0 scatter          access kind of the n-th store of a block
     ; UNSUPPORTED                   the analysis must refuse the function
 
-Value names carry expectations too: a value named ``uni`` or ``uni.*`` must
+Every branch and every loop must have a BRANCH / LOOP line.  Value names
+carry expectations too: a value named ``uni`` or ``uni.*`` must
 be uniform, ``div`` / ``div.*`` must not be.  ``check_text`` returns the
 list of failures (empty when the file passes); ``python -m
 s2s.analysis.expect FILE...`` runs it from the command line.
@@ -141,6 +142,7 @@ def _check(fn: Function, info, case: Case) -> list[str]:
             got = sorted(b.name for b in info.divergent_exits(blocks[head]))
             if exits.strip() and got != want:
                 errors.append(f"divergent exits of {head}: expected {want}, got {got}")
+    errors.extend(_unclassified(fn, info, case))
     for spec in case.get("ALLOCA"):
         name, want = spec.split()
         a = values[name.lstrip("%")]
@@ -161,6 +163,20 @@ def _check(fn: Function, info, case: Case) -> list[str]:
         got = access_of(stores[int(index)], info).kind
         if got != want:
             errors.append(f"store {index} of {name}: expected {want}, got {got}")
+    return errors
+
+
+def _unclassified(fn: Function, info, case: Case) -> list[str]:
+    """Every branch and every loop of a test must have its expected class."""
+    branches = {spec.split()[0] for spec in case.get("BRANCH")}
+    loops = {spec.split()[0] for spec in case.get("LOOP")}
+    errors = []
+    for b in fn.blocks:
+        if len(b.successors) > 1 and b.name not in branches and info.cfg.reachable(b):
+            errors.append(f"branch {b.name} has no BRANCH line")
+    for lp in info.loops.loops:
+        if lp.header.name not in loops:
+            errors.append(f"loop {lp.header.name} has no LOOP line")
     return errors
 
 

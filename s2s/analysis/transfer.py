@@ -23,7 +23,8 @@ Rules (numbers are referred to in the code):
      difference is uniform; ordered predicates need signed or pointer
      operands); different strides -> uniform when the lines of Figure 10.13
      cannot cross within W lanes (needs ``width``).
-  T7 casts: sign extension, truncation and pointer casts keep the shape;
+  T7 casts: sign extension, truncation (stride modulo the new width,
+     power-of-two alignments only) and pointer casts keep the shape;
      zero extension keeps a non-zero stride only for function arguments
      (loop variables never wrap inside one vector iteration); int <-> float
      keeps only uniformity.
@@ -365,9 +366,14 @@ def _cast(inst: Cast, x: VectorShape) -> VectorShape:
         return x
     if is_basic_type(src) or is_basic_type(dst):
         return basic(x)
-    if isinstance(src, IntType) and isinstance(dst, IntType) and dst.bits > src.bits \
-            and not src.signed:
+    widens = dst.is_ptr() or (isinstance(dst, IntType) and dst.bits > getattr(src, "bits", 64))
+    if isinstance(src, IntType) and not src.signed and src.bits < 64 and widens:
         return zext_shape(inst.operands[0], x)
+    if isinstance(dst, IntType) and dst.bits < getattr(src, "bits", 64) and x.alignment:
+        # Truncation is modular even for signed types: only power-of-two
+        # alignments up to the new width survive (fit() then wraps the stride).
+        align = min(pow2_part(x.alignment), 1 << dst.bits)
+        return VectorShape(x.stride, align) if x.stride is not None else VectorShape.varying(align)
     return x
 
 

@@ -51,7 +51,8 @@ class Emitter:
             elif item.name == "$if_any":
                 a = item.args
                 bits = self.macro("mask_bits", mt=a["mt"], m=a["m"])
-                lines.append(f"{item.dst} = ({bits}) ? {a['expr']} : {a['zero']};")
+                live = (1 << self.W) - 1  # bits at and above W are unspecified
+                lines.append(f"{item.dst} = (({bits}) & {live}u) ? {a['expr']} : {a['zero']};")
             elif item.fallback is not None:
                 lines.extend(self.per_lane(item))
             else:

@@ -324,6 +324,17 @@ class Widener:
         if succ is not nxt:
             self.goto(succ)
 
+    def prepare_edges(self, pred: Block, succs: list[Block]) -> None:
+        """Materialize what the phi copies of these edges read before the branch,
+        so that no edge uses a broadcast that only another edge computed."""
+        for succ in succs:
+            for phi in succ.phis:
+                inc = phi.value_from(pred)
+                if self.forms[phi].vec is not None:
+                    self.vec(inc)
+                else:
+                    self.scalar(inc)
+
     def edge_copies(self, pred: Block, succ: Block) -> None:
         pairs: list[tuple[str, str, str]] = []
         for phi in succ.phis:
@@ -357,15 +368,30 @@ class Widener:
                 self.fail(f"divergent control flow (branch at block '{block.name}') "
                           "is not vectorized yet")
             cond = self.scalar(term.operands[0])
+            self.prepare_edges(block, term.successors)
+            t, f = term.if_true, term.if_false
+            if not t.phis and not f.phis:
+                # plain jumps: fall through to the next block where possible
+                if t is nxt:
+                    self._targeted.add(f)
+                    self.stmt(f"if (!{cond}) goto {self.label(f)};")
+                    return
+                self._targeted.add(t)
+                self.stmt(f"if ({cond}) goto {self.label(t)};")
+                if f is not nxt:
+                    self.goto(f)
+                return
             self.stmt(f"if ({cond}) {{")
-            self.edge(block, term.if_true, None)
+            self.edge(block, t, None)
             self.stmt("}")
-            self.edge(block, term.if_false, nxt)
+            self.edge(block, f, nxt)
         elif isinstance(term, Switch):
             if self.div.is_divergent_branch(block) or self.kind(term.operands[0]) != "u":
                 self.fail(f"divergent control flow (switch at block '{block.name}') "
                           "is not vectorized yet")
-            self.stmt(f"switch ({self.scalar(term.operands[0])}) {{")
+            value = self.scalar(term.operands[0])
+            self.prepare_edges(block, term.successors)
+            self.stmt(f"switch ({value}) {{")
             for value, target in term.cases:
                 self.stmt(f"case {literal(value, term.operands[0].type)}: {{")
                 self.edge(block, target, None)

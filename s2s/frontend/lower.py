@@ -19,7 +19,19 @@ Variables declared outside the loop and used in its body (seed 001 3.1):
 Argument order: iv, reductions, linears (clause order), then uniforms in
 order of first use.  ``ret`` returns the reduction values, then the
 lastprivate values.  For ``collapse(n)`` the n-1 outer loops stay scalar
-C loops (``Region.outer_loops``) and their variables are uniform live-ins.
+C loops (``Region.outer_loops``) and their variables are uniform live-ins;
+``Region.loop_text`` is then the whole original nest.
+
+After lowering: unreachable blocks are dropped, repeated pure computations
+merged (lower_cse) and inner loops put in loop-closed SSA (lower_lcssa).
+The module map:
+
+    loop_form.py    canonical loop form, LoopBounds text, collapse nests
+    lower_types.py  C types -> IR types, integer promotions, usual conversions
+    lower_expr.py   expressions (rvalue / lvalue / cond), calls, ?: && ||
+    lower_stmt.py   statements, CFG, if-conversion of trivial ifs
+    ssa.py          Braun et al. SSA construction
+    lower_clang.py  libclang helpers (operator kinds, constant evaluation)
 """
 from __future__ import annotations
 

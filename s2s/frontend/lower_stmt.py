@@ -10,6 +10,11 @@ Blocks are sealed as soon as all their predecessors exist (Braun et al.):
     inc: ...; br cond                 (* also the target of continue; break goes to end)
     end:
 
+An ``if`` whose arms only assign side-effect free, non-trapping values to
+register variables (``if (x > hi) x = hi;``) becomes ``select``s instead of
+a branch (``if_convert``): the code generator of the first issue handles
+uniform control flow only.
+
 ``switch`` becomes a ``switch`` terminator with one block per case label;
 fallthrough is a branch into the next label's block.  ``continue`` of the
 simd loop itself ends the iteration (a branch to the region's ``ret``

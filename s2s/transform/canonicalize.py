@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Optional
+from typing import ClassVar, Optional
 
 from ..analysis.cfg import Graph, Loop, cfg_of
 from ..diagnostics import Unsupported
@@ -44,6 +44,16 @@ class CanonicalizeResult:
     blocks_added: int = 0
     blocks_removed: int = 0
     lcssa_phis: int = 0
+
+
+@dataclass(frozen=True)
+class Canonicalize:
+    """The pass object (``--print-after=canonicalize``): ``Canonicalize().apply(fn)``."""
+
+    name: ClassVar[str] = "canonicalize"
+
+    def apply(self, fn: Function) -> CanonicalizeResult:
+        return canonicalize(fn)
 
 
 def canonicalize(fn: Function) -> CanonicalizeResult:
