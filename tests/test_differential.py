@@ -125,3 +125,15 @@ def test_intrinsics_in_a_dead_branch_do_not_count(tmp_path: Path) -> None:
         active = dt.preprocessed_own_text(fake, cfg, meta)
         assert "return 0" in active, name
         assert dt.check_output_text("", fake.read_text(), meta, cfg, active), name
+
+
+def test_report_statistics_and_width_are_checked() -> None:
+    meta = dt.parse_meta('/* s2s-test: vectorized=1 width="avx2:4" maxwidth=4 '
+                         'report="memory.gather=1" */')
+    entry = {"target": "avx2", "vectorized": True, "width": 4, "line": 3,
+             "memory": {"gather": 1}}
+    assert dt.check_report([entry], meta, "avx2") == []
+    assert dt.check_report([{**entry, "width": 8}], meta, "avx2")          # width and maxwidth
+    assert dt.check_report([{**entry, "memory": {"gather": 0}}], meta, "avx2")
+    assert dt.check_report([{**entry, "memory": {}}], meta, "avx2")
+    assert dt.check_report([entry, entry], meta, "avx2")                     # one region expected

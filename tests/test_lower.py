@@ -549,3 +549,32 @@ void f(int n, const int *a, double *o, int k, double d) {{
 }}
 """)
     assert ("condbr" not in ir_text(r)) == speculated
+
+
+def test_plain_char_signedness_is_selectable(tmp_path: Path) -> None:
+    code = """
+void f(int n, char *c, signed char *s, int *q) {
+  #pragma omp simd
+  for (int i = 0; i < n; i++) q[i] = c[i] / 3 + s[i];
+}
+"""
+    r = lower_one(tmp_path, code)
+    assert r.plain_char
+    assert str(r.fn.args[2].type) == "ptr<i8>"
+    from s2s.frontend.lower import lower_loop
+    from s2s.frontend.parse import parse_file
+    from s2s.frontend.pragmas import find_pragmas
+    parsed = parse_file(str(tmp_path / "k.c"), [], [], "c11")
+    unsigned = lower_loop(parsed, find_pragmas(parsed)[0], plain_char_signed=False)
+    types = {a.c_expr: str(a.arg.type) for a in unsigned.args}
+    assert types["c"] == "ptr<u8>" and types["s"] == "ptr<i8>"
+    mem = Memory()
+    c = mem.alloc_array(I32, [0])  # 4 bytes: one char 0xF0 and padding
+    mem.store(c, unsigned.fn.args[2].type.pointee, 0xF0)  # type: ignore[attr-defined]
+    s = mem.alloc_array(I32, [0])
+    q = alloc(mem, I32, [0])
+    run_scalar(unsigned.fn, [0, q, c, s], mem)
+    assert mem.read_array(q, I32, 1) == [0xF0 // 3]
+    no_char = lower_one(tmp_path, "void f(int n, int *q) {\n#pragma omp simd\n"
+                                  "for (int i = 0; i < n; i++) q[i] = 'a';\n}\n")
+    assert not no_char.plain_char

@@ -257,6 +257,7 @@ def test_struct_locals_and_copies(tmp_path: Path) -> None:
     q.w[1] += q.x;
     struct pt *pp = &q;
     pp->id *= 3;
+    q.x += ((struct pt){ 0.5, { 0 }, 1 }).x + (int){ 2 } + ((int[2]){ 5, 7 })[i & 1];
     o[i] = q.x + q.w[0] + q.w[1] + pp->id;
   }""", 10, {"d": ("double", DOUBLES), "o": ("double", [0.0] * 10)},
           prelude="struct pt { double x; float w[2]; int id; };")

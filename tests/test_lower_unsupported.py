@@ -52,8 +52,8 @@ BODY_CASES = [
      "bit-field 'b' of 'struct S' in simd loop", 7, 12),
     ("for (int i = 0; i < n; i++) {\n  a[i] = u[i].i;\n}",
      "union 'union U' in simd loop", 7, 12),
-    ("for (int i = 0; i < n; i++) {\n  a[i] = ((struct S){1}).a;\n}",
-     "compound literal in simd loop", 7, 13),
+    ("for (int i = 0; i < n; i++) {\n  int *p = (int[3]){[2] = 1}; a[i] = p[2];\n}",
+     "designated initializer in simd loop", 7, 22),
     ("for (int i = 0; i < n; i++) {\n  static int c; c++; a[i] = c;\n}",
      "static or extern local variable 'c' in simd loop", 7, 16),
 ]

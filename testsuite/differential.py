@@ -25,6 +25,9 @@ Kernel metadata is the first comment of the file, for example
   args="..."          extra s2svec arguments
   cflags="..."        extra compiler flags for both sides
   grep="REGEX"        the s2svec output must match REGEX
+  report="memory.gather=1 ..."   statistics every vectorized entry must show
+  width="avx2:4 avx512:8 neon:2" expected width per target
+  maxwidth=N          no target may use more lanes (safelen)
 Lines containing ``s2s-keep`` must appear in the output verbatim and as
 often as in the input (text outside annotated loops is left untouched).
 
@@ -145,6 +148,11 @@ class Meta:
     args: tuple[str, ...] = ()
     cflags: tuple[str, ...] = ()
     grep: tuple[str, ...] = ()
+    report: tuple[tuple[str, int], ...] = ()
+    """(dotted.path, value) every vectorized report entry must have."""
+    width: tuple[tuple[str, int], ...] = ()
+    """(target, width) the report must show."""
+    maxwidth: Optional[int] = None
 
 
 _META_RE = re.compile(r"/\*\s*s2s-test:(.*?)\*/", re.S)
@@ -181,10 +189,22 @@ def parse_meta(text: str) -> Meta:
         args=tuple(shlex.split(values.pop("args", ""))),
         cflags=tuple(shlex.split(values.pop("cflags", ""))),
         grep=tuple(g for g in [values.pop("grep", "")] if g),
+        report=tuple(_pairs(values.pop("report", ""), "=")),
+        width=tuple(_pairs(values.pop("width", ""), ":")),
+        maxwidth=int(maxw) if (maxw := values.pop("maxwidth", "")) else None,
     )
     if values:
         raise ValueError(f"unknown metadata keys {sorted(values)}")
     return meta
+
+
+def _pairs(text: str, sep: str) -> list[tuple[str, int]]:
+    """``a=1 b.c=2`` -> [("a", 1), ("b.c", 2)]."""
+    out = []
+    for item in text.split():
+        key, _, value = item.partition(sep)
+        out.append((key, int(value)))
+    return out
 
 
 def list_kernels() -> list[Path]:
@@ -462,8 +482,28 @@ def check_report(report: Optional[list[dict]], meta: Meta, target: str, report_e
             problems.append(f"{len(vec)} regions vectorized for {target}, expected "
                             f"{meta.vectorized}" + (f" (not vectorized: {reasons})" if reasons else ""))
         for e in vec:
-            if not isinstance(e.get("width"), int) or e["width"] < 2:
-                problems.append(f"line {e.get('line')}: vectorized with width {e.get('width')!r}")
+            problems += _check_entry(e, meta, target)
+    return problems
+
+
+def _check_entry(e: dict, meta: Meta, target: str) -> list[str]:
+    """Width and statistics of one vectorized report entry."""
+    problems: list[str] = []
+    where = f"line {e.get('line')} ({target})"
+    width = e.get("width")
+    if not isinstance(width, int) or width < 2:
+        return [f"{where}: vectorized with width {width!r}"]
+    want = dict(meta.width).get(target)
+    if want is not None and width != want:
+        problems.append(f"{where}: width {width}, expected {want}")
+    if meta.maxwidth is not None and width > meta.maxwidth:
+        problems.append(f"{where}: width {width} exceeds {meta.maxwidth} (safelen)")
+    for path, value in meta.report:
+        got: object = e
+        for part in path.split("."):
+            got = got.get(part) if isinstance(got, dict) else None
+        if got != value:
+            problems.append(f"{where}: report {path} is {got!r}, expected {value}")
     return problems
 
 

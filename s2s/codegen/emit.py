@@ -13,7 +13,7 @@ from typing import Any, Optional
 from ..ir.types import PtrType
 from .cexpr import c_type
 from .target import Target, TypeInfo
-from .vector_ir import CStmt, Item, LaneCode, VBlock, VectorBody, VOp
+from .vector_ir import CStmt, Item, LaneCode, VectorBody, VOp
 
 INDENT = "    "
 

@@ -23,7 +23,7 @@ from typing import Any, Optional
 
 from ..diagnostics import Location, Unsupported
 from ..ir.types import I1, FloatType, IntType, PtrType, Type
-from ..ir.values import (Argument, Call, Cmp, Constant, Instruction, Load, Ret,
+from ..ir.values import (Argument, Call, Cmp, Constant, Load, Ret,
                          Store, Value)
 from .cexpr import c_decl, c_type, literal, unsigned_of
 from .emit import INDENT, Emitter, indent_lines

@@ -18,10 +18,16 @@ lane (sequential semantics).  Masked accesses (Instruction.mask) use masked
 templates or per-lane code guarded by the mask: inactive lanes never touch
 memory.  Non-pure calls run per lane, in lane order.
 
-Control flow must be uniform: branches become C branches on scalar values
+Control flow: uniform branches become C branches on scalar values
 (labels/gotos, phis as parallel copies on the edges).  A divergent branch
-raises Unsupported.  The code generator (generate.py) supplies the forms of
-the region arguments and what to do at ``ret``.
+whose region up to its immediate post-dominator is acyclic (``?:``, ``&&``,
+``||``, guarded statements) is if-converted: its blocks run straight-line
+under block masks, memory operations, calls and integer divisions carry the
+mask, phis become selects (``if_convert``).  Other divergent control flow
+(divergent loops, switches) raises Unsupported until the partial
+linearization transform feeds this widener predicated IR.  The code
+generator (generate.py) supplies the forms of the region arguments and what
+to do at ``ret``.
 """
 from __future__ import annotations
 
@@ -30,11 +36,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
 from ..diagnostics import Location, Unsupported
-from ..ir.types import I1, I64, U64, FloatType, IntType, PtrType, Type
+from ..ir.types import I1, U64, FloatType, IntType, PtrType, Type
 from ..ir.values import (Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
                          Constant, FieldAddr, Gep, Instruction, Load, Phi, Ret,
                          Select, Store, Switch, UnOp, Undef, Value)
-from .cexpr import c_decl, c_type, literal, scalar_expr, value_literal
+from .cexpr import c_decl, c_type, cast_expr, literal, scalar_expr, value_literal
 from .target import Target, TypeInfo
 from .vector_ir import CStmt, LaneCode, Operand, VBlock, VectorBody, VOp
 
@@ -49,6 +55,9 @@ class Form:
     """Scalar C expression: the value (uniform) or its lane-0 value (strided)."""
     vec: Optional[str] = None
     """Vector variable holding all lanes (defined where the value is)."""
+    lazy: bool = False
+    """A varying address computed only where a vector use needs it (a load
+    through a base + index gather needs no address vector)."""
 
 
 @dataclass
@@ -83,6 +92,12 @@ class Widener:
         self._probe_cache: dict[Any, bool] = {}
         self._probe_ops = target.ops(lambda name: "")
         self._targeted: set[Block] = set()
+        self._consumed: set[Block] = set()
+        self._lazy: dict[Value, Callable[[], str]] = {}
+        """Blocks emitted inline by if-conversion."""
+        self._region: Optional[_RegionMasks] = None
+        self._pred_block: Optional[Block] = None
+        """The if-converted block being emitted (its mask guards memory)."""
         self.on_ret: Callable[["Widener", Sequence[Value]], None] = lambda w, vals: None
         canon = target.mask_type(mask_bits, width)
         if canon is None:
@@ -219,6 +234,9 @@ class Widener:
         key = ("v", v)
         if key in self._bcache:
             return self._bcache[key]
+        if f.lazy:
+            self._bcache[key] = self._lazy[v]()
+            return self._bcache[key]
         t = self.vtype(v.type)
         s = self.scalar(v)
         hint = v.name or "c"
@@ -269,23 +287,32 @@ class Widener:
         return self.per_lane("{0}", [Operand(m, src, I1)], dst, I1, "m")
 
     def mask_operand(self, inst: Instruction, bits: int) -> Optional[Operand]:
-        """The instruction's lane mask converted to lanes of ``bits``; None = all."""
+        """The instruction's lane mask (and the predicate of an if-converted
+        block) converted to lanes of ``bits``; None = all lanes."""
         m = inst.mask
-        if m is None:
-            return None
-        if isinstance(m, Constant) and int(m.value) & 1:
+        mv: Optional[str] = None
+        if m is not None and not (isinstance(m, Constant) and int(m.value) & 1):
+            mv = self.vec(m)
+        pred = self._region.block(self._pred_block) if self._region and self._pred_block else None
+        if pred is not None:
+            mv = pred if mv is None else self.vop(
+                "mask_and", self.canon, "m", mt=self.canon, a=pred, b=mv)
+        if mv is None:
             return None
         mt = self.mask_type(bits)
-        mv = self.vec(m)
         return Operand(self.mask_to(mv, self.canon, mt), mt, I1)
 
     # -- driver ------------------------------------------------------------------------
     def run(self) -> VectorBody:
         blocks = list(self.fn.blocks)
         self.live = live_values(self.fn)
+        self.preds = self.fn.predecessors()
         self._prepare_phis()
         for index, block in enumerate(blocks):
-            nxt = blocks[index + 1] if index + 1 < len(blocks) else None
+            if block in self._consumed:
+                self.body.blocks.append(VBlock(None, []))
+                continue
+            nxt = self.next_block(block)
             self._cur = []
             self._bcache = {}
             for inst in block.instructions:
@@ -300,6 +327,14 @@ class Widener:
             if block not in self._targeted:
                 vb.label = None
         return self.body
+
+    def next_block(self, block: Block) -> Optional[Block]:
+        """The block emitted after ``block`` (if-converted blocks are skipped)."""
+        blocks = self.fn.blocks
+        for b in blocks[blocks.index(block) + 1:]:
+            if b not in self._consumed:
+                return b
+        return None
 
     def label(self, block: Block) -> str:
         index = self.fn.blocks.index(block)
@@ -365,6 +400,8 @@ class Widener:
             self.edge(block, term.target, nxt)
         elif isinstance(term, CondBr):
             if self.div.is_divergent_branch(block) or self.kind(term.operands[0]) != "u":
+                if self.if_convert(block, term):
+                    return
                 self.fail(f"divergent control flow (branch at block '{block.name}') "
                           "is not vectorized yet")
             cond = self.scalar(term.operands[0])
@@ -407,6 +444,120 @@ class Widener:
                 self.stmt(f"goto {self.body.end_label};")
         else:
             self.fail(f"terminator '{term.opcode}' is not supported")
+
+    # -- if-conversion of divergent acyclic regions -------------------------------------------
+    def if_convert(self, block: Block, term: CondBr) -> bool:
+        """Predicate the acyclic region a divergent branch opens instead of
+        rejecting it (``?:``, ``&&``/``||``, guarded statements)::
+
+            block: condbr %c, T, F             block:  mask(T) = c, mask(F) = !c
+            T: ...  br J                        T's code under mask(T)
+            F: ...  br J            ==>         F's code under mask(F)
+            J: %p = phi [a, T], [b, F]          %p = select(c, a, b); goto J
+
+        The region is every block between ``block`` and its immediate
+        post-dominator J.  Block masks are the OR of the incoming edge masks,
+        an edge mask is the source block's mask AND its branch condition;
+        phis become select chains over the edge masks; loads, stores, calls
+        and integer divisions carry the block mask (inactive lanes never touch
+        memory or trap), everything else runs on all lanes.  Regions with
+        loops, switches, side entries or stack objects stay Unsupported."""
+        region = self._acyclic_region(block)
+        if region is None:
+            return False
+        order, join = region
+        inside = set(order) | {block}
+        for s in order + [join]:
+            for phi in s.phis:
+                incs = [v for v, p in phi.incoming() if p in inside]
+                if self.forms[phi].vec is None and any(v is not incs[0] for v in incs):
+                    return False
+        self._consumed |= set(order)
+        # masks are computed on first use (straight-line code, so the first
+        # use dominates the later ones); unused masks cost nothing
+        self._region = _RegionMasks(self, inside, {block: None})
+        for s in order:
+            self._pred_block = s
+            self._phi_selects(s, inside)
+            for inst in s.instructions:
+                if not isinstance(inst, Phi) and not inst.is_terminator and inst in self.live:
+                    self.instruction(inst)
+        self._pred_block = None
+        self._phi_selects(join, inside)
+        self._region = None
+        if join is not self.next_block(block):
+            self.goto(join)
+        return True
+
+    def _acyclic_region(self, block: Block) -> Optional[tuple[list[Block], Block]]:
+        """(blocks strictly between block and its ipdom in topological order, ipdom)."""
+        from ..analysis.cfg import cfg_of
+        if not hasattr(self, "_cfg"):
+            self._cfg = cfg_of(self.fn)
+        ipdom = self._cfg.ipdom
+        join = (ipdom() if callable(ipdom) else ipdom).get(block)
+        if not isinstance(join, Block):
+            return None
+        region: list[Block] = []
+        work = [s for s in block.successors if s is not join]
+        while work:
+            b = work.pop()
+            if b in region:
+                continue
+            if b is block:
+                return None  # a loop through the branch
+            region.append(b)
+            work.extend(s for s in b.successors if s is not join)
+        members = set(region) | {block}
+        for b in region:
+            term = b.terminator
+            if any(p not in members for p in self.preds[b]) or not isinstance(term, (Br, CondBr)):
+                return None
+            if any(isinstance(i, Alloca) for i in b.instructions):
+                return None
+        # topological order (Kahn); a cycle inside the region -> give up
+        indeg = {b: sum(1 for p in self.preds[b] if p in region) for b in region}
+        order: list[Block] = []
+        ready = [b for b in self.fn.blocks if b in indeg and indeg[b] == 0]
+        while ready:
+            b = ready.pop(0)
+            order.append(b)
+            for s in b.successors:
+                if s in indeg:
+                    indeg[s] -= 1
+                    if indeg[s] == 0:
+                        ready.append(s)
+        if len(order) != len(region):
+            return None
+        return order, join
+
+    def _phi_selects(self, s: Block, inside: set[Block]) -> None:
+        for phi in s.phis:
+            incs = [(v, p) for v, p in phi.incoming() if p in inside]
+            f = self.forms[phi]
+            if f.vec is None:
+                self.stmt(f"{f.scalar} = {self.scalar(incs[0][0])};")
+                continue
+            acc = self.vec(incs[-1][0])
+            for v, p in reversed(incs[:-1]):
+                m = self._region.edge(p, s)
+                acc = self.vec(v) if m is None else self._select_names(phi.type, m, self.vec(v), acc,
+                                                                         phi.name or "phi")
+            self.stmt(f"{f.vec} = {acc};")
+
+    def _select_names(self, t_ir: Type, m: str, a: str, b: str, hint: str) -> str:
+        t = self.vtype(t_ir)
+        if t_ir == I1:
+            ma = self.vop("mask_and", t, hint, mt=t, a=m, b=a)
+            nm = self.vop("mask_not", t, hint, mt=t, a=m)
+            mb = self.vop("mask_and", t, hint, mt=t, a=nm, b=b)
+            return self.vop("mask_or", t, hint, mt=t, a=ma, b=mb)
+        mt = self.mask_type(t.bits)
+        return self.vop("select", t, hint, t=t, m=self.mask_to(m, self.canon, mt), a=a, b=b, mt=mt)
+
+    def select_vec(self, t_ir: Type, cond: str, a: Value, b: Value, hint: str) -> str:
+        """Vector of a where the canonical mask ``cond`` is set, else b."""
+        return self._select_names(t_ir, cond, self.vec(a), self.vec(b), hint)
 
     # -- instructions ----------------------------------------------------------------------
     def instruction(self, inst: Instruction) -> None:
@@ -512,7 +663,7 @@ class Widener:
         f, t = self.vtype(src), self.vtype(dst)
         if f.ctype == t.ctype and f.bits == t.bits and not f.is_float and not t.is_float:
             return v
-        from .cexpr import cast_expr
+
         code = cast_expr(src, dst, "{0}")
         return self.op_or_lanes("convert", t, code, [Operand(v, f, src)], dst, hint,
                                 f=f, t=t, a=v)
@@ -542,6 +693,9 @@ class Widener:
             return self.set_vec(inst, self.mask_to(m, mt, self.canon))
         s2 = U64 if isinstance(src, PtrType) else src
         d2 = U64 if isinstance(dst, PtrType) else dst
+        if isinstance(src, IntType) and isinstance(dst, IntType):
+            # index widening: often only needed as a gather index (see base_index)
+            return self.lazy(inst, lambda: self.convert(s2, d2, self.vec(a), hint))
         self.set_vec(inst, self.convert(s2, d2, self.vec(a), hint))
 
     def select(self, inst: Select) -> None:
@@ -552,25 +706,25 @@ class Widener:
             name = self.new_vec(t, hint)
             self.stmt(f"{name} = {self.scalar(c)} ? {self.vec(a)} : {self.vec(b)};")
             return self.set_vec(inst, name)
-        m = self.vec(c)
-        if inst.type == I1:
-            ma = self.vop("mask_and", t, hint, mt=t, a=m, b=self.vec(a))
-            nm = self.vop("mask_not", t, hint, mt=t, a=m)
-            mb = self.vop("mask_and", t, hint, mt=t, a=nm, b=self.vec(b))
-            return self.set_vec(inst, self.vop("mask_or", t, hint, mt=t, a=ma, b=mb))
-        mt = self.mask_type(t.bits)
-        m2 = self.mask_to(m, self.canon, mt)
-        self.set_vec(inst, self.vop("select", t, hint, t=t, m=m2, a=self.vec(a),
-                                    b=self.vec(b), mt=mt))
+        self.set_vec(inst, self.select_vec(inst.type, self.vec(c), a, b, hint))
 
     def address(self, inst: Instruction) -> None:
-        """Varying gep/fieldaddr: a vector of 64-bit byte addresses."""
+        """Varying gep/fieldaddr: materialized on demand (see ``vec``)."""
+        self.lazy(inst, lambda: self.address_vec(inst))
+
+    def lazy(self, inst: Instruction, compute: Callable[[], str]) -> None:
+        """Compute inst's vector only in the blocks that use it as a vector."""
+        self.forms[inst] = Form(lazy=True)
+        self._lazy[inst] = compute
+
+    def address_vec(self, inst: Instruction) -> str:
+        """A varying gep/fieldaddr as a vector of 64-bit byte addresses."""
         at = self.vtype(U64)
         hint = inst.name or "addr"
         base = self.vec(inst.operands[0])
         if isinstance(inst, FieldAddr):
-            off = self.const_vec(at, inst.offset)
-            return self.set_vec(inst, self.vop("add", at, hint, t=at, a=base, b=off))
+            off = self.const_vec(at, inst.offset)  # type: ignore[attr-defined]
+            return self.vop("add", at, hint, t=at, a=base, b=off)
         index = inst.operands[1]
         size = inst.type.pointee.size  # type: ignore[attr-defined]
         iv = self.vec(index)
@@ -586,7 +740,24 @@ class Widener:
                 iv = self.op_or_lanes("mul", at, "(uint64_t)({0} * {1})",
                                       [Operand(iv, at, U64), Operand(k, at, U64)], U64,
                                       "off", t=at, a=iv, b=k)
-        self.set_vec(inst, self.vop("add", at, hint, t=at, a=base, b=iv))
+        return self.vop("add", at, hint, t=at, a=base, b=iv)
+
+    def base_index(self, ptr: Value) -> Optional[tuple[str, Value, int]]:
+        """(uniform base, varying integer index, element size) of ``gep base, idx``
+        when a gather can take the index as it is (sign-extended 32 or 64 bits)."""
+        if not isinstance(ptr, Gep) or self.kind(ptr.operands[0]) != "u":
+            return None
+        index = ptr.operands[1]
+        size = ptr.type.pointee.size  # type: ignore[attr-defined]
+        if size not in (1, 2, 4, 8) or not isinstance(index.type, IntType):
+            return None
+        if isinstance(index, Cast) and isinstance(index.operands[0].type, IntType):
+            src = index.operands[0].type
+            if src.bits == 32 and src.signed and index.type.bits == 64 and self.kind(index.operands[0]) == "v":
+                index = index.operands[0]  # gather indices are sign-extended anyway
+        if index.type.bits not in (32, 64) or (index.type.bits == 32 and not index.type.signed):
+            return None
+        return self.scalar(ptr.operands[0]), index, size
 
     # -- memory ------------------------------------------------------------------------------
     def access_kind(self, ptr: Value, elem: Type, store: bool = False) -> str:
@@ -622,6 +793,13 @@ class Widener:
             if self.probe("masked_load", t=t, p="", m="", mt=mask.type):
                 return self.set_vec(inst, self.vop("masked_load", t, hint, t=t, p=p,
                                                    m=mask.text, mt=mask.type))
+        bi = self.base_index(ptr) if kind == "gather" and mask is None else None
+        if bi is not None:
+            base, index, size = bi
+            it = self.vtype(index.type)
+            if self.probe("gather_base", t=t, base="", idx="", it=it, scale=""):
+                return self.set_vec(inst, self.vop("gather_base", t, hint, t=t, base=base,
+                                                   idx=self.vec(index), it=it, scale=size))
         addrs = self.vec(ptr)
         at = self.vtype(U64)
         if mask is None and kind != "uniform" and self.probe("gather", t=t, a="", at=at):
@@ -725,6 +903,44 @@ class Widener:
             self.per_lane(code + ";", inputs, None, None, hint, mask)
             return
         self.set_vec(inst, self.per_lane(code, inputs, t, ret, hint, mask))
+
+
+class _RegionMasks:
+    """Block and edge masks of one if-converted region, computed on demand."""
+
+    def __init__(self, w: Widener, inside: set[Block], known: dict[Block, Optional[str]]) -> None:
+        self.w = w
+        self.inside = inside
+        self.blocks = dict(known)
+        self.edges: dict[tuple[Block, Block], Optional[str]] = {}
+
+    def edge(self, p: Block, s: Block) -> Optional[str]:
+        """Mask of the lanes taking the edge p -> s (None: all lanes)."""
+        if (p, s) not in self.edges:
+            w = self.w
+            m = self.block(p)
+            term = p.terminator
+            if isinstance(term, CondBr) and term.if_true is not term.if_false:
+                c = w.vec(term.operands[0])
+                if s is term.if_false:
+                    c = w.vop("mask_not", w.canon, "not", mt=w.canon, a=c)
+                m = c if m is None else w.vop("mask_and", w.canon, "m", mt=w.canon, a=m, b=c)
+            self.edges[(p, s)] = m
+        return self.edges[(p, s)]
+
+    def block(self, s: Block) -> Optional[str]:
+        """Mask of the lanes executing s: the OR of its incoming edge masks."""
+        if s not in self.blocks:
+            w = self.w
+            out: Optional[str] = None
+            for i, p in enumerate(q for q in w.preds[s] if q in self.inside):
+                m = self.edge(p, s)
+                if m is None:
+                    out = None
+                    break
+                out = m if i == 0 else w.vop("mask_or", w.canon, "m", mt=w.canon, a=out, b=m)
+            self.blocks[s] = out
+        return self.blocks[s]
 
 
 def live_values(fn: Any) -> set[Value]:

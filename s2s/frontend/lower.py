@@ -57,11 +57,16 @@ CK = ci.CursorKind
 TK = ci.TypeKind
 
 
-def lower_loop(parsed: Any, pragma: Any) -> Region:
-    """Lower the loop a simd pragma annotates into a Region (or Unsupported)."""
+def lower_loop(parsed: Any, pragma: Any, plain_char_signed: bool = True) -> Region:
+    """Lower the loop a simd pragma annotates into a Region (or Unsupported).
+
+    ``parsed`` is an s2s.frontend.parse.ParsedFile, ``pragma`` an
+    s2s.frontend.pragmas.Pragma whose target is the FOR_STMT.  Plain ``char``
+    is i8 unless ``plain_char_signed`` is False (AArch64: u8); when
+    ``Region.plain_char`` is False the region does not depend on it."""
     clauses = pragma.clauses
     src = _source_of(parsed)
-    types = TypeMapper()
+    types = TypeMapper(plain_char_signed)
     collapse = getattr(clauses, "collapse", 1) or 1
     outer, loop = collapse_nest(pragma.target, collapse, src, types)
     func = _enclosing_function(pragma.target)
@@ -87,7 +92,8 @@ def lower_loop(parsed: Any, pragma: Any) -> Region:
         body_text=src.slice(loop.body.extent.start.offset, _statement_end(src, loop.body)),
         pragma_text=src.slice(start, getattr(pragma, "end", start)),
         outer_loops=[o.header_text for o in outer],
-        worksharing=_worksharing(getattr(clauses, "directive", "simd")))
+        worksharing=_worksharing(getattr(clauses, "directive", "simd")),
+        plain_char=types.saw_plain_char)
 
 
 # -- source helpers ---------------------------------------------------------------------

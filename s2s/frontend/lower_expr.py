@@ -6,20 +6,17 @@ appear as implicit casts (``UNEXPOSED_EXPR`` with one child).  So the
 lowering follows the AST: an implicit cast over an lvalue is a load (or a
 decay for arrays), any other implicit cast is a C conversion to its type.
 The one conversion clang leaves implicit is the computation type of a
-compound assignment (``c += 1`` with ``char c`` computes in ``int``); it is
-rebuilt here with ``promote``/``usual_arithmetic``.
+compound assignment (``c += 1`` with ``char c`` computes in ``int``); lower_ops
+rebuilds it with ``promote``/``usual_arithmetic``.
 
 Three entry points per expression: ``rvalue`` (its value), ``lvalue`` (where
-it lives: an SSA variable or an address) and ``cond`` (its truth as an
-``i1``, so that ``if (a < b)`` needs no int round trip).  Dispatch is on the
+it lives: an SSA variable or an address) and ``cond`` (lower_ops: its truth
+as an ``i1``, so that ``if (a < b)`` needs no int round trip).  Dispatch is on the
 cursor kind: ``visit_<KIND>`` for values, ``lv_<KIND>`` for lvalues; a kind
 without a method is Unsupported, naming it.
 
-``?:``, ``&&`` and ``||`` short-circuit with branches, except when the arm
-(or the right operand) is side-effect free and cannot trap (no loads, no
-integer division, no calls but pure math): then they become ``select`` and
-``and``/``or`` on ``i1``.  The code generator of the first issue handles only
-uniform control flow, and these are the common, safe cases.
+Operators (arithmetic, assignments, comparisons, ``?:``, ``&&``, ``||``)
+are in lower_ops.py, statements in lower_stmt.py.
 """
 from __future__ import annotations
 
@@ -34,8 +31,8 @@ from ..ir.types import (F32, I1, I8, I32, I64, VOID, ArrayType, FloatType, IntTy
                         StructType, Type)
 from ..ir.values import Block, Constant, Function, Phi, Undef, Value
 from .lower_clang import (binary_op, children, decl_key, evaluate, is_lvalue_kind, location,
-                          strip_implicit, strip_parens, unary_op, unsupported)
-from .lower_types import TypeMapper, is_bool_ctype, promote, usual_arithmetic
+                          strip_implicit, unary_op, unsupported)
+from .lower_types import TypeMapper, is_bool_ctype
 from .ssa import SSABuilder
 
 CK = ci.CursorKind
@@ -47,9 +44,6 @@ _MATH = ("sqrt fabs fmin fmax floor ceil trunc round fma exp log pow sin cos tan
          "copysign rint nearbyint fmod").split()
 PURE_FUNCTIONS = frozenset(_MATH + [f + "f" for f in _MATH])
 
-_ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "&": "and",
-          "|": "or", "^": "xor", "<<": "shl", ">>": "shr"}
-_CMP = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 _CONST_KINDS = (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL, CK.CHARACTER_LITERAL,
                 CK.CXX_UNARY_EXPR)
 _FOLDABLE = (CK.BINARY_OPERATOR, CK.UNARY_OPERATOR, CK.PAREN_EXPR, CK.UNEXPOSED_EXPR,
@@ -190,7 +184,7 @@ class ExprLowerer:
     @staticmethod
     def const(t: Type, value: int | float) -> Constant:
         if isinstance(t, IntType):
-            return Constant(t, _wrap(int(value), t))
+            return Constant(t, wrap_int(int(value), t))
         if isinstance(t, FloatType):
             return Constant(t, _round_float(float(value), t))
         return Constant(t, value)
@@ -255,7 +249,7 @@ class ExprLowerer:
 
     def effect(self, c: ci.Cursor) -> None:
         """Evaluate an expression for its side effects only."""
-        if c.kind == CK.CONDITIONAL_OPERATOR or _is_void(c):
+        if c.kind == CK.CONDITIONAL_OPERATOR or is_void_expr(c):
             self.rvalue(c)
             return
         if c.type.get_canonical().kind == TK.RECORD and c.kind != CK.BINARY_OPERATOR:
@@ -421,270 +415,10 @@ class ExprLowerer:
 
     def visit_CSTYLE_CAST_EXPR(self, c: ci.Cursor) -> Value:
         operand = [k for k in children(c) if k.kind.is_expression()][-1]
-        if _is_void(c):
+        if is_void_expr(c):
             self.effect(operand)
             return Undef(VOID)
         return self.convert(self.rvalue(operand), c.type, c)
-
-    # -- operators --------------------------------------------------------------------------------
-    def visit_UNARY_OPERATOR(self, c: ci.Cursor) -> Value:
-        op = unary_op(c)
-        x = children(c)[0]
-        if op in ("post++", "post--", "pre++", "pre--"):
-            return self.inc_dec(c, op, x)
-        if op == "&":
-            return self.address_of(c, x)
-        if op == "*":
-            return self.load(self.lv_UNARY_OPERATOR(c), c)
-        if op == "!":
-            return self.cast(self.bld().unop("not", self.cond(x)), I32)
-        if op in ("+", "__extension__"):
-            return self.rvalue(x)
-        if op == "-":
-            return self.bld().unop("neg", self.rvalue(x))
-        if op == "~":
-            return self.bld().unop("not", self.rvalue(x))
-        raise unsupported(f"operator '{op}' in simd loop", c)
-
-    def address_of(self, c: ci.Cursor, x: ci.Cursor) -> Value:
-        if x.type.get_canonical().kind in (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO):
-            raise unsupported("function pointer in simd loop", c)
-        lv = self.lvalue(x)
-        return self.cast(self.address(lv, c), self.ir_type(c))
-
-    def inc_dec(self, c: ci.Cursor, op: str, x: ci.Cursor) -> Value:
-        if is_bool_ctype(x.type):
-            raise unsupported("'++'/'--' on a _Bool in simd loop", c)
-        lv = self.lvalue(x)
-        old = self.load(lv, c)
-        delta = 1 if op.endswith("++") else -1
-        if isinstance(old.type, PtrType):
-            new = self.bld().gep(old, self.const(I64, delta))
-        else:
-            new = self.bld().add(old, self.const(old.type, delta))
-        self.store(lv, new)
-        return new if op.startswith("pre") else old
-
-    def visit_BINARY_OPERATOR(self, c: ci.Cursor) -> Value:
-        op = binary_op(c)
-        lhs, rhs = children(c)
-        if op == "=":
-            return self.assign(c, lhs, rhs)
-        if op == ",":
-            self.effect(lhs)
-            return self.rvalue(rhs)
-        if op in ("&&", "||", "==", "!=", "<", "<=", ">", ">="):
-            return self.cast(self.cond(c), I32)
-        if op not in _ARITH:
-            raise unsupported(f"operator '{op}' in simd loop", c)
-        return self.arith(op, self.rvalue(lhs), self.rvalue(rhs), c)
-
-    def arith(self, op: str, a: Value, b: Value, c: ci.Cursor) -> Value:
-        bld = self.bld()
-        if op in ("+", "-") and (isinstance(a.type, PtrType) or isinstance(b.type, PtrType)):
-            return self.pointer_arith(op, a, b, c)
-        if op in ("<<", ">>"):
-            return bld.binop(_ARITH[op], a, self.cast(b, a.type))
-        if a.type != b.type:  # clang converted both already; be robust anyway
-            common = usual_arithmetic(a.type, b.type)
-            a, b = self.cast(a, common), self.cast(b, common)
-        return bld.binop(_ARITH[op], a, b)
-
-    def pointer_arith(self, op: str, a: Value, b: Value, c: ci.Cursor) -> Value:
-        bld = self.bld()
-        if isinstance(a.type, PtrType) and isinstance(b.type, PtrType):
-            if op != "-":
-                raise unsupported("pointer addition in simd loop", c)
-            size = a.type.pointee.size if a.type.pointee != VOID else 1
-            diff = bld.sub(self.cast(a, I64), self.cast(b, I64))
-            return bld.binop("div", diff, self.const(I64, size)) if size != 1 else diff
-        if isinstance(b.type, PtrType):
-            a, b = b, a
-        idx = self.index(b)
-        if op == "-":
-            idx = self.const(I64, -idx.value) if isinstance(idx, Constant) else \
-                bld.unop("neg", idx)
-        return bld.gep(a, idx)
-
-    def assign(self, c: ci.Cursor, lhs: ci.Cursor, rhs: ci.Cursor) -> Value:
-        if lhs.type.get_canonical().kind == TK.RECORD:
-            dst = self.address(self.lvalue(lhs), c)
-            self.copy_struct(dst, self.struct_source(rhs), c)
-            return Undef(VOID)
-        lv = self.lvalue(lhs)
-        v = self.rvalue(rhs)
-        self.store(lv, v)
-        return self.cast(v, lv.ir)
-
-    def struct_source(self, c: ci.Cursor) -> Value:
-        """The address of a struct-valued expression (only lvalues are supported)."""
-        inner = strip_implicit(c)
-        if not is_lvalue_kind(inner):
-            raise unsupported("struct value that is not a variable or element "
-                              "in simd loop", c)
-        return self.address(self.lvalue(inner), c)
-
-    def copy_struct(self, dst: Value, src: Value, c: ci.Cursor) -> None:
-        """Member-wise copy of an aggregate (struct assignment)."""
-        t = dst.type.pointee  # type: ignore[attr-defined]
-        bld = self.bld()
-        if isinstance(t, StructType):
-            for f in t.fields:
-                ft = PtrType(f.type.elem if isinstance(f.type, ArrayType) else f.type)
-                d = bld.field_addr(dst, f.name, ft)
-                s = bld.field_addr(src, f.name, ft)
-                if isinstance(f.type, ArrayType):
-                    self.copy_array(d, s, f.type, c)
-                else:
-                    self.copy_struct(d, s, c)
-        elif isinstance(t, ArrayType):
-            elem = PtrType(t.elem)
-            self.copy_array(self.cast(dst, elem), self.cast(src, elem), t, c)
-        else:
-            bld.store(bld.load(src), dst)
-
-    def copy_array(self, dst: Value, src: Value, t: ArrayType, c: ci.Cursor) -> None:
-        if t.count > 64:
-            raise unsupported("copy of a large array member in simd loop", c)
-        for k in range(t.count):
-            i = self.const(I64, k)
-            self.copy_struct(self.bld().gep(dst, i), self.bld().gep(src, i), c)
-
-    def visit_COMPOUND_ASSIGNMENT_OPERATOR(self, c: ci.Cursor) -> Value:
-        op = binary_op(c)[:-1]
-        lhs, rhs = children(c)
-        lv = self.lvalue(lhs)
-        r = self.rvalue(rhs)
-        old = self.load(lv, c)
-        if isinstance(old.type, PtrType):
-            new = self.pointer_arith(op, old, r, c)
-        else:
-            # The computation type clang does not show (C11 6.5.16.2).
-            comp = promote(old.type) if op in ("<<", ">>") else \
-                usual_arithmetic(old.type, r.type)
-            new = self.arith(op, self.cast(old, comp), self.cast(r, comp), c)
-            new = self.convert(new, lhs.type, c)
-        self.store(lv, new)
-        return self.cast(new, lv.ir)
-
-    # -- conditions ---------------------------------------------------------------------
-    def cond(self, c: ci.Cursor) -> Value:
-        """The truth of a scalar expression as an i1."""
-        c = strip_parens(c)
-        if c.kind == CK.BINARY_OPERATOR:
-            op = binary_op(c)
-            if op in _CMP:
-                lhs, rhs = children(c)
-                return self.compare(op, self.rvalue(lhs), self.rvalue(rhs))
-            if op in ("&&", "||"):
-                return self.logical(c, op)
-        if c.kind == CK.UNARY_OPERATOR and unary_op(c) == "!":
-            return self.bld().unop("not", self.cond(children(c)[0]))
-        return self.truth(self.rvalue(c))
-
-    def compare(self, op: str, a: Value, b: Value) -> Value:
-        if a.type != b.type:
-            if isinstance(a.type, PtrType):
-                b = self.cast(b, a.type)
-            elif isinstance(b.type, PtrType):
-                a = self.cast(a, b.type)
-            else:
-                common = usual_arithmetic(a.type, b.type)
-                a, b = self.cast(a, common), self.cast(b, common)
-        return self.bld().cmp(_CMP[op], a, b)
-
-    def logical(self, c: ci.Cursor, op: str) -> Value:
-        lhs, rhs = children(c)
-        a = self.cond(lhs)
-        if self.is_safe(rhs):
-            # Evaluating the right operand unconditionally is unobservable.
-            return self.bld().binop("and" if op == "&&" else "or", a, self.cond(rhs))
-        rhs_bb = self.new_block("land.rhs" if op == "&&" else "lor.rhs")
-        end = self.new_block("land.end" if op == "&&" else "lor.end")
-        first = self.cur()
-        if op == "&&":
-            self.branch(a, rhs_bb, end)
-        else:
-            self.branch(a, end, rhs_bb)
-        self.ssa.seal(rhs_bb)
-        self.set_block(rhs_bb)
-        b = self.cond(rhs)
-        last = self.cur()
-        self.jump(end)
-        self.ssa.seal(end)
-        self.set_block(end)
-        phi = self.bld().phi(I1, "land" if op == "&&" else "lor")
-        phi.add_incoming(Constant(I1, 0 if op == "&&" else 1), first)
-        phi.add_incoming(b, last)
-        return phi
-
-    def visit_CONDITIONAL_OPERATOR(self, c: ci.Cursor) -> Value:
-        test, a, b = children(c)
-        void = _is_void(c)
-        if c.type.get_canonical().kind == TK.RECORD:
-            raise unsupported("conditional expression of struct type in simd loop", c)
-        if not void and self.is_safe(a) and self.is_safe(b):
-            t = self.cond(test)
-            va, vb = self.rvalue(a), self.rvalue(b)
-            return self.bld().select(t, va, self.cast(vb, va.type))
-        then_bb, else_bb = self.new_block("cond.true"), self.new_block("cond.false")
-        end = self.new_block("cond.end")
-        self.branch(self.cond(test), then_bb, else_bb)
-        results = []
-        for bb, arm in ((then_bb, a), (else_bb, b)):
-            self.ssa.seal(bb)
-            self.set_block(bb)
-            if void:
-                self.effect(arm)
-            else:
-                results.append((self.convert(self.rvalue(arm), c.type, c), self.cur()))
-            self.jump(end)
-        self.ssa.seal(end)
-        self.set_block(end)
-        if void:
-            return Undef(VOID)
-        phi = self.bld().phi(results[0][0].type, "cond")
-        for v, pred in results:
-            phi.add_incoming(v, pred)
-        return phi
-
-    def is_safe(self, c: ci.Cursor) -> bool:
-        """Side-effect free and cannot trap: no stores, loads, integer
-        division or impure calls (so it may be evaluated speculatively)."""
-        k = c.kind
-        if k in (CK.COMPOUND_ASSIGNMENT_OPERATOR, CK.ARRAY_SUBSCRIPT_EXPR,
-                 CK.MEMBER_REF_EXPR, CK.COMPOUND_LITERAL_EXPR,
-                 CK.STRING_LITERAL, CK.INIT_LIST_EXPR):
-            return False
-        if k == CK.UNARY_OPERATOR and unary_op(c) in ("post++", "post--", "pre++", "pre--", "*"):
-            return False
-        if k == CK.BINARY_OPERATOR:
-            op = binary_op(c)
-            if op == "=":
-                return False
-            if op in ("/", "%") and c.type.get_canonical().kind not in (TK.FLOAT, TK.DOUBLE):
-                # Safe only by a constant other than 0 and -1 (INT_MIN / -1 traps).
-                d = evaluate(children(c)[1])
-                if not isinstance(d, int) or d in (0, -1):
-                    return False
-            if op in ("<<", ">>") and evaluate(children(c)[1]) is None:
-                return False  # a count out of range is undefined
-        if k in (CK.UNEXPOSED_EXPR, CK.CSTYLE_CAST_EXPR) and _float_to_int(c):
-            return False  # out of range is undefined (the interpreter traps)
-        if k == CK.DECL_REF_EXPR:
-            ref = c.referenced
-            if ref is not None and ref.kind in (CK.VAR_DECL, CK.PARM_DECL):
-                var = self.vars.get(decl_key(ref))
-                if var is None or var.in_memory:
-                    return False
-        if k == CK.CALL_EXPR:
-            callee = strip_implicit(children(c)[0])
-            if callee.spelling not in PURE_FUNCTIONS:
-                return False
-            return all(self.is_safe(a) for a in children(c)[1:])
-        if k == CK.CXX_UNARY_EXPR:
-            return evaluate(c) is not None
-        return all(self.is_safe(k2) for k2 in children(c))
 
     # -- calls --------------------------------------------------------------------------------
     def visit_CALL_EXPR(self, c: ci.Cursor) -> Value:
@@ -768,26 +502,16 @@ def _constant_tree(c: ci.Cursor) -> bool:
     return False
 
 
-def _float_to_int(c: ci.Cursor) -> bool:
-    """Whether a cast converts a floating value to an integer."""
-    kids = [k for k in children(c) if k.kind.is_expression()]
-    if not kids:
-        return False
-    src = kids[-1].type.get_canonical().kind
-    dst = c.type.get_canonical().kind
-    return src in (TK.FLOAT, TK.DOUBLE) and dst not in (TK.FLOAT, TK.DOUBLE, TK.VOID)
-
-
 def _pointerish(c: ci.Cursor) -> bool:
     return c.type.get_canonical().kind in (TK.POINTER, TK.CONSTANTARRAY, TK.INCOMPLETEARRAY,
                                            TK.VARIABLEARRAY)
 
 
-def _is_void(c: ci.Cursor) -> bool:
+def is_void_expr(c: ci.Cursor) -> bool:
     return c.type.get_canonical().kind == TK.VOID
 
 
-def _wrap(value: int, t: IntType) -> int:
+def wrap_int(value: int, t: IntType) -> int:
     """Two's complement wrap of an integer into the range of type t."""
     if t.bits == 1:
         return value & 1
@@ -807,4 +531,4 @@ def _round_float(value: float, t: FloatType) -> float:
     return value
 
 
-__all__ = ["ExprLowerer", "Var", "LValue", "PURE_FUNCTIONS"]
+__all__ = ["ExprLowerer", "Var", "LValue", "PURE_FUNCTIONS", "is_void_expr", "wrap_int"]

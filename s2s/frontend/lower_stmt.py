@@ -34,7 +34,8 @@ from ..ir.values import Block, Constant, Function, Undef, Value
 from .loop_form import for_parts
 from .lower_clang import (binary_op, children, decl_key, evaluate, strip_parens, unary_op,
                           unsupported, var_initializer)
-from .lower_expr import ExprLowerer, _wrap
+from .lower_expr import LValue, wrap_int
+from .lower_ops import OperatorLowerer
 from .lower_lcssa import LoopRecord
 from .lower_types import TypeMapper, is_bool_ctype
 
@@ -50,7 +51,7 @@ class Targets:
     cont: Optional[Block]
 
 
-class BodyLowerer(ExprLowerer):
+class BodyLowerer(OperatorLowerer):
     """Lowers the statements of one loop body into ``fn``."""
 
     def __init__(self, fn: Function, types: TypeMapper, address_taken: set[Hashable]) -> None:
@@ -137,6 +138,19 @@ class BodyLowerer(ExprLowerer):
             init = items[0]
         self.write_var(var, self.convert(self.rvalue(init), d.type, init))
 
+    def lv_COMPOUND_LITERAL_EXPR(self, c: ci.Cursor) -> LValue:
+        """``(struct P){1, 2}``: an unnamed local object, like a declaration."""
+        init = [k for k in children(c) if k.kind == CK.INIT_LIST_EXPR]
+        if len(init) != 1:
+            raise unsupported("compound literal in simd loop", c)
+        ir = self.ir_type(c)
+        ptr = self.alloca(ir, "literal")
+        self.init_memory(ptr, ir, init[0])
+        return LValue(ir, ptr=ptr)
+
+    def visit_COMPOUND_LITERAL_EXPR(self, c: ci.Cursor) -> Value:
+        return self.load(self.lv_COMPOUND_LITERAL_EXPR(c), c)
+
     @staticmethod
     def undef_of(ir: Type) -> Value:
         return Undef(ir)
@@ -146,6 +160,12 @@ class BodyLowerer(ExprLowerer):
         if init.kind == CK.INIT_LIST_EXPR:
             if any(t.spelling == "=" for t in init.get_tokens()):
                 raise unsupported("designated initializer in simd loop", init)
+            if not isinstance(ir, (ArrayType, StructType)):  # int x = {3};
+                items = children(init)
+                if len(items) != 1:
+                    raise unsupported("bad scalar initializer in simd loop", init)
+                self.init_memory(ptr, ir, items[0])
+                return
             pos = self.init_aggregate(ptr, ir, children(init), 0, init)
             if pos != len(children(init)):
                 raise unsupported("excess elements in initializer", init)
@@ -422,7 +442,7 @@ def _case_labels(c: ci.Cursor) -> list[ci.Cursor]:
 
 
 def _wrap_case(k: int, t: Type) -> int:
-    return _wrap(k, t) if isinstance(t, IntType) else k
+    return wrap_int(k, t) if isinstance(t, IntType) else k
 
 
 __all__ = ["BodyLowerer"]

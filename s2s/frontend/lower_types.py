@@ -6,9 +6,11 @@
     T* -> ptr<T>   T[N] -> [N x T]   struct S -> struct.S (offsets from clang)
     enum -> its underlying integer type; typedefs resolve to the canonical type
 
-Plain ``char`` maps to i8 on every target.  It is signed on x86 but unsigned
-on AArch64; the IR is built once from the x86 view of the file, so char
-arithmetic on values above 127 follows the signed reading.
+Plain ``char`` is signed on x86 but unsigned on AArch64, and libclang parses
+for the host (x86).  By default it maps to i8; ``TypeMapper(plain_char_signed=
+False)`` maps it to u8 for targets where char is unsigned, and
+``saw_plain_char`` tells whether a region depends on the choice at all
+(constants clang folds, like ``(char)200``, keep the x86 reading).
 
 Rejected with Unsupported: long double, _Complex, __int128, half floats,
 unions, bit-fields, variable-length arrays, function pointers, volatile.
@@ -45,8 +47,12 @@ _NAMED_UNSUPPORTED: dict[TK, str] = {
 class TypeMapper:
     """Maps clang types to IR types; struct types are created once per name."""
 
-    def __init__(self) -> None:
+    def __init__(self, plain_char_signed: bool = True) -> None:
         self.structs: dict[str, StructType] = {}
+        self.plain_char = I8 if plain_char_signed else U8
+        """The IR type of plain ``char``."""
+        self.saw_plain_char = False
+        """Whether any plain ``char`` type was mapped."""
 
     def map(self, t: ci.Type, loc: Optional[Location] = None) -> Type:
         """The IR type of a C type (typedefs resolved)."""
@@ -56,6 +62,9 @@ class TypeMapper:
         if canon.is_volatile_qualified():
             raise Unsupported("volatile object in simd loop", loc)
         kind = canon.kind
+        if kind in (TK.CHAR_S, TK.CHAR_U):
+            self.saw_plain_char = True
+            return self.plain_char
         if kind in _SCALARS:
             return _SCALARS[kind]
         if kind in _NAMED_UNSUPPORTED:

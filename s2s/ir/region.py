@@ -128,3 +128,8 @@ class Region:
     worksharing: str = ""
     """``for`` or ``parallel for`` when the pragma also shares work among
     threads; the vector loop keeps that pragma (without ``simd``)."""
+    plain_char: bool = False
+    """True when the IR depends on the signedness of plain ``char`` (signed
+    on x86, unsigned on AArch64): lower again with
+    ``lower_loop(..., plain_char_signed=False)`` for targets where it is
+    unsigned."""

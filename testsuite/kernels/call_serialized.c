@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact */
+/* s2s-test: vectorized=1 tolerance=exact report="calls.serialized=1 calls.vector_math=0" */
 /* call_serialized: a call to a user function without a vector variant
  * (and no declare simd) is made once per active lane with that lane's
  * arguments. */

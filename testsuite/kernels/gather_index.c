@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact */
+/* s2s-test: vectorized=1 tolerance=exact report="memory.contiguous=3 memory.gather=1 memory.scatter=0" */
 /* gather_index: y[i] = a[idx[i]] * 2 + b[i]; indices random, with repeats,
  * covering the first and the last element of a. */
 #include "harness.h"

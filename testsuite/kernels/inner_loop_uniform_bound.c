@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact */
+/* s2s-test: vectorized=1 tolerance=exact report="loops.uniform=1 loops.divergent=0 branches.divergent=0 memory.gather=1 memory.uniform=1 memory.contiguous=1" */
 /* inner_loop_uniform_bound: a scalar inner loop with an iteration-
  * independent trip count m (0 to 5) inside the simd loop; each lane keeps
  * its own sum (accumulated in the same order as the scalar code). */

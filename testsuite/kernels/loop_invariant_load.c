@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact */
+/* s2s-test: vectorized=1 tolerance=exact report="memory.contiguous=2 memory.uniform=3" */
 /* loop_invariant_load: *scale and table[k] are read every iteration from
  * addresses that do not depend on i (uniform loads, one broadcast). */
 #include "harness.h"

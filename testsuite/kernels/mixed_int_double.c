@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact */
+/* s2s-test: vectorized=1 tolerance=exact width="avx2:4 avx512:8 neon:2" */
 /* mixed_int_double: int and double data in one loop; W follows the double,
  * the ints live in half-width registers. */
 #include "harness.h"

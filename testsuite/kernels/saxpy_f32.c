@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact */
+/* s2s-test: vectorized=1 tolerance=exact width="avx2:8 avx512:16 neon:4" */
 /* saxpy_f32: y = a*x + y on floats (twice the lanes of the f64 version). */
 #include "harness.h"
 

@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact */
+/* s2s-test: vectorized=1 tolerance=exact width="avx2:4 avx512:8 neon:2" report="memory.contiguous=3 memory.gather=0 memory.scatter=0 memory.strided=0 memory.masked=0 branches.divergent=0" */
 /* saxpy_f64: y = a*x + y on doubles, the simplest contiguous loop. */
 #include "harness.h"
 

@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact */
+/* s2s-test: vectorized=1 tolerance=exact report="memory.contiguous=2 memory.scatter=1 memory.gather=0" */
 /* scatter_index: y[perm[i]] = x[i] + 1 with a permutation (no two lanes hit
  * the same element, so the loop is a valid simd loop). */
 #include "harness.h"

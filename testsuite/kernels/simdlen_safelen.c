@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact */
+/* s2s-test: vectorized=1 tolerance=exact maxwidth=8 */
 /* simdlen_safelen: simdlen(4) safelen(8) on ints with a distance-8 dependence. */
 #include "harness.h"
 

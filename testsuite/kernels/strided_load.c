@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact */
+/* s2s-test: vectorized=1 tolerance=exact report="memory.contiguous=1 memory.strided=2" */
 /* strided_load: constant-stride reads a[3i] and a[3i+2] (gathers or shuffles). */
 #include "harness.h"
 

@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact */
+/* s2s-test: vectorized=1 tolerance=exact report="branches.uniform=2 branches.divergent=0 memory.masked=0" */
 /* uniform_if_on_param: if/else on a parameter inside the loop body; the
  * branch is the same for every lane and stays a real branch. */
 #include "harness.h"
