@@ -351,6 +351,7 @@ class MacroProgram:
 
     def gather_checks(self, t: TypeInfo, mt: TypeInfo, arr: dict[str, str], P: str,
                       body: list[str]) -> None:
+        self.gather_base_checks(t, arr, body)
         at = self.target.vtype("u64", t.lanes)
         if at is None:
             return
@@ -390,6 +391,26 @@ class MacroProgram:
                     f"{at.ctype} va = {ald};", msc,
                     f"for (int j = 0; j < {L}; j++) if ({P}[i + j]) ref[(j + i) % 3] = pb[j];",
                     f"for (int j = 0; j < 4; j++) CHECK(\"{k} masked_scatter\", {T}, buf[j], ref[j]);"]))
+
+    def gather_base_checks(self, t: TypeInfo, arr: dict[str, str], body: list[str]) -> None:
+        """base + idx[j] * scale with signed (also negative) 32/64-bit indices."""
+        k, L, T, V = t.key, t.lanes, t.scalar, t.ctype
+        A = arr["A"]
+        for ie in ("i32", "i64"):
+            it = self.target.vtype(ie, L)
+            if it is None:
+                continue
+            for scale in sorted({1, t.bits // 8}):
+                g = self.m("gather_base", k, t=t, base="base", idx="vi", it=it, scale=str(scale))
+                if not g:
+                    continue
+                unit = t.bits // 8 // scale
+                body.append(self.loop(L, [
+                    f"const {T} *base = {A} + {NP // 2};", f"{it.scalar} ix[{L}];",
+                    f"for (int j = 0; j < {L}; j++) ix[j] = ({it.scalar})((((i * 5 + j * 37) % {NP}) - {NP // 2}) * {unit});",
+                    f"{it.ctype} vi = {self.m('load', it.key, t=it, p='ix')};",
+                    f"{V} r = {g};", f"{T} o[{L}];", self.m("store", k, t=t, p="o", v="r"),
+                    f"for (int j = 0; j < {L}; j++) CHECK(\"{k} gather_base {ie} x{scale}\", {T}, o[j], base[ix[j] / {unit}]);"]))
 
     # -- conversions ---------------------------------------------------------------------------------
     def convert_checks(self, f: TypeInfo, body: list[str]) -> None:
@@ -584,7 +605,7 @@ def test_avx512_macros_bit_exact():
     assert "FAILS 0" in out
     # what the target leaves to the per-lane fallback (kept small on purpose)
     fb = {(m, k) for m, k in prog.fallbacks if "->" not in k}
-    allowed_ops = {"div", "rem", "gather", "masked_gather", "scatter", "masked_scatter"}
+    allowed_ops = {"div", "rem", "gather", "gather_base", "masked_gather", "scatter", "masked_scatter"}
     assert {m for m, _ in fb} <= allowed_ops, sorted(fb)
 
 

@@ -777,15 +777,22 @@ class Widener:
                 return self.scalar_inst(inst)
             self.fail(f"load of {elem} values is not vectorized")
         kind = self.access_kind(ptr, elem)
-        mask = self.mask_operand(inst, self.vtype(elem).bits) if kind != "uniform" or inst.mask is not None else None
+        mask = self.mask_operand(inst, self.vtype(elem).bits)
         hint = inst.name or "ld"
         self.stats.memory[kind] += 1
         if mask is not None:
             self.stats.memory["masked"] += 1
-        if kind == "uniform" and mask is None:
-            return self.scalar_inst(inst)
+        if kind == "uniform":
+            if mask is None:
+                return self.scalar_inst(inst)
+            # one address for all lanes: read it once if any lane is active
+            name = self.new_scalar(elem, hint)
+            self.emit(VOp("$if_any", name, None, {"mt": mask.type, "m": mask.text,
+                                                  "expr": f"(*{self.scalar(ptr)})",
+                                                  "zero": literal(0, elem)}))
+            self.forms[inst] = Form(scalar=name)
+            return
         t = self.vtype(elem)
-        lane = LaneCode("(*{0})", [], elem)
         if kind == "contiguous":
             p = self.scalar(ptr)
             if mask is None:
@@ -800,16 +807,27 @@ class Widener:
             if self.probe("gather_base", t=t, base="", idx="", it=it, scale=""):
                 return self.set_vec(inst, self.vop("gather_base", t, hint, t=t, base=base,
                                                    idx=self.vec(index), it=it, scale=size))
-        addrs = self.vec(ptr)
-        at = self.vtype(U64)
-        if mask is None and kind != "uniform" and self.probe("gather", t=t, a="", at=at):
-            return self.set_vec(inst, self.vop("gather", t, hint, t=t, a=addrs, at=at))
-        if mask is not None and kind != "uniform" and self.probe(
-                "masked_gather", t=t, a="", at=at, m="", mt=mask.type):
-            return self.set_vec(inst, self.vop("masked_gather", t, hint, t=t, a=addrs, at=at,
-                                               m=mask.text, mt=mask.type))
-        lane.inputs = [Operand(addrs, at, ptr.type)]
-        self.set_vec(inst, self.per_lane(lane.code, lane.inputs, t, elem, hint, mask))
+        at = self.target.vtype(U64, self.W)
+        if kind in ("gather", "strided") and at is not None:
+            if mask is None and self.probe("gather", t=t, a="", at=at):
+                return self.set_vec(inst, self.vop("gather", t, hint, t=t, a=self.vec(ptr), at=at))
+            if mask is not None and self.probe("masked_gather", t=t, a="", at=at, m="",
+                                               mt=mask.type):
+                return self.set_vec(inst, self.vop("masked_gather", t, hint, t=t,
+                                                   a=self.vec(ptr), at=at, m=mask.text,
+                                                   mt=mask.type))
+        code, operand = self.lane_address(ptr, elem, kind)
+        self.set_vec(inst, self.per_lane(f"(*{code})", [operand], t, elem, hint, mask))
+
+    def lane_address(self, ptr: Value, elem: Type, kind: str) -> tuple[str, Operand]:
+        """Per-lane address of an access: C text with ``{0}`` and its operand.
+        Contiguous and strided accesses use the scalar lane-0 address, so no
+        vector of 64-bit addresses is needed (narrow loops keep their width)."""
+        if kind in ("contiguous", "strided"):
+            p = Operand(self.scalar(ptr), None, ptr.type)
+            stride = self.stride(ptr)
+            return (f"(({c_type(ptr.type)})((char *){{0}} + (long)s2s_j * {stride}))", p)
+        return "{0}", Operand(self.vec(ptr), self.vtype(U64), ptr.type)
 
     def store(self, inst: Store) -> None:
         value, ptr = inst.operands
@@ -839,18 +857,23 @@ class Widener:
             if self.probe("masked_store", t=t, p="", v="", m="", mt=mask.type):
                 self.vop("masked_store", None, t=t, p=p, v=vv, m=mask.text, mt=mask.type)
                 return
-        addrs = self.vec(ptr)
-        at = self.vtype(U64)
-        if mask is None and kind != "uniform" and self.probe("scatter", t=t, a="", at=at, v=""):
-            self.vop("scatter", None, t=t, a=addrs, at=at, v=vv)
-            return
-        if mask is not None and kind != "uniform" and self.probe(
-                "masked_scatter", t=t, a="", at=at, v="", m="", mt=mask.type):
-            self.vop("masked_scatter", None, t=t, a=addrs, at=at, v=vv, m=mask.text,
-                     mt=mask.type)
-            return
-        self.per_lane("*{1} = {0};", [Operand(vv, t, elem), Operand(addrs, at, ptr.type)],
-                      None, None, "st", mask)
+        at = self.target.vtype(U64, self.W)
+        if kind in ("scatter", "strided") and at is not None:
+            if mask is None and self.probe("scatter", t=t, a="", at=at, v=""):
+                self.vop("scatter", None, t=t, a=self.vec(ptr), at=at, v=vv)
+                return
+            if mask is not None and self.probe("masked_scatter", t=t, a="", at=at, v="", m="",
+                                               mt=mask.type):
+                self.vop("masked_scatter", None, t=t, a=self.vec(ptr), at=at, v=vv,
+                         m=mask.text, mt=mask.type)
+                return
+        if kind == "uniform":
+            code, operand = "{1}", Operand(self.scalar(ptr), None, ptr.type)
+        else:
+            code, operand = self.lane_address(ptr, elem, kind)
+            code = code.replace("{0}", "{1}")
+        # lane order: on colliding addresses the last active lane wins
+        self.per_lane(f"*{code} = {{0}};", [Operand(vv, t, elem), operand], None, None, "st", mask)
 
     def alloca(self, inst: Alloca) -> None:
         hint = inst.name or "obj"
@@ -888,7 +911,8 @@ class Widener:
             if self.probe(base, t=t, **{n: "" for n in names}):
                 self.stats.calls["vector_math"] += 1
                 return self.set_vec(inst, self.vop(base, t, hint, t=t, **kw))
-        if inst.pure and float_args and self.math == "vector" and t is not None and mask is None:
+        # pure math may run on inactive lanes too (no memory, no traps)
+        if inst.pure and float_args and self.math == "vector" and t is not None:
             vname = self.target.vector_math_name(inst.callee, len(args), t)
             if vname is not None:
                 self.stats.calls["vector_math"] += 1
