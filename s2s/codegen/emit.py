@@ -52,7 +52,10 @@ class Emitter:
                 a = item.args
                 bits = self.macro("mask_bits", mt=a["mt"], m=a["m"])
                 live = (1 << self.W) - 1  # bits at and above W are unspecified
-                lines.append(f"{item.dst} = (({bits}) & {live}u) ? {a['expr']} : {a['zero']};")
+                if item.dst is None:
+                    lines.append(f"if (({bits}) & {live}u) {a['stmt']}")
+                else:
+                    lines.append(f"{item.dst} = (({bits}) & {live}u) ? {a['expr']} : {a['zero']};")
             elif item.fallback is not None:
                 lines.extend(self.per_lane(item))
             else:

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..diagnostics import Location, Unsupported
-from ..ir.types import I1, FloatType, IntType, PtrType, Type
-from ..ir.values import (Argument, Call, Cmp, Constant, Load, Ret,
+from ..ir.types import I1, I32, FloatType, IntType, PtrType, Type
+from ..ir.values import (Argument, Call, Cast, Cmp, Constant, Gep, Load, Ret,
                          Store, Value)
 from .cexpr import c_decl, c_type, literal, unsigned_of
 from .emit import INDENT, Emitter, indent_lines
@@ -91,6 +91,29 @@ def choose_width(region: Any, div: Any, target: Target, options: CodegenOptions)
             return "u"
         return "s" if s.is_strided else "v"
 
+    def indexed(ptr: Value) -> Optional[int]:
+        """Bits of the index of ``gep uniform_base, index`` used only as a memory
+        address: a gather/scatter takes the index itself, no 64-bit addresses."""
+        if not isinstance(ptr, Gep) or kind(ptr.operands[0]) != "u" \
+                or ptr.type.pointee.size not in (1, 2, 4, 8):  # type: ignore[attr-defined]
+            return None
+        if not all((isinstance(u, Load) and u.operands[0] is ptr)
+                   or (isinstance(u, Store) and u.operands[1] is ptr and u.operands[0] is not ptr)
+                   for u in ptr.users):
+            return None
+        index = ptr.operands[1]
+        if isinstance(index, Cast) and index.operands[0].type == I32 and index.type.bits == 64:
+            return 32
+        if index.type == I32 or (isinstance(index.type, IntType) and index.type.bits == 64):
+            return index.type.bits  # type: ignore[attr-defined]
+        return None
+
+    def index_only(inst: Value) -> bool:
+        """A widening cast of a gather index (never materialized as 64-bit lanes)."""
+        return (isinstance(inst, Cast) and inst.operands[0].type == I32 and bool(inst.users)
+                and all(isinstance(u, Gep) and u.operands[1] is inst and indexed(u) == 32
+                        for u in inst.users))
+
     for inst in fn.instructions():
         if isinstance(inst, (Load, Store)):
             ptr = inst.operands[-1]
@@ -98,11 +121,14 @@ def choose_width(region: Any, div: Any, target: Target, options: CodegenOptions)
             pk = kind(ptr)
             if pk != "u" and elem != I1:
                 needed.add(_bits(elem))
-                if pk == "v" or div.shape_of(ptr).stride != elem.size:
+                if pk == "v" and indexed(ptr) is not None:
+                    needed.add(indexed(ptr))  # type: ignore[arg-type]
+                elif pk == "v" or div.shape_of(ptr).stride != elem.size:
                     needed.add(64)
             if isinstance(inst, Store) and kind(inst.operands[0]) != "u" and elem != I1:
                 needed.add(_bits(elem))
-        if inst.is_terminator and not isinstance(inst, Ret):
+        if (inst.is_terminator and not isinstance(inst, Ret)) or index_only(inst) \
+                or (isinstance(inst, Gep) and indexed(inst) is not None):
             continue
         if kind(inst) == "v" and inst.type != I1 and not inst.type.is_ptr() \
                 and str(inst.type) != "void":
@@ -112,7 +138,8 @@ def choose_width(region: Any, div: Any, target: Target, options: CodegenOptions)
                 if op.type != I1 and (kind(op) != "u" or isinstance(inst, Cmp)) \
                         and (op.type.is_int() or op.type.is_float()):
                     needed.add(_bits(op.type))
-                if kind(op) == "v" and op.type.is_ptr():
+                if kind(op) == "v" and op.type.is_ptr() and not (
+                        isinstance(inst, (Load, Store)) and indexed(op) is not None):
                     needed.add(64)
     for b in region.args:
         if b.role == "reduction":
@@ -444,3 +471,4 @@ def prelude(target: Target, needs: set[Any]) -> str:
             helpers_src.append(str(macro(target.types[key]) if key else macro()).strip())
     return target.render("prelude.c.j2", target=target, headers=target.headers,
                          prototypes=protos, helpers=helpers_src).strip() + "\n"
+

@@ -777,7 +777,9 @@ class Widener:
                 return self.scalar_inst(inst)
             self.fail(f"load of {elem} values is not vectorized")
         kind = self.access_kind(ptr, elem)
-        mask = self.mask_operand(inst, self.vtype(elem).bits)
+        # a uniform access needs no vector of its type: test the canonical mask
+        bits = self.canon.bits if kind == "uniform" else self.vtype(elem).bits
+        mask = self.mask_operand(inst, bits)
         hint = inst.name or "ld"
         self.stats.memory[kind] += 1
         if mask is not None:
@@ -816,10 +818,10 @@ class Widener:
                 return self.set_vec(inst, self.vop("masked_gather", t, hint, t=t,
                                                    a=self.vec(ptr), at=at, m=mask.text,
                                                    mt=mask.type))
-        code, operand = self.lane_address(ptr, elem, kind)
-        self.set_vec(inst, self.per_lane(f"(*{code})", [operand], t, elem, hint, mask))
+        code, *operands = self.lane_address(ptr, elem, kind)
+        self.set_vec(inst, self.per_lane(f"(*{code})", operands, t, elem, hint, mask))
 
-    def lane_address(self, ptr: Value, elem: Type, kind: str) -> tuple[str, Operand]:
+    def lane_address(self, ptr: Value, elem: Type, kind: str) -> tuple[Any, ...]:
         """Per-lane address of an access: C text with ``{0}`` and its operand.
         Contiguous and strided accesses use the scalar lane-0 address, so no
         vector of 64-bit addresses is needed (narrow loops keep their width)."""
@@ -827,6 +829,12 @@ class Widener:
             p = Operand(self.scalar(ptr), None, ptr.type)
             stride = self.stride(ptr)
             return (f"(({c_type(ptr.type)})((char *){{0}} + (long)s2s_j * {stride}))", p)
+        bi = self.base_index(ptr)
+        if bi is not None and self.target.vtype(U64, self.W) is None:
+            # base[index] per lane: no vector of 64-bit addresses needed
+            base, index, _ = bi
+            return ("({0} + {1})", Operand(base, None, ptr.type),
+                    Operand(self.vec(index), self.vtype(index.type), index.type))  # type: ignore[return-value]
         return "{0}", Operand(self.vec(ptr), self.vtype(U64), ptr.type)
 
     def store(self, inst: Store) -> None:
@@ -838,7 +846,9 @@ class Widener:
                 return
             self.fail(f"store of {elem} values is not vectorized")
         kind = self.access_kind(ptr, elem, store=True)
-        mask = self.mask_operand(inst, self.vtype(elem).bits)
+        bits = self.canon.bits if kind == "uniform" and self.kind(value) == "u" \
+            else self.vtype(elem).bits
+        mask = self.mask_operand(inst, bits)
         self.stats.memory[kind] += 1
         if mask is not None:
             self.stats.memory["masked"] += 1
@@ -846,6 +856,12 @@ class Widener:
             # every lane stores to one address: the last lane's value wins
             src = self.scalar(value) if self.kind(value) == "u" else self.extract(value, self.W - 1)
             self.stmt(f"*{self.scalar(ptr)} = {src};")
+            return
+        if kind == "uniform" and self.kind(value) == "u":
+            # one value to one address: store it if any lane is active
+            self.emit(VOp("$if_any", None, None, {
+                "mt": mask.type, "m": mask.text,  # type: ignore[union-attr]
+                "stmt": f"*{self.scalar(ptr)} = {self.scalar(value)};"}))
             return
         t = self.vtype(elem)
         vv = self.vec(value)
@@ -868,12 +884,13 @@ class Widener:
                          m=mask.text, mt=mask.type)
                 return
         if kind == "uniform":
-            code, operand = "{1}", Operand(self.scalar(ptr), None, ptr.type)
+            code, operands = "{1}", [Operand(self.scalar(ptr), None, ptr.type)]
         else:
-            code, operand = self.lane_address(ptr, elem, kind)
-            code = code.replace("{0}", "{1}")
+            code, *operands = self.lane_address(ptr, elem, kind)
+            code = code.replace("{1}", "{2}").replace("{0}", "{1}")
         # lane order: on colliding addresses the last active lane wins
-        self.per_lane(f"*{code} = {{0}};", [Operand(vv, t, elem), operand], None, None, "st", mask)
+        self.per_lane(f"*{code} = {{0}};", [Operand(vv, t, elem), *operands], None, None, "st",
+                      mask)
 
     def alloca(self, inst: Alloca) -> None:
         hint = inst.name or "obj"
