@@ -67,6 +67,11 @@ RUN_TIMEOUT = 120
 COMMON_FLAGS = ("-O2", "-ffp-contract=off", "-Wno-unknown-pragmas")
 AVX2_FLAGS = ("-mavx2", "-mfma")
 AVX512_FLAGS = ("-mavx512f", "-mavx512dq", "-mavx512bw", "-mavx512vl", "-mavx2", "-mfma")
+# Vector intrinsics a target's branch may use: narrower registers are fine
+# (safelen, or a width chosen from the widest type), the branch the compiler
+# really takes is checked separately (see preprocessed_own_text).
+AVX2_RE = r"\b_mm(?:256)?_\w+"
+AVX512_RE = r"\b_mm(?:512|256)?_\w+"
 NEON_RE = r"\bv[a-z0-9]+q?_[suf](?:8|16|32|64)\b"
 
 
@@ -99,13 +104,13 @@ class Config:
 CONFIGS: dict[str, Config] = {
     c.name: c
     for c in (
-        Config("gcc-avx2", "gcc", AVX2_FLAGS, "avx2", r"\b_mm256_\w+",
+        Config("gcc-avx2", "gcc", AVX2_FLAGS, "avx2", AVX2_RE,
                candidate_libs=("-lmvec", "-lm"), needs_cpu_flag="avx2"),
-        Config("clang-avx2", "clang", AVX2_FLAGS, "avx2", r"\b_mm256_\w+",
+        Config("clang-avx2", "clang", AVX2_FLAGS, "avx2", AVX2_RE,
                candidate_libs=("-lmvec", "-lm"), needs_cpu_flag="avx2"),
-        Config("gcc-avx512", "gcc", AVX512_FLAGS, "avx512", r"\b_mm512_\w+",
+        Config("gcc-avx512", "gcc", AVX512_FLAGS, "avx512", AVX512_RE,
                candidate_libs=("-lmvec", "-lm"), needs_cpu_flag="avx512f"),
-        Config("clang-avx512", "clang", AVX512_FLAGS, "avx512", r"\b_mm512_\w+",
+        Config("clang-avx512", "clang", AVX512_FLAGS, "avx512", AVX512_RE,
                candidate_libs=("-lmvec", "-lm"), needs_cpu_flag="avx512f"),
         Config("gcc-neon", "aarch64-linux-gnu-gcc", ("-static",), "neon", NEON_RE,
                runner=("qemu-aarch64",)),
@@ -248,21 +253,18 @@ def _locked(directory: Path) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def _prune_stale(directory: Path, max_age: float = 3600.0) -> None:
+def _prune_stale(kernel: Path, keep: set[Path], max_age: float = 3600.0) -> None:
     """Remove this kernel's build directories from older kernel/tool versions.
 
-    Only directories unused for an hour go, so a concurrent run that still
-    uses an older version is not disturbed.
+    Directories in `keep` (the current versions) stay; others go only when
+    unused for an hour, so a concurrent run on an older version is not
+    disturbed.
     """
-    stem, _, rest = directory.name.rpartition("-")
-    if rest == "":
-        return
-    stem = re.sub(r"-ref$", "", stem)
-    pattern = re.compile(re.escape(stem) + r"-(?:ref-)?[0-9a-f]{16}")
+    pattern = re.compile(re.escape(kernel.stem) + r"-(?:ref-)?[0-9a-f]{16}")
     now = time.time()
-    for d in BUILD.glob(f"{stem}-*"):
+    for d in BUILD.glob(f"{kernel.stem}-*"):
         try:
-            if d != directory and pattern.fullmatch(d.name) and now - d.stat().st_mtime > max_age:
+            if d not in keep and pattern.fullmatch(d.name) and now - d.stat().st_mtime > max_age:
                 shutil.rmtree(d, ignore_errors=True)
         except OSError:
             pass
@@ -310,7 +312,7 @@ def transform(kernel: Path) -> Transform:
     meta = parse_meta(text.decode())
     with _locked(directory):
         if not done.exists():
-            _prune_stale(directory)
+            _prune_stale(kernel, {directory, _ref_directory(kernel)})
             cmd = s2svec_command() + [
                 str(kernel), "-o", str(out), "-I", str(TESTSUITE),
                 "--report=json", "--report-file", str(rep), *meta.args,

@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=reduction-fp rel=1e-12 */
+/* s2s-test: vectorized=1 tolerance=reduction-fp rel=1e-12 width="avx2:4 avx512:8 neon:2" */
 /* dot_reduction_f64: a dot product with reduction(+).  The vector code sums
  * per-lane partials, i.e. reassociates the sum, which OpenMP allows; the
  * products are positive so the relative error stays near n*eps. */

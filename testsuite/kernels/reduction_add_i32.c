@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact */
+/* s2s-test: vectorized=1 tolerance=exact width="avx2:8 avx512:16 neon:4" */
 /* reduction_add_i32: an integer sum (exact in any order). */
 #include "harness.h"
 
