@@ -4,16 +4,19 @@
 
     {
         /* s2svec: <target>, <W> lanes, loop at file:line */
-        trip count, live-ins, reduction accumulators
+        trip count (once, in unsigned long long), live-ins, accumulators
         for (k = 0; trip - k >= W; k += W) { widened body }      (vector loop)
-        horizontal reductions, lastprivate/linear/iv final values
-        for (; k < trip; k++) { iv = ...; original body text }   (scalar epilogue)
+        horizontal reductions
+        for (e = 0; e < trip % W; e++) { iv = ...; original body text }
+        final values of linear variables and of a loop variable declared outside
     }
 
-For ``for simd``/``parallel for simd`` the vector loop runs over blocks
-``b = 0 .. trip/W`` under the worksharing pragma, each block folding its
-partial reductions into the variable (the pragma's reduction clause combines
-the threads).  ``prelude`` gives the file-level text the blocks need.
+For ``for simd``/``parallel for simd`` the loop runs over blocks
+``b = 0 .. ceil(trip/W)`` under the worksharing pragma (the user's clauses
+minus collapse/linear); each vector block folds its partial reductions into
+the variable (the pragma's reduction clause combines the threads) and the
+last block is the scalar remainder.  The layout is templates/common/loop.c.j2.
+``prelude`` gives the file-level text the blocks need.
 """
 from __future__ import annotations
 
@@ -78,10 +81,29 @@ def _bits(t: Type) -> int:
 
 
 def choose_width(region: Any, div: Any, target: Target, options: CodegenOptions) -> tuple[int, int]:
-    """(W, mask bits): W = register_bits / widest element among vector values."""
+    """(W, mask bits): W = register_bits / widest element among vector values.
+
+    Varying addresses count as 64-bit lanes (vectors of addresses), except
+    ``base[index]`` loads the target gathers from a 32-bit index
+    (``gather_base``): tried first, kept when every such load has a template."""
+    width, widest, gathers = _width(region, div, target, options, relaxed=True)
+    ops = target.ops(lambda name: "")
+    macro = getattr(ops, "gather_base", None)
+    for elem, index_type in gathers:
+        t, it = target.vtype(elem, width), target.vtype(index_type, width)
+        if macro is None or t is None or it is None or not str(
+                macro(t=t, base="b", idx="i", it=it, scale="4")).strip():
+            width, widest, _ = _width(region, div, target, options, relaxed=False)
+            break
+    return width, widest
+
+
+def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
+           relaxed: bool) -> tuple[int, int, list[tuple[Type, Type]]]:
     loc = _loc(region)
     fn = region.fn
     needed: set[int] = set()
+    gathers: list[tuple[Type, Type]] = []
 
     def kind(v: Value) -> str:
         if isinstance(v, Constant) or not hasattr(v, "type"):
@@ -91,27 +113,25 @@ def choose_width(region: Any, div: Any, target: Target, options: CodegenOptions)
             return "u"
         return "s" if s.is_strided else "v"
 
-    def indexed(ptr: Value) -> Optional[int]:
-        """Bits of the index of ``gep uniform_base, index`` used only as a memory
-        address: a gather/scatter takes the index itself, no 64-bit addresses."""
-        if not isinstance(ptr, Gep) or kind(ptr.operands[0]) != "u" \
+    def indexed(ptr: Value) -> Optional[Type]:
+        """The index type of ``gep uniform_base, index`` used only by loads (a
+        gather takes the index itself, no 64-bit addresses), in relaxed mode."""
+        if not relaxed or not isinstance(ptr, Gep) or kind(ptr.operands[0]) != "u" \
                 or ptr.type.pointee.size not in (1, 2, 4, 8):  # type: ignore[attr-defined]
             return None
-        if not all((isinstance(u, Load) and u.operands[0] is ptr)
-                   or (isinstance(u, Store) and u.operands[1] is ptr and u.operands[0] is not ptr)
-                   for u in ptr.users):
+        if not ptr.users or not all(isinstance(u, Load) for u in ptr.users):
             return None
         index = ptr.operands[1]
         if isinstance(index, Cast) and index.operands[0].type == I32 and index.type.bits == 64:
-            return 32
+            return I32
         if index.type == I32 or (isinstance(index.type, IntType) and index.type.bits == 64):
-            return index.type.bits  # type: ignore[attr-defined]
+            return index.type
         return None
 
     def index_only(inst: Value) -> bool:
         """A widening cast of a gather index (never materialized as 64-bit lanes)."""
         return (isinstance(inst, Cast) and inst.operands[0].type == I32 and bool(inst.users)
-                and all(isinstance(u, Gep) and u.operands[1] is inst and indexed(u) == 32
+                and all(isinstance(u, Gep) and u.operands[1] is inst and indexed(u) == I32
                         for u in inst.users))
 
     for inst in fn.instructions():
@@ -122,7 +142,8 @@ def choose_width(region: Any, div: Any, target: Target, options: CodegenOptions)
             if pk != "u" and elem != I1:
                 needed.add(_bits(elem))
                 if pk == "v" and indexed(ptr) is not None:
-                    needed.add(indexed(ptr))  # type: ignore[arg-type]
+                    needed.add(_bits(indexed(ptr)))  # type: ignore[arg-type]
+                    gathers.append((elem, indexed(ptr)))  # type: ignore[arg-type]
                 elif pk == "v" or div.shape_of(ptr).stride != elem.size:
                     needed.add(64)
             if isinstance(inst, Store) and kind(inst.operands[0]) != "u" and elem != I1:
@@ -139,7 +160,7 @@ def choose_width(region: Any, div: Any, target: Target, options: CodegenOptions)
                         and (op.type.is_int() or op.type.is_float()):
                     needed.add(_bits(op.type))
                 if kind(op) == "v" and op.type.is_ptr() and not (
-                        isinstance(inst, (Load, Store)) and indexed(op) is not None):
+                        isinstance(inst, Load) and indexed(op) is not None):
                     needed.add(64)
     for b in region.args:
         if b.role == "reduction":
@@ -158,7 +179,7 @@ def choose_width(region: Any, div: Any, target: Target, options: CodegenOptions)
     if width < 2:
         raise Unsupported(f"no vector width of at least 2 lanes on {target.name} "
                           f"(widest element {widest} bits, safelen {safelen})", loc)
-    return width, widest
+    return width, widest, gathers
 
 
 def _elem_key(bits: int) -> str:
@@ -209,7 +230,11 @@ def combine(op: str, t: Type, var: str, x: str) -> str:
 # -- the loop ------------------------------------------------------------------------------
 def generate_loop(region: Any, div: Any, mem: Any, target: Target,
                   options: Optional[CodegenOptions] = None) -> GeneratedLoop:
-    """Vectorize one loop region for ``target`` (raises Unsupported)."""
+    """Vectorize one loop region for ``target`` (raises Unsupported).
+
+    ``div`` is the DivergenceInfo of ``region.fn`` computed with
+    ``region_arg_shapes(region)``; ``mem`` (memory access shapes) is accepted
+    for the pipeline but the access kinds are derived from ``div`` here."""
     return _LoopGen(region, div, target, options or CodegenOptions()).run()
 
 
