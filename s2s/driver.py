@@ -19,7 +19,7 @@ from .frontend.lower import lower_loop
 from .frontend.parse import ParsedFile, parse_file
 from .frontend.pragmas import Pragma, find_pragmas
 from .ir.region import Region
-from .pipeline import analyze, control_counts, generate
+from .pipeline import AnalyzedRegion, analyze, control_counts, generate
 from .report import RegionReport, render_json, render_text
 
 DEFAULT_TARGETS = ("avx512", "avx2", "neon")
@@ -81,6 +81,8 @@ class Result:
     output: bytes
     warnings: list[str] = field(default_factory=list)
     reports: list[RegionReport] = field(default_factory=list)
+    loops: list[GeneratedLoop] = field(default_factory=list)
+    """Every vectorized loop of every target, in file order."""
 
     def report_text(self) -> str:
         return render_text(self.reports)
@@ -159,30 +161,55 @@ def _vectorize_loop(parsed: ParsedFile, pragma: Pragma, targets: list[Target],
     reports = [_report(pragma, t, "loop", f"loop at line {pragma.location.line}")
                for t in targets]
     result.reports.extend(reports)
+    lowered = _Lowered(parsed, pragma, options)
     try:
-        region = lower_loop(parsed, pragma)
+        region = lowered.region_for(targets[0]).region
         for r in reports:
             r.name = region.name
-        analyzed = analyze(region)
     except Unsupported as e:
         for r in reports:
             r.reason = e.message
         _warn(result, e.location or pragma.location, f"loop not vectorized: {e.message}")
         return None
-    _debug_outputs(analyzed, options)
     loops: list[tuple[Target, GeneratedLoop]] = []
     for target, report in zip(targets, reports):
-        control_counts(analyzed, report)
-        loop = generate(analyzed, target, codegen_options, report)
-        if loop is None:
-            _warn(result, pragma.location,
-                  f"loop not vectorized for {target.name}: {report.reason}")
-        else:
-            loops.append((target, loop))
+        try:
+            analyzed = lowered.region_for(target)
+            control_counts(analyzed, report)
+            loop = generate(analyzed, target, codegen_options, report)
+        except Unsupported as e:
+            report.reason = e.message
+            _warn(result, e.location or pragma.location,
+                  f"loop not vectorized for {target.name}: {e.message}")
+            continue
+        loops.append((target, loop))
+        result.loops.append(loop)
     return (region, loops) if loops else None
 
 
-def _debug_outputs(analyzed, options: Options) -> None:
+class _Lowered:
+    """The analyzed region of one loop, lowered once per plain-char signedness
+    the targets need (plain char is signed on x86, unsigned on AArch64)."""
+
+    def __init__(self, parsed: ParsedFile, pragma: Pragma, options: Options) -> None:
+        self.parsed, self.pragma, self.options = parsed, pragma, options
+        self.by_signedness: dict[bool, AnalyzedRegion] = {}
+
+    def region_for(self, target: Target) -> AnalyzedRegion:
+        signed = target.plain_char_signed
+        if not self.by_signedness:
+            first = analyze(lower_loop(self.parsed, self.pragma, plain_char_signed=signed))
+            _debug_outputs(first, self.options)
+            self.by_signedness[signed] = first
+            if not first.region.plain_char:
+                self.by_signedness[not signed] = first
+        if signed not in self.by_signedness:
+            region = lower_loop(self.parsed, self.pragma, plain_char_signed=signed)
+            self.by_signedness[signed] = analyze(region)
+        return self.by_signedness[signed]
+
+
+def _debug_outputs(analyzed: AnalyzedRegion, options: Options) -> None:
     """--emit-cfg and --print-shapes: views of the analysis, nothing changes."""
     region = analyzed.region
     if options.emit_cfg:

@@ -7,13 +7,12 @@ raise ``Unsupported``; the region then stays scalar for that target.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from .analysis.divergence import DivergenceInfo, compute_divergence
 from .analysis.memory import memory_shapes
 from .codegen.generate import CodegenOptions, GeneratedLoop, generate_loop, region_arg_shapes
 from .codegen.target import Target
-from .diagnostics import Unsupported
 from .ir.region import Region
 from .ir.values import Alloca, CondBr, Switch
 from .report import RegionReport
@@ -52,13 +51,10 @@ def control_counts(analyzed: AnalyzedRegion, report: RegionReport) -> None:
 
 
 def generate(analyzed: AnalyzedRegion, target: Target, options: CodegenOptions,
-             report: RegionReport) -> Optional[GeneratedLoop]:
-    """Vector code for one target, or None (with the reason in the report)."""
-    try:
-        loop = generate_loop(analyzed.region, analyzed.div, analyzed.mem, target, options)
-    except Unsupported as e:
-        report.reason = e.message
-        return None
+             report: RegionReport) -> GeneratedLoop:
+    """Vector code for one target; the report gets its width and counts.
+    Raises Unsupported when the target cannot take the region."""
+    loop = generate_loop(analyzed.region, analyzed.div, analyzed.mem, target, options)
     report.vectorized = True
     report.width = loop.width
     for kind, n in loop.stats.get("memory", {}).items():

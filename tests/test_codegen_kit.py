@@ -1,7 +1,7 @@
 """Shared helpers of the code generator tests (tests/test_codegen*.py).
 
 Each test writes C kernels ``void F(name)(int n, KARGS)`` into a file,
-vectorizes it with s2s.codegen.harness, compiles the original (``ref_``
+vectorizes it with the driver for one target, compiles the original (``ref_``
 prefix) and the output (``vec_`` prefix) together with a driver that runs
 both on the same data for many sizes and compares every array bit-exactly
 (or within ``ulp`` units in the last place for vector math).
@@ -14,10 +14,28 @@ import subprocess
 import tempfile
 import textwrap
 from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Optional
 
 from s2s.codegen.generate import CodegenOptions
-from s2s.codegen.harness import HarnessResult, vectorize_file
+from s2s.driver import Options, run
+
+
+@dataclass
+class HarnessResult:
+    """What one driver run for a single target gives the codegen tests."""
+
+    text: str
+    loops: list = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)
+
+
+def vectorize_file(path: str, target: str, options: Optional[CodegenOptions] = None,
+                   include_dirs: Optional[list[str]] = None) -> HarnessResult:
+    opts = options or CodegenOptions()
+    result = run(path, Options(targets=[target], include_dirs=include_dirs or [],
+                               math=opts.math, simdlen=opts.simdlen))
+    return HarnessResult(result.output.decode(), result.loops, result.warnings)
 
 KARGS = ("double *x, double *y, double *z, int *p, int *q, float *f, float *g, "
          "long long *r, double *d")

@@ -10,7 +10,7 @@ Two kinds of tests:
   bit for bit.  Masked memory operations run next to a PROT_NONE page so a
   touched inactive lane crashes the program.  One compile and one run per
   target (AVX-512 natively, NEON under qemu-aarch64).
-* End to end: small kernels vectorized by s2s.codegen.harness for the target,
+* End to end: small kernels vectorized by the driver for the target,
   compiled, run and compared with the original loop (test_codegen_kit's driver).
 """
 from __future__ import annotations
@@ -827,9 +827,6 @@ def test_neon_end_to_end(cc):
 
 
 @needs_neon
-@pytest.mark.xfail(reason="front end bug: libclang parses for x86, where plain char is signed; "
-                          "on AArch64 it is unsigned, so the NEON vector code (i8) disagrees "
-                          "with the scalar code compiled for AArch64")
 def test_neon_plain_char_is_unsigned():
     src = kernel_source("""
         void F(chars)(int n, KARGS) {

@@ -81,6 +81,8 @@ class Target:
     math_functions: set[str]
     types: dict[str, TypeInfo]
     env: jinja2.Environment
+    plain_char_signed: bool = True
+    """Whether plain ``char`` is signed in this target's C ABI (AArch64: no)."""
 
     # -- types -----------------------------------------------------------------
     def vtype(self, elem: Type | str, lanes: int) -> Optional[TypeInfo]:
@@ -174,4 +176,4 @@ def load_target(name: str) -> Target:
         math_isa={int(k): v for k, v in math.get("isa", {}).items()},
         math_functions=set(math.get("functions", [])),
         types=_type_infos(data.get("vector", [])),
-        env=env)
+        env=env, plain_char_signed=bool(data.get("plain_char_signed", True)))
