@@ -7,6 +7,7 @@ The schema is documented in templates/README.md.
 """
 from __future__ import annotations
 
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -17,7 +18,15 @@ import jinja2
 
 from ..ir.types import SCALAR_TYPES, FloatType, IntType, Type
 
-TEMPLATE_ROOT = Path(__file__).resolve().parents[2] / "templates"
+def _template_root() -> Path:
+    """templates/ of the source tree, or where ``pip install .`` put it."""
+    source_tree = Path(__file__).resolve().parents[2] / "templates"
+    if source_tree.is_dir():
+        return source_tree
+    return Path(sys.prefix) / "share" / "s2svec" / "templates"
+
+
+TEMPLATE_ROOT = _template_root()
 
 C_SCALAR = {
     "i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t",

@@ -1,0 +1,139 @@
+"""The driver and command line: splicing, dispatch, preludes, reports, debug views."""
+from __future__ import annotations
+
+import configparser
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from s2s.codegen.target import TEMPLATE_ROOT
+from s2s.driver import known_targets, resolve_targets
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SOURCE = """\
+#define _GNU_SOURCE
+#include <math.h>
+/* a comment that must survive */
+static int helper(int x) { return x + 1; }
+
+double kern(int n, double *restrict a, const double *restrict b, const int *idx)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)   /* not annotated: untouched */
+        a[i] = 0.0;
+    #pragma omp simd reduction(+:s)
+    for (int i = 0; i < n; i++) {
+        a[i] = b[idx[i]] * 2.0;
+        s += a[i];
+    }
+    return s;
+}
+
+#pragma omp declare simd uniform(k)
+double scale(double x, double k) { return x * k; }
+"""
+
+
+def s2svec(tmp_path: Path, *args: str, source: str = SOURCE) -> subprocess.CompletedProcess[str]:
+    src = tmp_path / "k.c"
+    src.write_text(source)
+    return subprocess.run([sys.executable, "-m", "s2s", str(src), "-o", str(tmp_path / "out.c"), *args],
+                          capture_output=True, text=True, cwd=tmp_path)
+
+
+def test_json_report_schema_and_counts(tmp_path: Path) -> None:
+    r = s2svec(tmp_path, "--report=json", "--report-file", str(tmp_path / "r.json"))
+    assert r.returncode == 0, r.stderr
+    entries = json.loads((tmp_path / "r.json").read_text())
+    keys = {"file", "line", "kind", "name", "vectorized", "reason", "target", "width",
+            "branches", "loops", "memory", "calls", "boscc", "allocas"}
+    assert all(set(e) == keys for e in entries)
+    loops = [e for e in entries if e["kind"] == "loop"]
+    assert sorted(e["target"] for e in loops) == ["avx2", "avx512", "neon"]
+    by_target = {e["target"]: e for e in loops}
+    assert by_target["avx512"]["width"] == 8 and by_target["avx2"]["width"] == 4
+    assert by_target["neon"]["width"] == 2
+    for e in loops:
+        assert e["vectorized"] and e["reason"] is None and e["line"] == 11
+        # a[i] store, a[i] reload folded or not, idx[i] load: contiguous; b[idx[i]]: gather
+        assert e["memory"]["gather"] == 1
+        assert e["memory"]["contiguous"] >= 2
+        assert e["branches"] == {"uniform": 0, "divergent": 0}
+    functions = [e for e in entries if e["kind"] == "function"]
+    assert len(functions) == 3 and all(not e["vectorized"] and e["reason"] for e in functions)
+    assert {e["name"] for e in functions} == {"scale"}
+
+
+def test_text_report_is_compiler_style(tmp_path: Path) -> None:
+    r = s2svec(tmp_path, "--report", "--target", "avx2")
+    assert r.returncode == 0
+    assert "k.c:11:5: remark: loop vectorized for avx2 with 4 lanes" in r.stderr
+    assert "k.c:19:1: warning: function 'scale' left scalar" in r.stderr
+
+
+def test_everything_else_is_byte_identical(tmp_path: Path) -> None:
+    r = s2svec(tmp_path, "--target", "avx2")
+    assert r.returncode == 0, r.stderr
+    out = (tmp_path / "out.c").read_text()
+    pragma_at = SOURCE.index("    #pragma omp simd")
+    loop_end = SOURCE.index("    return s;")
+    # text before the function holding the loop, and after the loop, is unchanged
+    head = SOURCE[:SOURCE.index("double kern")]
+    assert out.startswith(head)
+    assert out.endswith(SOURCE[loop_end:])
+    assert SOURCE[SOURCE.index("double kern"):pragma_at] in out
+    # the original loop is kept in the #else branch, pragma included
+    assert "#else\n" + SOURCE[pragma_at:loop_end] + "#endif\n" in out
+
+
+def test_prelude_comes_after_feature_macros(tmp_path: Path) -> None:
+    r = s2svec(tmp_path, "--target", "avx2")
+    out = (tmp_path / "out.c").read_text()
+    assert out.index("#define _GNU_SOURCE") < out.index("#include <immintrin.h>")
+    assert out.index("#include <immintrin.h>") < out.index("double kern")
+
+
+def test_dispatch_is_widest_first(tmp_path: Path) -> None:
+    r = s2svec(tmp_path, "--target", "neon,avx2,avx512")
+    out = (tmp_path / "out.c").read_text()
+    body = out[out.index("double kern"):]
+    assert (body.index("#if defined(__AVX512F__)") < body.index("#elif defined(__AVX2__)")
+            < body.index("#elif defined(__ARM_NEON)") < body.index("#else"))
+
+
+def test_unannotated_file_is_byte_identical(tmp_path: Path) -> None:
+    source = "int f(int *a, int n) {\n  for (int i = 0; i < n; i++) a[i]++;\n  return 0;\n}\n"
+    r = s2svec(tmp_path, source=source)
+    assert r.returncode == 0 and r.stderr == ""
+    assert (tmp_path / "out.c").read_text() == source
+
+
+def test_print_shapes_and_emit_cfg(tmp_path: Path) -> None:
+    r = s2svec(tmp_path, "--target", "avx2", "--print-shapes", "--emit-cfg", str(tmp_path / "cfg"))
+    assert r.returncode == 0, r.stderr
+    assert "; region kern:12 at " in r.stdout
+    assert "stride(" in r.stdout and "uni" in r.stdout
+    dots = list((tmp_path / "cfg").glob("*.dot"))
+    assert len(dots) == 1 and dots[0].read_text().startswith("digraph")
+
+
+def test_target_lists() -> None:
+    assert resolve_targets("avx2, avx512 ,avx2") == ["avx2", "avx512"]
+    assert resolve_targets("host")[0] in ("avx512", "avx2", "neon")
+    with pytest.raises(ValueError):
+        resolve_targets("sse9")
+    assert set(known_targets()) == {"avx2", "avx512", "neon"}
+
+
+def test_every_target_folder_is_packaged() -> None:
+    """A non-editable install copies templates via setup.cfg data_files."""
+    cfg = configparser.ConfigParser()
+    cfg.read(ROOT / "setup.cfg")
+    listed = set(cfg["options.data_files"])
+    for folder in TEMPLATE_ROOT.iterdir():
+        if folder.is_dir():
+            assert f"share/s2svec/templates/{folder.name}" in listed, folder.name
