@@ -35,8 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="DIR", help="add an include directory for parsing")
     p.add_argument("-D", dest="defines", action="append", default=[],
                    metavar="NAME[=VAL]", help="define a macro for parsing")
-    p.add_argument("--std", default="c11", choices=["c99", "c11", "c17"],
-                   help="C standard for parsing (default: %(default)s)")
+    p.add_argument("--std", default="gnu17",
+                   choices=["c99", "c11", "c17", "gnu99", "gnu11", "gnu17"],
+                   help="C standard for parsing (default: %(default)s, gcc's default)")
     p.add_argument("--report", nargs="?", const="text", choices=["text", "json"],
                    help="optimization report per annotated loop/function "
                         "(text to stderr, or json)")

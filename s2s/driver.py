@@ -68,7 +68,7 @@ class Options:
     targets: list[str]
     include_dirs: list[str] = field(default_factory=list)
     defines: list[str] = field(default_factory=list)
-    std: str = "c11"
+    std: str = "gnu17"
     math: str = "vector"
     simdlen: Optional[int] = None
     boscc: bool = True

@@ -94,13 +94,24 @@ def _encode(text: str) -> bytes:
     return text.encode("utf-8", errors="surrogateescape")
 
 
+# What gcc 12 accepts with a warning, clang 18 rejects by default; parse the
+# way the user's gcc would so such files are vectorized, not refused.
+GCC_TOLERATED = [
+    "-Wno-error=implicit-function-declaration",
+    "-Wno-error=implicit-int",
+    "-Wno-error=int-conversion",
+    "-Wno-error=incompatible-pointer-types",
+    "-Wno-error=incompatible-function-pointer-types",
+]
+
+
 def parse_file(
     path: str, include_dirs: list[str], defines: list[str], std: str
 ) -> ParsedFile:
     """Parse ``path`` as C; raise ``UserError`` for unreadable files or errors."""
     raw = _read(path)
     # No error limit: after "too many errors" clang stops processing #includes.
-    args = ["-x", "c", f"-std={std}", "-ferror-limit=0"]
+    args = ["-x", "c", f"-std={std}", "-ferror-limit=0", *GCC_TOLERATED]
     for directory in include_dirs:
         args += ["-I", directory]
     for define in defines:
