@@ -7,6 +7,7 @@ and be strictly more precise somewhere.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,13 @@ def arg_shapes(region):
     return shapes
 
 
+def command_line_defines(path: Path) -> list[str]:
+    """The -D options a kernel's ``s2s-test: args="..."`` metadata passes."""
+    m = re.search(r'args="([^"]*)"', path.read_text().split("\n", 1)[0])
+    words = m.group(1).split() if m else []
+    return [w[2:] or nxt for w, nxt in zip(words, words[1:] + [""]) if w.startswith("-D")]
+
+
 def regions_of(path: Path):
     try:
         from s2s.frontend.lower import lower_loop
@@ -44,7 +52,7 @@ def regions_of(path: Path):
         pytest.skip(f"front end not available: {exc}")
     try:
         parsed = parse_file(str(path), [str(path.parent), str(ROOT / "testsuite")],
-                            ["_POSIX_C_SOURCE=199309L"], "c11")
+                            command_line_defines(path), "gnu17")
     except Exception as exc:  # noqa: BLE001  (a kernel the front end cannot read)
         pytest.skip(f"{path.name} does not parse: {exc}")
     out = []

@@ -82,7 +82,7 @@ def _cluster(lp: Loop[Block], info: Optional[DivergenceInfo], names: dict[Block,
     divergent = info is not None and info.loop_is_divergent(lp.header)
     kind = "divergent" if divergent else ("uniform" if info is not None else "")
     label = f"loop {names[lp.header]}" + (f" ({kind})" if kind else "")
-    style = 'style="dashed", color="blue"' if divergent else 'color="grey"'
+    style = 'style="dashed"; color="blue"' if divergent else 'color="grey"'
     out = [f'{indent}subgraph "cluster_{_esc(names[lp.header])}" {{',
            f'{indent}  label="{_esc(label)}"; {style};']
     inner: set[Block] = set()
