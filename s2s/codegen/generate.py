@@ -233,15 +233,17 @@ def generate_loop(region: Any, div: Any, mem: Any, target: Target,
     """Vectorize one loop region for ``target`` (raises Unsupported).
 
     ``div`` is the DivergenceInfo of ``region.fn`` computed with
-    ``region_arg_shapes(region)``; ``mem`` (memory access shapes) is accepted
-    for the pipeline but the access kinds are derived from ``div`` here."""
-    return _LoopGen(region, div, target, options or CodegenOptions()).run()
+    ``region_arg_shapes(region)``; ``mem`` (s2s.analysis.memory) gives the kind
+    of every load and store."""
+    return _LoopGen(region, div, mem, target, options or CodegenOptions()).run()
 
 
 class _LoopGen:
-    def __init__(self, region: Any, div: Any, target: Target, options: CodegenOptions) -> None:
+    def __init__(self, region: Any, div: Any, mem: Any, target: Target,
+                 options: CodegenOptions) -> None:
         self.region = region
         self.div = div
+        self.mem = mem
         self.target = target
         self.options = options
         self.loc = _loc(region)
@@ -255,7 +257,8 @@ class _LoopGen:
         W, mbits = choose_width(region, self.div, target, self.options)
         self.W = W
         tag = f"{target.name}_{region.line}_{region.column}"
-        w = Widener(region.fn, self.div, target, W, mbits, tag, self.options.math, self.loc)
+        w = Widener(region.fn, self.div, self.mem, target, W, mbits, tag,
+                    self.options.math, self.loc)
         self.parallel = bool(region.worksharing) and not region.outer_loops
         setup, iter_setup, acc_init, folds = self.bind_args(w)
         w.on_ret = self.on_ret

@@ -73,10 +73,12 @@ class WidenStats:
 class Widener:
     """Widens one region body; ``run()`` returns the VectorBody."""
 
-    def __init__(self, fn: Any, div: Any, target: Target, width: int, mask_bits: int,
-                 tag: str, math: str, location: Optional[Location]) -> None:
+    def __init__(self, fn: Any, div: Any, mem: Any, target: Target, width: int,
+                 mask_bits: int, tag: str, math: str, location: Optional[Location]) -> None:
         self.fn = fn
         self.div = div
+        self.mem: dict[Any, Any] = mem or {}
+        """Access kinds from s2s.analysis.memory (uniform/contiguous/strided/gather/scatter)."""
         self.target = target
         self.W = width
         self.tag = tag
@@ -760,8 +762,12 @@ class Widener:
         return self.scalar(ptr.operands[0]), index, size
 
     # -- memory ------------------------------------------------------------------------------
-    def access_kind(self, ptr: Value, elem: Type, store: bool = False) -> str:
-        """Report kind: uniform, contiguous, strided, gather (loads) / scatter (stores)."""
+    def access_kind(self, inst: Instruction, ptr: Value, elem: Type, store: bool = False) -> str:
+        """uniform, contiguous, strided, gather (loads) / scatter (stores): the memory
+        analysis says; accesses it did not see (made here) get the same rule."""
+        access = self.mem.get(inst)
+        if access is not None:
+            return access.kind
         k = self.kind(ptr)
         if k == "u":
             return "uniform"
@@ -776,7 +782,7 @@ class Widener:
             if self.kind(ptr) == "u" and inst.mask is None:
                 return self.scalar_inst(inst)
             self.fail(f"load of {elem} values is not vectorized")
-        kind = self.access_kind(ptr, elem)
+        kind = self.access_kind(inst, ptr, elem)
         # a uniform access needs no vector of its type: test the canonical mask
         bits = self.canon.bits if kind == "uniform" else self.vtype(elem).bits
         mask = self.mask_operand(inst, bits)
@@ -845,7 +851,7 @@ class Widener:
                 self.stmt(f"*{self.scalar(ptr)} = {self.scalar(value)};")
                 return
             self.fail(f"store of {elem} values is not vectorized")
-        kind = self.access_kind(ptr, elem, store=True)
+        kind = self.access_kind(inst, ptr, elem, store=True)
         bits = self.canon.bits if kind == "uniform" and self.kind(value) == "u" \
             else self.vtype(elem).bits
         mask = self.mask_operand(inst, bits)

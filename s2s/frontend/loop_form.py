@@ -174,6 +174,18 @@ def _const_int(c: ci.Cursor) -> Optional[int]:
     return v if isinstance(v, int) else None
 
 
+def _adds_to_var(inc: ci.Cursor, key: tuple[str, int, str]) -> bool:
+    """``i += e``, ``i -= e`` or ``i = i +/- e``: OpenMP's canonical increments."""
+    if inc.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR:
+        return _is_var(children(inc)[0], key) and binary_op(inc) in ("+=", "-=")
+    if inc.kind == CK.BINARY_OPERATOR and binary_op(inc) == "=":
+        lhs, rhs = children(inc)
+        rhs = strip_implicit(rhs)
+        return (_is_var(lhs, key) and rhs.kind == CK.BINARY_OPERATOR
+                and binary_op(rhs) in ("+", "-") and _is_var(children(rhs)[0], key))
+    return False
+
+
 def _incr(inc: ci.Cursor, key: tuple[str, int, str]) -> int:
     inc = strip_parens(inc)
     step: Optional[int] = None
@@ -197,6 +209,11 @@ def _incr(inc: ci.Cursor, key: tuple[str, int, str]) -> int:
                 step = c if binary_op(rhs) == "+" else -c
             elif binary_op(rhs) == "+" and _is_var(b, key) and _const_int(a) is not None:
                 step = _const_int(a)
+    if step is None and _adds_to_var(inc, key):
+        # canonical for OpenMP (a loop-invariant step), but the vector loop
+        # needs the step at compile time
+        raise unsupported("the loop step is not a compile-time constant "
+                          "(run-time steps are not vectorized yet)", inc)
     if step is None:
         raise _not_canonical("the increment must add a constant to the loop variable", inc)
     if step == 0:
