@@ -137,3 +137,11 @@ def test_every_target_folder_is_packaged() -> None:
     for folder in TEMPLATE_ROOT.iterdir():
         if folder.is_dir():
             assert f"share/s2svec/templates/{folder.name}" in listed, folder.name
+
+
+def test_reductions_use_two_accumulators(tmp_path: Path) -> None:
+    """The loop-carried accumulator chain is split in two (see bench/RESULTS.md, dot)."""
+    r = s2svec(tmp_path, "--target", "avx2")
+    out = (tmp_path / "out.c").read_text()
+    assert "__m256d s2s_s_acc_0_u2;" in out
+    assert "s2s_trip - s2s_k >= 8ULL; s2s_k += 8ULL" in out

@@ -21,6 +21,7 @@ last block is the scalar remainder.  The layout is templates/common/loop.c.j2.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -180,6 +181,14 @@ def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
         raise Unsupported(f"no vector width of at least 2 lanes on {target.name} "
                           f"(widest element {widest} bits, safelen {safelen})", loc)
     return width, widest, gathers
+
+
+_LABEL = re.compile(r"^\s*[A-Za-z_]\w*:\s*(;\s*)?$")
+
+
+def _acc_name(decl: str) -> str:
+    """``__m256d s2s_s_acc_0;`` -> ``s2s_s_acc_0``."""
+    return decl.rstrip(";").split()[-1]
 
 
 def _elem_key(bits: int) -> str:
@@ -407,6 +416,7 @@ class _LoopGen:
                            for b, st in self.linears],
             "epi_body": _dedent(region.body_text), "after": after,
         }
+        g.update(self.second_accumulators(acc, g["body"]))
         block = self.target.render("loop.c.j2", g=g).rstrip("\n").split("\n")
         block = self.wrap_outer(block)
         if getattr(clauses, "if_simd", None):
@@ -414,6 +424,23 @@ class _LoopGen:
         # the block replaces whole lines: indent it like the pragma was
         margin = " " * max(0, region.column - 1)
         return "\n".join(margin + l if l else l for l in block)
+
+    def second_accumulators(self, acc: list[dict[str, str]], body: list[str]) -> dict[str, Any]:
+        """Reductions carry a dependence from one vector iteration to the next
+        through their accumulator; two accumulators (the loop unrolled twice)
+        halve that chain.  The second copy of the body is the first with its
+        accumulators renamed; bodies with labels stay single (labels are
+        function-scoped in C)."""
+        if not acc or self.parallel or any(_LABEL.match(line) for line in body):
+            return {"unroll": False, "acc2": [], "body2": []}
+        renames = {_acc_name(a["decl"]): _acc_name(a["decl"]) + "_u2" for a in acc}
+        pattern = re.compile(r"\b(" + "|".join(map(re.escape, renames)) + r")\b")
+
+        def rename(text: str) -> str:
+            return pattern.sub(lambda m: renames[m.group(1)], text)
+        acc2 = [{k: rename(v) if k in ("decl", "init", "store") else v for k, v in a.items()}
+                for a in acc]
+        return {"unroll": True, "acc2": acc2, "body2": [rename(line) for line in body]}
 
     def ws_pragma(self, clauses: Any, collapse: int = 1) -> str:
         """The worksharing pragma for the block loop (or the outer loops of a
