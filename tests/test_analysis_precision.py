@@ -15,6 +15,9 @@ import pytest
 from s2s.analysis.divergence import compute_divergence, naive_divergence
 from s2s.analysis.shapes import VectorShape
 from s2s.diagnostics import Unsupported
+from s2s.frontend.lower import lower_loop
+from s2s.frontend.parse import parse_file
+from s2s.frontend.pragmas import find_pragmas
 from s2s.ir.types import PtrType
 from s2s.transform.canonicalize import canonicalize
 
@@ -44,17 +47,9 @@ def command_line_defines(path: Path) -> list[str]:
 
 
 def regions_of(path: Path):
-    try:
-        from s2s.frontend.lower import lower_loop
-        from s2s.frontend.parse import parse_file
-        from s2s.frontend.pragmas import find_pragmas
-    except ImportError as exc:  # the front end is another helper's module
-        pytest.skip(f"front end not available: {exc}")
-    try:
-        parsed = parse_file(str(path), [str(path.parent), str(ROOT / "testsuite")],
-                            command_line_defines(path), "gnu17")
-    except Exception as exc:  # noqa: BLE001  (a kernel the front end cannot read)
-        pytest.skip(f"{path.name} does not parse: {exc}")
+    """Every kernel must parse: a parse failure fails the test."""
+    parsed = parse_file(str(path), [str(path.parent), str(ROOT / "testsuite")],
+                        command_line_defines(path), "gnu17")
     out = []
     for pragma in find_pragmas(parsed):
         if pragma.clauses.directive == "declare simd":
@@ -97,10 +92,7 @@ def test_at_least_as_precise_as_naive(path):
 def test_strictly_more_precise_on_some_kernel():
     for path in KERNELS:
         if path not in BETTER:  # run alone (e.g. with -k): analyze here
-            try:
-                BETTER[path] = sum(compare(region)[0] for region in regions_of(path))
-            except pytest.skip.Exception:
-                continue
+            BETTER[path] = sum(compare(region)[0] for region in regions_of(path))
         if BETTER[path] > 0:
             return
     pytest.fail("no kernel where the analysis beats the naive baseline")
