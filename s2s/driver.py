@@ -8,16 +8,19 @@ added at the top of the file.  Every other byte stays as it was.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
 from .codegen.generate import CodegenOptions, GeneratedLoop, prelude
 from .codegen.target import TEMPLATE_ROOT, Target, load_target
 from .diagnostics import Location, Unsupported, UserError
 from .frontend.lower import lower_loop
-from .frontend.parse import ParsedFile, parse_file
-from .frontend.pragmas import Pragma, find_pragmas
+from .frontend.macro_checks import source_checks
+from .frontend.parse import ParsedFile
+from .frontend.pragmas import Pragma, find_pragmas, scan_pragma_lines
+from .frontend.views import FileView, parse_views
 from .ir.region import Region
 from .pipeline import AnalyzedRegion, analyze, control_counts, generate
 from .report import RegionReport, render_json, render_text
@@ -96,6 +99,8 @@ class Replacement:
     start: int
     end: int
     text: bytes
+    location: Optional[Location] = None
+    """Where the replaced loop is (for the remark on nested simd loops)."""
 
 
 def read_source(path: str) -> None:
@@ -110,28 +115,101 @@ def read_source(path: str) -> None:
 def run(path: str, options: Options) -> Result:
     """Vectorize one file; raise UserError when it cannot be processed."""
     read_source(path)
-    parsed = parse_file(path, options.include_dirs, options.defines, options.std)
     targets = sorted((load_target(n) for n in options.targets),
                      key=lambda t: -t.register_bits)
+    views = parse_views(path, options.include_dirs, options.defines, options.std, targets)
     result = Result(output=b"")
+    _warn_unparsed(views, result)
+    main = next(v.parsed for v in views.values() if v.parsed is not None)
+    _warn_included_loops(main, result)
     codegen_options = CodegenOptions(math=options.math, simdlen=options.simdlen)
     replacements: list[Replacement] = []
     needs: dict[str, Optional[set[str]]] = {t.name: None for t in targets}
-    for pragma in find_pragmas(parsed):
-        if pragma.clauses.directive == "declare simd":
-            _skip_function(pragma, targets, result)
+    for per_target in _pragmas_by_offset(views, targets):
+        first = next(iter(per_target.values()))
+        if first.clauses.directive == "declare simd":
+            _skip_function(first, [t for t in targets if t.name in per_target], result)
             continue
-        generated = _vectorize_loop(parsed, pragma, targets, codegen_options, options, result)
+        enclosing = _enclosing(replacements, first.start)
+        if enclosing is not None:
+            _warn(result, first.location, "loop not vectorized: it is nested in the simd "
+                  f"loop at line {enclosing.line}, which is vectorized (the inner "
+                  "simd pragma has no effect there)")
+            continue
+        lowered = _Lowered(views, per_target, options)
+        generated = _vectorize_loop(lowered, targets, codegen_options, result)
         if generated is None:
             continue
         region, loops = generated
         for target, loop in loops:
             needs[target.name] = (needs[target.name] or set()) | loop.needs
-        replacements.append(_dispatch(region, loops, parsed))
+        replacements.append(_dispatch(region, loops, main))
     head = _preludes(targets, needs)
-    at = _prelude_offset(parsed, replacements) if head else 0
-    result.output = _splice(parsed.data, replacements, head, at)
+    at = _prelude_offset(main, replacements) if head else 0
+    result.output = _splice(main.data, replacements, head, at)
     return result
+
+
+def _warn_unparsed(views: dict[str, FileView], result: Result) -> None:
+    """One warning per parse that failed for some targets (not all)."""
+    seen: set[int] = set()
+    for view in views.values():
+        if view.parsed is not None or id(view) in seen:
+            continue
+        seen.add(id(view))
+        error = view.error
+        first_line = error.message.split("\n")[0] if error else "parse error"
+        _warn(result, error.location if error else None,
+              f"the file does not parse as the compiler of {', '.join(view.targets)} "
+              f"sees it ({first_line}); no vector code for {', '.join(view.targets)}")
+
+
+def _warn_included_loops(parsed: ParsedFile, result: Result) -> None:
+    """Loops of #included files are not rewritten: say so at the #include."""
+    for inclusion in parsed.tu.get_includes():
+        source = inclusion.source  # None for the implicit stdc-predef.h
+        if inclusion.depth != 1 or source is None or source.name != parsed.tu.spelling:
+            continue
+        try:
+            with open(inclusion.include.name, "rb") as handle:
+                raw = handle.read()
+        except OSError:
+            continue
+        if any(_SIMD_LOOP_PRAGMA.match(raw[s:e]) for s, e in scan_pragma_lines(raw)):
+            loc = inclusion.location
+            _warn(result, Location(parsed.path, loc.line, loc.column),
+                  f"simd loops in the included file '{inclusion.include.name}' are not "
+                  "vectorized (s2svec rewrites only the file it is given; run it on "
+                  "that file too)")
+
+
+_SIMD_LOOP_PRAGMA = re.compile(rb"#\s*pragma\s+omp\s+(?:parallel\s+for\s+|for\s+)?simd\b")
+
+
+def _pragmas_by_offset(views: dict[str, FileView], targets: list[Target]
+                       ) -> list[dict[str, Pragma]]:
+    """The SIMD pragmas of the file in source order; each maps the name of
+    every target whose view holds it (not in code skipped for that target)
+    to the pragma as that view found it."""
+    by_view: dict[int, list[Pragma]] = {}
+    found: dict[int, dict[str, Pragma]] = {}
+    for target in targets:
+        view = views[target.name]
+        if view.parsed is None:
+            continue
+        if id(view) not in by_view:
+            by_view[id(view)] = find_pragmas(view.parsed)
+        for pragma in by_view[id(view)]:
+            found.setdefault(pragma.start, {})[target.name] = pragma
+    return [found[start] for start in sorted(found)]
+
+
+def _enclosing(replacements: list[Replacement], offset: int) -> Optional[Location]:
+    """The vectorized loop whose replaced text holds ``offset``, if any."""
+    for r in replacements:
+        if r.start <= offset < r.end:
+            return r.location
+    return None
 
 
 def _report(pragma: Pragma, target: Target, kind: str, name: str) -> RegionReport:
@@ -155,58 +233,86 @@ def _skip_function(pragma: Pragma, targets: list[Target], result: Result) -> Non
         result.reports.append(report)
 
 
-def _vectorize_loop(parsed: ParsedFile, pragma: Pragma, targets: list[Target],
-                    codegen_options: CodegenOptions, options: Options, result: Result
+def _vectorize_loop(lowered: "_Lowered", targets: list[Target],
+                    codegen_options: CodegenOptions, result: Result
                     ) -> Optional[tuple[Region, list[tuple[Target, GeneratedLoop]]]]:
-    reports = [_report(pragma, t, "loop", f"loop at line {pragma.location.line}")
-               for t in targets]
-    result.reports.extend(reports)
-    lowered = _Lowered(parsed, pragma, options)
-    try:
-        region = lowered.region_for(targets[0]).region
-        for r in reports:
-            r.name = region.name
-    except Unsupported as e:
-        for r in reports:
-            r.reason = e.message
-        _warn(result, e.location or pragma.location, f"loop not vectorized: {e.message}")
-        return None
+    """Vector code for every target whose view holds the loop; the loop's
+    warnings say once what failed for all targets, else per target."""
     loops: list[tuple[Target, GeneratedLoop]] = []
-    for target, report in zip(targets, reports):
+    failures: list[tuple[Target, Unsupported]] = []
+    region: Optional[Region] = None
+    for target in targets:
+        pragma = lowered.pragmas.get(target.name)
+        if pragma is None:
+            continue  # the loop is in code the preprocessor skips for this target
+        report = _report(pragma, target, "loop", f"loop at line {pragma.location.line}")
+        result.reports.append(report)
         try:
             analyzed = lowered.region_for(target)
+            report.name = analyzed.region.name
             control_counts(analyzed, report)
             loop = generate(analyzed, target, codegen_options, report)
         except Unsupported as e:
             report.reason = e.message
-            _warn(result, e.location or pragma.location,
-                  f"loop not vectorized for {target.name}: {e.message}")
+            failures.append((target, e))
             continue
+        region = region or analyzed.region
         loops.append((target, loop))
         result.loops.append(loop)
-    return (region, loops) if loops else None
+    _warn_failures(failures, len(lowered.pragmas), lowered.location, result)
+    return (region, loops) if region is not None else None
+
+
+def _warn_failures(failures: list[tuple[Target, Unsupported]], attempted: int,
+                   location: Location, result: Result) -> None:
+    messages = {(e.message, e.location) for _, e in failures}
+    if attempted > 1 and len(failures) == attempted and len(messages) == 1:
+        e = failures[0][1]
+        _warn(result, e.location or location, f"loop not vectorized: {e.message}")
+        return
+    for target, e in failures:
+        _warn(result, e.location or location,
+              f"loop not vectorized for {target.name}: {e.message}")
 
 
 class _Lowered:
-    """The analyzed region of one loop, lowered once per plain-char signedness
-    the targets need (plain char is signed on x86, unsigned on AArch64)."""
+    """The analyzed region of one loop per target: lowered once per file view
+    and plain-char signedness (signed on x86, unsigned on AArch64)."""
 
-    def __init__(self, parsed: ParsedFile, pragma: Pragma, options: Options) -> None:
-        self.parsed, self.pragma, self.options = parsed, pragma, options
-        self.by_signedness: dict[bool, AnalyzedRegion] = {}
+    def __init__(self, views: dict[str, FileView], pragmas: dict[str, Pragma],
+                 options: Options) -> None:
+        self.views, self.pragmas, self.options = views, pragmas, options
+        self.location = next(iter(pragmas.values())).location
+        self.cache: dict[tuple[int, bool], AnalyzedRegion | Unsupported] = {}
 
     def region_for(self, target: Target) -> AnalyzedRegion:
-        signed = target.plain_char_signed
-        if not self.by_signedness:
-            first = analyze(lower_loop(self.parsed, self.pragma, plain_char_signed=signed))
-            _debug_outputs(first, self.options)
-            self.by_signedness[signed] = first
-            if not first.region.plain_char:
-                self.by_signedness[not signed] = first
-        if signed not in self.by_signedness:
-            region = lower_loop(self.parsed, self.pragma, plain_char_signed=signed)
-            self.by_signedness[signed] = analyze(region)
-        return self.by_signedness[signed]
+        view = self.views[target.name]
+        key = (id(view), target.plain_char_signed)
+        if key not in self.cache:
+            other = self.cache.get((id(view), not target.plain_char_signed))
+            if isinstance(other, AnalyzedRegion) and not other.region.plain_char:
+                self.cache[key] = other
+            else:
+                self.cache[key] = self._analyze(view.parsed, self.pragmas[target.name],
+                                                target.plain_char_signed)
+        found = self.cache[key]
+        if isinstance(found, Unsupported):
+            raise found
+        return found
+
+    def _analyze(self, parsed: Any, pragma: Pragma, signed: bool
+                 ) -> AnalyzedRegion | Unsupported:
+        try:
+            region = lower_loop(parsed, pragma, plain_char_signed=signed)
+            region.source_checks = source_checks(parsed, pragma, region.replace.end)
+            analyzed = analyze(region)
+        except Unsupported as e:
+            return e
+        except RecursionError:
+            return Unsupported("the loop's code is nested too deeply", pragma.location)
+        if not self.cache:
+            _debug_outputs(analyzed, self.options)
+        return analyzed
 
 
 def _debug_outputs(analyzed: AnalyzedRegion, options: Options) -> None:
@@ -240,7 +346,8 @@ def _dispatch(region: Region, loops: list[tuple[Target, GeneratedLoop]],
     # The #endif must end its line; swallow the newline after the loop if any.
     if parsed.data[end:end + 1] == b"\n":
         end += 1
-    return Replacement(start, end, text.encode())
+    return Replacement(start, end, text.encode(),
+                       Location(region.file, region.line, region.column))
 
 
 def _line_start(data: bytes, offset: int) -> int:

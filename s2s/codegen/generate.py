@@ -405,6 +405,7 @@ class _LoopGen:
         g = {
             "comment": f"/* s2svec: {self.target.name}, {W} lanes, loop at "
                        f"{region.file}:{region.line} */",
+            "checks": list(region.source_checks),
             "W": W, "parallel": self.parallel,
             "ws_pragma": self.ws_pragma(clauses) if self.parallel else "",
             "trip": indent_lines(self.trip_lines(), 0), "setup": setup,

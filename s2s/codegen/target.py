@@ -92,6 +92,15 @@ class Target:
     env: jinja2.Environment
     plain_char_signed: bool = True
     """Whether plain ``char`` is signed in this target's C ABI (AArch64: no)."""
+    triple: str = ""
+    """The target triple its compilers use (``x86_64-linux-gnu``)."""
+
+    @property
+    def parse_args(self) -> tuple[str, ...]:
+        """Compiler arguments that make the parser see the file as this
+        target's compiler does: its predefined macros, type sizes, char."""
+        triple = (f"--target={self.triple}",) if self.triple else ()
+        return triple + tuple(self.cflags)
 
     # -- types -----------------------------------------------------------------
     def vtype(self, elem: Type | str, lanes: int) -> Optional[TypeInfo]:
@@ -185,4 +194,5 @@ def load_target(name: str) -> Target:
         math_isa={int(k): v for k, v in math.get("isa", {}).items()},
         math_functions=set(math.get("functions", [])),
         types=_type_infos(data.get("vector", [])),
-        env=env, plain_char_signed=bool(data.get("plain_char_signed", True)))
+        env=env, plain_char_signed=bool(data.get("plain_char_signed", True)),
+        triple=data.get("triple", ""))

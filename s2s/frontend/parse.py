@@ -35,6 +35,8 @@ class ParsedFile:
     """``raw`` decoded as UTF-8 (invalid bytes kept via surrogateescape)."""
     defines: list[str] = field(default_factory=list)
     """The ``-D`` arguments, ``NAME`` or ``NAME=VALUE``."""
+    target_args: tuple[str, ...] = ()
+    """The target arguments the file was parsed with (see ``parse_file``)."""
     _line_starts: list[int] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
@@ -106,12 +108,15 @@ GCC_TOLERATED = [
 
 
 def parse_file(
-    path: str, include_dirs: list[str], defines: list[str], std: str
+    path: str, include_dirs: list[str], defines: list[str], std: str,
+    target_args: tuple[str, ...] = (),
 ) -> ParsedFile:
-    """Parse ``path`` as C; raise ``UserError`` for unreadable files or errors."""
+    """Parse ``path`` as C; raise ``UserError`` for unreadable files or errors.
+    ``target_args`` (``--target=aarch64-linux-gnu``, ``-mavx2``) make the
+    parser see the file as that target's compiler does."""
     raw = _read(path)
     # No error limit: after "too many errors" clang stops processing #includes.
-    args = ["-x", "c", f"-std={std}", "-ferror-limit=0", *GCC_TOLERATED]
+    args = ["-x", "c", f"-std={std}", "-ferror-limit=0", *GCC_TOLERATED, *target_args]
     for directory in include_dirs:
         args += ["-I", directory]
     for define in defines:
@@ -131,7 +136,7 @@ def parse_file(
     except ci.TranslationUnitLoadError as exc:
         raise UserError(f"{path}: cannot parse file ({exc})") from exc
     _raise_errors(tu)
-    return ParsedFile(path, tu, raw, _decode(raw), list(defines))
+    return ParsedFile(path, tu, raw, _decode(raw), list(defines), tuple(target_args))
 
 
 def _read(path: str) -> bytes:

@@ -43,7 +43,7 @@ class Pragma:
 
 def find_pragmas(parsed: ParsedFile) -> list[Pragma]:
     """All SIMD pragmas of the main file, in source order."""
-    skipped = _skipped_ranges(parsed)
+    skipped = skipped_ranges(parsed)
     macros = _MacroTable(parsed)
     found: list[tuple[int, int, ClauseSet]] = []
     for start, end in scan_pragma_lines(parsed.raw):
@@ -80,8 +80,14 @@ def _parse_line(
 
 def scan_pragma_lines(raw: bytes) -> list[tuple[int, int]]:
     """Byte ranges ``[start, end)`` of every ``#pragma`` directive line."""
+    return [(start, end) for start, end, name in scan_directives(raw) if name == "pragma"]
+
+
+def scan_directives(raw: bytes) -> list[tuple[int, int, str]]:
+    """``(start, end, name)`` of every preprocessing directive line: the
+    byte range ``[start, end)`` and the directive's name (``if``, ``pragma``)."""
     text = raw.decode("latin-1")  # one char per byte: indices are byte offsets
-    found: list[tuple[int, int]] = []
+    found: list[tuple[int, int, str]] = []
     i, at_line_start = 0, True
     while i < len(text):
         ch = text[i]
@@ -95,8 +101,7 @@ def scan_pragma_lines(raw: bytes) -> list[tuple[int, int]]:
             i = _skip_comment(text, i)  # a comment is whitespace
         elif ch == "#" and at_line_start:
             end = _directive_end(text, i)
-            if _directive_name(text, i + 1) == "pragma":
-                found.append((i, end))
+            found.append((i, end, _directive_name(text, i + 1)))
             i, at_line_start = end, False
         elif ch in "\"'":
             i, at_line_start = _skip_literal(text, i), False
@@ -253,7 +258,7 @@ class _SourceRangeList(ctypes.Structure):
     _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(ci.SourceRange))]
 
 
-def _skipped_ranges(parsed: ParsedFile) -> list[tuple[int, int]]:
+def skipped_ranges(parsed: ParsedFile) -> list[tuple[int, int]]:
     """Byte ranges of the main file that the preprocessor skipped."""
     lib = ci.conf.lib
     get = getattr(lib, "clang_getSkippedRanges", None)

@@ -128,6 +128,10 @@ class Region:
     worksharing: str = ""
     """``for`` or ``parallel for`` when the pragma also shares work among
     threads; the vector loop keeps that pragma (without ``simd``)."""
+    source_checks: list[str] = field(default_factory=list)
+    """C lines the vector code starts with: checks that the build sees the
+    loop's macros and preprocessor branches as s2svec did
+    (s2s.frontend.macro_checks)."""
     plain_char: bool = False
     """True when the IR depends on the signedness of plain ``char`` (signed
     on x86, unsigned on AArch64): lower again with
