@@ -1,48 +1,129 @@
-"""Command-line interface: argument parsing, exit codes, atomic output.
+"""Command-line interface: argument checks, exit statuses, safe output.
 
 Exit status: 0 success (also when loops stay scalar, each with a warning),
-1 the input could not be processed (the output is then not created or left
-untouched), 2 bad usage.
+1 the input could not be processed (OUTPUT and the report file are then not
+created or left untouched), 2 bad usage, 130 interrupted (SIGINT), 143
+terminated (SIGTERM).
+
+Guarantees, in the order ``main`` establishes them:
+
+* Usage is checked before anything is read (exit 2): ``--simdlen`` must fit
+  some selected target, ``-D`` must be a macro definition, ``--report-file``
+  needs ``--report``, at most one of OUTPUT, the report and ``--print-shapes``
+  may use stdout, and the report file must not be OUTPUT.
+* INPUT must be a readable regular file whose name is valid UTF-8, and every
+  file to be written is checked before the input is processed (exit 1): no
+  directory, missing folder, socket or block device, never the input itself
+  (by identity: other spellings, hard links and symlinks are caught).
+* Nothing is written before the input has been processed.  Regular files
+  (also behind symlinks, whose target is written) are written to a temporary
+  file next to them and renamed over them; OUTPUT and the report are both
+  staged before either is renamed, so a failure leaves both untouched.
+  ``-`` is stdout; ``/dev/stdout``, ``/dev/stderr`` and ``/dev/fd/N`` write to
+  the open descriptor; character devices and FIFOs (``/dev/null``) are
+  written in place and never replaced.
+* Messages name the user's paths (never a temporary name) and follow
+  ``file:line:col: error: text`` / ``s2svec: error: text``; an unexpected
+  exception is one line, ``s2svec: internal error: ...; please report this``
+  (the traceback too when ``S2SVEC_DEBUG`` is set), never a traceback alone.
+
+The vectorizer itself (``driver``, which loads libclang) is imported inside
+``main`` so that an interrupt while it loads is handled too.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import re
+import signal
+import stat
 import sys
 import tempfile
-from typing import Optional, Sequence
+import traceback
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
 from . import __version__
 from .diagnostics import UserError
-from .driver import DEFAULT_TARGETS, Options, known_targets, resolve_targets, run
+
+if TYPE_CHECKING:
+    from .driver import Result
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+TEMP_PREFIX = ".s2svec-"
+DEBUG_ENV = "S2SVEC_DEBUG"
+
+# gcc accepts '$' in identifiers; a function-like macro has a parameter list.
+_MACRO = re.compile(r"[A-Za-z_$][\w$]*")
+_PARAM = re.compile(r"\s*([A-Za-z_$][\w$]*|\.\.\.)\s*")
+_FD_PATH = re.compile(r"/(?:dev|proc/self)/fd/(\d+)")
+
+
+class _Interrupted(BaseException):
+    """SIGINT or SIGTERM arrived; ``status`` is 128 + the signal number."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+def shown(path: str) -> str:
+    """A path as the user typed it, printable: undecodable bytes as ``\\xNN``."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def _os_reason(exc: OSError) -> str:
+    """``No space left on device`` -> ``no space left on device``."""
+    text = exc.strerror or str(exc) or type(exc).__name__
+    return text[:1].lower() + text[1:]
+
+
+# -- arguments --------------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .driver import DEFAULT_TARGETS, known_targets
     p = argparse.ArgumentParser(
         prog="s2svec",
         description="Vectorize the '#pragma omp simd' loops of a C file into "
-                    "AVX2 / AVX-512 / NEON intrinsics.")
+                    "AVX2 / AVX-512 / NEON intrinsics.",
+        epilog="exit status: 0 success (also when loops stay scalar, each with "
+               "a warning), 1 the input could not be processed (OUTPUT and the "
+               "report file are then not created or left untouched), 2 bad usage, "
+               "130 interrupted (143 on SIGTERM); S2SVEC_DEBUG=1 adds a traceback "
+               "to an internal error")
     p.add_argument("input", help="the C file to vectorize (never modified)")
     p.add_argument("-o", "--output", required=True, metavar="OUTPUT",
-                   help="where to write the vectorized C file")
+                   help="where to write the vectorized C file, atomically; '-' is "
+                        "stdout; a symlink is written through; a device or FIFO is "
+                        "written in place; must not be the input")
     p.add_argument("--target", default=",".join(DEFAULT_TARGETS), metavar="LIST",
                    help="comma list of " + ", ".join(known_targets()) +
                         ", or 'host' (default: %(default)s; every variant sits "
                         "behind #if on the ISA macros, the original loop in #else)")
     p.add_argument("--simdlen", type=int, metavar="N",
-                   help="preferred number of lanes (overrides simdlen clauses)")
+                   help="preferred number of lanes (overrides simdlen clauses): a "
+                        "power of two >= 2 that at least one selected target's "
+                        "vectors hold (at most " + ", ".join(
+                            f"{k} on {t}" for t, k in simdlen_limits(known_targets()).items()) +
+                        "); a target that cannot take it keeps its natural width, "
+                        "with a warning")
     p.add_argument("-I", dest="include_dirs", action="append", default=[],
                    metavar="DIR", help="add an include directory for parsing")
     p.add_argument("-D", dest="defines", action="append", default=[],
-                   metavar="NAME[=VAL]", help="define a macro for parsing")
+                   metavar="NAME[=VAL]",
+                   help="define a macro for parsing (NAME or NAME(PARAMS), "
+                        "optionally =VAL)")
     p.add_argument("--std", default="gnu17",
                    choices=["c99", "c11", "c17", "gnu99", "gnu11", "gnu17"],
                    help="C standard for parsing (default: %(default)s, gcc's default)")
     p.add_argument("--report", nargs="?", const="text", choices=["text", "json"],
                    help="optimization report per annotated loop/function "
-                        "(text to stderr, or json)")
+                        "(text, the default, or json; to stderr unless --report-file)")
     p.add_argument("--report-file", metavar="F",
-                   help="write the report to F instead of stderr")
+                   help="write the report to F (atomically, like OUTPUT; '-' is "
+                        "stdout) instead of stderr; needs --report")
     p.add_argument("--math", default="vector", choices=["vector", "exact"],
                    help="vector: libmvec on x86 (<= 4 ulp, link -lmvec); "
                         "exact: scalar libm per lane (default: %(default)s)")
@@ -56,67 +137,385 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def write_atomically(path: str, data: bytes) -> None:
-    """Write via a temporary file in the same directory and rename it."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".s2svec-", dir=directory)
+def check_define(define: str) -> Optional[str]:
+    """Why ``-D define`` is not a macro definition, or None when it is."""
+    head, eq, _value = define.partition("=")
+    if "\n" in define or "\r" in define:
+        return "a macro definition must be one line"
+    m = _MACRO.match(head)
+    if not head or not m:
+        return "macro name must be an identifier"
+    rest = head[m.end():]
+    if rest.startswith("(") and not rest.endswith(")"):
+        return "missing ')' in the macro parameter list"
+    if rest.startswith("("):
+        params = rest[1:-1]
+        if params.strip() and not all(_PARAM.fullmatch(p) for p in params.split(",")):
+            return "macro parameters must be identifiers"
+        if "..." in params and not params.rstrip().endswith("..."):
+            return "'...' must be the last macro parameter"
+    elif rest:
+        return "macro name must be an identifier"
+    return None
+
+
+def simdlen_limits(targets: list[str]) -> dict[str, int]:
+    """The most lanes a ``--simdlen`` can ask of each target: the widest vector
+    of integer lanes, which is what the code generator checks against."""
+    from .codegen.target import load_target
+    limits = {}
+    for name in targets:
+        t = load_target(name)
+        limits[name] = max((info.lanes for key, info in t.types.items()
+                            if key.startswith("i")), default=1)
+    return limits
+
+
+def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                targets: list[str]) -> list[str]:
+    """Exit 2 (through ``parser.error``) on bad usage; return usage warnings."""
+    warnings: list[str] = []
+    if args.simdlen is not None:
+        n = args.simdlen
+        if n < 2 or n & (n - 1):
+            parser.error(f"--simdlen {n}: must be a power of two >= 2")
+        limits = simdlen_limits(targets)
+        listed = ", ".join(f"{t}: {k}" for t, k in limits.items())
+        if all(n > k for k in limits.values()):
+            parser.error(f"--simdlen {n}: the selected targets' vectors hold at "
+                         f"most {max(limits.values())} lanes ({listed})")
+        for t, k in limits.items():
+            if n > k:
+                warnings.append(f"s2svec: warning: --simdlen {n}: {t} vectors hold "
+                                f"at most {k} lanes; {t} loops keep their natural width")
+    for define in args.defines:
+        why = check_define(define)
+        if why:
+            parser.error(f"-D '{shown(define)}': {why}")
+    for option, values in (("-I", args.include_dirs), ("-D", args.defines)):
+        for value in values:
+            if shown(value) != value:  # libclang takes UTF-8 arguments only
+                parser.error(f"{option} '{shown(value)}': not valid utf-8")
+    if args.report_file is not None and args.report is None:
+        parser.error("--report-file needs --report (--report=text or --report=json)")
+    to_stdout = [name for name, used in (
+        (f"-o {shown(args.output)}", _is_stdout(args.output)),
+        (f"--report-file {shown(args.report_file or '')}", _is_stdout(args.report_file)),
+        ("--print-shapes", args.print_shapes)) if used]
+    if _is_stdout(args.output) and len(to_stdout) > 1:
+        parser.error(f"{' and '.join(to_stdout)} cannot share stdout")
+    if args.report_file is not None and fd_of(args.report_file) is None and \
+            fd_of(args.output) is None and _same_path(args.report_file, args.output):
+        parser.error(f"--report-file '{shown(args.report_file)}' is the output file")
+    return warnings
+
+
+def fd_of(path: Optional[str]) -> Optional[int]:
+    """The open descriptor a path names: ``-`` and ``/dev/stdout`` 1,
+    ``/dev/stderr`` 2, ``/dev/fd/N`` and ``/proc/self/fd/N`` N; else None."""
+    if path is None:
+        return None
+    if path == "-":
+        return 1
+    full = os.path.abspath(path)
+    m = _FD_PATH.fullmatch(full)
+    return int(m[1]) if m else {"/dev/stdout": 1, "/dev/stderr": 2}.get(full)
+
+
+def _is_stdout(path: Optional[str]) -> bool:
+    return fd_of(path) == 1
+
+
+def _same_path(a: str, b: str) -> bool:
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        if os.path.exists(path):
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+        return os.path.samestat(os.stat(a), os.stat(b))
+    except OSError:
+        return False
+
+
+# -- the input --------------------------------------------------------------------------
+
+
+def check_input(path: str) -> os.stat_result:
+    """INPUT is a readable regular file with a UTF-8 name (exit 1 otherwise)."""
+    def fail(why: str) -> UserError:
+        return UserError(f"cannot read '{shown(path)}': {why}")
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise fail("no such file") from None
+    except OSError as e:
+        raise fail(_os_reason(e)) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise fail("is a directory")
+    if not stat.S_ISREG(st.st_mode):
+        raise fail("not a regular file")
+    try:
+        os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
+    except OSError as e:
+        raise fail(_os_reason(e)) from None
+    if shown(path) != path:
+        raise fail("file name is not valid utf-8 (the C parser cannot open it; "
+                   "rename the file or link it under a utf-8 name)")
+    return st
+
+
+# -- where the results go ---------------------------------------------------------------
+
+
+@dataclass
+class Destination:
+    """One file to write: OUTPUT or the report.
+
+    ``kind`` is ``atomic`` (temporary file in ``path``'s folder, renamed over
+    ``path``), ``fd`` (write to the open descriptor ``fd``) or ``inplace``
+    (open the existing device or FIFO ``path`` and write).
+    """
+
+    what: str       # "output" or "report file", for messages
+    user: str       # as the user spelled it
+    kind: str
+    path: str = ""
+    fd: int = -1
+    temp: Optional[str] = None
+
+    def error(self, why: str) -> UserError:
+        return UserError(f"cannot write {self.what} '{shown(self.user)}': {why}")
+
+
+def plan(what: str, user: str, input_stat: os.stat_result) -> Destination:
+    """Check that ``user`` can be written (exit 1 otherwise) and say how."""
+    fd = fd_of(user)
+    if fd is not None:
+        dest = Destination(what, user, "fd", fd=fd)
+        try:
+            open_file = os.fstat(dest.fd)
+        except OSError as e:
+            raise dest.error(_os_reason(e)) from None
+        if os.path.samestat(open_file, input_stat):
+            raise dest.error("it is the input file")
+        return dest
+    dest = Destination(what, user, "atomic")
+    try:
+        st: Optional[os.stat_result] = os.stat(user)
+    except FileNotFoundError:
+        st = None
+    except NotADirectoryError:
+        raise dest.error(f"'{shown(os.path.dirname(user))}' is not a directory") from None
+    except OSError as e:
+        raise dest.error(_os_reason(e)) from None
+    if st is not None:
+        if os.path.samestat(st, input_stat):
+            raise dest.error("it is the input file")
+        if stat.S_ISDIR(st.st_mode):
+            raise dest.error("is a directory")
+        if stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
+            dest.kind, dest.path = "inplace", user
+            if not os.access(user, os.W_OK):
+                raise dest.error("permission denied")
+            return dest
+        if not stat.S_ISREG(st.st_mode):
+            raise dest.error("not a regular file, character device or fifo")
+    # A regular file or a new one; a symlink (even a dangling one) is
+    # written through: its target is replaced, the link stays.
+    dest.path = os.path.realpath(user)
+    folder = os.path.dirname(dest.path)
+    # Name the folder as the user wrote it, unless a symlink led elsewhere.
+    named = shown(folder if os.path.islink(user) else os.path.dirname(user) or ".")
+    if not os.path.exists(folder):
+        raise dest.error(f"directory '{named}' does not exist")
+    if not os.path.isdir(folder):
+        raise dest.error(f"'{named}' is not a directory")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise dest.error(f"directory '{named}' is not writable")
+    return dest
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT/SIGTERM back while temporary files are created, written,
+    renamed or removed, so that an interrupt never leaves one behind; a held
+    signal is delivered when the block ends."""
+    sigs = {signal.SIGINT, signal.SIGTERM}
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def stage(dest: Destination, data: bytes) -> None:
+    """Write ``data`` to a temporary file next to an ``atomic`` destination."""
+    if dest.kind != "atomic":
+        return
+    with _signals_held():
+        try:
+            fd, dest.temp = tempfile.mkstemp(prefix=TEMP_PREFIX,
+                                             dir=os.path.dirname(dest.path))
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            try:
+                mode = os.stat(dest.path).st_mode & 0o7777
+            except FileNotFoundError:
+                mode = 0o666 & ~_umask()
+            os.chmod(dest.temp, mode)
+        except OSError as e:
+            discard(dest)
+            raise dest.error(_os_reason(e)) from None
+        except BaseException:
+            discard(dest)
+            raise
+
+
+def discard(dest: Destination) -> None:
+    with _signals_held():
+        if dest.temp is not None:
+            try:
+                os.unlink(dest.temp)
+            except FileNotFoundError:
+                pass
+            dest.temp = None
+
+
+def commit(dest: Destination, data: bytes) -> None:
+    """Put ``data`` in place: rename the staged file, or write the descriptor
+    or device."""
+    try:
+        if dest.kind == "atomic":
+            assert dest.temp is not None
+            with _signals_held():
+                os.replace(dest.temp, dest.path)
+                dest.temp = None
+        elif dest.kind == "fd":
+            if dest.fd in (1, 2):
+                stream = sys.stdout if dest.fd == 1 else sys.stderr
+                if stream is not None:
+                    stream.flush()
+            _write_all(dest.fd, data)
         else:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+            fd = os.open(dest.path, os.O_WRONLY)  # never O_CREAT: no new file here
+            try:
+                _write_all(fd, data)
+            finally:
+                os.close(fd)
+    except OSError as e:
+        raise dest.error(_os_reason(e)) from None
 
 
-def check_output_path(path: str) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise UserError(f"cannot write output '{path}': is a directory")
-    if not os.path.isdir(directory):
-        raise UserError(f"cannot write output '{path}': directory '{directory}' does not exist")
-    if not os.access(directory, os.W_OK):
-        raise UserError(f"cannot write output '{path}': directory is not writable")
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def write_all(dests: list[tuple[Destination, bytes]]) -> None:
+    """Stage every atomic destination, then commit all; on a failure before
+    the first commit nothing has been touched."""
+    try:
+        for dest, data in dests:
+            stage(dest, data)
+        for dest, data in dests:
+            commit(dest, data)
+    finally:
+        for dest, _ in dests:
+            discard(dest)
+
+
+# -- main -------------------------------------------------------------------------------
+
+
+def _raise_interrupted(signum: int, frame: object) -> None:
+    raise _Interrupted(128 + signum)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    # SIGINT keeps Python's handler (KeyboardInterrupt); SIGTERM would end
+    # the process without any clean-up.
+    try:
+        old_term = signal.signal(signal.SIGTERM, _raise_interrupted)
+    except ValueError:  # not the main thread (an embedding program)
+        old_term = None
+    try:
+        return _main(argv)
+    except (KeyboardInterrupt, _Interrupted) as e:
+        status = e.status if isinstance(e, _Interrupted) else 128 + signal.SIGINT
+        _say("s2svec: error: interrupted")
+        return status
+    except Exception as e:  # noqa: BLE001 - anything else is a bug of s2svec
+        if os.environ.get(DEBUG_ENV):
+            traceback.print_exc()
+        text = str(e).strip().splitlines()
+        short = f"{type(e).__name__}: {text[0]}" if text else type(e).__name__
+        if len(short) > 200:
+            short = short[:197] + "..."
+        _say(f"s2svec: internal error: {short}; please report this")
+        return EXIT_FAILED
+    finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
+
+
+def _say(line: str) -> None:
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass  # stderr is closed: the exit status has to do
+
+
+def _main(argv: Optional[Sequence[str]]) -> int:
+    from . import driver
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        targets = resolve_targets(args.target)
+        targets = driver.resolve_targets(args.target)
     except ValueError as e:
         parser.error(str(e))  # exits with status 2
-    if args.simdlen is not None and (args.simdlen < 2 or args.simdlen & (args.simdlen - 1)):
-        parser.error("--simdlen must be a power of two >= 2")
-    options = Options(targets=targets, include_dirs=args.include_dirs,
-                      defines=args.defines, std=args.std, math=args.math,
-                      simdlen=args.simdlen, boscc=not args.no_boscc,
-                      emit_cfg=args.emit_cfg, print_shapes=args.print_shapes)
+    usage_warnings = check_usage(parser, args, targets)
+    options = driver.Options(targets=targets, include_dirs=args.include_dirs,
+                             defines=args.defines, std=args.std, math=args.math,
+                             simdlen=args.simdlen, boscc=not args.no_boscc,
+                             emit_cfg=args.emit_cfg, print_shapes=args.print_shapes)
     try:
-        check_output_path(args.output)
-        result = run(args.input, options)
-        write_atomically(args.output, result.output)
+        input_stat = check_input(args.input)
+        output = plan("output", args.output, input_stat)
+        report = (plan("report file", args.report_file, input_stat)
+                  if args.report_file is not None else None)
+        if args.emit_cfg is not None and os.path.exists(args.emit_cfg) \
+                and not os.path.isdir(args.emit_cfg):
+            raise UserError(f"cannot write cfg files to '{shown(args.emit_cfg)}': "
+                            "not a directory")
+        for w in usage_warnings:
+            print(w, file=sys.stderr)
+        try:
+            result = driver.run(args.input, options)
+        except OSError as e:  # --emit-cfg files, templates
+            where = f"{shown(e.filename)}: " if isinstance(e.filename, str) else ""
+            raise UserError(f"{where}{_os_reason(e)}") from None
+        report_text = _report_text(result, args.report) if args.report else ""
+        writes = [(output, result.output)]
+        if report is not None:
+            writes.append((report, report_text.encode()))
+        write_all(writes)
     except UserError as e:
         print(e.format(), file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"s2svec: error: {e}", file=sys.stderr)
-        return 1
+        return EXIT_FAILED
     for warning in result.warnings:
         print(warning, file=sys.stderr)
-    if args.report:
-        text = result.report_text() if args.report == "text" else result.report_json()
-        if args.report_file:
-            with open(args.report_file, "w") as f:
-                f.write(text)
-        else:
-            sys.stderr.write(text)
-    return 0
+    if args.report and report is None:
+        sys.stderr.write(report_text)
+    return EXIT_OK
+
+
+def _report_text(result: "Result", kind: str) -> str:
+    return result.report_text() if kind == "text" else result.report_json()
 
 
 if __name__ == "__main__":
