@@ -247,6 +247,10 @@ def generic(shapes: list[VectorShape]) -> VectorShape:
 # instructions
 
 
+HORIZONTAL = ("s2s.any", "s2s.all")
+"""Calls that combine the active lanes into one value (``s2s.any(%mask)``)."""
+
+
 def transfer(inst: Instruction, shape_of: ShapeOf, width: Optional[int] = None) -> VectorShape:
     """The shape of ``inst``'s result from its operands' shapes (not for phis)."""
     ops = [shape_of(o) for o in inst.operands]
@@ -268,6 +272,9 @@ def transfer(inst: Instruction, shape_of: ShapeOf, width: Optional[int] = None) 
         result = generic(ops[:1])  # T9; the mask does not matter (masked concretization)
     elif isinstance(inst, Alloca):
         result = VectorShape.uniform(natural_alignment(inst.allocated))
+    elif isinstance(inst, Call) and inst.callee in HORIZONTAL:
+        # one answer for all lanes (seed 001 Section 4.1: any/all are uniform)
+        result = BOT if any(o.is_bottom for o in ops) else UNI
     elif isinstance(inst, Call):
         result = generic(ops) if inst.pure else (BOT if any(o.is_bottom for o in ops) else VAR)
     else:

@@ -33,7 +33,7 @@ from ..ir.values import Block, Constant, Function, Phi, Undef, Value
 from .lower_clang import (binary_op, children, decl_key, evaluate, is_lvalue_kind, location,
                           strip_implicit, unary_op, unsupported)
 from .lower_types import TypeMapper, is_bool_ctype
-from .ssa import SSABuilder
+from ..ir.ssa import SSABuilder
 
 CK = ci.CursorKind
 TK = ci.TypeKind

@@ -32,7 +32,8 @@ code, the state after partial linearization)
     All lanes execute the same block sequence; a ``condbr``/``switch`` must
     see the same condition on every lane that is active (its mask, if any,
     is true and its condition is defined), else "divergent branch in
-    predicated mode".  Each value is a list of W lane values.  An instruction
+    predicated mode"; with no lane active it takes its first successor (any
+    way is right there).  Each value is a list of W lane values.  An instruction
     with a mask executes only on lanes whose mask is true; other lanes get
     ``UNDEF`` and, for stores and calls, no effect.  Phis select by the
     predecessor actually taken.  Unmasked arithmetic that traps on a lane
@@ -804,6 +805,12 @@ class _Predicated:
         assert isinstance(term, (CondBr, Switch))
         on = self.lanes_on(term)
         cond = self.value(term.operands[0])
+        if not any(on):
+            # a masked uniform branch with no active lane: a condition defined
+            # for all lanes (``any``) decides, else any way is right
+            if UNDEF in cond or len(set(cond)) != 1:
+                return term.successors[0]
+            on = [True] * self.width
         seen = {cond[k] for k in range(self.width) if on[k] and cond[k] is not UNDEF}
         if not seen:
             raise InterpreterError("branch condition undefined on every active lane")

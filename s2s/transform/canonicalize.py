@@ -33,7 +33,7 @@ from typing import ClassVar, Optional
 
 from ..analysis.cfg import Graph, Loop, cfg_of
 from ..diagnostics import Unsupported
-from ..ir.types import Type
+from ..ir.ssa import SSABuilder
 from ..ir.values import Block, Br, Function, Instruction, Phi, Undef, Value
 
 
@@ -212,7 +212,7 @@ def _build_lcssa(fn: Function, g: Graph[Block], result: CanonicalizeResult) -> N
         for b in list(lp.blocks):
             for inst in list(b.instructions):
                 if _outside_uses(inst, lp):
-                    _close(inst, lp, g, result)
+                    _close(fn, inst, lp, g, result)
 
 
 def _outside_uses(inst: Instruction, lp: Loop[Block]) -> list[tuple[Instruction, int]]:
@@ -230,92 +230,29 @@ def _outside_uses(inst: Instruction, lp: Loop[Block]) -> list[tuple[Instruction,
     return uses
 
 
-def _close(inst: Instruction, lp: Loop[Block], g: Graph[Block],
+def _close(fn: Function, inst: Instruction, lp: Loop[Block], g: Graph[Block],
            result: CanonicalizeResult) -> None:
     """Route the outside uses of inst through phis in the exits it dominates."""
-    defs: dict[Block, Value] = {}
+    ssa = SSABuilder.for_function(fn)
+    name = f"{inst.name}.lcssa" if inst.name else ""
+    ssa.declare(inst, inst.type, name)
     for e in lp.exits:
         if inst.block is not None and g.dominates(inst.block, e):
             (pred,) = g.preds[e]
-            phi = Phi(inst.type, f"{inst.name}.lcssa" if inst.name else "")
+            phi = Phi(inst.type, name)
             e.insert(0, phi)
             phi.add_incoming(inst, pred)
-            defs[e] = phi
+            ssa.write(inst, e, phi)
             result.lcssa_phis += 1
-    updater = _SSAUpdater(defs, g, inst.type, f"{inst.name}.lcssa" if inst.name else "")
+    # the exit phis sit at the start of their blocks: a use anywhere in a
+    # block sees the block's definition
     for user, k in _outside_uses(inst, lp):
         if k == -1:
-            user.set_mask(updater.value_at_start(user.block))  # type: ignore[arg-type]
+            user.set_mask(ssa.read(inst, user.block))  # type: ignore[arg-type]
         elif isinstance(user, Phi):
-            user.set_operand(k, updater.value_at_end(user.incoming_blocks[k]))
+            user.set_operand(k, ssa.read(inst, user.incoming_blocks[k]))
         else:
-            user.set_operand(k, updater.value_at_start(user.block))  # type: ignore[arg-type]
-
-
-class _SSAUpdater:
-    """Read a variable defined in some blocks (Braun et al., 'Simple and
-    Efficient Construction of SSA Form', read-variable without sealing).
-
-    Blocks never redefine the variable after their start (the definitions
-    are phis), so the value at a block's start is also the value at its end.
-    Single-predecessor chains are walked iteratively; only merges recurse."""
-
-    def __init__(self, defs: dict[Block, Value], g: Graph[Block], type_: Type,
-                 name: str = "") -> None:
-        self.name = name
-        self.defs: dict[Block, Value] = {}
-        self.blocks_of: dict[int, list[Block]] = {}
-        """Blocks whose entry in ``defs`` is a given value (by id)."""
-        for b, v in defs.items():
-            self._set(b, v)
-        self.g = g
-        self.type = type_
-
-    def _set(self, block: Block, value: Value) -> None:
-        self.defs[block] = value
-        self.blocks_of.setdefault(id(value), []).append(block)
-
-    def value_at_end(self, block: Block) -> Value:
-        return self.value_at_start(block)
-
-    def value_at_start(self, block: Block) -> Value:
-        chain: list[Block] = []
-        b = block
-        while b not in self.defs and len(self.g.preds[b]) == 1:
-            chain.append(b)
-            b = self.g.preds[b][0]
-        value = self.defs[b] if b in self.defs else self._merge(b)
-        for c in chain:
-            self._set(c, value)
-        return value
-
-    def _merge(self, block: Block) -> Value:
-        phi = Phi(self.type, self.name)
-        block.insert(0, phi)
-        self._set(block, phi)
-        for p in self.g.preds[block]:
-            phi.add_incoming(self.value_at_end(p), p)
-        return self._remove_trivial(phi, block)
-
-    def _remove_trivial(self, phi: Phi, block: Block) -> Value:
-        """A phi whose inputs are one value (or itself) is that value; removing
-        it may make phis using it trivial in turn (Braun et al., Algorithm 3)."""
-        others = {id(v): v for v in phi.operands if v is not phi}
-        if len(others) != 1:
-            return phi
-        (value,) = others.values()
-        users = [u for u in phi.users if isinstance(u, Phi) and u is not phi]
-        phi.replace_all_uses_with(value)
-        phi.drop_operands()
-        block.instructions.remove(phi)
-        phi.block = None
-        for b in self.blocks_of.pop(id(phi), []):
-            if self.defs[b] is phi:
-                self._set(b, value)
-        for user in users:
-            if user.block is not None and self.defs.get(user.block) is user:
-                self._remove_trivial(user, user.block)
-        return self.defs.get(block, value) if block in self.defs else value
+            user.set_operand(k, ssa.read(inst, user.block))  # type: ignore[arg-type]
 
 
 def first_exit_phi(block: Block) -> Optional[Phi]:

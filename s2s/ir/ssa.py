@@ -1,28 +1,36 @@
-"""SSA construction while lowering (Braun et al. 2013, "Simple and Efficient
-Construction of SSA Form", Algorithms 1-3).
+"""SSA construction and repair (Braun et al. 2013, "Simple and Efficient
+Construction of SSA Form", Algorithms 1-3): the one SSA builder of s2svec.
 
-The lowering calls ``write(var, block, value)`` at each assignment and
-``read(var, block)`` at each use.  A block is *sealed* once all its
-predecessors are known; reading a variable in an unsealed block places an
-incomplete phi that is completed when the block is sealed.  Phis whose
-operands are all one value (or the phi itself) are trivial and removed,
-recursively through their phi users.
+A *variable* is an opaque hashable key with an IR type.  ``write(var, block,
+value)`` says "at the end of ``block`` the variable holds ``value``";
+``read(var, block)`` returns the value at the end of ``block`` and places the
+phis that merging paths need.  A path with no definition reads ``undef``.
+
+Two ways to use it:
+
+* while lowering, blocks and edges appear as code is emitted: the caller
+  adds edges (``add_edge``) and *seals* a block once all its predecessors are
+  known; reading in an unsealed block places an incomplete phi, completed at
+  sealing;
+* on a finished CFG (transforms: loop-closed SSA, linearization),
+  ``SSABuilder.for_function(fn)`` takes the predecessors from ``fn`` with
+  every block sealed.
+
+Phis whose operands are all one value (or the phi itself) are trivial and
+removed, recursively through their phi users (Algorithm 3).  Chains of
+single-predecessor blocks are walked iteratively, so long straight-line
+regions do not recurse deeply.
 
     entry ---> header <--- latch        header is sealed after the latch
                   |                     edge exists; reads in the body
                  body ----> latch       before that create incomplete phis
-
-Variables are opaque hashable keys; each has an IR type (for phis and for
-``undef`` when a path carries no definition: reading an uninitialized C
-variable).  The caller keeps the predecessor lists (``add_edge``) because
-blocks get their terminators only as lowering proceeds.
 """
 from __future__ import annotations
 
 from typing import Hashable
 
-from ..ir.types import Type
-from ..ir.values import Block, Phi, Undef, Value
+from .types import Type
+from .values import Block, Function, Phi, Undef, Value
 
 
 class SSABuilder:
@@ -37,6 +45,18 @@ class SSABuilder:
         """Removed trivial phis -> their replacement (follow chains)."""
         self.filling: set[Phi] = set()
         """Phis whose operands are being added: not yet candidates for removal."""
+        self.written_at: dict[int, list[tuple[Hashable, Block]]] = {}
+        """id(value) -> where ``defs`` holds it (to redirect removed phis fast)."""
+
+    @classmethod
+    def for_function(cls, fn: Function) -> "SSABuilder":
+        """A builder over the finished CFG of ``fn``: every block sealed."""
+        builder = cls()
+        builder.preds = {b: list(ps) for b, ps in fn.predecessors().items()}
+        for block in fn.blocks:
+            builder.preds.setdefault(block, [])
+        builder.sealed = set(fn.blocks)
+        return builder
 
     def declare(self, var: Hashable, type: Type, name: str) -> None:
         self.types[var] = type
@@ -55,12 +75,35 @@ class SSABuilder:
     # -- Algorithm 1 -------------------------------------------------------------
     def write(self, var: Hashable, block: Block, value: Value) -> None:
         self.defs[var][block] = value
+        self.written_at.setdefault(id(value), []).append((var, block))
 
     def read(self, var: Hashable, block: Block) -> Value:
-        value = self.defs[var].get(block)
-        if value is not None:
-            return self.resolve(value)
-        return self._read_recursive(var, block)
+        """The value of ``var`` at the end of ``block``."""
+        defs = self.defs[var]
+        chain: list[Block] = []
+        while block not in defs and block in self.sealed and len(self.preds.get(block, ())) == 1:
+            chain.append(block)
+            block = self.preds[block][0]
+        if block in defs:
+            value = self.resolve(defs[block])
+        else:
+            value = self._read_merge(var, block)
+        for b in chain:
+            self.write(var, b, value)
+        return value
+
+    def read_at_start(self, var: Hashable, block: Block) -> Value:
+        """The value of ``var`` where ``block`` begins (its own definition,
+        which holds at its end, does not count)."""
+        preds = self.preds.get(block, [])
+        if len(preds) == 1:
+            return self.read(var, preds[0])
+        if block not in self.defs[var]:
+            return self.read(var, block)
+        if not preds:
+            return Undef(self.types[var])
+        phi = self._new_phi(var, block)
+        return self._add_operands(var, phi)
 
     def resolve(self, value: Value) -> Value:
         """The live value a (possibly removed) phi stands for."""
@@ -68,7 +111,7 @@ class SSABuilder:
             value = self.replaced[value]
         return value
 
-    def _read_recursive(self, var: Hashable, block: Block) -> Value:
+    def _read_merge(self, var: Hashable, block: Block) -> Value:
         preds = self.preds.get(block, [])
         if block not in self.sealed:
             value: Value = self._new_phi(var, block)
@@ -135,8 +178,6 @@ class SSABuilder:
 
     def _replace_defs(self, old: Value, new: Value) -> None:
         """The definition maps hold values directly: redirect them too."""
-        for per_block in self.defs.values():
-            for b, v in per_block.items():
-                if v is old:
-                    per_block[b] = new
-
+        for var, block in self.written_at.pop(id(old), []):
+            if self.defs[var].get(block) is old:
+                self.write(var, block, new)

@@ -1,0 +1,208 @@
+"""The divergent loop transform: make every divergent loop uniform.
+
+Spec: seed 001 Section 9.1.  A loop is divergent when lanes that enter it
+together may leave it in different iterations or through different exits.
+Partial linearization (linearize.py) needs uniform loops, so each divergent
+loop is rebuilt so that all lanes leave it together, once no lane is live:
+
+    P: br H                            P: br H'
+    H: %x = phi [a, P], [x', L]        H': %x = phi [a, P], [%x.c, L']        (header phis move)
+       ...                                 %live = phi [true, P], [%live.n, L']
+    E: condbr c, X, ...                    %t = phi [false, P], [%t.n, L']       (per exit)
+    L: br H                                %y.out = phi [undef, P], [%y.n, L']   (per live-out)
+    X: %y = phi [v, E]                     %stay = call s2s.any(%live)          (uniform)
+                                           condbr %stay, G, D
+                                       G:  condbr %live, H, L'                  (divergent guard)
+                                       H:  ... (original body)
+                                       E:  condbr c, S, ...                     (exit rebounded)
+                                       S:  br L'
+                                       L:  br L'
+                                       L': %live.n = phi [true, L], [false, S], [false, G]
+                                           %t.n = phi [%t, L], [true, S], [%t, G]
+                                           %y.n = phi [%y.out, L], [v, S], [%y.out, G]
+                                           %x.c = phi [x', L], [undef, S], [undef, G]
+                                           br H'
+                                       D:  br X  (several exits: condbr %t1, X1, D2 ...)
+                                       X:  uses of %y use %y.out
+
+``%live`` holds the lanes that still run the body; ``%t`` the lanes that left
+through an exit; ``%y.out`` the value each lane carried out of the loop
+(live-out tracking).  Lanes that are not live (they left, or never entered)
+get ``undef`` as the next value of the header phis: they never read it
+again, and the undef keeps a uniform counter uniform for the divergence
+analysis.  With several exits the new exit block ``D`` dispatches each lane
+to the exit it took (a divergent cascade that linearization handles).
+
+Requires canonical loops (transform.canonicalize: preheader, one latch,
+dedicated exits, loop-closed SSA) and the divergence analysis of the
+function; loops are transformed innermost first.  Changes the CFG: every
+analysis is invalid afterwards; run canonicalize again for loop-closed SSA
+of the new loops.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Optional
+
+from ..analysis.cfg import Graph, Loop, cfg_of
+from ..analysis.divergence import DivergenceInfo
+from ..ir.types import I1
+from ..ir.types import Type
+from ..ir.values import Block, Br, Call, CondBr, Constant, Function, Phi, Undef, Value
+
+ANY = "s2s.any"
+"""The horizontal 'some active lane is true' operation (a uniform i1)."""
+
+
+@dataclass(frozen=True)
+class DivergentLoops:
+    """The pass object: ``DivergentLoops().apply(fn, div)`` -> loops transformed."""
+
+    name: ClassVar[str] = "divergent-loops"
+
+    def apply(self, fn: Function, div: DivergenceInfo) -> int:
+        return make_loops_uniform(fn, div)
+
+
+def make_loops_uniform(fn: Function, div: DivergenceInfo) -> int:
+    """Transform every divergent loop of ``fn`` (innermost first); returns how many.
+
+    A uniform loop that may run with some lanes inactive (under a divergent
+    branch) is transformed too: when no lane is active its exit condition may
+    be computed from values no lane defined, and only ``any(live)`` is sure
+    to let it end."""
+    loops = sorted(div.loops.loops, key=lambda lp: -lp.depth)
+    headers = [lp.header for lp in loops if div.loop_is_divergent(lp.header)
+               or div.has_varying_activation(lp.header)]
+    for header in headers:
+        g = cfg_of(fn)
+        lp = g.loops.loop_with_header(header)
+        assert lp is not None and lp.latch is not None, "loops must be canonical"
+        _LoopRebuild(fn, g, lp).run()
+    return len(headers)
+
+
+class _LoopRebuild:
+    """The rebuild of one loop (see the module docstring for the shape)."""
+
+    def __init__(self, fn: Function, g: Graph[Block], lp: Loop[Block]) -> None:
+        self.fn, self.lp = fn, lp
+        self.header = lp.header
+        self.latch: Block = lp.latch  # type: ignore[assignment]
+        (self.pre,) = [p for p in g.preds[lp.header] if p not in lp]
+        self.exits = [(g.preds[x][0], x) for x in lp.exits]
+        """(exiting block, exit block) for every exiting edge."""
+        name = lp.header.name or "loop"
+        self.new_header = self._block(f"{name}.div", before=lp.header)
+        self.guard = self._block(f"{name}.guard", before=lp.header)
+        self.rebounds = [self._block(f"{x.name}.rebound", after=self.latch)
+                         for _, x in self.exits]
+        self.new_latch = self._block(f"{name}.dlatch", after=self.rebounds[-1]
+                                     if self.rebounds else self.latch)
+        self.dispatch = self._block(f"{name}.dexit", after=self.new_latch)
+        self.live_outs: list[_Tracker] = []
+
+    def _block(self, name: str, before: Block | None = None, after: Block | None = None
+               ) -> Block:
+        block = Block(name)
+        block.function = self.fn
+        at = self.fn.blocks.index(before) if before is not None \
+            else self.fn.blocks.index(after) + 1  # type: ignore[arg-type]
+        self.fn.blocks.insert(at, block)
+        return block
+
+    # -- the steps -------------------------------------------------------------------
+    def run(self) -> None:
+        self._move_header_phis()
+        live = self._tracker(I1, Constant(I1, 1), "live")
+        live.next.add_incoming(Constant(I1, 1), self.latch)
+        exit_masks = [self._tracker(I1, Constant(I1, 0), f"{x.name}.taken")
+                      for _, x in self.exits]
+        self._rebound_exits(live, exit_masks)
+        self._finish_trackers(live, exit_masks)
+        stay = Call(ANY, [live.value], I1, name="stay")
+        self.new_header.append(stay)
+        self.new_header.append(CondBr(stay, self.guard, self.dispatch))
+        self.guard.append(CondBr(live.value, self.header, self.new_latch))
+        self.new_latch.append(Br(self.new_header))
+        self.pre.terminator.replace_successor(self.header, self.new_header)  # type: ignore[union-attr]
+        self.latch.terminator.replace_successor(self.header, self.new_latch)  # type: ignore[union-attr]
+        self._dispatch([x for _, x in self.exits], [m.value for m in exit_masks])
+
+    def _move_header_phis(self) -> None:
+        """Header phis move to the new header; lanes that do not continue
+        through the old latch carry undef (they never read it again)."""
+        for phi in self.header.phis:
+            moved = Phi(phi.type, phi.name)
+            carried = Phi(phi.type, f"{phi.name}.c" if phi.name else "")
+            moved.add_incoming(phi.value_from(self.pre), self.pre)
+            moved.add_incoming(carried, self.new_latch)
+            carried.add_incoming(phi.value_from(self.latch), self.latch)
+            self.new_header.insert(len(self.new_header.phis), moved)
+            self.new_latch.insert(len(self.new_latch.phis), carried)
+            phi.replace_all_uses_with(moved)
+            phi.erase()
+
+    def _tracker(self, type_: Type, initial: Value, name: str) -> "_Tracker":
+        value = Phi(type_, name)
+        nxt = Phi(type_, f"{name}.n")
+        value.add_incoming(initial, self.pre)
+        value.add_incoming(nxt, self.new_latch)
+        self.new_header.insert(len(self.new_header.phis), value)
+        self.new_latch.insert(len(self.new_latch.phis), nxt)
+        return _Tracker(value, nxt)
+
+    def _rebound_exits(self, live: "_Tracker", exit_masks: list["_Tracker"]) -> None:
+        """Exiting edges go to the new latch through their own block, where
+        the lane's exit mask is set and its live-out values recorded."""
+        for k, ((exiting, exit_block), rebound) in enumerate(zip(self.exits, self.rebounds)):
+            exiting.terminator.replace_successor(exit_block, rebound)  # type: ignore[union-attr]
+            rebound.append(Br(self.new_latch))
+            live.next.add_incoming(Constant(I1, 0), rebound)
+            for j, mask in enumerate(exit_masks):
+                mask.next.add_incoming(Constant(I1, 1) if j == k else mask.value, rebound)
+            for lcssa in exit_block.phis:
+                out = self._tracker(lcssa.type, Undef(lcssa.type), f"{lcssa.name or 'v'}.out")
+                out.leaving = (lcssa.value_from(exiting), rebound)
+                self.live_outs.append(out)
+                lcssa.replace_all_uses_with(out.value)
+                lcssa.erase()
+
+    def _finish_trackers(self, live: "_Tracker", exit_masks: list["_Tracker"]) -> None:
+        """Incoming values from the old latch (lanes that stay), the rebound
+        blocks (lanes that leave) and the guard (lanes that are not live)."""
+        live.next.add_incoming(Constant(I1, 0), self.guard)
+        for mask in exit_masks:
+            mask.next.add_incoming(mask.value, self.latch)
+            mask.next.add_incoming(mask.value, self.guard)
+        for out in self.live_outs:
+            assert out.leaving is not None
+            value, leaving_through = out.leaving
+            out.next.add_incoming(out.value, self.latch)
+            out.next.add_incoming(out.value, self.guard)
+            for rebound in self.rebounds:
+                out.next.add_incoming(value if rebound is leaving_through else out.value, rebound)
+        trackers = {t.next for t in [live, *exit_masks, *self.live_outs]}
+        for carried in self.new_latch.phis:
+            if carried not in trackers:
+                for block in [*self.rebounds, self.guard]:
+                    carried.add_incoming(Undef(carried.type), block)
+
+    def _dispatch(self, exits: list[Block], masks: list[Value]) -> None:
+        """Send each lane from the new exit block to the exit it took."""
+        block = self.dispatch
+        for k, exit_block in enumerate(exits[:-1]):
+            rest = self._block(f"{self.dispatch.name}.{k + 1}", after=block)
+            block.append(CondBr(masks[k], exit_block, rest))
+            block = rest
+        block.append(Br(exits[-1]))
+
+
+@dataclass
+class _Tracker:
+    """A header phi and its update in the new latch."""
+
+    value: Phi
+    next: Phi
+    leaving: Optional[tuple[Value, Block]] = None
+    """Live-outs: the value a lane takes out and the rebound block it leaves through."""
