@@ -133,6 +133,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write Graphviz .dot files of each region's CFG to DIR")
     p.add_argument("--print-shapes", action="store_true",
                    help="print each region's IR annotated with vector shapes to stdout")
+    p.add_argument("--print-after", action="append", default=[], metavar="PASS",
+                   help="print each region's IR after the pipeline pass PASS to stdout "
+                        "(canonicalize, divergent-loops, loop-closed-ssa, linearize; "
+                        "repeatable)")
     p.add_argument("--version", action="version", version=f"s2svec {__version__}")
     return p
 
@@ -201,7 +205,8 @@ def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace,
     to_stdout = [name for name, used in (
         (f"-o {shown(args.output)}", _is_stdout(args.output)),
         (f"--report-file {shown(args.report_file or '')}", _is_stdout(args.report_file)),
-        ("--print-shapes", args.print_shapes)) if used]
+        ("--print-shapes", args.print_shapes),
+        ("--print-after", bool(args.print_after))) if used]
     if _is_stdout(args.output) and len(to_stdout) > 1:
         parser.error(f"{' and '.join(to_stdout)} cannot share stdout")
     if args.report_file is not None and fd_of(args.report_file) is None and \
@@ -479,10 +484,16 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     except ValueError as e:
         parser.error(str(e))  # exits with status 2
     usage_warnings = check_usage(parser, args, targets)
+    from .pipeline import PASS_NAMES
+    for name in args.print_after:
+        if name not in PASS_NAMES:
+            parser.error(f"--print-after: unknown pass '{name}' (passes: "
+                         f"{', '.join(PASS_NAMES)})")
     options = driver.Options(targets=targets, include_dirs=args.include_dirs,
                              defines=args.defines, std=args.std, math=args.math,
                              simdlen=args.simdlen, boscc=not args.no_boscc,
-                             emit_cfg=args.emit_cfg, print_shapes=args.print_shapes)
+                             emit_cfg=args.emit_cfg, print_shapes=args.print_shapes,
+                             print_after=args.print_after)
     try:
         input_stat = check_input(args.input)
         output = plan("output", args.output, input_stat)

@@ -77,6 +77,8 @@ class Options:
     boscc: bool = True
     emit_cfg: Optional[str] = None
     print_shapes: bool = False
+    print_after: list[str] = field(default_factory=list)
+    """Pipeline passes after which each region's IR is printed to stdout."""
 
 
 @dataclass
@@ -305,7 +307,7 @@ class _Lowered:
         try:
             region = lower_loop(parsed, pragma, plain_char_signed=signed)
             region.source_checks = source_checks(parsed, pragma, region.replace.end)
-            analyzed = analyze(region)
+            analyzed = analyze(region, tuple(self.options.print_after))
         except Unsupported as e:
             return e
         except RecursionError:
@@ -324,7 +326,7 @@ def _debug_outputs(analyzed: AnalyzedRegion, options: Options) -> None:
         stem = f"{os.path.basename(region.file)}.{region.line}"
         write_dot(region.fn, analyzed.div, os.path.join(options.emit_cfg, f"{stem}.dot"))
     if options.print_shapes:
-        from .analysis.divergence import print_divergence
+        from .analysis.annotate import print_divergence
         sys.stdout.write(f"; region {region.name} at {region.file}:{region.line}\n")
         sys.stdout.write(print_divergence(region.fn, analyzed.div) + "\n")
 

@@ -1,53 +1,172 @@
-"""The pass pipeline for one region: canonicalize, analyse, generate per target.
+"""The pass pipeline for one region: canonicalize, transform control flow, analyse, generate.
 
-Target-independent work (canonicalization, divergence and memory analyses)
-runs once per region; code generation runs once per target.  Every stage may
-raise ``Unsupported``; the region then stays scalar for that target.
+Every change of control flow is a pass here, on the IR, before widening:
+
+    canonicalize      preheaders, one latch, dedicated exits, loop-closed SSA
+    divergent-loops   divergent loops (and loops under divergent control) made uniform
+    loop-closed-ssa   canonicalize again: loop-closed SSA for the rebuilt loops
+    linearize         partial linearization: divergent branches removed, phis
+                      to selects on edge predicates, masks on memory and calls
+
+Each pass names the analyses it requires and invalidates; the verifier runs
+after every pass (after ``linearize`` it also rejects a divergent branch
+that is left), and ``print_after`` prints the IR after the named passes
+(``s2svec --print-after=linearize``).  The code generator then receives IR
+whose control flow is uniform, with the divergence and memory analyses of
+that IR; the report's branch and loop counts come from the analysis of the
+source as written (after canonicalize).  Every stage may raise
+``Unsupported``; the region then stays scalar.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, TextIO
 
 from .analysis.divergence import DivergenceInfo, compute_divergence
 from .analysis.memory import memory_shapes
+from .analysis.shapes import VectorShape
 from .codegen.generate import CodegenOptions, GeneratedLoop, generate_loop, region_arg_shapes
 from .codegen.target import Target
+from .diagnostics import Unsupported
+from .ir.printer import print_function
 from .ir.region import Region
-from .ir.values import Alloca, CondBr, Switch
+from .ir.values import Alloca, Argument, CondBr, Function, Switch
+from .ir.verifier import verify
 from .report import RegionReport
 from .transform.canonicalize import canonicalize
+from .transform.divergent_loops import make_loops_uniform
+from .transform.linearize import linearize
+
+ALL = ("divergence",)
+
+
+@dataclass
+class PassState:
+    """The function being transformed and the analyses computed for it."""
+
+    fn: Function
+    arg_shapes: dict[Argument, VectorShape]
+    """Shapes of the parameters (a loop region: iv strided, live-ins uniform)."""
+    analyses: dict[str, Any] = field(default_factory=dict)
+
+    def get(self, name: str) -> Any:
+        if name not in self.analyses:
+            self.analyses[name] = ANALYSES[name](self)
+        return self.analyses[name]
+
+    def invalidate(self, names: tuple[str, ...]) -> None:
+        for name in names:
+            self.analyses.pop(name, None)
+
+
+ANALYSES: dict[str, Callable[[PassState], Any]] = {
+    "divergence": lambda state: compute_divergence(state.fn, state.arg_shapes),
+}
+
+
+@dataclass(frozen=True)
+class Pass:
+    name: str
+    run: Callable[[PassState], object]
+    requires: tuple[str, ...] = ()
+    invalidates: tuple[str, ...] = ALL
+
+
+def _canonicalize(state: PassState) -> object:
+    return canonicalize(state.fn)
+
+
+def _divergent_loops(state: PassState) -> object:
+    return make_loops_uniform(state.fn, state.get("divergence"))
+
+
+def _linearize(state: PassState) -> object:
+    return linearize(state.fn, state.get("divergence"))
+
+
+PIPELINE: tuple[Pass, ...] = (
+    Pass("canonicalize", _canonicalize),
+    Pass("divergent-loops", _divergent_loops, requires=("divergence",)),
+    Pass("loop-closed-ssa", _canonicalize),
+    Pass("linearize", _linearize, requires=("divergence",)),
+)
+PASS_NAMES = tuple(p.name for p in PIPELINE)
 
 
 @dataclass
 class AnalyzedRegion:
-    """A canonical region with the analyses every target's code generator reads."""
+    """A region with uniform control flow and the analyses the code generator reads."""
 
     region: Region
     div: DivergenceInfo
+    """Divergence of the transformed IR (what the widener reads)."""
     mem: Any
+    source_counts: dict[str, dict[str, int]]
+    """Uniform and divergent branches and loops of the region as written."""
 
 
-def analyze(region: Region) -> AnalyzedRegion:
-    """Canonicalize the region's loops and run divergence + memory analyses."""
-    canonicalize(region.fn)
-    div = compute_divergence(region.fn, region_arg_shapes(region))
-    return AnalyzedRegion(region, div, memory_shapes(region.fn, div))
+def analyze(region: Region, print_after: tuple[str, ...] = (),
+            out: Optional[TextIO] = None) -> AnalyzedRegion:
+    """Run the pipeline on ``region`` (changes ``region.fn``)."""
+    state = PassState(region.fn, region_arg_shapes(region))
+    source_counts = run_passes(state, PIPELINE, print_after, out, label=region.name)
+    div = state.get("divergence")
+    return AnalyzedRegion(region, div, memory_shapes(region.fn, div), source_counts)
+
+
+def run_passes(state: PassState, passes: tuple[Pass, ...], print_after: tuple[str, ...] = (),
+               out: Optional[TextIO] = None, label: str = "") -> dict[str, dict[str, int]]:
+    """Run ``passes`` in order with the verifier after each; returns the branch
+    and loop classes seen after the first pass (the source as written)."""
+    source_counts: dict[str, dict[str, int]] = {}
+    for p in passes:
+        p.run(state)
+        state.invalidate(p.invalidates)
+        _verify(state, p)
+        if not source_counts:
+            source_counts = _source_counts(state.get("divergence"))
+        if p.name in print_after:
+            (out or sys.stdout).write(f"; IR of {label or state.fn.name} after {p.name}\n"
+                                      f"{print_function(state.fn)}\n")
+    return source_counts
+
+
+def _verify(state: PassState, p: Pass) -> None:
+    try:
+        verify(state.fn)
+    except Exception as e:
+        raise Unsupported(f"internal error after the {p.name} pass ({e}); "
+                          "please report this") from e
+    if p.name == "linearize":
+        left = [b.name for b in state.fn.blocks
+                if state.get("divergence").is_divergent_branch(b)]
+        if left:
+            raise Unsupported(f"internal error: divergent branches left after "
+                              f"linearization ({', '.join(left)}); please report this")
+
+
+def _source_counts(div: DivergenceInfo) -> dict[str, dict[str, int]]:
+    """Branch and loop classes of the canonical source region (for the report)."""
+    counts = {"branches": {"uniform": 0, "divergent": 0},
+              "loops": {"uniform": 0, "divergent": 0}}
+    for block in div.cfg.block_order:
+        if isinstance(block.terminator, (CondBr, Switch)):
+            kind = "divergent" if div.is_divergent_branch(block) else "uniform"
+            counts["branches"][kind] += 1
+    for loop in div.loops.loops:
+        counts["loops"]["divergent" if div.loop_is_divergent(loop.header) else "uniform"] += 1
+    return counts
 
 
 def control_counts(analyzed: AnalyzedRegion, report: RegionReport) -> None:
-    """Fill the branch, loop and alloca statistics from the divergence analysis."""
-    div = analyzed.div
-    for block in analyzed.region.fn.blocks:
-        term = block.terminator
-        if isinstance(term, (CondBr, Switch)):
-            kind = "divergent" if div.is_divergent_branch(block) else "uniform"
-            report.branches[kind] += 1
-    for loop in div.loops.loops:
-        report.loops["divergent" if div.loop_is_divergent(loop.header) else "uniform"] += 1
+    """Fill the branch, loop and alloca statistics of the report."""
+    for key in ("branches", "loops"):
+        for kind, n in analyzed.source_counts[key].items():
+            getattr(report, key)[kind] += n
     for inst in analyzed.region.fn.instructions():
         if isinstance(inst, Alloca):
-            report.allocas["uniform" if div.alloca_is_uniform(inst) else "varying"] += 1
+            report.allocas["uniform" if analyzed.div.alloca_is_uniform(inst) else "varying"] += 1
 
 
 def generate(analyzed: AnalyzedRegion, target: Target, options: CodegenOptions,

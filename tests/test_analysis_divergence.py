@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from s2s.analysis.divergence import (compute_divergence, naive_divergence, print_divergence,
-                                     uniform_count)
+from s2s.analysis.annotate import print_divergence
+from s2s.analysis.divergence import compute_divergence, uniform_count
+from s2s.analysis.naive import naive_divergence
 from s2s.analysis.shapes import VectorShape as S
 from s2s.diagnostics import Unsupported
 from s2s.ir.builder import IRBuilder

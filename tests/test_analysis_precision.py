@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from s2s.analysis.divergence import compute_divergence, naive_divergence
+from s2s.analysis.divergence import compute_divergence
+from s2s.analysis.naive import naive_divergence
 from s2s.analysis.shapes import VectorShape
 from s2s.diagnostics import Unsupported
 from s2s.frontend.lower import lower_loop

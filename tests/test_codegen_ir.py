@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from s2s.analysis.divergence import compute_divergence
+from s2s.pipeline import analyze
 from s2s.codegen.generate import CodegenOptions, choose_width, generate_loop, region_arg_shapes
 from s2s.codegen.target import load_target
 from s2s.diagnostics import Unsupported
@@ -29,8 +30,10 @@ def region_of(ir: str, roles: dict[str, str], results: list[ResultBinding] = ())
 
 
 def gen(reg: Region, target: str = "avx2", **kw):
-    div = compute_divergence(reg.fn, region_arg_shapes(reg))
-    return generate_loop(reg, div, None, load_target(target), CodegenOptions(**kw))
+    """The pipeline (canonicalize, divergent loops, linearize), then code generation."""
+    analyzed = analyze(reg)
+    return generate_loop(reg, analyzed.div, analyzed.mem, load_target(target),
+                         CodegenOptions(**kw))
 
 
 SAXPY = """
@@ -125,9 +128,11 @@ def test_divergent_triangle_is_predicated():
     assert "_mm256_maskstore_pd" in g.text and "goto" not in g.text
 
 
-def test_divergent_loop_is_unsupported():
-    with pytest.raises(Unsupported, match="divergent control flow"):
-        gen(region_of(DIVERGENT_LOOP, {"i": "iv"}))
+def test_divergent_loop_becomes_a_uniform_loop_on_a_live_mask():
+    g = gen(region_of(DIVERGENT_LOOP, {"i": "iv"}))
+    # the loop runs while any lane is live; the store after it is not masked
+    assert "_mm256_movemask" in g.text or "movemask" in g.text
+    assert g.stats["memory"]["masked"] == 0 and g.stats["memory"]["contiguous"] == 2
 
 
 REDUCE = """

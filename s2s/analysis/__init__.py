@@ -3,7 +3,8 @@
 Entry points (the code generator and the driver use these):
 
     from s2s.analysis.shapes import VectorShape
-    from s2s.analysis.divergence import compute_divergence, print_divergence, DivergenceInfo
+    from s2s.analysis.divergence import compute_divergence, DivergenceInfo
+    from s2s.analysis.annotate import print_divergence        # the printer pass
     from s2s.analysis.memory import memory_shapes, memory_counts, MemoryAccess
     from s2s.analysis.cfg import Graph, cfg_of
     from s2s.analysis.dot import write_dot, cfg_dot
@@ -17,5 +18,5 @@ Entry points (the code generator and the driver use these):
     info.has_varying_activation(block); info.join_points()  # all join blocks
     accesses = memory_shapes(region.fn, info)   # {Load/Store: MemoryAccess(kind, stride, ...)}
     print_divergence(fn, info) -> str; write_dot(fn, info_or_None, path)
-    naive_divergence(fn, arg_shapes)            # precision baseline (tests)
+    from s2s.analysis.naive import naive_divergence   # precision baseline (tests)
 """

@@ -634,56 +634,8 @@ def _only_as_index(user: Instruction, v: Value) -> bool:
     return user.operands[1] is not v and user.operands[2] is not v
 
 
-def naive_divergence(fn: Function, arg_shapes: Mapping[Argument, VectorShape],
-                     *, width: Optional[int] = None) -> DivergenceInfo:
-    """A baseline for precision comparisons: every value defined in a block
-    that is (transitively) control dependent on a divergent branch, every phi
-    with such a predecessor, and every value live out of a loop with a
-    divergent branch inside is varying ("absolute uniformity", seed 001 7.5)."""
-    from .naive import run_naive
-    return run_naive(fn, arg_shapes, width)
-
-
 def uniform_count(info: DivergenceInfo, values: Optional[Iterable[Value]] = None) -> int:
     """How many instructions (or of ``values``) the analysis proves uniform."""
     vals = values if values is not None else [
         i for i in info.fn.instructions() if i.type.__class__.__name__ != "VoidType"]
     return sum(1 for v in vals if info.shape_of(v).is_uniform)
-
-
-# ---------------------------------------------------------------------------
-# printer
-
-
-def print_divergence(fn: Function, info: DivergenceInfo) -> str:
-    """The IR with each value's shape, each load's and store's access kind,
-    each branch's class, then one summary line per loop (changes nothing)."""
-    from ..ir.printer import print_function
-    from .memory import access_of
-
-    def annotate(v: Value) -> Optional[str]:
-        if isinstance(v, (CondBr, Switch)):
-            block = v.block
-            if block is None or block not in info.divergent_branches:
-                return "uniform branch"
-            joins = ", ".join(b.name for b in info.join_points(block))
-            return f"divergent branch, joins: {joins}" if joins else "divergent branch"
-        if isinstance(v, Terminator):
-            return None
-        if isinstance(v, (Load, Store)):
-            acc = access_of(v, info)
-            text = f"{acc.kind}{', masked' if acc.masked else ''}"
-            return text if isinstance(v, Store) else f"{info.shape_of(v)}, {text}"
-        if isinstance(v, Alloca):
-            kind = "uniform object" if info.alloca_is_uniform(v) else "per-lane object"
-            return f"{info.shape_of(v)}, {kind}"
-        return str(info.shape_of(v))
-
-    lines = [print_function(fn, annotate=annotate).rstrip("\n")]
-    for lp in info.loops.loops:
-        exits = ", ".join(
-            f"{e.name} ({'divergent' if info.loop_exit_is_divergent(lp.header, e) else 'uniform'})"
-            for e in lp.exits)
-        kind = "divergent" if info.loop_is_divergent(lp.header) else "uniform"
-        lines.append(f"; loop {lp.header.name}: {kind}, exits: {exits}")
-    return "\n".join(lines) + "\n"

@@ -67,3 +67,12 @@ def run_naive(fn: Function, arg_shapes: Mapping[Argument, VectorShape],
     solver = _NaiveSolver(fn, g, arg_shapes, width)
     solver.run()
     return solver.result()
+
+
+def naive_divergence(fn: Function, arg_shapes: Mapping[Argument, VectorShape],
+                     *, width: Optional[int] = None) -> DivergenceInfo:
+    """A baseline for precision comparisons: every value defined in a block
+    that is (transitively) control dependent on a divergent branch, every phi
+    with such a predecessor, and every value live out of a loop with a
+    divergent branch inside is varying ("absolute uniformity", seed 001 7.5)."""
+    return run_naive(fn, arg_shapes, width)

@@ -405,9 +405,10 @@ def _select(inst: Select, ops: list[VectorShape]) -> VectorShape:
         return BOT
     if c.is_uniform or same_value(va, vb):
         return a.join(b)
-    if a.is_bottom or b.is_bottom:
-        return BOT
-    return VectorShape.varying(math.gcd(a.lane_alignment(), b.lane_alignment()) or 1)
+    # lanes pick different arms: varying, whatever the arms turn out to be
+    # (an arm still at bottom may be a cycle through this select)
+    known = [s.lane_alignment() for s in (a, b) if not s.is_bottom]
+    return VectorShape.varying(math.gcd(*known) if known else 1)
 
 
 def _gep(inst: Gep, base: VectorShape, index: VectorShape) -> VectorShape:

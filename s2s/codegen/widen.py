@@ -18,14 +18,12 @@ lane (sequential semantics).  Masked accesses (Instruction.mask) use masked
 templates or per-lane code guarded by the mask: inactive lanes never touch
 memory.  Non-pure calls run per lane, in lane order.
 
-Control flow: uniform branches become C branches on scalar values
-(labels/gotos, phis as parallel copies on the edges).  A divergent branch
-whose region up to its immediate post-dominator is acyclic (``?:``, ``&&``,
-``||``, guarded statements) is if-converted: its blocks run straight-line
-under block masks, memory operations, calls and integer divisions carry the
-mask, phis become selects (``if_convert``).  Other divergent control flow
-(divergent loops, switches) raises Unsupported until the partial
-linearization transform feeds this widener predicated IR.  The code
+Control flow: the region reaches the widener with uniform control flow only
+(s2s/pipeline.py: divergent loops made uniform, divergent branches
+linearized; masks are IR values and masked operations carry their mask).
+Uniform branches become C branches on scalar values (labels/gotos, phis as
+parallel copies on the edges); ``s2s.any(mask)`` becomes a test of the mask
+bits.  A divergent branch here is an internal error.  The code
 generator (generate.py) supplies the forms of the region arguments and what
 to do at ``ret``.
 """
@@ -94,12 +92,8 @@ class Widener:
         self._probe_cache: dict[Any, bool] = {}
         self._probe_ops = target.ops(lambda name: "")
         self._targeted: set[Block] = set()
-        self._consumed: set[Block] = set()
         self._lazy: dict[Value, Callable[[], str]] = {}
         """Blocks emitted inline by if-conversion."""
-        self._region: Optional[_RegionMasks] = None
-        self._pred_block: Optional[Block] = None
-        """The if-converted block being emitted (its mask guards memory)."""
         self.on_ret: Callable[["Widener", Sequence[Value]], None] = lambda w, vals: None
         canon = target.mask_type(mask_bits, width)
         if canon is None:
@@ -292,15 +286,9 @@ class Widener:
         """The instruction's lane mask (and the predicate of an if-converted
         block) converted to lanes of ``bits``; None = all lanes."""
         m = inst.mask
-        mv: Optional[str] = None
-        if m is not None and not (isinstance(m, Constant) and int(m.value) & 1):
-            mv = self.vec(m)
-        pred = self._region.block(self._pred_block) if self._region and self._pred_block else None
-        if pred is not None:
-            mv = pred if mv is None else self.vop(
-                "mask_and", self.canon, "m", mt=self.canon, a=pred, b=mv)
-        if mv is None:
+        if m is None or (isinstance(m, Constant) and int(m.value) & 1):
             return None
+        mv = self.vec(m)
         mt = self.mask_type(bits)
         return Operand(self.mask_to(mv, self.canon, mt), mt, I1)
 
@@ -311,10 +299,7 @@ class Widener:
         self.preds = self.fn.predecessors()
         self._prepare_phis()
         for index, block in enumerate(blocks):
-            if block in self._consumed:
-                self.body.blocks.append(VBlock(None, []))
-                continue
-            nxt = self.next_block(block)
+            nxt = blocks[index + 1] if index + 1 < len(blocks) else None
             self._cur = []
             self._bcache = {}
             for inst in block.instructions:
@@ -330,14 +315,6 @@ class Widener:
                 vb.label = None
         return self.body
 
-    def next_block(self, block: Block) -> Optional[Block]:
-        """The block emitted after ``block`` (if-converted blocks are skipped)."""
-        blocks = self.fn.blocks
-        for b in blocks[blocks.index(block) + 1:]:
-            if b not in self._consumed:
-                return b
-        return None
-
     def label(self, block: Block) -> str:
         index = self.fn.blocks.index(block)
         base = re.sub(r"[^A-Za-z0-9_]", "_", block.name or "bb")
@@ -345,11 +322,15 @@ class Widener:
 
     def _prepare_phis(self) -> None:
         for block in self.fn.blocks:
-            for phi in block.phis:
+            for phi in self.live_phis(block):
                 if self.kind(phi) == "v":
                     self.forms[phi] = Form(vec=self.new_vec(self.vtype(phi.type), phi.name or "phi"))
                 else:
                     self.forms[phi] = Form(scalar=self.new_scalar(phi.type, phi.name or "phi"))
+
+    def live_phis(self, block: Block) -> list[Phi]:
+        """The phis of ``block`` whose value is used (dead ones get no variable)."""
+        return [phi for phi in block.phis if phi in self.live]
 
     # -- terminators ---------------------------------------------------------------------
     def goto(self, block: Block) -> None:
@@ -365,7 +346,7 @@ class Widener:
         """Materialize what the phi copies of these edges read before the branch,
         so that no edge uses a broadcast that only another edge computed."""
         for succ in succs:
-            for phi in succ.phis:
+            for phi in self.live_phis(succ):
                 inc = phi.value_from(pred)
                 if self.forms[phi].vec is not None:
                     self.vec(inc)
@@ -374,7 +355,7 @@ class Widener:
 
     def edge_copies(self, pred: Block, succ: Block) -> None:
         pairs: list[tuple[str, str, str]] = []
-        for phi in succ.phis:
+        for phi in self.live_phis(succ):
             inc = phi.value_from(pred)
             f = self.forms[phi]
             if f.vec is not None:
@@ -402,10 +383,8 @@ class Widener:
             self.edge(block, term.target, nxt)
         elif isinstance(term, CondBr):
             if self.div.is_divergent_branch(block) or self.kind(term.operands[0]) != "u":
-                if self.if_convert(block, term):
-                    return
-                self.fail(f"divergent control flow (branch at block '{block.name}') "
-                          "is not vectorized yet")
+                self.fail("internal error: a divergent branch reached the code generator; "
+                          "please report this")
             cond = self.scalar(term.operands[0])
             self.prepare_edges(block, term.successors)
             t, f = term.if_true, term.if_false
@@ -426,8 +405,8 @@ class Widener:
             self.edge(block, f, nxt)
         elif isinstance(term, Switch):
             if self.div.is_divergent_branch(block) or self.kind(term.operands[0]) != "u":
-                self.fail(f"divergent control flow (switch at block '{block.name}') "
-                          "is not vectorized yet")
+                self.fail("internal error: a divergent switch reached the code generator; "
+                          "please report this")
             value = self.scalar(term.operands[0])
             self.prepare_edges(block, term.successors)
             self.stmt(f"switch ({value}) {{")
@@ -446,106 +425,6 @@ class Widener:
                 self.stmt(f"goto {self.body.end_label};")
         else:
             self.fail(f"terminator '{term.opcode}' is not supported")
-
-    # -- if-conversion of divergent acyclic regions -------------------------------------------
-    def if_convert(self, block: Block, term: CondBr) -> bool:
-        """Predicate the acyclic region a divergent branch opens instead of
-        rejecting it (``?:``, ``&&``/``||``, guarded statements)::
-
-            block: condbr %c, T, F             block:  mask(T) = c, mask(F) = !c
-            T: ...  br J                        T's code under mask(T)
-            F: ...  br J            ==>         F's code under mask(F)
-            J: %p = phi [a, T], [b, F]          %p = select(c, a, b); goto J
-
-        The region is every block between ``block`` and its immediate
-        post-dominator J.  Block masks are the OR of the incoming edge masks,
-        an edge mask is the source block's mask AND its branch condition;
-        phis become select chains over the edge masks; loads, stores, calls
-        and integer divisions carry the block mask (inactive lanes never touch
-        memory or trap), everything else runs on all lanes.  Regions with
-        loops, switches, side entries or stack objects stay Unsupported."""
-        region = self._acyclic_region(block)
-        if region is None:
-            return False
-        order, join = region
-        inside = set(order) | {block}
-        for s in order + [join]:
-            for phi in s.phis:
-                incs = [v for v, p in phi.incoming() if p in inside]
-                if self.forms[phi].vec is None and any(v is not incs[0] for v in incs):
-                    return False
-        self._consumed |= set(order)
-        # masks are computed on first use (straight-line code, so the first
-        # use dominates the later ones); unused masks cost nothing
-        self._region = _RegionMasks(self, inside, {block: None})
-        for s in order:
-            self._pred_block = s
-            self._phi_selects(s, inside)
-            for inst in s.instructions:
-                if not isinstance(inst, Phi) and not inst.is_terminator and inst in self.live:
-                    self.instruction(inst)
-        self._pred_block = None
-        self._phi_selects(join, inside)
-        self._region = None
-        if join is not self.next_block(block):
-            self.goto(join)
-        return True
-
-    def _acyclic_region(self, block: Block) -> Optional[tuple[list[Block], Block]]:
-        """(blocks strictly between block and its ipdom in topological order, ipdom)."""
-        from ..analysis.cfg import cfg_of
-        if not hasattr(self, "_cfg"):
-            self._cfg = cfg_of(self.fn)
-        ipdom = self._cfg.ipdom
-        join = (ipdom() if callable(ipdom) else ipdom).get(block)
-        if not isinstance(join, Block):
-            return None
-        region: list[Block] = []
-        work = [s for s in block.successors if s is not join]
-        while work:
-            b = work.pop()
-            if b in region:
-                continue
-            if b is block:
-                return None  # a loop through the branch
-            region.append(b)
-            work.extend(s for s in b.successors if s is not join)
-        members = set(region) | {block}
-        for b in region:
-            term = b.terminator
-            if any(p not in members for p in self.preds[b]) or not isinstance(term, (Br, CondBr)):
-                return None
-            if any(isinstance(i, Alloca) for i in b.instructions):
-                return None
-        # topological order (Kahn); a cycle inside the region -> give up
-        indeg = {b: sum(1 for p in self.preds[b] if p in region) for b in region}
-        order: list[Block] = []
-        ready = [b for b in self.fn.blocks if b in indeg and indeg[b] == 0]
-        while ready:
-            b = ready.pop(0)
-            order.append(b)
-            for s in b.successors:
-                if s in indeg:
-                    indeg[s] -= 1
-                    if indeg[s] == 0:
-                        ready.append(s)
-        if len(order) != len(region):
-            return None
-        return order, join
-
-    def _phi_selects(self, s: Block, inside: set[Block]) -> None:
-        for phi in s.phis:
-            incs = [(v, p) for v, p in phi.incoming() if p in inside]
-            f = self.forms[phi]
-            if f.vec is None:
-                self.stmt(f"{f.scalar} = {self.scalar(incs[0][0])};")
-                continue
-            acc = self.vec(incs[-1][0])
-            for v, p in reversed(incs[:-1]):
-                m = self._region.edge(p, s)
-                acc = self.vec(v) if m is None else self._select_names(phi.type, m, self.vec(v), acc,
-                                                                         phi.name or "phi")
-            self.stmt(f"{f.vec} = {acc};")
 
     def _select_names(self, t_ir: Type, m: str, a: str, b: str, hint: str) -> str:
         t = self.vtype(t_ir)
@@ -898,6 +777,21 @@ class Widener:
         self.per_lane(f"*{code} = {{0}};", [Operand(vv, t, elem), *operands], None, None, "st",
                       mask)
 
+    def horizontal(self, inst: Call) -> None:
+        """``s2s.any(m)`` / ``s2s.all(m)`` over the active lanes (the call's mask)."""
+        m = self.vec(inst.operands[0])
+        active = self.mask_operand(inst, self.canon.bits)
+        if inst.callee == "s2s.all":
+            # all active lanes set: no active lane is clear
+            m = self.vop("mask_not", self.canon, "clear", mt=self.canon, a=m)
+        if active is not None:
+            m = self.vop("mask_and", self.canon, "m", mt=self.canon, a=m, b=active.text)
+        name = self.new_scalar(inst.type, inst.name or "any")
+        some, none = ("1", "0") if inst.callee == "s2s.any" else ("0", "1")
+        self.emit(VOp("$if_any", name, None, {"mt": self.canon, "m": m,
+                                              "expr": some, "zero": none}))
+        self.forms[inst] = Form(scalar=name)
+
     def alloca(self, inst: Alloca) -> None:
         hint = inst.name or "obj"
         if self.kind(inst) == "u":
@@ -915,6 +809,8 @@ class Widener:
     def call(self, inst: Call) -> None:
         args = inst.operands
         hint = inst.name or inst.callee
+        if inst.callee in HORIZONTAL:
+            return self.horizontal(inst)
         if inst.pure and self.kind(inst) != "v" and all(self.kind(a) != "v" for a in args) \
                 and inst.mask is None:
             return self.scalar_inst(inst)
@@ -952,42 +848,7 @@ class Widener:
         self.set_vec(inst, self.per_lane(code, inputs, t, ret, hint, mask))
 
 
-class _RegionMasks:
-    """Block and edge masks of one if-converted region, computed on demand."""
-
-    def __init__(self, w: Widener, inside: set[Block], known: dict[Block, Optional[str]]) -> None:
-        self.w = w
-        self.inside = inside
-        self.blocks = dict(known)
-        self.edges: dict[tuple[Block, Block], Optional[str]] = {}
-
-    def edge(self, p: Block, s: Block) -> Optional[str]:
-        """Mask of the lanes taking the edge p -> s (None: all lanes)."""
-        if (p, s) not in self.edges:
-            w = self.w
-            m = self.block(p)
-            term = p.terminator
-            if isinstance(term, CondBr) and term.if_true is not term.if_false:
-                c = w.vec(term.operands[0])
-                if s is term.if_false:
-                    c = w.vop("mask_not", w.canon, "not", mt=w.canon, a=c)
-                m = c if m is None else w.vop("mask_and", w.canon, "m", mt=w.canon, a=m, b=c)
-            self.edges[(p, s)] = m
-        return self.edges[(p, s)]
-
-    def block(self, s: Block) -> Optional[str]:
-        """Mask of the lanes executing s: the OR of its incoming edge masks."""
-        if s not in self.blocks:
-            w = self.w
-            out: Optional[str] = None
-            for i, p in enumerate(q for q in w.preds[s] if q in self.inside):
-                m = self.edge(p, s)
-                if m is None:
-                    out = None
-                    break
-                out = m if i == 0 else w.vop("mask_or", w.canon, "m", mt=w.canon, a=out, b=m)
-            self.blocks[s] = out
-        return self.blocks[s]
+HORIZONTAL = ("s2s.any", "s2s.all")
 
 
 def live_values(fn: Any) -> set[Value]:
@@ -999,7 +860,9 @@ def live_values(fn: Any) -> set[Value]:
         if inst in live:
             continue
         live.add(inst)
-        deps = list(inst.operands) + ([inst.mask] if inst.mask is not None else [])
+        # the mask of a uniform branch only says when its condition matters
+        mask = [inst.mask] if inst.mask is not None and not inst.is_terminator else []
+        deps = list(inst.operands) + mask
         work.extend(d for d in deps if isinstance(d, Instruction) and d not in live)
     return live
 

@@ -116,8 +116,9 @@ class _LoopRebuild:
         self._move_header_phis()
         live = self._tracker(I1, Constant(I1, 1), "live")
         live.next.add_incoming(Constant(I1, 1), self.latch)
+        # which exit a lane took matters only where there are several
         exit_masks = [self._tracker(I1, Constant(I1, 0), f"{x.name}.taken")
-                      for _, x in self.exits]
+                      for _, x in self.exits] if len(self.exits) > 1 else []
         self._rebound_exits(live, exit_masks)
         self._finish_trackers(live, exit_masks)
         stay = Call(ANY, [live.value], I1, name="stay")

@@ -63,6 +63,9 @@ def linearize(fn: Function, div: DivergenceInfo) -> int:
     for block, succs in targets.items():
         _retarget(block, succs)
     apply_predicates(fn, edges)
+    # lay the blocks out in the new order: definitions before their uses,
+    # and a straight chain where the branches were removed
+    fn.blocks = list(cfg_of(fn).block_order)
     return len(divergent)
 
 
