@@ -11,7 +11,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from .codegen.generate import CodegenOptions, GeneratedLoop, prelude
 from .codegen.target import TEMPLATE_ROOT, Target, load_target
@@ -307,26 +307,41 @@ class _Lowered:
         try:
             region = lower_loop(parsed, pragma, plain_char_signed=signed)
             region.source_checks = source_checks(parsed, pragma, region.replace.end)
-            analyzed = analyze(region, tuple(self.options.print_after))
+            first = not self.cache
+            analyzed = analyze(region, tuple(self.options.print_after),
+                               observe=_emit_cfg(region, self.options) if first else None)
         except Unsupported as e:
             return e
         except RecursionError:
             return Unsupported("the loop's code is nested too deeply", pragma.location)
-        if not self.cache:
-            _debug_outputs(analyzed, self.options)
+        if first:
+            _print_shapes(analyzed, self.options)
         return analyzed
 
 
-def _debug_outputs(analyzed: AnalyzedRegion, options: Options) -> None:
-    """--emit-cfg and --print-shapes: views of the analysis, nothing changes."""
-    region = analyzed.region
-    if options.emit_cfg:
-        from .analysis.dot import write_dot
-        os.makedirs(options.emit_cfg, exist_ok=True)
-        stem = f"{os.path.basename(region.file)}.{region.line}"
-        write_dot(region.fn, analyzed.div, os.path.join(options.emit_cfg, f"{stem}.dot"))
+def _emit_cfg(region: Region, options: Options) -> Optional[Callable[[str, Any], None]]:
+    """--emit-cfg: the region's CFG before (divergent branches, joins and loops
+    marked) and after linearization, as Graphviz files."""
+    if not options.emit_cfg:
+        return None
+    from .analysis.dot import write_dot
+    directory = options.emit_cfg
+    stem = f"{os.path.basename(region.file)}.{region.line}"
+
+    def observe(name: str, state: Any) -> None:
+        views = {"canonicalize": "before", "linearize": "after"}
+        if name in views:
+            os.makedirs(directory, exist_ok=True)
+            write_dot(state.fn, state.get("divergence"),
+                      os.path.join(directory, f"{stem}.{views[name]}.dot"))
+    return observe
+
+
+def _print_shapes(analyzed: AnalyzedRegion, options: Options) -> None:
+    """--print-shapes: the analysis the code generator reads, nothing changes."""
     if options.print_shapes:
         from .analysis.annotate import print_divergence
+        region = analyzed.region
         sys.stdout.write(f"; region {region.name} at {region.file}:{region.line}\n")
         sys.stdout.write(print_divergence(region.fn, analyzed.div) + "\n")
 
@@ -338,7 +353,7 @@ def _dispatch(region: Region, loops: list[tuple[Target, GeneratedLoop]],
     start = _line_start(parsed.data, region.replace.start)
     lines: list[str] = []
     for i, (target, loop) in enumerate(loops):
-        lines.append(f"{'#if' if i == 0 else '#elif'} defined({target.guard})")
+        lines.append(f"{'#if' if i == 0 else '#elif'} {target.condition}")
         lines.append(loop.text.rstrip("\n"))
     lines.append("#else")
     lines.append(parsed.data[start:region.replace.end].decode())
@@ -364,7 +379,7 @@ def _preludes(targets: list[Target], needs: dict[str, Optional[set[str]]]) -> by
         if target_needs is None:
             continue
         text = prelude(target, target_needs).rstrip()
-        parts.append(f"#if defined({target.guard})\n{text}\n#endif\n")
+        parts.append(f"#if {target.condition}\n{text}\n#endif\n")
     return "".join(parts).encode()
 
 

@@ -106,17 +106,23 @@ class AnalyzedRegion:
     """Uniform and divergent branches and loops of the region as written."""
 
 
+Observer = Callable[[str, PassState], None]
+"""Called after each pass with its name (debug views: ``--emit-cfg``)."""
+
+
 def analyze(region: Region, print_after: tuple[str, ...] = (),
-            out: Optional[TextIO] = None) -> AnalyzedRegion:
+            out: Optional[TextIO] = None, observe: Optional[Observer] = None) -> AnalyzedRegion:
     """Run the pipeline on ``region`` (changes ``region.fn``)."""
     state = PassState(region.fn, region_arg_shapes(region))
-    source_counts = run_passes(state, PIPELINE, print_after, out, label=region.name)
+    source_counts = run_passes(state, PIPELINE, print_after, out, label=region.name,
+                               observe=observe)
     div = state.get("divergence")
     return AnalyzedRegion(region, div, memory_shapes(region.fn, div), source_counts)
 
 
 def run_passes(state: PassState, passes: tuple[Pass, ...], print_after: tuple[str, ...] = (),
-               out: Optional[TextIO] = None, label: str = "") -> dict[str, dict[str, int]]:
+               out: Optional[TextIO] = None, label: str = "",
+               observe: Optional[Observer] = None) -> dict[str, dict[str, int]]:
     """Run ``passes`` in order with the verifier after each; returns the branch
     and loop classes seen after the first pass (the source as written)."""
     source_counts: dict[str, dict[str, int]] = {}
@@ -129,6 +135,8 @@ def run_passes(state: PassState, passes: tuple[Pass, ...], print_after: tuple[st
         if p.name in print_after:
             (out or sys.stdout).write(f"; IR of {label or state.fn.name} after {p.name}\n"
                                       f"{print_function(state.fn)}\n")
+        if observe is not None:
+            observe(p.name, state)
     return source_counts
 
 

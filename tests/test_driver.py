@@ -101,7 +101,9 @@ def test_dispatch_is_widest_first(tmp_path: Path) -> None:
     r = s2svec(tmp_path, "--target", "neon,avx2,avx512")
     out = (tmp_path / "out.c").read_text()
     body = out[out.index("double kern"):]
-    assert (body.index("#if defined(__AVX512F__)") < body.index("#elif defined(__AVX2__)")
+    avx512 = ("#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)"
+              " && defined(__AVX512DQ__) && defined(__FMA__)")
+    assert (body.index(avx512) < body.index("#elif defined(__AVX2__) && defined(__FMA__)")
             < body.index("#elif defined(__ARM_NEON)") < body.index("#else"))
 
 
@@ -117,8 +119,37 @@ def test_print_shapes_and_emit_cfg(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert "; region kern:12 at " in r.stdout
     assert "stride(" in r.stdout and "uni" in r.stdout
-    dots = list((tmp_path / "cfg").glob("*.dot"))
-    assert len(dots) == 1 and dots[0].read_text().startswith("digraph")
+    dots = sorted(p.name for p in (tmp_path / "cfg").glob("*.dot"))
+    assert dots == ["k.c.11.after.dot", "k.c.11.before.dot"]
+    assert all((tmp_path / "cfg" / d).read_text().startswith("digraph") for d in dots)
+
+
+DIVERGENT_LOOP = """\
+void f(int *out, const int *a, int n) {
+#pragma omp simd
+  for (int i = 0; i < n; i++) {
+    int x = a[i], c = 0;
+    while (x > 1) { x = (x & 1) ? 3 * x + 1 : x / 2; c++; }
+    out[i] = c;
+  }
+}
+"""
+
+
+def test_emit_cfg_shows_the_region_before_and_after_linearization(tmp_path: Path) -> None:
+    r = s2svec(tmp_path, "--target", "avx2", "--emit-cfg", str(tmp_path / "cfg"),
+               "--print-after", "linearize", source=DIVERGENT_LOOP)
+    assert r.returncode == 0, r.stderr
+    before = (tmp_path / "cfg" / "k.c.2.before.dot").read_text()
+    after = (tmp_path / "cfg" / "k.c.2.after.dot").read_text()
+    assert "[divergent]" in before and "(divergent)" in before
+    assert "[divergent]" not in after and "(divergent)" not in after
+    assert "; IR of f:3 after linearize" in r.stdout and "@s2s.any(%live)" in r.stdout
+
+
+def test_print_after_names_an_unknown_pass(tmp_path: Path) -> None:
+    r = s2svec(tmp_path, "--print-after", "nosuch", source=DIVERGENT_LOOP)
+    assert r.returncode == 2 and "unknown pass 'nosuch'" in r.stderr
 
 
 def test_target_lists() -> None:

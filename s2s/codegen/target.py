@@ -78,7 +78,8 @@ class Target:
     """One code-generation target."""
 
     name: str
-    guard: str
+    guards: list[str]
+    """Predefined macros that must all be defined to compile this target's code."""
     register_bits: int
     headers: list[str]
     cflags: list[str]
@@ -94,6 +95,16 @@ class Target:
     """Whether plain ``char`` is signed in this target's C ABI (AArch64: no)."""
     triple: str = ""
     """The target triple its compilers use (``x86_64-linux-gnu``)."""
+
+    @property
+    def condition(self) -> str:
+        """The preprocessor condition selecting this target's code."""
+        return " && ".join(f"defined({g})" for g in self.guards)
+
+    @property
+    def guard(self) -> str:
+        """The main ISA macro (the first guard)."""
+        return self.guards[0]
 
     @property
     def parse_args(self) -> tuple[str, ...]:
@@ -186,7 +197,8 @@ def load_target(name: str) -> Target:
         trim_blocks=True, lstrip_blocks=True, autoescape=False,
         undefined=jinja2.StrictUndefined, keep_trailing_newline=False)
     return Target(
-        name=data["name"], guard=data["guard"], register_bits=data["register_bits"],
+        name=data["name"], register_bits=data["register_bits"],
+        guards=[data["guard"]] if isinstance(data["guard"], str) else list(data["guard"]),
         headers=list(data.get("headers", [])), cflags=list(data.get("cflags", [])),
         mask_kind=mask.get("kind", "lanes"),
         mask_ctypes={int(k): v for k, v in mask.get("ctypes", {}).items()},

@@ -37,7 +37,7 @@ import clang.cindex as ci
 from ..diagnostics import Unsupported
 from .lower_clang import evaluate
 from .parse import ParsedFile
-from .pragmas import Pragma, skipped_ranges, scan_directives
+from .pragmas import Pragma, is_function_like_macro, scan_directives, skipped_ranges
 
 CK = ci.CursorKind
 TK = ci.TypeKind
@@ -78,7 +78,8 @@ def _macro_checks(parsed: ParsedFile, loop: ci.Cursor, start: int, end: int) -> 
             continue
         seen.add(name)
         expr = expressions.get((use.extent.start.offset, use.extent.end.offset))
-        check = _value_check(name, expr) if expr is not None else None
+        object_like = not _function_like(use.referenced)
+        check = _value_check(name, expr) if expr is not None and object_like else None
         lines += [check] if check else [f"#ifndef {name}",
                                          f'#error "s2svec: macro {name} is not defined; '
                                          f'{_REGENERATE}"', "#endif"]
@@ -105,19 +106,22 @@ def _is_users_macro(parsed: ParsedFile, use: ci.Cursor) -> bool:
 
 
 def _expressions_by_extent(loop: ci.Cursor) -> dict[tuple[int, int], ci.Cursor]:
-    """(start, end) offsets -> the outermost expression with that extent."""
+    """(start, end) offsets -> the outermost expression with that extent that
+    is not an implicit conversion (every token of a macro's expansion has the
+    extent of the macro's name, so the whole expansion is the outermost one)."""
     found: dict[tuple[int, int], ci.Cursor] = {}
     for cursor in loop.walk_preorder():
-        if cursor.kind.is_expression():
-            key = (cursor.extent.start.offset, cursor.extent.end.offset)
-            found.setdefault(key, cursor)
+        if cursor.kind.is_expression() and cursor.kind != CK.UNEXPOSED_EXPR:
+            found.setdefault((cursor.extent.start.offset, cursor.extent.end.offset), cursor)
     return found
 
 
 def _value_check(name: str, expr: ci.Cursor) -> Optional[str]:
     ctype = _ARITHMETIC.get(expr.type.get_canonical().kind)
+    if ctype is None or not _constant(expr):
+        return None
     value = evaluate(expr)
-    if ctype is None or value is None:
+    if value is None:
         return None
     if isinstance(value, float):
         if not math.isfinite(value):
@@ -129,6 +133,25 @@ def _value_check(name: str, expr: ci.Cursor) -> Optional[str]:
     return (f"__extension__ (void)sizeof(struct {{ int {field} : "
             f"(__builtin_types_compatible_p(__typeof__({name}), {ctype}) "
             f"&& ({name}) == {literal}) ? 1 : -1; }});")
+
+
+def _function_like(definition: Optional[ci.Cursor]) -> bool:
+    """``#define SQ(x) ...``: its expansions depend on arguments, only its
+    existence is checked."""
+    return definition is not None and is_function_like_macro(
+        definition, list(definition.get_tokens()))
+
+
+def _constant(expr: ci.Cursor) -> bool:
+    """Only literals, enum constants and operators: clang's evaluator also
+    folds variables with known initializers, which the build may not share."""
+    for c in expr.walk_preorder():
+        if c.kind == CK.CALL_EXPR:
+            return False
+        if c.kind == CK.DECL_REF_EXPR and (c.referenced is None or
+                                           c.referenced.kind != CK.ENUM_CONSTANT_DECL):
+            return False
+    return True
 
 
 # -- conditionals -----------------------------------------------------------------

@@ -319,12 +319,13 @@ def _macro_definitions(parsed: ParsedFile) -> Iterator[ci.Cursor]:
 
 def _macro_body(cursor: ci.Cursor) -> Optional[str]:
     tokens = list(cursor.get_tokens())
-    if _is_function_like(cursor, tokens):
+    if is_function_like_macro(cursor, tokens):
         return None
     return " ".join(t.spelling for t in tokens[1:])
 
 
-def _is_function_like(cursor: ci.Cursor, tokens: list[ci.Token]) -> bool:
+def is_function_like_macro(cursor: ci.Cursor, tokens: list[ci.Token]) -> bool:
+    """``#define SQ(x) ...`` (a '(' right after the name) rather than object-like."""
     check = getattr(ci.conf.lib, "clang_Cursor_isMacroFunctionLike", None)
     if check is not None:
         check.argtypes = [ci.Cursor]

@@ -118,6 +118,8 @@ class _Predicates:
         self.new_preds = fn.predecessors()
         self.block_pred: dict[Block, Value] = {}
         self.starts: dict[Block, _Inserter] = {}
+        self.replaced: dict[Phi, Value] = {}
+        """Phis turned into selects (a branch condition may be one)."""
 
     def at_start(self, b: Block) -> "_Inserter":
         if b not in self.starts:
@@ -151,6 +153,8 @@ class _Predicates:
         branch = self.edges.branches[a]
         p = self.block_pred[a]
         at = _Inserter(a, at_end=True)
+        if isinstance(branch.cond, Phi) and branch.cond in self.replaced:
+            branch.cond = self.replaced[branch.cond]
         for s in branch.succs:
             if s not in self.edges.preds or a not in self.edges.preds[s]:
                 continue  # a back edge
@@ -194,6 +198,7 @@ class _Predicates:
                 cond = self.ssa.read_at_start(("edge", p, b), b)
                 value = _select(cond, chosen, value, at, phi.name)
             phi.replace_all_uses_with(value)
+            self.replaced[phi] = value
             phi.erase()
 
     def _incoming_at(self, phi: Phi, inc: tuple[Value, Block], b: Block) -> Value:
@@ -283,8 +288,13 @@ def needs_mask(inst: Instruction) -> bool:
     if isinstance(inst, Call):
         return not inst.pure or inst.callee in HORIZONTAL
     if isinstance(inst, BinOp) and inst.op in ("div", "rem"):
-        return isinstance(inst.type, IntType)
+        return isinstance(inst.type, IntType) and not _safe_divisor(inst.operands[1])
     return False
+
+
+def _safe_divisor(d: Value) -> bool:
+    """A constant divisor that cannot trap (not 0, and not -1: INT_MIN / -1)."""
+    return isinstance(d, Constant) and int(d.value) not in (0, -1)
 
 
 def _mask_block(b: Block, pred: Value) -> None:
