@@ -128,7 +128,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="vector: libmvec on x86 (<= 4 ulp, link -lmvec); "
                         "exact: scalar libm per lane (default: %(default)s)")
     p.add_argument("--no-boscc", action="store_true",
-                   help="do not insert all-false skips around divergent regions")
+                   help="do not insert all-false skips (BOSCC) in front of expensive "
+                        "divergent regions")
+    p.add_argument("--boscc-threshold", type=int, default=16, metavar="N",
+                   help="cost of a divergent region from which it gets an all-false skip "
+                        "(a math call weighs 16, a division 8, a load or store 2, other "
+                        "operations 1; default: %(default)s)")
     p.add_argument("--emit-cfg", metavar="DIR",
                    help="write Graphviz .dot files of each region's CFG to DIR")
     p.add_argument("--print-shapes", action="store_true",
@@ -492,6 +497,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     options = driver.Options(targets=targets, include_dirs=args.include_dirs,
                              defines=args.defines, std=args.std, math=args.math,
                              simdlen=args.simdlen, boscc=not args.no_boscc,
+                             boscc_threshold=args.boscc_threshold,
                              emit_cfg=args.emit_cfg, print_shapes=args.print_shapes,
                              print_after=args.print_after)
     try:

@@ -22,6 +22,7 @@ from .frontend.parse import ParsedFile
 from .frontend.pragmas import Pragma, find_pragmas, scan_pragma_lines
 from .frontend.views import FileView, parse_views
 from .ir.region import Region
+from .transform.boscc import DEFAULT_THRESHOLD
 from .pipeline import AnalyzedRegion, analyze, control_counts, generate
 from .report import RegionReport, render_json, render_text
 
@@ -75,6 +76,8 @@ class Options:
     math: str = "vector"
     simdlen: Optional[int] = None
     boscc: bool = True
+    boscc_threshold: int = DEFAULT_THRESHOLD
+    """Weight of a divergent arm that gets an all-false skip (transform.boscc)."""
     emit_cfg: Optional[str] = None
     print_shapes: bool = False
     print_after: list[str] = field(default_factory=list)
@@ -308,8 +311,10 @@ class _Lowered:
             region = lower_loop(parsed, pragma, plain_char_signed=signed)
             region.source_checks = source_checks(parsed, pragma, region.replace.end)
             first = not self.cache
+            threshold = self.options.boscc_threshold if self.options.boscc else None
             analyzed = analyze(region, tuple(self.options.print_after),
-                               observe=_emit_cfg(region, self.options) if first else None)
+                               observe=_emit_cfg(region, self.options) if first else None,
+                               boscc_threshold=threshold)
         except Unsupported as e:
             return e
         except RecursionError:

@@ -3,6 +3,7 @@
 Every change of control flow is a pass here, on the IR, before widening:
 
     canonicalize      preheaders, one latch, dedicated exits, loop-closed SSA
+    boscc             all-false skips in front of expensive divergent arms
     divergent-loops   divergent loops (and loops under divergent control) made uniform
     loop-closed-ssa   canonicalize again: loop-closed SSA for the rebuilt loops
     linearize         partial linearization: divergent branches removed, phis
@@ -34,6 +35,7 @@ from .ir.region import Region
 from .ir.values import Alloca, Argument, CondBr, Function, Switch
 from .ir.verifier import verify
 from .report import RegionReport
+from .transform.boscc import DEFAULT_THRESHOLD, insert_gadgets
 from .transform.canonicalize import canonicalize
 from .transform.divergent_loops import make_loops_uniform
 from .transform.linearize import linearize
@@ -48,7 +50,11 @@ class PassState:
     fn: Function
     arg_shapes: dict[Argument, VectorShape]
     """Shapes of the parameters (a loop region: iv strided, live-ins uniform)."""
+    boscc_threshold: Optional[int] = DEFAULT_THRESHOLD
+    """Weight of a divergent arm that gets an all-false skip (None: no BOSCC)."""
     analyses: dict[str, Any] = field(default_factory=dict)
+    results: dict[str, Any] = field(default_factory=dict)
+    """What each pass returned (the report reads the BOSCC gadgets)."""
 
     def get(self, name: str) -> Any:
         if name not in self.analyses:
@@ -77,6 +83,12 @@ def _canonicalize(state: PassState) -> object:
     return canonicalize(state.fn)
 
 
+def _boscc(state: PassState) -> object:
+    if state.boscc_threshold is None:
+        return []
+    return insert_gadgets(state.fn, state.get("divergence"), state.boscc_threshold)
+
+
 def _divergent_loops(state: PassState) -> object:
     return make_loops_uniform(state.fn, state.get("divergence"))
 
@@ -87,6 +99,7 @@ def _linearize(state: PassState) -> object:
 
 PIPELINE: tuple[Pass, ...] = (
     Pass("canonicalize", _canonicalize),
+    Pass("boscc", _boscc, requires=("divergence",)),
     Pass("divergent-loops", _divergent_loops, requires=("divergence",)),
     Pass("loop-closed-ssa", _canonicalize),
     Pass("linearize", _linearize, requires=("divergence",)),
@@ -104,6 +117,8 @@ class AnalyzedRegion:
     mem: Any
     source_counts: dict[str, dict[str, int]]
     """Uniform and divergent branches and loops of the region as written."""
+    gadgets: list[Any] = field(default_factory=list)
+    """The BOSCC gadgets inserted (transform.boscc.Gadget)."""
 
 
 Observer = Callable[[str, PassState], None]
@@ -111,13 +126,15 @@ Observer = Callable[[str, PassState], None]
 
 
 def analyze(region: Region, print_after: tuple[str, ...] = (),
-            out: Optional[TextIO] = None, observe: Optional[Observer] = None) -> AnalyzedRegion:
+            out: Optional[TextIO] = None, observe: Optional[Observer] = None,
+            boscc_threshold: Optional[int] = DEFAULT_THRESHOLD) -> AnalyzedRegion:
     """Run the pipeline on ``region`` (changes ``region.fn``)."""
-    state = PassState(region.fn, region_arg_shapes(region))
+    state = PassState(region.fn, region_arg_shapes(region), boscc_threshold)
     source_counts = run_passes(state, PIPELINE, print_after, out, label=region.name,
                                observe=observe)
     div = state.get("divergence")
-    return AnalyzedRegion(region, div, memory_shapes(region.fn, div), source_counts)
+    return AnalyzedRegion(region, div, memory_shapes(region.fn, div), source_counts,
+                          list(state.results.get("boscc") or []))
 
 
 def run_passes(state: PassState, passes: tuple[Pass, ...], print_after: tuple[str, ...] = (),
@@ -127,7 +144,7 @@ def run_passes(state: PassState, passes: tuple[Pass, ...], print_after: tuple[st
     and loop classes seen after the first pass (the source as written)."""
     source_counts: dict[str, dict[str, int]] = {}
     for p in passes:
-        p.run(state)
+        state.results[p.name] = p.run(state)
         state.invalidate(p.invalidates)
         _verify(state, p)
         if not source_counts:
@@ -172,6 +189,7 @@ def control_counts(analyzed: AnalyzedRegion, report: RegionReport) -> None:
     for key in ("branches", "loops"):
         for kind, n in analyzed.source_counts[key].items():
             getattr(report, key)[kind] += n
+    report.boscc = len(analyzed.gadgets)
     for inst in analyzed.region.fn.instructions():
         if isinstance(inst, Alloca):
             report.allocas["uniform" if analyzed.div.alloca_is_uniform(inst) else "varying"] += 1

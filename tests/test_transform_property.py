@@ -33,14 +33,14 @@ def run(fn, lanes: list[int], u: int, predicated: bool):
     return result, mem.read_array(out, I32, SLOTS * len(lanes))
 
 
-def transformed(seed: int, until: str = "linearize", **kw: int):
+def transformed(seed: int, until: str = "linearize", boscc: int = 16, **kw: int):
     fn = build_region(seed, **kw)
     passes = []
     for p in PIPELINE:
         passes.append(p)
         if p.name == until:
             break
-    run_passes(PassState(fn, arg_shapes(fn)), tuple(passes))
+    run_passes(PassState(fn, arg_shapes(fn), boscc_threshold=boscc), tuple(passes))
     return fn
 
 
@@ -50,12 +50,12 @@ def inputs(seed: int) -> tuple[list[int], int]:
     return [r.randint(-4, 9) for _ in range(width)], r.randint(-2, 6)
 
 
-def check(seed: int, **kw: int) -> None:
+def check(seed: int, boscc: int = 16, **kw: int) -> None:
     lanes, u = inputs(seed)
     expected = run(build_region(seed, **kw), lanes, u, predicated=False)
-    after_loops = transformed(seed, "loop-closed-ssa", **kw)
+    after_loops = transformed(seed, "loop-closed-ssa", boscc, **kw)
     assert run(after_loops, lanes, u, predicated=False) == expected
-    assert run(transformed(seed, **kw), lanes, u, predicated=True) == expected
+    assert run(transformed(seed, boscc=boscc, **kw), lanes, u, predicated=True) == expected
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -67,6 +67,12 @@ def test_linearized_regions_compute_what_each_lane_computes(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(40))
 def test_deep_regions(seed: int) -> None:
     check(seed, max_depth=4, max_stmts=5)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_boscc_gadgets_everywhere(seed: int) -> None:
+    """Threshold 1: every divergent arm that may get a gadget gets one."""
+    check(seed, boscc=1)
 
 
 def test_the_generator_makes_divergent_loops_and_branches() -> None:

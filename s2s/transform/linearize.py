@@ -17,6 +17,9 @@ post-dominating it, tracked by the *deferral relation* D (Listing 8):
     J: %x = phi [1, B], [2, C]  J: %x = select %e.B.J, 1, 2
 
 No block is added and uniform branches stay (they may get new targets).
+Where a block deferred past a kept uniform join no longer has its values'
+definitions dominating it, those uses read them through SSA variables
+(ssa_repair.py; the lanes coming the other way are inactive there).
 Back edges are kept as they are: a uniform loop is left by all lanes at once,
 so the deferrals of its latch point out of the loop and the exits carry them
 on (Section 8.3).  The data flow then follows the new CFG (predicates.py):
@@ -38,6 +41,7 @@ from ..analysis.cfg import Graph, cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..ir.values import Block, Br, CondBr, Function, Ret, Switch, Terminator
 from .predicates import OriginalEdges, apply_predicates
+from .ssa_repair import DominanceRepair
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,9 @@ def linearize(fn: Function, div: DivergenceInfo) -> int:
     targets = new_successors(g, set(divergent))
     for block, succs in targets.items():
         _retarget(block, succs)
-    apply_predicates(fn, edges)
+    repair = DominanceRepair(fn)
+    repair.repair_all()
+    apply_predicates(fn, edges, repair.at_end)
     # lay the blocks out in the new order: definitions before their uses,
     # and a straight chain where the branches were removed
     fn.blocks = list(cfg_of(fn).block_order)

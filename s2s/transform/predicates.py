@@ -29,7 +29,7 @@ so inactive lanes never touch memory or trap.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Hashable, Optional
+from typing import Callable, Hashable, Optional
 
 from ..analysis.cfg import Graph
 from ..analysis.divergence import DivergenceInfo
@@ -105,15 +105,19 @@ def _branch_of(block: Block, g: Graph[Block]) -> _Branch:
     return _Branch(list(g.succs[block]))
 
 
-def apply_predicates(fn: Function, edges: OriginalEdges) -> None:
+AtEnd = Callable[[Value, Block], Value]
+"""The value available at the end of a block (ssa_repair.DominanceRepair.at_end)."""
+
+
+def apply_predicates(fn: Function, edges: OriginalEdges, at_end: AtEnd) -> None:
     """Materialize predicates, turn the phis of blocks whose predecessors
     changed into selects, and mask what must not run on inactive lanes."""
-    _Predicates(fn, edges).run()
+    _Predicates(fn, edges, at_end).run()
 
 
 class _Predicates:
-    def __init__(self, fn: Function, edges: OriginalEdges) -> None:
-        self.fn, self.edges = fn, edges
+    def __init__(self, fn: Function, edges: OriginalEdges, at_end: AtEnd) -> None:
+        self.fn, self.edges, self.at_end = fn, edges, at_end
         self.ssa = SSABuilder.for_function(fn)
         self.new_preds = fn.predecessors()
         self.block_pred: dict[Block, Value] = {}
@@ -155,6 +159,8 @@ class _Predicates:
         at = _Inserter(a, at_end=True)
         if isinstance(branch.cond, Phi) and branch.cond in self.replaced:
             branch.cond = self.replaced[branch.cond]
+        if branch.cond is not None:
+            branch.cond = self.at_end(branch.cond, a)
         for s in branch.succs:
             if s not in self.edges.preds or a not in self.edges.preds[s]:
                 continue  # a back edge

@@ -1,0 +1,134 @@
+"""BOSCC gadgets: skip a divergent region at run time when no lane takes it.
+
+Spec: seed 001 Section 9.2 (the BOSCC gadget), relying on Theorem 5 of
+Chapter 8 (partial linearization keeps uniform branches, and the region a
+kept branch skips is skipped with everything it dominates).  Partial
+linearization runs both arms of a divergent branch, each under its mask; an
+arm that no lane takes still costs its full time.  Before linearization,
+a branch whose arm is expensive gets a uniform test in front of it:
+
+    a:  ...                                a:  ...
+        condbr %c, B, O        ==>             %t = call s2s.any(%c)     (uniform)
+                                               condbr %t, a.boscc, O
+                                           a.boscc:
+                                               condbr %c, B, O          (divergent)
+
+When no lane of ``a`` has ``%c`` set, control goes straight to ``O`` and
+``B`` with its dominance region is skipped; otherwise linearization turns
+``a.boscc`` into ``B`` then ``O`` as before.  The ``any`` is taken over the
+lanes active in ``a`` (linearization masks horizontal operations with the
+block predicate).  Both arms of one branch may get a gadget (the second
+tests ``!%c`` in ``a.boscc``); gadgets nest along else-if cascades, so a
+cascade stops as soon as no lane is left in it.
+
+The cost model weighs the instructions of the arm's dominance region (calls
+to math and other functions and divisions most, memory next) and inserts a
+gadget when the weight reaches the threshold.  An arm qualifies when its
+only predecessor is the branching block and it stays in the branching
+block's loop (an exit or a loop header is left alone).
+
+Requires canonical loops and the divergence analysis; leaves them canonical
+(a skip edge may enter a loop exit: canonicalize runs again).  Changes the
+CFG: every analysis is invalid afterwards.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..analysis.cfg import Graph
+from ..analysis.divergence import DivergenceInfo
+from ..ir.types import I1
+from ..ir.values import (BinOp, Block, Call, CondBr, Constant, Function, Instruction, Load,
+                         Store)
+from .canonicalize import canonicalize
+
+ANY = "s2s.any"
+DEFAULT_THRESHOLD = 16
+"""A region weighing this much gets a gadget (one math call does)."""
+
+
+@dataclass(frozen=True)
+class Boscc:
+    """The pass object: ``Boscc(threshold).apply(fn, div)`` -> gadgets inserted."""
+
+    threshold: int = DEFAULT_THRESHOLD
+    name: ClassVar[str] = "boscc"
+
+    def apply(self, fn: Function, div: DivergenceInfo) -> list["Gadget"]:
+        return insert_gadgets(fn, div, self.threshold)
+
+
+@dataclass(frozen=True)
+class Gadget:
+    """One inserted all-false skip (for the report)."""
+
+    branch: Block
+    """The block whose divergent branch got the test."""
+    skipped: Block
+    """The arm skipped when no lane takes it."""
+    weight: int
+
+
+def insert_gadgets(fn: Function, div: DivergenceInfo, threshold: int) -> list[Gadget]:
+    g = div.cfg
+    gadgets: list[Gadget] = []
+    for a in [b for b in g.block_order if div.is_divergent_branch(b)]:
+        term = a.terminator
+        if not isinstance(term, CondBr) or term.if_true is term.if_false:
+            continue
+        weights = [(arm, _arm_weight(g, a, arm)) for arm in (term.if_true, term.if_false)]
+        branch = a
+        for arm, weight in weights:
+            if weight >= threshold:
+                gadgets.append(Gadget(a, arm, weight))
+                branch = _gadget(fn, branch, arm)
+    if gadgets:
+        canonicalize(fn)  # a skip edge may enter a loop exit: dedicated exits again
+    return gadgets
+
+
+def _arm_weight(g: Graph[Block], a: Block, arm: Block) -> int:
+    """Weight of the blocks ``arm`` dominates; 0 where no gadget may go."""
+    if g.preds[arm] != [a] or g.loops.loop_with_header(arm) is not None:
+        return 0
+    if g.loops.innermost.get(arm) is not g.loops.innermost.get(a):
+        return 0
+    return sum(_weight(inst) for b in g.rpo if g.dominates(arm, b) for inst in b.instructions)
+
+
+def _weight(inst: Instruction) -> int:
+    if isinstance(inst, Call):
+        return 16
+    if isinstance(inst, BinOp) and inst.op in ("div", "rem"):
+        return 8
+    if isinstance(inst, (Load, Store)):
+        return 2
+    return 1
+
+
+def _gadget(fn: Function, a: Block, arm: Block) -> Block:
+    """Put the test for ``arm`` in ``a``; returns the block holding the
+    divergent branch now (for a second gadget on the other arm)."""
+    term = a.terminator
+    assert isinstance(term, CondBr)
+    cond, other = term.operands[0], (term.if_false if arm is term.if_true else term.if_true)
+    inner = Block(f"{a.name}.boscc")
+    inner.function = fn
+    fn.blocks.insert(fn.blocks.index(a) + 1, inner)
+    a.instructions.remove(term)
+    term.block = None
+    inner.append(term)
+    if arm is term.if_false:
+        cond = BinOp("xor", cond, Constant(I1, 1), f"not.{cond.name}" if cond.name else "")
+        a.append(cond)
+    taken = Call(ANY, [cond], I1, name=f"{arm.name}.any")
+    a.append(taken)
+    a.append(CondBr(taken, inner, other))
+    for phi in arm.phis:
+        phi.incoming_blocks[phi.incoming_blocks.index(a)] = inner
+    for phi in other.phis:
+        phi.add_incoming(phi.value_from(a), inner)
+    return inner
+
+
