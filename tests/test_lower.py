@@ -140,6 +140,31 @@ void f(unsigned n, unsigned *a) {
     assert r.fn.args[0].type == U32
 
 
+@pytest.mark.parametrize("var, bound, cmp, ctype", [
+    ("unsigned char", "int n", "c < n", "int"),
+    ("unsigned char", "int n", "n > c", "int"),
+    ("unsigned short", "unsigned n", "c != n", "unsigned int"),
+    ("int", "unsigned n", "c <= n", "unsigned int"),
+    ("unsigned int", "long long n", "c < n", "long long"),
+    ("signed char", "long n", "c >= n", "long"),
+])
+def test_comparison_type_is_kept(tmp_path: Path, var: str, bound: str, cmp: str,
+                                 ctype: str) -> None:
+    """The bound keeps its value: the count is computed in the type the
+    comparison is evaluated in, not in the variable's type (a bound of 300
+    for an unsigned char variable was truncated to 44)."""
+    step = "c--" if ">" in cmp.replace("n > c", "<") else "c++"
+    r = lower_one(tmp_path, f"""
+void f({bound}, int *a) {{
+  #pragma omp simd
+  for ({var} c = 0; {cmp}; {step})
+    a[c] = c;
+}}
+""")
+    assert r.bounds is not None and r.bounds.cmp_c_type == ctype
+    assert r.bounds.var_c_type == var
+
+
 def test_collapse_keeps_outer_headers(tmp_path: Path) -> None:
     r = lower_one(tmp_path, """
 #define M 8

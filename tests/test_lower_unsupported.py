@@ -96,6 +96,9 @@ LOOP_CASES = [
      "an increment"),
     ("for (int i = 0; i < n; i += 0) a[i] = 0;",
      "simd loop is not in canonical form: the loop step is zero"),
+    ("for (int i = 0; i < d[0]; i++) a[i] = 0;",
+     "loop variable 'i' is compared with a bound of type 'double': the iteration count "
+     "needs an integer bound"),
 ]
 
 

@@ -368,24 +368,62 @@ class _LoopGen:
 
     # -- layout --------------------------------------------------------------------------------
     def trip_lines(self) -> list[str]:
+        """The iteration count, OpenMP's reading of the canonical loop:
+
+        * ``!=`` with step +1 / -1 is ``<`` / ``>`` (OpenMP 5.x; gcc and
+          clang run no iteration of ``for (c = 250; c != 4; c++)``);
+        * the bound keeps its own value: the count is computed in the type
+          of the comparison (``unsigned char c < 300`` compares in int), the
+          variable takes the values ``(T)(lb + k*step)``;
+        * when some iteration would need a value its type T cannot hold
+          (``unsigned char c = 250; c < 300``), OpenMP leaves the behaviour
+          unspecified: no iteration runs, as gcc 12 does at run time (clang-19
+          runs the wrapped values; the plain C loop never ends).  This keeps
+          the promise the vector body relies on: lanes never wrap.  Only the
+          value after the last iteration may wrap (``c <= 255`` ends with
+          c == 0), as with both compilers.
+        """
         bd = self.region.bounds
         T = bd.var_c_type
         s = bd.step
-        lines = [f"const {T} s2s_lo = ({bd.lower});", f"const {T} s2s_hi = ({bd.upper});",
+        cmp = bd.cmp if bd.cmp != "!=" else ("<" if s > 0 else ">")
+        t = self.iv_binding.arg.type if self.iv_binding is not None else None
+        if not isinstance(t, IntType):
+            raise Unsupported("only integer loop variables are supported", self.loc)
+        ct = bd.cmp_type if isinstance(bd.cmp_type, IntType) else t
+        CT = bd.cmp_c_type or T
+        lines = [f"const {T} s2s_lo = ({bd.lower});", f"const {CT} s2s_hi = ({bd.upper});",
                  "unsigned long long s2s_trip = 0;"]
-        lo, hi = "(unsigned long long)s2s_lo", "(unsigned long long)s2s_hi"
-        if bd.cmp in ("<", "<=") and s > 0:
-            off = " - 1ULL" if bd.cmp == "<" else ""
-            lines.append(f"if (s2s_lo {bd.cmp} s2s_hi) s2s_trip = ({hi} - {lo}{off}) / {s}ULL + 1ULL;")
-        elif bd.cmp in (">", ">=") and s < 0:
-            off = " - 1ULL" if bd.cmp == ">" else ""
-            lines.append(f"if (s2s_lo {bd.cmp} s2s_hi) s2s_trip = ({lo} - {hi}{off}) / {-s}ULL + 1ULL;")
-        elif bd.cmp == "!=" and s in (1, -1):
-            d = f"{hi} - {lo}" if s == 1 else f"{lo} - {hi}"
-            lines.append(f"s2s_trip = ({d}) & (~0ULL >> (64 - 8 * sizeof({T})));")
+        lo, hi = f"(unsigned long long)({CT})s2s_lo", "(unsigned long long)s2s_hi"
+        if cmp in ("<", "<=") and s > 0:
+            off = " - 1ULL" if cmp == "<" else ""
+            lines.append(f"if (({CT})s2s_lo {cmp} s2s_hi) s2s_trip = ({hi} - {lo}{off}) / {s}ULL + 1ULL;")
+        elif cmp in (">", ">=") and s < 0:
+            off = " - 1ULL" if cmp == ">" else ""
+            lines.append(f"if (({CT})s2s_lo {cmp} s2s_hi) s2s_trip = ({lo} - {hi}{off}) / {-s}ULL + 1ULL;")
         else:
             raise Unsupported(f"loop with '{bd.cmp}' and step {s} is not supported", self.loc)
+        lines += self.range_check(t, ct, s)
         return lines
+
+    @staticmethod
+    def range_check(t: IntType, ct: IntType, s: int) -> list[str]:
+        """Lines that set the count to 0 when the value of the last iteration,
+        lb + (trip-1)*step, lies outside T (the values are monotonic, so
+        then no earlier one does either).  None when the comparison is done
+        in T itself: every value of an iteration lies between lb and the
+        bound, both in T."""
+        if ct.bits == t.bits and ct.signed == t.signed:
+            return []
+        u64 = IntType(64, False)
+        if s > 0:
+            high = (1 << (t.bits - 1)) - 1 if t.signed else (1 << t.bits) - 1
+            room = f"({literal(high, u64)} - (unsigned long long)s2s_lo) / {s}ULL"
+        else:
+            low = -(1 << (t.bits - 1)) if t.signed else 0
+            room = f"((unsigned long long)s2s_lo - {literal(low, u64)}) / {-s}ULL"
+        return [f"if (s2s_trip != 0 && s2s_trip - 1ULL > {room}) s2s_trip = 0;  "
+                "/* the variable cannot hold every value: no iteration */"]
 
     def assemble(self, setup: list[str], iter_setup: list[str], acc: list[dict[str, str]],
                  body: Any, body_lines: list[str]) -> str:

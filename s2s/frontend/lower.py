@@ -86,7 +86,7 @@ def lower_loop(parsed: Any, pragma: Any, plain_char_signed: bool = True) -> Regi
         kind="loop", name=name, file=loc.file, line=loc.line, column=loc.column, fn=fn,
         args=args, results=results,
         bounds=LoopBounds(loop.var, loop.var_c_type, loop.declared_in_loop, loop.lower,
-                          loop.upper, loop.cmp, loop.step),
+                          loop.upper, loop.cmp, loop.step, loop.cmp_c_type, loop.cmp_type),
         clauses=clauses, replace=SourceRange(start, end),
         loop_text=src.slice(pragma.target.extent.start.offset, end),
         body_text=src.slice(loop.body.extent.start.offset, _statement_end(src, loop.body)),

@@ -82,6 +82,12 @@ class LoopBounds:
     """One of < <= > >= !=."""
     step: int
     """Constant increment (negative for decreasing loops)."""
+    cmp_c_type: str = ""
+    """The type ``var CMP upper`` is evaluated in (the usual arithmetic
+    conversions: ``int`` for an ``unsigned char`` var and an ``int`` bound);
+    empty: the type of var."""
+    cmp_type: Optional[Type] = None
+    """The IR type of ``cmp_c_type`` (None: the type of var)."""
 
 
 @dataclass
