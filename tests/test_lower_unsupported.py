@@ -19,9 +19,9 @@ void f(int n, int *a, double *d, struct S *s, union U *u, long double *ld, int (
 
 BODY_CASES = [
     ("for (int i = 0; i < n; i++) {\n  L: a[i] = 0; goto L;\n}",
-     "unsupported construct 'LABEL_STMT' in simd loop", 7, 5),
+     "label in simd loop", 7, 5),
     ("for (int i = 0; i < n; i++) {\n  if (a[i]) goto out;\n}\nout:;",
-     "unsupported construct 'GOTO_STMT' in simd loop", 7, 15),
+     "'goto' in simd loop", 7, 15),
     ("for (int i = 0; i < n; i++) {\n  if (a[i]) return;\n}",
      "'return' leaves the simd loop", 7, 15),
     ("for (int i = 0; i < n; i++) {\n  if (a[i]) break;\n}",

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from ..diagnostics import Location, Unsupported
+from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.types import I1, I32, FloatType, IntType, PtrType, Type
 from ..ir.values import (Argument, Call, Cast, Cmp, Constant, Gep, Load, Ret,
                          Store, Value)
@@ -216,7 +216,7 @@ def identity(op: str, t: Type) -> str:
             if t.signed:
                 return literal((1 << (t.bits - 1)) - 1 if big else -(1 << (t.bits - 1)), t)
             return literal((1 << t.bits) - 1 if big else 0, t)
-    raise Unsupported(f"reduction '{op}' on {t} is not supported")
+    raise internal_error(f"no identity for the reduction '{op}'")
 
 
 def combine(op: str, t: Type, var: str, x: str) -> str:
@@ -233,7 +233,7 @@ def combine(op: str, t: Type, var: str, x: str) -> str:
         return f"{x} < {var} ? {x} : {var}"
     if op == "max":
         return f"{x} > {var} ? {x} : {var}"
-    raise Unsupported(f"reduction '{op}' is not supported")
+    raise internal_error(f"no combination for the reduction '{op}'")
 
 
 # -- the loop ------------------------------------------------------------------------------
@@ -259,7 +259,7 @@ class _LoopGen:
         self.linears: list[tuple[Any, str]] = []
         """(binding, name of the C constant holding its start value)"""
         if region.bounds is None:
-            raise Unsupported("not a canonical loop", self.loc)
+            raise internal_error("a loop region without loop bounds", self.loc)
 
     def run(self) -> GeneratedLoop:
         region, target = self.region, self.target
@@ -320,16 +320,17 @@ class _LoopGen:
                 w.forms[arg] = Form(scalar=name)
             elif b.role == "reduction":
                 if t == I1 or not (t.is_int() or t.is_float()):
-                    raise Unsupported(f"reduction of type {t} is not supported", self.loc)
+                    raise Unsupported(f"reduction of '{b.c_expr}' of type '{b.c_type}' is not "
+                                      "supported (only arithmetic types)", self.loc)
                 vt = w.vtype(t)
                 acc = w.name(b.c_expr + "_acc")
                 w.forms[arg] = Form(vec=acc)
                 acc_init.append(VOp("broadcast", acc, vt, {"t": vt, "x": identity(b.reduction_op, t)}))
                 folds.append((b, acc, vt))
             else:
-                raise Unsupported(f"region parameter role '{b.role}' is not supported", self.loc)
+                raise internal_error(f"unknown region parameter role '{b.role}'", self.loc)
         if self.iv_binding is None:
-            raise Unsupported("loop region without an induction variable", self.loc)
+            raise internal_error("a loop region without an induction variable", self.loc)
         return setup, iter_setup, acc_init, folds
 
     @staticmethod
@@ -358,7 +359,7 @@ class _LoopGen:
                 x = w.scalar(v) if w.kind(v) == "u" else w.extract(v, w.W - 1)
                 w.stmt(f"{rb.c_var} = {x};")
             else:
-                raise Unsupported(f"result role '{rb.role}' is not supported", self.loc)
+                raise internal_error(f"unknown region result role '{rb.role}'", self.loc)
 
     def result_var(self, b: Any) -> str:
         for rb in self.region.results:
@@ -402,7 +403,8 @@ class _LoopGen:
             off = " - 1ULL" if cmp == ">" else ""
             lines.append(f"if (({CT})s2s_lo {cmp} s2s_hi) s2s_trip = ({lo} - {hi}{off}) / {-s}ULL + 1ULL;")
         else:
-            raise Unsupported(f"loop with '{bd.cmp}' and step {s} is not supported", self.loc)
+            raise internal_error(f"a loop with '{bd.cmp}' and step {s} passed the canonical "
+                                 "form check", self.loc)
         lines += self.range_check(t, ct, s)
         return lines
 

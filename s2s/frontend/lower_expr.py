@@ -29,9 +29,9 @@ import clang.cindex as ci
 from ..ir.builder import IRBuilder
 from ..ir.types import (F32, I1, I8, I32, I64, VOID, ArrayType, FloatType, IntType, PtrType,
                         StructType, Type)
-from ..ir.values import Block, Constant, Function, Phi, Undef, Value
-from .lower_clang import (binary_op, children, decl_key, evaluate, is_lvalue_kind, location,
-                          strip_implicit, unary_op, unsupported)
+from ..ir.values import Block, Constant, Function, Origin, Phi, Terminator, Undef, Value
+from .lower_clang import (binary_op, children, construct_name, decl_key, evaluate,
+                          is_lvalue_kind, location, strip_implicit, unary_op, unsupported)
 from .lower_types import TypeMapper, is_bool_ctype
 from ..ir.ssa import SSABuilder
 
@@ -128,11 +128,16 @@ class ExprLowerer:
         self.bld().br(target)
         self.block = None
 
-    def branch(self, cond: Value, if_true: Block, if_false: Block) -> None:
+    def branch(self, cond: Value, if_true: Block, if_false: Block, construct: str,
+               at: ci.Cursor) -> None:
+        """``condbr``; ``construct`` (``'while' loop``) and ``at`` say which C
+        construct it implements, for diagnostics."""
         block = self.cur()
         self.ssa.add_edge(block, if_true)
         self.ssa.add_edge(block, if_false)
-        self.bld().condbr(cond, if_true, if_false)
+        term = self.bld().condbr(cond, if_true, if_false)
+        assert isinstance(term, Terminator)
+        term.origin = Origin(construct, location(at))
         self.block = None
 
     # -- variables ---------------------------------------------------------------------
@@ -171,7 +176,7 @@ class ExprLowerer:
     def var_of(self, c: ci.Cursor) -> Var:
         ref = c.referenced
         if ref is None:
-            raise unsupported(f"unsupported construct '{c.kind.name}' in simd loop", c)
+            raise unsupported(f"{construct_name(c)} in simd loop", c)
         var = self.vars.get(decl_key(ref))
         if var is None:
             raise unsupported(f"variable '{ref.spelling}' is not available in the simd loop", c)
@@ -236,14 +241,14 @@ class ExprLowerer:
             return folded
         method = getattr(self, "visit_" + c.kind.name, None)
         if method is None:
-            raise unsupported(f"unsupported construct '{c.kind.name}' in simd loop", c)
+            raise unsupported(f"{construct_name(c)} in simd loop", c)
         return method(c)
 
     def lvalue(self, c: ci.Cursor) -> LValue:
         """Where the object an lvalue expression designates lives."""
         method = getattr(self, "lv_" + c.kind.name, None)
         if method is None:
-            raise unsupported(f"unsupported construct '{c.kind.name}' as an lvalue "
+            raise unsupported(f"{construct_name(c)} as the target of an assignment "
                               "in simd loop", c)
         return method(c)
 
