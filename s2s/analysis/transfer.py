@@ -26,8 +26,11 @@ Rules (numbers are referred to in the code):
   T7 casts: sign extension, truncation (stride modulo the new width,
      power-of-two alignments only) and pointer casts keep the shape;
      zero extension keeps a non-zero stride only for function arguments
-     (loop variables never wrap inside one vector iteration); int <-> float
-     keeps only uniformity.
+     (loop variables never wrap inside one vector iteration: the code
+     generator guarantees it); neither extension keeps one for lanes that
+     may have wrapped: a truncation's result, or a ``linear`` argument
+     marked ``may_wrap`` (unsigned or narrow types wrap legally in C);
+     int <-> float keeps only uniformity.
   T8 gep p, i = p + ext(i) * sizeof(elem) in bytes; fieldaddr adds the offset.
   T9 load: uniform address -> uniform, else varying (6.5.2).  Pure calls with
      uniform arguments -> uniform, other calls varying.
@@ -376,6 +379,11 @@ def _cast(inst: Cast, x: VectorShape) -> VectorShape:
     widens = dst.is_ptr() or (isinstance(dst, IntType) and dst.bits > getattr(src, "bits", 64))
     if isinstance(src, IntType) and not src.signed and src.bits < 64 and widens:
         return zext_shape(inst.operands[0], x)
+    if isinstance(src, IntType) and src.signed and widens and may_have_wrapped(inst.operands[0]):
+        # sign extension of lanes that may have wrapped around (a truncation,
+        # a linear variable of a narrow type): the wide lanes are not strided
+        return x if x.stride in (None, 0) else VectorShape.varying(
+            pow2_part(x.lane_alignment()) or 1)
     if isinstance(dst, IntType) and dst.bits < getattr(src, "bits", 64) and x.alignment:
         # Truncation is modular even for signed types: only power-of-two
         # alignments up to the new width survive (fit() then wraps the stride).
@@ -384,9 +392,23 @@ def _cast(inst: Cast, x: VectorShape) -> VectorShape:
     return x
 
 
+def may_have_wrapped(value: Value) -> bool:
+    """Whether the lanes of a strided value may have wrapped around its type:
+    a truncating cast (conversions to narrower signed types wrap too, as
+    gcc and clang define them), or a parameter that says so (a ``linear``
+    variable of a narrow or unsigned type)."""
+    if isinstance(value, Argument):
+        return value.may_wrap
+    if isinstance(value, Cast):
+        src, dst = value.operands[0].type, value.type
+        return isinstance(src, IntType) and isinstance(dst, IntType) and dst.bits < src.bits
+    return False
+
+
 def zext_shape(value: Value, x: VectorShape) -> VectorShape:
     """Zero extension of an unsigned value (see the assumption in the docstring)."""
-    if x.stride == 0 or x.stride is not None and isinstance(value, Argument):
+    if x.stride == 0 or x.stride is not None and isinstance(value, Argument) \
+            and not value.may_wrap:
         return x
     if x.stride is None:
         return x

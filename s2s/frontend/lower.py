@@ -41,7 +41,7 @@ from typing import Any, Hashable, Optional
 import clang.cindex as ci
 
 from ..diagnostics import Unsupported, UserError
-from ..ir.types import ArrayType, PtrType, StructType, Type
+from ..ir.types import ArrayType, IntType, PtrType, StructType, Type
 from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, SourceRange
 from ..ir.values import Function, Undef
 from .loop_form import CanonicalLoop, collapse_nest
@@ -320,6 +320,10 @@ class _Binder:
                               location(use.first))
         ir = _scalar_var(self.low, use, "linear")
         arg = self.low.fn.add_arg(ir, name)
+        # C updates of unsigned and narrow variables wrap legally (signed int
+        # and wider would overflow: undefined); pointers do not wrap
+        arg.may_wrap = isinstance(ir, IntType) and (not ir.signed and ir.bits < 64
+                                                    or ir.signed and ir.bits < 32)
         self.args.append(ArgBinding(arg, "linear", name, use.decl.type.spelling, step=step))
         self.enter_ssa(key, name, ir, arg)
 
