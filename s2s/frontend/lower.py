@@ -85,15 +85,21 @@ def lower_loop(parsed: Any, pragma: Any, plain_char_signed: bool = True) -> Regi
     return Region(
         kind="loop", name=name, file=loc.file, line=loc.line, column=loc.column, fn=fn,
         args=args, results=results,
-        bounds=LoopBounds(loop.var, loop.var_c_type, loop.declared_in_loop, loop.lower,
-                          loop.upper, loop.cmp, loop.step, loop.cmp_c_type, loop.cmp_type),
+        bounds=_bounds(loop),
         clauses=clauses, replace=SourceRange(start, end),
         loop_text=src.slice(pragma.target.extent.start.offset, end),
         body_text=src.slice(loop.body.extent.start.offset, _statement_end(src, loop.body)),
         pragma_text=src.slice(start, getattr(pragma, "end", start)),
         outer_loops=[o.header_text for o in outer],
+        outer_bounds=[_bounds(o) for o in outer],
         worksharing=_worksharing(getattr(clauses, "directive", "simd")),
         plain_char=types.saw_plain_char)
+
+
+def _bounds(loop: CanonicalLoop) -> LoopBounds:
+    return LoopBounds(loop.var, loop.var_c_type, loop.declared_in_loop, loop.lower,
+                      loop.upper, loop.cmp, loop.step, loop.cmp_c_type, loop.cmp_type,
+                      loop.var_type)
 
 
 # -- source helpers ---------------------------------------------------------------------

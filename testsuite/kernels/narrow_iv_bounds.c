@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=11 tolerance=exact cflags="-fopenmp-simd" */
+/* s2s-test: vectorized=13 tolerance=exact cflags="-fopenmp-simd" */
 /* narrow_iv_bounds: loop variables of narrow types (unsigned char, unsigned
  * short, signed char, short) and 32-bit unsigned ones near UINT_MAX, with
  * bounds where the plain C loop would wrap.  The reference is built with
@@ -115,6 +115,25 @@ unsigned short ushort_step3(unsigned short lb, unsigned short ub, int *a)
     return c;
 }
 
+/* the outer loop of a collapsed nest reads its bounds the same way */
+unsigned char collapse_ne(unsigned char lb, unsigned char ub, int *a)
+{
+    unsigned char c = lb;
+#pragma omp simd collapse(2)
+    for (c = lb; c != ub; c++)
+        for (int j = 0; j < 3; j++)
+            a[c * 3 + j] = c + 10 * j;
+    return c;
+}
+
+void collapse_lt_int(unsigned char lb, int ub, int *a)
+{
+#pragma omp simd collapse(2)
+    for (unsigned char c = lb; c < ub; c++)
+        for (int j = 0; j < 3; j++)
+            a[c * 3 + j] = c - j;
+}
+
 int main(int argc, char **argv)
 {
     static int a[A + S2S_GUARD];
@@ -140,6 +159,11 @@ int main(int argc, char **argv)
         RUN("uchar_lt_int", uchar_lt_int((unsigned char)(255 - (n > 255 ? 255 : n)), 255, a));
         RUN("uchar_lt_int_small", uchar_lt_int((unsigned char)(n % 5), n > 255 ? 255 : n, a));
         RUN("uchar_gt_zero", uchar_gt_zero((unsigned char)(n > 255 ? 255 : n), a));
+        RUN("collapse_ne", collapse_ne(lb8, (unsigned char)(lb8 + n), a));
+        RUN("collapse_ne_down", collapse_ne(lb8, (unsigned char)(lb8 - n), a));
+        s2s_fill_i32(a, A + S2S_GUARD, -9, -1);
+        collapse_lt_int((unsigned char)(255 - (n > 255 ? 255 : n)), 255, a);
+        S2S_OUT("collapse_lt_int", a, A + S2S_GUARD);
         RUN("ushort_step3", ushort_step3((unsigned short)(65535 - 3 * n), 65535, a));
         RUN("ushort_step3_b", ushort_step3((unsigned short)(65532 - 3 * n), 65533, a));
 
