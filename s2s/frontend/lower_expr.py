@@ -29,7 +29,7 @@ import clang.cindex as ci
 from ..ir.builder import IRBuilder
 from ..ir.types import (F32, I1, I8, I32, I64, VOID, ArrayType, FloatType, IntType, PtrType,
                         StructType, Type)
-from ..ir.values import Block, Constant, Function, Origin, Phi, Terminator, Undef, Value
+from ..ir.values import Block, Constant, Function, Phi, Undef, Value
 from .lower_clang import (binary_op, children, construct_name, decl_key, evaluate,
                           is_lvalue_kind, location, strip_implicit, unary_op, unsupported)
 from .lower_types import TypeMapper, is_bool_ctype
@@ -128,16 +128,11 @@ class ExprLowerer:
         self.bld().br(target)
         self.block = None
 
-    def branch(self, cond: Value, if_true: Block, if_false: Block, construct: str,
-               at: ci.Cursor) -> None:
-        """``condbr``; ``construct`` (``'while' loop``) and ``at`` say which C
-        construct it implements, for diagnostics."""
+    def branch(self, cond: Value, if_true: Block, if_false: Block) -> None:
         block = self.cur()
         self.ssa.add_edge(block, if_true)
         self.ssa.add_edge(block, if_false)
-        term = self.bld().condbr(cond, if_true, if_false)
-        assert isinstance(term, Terminator)
-        term.origin = Origin(construct, location(at))
+        self.bld().condbr(cond, if_true, if_false)
         self.block = None
 
     # -- variables ---------------------------------------------------------------------

@@ -209,9 +209,9 @@ class OperatorLowerer(ExprLowerer):
         end = self.new_block("land.end" if op == "&&" else "lor.end")
         first = self.cur()
         if op == "&&":
-            self.branch(a, rhs_bb, end, "'&&' operator", c)
+            self.branch(a, rhs_bb, end)
         else:
-            self.branch(a, end, rhs_bb, "'||' operator", c)
+            self.branch(a, end, rhs_bb)
         self.ssa.seal(rhs_bb)
         self.set_block(rhs_bb)
         b = self.cond(rhs)
@@ -235,7 +235,7 @@ class OperatorLowerer(ExprLowerer):
             return self.bld().select(t, va, self.cast(vb, va.type))
         then_bb, else_bb = self.new_block("cond.true"), self.new_block("cond.false")
         end = self.new_block("cond.end")
-        self.branch(self.cond(test), then_bb, else_bb, "'?:' operator", c)
+        self.branch(self.cond(test), then_bb, else_bb)
         results = []
         for bb, arm in ((then_bb, a), (else_bb, b)):
             self.ssa.seal(bb)

@@ -30,10 +30,10 @@ import clang.cindex as ci
 
 from ..diagnostics import Unsupported
 from ..ir.types import I64, ArrayType, FloatType, IntType, PtrType, StructType, Type
-from ..ir.values import Block, Constant, Function, Origin, Terminator, Undef, Value
+from ..ir.values import Block, Constant, Function, Undef, Value
 from .loop_form import for_parts
 from .lower_clang import (binary_op, children, construct_name, decl_key, evaluate,
-                          location, strip_parens, unary_op, unsupported, var_initializer)
+                          strip_parens, unary_op, unsupported, var_initializer)
 from .lower_expr import LValue, wrap_int
 from .lower_ops import OperatorLowerer
 from .lower_lcssa import LoopRecord
@@ -230,7 +230,7 @@ class BodyLowerer(OperatorLowerer):
         then_bb = self.new_block("if.then")
         else_bb = self.new_block("if.else") if len(kids) > 2 else None
         end = self.new_block("if.end")
-        self.branch(self.cond(kids[0]), then_bb, else_bb or end, "'if' statement", c)
+        self.branch(self.cond(kids[0]), then_bb, else_bb or end)
         for bb, body in ((then_bb, kids[1]), (else_bb, kids[2] if else_bb else None)):
             if bb is None or body is None:
                 continue
@@ -320,7 +320,7 @@ class BodyLowerer(OperatorLowerer):
         self.jump(header)
         self.set_block(header)
         if parts.cond is not None:
-            self.branch(self.cond(parts.cond), body_bb, end, "'for' loop", c)
+            self.branch(self.cond(parts.cond), body_bb, end)
         else:
             self.jump(body_bb)
         self.loop_body(body_bb, parts.body, Targets(end, latch))
@@ -338,7 +338,7 @@ class BodyLowerer(OperatorLowerer):
         body_bb, end = self.new_block("while.body"), self.new_block("while.end")
         self.jump(header)
         self.set_block(header)
-        self.branch(self.cond(cond), body_bb, end, "'while' loop", c)
+        self.branch(self.cond(cond), body_bb, end)
         self.loop_body(body_bb, body, Targets(end, header))
         self.ssa.seal(header)
         self.finish_loop(end, header)
@@ -355,7 +355,7 @@ class BodyLowerer(OperatorLowerer):
         self.jump(cond_bb)
         self.ssa.seal(cond_bb)
         self.set_block(cond_bb)
-        self.branch(self.cond(cond), body_bb, end, "'do' loop", c)
+        self.branch(self.cond(cond), body_bb, end)
         self.ssa.seal(body_bb)
         self.finish_loop(end, body_bb)
 
@@ -402,9 +402,7 @@ class BodyLowerer(OperatorLowerer):
         for _, bb in cases:
             self.ssa.add_edge(block, bb)
         self.ssa.add_edge(block, default)
-        term = self.bld().switch(value, default, cases)
-        assert isinstance(term, Terminator)
-        term.origin = Origin("'switch' statement", location(c))
+        self.bld().switch(value, default, cases)
         self.block = None
         self.targets.append(Targets(end, self.targets[-1].cont))
         self.stmt(body)

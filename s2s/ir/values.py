@@ -24,7 +24,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Optional, Sequence, Union
 
-from ..diagnostics import Location
 from .types import I1, VOID, PtrType, StructType, Type
 
 
@@ -308,23 +307,8 @@ class Phi(Instruction):
         self.incoming_blocks = []
 
 
-@dataclass(frozen=True)
-class Origin:
-    """The C construct a branch was lowered from, for diagnostics only (it is
-    not part of the IR's meaning, nor of its textual form)."""
-
-    construct: str
-    """What the user wrote, e.g. ``'while' loop``, ``'&&' operator``."""
-    location: Location
-    """Where it starts in the source."""
-
-
 class Terminator(Instruction):
     """Base of the instructions that end a block."""
-
-    origin: Optional[Origin] = None
-    """The construct whose control flow this terminator implements (set by
-    the front end on conditional branches and switches)."""
 
     @property
     def is_terminator(self) -> bool:
