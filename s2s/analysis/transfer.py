@@ -28,8 +28,10 @@ Rules (numbers are referred to in the code):
      zero extension keeps a non-zero stride only for function arguments
      (loop variables never wrap inside one vector iteration: the code
      generator guarantees it); neither extension keeps one for lanes that
-     may have wrapped: a truncation's result, or a ``linear`` argument
-     marked ``may_wrap`` (unsigned or narrow types wrap legally in C);
+     may have wrapped: a truncation to 8 or 16 bits, or a ``linear``
+     argument marked ``may_wrap`` (unsigned or narrow types wrap legally in
+     C; a truncation to 32 bits is assumed not to wrap, like signed
+     arithmetic below);
      int <-> float keeps only uniformity.
   T8 gep p, i = p + ext(i) * sizeof(elem) in bytes; fieldaddr adds the offset.
   T9 load: uniform address -> uniform, else varying (6.5.2).  Pure calls with
@@ -394,14 +396,18 @@ def _cast(inst: Cast, x: VectorShape) -> VectorShape:
 
 def may_have_wrapped(value: Value) -> bool:
     """Whether the lanes of a strided value may have wrapped around its type:
-    a truncating cast (conversions to narrower signed types wrap too, as
-    gcc and clang define them), or a parameter that says so (a ``linear``
-    variable of a narrow or unsigned type)."""
+    a truncation to ``char`` or ``short`` (conversions to narrow signed
+    types wrap, as gcc and clang define them, and do so at values as small
+    as 128), or a parameter that says so (a ``linear`` variable of a narrow
+    or unsigned type).  A truncation to 32 bits is assumed to stay in range,
+    like signed arithmetic (``(int)i`` of a ``long`` loop variable keeps its
+    stride; it wraps only past 2^31)."""
     if isinstance(value, Argument):
         return value.may_wrap
     if isinstance(value, Cast):
         src, dst = value.operands[0].type, value.type
-        return isinstance(src, IntType) and isinstance(dst, IntType) and dst.bits < src.bits
+        return isinstance(src, IntType) and isinstance(dst, IntType) and \
+            dst.bits < min(src.bits, 32)
     return False
 
 
