@@ -44,3 +44,11 @@ class UserError(_Problem):
     """The input is wrong; s2svec exits with status 1."""
 
     severity = "error"
+
+
+def internal_error(what: str, location: Optional[Location] = None) -> Unsupported:
+    """A state s2svec should never reach.  The region stays scalar (correct,
+    only slower) and the warning asks for a report instead of showing
+    internals."""
+    return Unsupported(f"internal error: {what}; please report this loop to the s2svec "
+                       "developers", location)

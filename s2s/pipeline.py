@@ -2,6 +2,8 @@
 
 Every change of control flow is a pass here, on the IR, before widening:
 
+    dce               dead code (a local computed with ``&&`` and never read)
+                      deleted before it decides anything
     canonicalize      preheaders, one latch, dedicated exits, loop-closed SSA
     boscc             all-false skips in front of expensive divergent arms
     divergent-loops   divergent loops (and loops under divergent control) made uniform
@@ -15,7 +17,7 @@ that is left), and ``print_after`` prints the IR after the named passes
 (``s2svec --print-after=linearize``).  The code generator then receives IR
 whose control flow is uniform, with the divergence and memory analyses of
 that IR; the report's branch and loop counts come from the analysis of the
-source as written (after canonicalize).  Every stage may raise
+source as written (after dce and canonicalize).  Every stage may raise
 ``Unsupported``; the region then stays scalar.
 """
 from __future__ import annotations
@@ -37,6 +39,7 @@ from .ir.verifier import verify
 from .report import RegionReport
 from .transform.boscc import DEFAULT_THRESHOLD, insert_gadgets
 from .transform.canonicalize import canonicalize
+from .transform.dce import eliminate_dead_code
 from .transform.divergent_loops import make_loops_uniform
 from .transform.linearize import linearize
 
@@ -79,6 +82,10 @@ class Pass:
     invalidates: tuple[str, ...] = ALL
 
 
+def _dce(state: PassState) -> object:
+    return eliminate_dead_code(state.fn)
+
+
 def _canonicalize(state: PassState) -> object:
     return canonicalize(state.fn)
 
@@ -98,6 +105,7 @@ def _linearize(state: PassState) -> object:
 
 
 PIPELINE: tuple[Pass, ...] = (
+    Pass("dce", _dce),
     Pass("canonicalize", _canonicalize),
     Pass("boscc", _boscc, requires=("divergence",)),
     Pass("divergent-loops", _divergent_loops, requires=("divergence",)),
@@ -141,13 +149,16 @@ def run_passes(state: PassState, passes: tuple[Pass, ...], print_after: tuple[st
                out: Optional[TextIO] = None, label: str = "",
                observe: Optional[Observer] = None) -> dict[str, dict[str, int]]:
     """Run ``passes`` in order with the verifier after each; returns the branch
-    and loop classes seen after the first pass (the source as written)."""
+    and loop classes seen after the first ``canonicalize`` (else the first
+    pass): the source as written, less its dead code."""
     source_counts: dict[str, dict[str, int]] = {}
+    count_after = "canonicalize" if any(p.name == "canonicalize" for p in passes) \
+        else passes[0].name if passes else ""
     for p in passes:
         state.results[p.name] = p.run(state)
         state.invalidate(p.invalidates)
         _verify(state, p)
-        if not source_counts:
+        if not source_counts and p.name == count_after:
             source_counts = _source_counts(state.get("divergence"))
         if p.name in print_after:
             (out or sys.stdout).write(f"; IR of {label or state.fn.name} after {p.name}\n"

@@ -266,3 +266,39 @@ def test_printer_names_memory_access_kinds():
     fn, info = analyze(LOOP, i="stride(1)", a="uni(a8)", n="uni")
     text = print_divergence(fn, info)
     assert "%x = load %p  ; var, contiguous" in text
+
+
+WRAPS = """
+func @f(i32 %i, u8 %j, u8 %k, i8 %s) -> () {
+entry:
+  %wide = add %i, i32 100
+  %narrow = cast %wide to i8
+  %back = cast %narrow to i32
+  %zj = cast %j to i64
+  %zk = cast %k to i64
+  %ss = cast %s to i32
+  %si = cast %i to i64
+  ret
+}
+"""
+
+
+def test_extensions_of_lanes_that_may_wrap_are_varying():
+    """Issue 10 item 2: (signed char)(i + 100) and linear unsigned char
+    variables wrap between lanes (C defines it); widening them is no longer
+    strided (the lanes saw 128, 129 ... and a[256], a[257] ...).  The loop
+    variable and other parameters keep their strides."""
+    fn = parse_function(WRAPS)
+    args = {a.name: a for a in fn.args}
+    args["j"].may_wrap = True
+    args["s"].may_wrap = True
+    shapes = {args["i"]: S.strided(1), args["j"]: S.strided(1), args["k"]: S.strided(1),
+              args["s"]: S.strided(2)}
+    div = compute_divergence(fn, shapes)
+    v = values(fn)
+    assert div.shape_of(v["narrow"]).stride == 1          # modular in i8: still strided
+    assert div.shape_of(v["back"]).stride is None        # but its lanes may have wrapped
+    assert div.shape_of(v["zj"]).stride is None
+    assert div.shape_of(v["ss"]).stride is None
+    assert div.shape_of(v["zk"]) == S.strided(1)         # a parameter that never wraps
+    assert div.shape_of(v["si"]) == S.strided(1)

@@ -140,6 +140,31 @@ void f(unsigned n, unsigned *a) {
     assert r.fn.args[0].type == U32
 
 
+@pytest.mark.parametrize("var, bound, cmp, ctype", [
+    ("unsigned char", "int n", "c < n", "int"),
+    ("unsigned char", "int n", "n > c", "int"),
+    ("unsigned short", "unsigned n", "c != n", "unsigned int"),
+    ("int", "unsigned n", "c <= n", "unsigned int"),
+    ("unsigned int", "long long n", "c < n", "long long"),
+    ("signed char", "long n", "c >= n", "long"),
+])
+def test_comparison_type_is_kept(tmp_path: Path, var: str, bound: str, cmp: str,
+                                 ctype: str) -> None:
+    """The bound keeps its value: the count is computed in the type the
+    comparison is evaluated in, not in the variable's type (a bound of 300
+    for an unsigned char variable was truncated to 44)."""
+    step = "c--" if ">" in cmp.replace("n > c", "<") else "c++"
+    r = lower_one(tmp_path, f"""
+void f({bound}, int *a) {{
+  #pragma omp simd
+  for ({var} c = 0; {cmp}; {step})
+    a[c] = c;
+}}
+""")
+    assert r.bounds is not None and r.bounds.cmp_c_type == ctype
+    assert r.bounds.var_c_type == var
+
+
 def test_collapse_keeps_outer_headers(tmp_path: Path) -> None:
     r = lower_one(tmp_path, """
 #define M 8
@@ -159,6 +184,48 @@ void f(int n, double a[][M]) {
                      ("uniform", "i", "int")]
     assert r.fn.args[1].type == PtrType(ArrayType(F64, 8))
     assert r.loop_text.startswith("for (int i = 0;")
+
+
+@pytest.mark.parametrize("clause", ["lastprivate(i, j)", "private(i)", "private(i) lastprivate(j)"])
+@pytest.mark.parametrize("directive", ["simd", "for simd", "parallel for simd"])
+def test_collapse_outer_variable_in_clause_stays_live_in(tmp_path: Path, directive: str,
+                                                        clause: str) -> None:
+    """The outer loop variable of a collapsed nest is a live-in of the region
+    even when private/lastprivate names it (it was bound as an undefined
+    private: the body saw 0, and lastprivate wrote it, so the outer loop
+    never ended)."""
+    r = lower_one(tmp_path, f"""
+int a[64];
+void f(void) {{
+  int i, j;
+  #pragma omp {directive} collapse(2) {clause}
+  for (i = 0; i < 4; i++)
+    for (j = 0; j < 16; j++)
+      a[i * 16 + j] = i;
+}}
+""")
+    roles = [(b.role, b.c_expr) for b in r.args]
+    assert roles == [("iv", "j"), ("uniform", "a"), ("uniform", "i")]
+    assert r.results == []
+    assert r.outer_loops == ["for (i = 0; i < 4; i++)"]
+
+
+@pytest.mark.parametrize("var", ["i", "j", "k"])
+def test_collapse_linear_iteration_variable_is_an_error(tmp_path: Path, var: str) -> None:
+    from s2s.diagnostics import UserError
+    with pytest.raises(UserError, match=f"loop variable '{var}' of a collapse\\(3\\) nest "
+                                        "may not be linear"):
+        lower_one(tmp_path, f"""
+int a[64];
+void f(void) {{
+  int i, j, k;
+  #pragma omp simd collapse(3) linear({var})
+  for (i = 0; i < 2; i++)
+    for (j = 0; j < 2; j++)
+      for (k = 0; k < 16; k++)
+        a[i * 32 + j * 16 + k] = i + j;
+}}
+""")
 
 
 def test_linear_private_lastprivate(tmp_path: Path) -> None:

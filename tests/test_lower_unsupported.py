@@ -19,9 +19,9 @@ void f(int n, int *a, double *d, struct S *s, union U *u, long double *ld, int (
 
 BODY_CASES = [
     ("for (int i = 0; i < n; i++) {\n  L: a[i] = 0; goto L;\n}",
-     "unsupported construct 'LABEL_STMT' in simd loop", 7, 5),
+     "label in simd loop", 7, 5),
     ("for (int i = 0; i < n; i++) {\n  if (a[i]) goto out;\n}\nout:;",
-     "unsupported construct 'GOTO_STMT' in simd loop", 7, 15),
+     "'goto' in simd loop", 7, 15),
     ("for (int i = 0; i < n; i++) {\n  if (a[i]) return;\n}",
      "'return' leaves the simd loop", 7, 15),
     ("for (int i = 0; i < n; i++) {\n  if (a[i]) break;\n}",
@@ -96,6 +96,9 @@ LOOP_CASES = [
      "an increment"),
     ("for (int i = 0; i < n; i += 0) a[i] = 0;",
      "simd loop is not in canonical form: the loop step is zero"),
+    ("for (int i = 0; i < d[0]; i++) a[i] = 0;",
+     "loop variable 'i' is compared with a bound of type 'double': the iteration count "
+     "needs an integer bound"),
 ]
 
 

@@ -47,7 +47,8 @@ Worked example (the diamond of seed 001 Figure 7.1a plus a loop)::
       D: %x = phi [0, B], [1, C]
 
 Irreducible control flow is rejected with ``Unsupported`` (the head-rewired
-DAG only exists for reducible CFGs).
+DAG only exists for reducible CFGs); as the front end rejects ``goto``, that
+is an internal error.
 """
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Optional
 
-from ..diagnostics import Unsupported
+from ..diagnostics import internal_error
 from ..ir.values import (Alloca, Argument, BinOp, Block, Call, Cast, Cmp, CondBr, FieldAddr,
                          Function, Gep, Instruction, Load, Phi, Select, Store, Switch, Terminator,
                          UnOp, Undef, Value)
@@ -165,8 +166,8 @@ def compute_divergence(fn: Function, arg_shapes: Mapping[Argument, VectorShape],
     function with a ``linear`` return); returning None falls back to T9."""
     g = cfg_of(fn)
     if not g.is_reducible:
-        src, dst = g.irreducible_edges[0]
-        raise Unsupported(f"irreducible control flow (edge {src.name} -> {dst.name})")
+        raise internal_error("irreducible control flow reached the divergence analysis "
+                             "(a jump enters a loop without passing its header)")
     solver = _Solver(fn, g, arg_shapes, width)
     solver.call_shape = call_shape
     solver.run()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Mapping, Optional
 
-from ..diagnostics import Unsupported
+from ..diagnostics import internal_error
 from ..ir.values import Argument, Block, Function, Phi, Store, Terminator
 from .cfg import cfg_of
 from .divergence import DivergenceInfo, _Solver
@@ -63,7 +63,7 @@ def run_naive(fn: Function, arg_shapes: Mapping[Argument, VectorShape],
               width: Optional[int]) -> DivergenceInfo:
     g = cfg_of(fn)
     if not g.is_reducible:
-        raise Unsupported("irreducible control flow")
+        raise internal_error("irreducible control flow reached the naive divergence analysis")
     solver = _NaiveSolver(fn, g, arg_shapes, width)
     solver.run()
     return solver.result()

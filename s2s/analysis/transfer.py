@@ -26,8 +26,13 @@ Rules (numbers are referred to in the code):
   T7 casts: sign extension, truncation (stride modulo the new width,
      power-of-two alignments only) and pointer casts keep the shape;
      zero extension keeps a non-zero stride only for function arguments
-     (loop variables never wrap inside one vector iteration); int <-> float
-     keeps only uniformity.
+     (loop variables never wrap inside one vector iteration: the code
+     generator guarantees it); neither extension keeps one for lanes that
+     may have wrapped: a truncation to 8 or 16 bits, or a ``linear``
+     argument marked ``may_wrap`` (unsigned or narrow types wrap legally in
+     C; a truncation to 32 bits is assumed not to wrap, like signed
+     arithmetic below);
+     int <-> float keeps only uniformity.
   T8 gep p, i = p + ext(i) * sizeof(elem) in bytes; fieldaddr adds the offset.
   T9 load: uniform address -> uniform, else varying (6.5.2).  Pure calls with
      uniform arguments -> uniform, other calls varying.
@@ -376,6 +381,11 @@ def _cast(inst: Cast, x: VectorShape) -> VectorShape:
     widens = dst.is_ptr() or (isinstance(dst, IntType) and dst.bits > getattr(src, "bits", 64))
     if isinstance(src, IntType) and not src.signed and src.bits < 64 and widens:
         return zext_shape(inst.operands[0], x)
+    if isinstance(src, IntType) and src.signed and widens and may_have_wrapped(inst.operands[0]):
+        # sign extension of lanes that may have wrapped around (a truncation,
+        # a linear variable of a narrow type): the wide lanes are not strided
+        return x if x.stride in (None, 0) else VectorShape.varying(
+            pow2_part(x.lane_alignment()) or 1)
     if isinstance(dst, IntType) and dst.bits < getattr(src, "bits", 64) and x.alignment:
         # Truncation is modular even for signed types: only power-of-two
         # alignments up to the new width survive (fit() then wraps the stride).
@@ -384,9 +394,27 @@ def _cast(inst: Cast, x: VectorShape) -> VectorShape:
     return x
 
 
+def may_have_wrapped(value: Value) -> bool:
+    """Whether the lanes of a strided value may have wrapped around its type:
+    a truncation to ``char`` or ``short`` (conversions to narrow signed
+    types wrap, as gcc and clang define them, and do so at values as small
+    as 128), or a parameter that says so (a ``linear`` variable of a narrow
+    or unsigned type).  A truncation to 32 bits is assumed to stay in range,
+    like signed arithmetic (``(int)i`` of a ``long`` loop variable keeps its
+    stride; it wraps only past 2^31)."""
+    if isinstance(value, Argument):
+        return value.may_wrap
+    if isinstance(value, Cast):
+        src, dst = value.operands[0].type, value.type
+        return isinstance(src, IntType) and isinstance(dst, IntType) and \
+            dst.bits < min(src.bits, 32)
+    return False
+
+
 def zext_shape(value: Value, x: VectorShape) -> VectorShape:
     """Zero extension of an unsigned value (see the assumption in the docstring)."""
-    if x.stride == 0 or x.stride is not None and isinstance(value, Argument):
+    if x.stride == 0 or x.stride is not None and isinstance(value, Argument) \
+            and not value.may_wrap:
         return x
     if x.stride is None:
         return x

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from ..diagnostics import Unsupported
+from ..diagnostics import internal_error
 from ..ir.types import ArrayType, FloatType, IntType, PtrType, StructType, Type, VoidType
 from ..ir.values import (BinOp, Call, Cast, Cmp, Constant, FieldAddr, Gep,
                          Instruction, Load, Select, UnOp, Undef, Value)
@@ -45,7 +45,7 @@ def c_decl(t: Type, name: str) -> str:
             else _ptr_decl(t.pointee, inner)
     if isinstance(t, ArrayType):
         return c_decl(t.elem, f"{name}[{t.count}]")
-    raise Unsupported(f"type {t} has no C spelling")
+    raise internal_error(f"the IR type '{t}' has no C spelling")
 
 
 def _ptr_decl(pointee: Type, inner: str) -> str:
@@ -84,7 +84,7 @@ def literal(value: int | float, t: Type) -> str:
         return f"{v}u" if t.bits <= 32 else f"{v}ULL"
     if isinstance(t, PtrType):
         return f"(({c_type(t)})0)"
-    raise Unsupported(f"no literal of type {t}")
+    raise internal_error(f"no C literal of the IR type '{t}'")
 
 
 def value_literal(v: Value) -> str:
@@ -122,7 +122,7 @@ def scalar_expr(inst: Instruction, ops: Sequence[str]) -> str:
         return f"(*{ops[0]})"
     if isinstance(inst, Call):
         return f"{inst.callee}({', '.join(ops)})"
-    raise Unsupported(f"instruction '{inst.opcode}' has no scalar C form")
+    raise internal_error(f"the IR instruction '{inst.opcode}' has no scalar C form")
 
 
 def _binop(op: str, t: Type, a: str, b: str) -> str:

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from ..diagnostics import Location, Unsupported
+from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.types import I1, I32, FloatType, IntType, PtrType, Type
 from ..ir.values import (Argument, Call, Cast, Cmp, Constant, Gep, Load, Ret,
                          Store, Value)
@@ -216,7 +216,7 @@ def identity(op: str, t: Type) -> str:
             if t.signed:
                 return literal((1 << (t.bits - 1)) - 1 if big else -(1 << (t.bits - 1)), t)
             return literal((1 << t.bits) - 1 if big else 0, t)
-    raise Unsupported(f"reduction '{op}' on {t} is not supported")
+    raise internal_error(f"no identity for the reduction '{op}'")
 
 
 def combine(op: str, t: Type, var: str, x: str) -> str:
@@ -233,7 +233,7 @@ def combine(op: str, t: Type, var: str, x: str) -> str:
         return f"{x} < {var} ? {x} : {var}"
     if op == "max":
         return f"{x} > {var} ? {x} : {var}"
-    raise Unsupported(f"reduction '{op}' is not supported")
+    raise internal_error(f"no combination for the reduction '{op}'")
 
 
 # -- the loop ------------------------------------------------------------------------------
@@ -259,7 +259,7 @@ class _LoopGen:
         self.linears: list[tuple[Any, str]] = []
         """(binding, name of the C constant holding its start value)"""
         if region.bounds is None:
-            raise Unsupported("not a canonical loop", self.loc)
+            raise internal_error("a loop region without loop bounds", self.loc)
 
     def run(self) -> GeneratedLoop:
         region, target = self.region, self.target
@@ -320,16 +320,17 @@ class _LoopGen:
                 w.forms[arg] = Form(scalar=name)
             elif b.role == "reduction":
                 if t == I1 or not (t.is_int() or t.is_float()):
-                    raise Unsupported(f"reduction of type {t} is not supported", self.loc)
+                    raise Unsupported(f"reduction of '{b.c_expr}' of type '{b.c_type}' is not "
+                                      "supported (only arithmetic types)", self.loc)
                 vt = w.vtype(t)
                 acc = w.name(b.c_expr + "_acc")
                 w.forms[arg] = Form(vec=acc)
                 acc_init.append(VOp("broadcast", acc, vt, {"t": vt, "x": identity(b.reduction_op, t)}))
                 folds.append((b, acc, vt))
             else:
-                raise Unsupported(f"region parameter role '{b.role}' is not supported", self.loc)
+                raise internal_error(f"unknown region parameter role '{b.role}'", self.loc)
         if self.iv_binding is None:
-            raise Unsupported("loop region without an induction variable", self.loc)
+            raise internal_error("a loop region without an induction variable", self.loc)
         return setup, iter_setup, acc_init, folds
 
     @staticmethod
@@ -358,7 +359,7 @@ class _LoopGen:
                 x = w.scalar(v) if w.kind(v) == "u" else w.extract(v, w.W - 1)
                 w.stmt(f"{rb.c_var} = {x};")
             else:
-                raise Unsupported(f"result role '{rb.role}' is not supported", self.loc)
+                raise internal_error(f"unknown region result role '{rb.role}'", self.loc)
 
     def result_var(self, b: Any) -> str:
         for rb in self.region.results:
@@ -368,24 +369,12 @@ class _LoopGen:
 
     # -- layout --------------------------------------------------------------------------------
     def trip_lines(self) -> list[str]:
-        bd = self.region.bounds
-        T = bd.var_c_type
-        s = bd.step
-        lines = [f"const {T} s2s_lo = ({bd.lower});", f"const {T} s2s_hi = ({bd.upper});",
-                 "unsigned long long s2s_trip = 0;"]
-        lo, hi = "(unsigned long long)s2s_lo", "(unsigned long long)s2s_hi"
-        if bd.cmp in ("<", "<=") and s > 0:
-            off = " - 1ULL" if bd.cmp == "<" else ""
-            lines.append(f"if (s2s_lo {bd.cmp} s2s_hi) s2s_trip = ({hi} - {lo}{off}) / {s}ULL + 1ULL;")
-        elif bd.cmp in (">", ">=") and s < 0:
-            off = " - 1ULL" if bd.cmp == ">" else ""
-            lines.append(f"if (s2s_lo {bd.cmp} s2s_hi) s2s_trip = ({lo} - {hi}{off}) / {-s}ULL + 1ULL;")
-        elif bd.cmp == "!=" and s in (1, -1):
-            d = f"{hi} - {lo}" if s == 1 else f"{lo} - {hi}"
-            lines.append(f"s2s_trip = ({d}) & (~0ULL >> (64 - 8 * sizeof({T})));")
-        else:
-            raise Unsupported(f"loop with '{bd.cmp}' and step {s} is not supported", self.loc)
-        return lines
+        """``s2s_lo``, ``s2s_hi`` and ``s2s_trip`` of the vectorized loop (see
+        ``trip_count``)."""
+        t = self.iv_binding.arg.type if self.iv_binding is not None else None
+        if not isinstance(t, IntType):
+            raise Unsupported("only integer loop variables are supported", self.loc)
+        return trip_count(self.region.bounds, t, "", self.loc)
 
     def assemble(self, setup: list[str], iter_setup: list[str], acc: list[dict[str, str]],
                  body: Any, body_lines: list[str]) -> str:
@@ -455,16 +444,42 @@ class _LoopGen:
         return " ".join(parts)
 
     def wrap_outer(self, block: list[str]) -> list[str]:
+        """The outer loops of a collapsed nest around the vector block: as
+        written where the C loop runs OpenMP's iterations, else (a ``!=``
+        test, a bound compared in another type than the variable's) as a
+        loop over OpenMP's iteration count (``trip_count``) that sets the
+        variable to ``(T)(lb + k*step)``: the C loop would run through a
+        wrap where OpenMP runs no iteration."""
         outer = self.region.outer_loops
         if not outer:
             return block
-        lines: list[str] = []
+        bounds = self.region.outer_bounds or [None] * len(outer)
+        rewrite = [bd is not None and _c_loop_differs(bd) for bd in bounds]
+        if any(rewrite) and self.region.worksharing:
+            raise Unsupported("an outer loop of a collapsed worksharing nest with a '!=' test "
+                              "or a bound of another type than its variable is not "
+                              "vectorized", self.loc)
+        body = block
+        for d in reversed(range(len(outer))):
+            bd = bounds[d]
+            if not rewrite[d]:
+                body = [outer[d].strip()] + [INDENT + line for line in body]
+                continue
+            sfx, k = f"_o{d}", f"s2s_k_o{d}"
+            t = bd.var_type
+            assert isinstance(t, IntType)
+            value = value_at(bd, k, sfx)
+            iv = f"{bd.var_c_type} {bd.var} = {value};" if bd.var_declared_in_loop \
+                else f"{bd.var} = {value};"
+            loop = trip_count(bd, t, sfx, self.loc) + [
+                f"for (unsigned long long {k} = 0; {k} < s2s_trip{sfx}; {k}++) {{",
+                INDENT + iv] + [INDENT + line for line in body] + ["}"]
+            if not bd.var_declared_in_loop:
+                loop.append(f"{bd.var} = {value_at(bd, f's2s_trip{sfx}', sfx)};")
+            body = ["{"] + [INDENT + line for line in loop] + ["}"]
         if self.region.worksharing:
-            lines.append(self.ws_pragma(self.region.clauses, collapse=len(outer)))
-        for depth, header in enumerate(outer):
-            lines.append(INDENT * depth + header.strip())
-        lines += [INDENT * len(outer) + line for line in block]
-        return lines
+            body = [self.ws_pragma(self.region.clauses, collapse=len(outer))] + body
+        return body
 
     def wrap_if(self, block: list[str], cond: str) -> list[str]:
         scalar = [self.region.loop_text]
@@ -472,6 +487,77 @@ class _LoopGen:
             other = getattr(self.region.clauses, "other", "") or ""
             scalar = [f"#pragma omp {self.region.worksharing} {other}".rstrip()] + scalar
         return [f"if ({cond}) {{"] + [INDENT + l for l in block] + ["} else {"] + scalar + ["}"]
+
+
+def _c_loop_differs(bd: Any) -> bool:
+    """Whether the C loop as written may run other iterations than OpenMP's:
+    a ``!=`` test (C runs through a wrap), or a comparison in another type
+    than the variable's (the variable can wrap before reaching the bound)."""
+    t, ct = bd.var_type, bd.cmp_type
+    if bd.cmp == "!=":
+        return True
+    return isinstance(t, IntType) and isinstance(ct, IntType) and \
+        (t.bits, t.signed) != (ct.bits, ct.signed)
+
+
+def trip_count(bd: Any, t: IntType, suffix: str, loc: Location) -> list[str]:
+    """C lines declaring ``s2s_lo<suffix>`` (lb in the variable's type T),
+    ``s2s_hi<suffix>`` (the bound in the comparison's type) and
+    ``s2s_trip<suffix>``, the iteration count in OpenMP's reading:
+
+    * ``!=`` with step +1 / -1 is ``<`` / ``>`` (OpenMP 5.x; gcc and
+      clang run no iteration of ``for (c = 250; c != 4; c++)``);
+    * the bound keeps its own value: the count is computed in the type of
+      the comparison (``unsigned char c < 300`` compares in int), the
+      variable takes the values ``(T)(lb + k*step)``;
+    * when some iteration would need a value T cannot hold (``unsigned
+      char c = 250; c < 300``), OpenMP leaves the behaviour unspecified: no
+      iteration runs, as gcc 12 does at run time (clang-19 runs the wrapped
+      values; the plain C loop never ends).  This keeps the promise the
+      vector body relies on: lanes never wrap.  Only the value after the
+      last iteration may wrap (``c <= 255`` ends with c == 0), as with both
+      compilers.
+    """
+    T = bd.var_c_type
+    s = bd.step
+    cmp = bd.cmp if bd.cmp != "!=" else ("<" if s > 0 else ">")
+    ct = bd.cmp_type if isinstance(bd.cmp_type, IntType) else t
+    CT = bd.cmp_c_type or T
+    lo_v, hi_v, trip = f"s2s_lo{suffix}", f"s2s_hi{suffix}", f"s2s_trip{suffix}"
+    lines = [f"const {T} {lo_v} = ({bd.lower});", f"const {CT} {hi_v} = ({bd.upper});",
+             f"unsigned long long {trip} = 0;"]
+    lo, hi = f"(unsigned long long)({CT}){lo_v}", f"(unsigned long long){hi_v}"
+    if cmp in ("<", "<=") and s > 0:
+        off = " - 1ULL" if cmp == "<" else ""
+        lines.append(f"if (({CT}){lo_v} {cmp} {hi_v}) {trip} = ({hi} - {lo}{off}) / {s}ULL + 1ULL;")
+    elif cmp in (">", ">=") and s < 0:
+        off = " - 1ULL" if cmp == ">" else ""
+        lines.append(f"if (({CT}){lo_v} {cmp} {hi_v}) {trip} = ({lo} - {hi}{off}) / {-s}ULL + 1ULL;")
+    else:
+        raise internal_error(f"a loop with '{bd.cmp}' and step {s} passed the canonical "
+                             "form check", loc)
+    if ct.bits == t.bits and ct.signed == t.signed:
+        # compared in T itself: every value of an iteration lies between lb
+        # and the bound, both in T
+        return lines
+    # count 0 when the value of the last iteration, lb + (trip-1)*step, lies
+    # outside T (the values are monotonic: then no earlier one does either)
+    u64 = IntType(64, False)
+    if s > 0:
+        high = (1 << (t.bits - 1)) - 1 if t.signed else (1 << t.bits) - 1
+        room = f"({literal(high, u64)} - (unsigned long long){lo_v}) / {s}ULL"
+    else:
+        low = -(1 << (t.bits - 1)) if t.signed else 0
+        room = f"((unsigned long long){lo_v} - {literal(low, u64)}) / {-s}ULL"
+    lines.append(f"if ({trip} != 0 && {trip} - 1ULL > {room}) {trip} = 0;  "
+                 "/* the variable cannot hold every value: no iteration */")
+    return lines
+
+
+def value_at(bd: Any, k: str, suffix: str = "") -> str:
+    """The loop variable's value in iteration ``k``: ``(T)(lb + k*step)``."""
+    return (f"({bd.var_c_type})((unsigned long long)s2s_lo{suffix} + {k} * "
+            f"(unsigned long long){literal(bd.step, IntType(64))})")
 
 
 def split_clauses(text: str) -> list[str]:

@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
-from ..diagnostics import Location, Unsupported
+from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.types import I1, U64, FloatType, IntType, PtrType, Type
 from ..ir.values import (Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
                          Constant, FieldAddr, Gep, Instruction, Load, Phi, Ret,
@@ -97,12 +97,15 @@ class Widener:
         self.on_ret: Callable[["Widener", Sequence[Value]], None] = lambda w, vals: None
         canon = target.mask_type(mask_bits, width)
         if canon is None:
-            self.fail(f"no mask type for {width} lanes of {mask_bits} bits on {target.name}")
+            self.fail(f"{target.name} has no mask for {width} lanes of {mask_bits}-bit values")
         self.canon: TypeInfo = canon  # type: ignore[assignment]
 
     # -- small utilities -------------------------------------------------------------
-    def fail(self, message: str) -> None:
-        raise Unsupported(message, self.location)
+    def fail(self, message: str, location: Optional[Location] = None) -> None:
+        raise Unsupported(message, location or self.location)
+
+    def internal(self, what: str) -> None:
+        raise internal_error(what, self.location)
 
     def name(self, hint: str) -> str:
         base = re.sub(r"[^A-Za-z0-9_]", "_", hint or "t").strip("_") or "t"
@@ -149,13 +152,13 @@ class Widener:
             return self.canon
         info = self.target.vtype(U64 if isinstance(t, PtrType) else t, self.W)
         if info is None:
-            self.fail(f"no vector type for {self.W} lanes of {t} on {self.target.name}")
+            self.fail(f"{self.target.name} has no vector of {self.W} '{c_type(t)}' values")
         return info  # type: ignore[return-value]
 
     def mask_type(self, bits: int) -> TypeInfo:
         mt = self.target.mask_type(bits, self.W)
         if mt is None:
-            self.fail(f"no mask type for {self.W} lanes of {bits} bits on {self.target.name}")
+            self.fail(f"{self.target.name} has no mask for {self.W} lanes of {bits}-bit values")
         return mt  # type: ignore[return-value]
 
     def probe(self, name: str, **args: Any) -> bool:
@@ -178,7 +181,7 @@ class Widener:
                 f = Form(scalar=value_literal(v))
                 self.forms[v] = f
             else:
-                self.fail(f"value {v.name or v!r} used before its definition")
+                self.internal("a value is used before its definition")
         return f  # type: ignore[return-value]
 
     # -- operations ------------------------------------------------------------------
@@ -217,7 +220,7 @@ class Widener:
         if f.scalar is not None:
             return f.scalar
         if self.kind(v) == "v":
-            self.fail(f"internal: varying value {v.name} needed as a scalar")
+            self.internal("a value that differs between lanes is needed as one scalar")
         key = ("s", v)
         if key not in self._bcache:
             self._bcache[key] = self.extract(v, 0)
@@ -383,8 +386,7 @@ class Widener:
             self.edge(block, term.target, nxt)
         elif isinstance(term, CondBr):
             if self.div.is_divergent_branch(block) or self.kind(term.operands[0]) != "u":
-                self.fail("internal error: a divergent branch reached the code generator; "
-                          "please report this")
+                self.internal("a divergent branch reached the code generator")
             cond = self.scalar(term.operands[0])
             self.prepare_edges(block, term.successors)
             t, f = term.if_true, term.if_false
@@ -405,8 +407,7 @@ class Widener:
             self.edge(block, f, nxt)
         elif isinstance(term, Switch):
             if self.div.is_divergent_branch(block) or self.kind(term.operands[0]) != "u":
-                self.fail("internal error: a divergent switch reached the code generator; "
-                          "please report this")
+                self.internal("a divergent switch reached the code generator")
             value = self.scalar(term.operands[0])
             self.prepare_edges(block, term.successors)
             self.stmt(f"switch ({value}) {{")
@@ -424,7 +425,7 @@ class Widener:
                 self.body.end_label = f"s2s_{self.tag}_next"
                 self.stmt(f"goto {self.body.end_label};")
         else:
-            self.fail(f"terminator '{term.opcode}' is not supported")
+            self.internal(f"no widening for the IR terminator '{term.opcode}'")
 
     def _select_names(self, t_ir: Type, m: str, a: str, b: str, hint: str) -> str:
         t = self.vtype(t_ir)
@@ -464,7 +465,7 @@ class Widener:
             return self.select(inst)
         if isinstance(inst, (Gep, FieldAddr)):
             return self.address(inst)
-        self.fail(f"instruction '{inst.opcode}' is not supported by the vectorizer")
+        self.internal(f"no widening for the IR instruction '{inst.opcode}'")
 
     def scalar_inst(self, inst: Instruction) -> None:
         name = self.new_scalar(inst.type, inst.name or inst.opcode)
@@ -489,7 +490,7 @@ class Widener:
         if inst.type == I1:
             name = {"and": "mask_and", "or": "mask_or", "xor": "mask_xor"}.get(inst.op)
             if name is None:
-                self.fail(f"'{inst.op}' on booleans is not supported")
+                self.internal(f"no widening for '{inst.op}' on booleans")
             return self.set_vec(inst, self.vop(name, self.canon, hint, mt=self.canon,
                                                a=self.vec(a), b=self.vec(b)))
         t = self.vtype(inst.type)
@@ -530,7 +531,7 @@ class Widener:
                 return self.set_vec(inst, x)
             if inst.pred == "eq":
                 return self.set_vec(inst, self.vop("mask_not", self.canon, hint, mt=self.canon, a=x))
-            self.fail(f"ordered compare of booleans is not supported")
+            self.internal("no widening for an ordered compare of booleans")
         t = self.vtype(a.type)
         mt = self.mask_type(t.bits)
         va, vb = self.vec(a), self.vec(b)
@@ -660,7 +661,8 @@ class Widener:
         if elem == I1 or not (elem.is_int() or elem.is_float() or elem.is_ptr()):
             if self.kind(ptr) == "u" and inst.mask is None:
                 return self.scalar_inst(inst)
-            self.fail(f"load of {elem} values is not vectorized")
+            self.fail(f"reading a whole {_what(elem)} at an address, or under a condition, "
+                      "that differs between lanes is not vectorized")
         kind = self.access_kind(inst, ptr, elem)
         # a uniform access needs no vector of its type: test the canonical mask
         bits = self.canon.bits if kind == "uniform" else self.vtype(elem).bits
@@ -729,7 +731,8 @@ class Widener:
             if self.kind(ptr) == "u" and self.kind(value) == "u" and inst.mask is None:
                 self.stmt(f"*{self.scalar(ptr)} = {self.scalar(value)};")
                 return
-            self.fail(f"store of {elem} values is not vectorized")
+            self.fail(f"writing a whole {_what(elem)} at an address, or under a condition, "
+                      "that differs between lanes is not vectorized")
         kind = self.access_kind(inst, ptr, elem, store=True)
         bits = self.canon.bits if kind == "uniform" and self.kind(value) == "u" \
             else self.vtype(elem).bits
@@ -816,7 +819,8 @@ class Widener:
             return self.scalar_inst(inst)
         for a in args:
             if not (a.type.is_int() or a.type.is_float() or a.type.is_ptr()):
-                self.fail(f"call of '{inst.callee}' with a {a.type} argument is not vectorized")
+                self.fail(f"call of '{inst.callee}' with a {_what(a.type)} argument is not "
+                          "vectorized")
         ret = inst.type
         t = self.vtype(ret) if ret.is_int() or ret.is_float() or ret.is_ptr() else None
         mask_bits = t.bits if t is not None else self.canon.bits
@@ -865,6 +869,16 @@ def live_values(fn: Any) -> set[Value]:
         deps = list(inst.operands) + mask
         work.extend(d for d in deps if isinstance(d, Instruction) and d not in live)
     return live
+
+
+def _what(t: Type) -> str:
+    """A value of IR type t as the user's C sees it (struct, array, _Bool, ...)."""
+    if t == I1:
+        return "'_Bool'"
+    try:
+        return f"'{c_type(t)}'"
+    except Unsupported:
+        return "value"
 
 
 def _ir_of(t: TypeInfo) -> Type:

@@ -9,7 +9,11 @@
 
 The bounds are kept as C text from the source (macros unexpanded) because
 the code generator re-emits them verbatim.  ``<``/``<=`` need a positive
-step, ``>``/``>=`` a negative one, ``!=`` a step of +1 or -1 (OpenMP 5.x).
+step, ``>``/``>=`` a negative one, ``!=`` a step of +1 or -1 (OpenMP 5.x:
+such a loop is treated as ``<`` or ``>``).  The comparison's type (the
+variable and the bound after C's usual arithmetic conversions: ``int`` for
+an ``unsigned char`` variable and an ``int`` bound) is kept too, because
+the bound need not fit in the variable's type; it must be an integer type.
 Pointer induction variables and everything else are Unsupported.
 
 ``for_parts`` also serves inner loops: libclang omits absent parts of a
@@ -89,6 +93,9 @@ class CanonicalLoop:
     body: ci.Cursor
     header_text: str
     """``for (init; cond; incr)`` as written."""
+    cmp_c_type: str
+    """The type ``var CMP bound`` is evaluated in (canonical spelling)."""
+    cmp_type: Type
 
     @property
     def var_key(self) -> tuple[str, int, str]:
@@ -107,12 +114,14 @@ def analyze_loop(c: ci.Cursor, src: SourceText, types: TypeMapper) -> CanonicalL
     _check_var_type(decl, parts.init)
     var_type = types.map(decl.type)
     key = decl_key(decl)
-    cmp, upper = _cond(parts.cond, key, src)
+    cmp, upper, converted = _cond(parts.cond, key, src)
     step = _incr(parts.inc, key)
     _check_direction(cmp, step, parts.cond)
     header = src.slice(c.extent.start.offset, parts.header_end)
+    cmp_type = _comparison_type(converted, decl.spelling, parts.cond, types)
     return CanonicalLoop(c, decl, decl.spelling, decl.type.spelling, var_type, in_loop,
-                         lower, upper, cmp, step, parts.body, header)
+                         lower, upper, cmp, step, parts.body, header,
+                         converted.get_canonical().spelling, cmp_type)
 
 
 def _not_canonical(what: str, c: ci.Cursor) -> Exception:
@@ -155,18 +164,34 @@ def _is_var(c: ci.Cursor, key: tuple[str, int, str]) -> bool:
         decl_key(c.referenced) == key
 
 
-def _cond(cond: ci.Cursor, key: tuple[str, int, str], src: SourceText) -> tuple[str, str]:
+def _cond(cond: ci.Cursor, key: tuple[str, int, str],
+          src: SourceText) -> tuple[str, str, ci.Type]:
+    """(comparison with the variable on the left, bound text, the type the
+    variable is converted to for the comparison)."""
     cond = strip_parens(cond)
     if cond.kind == CK.BINARY_OPERATOR:
         op = binary_op(cond)
         if op in _FLIP:
             lhs, rhs = children(cond)
             if _is_var(lhs, key) and not _is_var(rhs, key):
-                return op, src.of(rhs)
+                return op, src.of(rhs), lhs.type
             if _is_var(rhs, key) and not _is_var(lhs, key):
-                return _FLIP[op], src.of(lhs)
+                return _FLIP[op], src.of(lhs), rhs.type
     raise _not_canonical("the condition must compare the loop variable with "
                          "<, <=, >, >= or != to a bound", cond)
+
+
+_INT_KINDS = (ci.TypeKind.INT, ci.TypeKind.UINT, ci.TypeKind.LONG, ci.TypeKind.ULONG,
+              ci.TypeKind.LONGLONG, ci.TypeKind.ULONGLONG)
+
+
+def _comparison_type(converted: ci.Type, var: str, cond: ci.Cursor, types: TypeMapper) -> Type:
+    """The IR type of ``var CMP bound`` after the usual arithmetic conversions."""
+    canon = converted.get_canonical()
+    if canon.kind not in _INT_KINDS:
+        raise unsupported(f"loop variable '{var}' is compared with a bound of type "
+                          f"'{canon.spelling}': the iteration count needs an integer bound", cond)
+    return types.map(canon)
 
 
 def _const_int(c: ci.Cursor) -> Optional[int]:

@@ -40,8 +40,8 @@ from typing import Any, Hashable, Optional
 
 import clang.cindex as ci
 
-from ..diagnostics import Unsupported
-from ..ir.types import ArrayType, PtrType, StructType, Type
+from ..diagnostics import Unsupported, UserError
+from ..ir.types import ArrayType, IntType, PtrType, StructType, Type
 from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, SourceRange
 from ..ir.values import Function, Undef
 from .loop_form import CanonicalLoop, collapse_nest
@@ -75,25 +75,31 @@ def lower_loop(parsed: Any, pragma: Any, plain_char_signed: bool = True) -> Regi
     name = _region_name(func, pragma)
     fn = Function(name.replace(':', '.'))
     low = BodyLowerer(fn, types, address_taken)
-    args, results = _bind_variables(low, loop, uses, clauses)
+    loc = getattr(pragma, "location", None) or location(pragma.target)
+    args, results = _bind_variables(low, loop, outer, uses, clauses, loc)
     low.stmt(loop.body)
     low.jump(low.ret_block)
     _finish(low, loop)
     start = getattr(pragma, "start", pragma.target.extent.start.offset)
     end = _statement_end(src, pragma.target)
-    loc = getattr(pragma, "location", None) or location(pragma.target)
     return Region(
         kind="loop", name=name, file=loc.file, line=loc.line, column=loc.column, fn=fn,
         args=args, results=results,
-        bounds=LoopBounds(loop.var, loop.var_c_type, loop.declared_in_loop, loop.lower,
-                          loop.upper, loop.cmp, loop.step),
+        bounds=_bounds(loop),
         clauses=clauses, replace=SourceRange(start, end),
         loop_text=src.slice(pragma.target.extent.start.offset, end),
         body_text=src.slice(loop.body.extent.start.offset, _statement_end(src, loop.body)),
         pragma_text=src.slice(start, getattr(pragma, "end", start)),
         outer_loops=[o.header_text for o in outer],
+        outer_bounds=[_bounds(o) for o in outer],
         worksharing=_worksharing(getattr(clauses, "directive", "simd")),
         plain_char=types.saw_plain_char)
+
+
+def _bounds(loop: CanonicalLoop) -> LoopBounds:
+    return LoopBounds(loop.var, loop.var_c_type, loop.declared_in_loop, loop.lower,
+                      loop.upper, loop.cmp, loop.step, loop.cmp_c_type, loop.cmp_type,
+                      loop.var_type)
 
 
 # -- source helpers ---------------------------------------------------------------------
@@ -224,13 +230,29 @@ def _written_refs(body: ci.Cursor) -> set[int]:
 # -- bindings -------------------------------------------------------------------------------
 
 
-def _bind_variables(low: BodyLowerer, loop: CanonicalLoop, uses: _Uses,
-                    clauses: Any) -> tuple[list[ArgBinding], list[ResultBinding]]:
-    """Make the region's parameters and results (module docstring table)."""
+def _bind_variables(low: BodyLowerer, loop: CanonicalLoop, outer: list[CanonicalLoop],
+                    uses: _Uses, clauses: Any, where: Any
+                    ) -> tuple[list[ArgBinding], list[ResultBinding]]:
+    """Make the region's parameters and results (module docstring table).
+
+    The loop variables of the outer loops of a ``collapse(n)`` nest stay
+    C loop variables of the scalar outer loops: inside the region they are
+    uniform live-ins whatever ``private``/``lastprivate`` clause names them
+    (OpenMP makes them private to the construct and lastprivate; the outer
+    C loops leave them at their sequential final values).  ``linear`` may not
+    name an iteration variable of a collapsed nest (gcc and clang reject it
+    too)."""
     if uses.iv_written is not None:
         raise unsupported(f"loop variable '{loop.var}' is modified in the simd loop body",
                           uses.iv_written)
+    if outer:
+        nest = {o.var for o in outer} | {loop.var}
+        for lin in getattr(clauses, "linear", []):
+            if lin.var in nest:
+                raise UserError(f"loop variable '{lin.var}' of a collapse({len(outer) + 1}) "
+                                "nest may not be linear (it is lastprivate)", where)
     binder = _Binder(low, uses)
+    binder.nest_vars.update(o.var_key for o in outer)
     iv = low.fn.add_arg(loop.var_type, loop.var)
     binder.args.append(ArgBinding(iv, "iv", loop.var, loop.var_c_type, step=loop.step))
     binder.enter_ssa(loop.var_key, loop.var, loop.var_type, iv)
@@ -261,13 +283,16 @@ class _Binder:
         self.by_name = {u.decl.spelling: (k, u) for k, u in uses.outside.items()}
         self.args: list[ArgBinding] = []
         self.handled: set[Hashable] = set()
+        self.nest_vars: set[Hashable] = set()
+        """Loop variables of the outer loops of a collapsed nest: uniform
+        live-ins, whatever data-sharing clause names them."""
         self.pending: list[tuple[str, Hashable, str, Type, str]] = []
         """(role, key, name, type, reduction op) of each result, in clause order."""
 
     def lookup(self, name: str) -> Optional[tuple[Hashable, _Use]]:
         """The body's use of a clause variable (None: unused, or bound already)."""
         found = self.by_name.get(name)
-        if found is None or found[0] in self.handled:
+        if found is None or found[0] in self.handled or found[0] in self.nest_vars:
             return None
         self.handled.add(found[0])
         return found
@@ -301,6 +326,10 @@ class _Binder:
                               location(use.first))
         ir = _scalar_var(self.low, use, "linear")
         arg = self.low.fn.add_arg(ir, name)
+        # C updates of unsigned and narrow variables wrap legally (signed int
+        # and wider would overflow: undefined); pointers do not wrap
+        arg.may_wrap = isinstance(ir, IntType) and (not ir.signed and ir.bits < 64
+                                                    or ir.signed and ir.bits < 32)
         self.args.append(ArgBinding(arg, "linear", name, use.decl.type.spelling, step=step))
         self.enter_ssa(key, name, ir, arg)
 

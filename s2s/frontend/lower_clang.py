@@ -127,8 +127,44 @@ def strip_implicit(c: ci.Cursor) -> ci.Cursor:
 def _only_child(c: ci.Cursor) -> ci.Cursor:
     kids = list(c.get_children())
     if len(kids) != 1:
-        raise unsupported(f"unsupported construct '{c.kind.name}' in simd loop", c)
+        raise unsupported(f"{construct_name(c)} in simd loop", c)
     return kids[0]
+
+
+_CONSTRUCTS = {
+    "LABEL_STMT": "label", "GOTO_STMT": "'goto'", "INDIRECT_GOTO_STMT": "computed 'goto'",
+    "ADDR_LABEL_EXPR": "address of a label", "GCC_ASM_STMT": "inline assembly",
+    "ASM_STMT": "inline assembly", "MS_ASM_STMT": "inline assembly",
+    "STMTEXPR": "statement expression", "GENERIC_SELECTION_EXPR": "'_Generic'",
+    "UNARY_EXPR": "'sizeof' or '_Alignof' of a run-time size", "INIT_LIST_EXPR":
+    "initializer list", "STRING_LITERAL": "string literal", "CHARACTER_LITERAL":
+    "character literal", "COMPOUND_LITERAL_EXPR": "compound literal", "CALL_EXPR": "call",
+    "ARRAY_SUBSCRIPT_EXPR": "array subscript", "MEMBER_REF_EXPR": "member access",
+    "CSTYLE_CAST_EXPR": "cast", "CONDITIONAL_OPERATOR": "'?:'", "BINARY_OPERATOR":
+    "binary operator", "COMPOUND_ASSIGNMENT_OPERATOR": "compound assignment",
+    "UNARY_OPERATOR": "unary operator", "DECL_REF_EXPR": "reference",
+    "UNEXPOSED_EXPR": "expression clang does not describe", "UNEXPOSED_STMT":
+    "statement clang does not describe", "UNEXPOSED_DECL": "declaration clang does not describe",
+    "STATIC_ASSERT": "'_Static_assert'", "FUNCTION_DECL": "function declaration",
+    "TYPEDEF_DECL": "typedef", "STRUCT_DECL": "struct definition", "UNION_DECL":
+    "union definition", "ENUM_DECL": "enum definition", "VAR_DECL": "variable declaration",
+    "NULL_STMT": "empty statement", "DECL_STMT": "declaration", "CASE_STMT": "'case' label",
+    "DEFAULT_STMT": "'default' label", "SEH_TRY_STMT": "'__try'", "SEH_LEAVE_STMT": "'__leave'",
+}
+
+
+def construct_name(c: ci.Cursor) -> str:
+    """What the user wrote, in C words (``'goto'``, ``label``), for messages
+    about a libclang cursor; never the cursor kind's internal name."""
+    name = c.kind.name
+    if name in _CONSTRUCTS:
+        return _CONSTRUCTS[name]
+    if name.startswith("OMP_"):
+        return "OpenMP directive"
+    words = name.lower().split("_")
+    suffix = {"stmt": "statement", "expr": "expression", "decl": "declaration",
+              "operator": "operator", "literal": "literal"}.get(words[-1])
+    return " ".join(words[:-1] + [suffix]) if suffix and len(words) > 1 else " ".join(words)
 
 
 def children(c: ci.Cursor) -> list[ci.Cursor]:

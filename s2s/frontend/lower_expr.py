@@ -30,8 +30,8 @@ from ..ir.builder import IRBuilder
 from ..ir.types import (F32, I1, I8, I32, I64, VOID, ArrayType, FloatType, IntType, PtrType,
                         StructType, Type)
 from ..ir.values import Block, Constant, Function, Phi, Undef, Value
-from .lower_clang import (binary_op, children, decl_key, evaluate, is_lvalue_kind, location,
-                          strip_implicit, unary_op, unsupported)
+from .lower_clang import (binary_op, children, construct_name, decl_key, evaluate,
+                          is_lvalue_kind, location, strip_implicit, unary_op, unsupported)
 from .lower_types import TypeMapper, is_bool_ctype
 from ..ir.ssa import SSABuilder
 
@@ -171,7 +171,7 @@ class ExprLowerer:
     def var_of(self, c: ci.Cursor) -> Var:
         ref = c.referenced
         if ref is None:
-            raise unsupported(f"unsupported construct '{c.kind.name}' in simd loop", c)
+            raise unsupported(f"{construct_name(c)} in simd loop", c)
         var = self.vars.get(decl_key(ref))
         if var is None:
             raise unsupported(f"variable '{ref.spelling}' is not available in the simd loop", c)
@@ -236,14 +236,14 @@ class ExprLowerer:
             return folded
         method = getattr(self, "visit_" + c.kind.name, None)
         if method is None:
-            raise unsupported(f"unsupported construct '{c.kind.name}' in simd loop", c)
+            raise unsupported(f"{construct_name(c)} in simd loop", c)
         return method(c)
 
     def lvalue(self, c: ci.Cursor) -> LValue:
         """Where the object an lvalue expression designates lives."""
         method = getattr(self, "lv_" + c.kind.name, None)
         if method is None:
-            raise unsupported(f"unsupported construct '{c.kind.name}' as an lvalue "
+            raise unsupported(f"{construct_name(c)} as the target of an assignment "
                               "in simd loop", c)
         return method(c)
 

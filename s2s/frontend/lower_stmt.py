@@ -32,8 +32,8 @@ from ..diagnostics import Unsupported
 from ..ir.types import I64, ArrayType, FloatType, IntType, PtrType, StructType, Type
 from ..ir.values import Block, Constant, Function, Undef, Value
 from .loop_form import for_parts
-from .lower_clang import (binary_op, children, decl_key, evaluate, strip_parens, unary_op,
-                          unsupported, var_initializer)
+from .lower_clang import (binary_op, children, construct_name, decl_key, evaluate,
+                          strip_parens, unary_op, unsupported, var_initializer)
 from .lower_expr import LValue, wrap_int
 from .lower_ops import OperatorLowerer
 from .lower_lcssa import LoopRecord
@@ -71,7 +71,7 @@ class BodyLowerer(OperatorLowerer):
             return
         method = getattr(self, "visit_" + c.kind.name, None)
         if method is None:
-            raise unsupported(f"unsupported construct '{c.kind.name}' in simd loop", c)
+            raise unsupported(f"{construct_name(c)} in simd loop", c)
         method(c)
 
     # -- simple statements -------------------------------------------------------------------
@@ -89,7 +89,7 @@ class BodyLowerer(OperatorLowerer):
             elif d.kind in (CK.TYPEDEF_DECL, CK.STRUCT_DECL, CK.ENUM_DECL, CK.FUNCTION_DECL):
                 continue  # types and prototypes: clang already resolved them
             else:
-                raise unsupported(f"unsupported declaration '{d.kind.name}' in simd loop", d)
+                raise unsupported(f"{construct_name(d)} in simd loop", d)
 
     def visit_RETURN_STMT(self, c: ci.Cursor) -> None:
         raise unsupported("'return' leaves the simd loop", c)

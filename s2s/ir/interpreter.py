@@ -200,7 +200,7 @@ class Memory:
 
     def _object_at(self, addr: object, size: int) -> _Object:
         if not isinstance(addr, int):
-            raise InterpreterError(f"access through an undefined address ({addr!r})")
+            raise InterpreterError("access through an undefined address")
         i = bisect.bisect_right(self.starts, addr) - 1
         if i >= 0:
             obj = self.objects[i]

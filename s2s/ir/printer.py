@@ -204,7 +204,7 @@ class IRPrinter:
             return f"switch {ops[0]}, {self.print_label(inst.default)} [{cases}]"
         if isinstance(inst, Ret):
             return f"ret {', '.join(ops)}" if ops else "ret"
-        raise TypeError(f"cannot print instruction {inst!r}")
+        raise TypeError(f"cannot print an instruction of class {type(inst).__name__}")
 
     # -- operands, names, types -----------------------------------------------------
     def print_operand(self, v: Value) -> str:

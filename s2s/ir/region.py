@@ -82,6 +82,14 @@ class LoopBounds:
     """One of < <= > >= !=."""
     step: int
     """Constant increment (negative for decreasing loops)."""
+    cmp_c_type: str = ""
+    """The type ``var CMP upper`` is evaluated in (the usual arithmetic
+    conversions: ``int`` for an ``unsigned char`` var and an ``int`` bound);
+    empty: the type of var."""
+    cmp_type: Optional[Type] = None
+    """The IR type of ``cmp_c_type`` (None: the type of var)."""
+    var_type: Optional[Type] = None
+    """The IR type of var (None: the type of the region's iv argument)."""
 
 
 @dataclass
@@ -120,6 +128,9 @@ class Region:
     """Original text of the loop body statement."""
     pragma_text: str = ""
     """The original pragma line(s), e.g. ``#pragma omp parallel for simd ...``."""
+    outer_bounds: list[LoopBounds] = field(default_factory=list)
+    """For ``collapse(n)``: the canonical forms of the n-1 outer loops, in the
+    order of ``outer_loops``."""
     outer_loops: list[str] = field(default_factory=list)
     """For ``collapse(n)``: the headers (``for (...)``) of the n-1 outer loops,
     outermost first, kept as scalar C loops around the vectorized innermost

@@ -64,6 +64,12 @@ class Argument(Value):
     def __init__(self, type: Type, name: str, index: int) -> None:
         super().__init__(type, name)
         self.index: int = index
+        self.may_wrap: bool = False
+        """True when consecutive lanes of this (strided) parameter may wrap
+        around its type: a ``linear`` variable of an unsigned or narrow
+        type, whose C updates wrap legally.  The shapes then keep no stride
+        across a widening cast.  The loop variable never wraps (the code
+        generator runs no iteration when it would)."""
 
 
 # ---------------------------------------------------------------------------
@@ -117,7 +123,7 @@ class Instruction(Value):
 
     def erase(self) -> None:
         """Remove from its block and drop operands; it must have no users."""
-        assert not self.users, f"erasing {self!r} which still has users"
+        assert not self.users, f"erasing a '{self.opcode}' instruction that still has users"
         if self.block is not None:
             self.block.instructions.remove(self)
             self.block = None

@@ -16,7 +16,8 @@ the divergent loop transform and linearization.  After ``canonicalize(fn)``:
      away get the phis that SSA reconstruction needs (Braun et al.).
 
 The transform declines irreducible control (multi-entry cycles, e.g. gotos
-into a loop) with ``Unsupported``; nothing is changed in that case.  It
+into a loop) with ``Unsupported``, an internal error since the front end
+rejects ``goto``; nothing is changed in that case.  It
 changes the CFG, so every analysis of ``fn`` computed before is invalid.
 
 Example (guarantees 3-5)::
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Optional
 
 from ..analysis.cfg import Graph, Loop, cfg_of
-from ..diagnostics import Unsupported
+from ..diagnostics import internal_error
 from ..ir.ssa import SSABuilder
 from ..ir.values import Block, Br, Function, Instruction, Phi, Undef, Value
 
@@ -61,9 +62,10 @@ def canonicalize(fn: Function) -> CanonicalizeResult:
     result = CanonicalizeResult()
     g = cfg_of(fn)
     if not g.is_reducible:
-        src, dst = g.irreducible_edges[0]
-        raise Unsupported(f"irreducible control flow: a jump from '{src.name}' enters the "
-                          f"loop at '{dst.name}' without passing its header")
+        # The front end rejects goto and labels, so C loops cannot produce
+        # this; hand-written IR can (tests).
+        raise internal_error("irreducible control flow: a jump enters a loop without "
+                             "passing its header")
     result.blocks_removed = _remove_unreachable(fn, g)
     while _fix_round(fn, cfg_of(fn), result):
         pass
