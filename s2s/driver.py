@@ -14,6 +14,7 @@ from typing import Optional
 
 from .codegen.generate import CodegenOptions, GeneratedLoop, prelude
 from .codegen.target import TEMPLATE_ROOT, Target, load_target
+from .deep import deep_stack
 from .diagnostics import Location, Unsupported, UserError
 from .frontend.lower import lower_loop
 from .frontend.parse import ParsedFile, parse_file
@@ -107,6 +108,7 @@ def read_source(path: str) -> None:
         raise UserError(f"cannot read '{path}': permission denied")
 
 
+@deep_stack
 def run(path: str, options: Options) -> Result:
     """Vectorize one file; raise UserError when it cannot be processed."""
     read_source(path)

@@ -6,6 +6,7 @@ raise ``Unsupported``; the region then stays scalar for that target.
 """
 from __future__ import annotations
 
+import ctypes
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +14,8 @@ from .analysis.divergence import DivergenceInfo, compute_divergence
 from .analysis.memory import memory_shapes
 from .codegen.generate import CodegenOptions, GeneratedLoop, generate_loop, region_arg_shapes
 from .codegen.target import Target
+from .deep import is_too_deep
+from .diagnostics import Location, Unsupported
 from .ir.region import Region
 from .ir.values import Alloca, CondBr, Switch
 from .report import RegionReport
@@ -30,9 +33,21 @@ class AnalyzedRegion:
 
 def analyze(region: Region) -> AnalyzedRegion:
     """Canonicalize the region's loops and run divergence + memory analyses."""
-    canonicalize(region.fn)
-    div = compute_divergence(region.fn, region_arg_shapes(region))
-    return AnalyzedRegion(region, div, memory_shapes(region.fn, div))
+    try:
+        canonicalize(region.fn)
+        div = compute_divergence(region.fn, region_arg_shapes(region))
+        return AnalyzedRegion(region, div, memory_shapes(region.fn, div))
+    except (RecursionError, ctypes.ArgumentError) as exc:
+        if not is_too_deep(exc):
+            raise
+        raise _too_deep(region) from None
+
+
+def _too_deep(region: Region) -> Unsupported:
+    """The walkers recurse over the region's nesting; beyond the depth
+    s2s.deep allows the loop stays scalar."""
+    return Unsupported("loop nested too deeply",
+                       Location(region.file, region.line, region.column))
 
 
 def control_counts(analyzed: AnalyzedRegion, report: RegionReport) -> None:
@@ -54,7 +69,12 @@ def generate(analyzed: AnalyzedRegion, target: Target, options: CodegenOptions,
              report: RegionReport) -> GeneratedLoop:
     """Vector code for one target; the report gets its width and counts.
     Raises Unsupported when the target cannot take the region."""
-    loop = generate_loop(analyzed.region, analyzed.div, analyzed.mem, target, options)
+    try:
+        loop = generate_loop(analyzed.region, analyzed.div, analyzed.mem, target, options)
+    except (RecursionError, ctypes.ArgumentError) as exc:
+        if not is_too_deep(exc):
+            raise
+        raise _too_deep(analyzed.region) from None
     report.vectorized = True
     report.width = loop.width
     for kind, n in loop.stats.get("memory", {}).items():

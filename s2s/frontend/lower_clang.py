@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Iterator, Optional, Union
 
 import clang.cindex as ci
 
@@ -117,7 +117,7 @@ def strip_parens(c: ci.Cursor) -> ci.Cursor:
 def strip_implicit(c: ci.Cursor) -> ci.Cursor:
     """Skip parentheses and implicit casts (UNEXPOSED_EXPR with one child)."""
     while c.kind in (ci.CursorKind.PAREN_EXPR, ci.CursorKind.UNEXPOSED_EXPR):
-        kids = list(c.get_children())
+        kids = children(c)
         if len(kids) != 1:
             break
         c = kids[0]
@@ -125,14 +125,46 @@ def strip_implicit(c: ci.Cursor) -> ci.Cursor:
 
 
 def _only_child(c: ci.Cursor) -> ci.Cursor:
-    kids = list(c.get_children())
+    kids = children(c)
     if len(kids) != 1:
         raise unsupported(f"unsupported construct '{c.kind.name}' in simd loop", c)
     return kids[0]
 
 
+_VISIT = ci.callbacks["cursor_visit"]
+
+
 def children(c: ci.Cursor) -> list[ci.Cursor]:
-    return list(c.get_children())
+    """The direct children of a cursor, all of them or an exception.
+
+    ``Cursor.get_children`` silently returns a truncated list when its
+    Python callback raises (ctypes reports the exception as "ignored" and
+    the walk stops): at the recursion limit a statement would lose its
+    children.  Here an early stop raises ``RecursionError`` instead."""
+    kids: list[ci.Cursor] = []
+
+    def visit(child: ci.Cursor, _parent: ci.Cursor, _data: object) -> int:
+        child._tu = c._tu  # keep the translation unit alive  # type: ignore[attr-defined]
+        kids.append(child)
+        return 1  # CXChildVisit_Continue
+
+    if ci.conf.lib.clang_visitChildren(c, _VISIT(visit), None):
+        raise RecursionError("libclang walk interrupted: expression nested too deeply")
+    return kids
+
+
+def walk_preorder(c: ci.Cursor) -> Iterator[ci.Cursor]:
+    """``c`` and its descendants in pre-order, like ``Cursor.walk_preorder``
+    but with an explicit stack: libclang's recursive generator costs time
+    proportional to the depth for every cursor (quadratic on a 10,000-term
+    sum) and needs one C stack frame per level."""
+    stack = [c]
+    while stack:
+        cur = stack.pop()
+        yield cur
+        kids = children(cur)
+        kids.reverse()
+        stack.extend(kids)
 
 
 @dataclass

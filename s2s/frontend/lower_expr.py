@@ -91,6 +91,11 @@ class ExprLowerer:
         self.ssa.seal(self.entry)
         self.alloca_builder = IRBuilder()
         self.n_allocas = 0
+        self.constant_memo: dict[ci.Cursor, bool] = {}
+        """``_constant_tree`` per expression: ``_fold`` asks at every level of
+        an expression tree, so without it a deep tree costs quadratic time."""
+        self.safe_memo: dict[ci.Cursor, bool] = {}
+        """``OperatorLowerer.is_safe`` per expression, for the same reason."""
 
     # -- blocks ------------------------------------------------------------------------
     def new_block(self, name: str) -> Block:
@@ -259,7 +264,8 @@ class ExprLowerer:
         self.rvalue(c)
 
     def _fold(self, c: ci.Cursor) -> Optional[Value]:
-        if c.kind not in _CONST_KINDS and (c.kind not in _FOLDABLE or not _constant_tree(c)):
+        if c.kind not in _CONST_KINDS and (c.kind not in _FOLDABLE or
+                                           not _constant_tree(c, self.constant_memo)):
             if not (c.kind == CK.DECL_REF_EXPR and c.referenced is not None and
                     c.referenced.kind == CK.ENUM_CONSTANT_DECL):
                 return None
@@ -483,9 +489,17 @@ _ARITH_KINDS = (TK.BOOL, TK.CHAR_S, TK.CHAR_U, TK.SCHAR, TK.UCHAR, TK.SHORT, TK.
                 TK.FLOAT, TK.DOUBLE, TK.ENUM)
 
 
-def _constant_tree(c: ci.Cursor) -> bool:
+def _constant_tree(c: ci.Cursor, memo: dict[ci.Cursor, bool]) -> bool:
     """Whether clang can fold the expression: literals, sizeof, enum
-    constants and operators on them (no variables, calls or assignments)."""
+    constants and operators on them (no variables, calls or assignments).
+    ``memo`` keeps the answers for subexpressions."""
+    known = memo.get(c)
+    if known is None:
+        known = memo[c] = _constant_node(c, memo)
+    return known
+
+
+def _constant_node(c: ci.Cursor, memo: dict[ci.Cursor, bool]) -> bool:
     k = c.kind
     if k in _CONST_KINDS:
         return True
@@ -497,7 +511,7 @@ def _constant_tree(c: ci.Cursor) -> bool:
         return False
     if k in _FOLDABLE or k == CK.TYPE_REF:
         kids = children(c)
-        return bool(kids) and all(_constant_tree(x) for x in kids
+        return bool(kids) and all(_constant_tree(x, memo) for x in kids
                                   if x.kind != CK.TYPE_REF)
     return False
 

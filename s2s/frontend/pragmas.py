@@ -22,6 +22,7 @@ import clang.cindex as ci
 
 from s2s.diagnostics import Location, UserError
 from s2s.frontend.clauses import ClauseSet, parse_pragma_line
+from s2s.frontend.lower_clang import walk_preorder
 from s2s.frontend.parse import ParsedFile
 
 
@@ -201,7 +202,7 @@ def _cursor_starts(parsed: ParsedFile) -> dict[int, ci.Cursor]:
     for top in parsed.tu.cursor.get_children():
         if top.kind in _IGNORED_KINDS or not parsed.is_main_file(top):
             continue
-        for cursor in top.walk_preorder():
+        for cursor in walk_preorder(top):
             if parsed.is_main_file(cursor):
                 # Pre-order: the first cursor seen at an offset is the outermost.
                 starts.setdefault(cursor.extent.start.offset, cursor)
