@@ -235,14 +235,15 @@ def _dispatch(region: Region, loops: list[tuple[Target, GeneratedLoop]],
         lines.append(f"{'#if' if i == 0 else '#elif'} defined({target.guard})")
         lines.append(loop.text.rstrip("\n"))
     lines.append("#else")
-    lines.append(parsed.data[start:region.replace.end].decode())
+    lines.append(parsed.data[start:region.replace.end].decode("utf-8", "surrogateescape"))
     lines.append("#endif")
     text = "\n".join(lines) + "\n"
     end = region.replace.end
     # The #endif must end its line; swallow the newline after the loop if any.
     if parsed.data[end:end + 1] == b"\n":
         end += 1
-    return Replacement(start, end, text.encode())
+    # Bytes that are not UTF-8 (a Latin-1 comment) come back unchanged.
+    return Replacement(start, end, text.encode("utf-8", "surrogateescape"))
 
 
 def _line_start(data: bytes, offset: int) -> int:

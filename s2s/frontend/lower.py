@@ -66,7 +66,7 @@ def lower_loop(parsed: Any, pragma: Any, plain_char_signed: bool = True) -> Regi
     ``Region.plain_char`` is False the region does not depend on it."""
     clauses = pragma.clauses
     src = _source_of(parsed)
-    types = TypeMapper(plain_char_signed)
+    types = TypeMapper(plain_char_signed, scope=pragma.target)
     collapse = getattr(clauses, "collapse", 1) or 1
     outer, loop = collapse_nest(pragma.target, collapse, src, types)
     func = _enclosing_function(pragma.target)

@@ -19,6 +19,25 @@ from ..diagnostics import Location, Unsupported
 _lib = ci.conf.lib
 _SETUP_DONE = False
 
+# Type kinds libclang 18 reports that its Python bindings do not list
+# (clang-c/Index.h CXTypeKind): without them ``Type.kind`` raises ValueError.
+_MISSING_TYPE_KINDS = {
+    32: "FLOAT16", 33: "SHORTACCUM", 34: "ACCUM", 35: "LONGACCUM", 36: "USHORTACCUM",
+    37: "UACCUM", 38: "ULONGACCUM", 39: "BFLOAT16", 161: "OBJCOBJECT",
+    162: "OBJCTYPEPARAM", 163: "ATTRIBUTED", 178: "BTFTAGATTRIBUTED",
+    **{k: f"OCLEXTENSION{k}" for k in range(164, 176)},
+}
+
+
+def _register_missing_type_kinds() -> None:
+    known = ci.TypeKind._kinds  # type: ignore[attr-defined]
+    for value, name in _MISSING_TYPE_KINDS.items():
+        if value >= len(known) or known[value] is None:
+            setattr(ci.TypeKind, name, ci.TypeKind(value))
+
+
+_register_missing_type_kinds()
+
 
 def _setup() -> None:
     """Declare the ctypes signatures once (libclang is loaded lazily)."""
@@ -48,6 +67,8 @@ def _setup() -> None:
     _lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
     _lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
     _lib.clang_Cursor_getVarDeclInitializer.errcheck = ci.Cursor.from_result
+    _lib.clang_Cursor_isAnonymousRecordDecl.argtypes = [ci.Cursor]
+    _lib.clang_Cursor_isAnonymousRecordDecl.restype = ctypes.c_uint
     _SETUP_DONE = True
 
 
@@ -97,6 +118,13 @@ def var_initializer(c: ci.Cursor) -> Optional[ci.Cursor]:
     if init is None or init.kind.is_invalid():
         return None
     return init
+
+
+def is_anonymous_record(c: ci.Cursor) -> bool:
+    """Whether a struct/union declaration is a C11 anonymous member
+    (``struct S { int tag; union { int i; float f; }; }``)."""
+    _setup()
+    return bool(_lib.clang_Cursor_isAnonymousRecordDecl(c))
 
 
 def location(c: ci.Cursor) -> Location:
@@ -179,10 +207,14 @@ class SourceText:
         if text is None:
             with open(path, "rb") as f:
                 return cls(path, f.read())
-        return cls(path, text.encode() if isinstance(text, str) else text)
+        if isinstance(text, str):
+            text = text.encode("utf-8", errors="surrogateescape")
+        return cls(path, text)
 
     def slice(self, start: int, end: int) -> str:
-        return self.data[start:end].decode(errors="replace")
+        """The text between two byte offsets; bytes that are not UTF-8 become
+        surrogate escapes, so encoding with ``surrogateescape`` restores them."""
+        return self.data[start:end].decode("utf-8", errors="surrogateescape")
 
     def of(self, c: ci.Cursor) -> str:
         """The source spelling of a cursor (macros unexpanded)."""

@@ -30,8 +30,8 @@ from ..ir.builder import IRBuilder
 from ..ir.types import (F32, I1, I8, I32, I64, VOID, ArrayType, FloatType, IntType, PtrType,
                         StructType, Type)
 from ..ir.values import Block, Constant, Function, Phi, Undef, Value
-from .lower_clang import (binary_op, children, decl_key, evaluate, is_lvalue_kind, location,
-                          strip_implicit, unary_op, unsupported)
+from .lower_clang import (binary_op, children, decl_key, evaluate, is_anonymous_record,
+                          is_lvalue_kind, location, strip_implicit, unary_op, unsupported)
 from .lower_types import TypeMapper, is_bool_ctype
 from .ssa import SSABuilder
 
@@ -309,7 +309,16 @@ class ExprLowerer:
         st = p.type.pointee if isinstance(p.type, PtrType) else None
         if not isinstance(st, StructType):
             raise unsupported(f"member access '{c.spelling}' of a non-struct in simd loop", c)
-        ftype = st.field_named(c.spelling).type
+        if ref is not None and _anonymous_member(ref):
+            # ``s.x`` with x in an anonymous struct member: clang shows the
+            # implicit access to the anonymous member; its fields are fields
+            # of the enclosing struct (lower_types), at offsets from it.
+            return LValue(st, ptr=p)
+        field = next((f for f in st.fields if f.name == c.spelling), None)
+        if field is None:
+            raise unsupported(f"member '{c.spelling}' of '{st.c_spelling or st.name}' "
+                              "in simd loop", c)
+        ftype = field.type
         # Array members decay in ``fieldaddr`` (the IR's convention).
         result = PtrType(ftype.elem if isinstance(ftype, ArrayType) else ftype)
         return LValue(ftype, ptr=self.bld().field_addr(p, c.spelling, result, c.spelling))
@@ -514,6 +523,14 @@ def _constant_node(c: ci.Cursor, memo: dict[ci.Cursor, bool]) -> bool:
         return bool(kids) and all(_constant_tree(x, memo) for x in kids
                                   if x.kind != CK.TYPE_REF)
     return False
+
+
+def _anonymous_member(field: ci.Cursor) -> bool:
+    """A FIELD_DECL that is a C11 anonymous struct or union member."""
+    if field.kind != CK.FIELD_DECL:
+        return False
+    t = field.type.get_canonical()
+    return t.kind == TK.RECORD and is_anonymous_record(t.get_declaration())
 
 
 def _pointerish(c: ci.Cursor) -> bool:
