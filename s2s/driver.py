@@ -119,7 +119,9 @@ def run(path: str, options: Options) -> Result:
     codegen_options = CodegenOptions(math=options.math, simdlen=options.simdlen)
     replacements: list[Replacement] = []
     needs: dict[str, Optional[set[str]]] = {t.name: None for t in targets}
-    for pragma in find_pragmas(parsed):
+    pragmas = find_pragmas(parsed)
+    result.warnings.extend(w.format() for w in parsed.warnings)
+    for pragma in pragmas:
         if pragma.clauses.directive == "declare simd":
             _skip_function(pragma, targets, result)
             continue

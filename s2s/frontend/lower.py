@@ -64,6 +64,8 @@ def lower_loop(parsed: Any, pragma: Any, plain_char_signed: bool = True) -> Regi
     s2s.frontend.pragmas.Pragma whose target is the FOR_STMT.  Plain ``char``
     is i8 unless ``plain_char_signed`` is False (AArch64: u8); when
     ``Region.plain_char`` is False the region does not depend on it."""
+    if getattr(pragma, "unsupported", None) is not None:
+        raise pragma.unsupported  # found with the pragma (pragmas.py)
     clauses = pragma.clauses
     src = _source_of(parsed)
     types = TypeMapper(plain_char_signed, scope=pragma.target)

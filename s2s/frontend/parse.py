@@ -19,7 +19,7 @@ from typing import Iterator, Optional
 import clang.cindex as ci
 
 from s2s.deep import in_deep_stack
-from s2s.diagnostics import Location, UserError
+from s2s.diagnostics import Location, Unsupported, UserError
 
 _ERROR_SEVERITIES = (ci.Diagnostic.Error, ci.Diagnostic.Fatal)
 
@@ -37,6 +37,8 @@ class ParsedFile:
     """``raw`` decoded as UTF-8 (invalid bytes kept via surrogateescape)."""
     defines: list[str] = field(default_factory=list)
     """The ``-D`` arguments, ``NAME`` or ``NAME=VALUE``."""
+    warnings: list[Unsupported] = field(default_factory=list)
+    """Warnings about the file that belong to no loop (``pragmas`` fills it)."""
     _line_starts: list[int] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
