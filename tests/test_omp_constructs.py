@@ -346,6 +346,17 @@ void f(double *a, int n) {
   }
 }
 """,
+    "if_with_tags_members_macros_and_literals": """
+#include <stddef.h>
+#define MAX 100
+struct S { int a; };
+static int lim(int n) { return n; }
+void f(double *a, int n, struct S *s) {
+#pragma omp simd if(simd: sizeof(struct S) > 2 && n > MAX && lim(n) > (int)sizeof(size_t) \\
+                          && s->a > 0 && L'a' > 0)
+  for (int i = 0; i < n; i++) a[i] *= 2;
+}
+""",
     "linear_val_modifier": """
 void f(const double *a, double *b, int n) {
   int j = 0;

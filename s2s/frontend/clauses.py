@@ -288,7 +288,7 @@ def evaluate_constant(tokens: list[Token], lookup: Lookup) -> Optional[int]:
         if pos != len(expanded):
             return None
         return value
-    except _NotConstant:
+    except (_NotConstant, RecursionError):  # also hundreds of thousands of '('
         return None
 
 

@@ -104,7 +104,8 @@ class TypeMapper:
         decl = canon.get_declaration()
         what = describe_record(decl)
         if decl.kind == ci.CursorKind.UNION_DECL:
-            raise Unsupported(f"union '{what}' in simd loop", loc)
+            named = what if what.startswith("unnamed") else f"union '{what}'"
+            raise Unsupported(f"{named} in simd loop", loc)
         key = _decl_key(decl)
         if key in self.structs:
             return self.structs[key]

@@ -25,6 +25,7 @@ are recognized by ``clauses.is_simd_loop_construct``.
 """
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Optional
 
@@ -70,7 +71,8 @@ class OmpContext:
 
     def __init__(self, tu: ci.TranslationUnit, lines: list[OmpLine],
                  cursors: dict[int, ci.Cursor]) -> None:
-        self.lines = lines
+        self.lines = sorted(lines, key=lambda line: line.start)
+        self.starts = [line.start for line in self.lines]
         self.offload: list[tuple[int, int, OmpLine]] = []
         """Statements under ``#pragma omp target`` (extent and directive)."""
         self.device_ranges: list[tuple[int, int, OmpLine]] = []
@@ -118,8 +120,9 @@ class OmpContext:
     def reason(self, pragma: OmpLine, loop: ci.Cursor) -> Optional[Unsupported]:
         """Why the simd loop ``loop`` (annotated by ``pragma``) must stay scalar."""
         lo, hi = loop.extent.start.offset, loop.extent.end.offset
-        for line in self.lines:
-            if line is pragma or not lo <= line.start < hi:
+        first = bisect.bisect_left(self.starts, lo)
+        for line in self.lines[first:bisect.bisect_left(self.starts, hi)]:
+            if line is pragma:
                 continue
             if line.is_loop_directive:
                 return Unsupported(

@@ -203,7 +203,7 @@ def _check_expressions(clauses: ClauseSet, names: Names, macros: "_MacroTable",
                        offset: int) -> None:
     """The identifiers of ``if`` conditions and linear steps must be declared
     (or be macros, keywords or builtins); member names after ``.``/``->``
-    are not checked."""
+    and tags after ``struct`` are other name spaces."""
     params = set(_parameter_names(names.function)) if names.function is not None else set()
     for clause, tokens in clauses.expressions:
         for k, tok in enumerate(tokens):
@@ -211,8 +211,12 @@ def _check_expressions(clauses: ClauseSet, names: Names, macros: "_MacroTable",
             if not (word[:1].isalpha() or word[:1] == "_") or word in _KEYWORDS or \
                     word.startswith("__builtin_"):
                 continue
-            if k and tokens[k - 1].text in (".", "->"):
-                continue
+            before = tokens[k - 1].text if k else ""
+            after = tokens[k + 1].text if k + 1 < len(tokens) else ""
+            if before in (".", "->", "struct", "union", "enum"):
+                continue  # a member or a tag: other name spaces
+            if word in ("L", "u", "U", "u8") and after[:1] in ("'", '"'):
+                continue  # the prefix of a character or string literal
             if word in names or word in params or macros.is_defined(word, offset):
                 continue
             raise UserError(f"use of undeclared identifier '{word}' in '{clause}' clause",

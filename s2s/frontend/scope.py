@@ -55,6 +55,8 @@ class Scopes:
         self._main: list[tuple[int, str, bool]] = []  # (offset, name, is variable)
         self._offsets: list[int] = []
         self._top: list[ci.Cursor] = []
+        self._kid_cache: dict[tuple[int, int, str], list[
+            tuple[int, int, ci.Cursor, list[tuple[str, bool]]]]] = {}
         for decl in children(tu.cursor):
             if decl.kind in _IGNORED:
                 continue
@@ -78,28 +80,37 @@ class Scopes:
         for decl in self._top:
             if decl.kind == CK.FUNCTION_DECL and _contains(decl, offset):
                 names.function = decl
-                _locals(decl, offset, names)
+                self._locals(decl, offset, names)
                 break
         return names
 
+    def _locals(self, fn: ci.Cursor, offset: int, names: Names) -> None:
+        """Parameters, then the block-scope declarations enclosing ``offset``."""
+        node = fn
+        while True:
+            inner = None
+            for start, end, kid, declared in self._kids(node):
+                if kid.kind == CK.PARM_DECL:
+                    names.variables.add(kid.spelling)
+                elif start <= offset < end:
+                    inner = kid
+                elif start < offset and node.kind != CK.FUNCTION_DECL:
+                    for name, is_var in declared:
+                        (names.variables if is_var else names.others).add(name)
+            if inner is None or inner.kind in (CK.DECL_STMT,) + _VARIABLES:
+                return
+            node = inner
 
-def _locals(fn: ci.Cursor, offset: int, names: Names) -> None:
-    """Parameters, then the block-scope declarations enclosing ``offset``."""
-    node = fn
-    while True:
-        inner = None
-        for kid in children(node):
-            start = kid.extent.start.offset
-            if kid.kind == CK.PARM_DECL:
-                names.variables.add(kid.spelling)
-            elif _contains(kid, offset):
-                inner = kid
-            elif start < offset and node.kind != CK.FUNCTION_DECL:
-                for name, is_var in _declared(kid):
-                    (names.variables if is_var else names.others).add(name)
-        if inner is None or inner.kind in (CK.DECL_STMT,) + _VARIABLES:
-            return
-        node = inner
+    def _kids(self, node: ci.Cursor) -> list[tuple[int, int, ci.Cursor, list[tuple[str, bool]]]]:
+        """Children with their extents and declared names, computed once per
+        node (a function with many simd loops asks about each)."""
+        key = (node.extent.start.offset, node.extent.end.offset, node.kind.name)
+        known = self._kid_cache.get(key)
+        if known is None:
+            known = [(k.extent.start.offset, k.extent.end.offset, k, _declared(k))
+                     for k in children(node)]
+            self._kid_cache[key] = known
+        return known
 
 
 def _declared(c: ci.Cursor) -> list[tuple[str, bool]]:

@@ -1,14 +1,17 @@
-/* s2s-test: vectorized=5 tolerance=exact */
+/* s2s-test: vectorized=7 tolerance=exact */
 /* array_typedef: array types written through typedefs (typedef int V[4]):
  * a local of the loop body, parameters (V *rows, V w: a pointer), a struct
- * member, a table declared before the loop, a private array, and the same
- * through a typedef chain. */
+ * member, a table declared before the loop, a private array, the same
+ * through a typedef chain, a two-dimensional typedef as a parameter and an
+ * array of an array typedef in the body. */
 #include "harness.h"
 
 typedef int V[4];
 typedef V V2;
 typedef double M[3];
 typedef float F8[8];
+typedef double M33[3][3];
+typedef V VV[2];
 struct S { M p; double w; };
 
 void k_local(int n, const int *a, int *o)
@@ -62,10 +65,30 @@ void k_private(int n, const int *a, int *o)
     }
 }
 
+void k_matrix(int n, M33 m, const double *a, double *o)
+{
+#pragma omp simd
+    for (int i = 0; i < n; i++)
+        o[i] = a[i] * m[i % 3][(i + 1) % 3] + m[2][2];
+}
+
+void k_nested_local(int n, const int *a, int *o)
+{
+#pragma omp simd
+    for (int i = 0; i < n; i++) {
+        VV w;
+        w[0][0] = a[i];
+        w[1][3] = 2 * i;
+        w[1][0] = w[0][0] - w[1][3];
+        o[i] = w[0][0] * w[1][0] + w[1][3];
+    }
+}
+
 static int a[S2S_CAP], o[S2S_CAP];
 static V rows[S2S_CAP];
 static struct S s[S2S_CAP];
-static double od[S2S_CAP];
+static double od[S2S_CAP], ad[S2S_CAP];
+static M33 mat;
 static float af[S2S_CAP], of[S2S_CAP];
 
 int main(int argc, char **argv)
@@ -97,6 +120,16 @@ int main(int argc, char **argv)
         s2s_fill_i32(o, S2S_CAP, 7, 7);
         k_private(n, a, o);
         S2S_OUT("private", o, n + S2S_GUARD);
+
+        s2s_fill_f64(&mat[0][0], 9, -2.0, 2.0);
+        s2s_fill_f64(ad, S2S_CAP, -5.0, 5.0);
+        s2s_fill_f64(od, S2S_CAP, 0.0, 0.0);
+        k_matrix(n, mat, ad, od);
+        S2S_OUT("matrix", od, n + S2S_GUARD);
+
+        s2s_fill_i32(o, S2S_CAP, 7, 7);
+        k_nested_local(n, a, o);
+        S2S_OUT("nested_local", o, n + S2S_GUARD);
     }
     return 0;
 }
