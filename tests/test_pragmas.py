@@ -573,3 +573,24 @@ void f(int n, float *a) {
         "T/k.c:5:3: warning: 'SIMD2' expands to '_Pragma(\"omp simd\")', which is ignored: "
         "_Pragma forms are not supported, the loop is not vectorized (write '#pragma omp simd')",
     ]
+
+
+def test_pragma_operator_through_a_stringizing_macro(tmp_path: Path) -> None:
+    code = """\
+#define P(x) _Pragma(#x)
+#define Q P(omp parallel for) P(omp simd)
+#define R _Pragma("omp parallel") _Pragma("omp for simd")
+void f(int n, float *a) {
+  Q
+  for (int i = 0; i < n; i++) a[i] = 0;
+  P(omp critical)
+  a[0] = 1;
+  R
+  for (int i = 0; i < n; i++) a[i] = 0;
+}
+"""
+    parsed, found = pragmas(tmp_path, code)
+    assert found == []
+    assert [(w.location.line, w.location.column) for w in parsed.warnings] == [(5, 3), (9, 3)]
+    assert parsed.warnings[0].message.startswith(
+        "'Q' expands to '_Pragma(\"omp simd\")', which is ignored")

@@ -36,6 +36,7 @@ class _Macro:
     """``_Pragma(#x)``: the directive is an argument of the use."""
     names: set[str] = field(default_factory=set)
     """Identifiers of the body (macros it may expand)."""
+    body: str = ""
 
 
 def is_simd_directive(text: str) -> bool:
@@ -114,11 +115,10 @@ def _macros(tu: ci.TranslationUnit, defines: list[tuple[int, str]]) -> dict[str,
         if m is None:
             continue
         body = m.group(3)
-        macro = _Macro(names=set(_IDENT.findall(body)))
-        call = _CALL.search(body)
-        if call is not None and is_simd_directive(_destringize(call.group(1))):
-            macro.directive = _destringize(call.group(1))
-        elif m.group(2) and _STRINGIZE.search(body):
+        macro = _Macro(names=set(_IDENT.findall(body)), body=body)
+        macro.directive = next((_destringize(c.group(1)) for c in _CALL.finditer(body)
+                                if is_simd_directive(_destringize(c.group(1)))), None)
+        if macro.directive is None and m.group(2) and _STRINGIZE.search(body):
             macro.stringizes = True
         bodies[m.group(1)] = macro
     found = {n: m for n, m in bodies.items() if m.directive is not None or m.stringizes}
@@ -128,10 +128,16 @@ def _macros(tu: ci.TranslationUnit, defines: list[tuple[int, str]]) -> dict[str,
         for name, macro in bodies.items():
             if name in found:
                 continue
-            inner = next((found[n] for n in sorted(macro.names) if n in found), None)
-            if inner is not None and inner.directive is not None:
-                found[name] = _Macro(inner.directive, False, macro.names)
-                changed = True
+            for inner_name in sorted(macro.names & found.keys()):
+                directive = found[inner_name].directive
+                if directive is None:  # _Pragma(#x): the arguments written here
+                    uses = re.finditer(rf"\b{inner_name}\s*\(([^()]*)\)", macro.body)
+                    directive = next((" ".join(u.group(1).split()) for u in uses
+                                      if is_simd_directive(u.group(1))), None)
+                if directive is not None:
+                    found[name] = _Macro(directive, False, macro.names, macro.body)
+                    changed = True
+                    break
     return found
 
 
