@@ -49,7 +49,7 @@ def call_with_deep_stack(fn: Callable[..., T], *args: object, **kwargs: object) 
     outcome: dict[str, object] = {}
 
     def work() -> None:
-        _state.inside = True
+        _state.inside = _state.quiet = True
         try:
             outcome["value"] = fn(*args, **kwargs)
         except BaseException as exc:  # re-raised in the caller's thread
@@ -58,15 +58,26 @@ def call_with_deep_stack(fn: Callable[..., T], *args: object, **kwargs: object) 
     old_size = threading.stack_size()
     old_limit = sys.getrecursionlimit()
     old_hook = sys.unraisablehook
+    sys.setrecursionlimit(max(old_limit, DEPTH_LIMIT))
+    sys.unraisablehook = _quiet_recursion_in_callbacks(old_hook)
     try:
-        threading.stack_size(STACK_BYTES)
-        worker = threading.Thread(target=work, name="s2svec-deep", daemon=True)
-        sys.setrecursionlimit(max(old_limit, DEPTH_LIMIT))
-        sys.unraisablehook = _quiet_recursion_in_callbacks(old_hook)
-        worker.start()
-    finally:
-        threading.stack_size(old_size)
-    try:
+        try:
+            threading.stack_size(STACK_BYTES)
+            worker = threading.Thread(target=work, name="s2svec-deep", daemon=True)
+            worker.start()
+        except (RuntimeError, ValueError, MemoryError):
+            worker = None  # no such thread here (ulimit -v, no stack_size support)
+        finally:
+            threading.stack_size(old_size)
+        if worker is None:
+            # The normal stack: keep the normal limit, so that deep input
+            # ends in the "nested too deeply" warnings, not a stack overflow.
+            sys.setrecursionlimit(old_limit)
+            _state.quiet = True
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                _state.quiet = False
         worker.join()
     finally:
         sys.setrecursionlimit(old_limit)
@@ -92,7 +103,7 @@ def _quiet_recursion_in_callbacks(
     it again where it can be reported as a warning.  Anything else goes to
     ``previous``."""
     def hook(unraisable: Any) -> object:
-        if in_deep_stack() and isinstance(unraisable.exc_value, RecursionError):
+        if getattr(_state, "quiet", False) and isinstance(unraisable.exc_value, RecursionError):
             return None
         return previous(unraisable)
     return hook

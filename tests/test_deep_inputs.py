@@ -104,3 +104,23 @@ def test_beyond_the_depth_limit_stays_scalar(tmp_path: Path,
         f"{src}:11:9: warning: loop not vectorized: expression nested too deeply",
     ]
     assert len(result.loops) == 1  # h is still vectorized
+
+
+def test_without_a_big_stack_thread_deep_input_is_still_a_warning(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """Where no thread with a 1 GiB stack can be made (ulimit -v), the file is
+    processed on the caller's stack with its recursion limit."""
+    import threading
+
+    def refuse(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    src = tmp_path / "k.c"
+    src.write_text(loop(" + ".join(["a[i]"] * 3000)) +
+                   loop("a[i] * 2.0").replace("void f(", "void h("))
+    result = driver.run(str(src), driver.Options(targets=["avx2"]))
+    assert result.warnings == [
+        f"{src}:5:9: warning: loop not vectorized: expression nested too deeply"]
+    assert len(result.loops) == 1
+    assert "Exception ignored" not in capfd.readouterr().err
