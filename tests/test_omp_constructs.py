@@ -346,14 +346,14 @@ void f(double *a, int n) {
   }
 }
 """,
-    "if_with_tags_members_macros_and_literals": """
+    "if_with_tags_members_macros_literals_and_builtins": """
 #include <stddef.h>
 #define MAX 100
 struct S { int a; };
 static int lim(int n) { return n; }
 void f(double *a, int n, struct S *s) {
 #pragma omp simd if(simd: sizeof(struct S) > 2 && n > MAX && lim(n) > (int)sizeof(size_t) \\
-                          && s->a > 0 && L'a' > 0)
+                          && s->a > 0 && L'a' > 0 && __LINE__ > 0)
   for (int i = 0; i < n; i++) a[i] *= 2;
 }
 """,
