@@ -15,6 +15,7 @@ from typing import Any, Callable, Optional
 
 from .codegen.generate import CodegenOptions, GeneratedLoop, prelude
 from .codegen.target import TEMPLATE_ROOT, Target, load_target
+from .deep import deep_stack
 from .diagnostics import Location, Unsupported, UserError
 from .frontend.lower import lower_loop
 from .frontend.macro_checks import source_checks
@@ -117,6 +118,7 @@ def read_source(path: str) -> None:
         raise UserError(f"cannot read '{path}': permission denied")
 
 
+@deep_stack
 def run(path: str, options: Options) -> Result:
     """Vectorize one file; raise UserError when it cannot be processed."""
     read_source(path)
@@ -130,7 +132,9 @@ def run(path: str, options: Options) -> Result:
     codegen_options = CodegenOptions(math=options.math, simdlen=options.simdlen)
     replacements: list[Replacement] = []
     needs: dict[str, Optional[set[str]]] = {t.name: None for t in targets}
-    for per_target in _pragmas_by_offset(views, targets):
+    by_offset = _pragmas_by_offset(views, targets)
+    _file_warnings(views, result)
+    for per_target in by_offset:
         first = next(iter(per_target.values()))
         if first.clauses.directive == "declare simd":
             _skip_function(first, [t for t in targets if t.name in per_target], result)
@@ -209,6 +213,20 @@ def _pragmas_by_offset(views: dict[str, FileView], targets: list[Target]
     return [found[start] for start in sorted(found)]
 
 
+def _file_warnings(views: dict[str, FileView], result: Result) -> None:
+    """Warnings about the file that belong to no loop (``_Pragma`` forms ...),
+    once each although every view finds them."""
+    seen: set[str] = set()
+    for view in views.values():
+        if view.parsed is None:
+            continue
+        for warning in view.parsed.warnings:
+            text = warning.format()
+            if text not in seen:
+                seen.add(text)
+                result.warnings.append(text)
+
+
 def _enclosing(replacements: list[Replacement], offset: int) -> Optional[Location]:
     """The vectorized loop whose replaced text holds ``offset``, if any."""
     for r in replacements:
@@ -271,7 +289,7 @@ def _vectorize_loop(lowered: "_Lowered", targets: list[Target],
 def _warn_failures(failures: list[tuple[Target, Unsupported]], attempted: int,
                    location: Location, result: Result) -> None:
     messages = {(e.message, e.location) for _, e in failures}
-    if attempted > 1 and len(failures) == attempted and len(messages) == 1:
+    if len(failures) == attempted and len(messages) == 1:
         e = failures[0][1]
         _warn(result, e.location or location, f"loop not vectorized: {e.message}")
         return
@@ -361,14 +379,15 @@ def _dispatch(region: Region, loops: list[tuple[Target, GeneratedLoop]],
         lines.append(f"{'#if' if i == 0 else '#elif'} {target.condition}")
         lines.append(loop.text.rstrip("\n"))
     lines.append("#else")
-    lines.append(parsed.data[start:region.replace.end].decode())
+    lines.append(parsed.data[start:region.replace.end].decode("utf-8", "surrogateescape"))
     lines.append("#endif")
     text = "\n".join(lines) + "\n"
     end = region.replace.end
     # The #endif must end its line; swallow the newline after the loop if any.
     if parsed.data[end:end + 1] == b"\n":
         end += 1
-    return Replacement(start, end, text.encode(),
+    # Bytes that are not UTF-8 (a Latin-1 comment) come back unchanged.
+    return Replacement(start, end, text.encode("utf-8", "surrogateescape"),
                        Location(region.file, region.line, region.column))
 
 

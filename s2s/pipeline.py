@@ -22,6 +22,7 @@ source as written (after dce and canonicalize).  Every stage may raise
 """
 from __future__ import annotations
 
+import ctypes
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, TextIO
@@ -31,7 +32,8 @@ from .analysis.memory import memory_shapes
 from .analysis.shapes import VectorShape
 from .codegen.generate import CodegenOptions, GeneratedLoop, generate_loop, region_arg_shapes
 from .codegen.target import Target
-from .diagnostics import Unsupported
+from .deep import is_too_deep
+from .diagnostics import Location, Unsupported
 from .ir.printer import print_function
 from .ir.region import Region
 from .ir.values import Alloca, Argument, CondBr, Function, Switch
@@ -138,11 +140,24 @@ def analyze(region: Region, print_after: tuple[str, ...] = (),
             boscc_threshold: Optional[int] = DEFAULT_THRESHOLD) -> AnalyzedRegion:
     """Run the pipeline on ``region`` (changes ``region.fn``)."""
     state = PassState(region.fn, region_arg_shapes(region), boscc_threshold)
-    source_counts = run_passes(state, PIPELINE, print_after, out, label=region.name,
-                               observe=observe)
-    div = state.get("divergence")
-    return AnalyzedRegion(region, div, memory_shapes(region.fn, div), source_counts,
+    try:
+        source_counts = run_passes(state, PIPELINE, print_after, out, label=region.name,
+                                   observe=observe)
+        div = state.get("divergence")
+        mem = memory_shapes(region.fn, div)
+    except (RecursionError, ctypes.ArgumentError) as exc:
+        if not is_too_deep(exc):
+            raise
+        raise _too_deep(region) from None
+    return AnalyzedRegion(region, div, mem, source_counts,
                           list(state.results.get("boscc") or []))
+
+
+def _too_deep(region: Region) -> Unsupported:
+    """The walkers recurse over the region's nesting; beyond the depth
+    s2s.deep allows the loop stays scalar."""
+    return Unsupported("loop nested too deeply",
+                       Location(region.file, region.line, region.column))
 
 
 def run_passes(state: PassState, passes: tuple[Pass, ...], print_after: tuple[str, ...] = (),
@@ -210,7 +225,12 @@ def generate(analyzed: AnalyzedRegion, target: Target, options: CodegenOptions,
              report: RegionReport) -> GeneratedLoop:
     """Vector code for one target; the report gets its width and counts.
     Raises Unsupported when the target cannot take the region."""
-    loop = generate_loop(analyzed.region, analyzed.div, analyzed.mem, target, options)
+    try:
+        loop = generate_loop(analyzed.region, analyzed.div, analyzed.mem, target, options)
+    except (RecursionError, ctypes.ArgumentError) as exc:
+        if not is_too_deep(exc):
+            raise
+        raise _too_deep(analyzed.region) from None
     report.vectorized = True
     report.width = loop.width
     for kind, n in loop.stats.get("memory", {}).items():

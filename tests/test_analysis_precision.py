@@ -42,7 +42,7 @@ def arg_shapes(region):
 
 def command_line_defines(path: Path) -> list[str]:
     """The -D options a kernel's ``s2s-test: args="..."`` metadata passes."""
-    m = re.search(r'args="([^"]*)"', path.read_text().split("\n", 1)[0])
+    m = re.search(r'args="([^"]*)"', path.read_text(errors="surrogateescape").split("\n", 1)[0])
     words = m.group(1).split() if m else []
     return [w[2:] or nxt for w, nxt in zip(words, words[1:] + [""]) if w.startswith("-D")]
 

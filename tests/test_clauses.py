@@ -246,37 +246,87 @@ ERRORS = [
     ("simd linear(x) reduction(+: x)", "reduction", "variable 'x' already appears in a 'linear' clause"),
     ("simd private(x, x)", "private", "variable 'x' already appears in a 'private' clause"),
     ("declare simd uniform(x) linear(x)", "linear", "variable 'x' already appears in a 'uniform' clause"),
-    ("simd reduction(foo: s)", "reduction", "unknown reduction operator 'foo'"),
     ("simd reduction(s)", "reduction", "expected ':' after the reduction operator"),
-    ("simd reduction(inscan, +: s)", "reduction", "reduction modifier 'inscan' is not supported"),
     ("declare simd inbranch notinbranch", "notinbranch", "'inbranch' and 'notinbranch' cannot be used together"),
     ("declare simd inbranch(1)", "inbranch", "'inbranch' clause takes no argument"),
-    ("simd uniform(x)", "uniform", "'uniform' clause is not allowed on '#pragma omp simd'"),
-    ("simd inbranch", "inbranch", "'inbranch' clause is not allowed on '#pragma omp simd'"),
-    ("for simd notinbranch", "notinbranch", "'notinbranch' clause is not allowed on '#pragma omp for simd'"),
-    ("declare simd collapse(2)", "collapse", "'collapse' clause is not allowed on '#pragma omp declare simd'"),
-    ("declare simd private(x)", "private", "'private' clause is not allowed on '#pragma omp declare simd'"),
-    ("declare simd lastprivate(x)", "lastprivate", "'lastprivate' clause is not allowed on '#pragma omp declare simd'"),
-    ("declare simd reduction(+: x)", "reduction", "'reduction' clause is not allowed on '#pragma omp declare simd'"),
-    ("declare simd safelen(4)", "safelen", "'safelen' clause is not allowed on '#pragma omp declare simd'"),
-    ("declare simd nontemporal(a)", "nontemporal", "'nontemporal' clause is not allowed on '#pragma omp declare simd'"),
-    ("declare simd order(concurrent)", "order", "'order' clause is not allowed on '#pragma omp declare simd'"),
-    ("declare simd if(x)", "if", "'if' clause is not allowed on '#pragma omp declare simd'"),
-    ("simd schedule(static)", "schedule", "'schedule' clause is not allowed on '#pragma omp simd'"),
-    ("for simd num_threads(4)", "num_threads", "'num_threads' clause is not allowed on '#pragma omp for simd'"),
-    ("simd linear(ref(x))", "linear", "linear modifier 'ref' is only allowed on '#pragma omp declare simd'"),
-    ("simd linear(val(x): 2)", "linear", "linear modifier 'val' is only allowed on '#pragma omp declare simd'"),
-    ("for simd linear(uval(x))", "linear", "linear modifier 'uval' is only allowed on '#pragma omp declare simd'"),
-    ("simd linear(x: val)", "linear", "linear modifier 'val' is only allowed on '#pragma omp declare simd'"),
     ("declare simd linear(x: n)", "linear", "linear step 'n' must be a constant or a 'uniform' parameter"),
     ("declare simd linear(x: n + 1) uniform(n)", "linear", "linear step 'n + 1' must be a constant or a 'uniform' parameter"),
     ("declare simd linear(x: step(2), step(3))", "linear", "malformed 'linear' clause near 'step(3)'"),
-    ("simd if(parallel: c)", "if", "'if' directive-name modifier 'parallel' is not allowed on '#pragma omp simd'"),
     ("simd if(a) if(simd: b)", "if(simd", "'if' clause appears more than once"),
     ("simd order(serial)", "order", "expected 'concurrent' in 'order' clause"),
     ("simd lastprivate(always: x)", "lastprivate", "unknown 'lastprivate' modifier 'always'"),
     ("simd , simdlen(4)", ",", "expected an OpenMP clause, found ','"),
+    ("simd reduction(/: s)", "reduction", "unknown reduction operator '/'"),
+    ("simd reduction(always, +: s)", "reduction", "unknown reduction modifier 'always'"),
 ]
+
+
+# -- valid OpenMP the loop or function cannot take: unsupported, not errors ----
+
+UNSUPPORTED = [
+    ("simd reduction(foo: s)", "reduction", "user-defined reduction 'foo' is not supported"),
+    ("simd reduction(inscan, +: s)", "reduction", "'reduction(inscan, ...)' is not supported"),
+    ("simd uniform(x)", "uniform", "'uniform' clause is not supported on '#pragma omp simd'"),
+    ("simd inbranch", "inbranch", "'inbranch' clause is not supported on '#pragma omp simd'"),
+    ("for simd notinbranch", "notinbranch", "'notinbranch' clause is not supported on '#pragma omp for simd'"),
+    ("declare simd collapse(2)", "collapse", "'collapse' clause is not supported on '#pragma omp declare simd'"),
+    ("declare simd private(x)", "private", "'private' clause is not supported on '#pragma omp declare simd'"),
+    ("declare simd lastprivate(x)", "lastprivate", "'lastprivate' clause is not supported on '#pragma omp declare simd'"),
+    ("declare simd reduction(+: x)", "reduction", "'reduction' clause is not supported on '#pragma omp declare simd'"),
+    ("declare simd safelen(4)", "safelen", "'safelen' clause is not supported on '#pragma omp declare simd'"),
+    ("declare simd nontemporal(a)", "nontemporal", "'nontemporal' clause is not supported on '#pragma omp declare simd'"),
+    ("declare simd order(concurrent)", "order", "'order' clause is not supported on '#pragma omp declare simd'"),
+    ("declare simd if(x)", "if", "'if' clause is not supported on '#pragma omp declare simd'"),
+    ("simd schedule(static)", "schedule", "'schedule' clause is not supported on '#pragma omp simd'"),
+    ("for simd num_threads(4)", "num_threads", "'num_threads' clause is not supported on '#pragma omp for simd'"),
+    ("simd linear(ref(x))", "linear", "linear modifier 'ref' is only supported on '#pragma omp declare simd'"),
+    ("for simd linear(uval(x))", "linear", "linear modifier 'uval' is only supported on '#pragma omp declare simd'"),
+    ("simd if(parallel: c)", "if", "'if(parallel: ...)' is not supported on '#pragma omp simd'"),
+    ("simd reduction(task, +: s)", "reduction", "'reduction(task, ...)' is not supported"),
+    ("simd allocate(t) private(t)", "allocate", "'allocate' clause is not supported on '#pragma omp simd'"),
+    ("simd if(target: n > 3)", "if", "'if(target: ...)' is not supported on '#pragma omp simd'"),
+    ("simd device(0)", "device", "'device' clause is not supported on '#pragma omp simd'"),
+]
+
+
+@pytest.mark.parametrize("text,where,message", UNSUPPORTED)
+def test_unsupported(text: str, where: str, message: str) -> None:
+    """Parsed without an error; the first unsupported clause is the warning."""
+    result = parse(text)
+    assert result.unsupported, text
+    first = result.unsupported[0]
+    assert first.format() == f"k.c:7:{col(text, where)}: warning: {message}"
+
+
+def test_unsupported_clauses_still_name_their_variables() -> None:
+    result = parse("simd reduction(inscan, +: s) private(t)")
+    assert [(v.clause, v.name) for v in result.variables] == [("reduction", "s"), ("private", "t")]
+    assert result.reductions == []
+
+
+def test_linear_val_modifier_on_a_loop_is_the_default() -> None:
+    for text in ("simd linear(val(x): 2)", "simd linear(x: val)"):
+        result = parse(text)
+        assert not result.unsupported, text
+        assert [(lin.var, lin.modifier) for lin in result.linear] == [("x", "")]
+
+
+def test_variables_and_expressions_keep_their_locations() -> None:
+    text = "simd reduction(+: s) linear(j: k) if(n > 4)"
+    result = parse(text)
+    assert [(v.clause, v.name, v.location.column) for v in result.variables] == [
+        ("reduction", "s", col(text, "s)")), ("linear", "j", col(text, "j:"))]
+    assert [(clause, [t.text for t in toks]) for clause, toks in result.expressions] == [
+        ("linear", ["k"]), ("if", ["n", ">", "4"])]
+
+
+def test_simdlen_beyond_every_vector_is_a_note() -> None:
+    result = parse("simd simdlen(128)")
+    assert result.simdlen == 128 and not result.unsupported
+    assert [n.format() for n in result.notes] == [
+        f"k.c:7:{col('simd simdlen(128)', 'simdlen')}: warning: 'simdlen(128)' is more lanes "
+        "than any target's vectors hold (at most 64); each target uses its widest vector instead"]
+    assert not parse("simd simdlen(64)").notes
 
 
 @pytest.mark.parametrize("text,where,message", ERRORS)

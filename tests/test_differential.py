@@ -38,14 +38,14 @@ def test_kernel(kernel: Path, config: str) -> None:
 def test_enough_kernels_with_valid_metadata() -> None:
     assert len(KERNELS) >= 60
     for k in KERNELS:
-        meta = dt.parse_meta(k.read_text())
+        meta = dt.parse_meta(k.read_text(errors="surrogateescape"))
         assert meta.vectorized is None or meta.vectorized >= 0, k.name
-        assert "main(int argc, char **argv)" in k.read_text(), k.name
+        assert "main(int argc, char **argv)" in k.read_text(errors="surrogateescape"), k.name
 
 
 def test_every_kernel_has_an_annotated_region() -> None:
     for k in KERNELS:
-        assert "#pragma omp" in k.read_text(), k.name
+        assert "#pragma omp" in k.read_text(errors="surrogateescape"), k.name
 
 
 META_EXACT = dt.parse_meta("/* s2s-test: vectorized=1 tolerance=exact */")

@@ -309,7 +309,7 @@ def transform(kernel: Path) -> Transform:
     out = directory / f"{kernel.stem}.s2s.c"
     rep = directory / "report.json"
     done = directory / "s2svec.json"
-    meta = parse_meta(text.decode())
+    meta = parse_meta(text.decode(errors="surrogateescape"))
     with _locked(directory):
         if not done.exists():
             _prune_stale(kernel, {directory, _ref_directory(kernel)})
@@ -334,7 +334,8 @@ def transform(kernel: Path) -> Transform:
     else:
         report_error = "no report file written"
     return Transform(kernel, directory, info["command"], info["returncode"], info["stderr"],
-                     out.read_text() if out.exists() else None, report, report_error)
+                     out.read_text(errors="surrogateescape") if out.exists() else None, report,
+                     report_error)
 
 
 # --------------------------------------------------------------------------
@@ -560,7 +561,7 @@ def check_output_text(source: str, output: str, meta: Meta, config: Config,
 
 def check_kernel(kernel: Path, config: Config) -> None:
     """Raise DifferentialFailure describing everything wrong with `kernel` under `config`."""
-    source = kernel.read_text()
+    source = kernel.read_text(errors="surrogateescape")  # a kernel may be Latin-1
     meta = parse_meta(source)
     tr = transform(kernel)
     header = f"{kernel.name} [{config.name}]"
@@ -594,7 +595,7 @@ def check_kernel(kernel: Path, config: Config) -> None:
 
 def check_reference(kernel: Path, config: Config) -> str:
     """Build and run only the reference (to validate kernels before s2svec works)."""
-    meta = parse_meta(kernel.read_text())
+    meta = parse_meta(kernel.read_text(errors="surrogateescape"))
     ref_bin = _ref_directory(kernel) / f"ref-{config.name}"
     compile_c(kernel, ref_bin, config, meta, ("-lm",))
     rc, out = run_binary(ref_bin, config)

@@ -171,6 +171,8 @@ def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
     clauses = region.clauses
     simdlen = options.simdlen or getattr(clauses, "simdlen", None)
     safelen = getattr(clauses, "safelen", None)
+    if simdlen == 1:  # one lane at a time: like gcc, do not vectorize
+        raise Unsupported("'simdlen(1)' asks for one lane at a time", loc)
     if simdlen and simdlen >= 2 and all(
             target.vtype(_elem_key(bits), simdlen) is not None for bits in needed | {widest}):
         width = simdlen

@@ -87,6 +87,7 @@ class Widener:
         self.stats = WidenStats()
         self.needs: set[Any] = set()
         self._names: set[str] = set()
+        self._next_suffix: dict[str, int] = {}
         self._cur: list[Any] = []
         self._bcache: dict[Any, str] = {}
         self._probe_cache: dict[Any, bool] = {}
@@ -109,11 +110,12 @@ class Widener:
 
     def name(self, hint: str) -> str:
         base = re.sub(r"[^A-Za-z0-9_]", "_", hint or "t").strip("_") or "t"
-        n = 0
+        n = self._next_suffix.get(base, 0)  # linear, not quadratic, in the uses of a hint
         while True:
             cand = f"s2s_{base}_{n}"
             if cand not in self._names:
                 self._names.add(cand)
+                self._next_suffix[base] = n + 1
                 return cand
             n += 1
 

@@ -15,13 +15,29 @@ located at the clause keyword.
 For ``for simd`` / ``parallel for simd`` the clauses that also belong to the
 worksharing construct are kept verbatim in ``ClauseSet.other`` so that the
 driver can re-emit ``#pragma omp [parallel] for <other>`` on the vector loop.
+
+Three kinds of problems:
+
+- malformed or contradictory clauses (a missing parenthesis, ``simdlen(n)``,
+  ``simdlen`` > ``safelen``, one variable in two data-sharing clauses, a
+  clause name OpenMP does not have): ``UserError``, the file is rejected;
+- valid OpenMP that s2svec does not implement, or a clause the directive does
+  not take (``reduction(inscan, +: x)``, a user-defined reduction,
+  ``allocate``, ``if(target: c)``, ``linear(ref(x))`` on a loop):
+  ``ClauseSet.unsupported``, the loop stays scalar with a warning;
+- remarks that change nothing (``simdlen`` beyond any vector):
+  ``ClauseSet.notes``, printed as warnings.
+
+The variables each clause names (``ClauseSet.variables``) and the tokens of
+clause expressions (``ClauseSet.expressions``) are kept with their locations:
+``pragmas`` checks that they are declared where the pragma is.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Union
 
-from s2s.diagnostics import Location, UserError
+from s2s.diagnostics import Location, Unsupported, UserError
 
 Lookup = Callable[[str], Optional[str]]
 """Macro name -> replacement text (None when not an object-like macro)."""
@@ -48,6 +64,23 @@ _LINEAR_MODIFIERS = ("ref", "val", "uval")
 _LIST_CLAUSES = {
     "private", "lastprivate", "linear", "aligned", "reduction", "nontemporal", "uniform",
 }
+# Every clause name of OpenMP 4.5 to 5.2: one s2svec does not take on a
+# directive leaves the loop scalar; any other name is a syntax error.
+OPENMP_CLAUSES = frozenset("""
+    absent acq_rel acquire adjust_args affinity align aligned allocate allocator append_args
+    at atomic_default_mem_order bind capture collapse compare contains copyin copyprivate
+    default defaultmap depend destroy detach device device_type dist_schedule doacross
+    dynamic_allocators enter exclusive fail filter final firstprivate from full grainsize
+    has_device_addr hint holds if in_reduction inbranch inclusive indirect init
+    is_device_ptr lastprivate linear link map match memory_order mergeable message nocontext
+    nogroup nontemporal notinbranch novariants nowait num_tasks num_teams num_threads order
+    ordered partial priority private proc_bind read reduction relaxed release
+    reverse_offload safelen schedule seq_cst severity shared simd simdlen sizes
+    task_reduction thread_limit threads to unified_address unified_shared_memory uniform
+    untied update use use_device_addr use_device_ptr uses_allocators weak when write
+""".split())
+MAX_LANES = 64
+"""The most lanes any target's widest vector has (512 bits of 8-bit elements)."""
 
 
 @dataclass
@@ -72,6 +105,15 @@ class Aligned:
     var: str
     alignment: Optional[int] = None
     """Bytes (a power of two), None for the target's default."""
+
+
+@dataclass(frozen=True)
+class VarRef:
+    """A variable named in a clause, where it is written."""
+
+    clause: str
+    name: str
+    location: Location
 
 
 @dataclass
@@ -100,6 +142,16 @@ class ClauseSet:
     """True for inbranch, False for notinbranch, None when neither is given."""
     other: str = ""
     """Worksharing clauses, verbatim, for ``for simd`` / ``parallel for simd``."""
+    unsupported: list[Unsupported] = field(default_factory=list)
+    """Valid OpenMP s2svec does not implement here: the loop stays scalar and
+    the first is its warning."""
+    notes: list[Unsupported] = field(default_factory=list)
+    """Warnings that do not keep the loop scalar."""
+    variables: list[VarRef] = field(default_factory=list)
+    """Every variable a clause names, in clause order."""
+    expressions: list[tuple[str, list["Token"]]] = field(default_factory=list)
+    """(clause, tokens) of clause expressions: ``if`` conditions and linear
+    steps that are not constants."""
 
     @property
     def is_loop(self) -> bool:
@@ -236,7 +288,7 @@ def evaluate_constant(tokens: list[Token], lookup: Lookup) -> Optional[int]:
         if pos != len(expanded):
             return None
         return value
-    except _NotConstant:
+    except (_NotConstant, RecursionError):  # also hundreds of thousands of '('
         return None
 
 
@@ -345,6 +397,43 @@ def parse_pragma(tokens: list[Token], location: Location, lookup: Lookup) -> Opt
     return parser.finish()
 
 
+# Words of OpenMP directive names (4.5 to 5.2), for naming the directives
+# s2svec does not handle (``target teams distribute parallel for simd``).
+_DIRECTIVE_WORDS = frozenset("""
+    allocate allocators assume assumes atomic barrier begin cancel cancellation critical
+    data declare depobj dispatch distribute do end enter error exit flush for interop loop
+    masked master metadirective nothing ordered parallel point requires scan scope section
+    sections simd single target task taskgroup taskloop taskwait taskyield teams
+    threadprivate tile unroll update variant workshare
+""".split())
+
+
+def directive_words(tokens: list[Token]) -> list[str]:
+    """The directive name of the tokens after ``#pragma omp``, as words.
+
+    A word followed by ``(`` ends the name unless it starts it or follows
+    ``declare`` (``critical(name)``, ``declare variant(f)``), so that the
+    clause of ``parallel for reduction(+: s)`` is not taken for a word."""
+    words: list[str] = []
+    for k, tok in enumerate(tokens):
+        if tok.text not in _DIRECTIVE_WORDS:
+            break
+        if k + 1 < len(tokens) and tokens[k + 1].text == "(" and words and \
+                words[-1] != "declare":
+            break
+        words.append(tok.text)
+    return words
+
+
+def is_simd_loop_construct(words: list[str]) -> bool:
+    """A loop construct that asks for SIMD execution (``taskloop simd``,
+    ``target teams distribute parallel for simd``, ``loop``), other than the
+    ones s2svec handles and than ``ordered simd`` (inside a loop)."""
+    if not words or words[0] in ("declare", "begin", "end", "ordered"):
+        return False
+    return "simd" in words or "loop" in words
+
+
 def _match_directive(tokens: list[Token]) -> tuple[Optional[str], int]:
     for name in ("parallel for simd", "for simd", "declare simd", "simd"):
         words = name.split()
@@ -448,7 +537,8 @@ class _ClauseParser:
 
     def parse(self, tokens: list[Token]) -> None:
         for clause in split_clauses(tokens):
-            self._check_allowed(clause)
+            if not self._check_allowed(clause):
+                continue
             handler = getattr(self, f"_clause_{clause.name}", None)
             if handler is None:  # a worksharing-only clause
                 self.verbatim.append(clause.text)
@@ -474,10 +564,12 @@ class _ClauseParser:
 
     # -- checks shared by all clauses ------------------------------------
 
-    def _check_allowed(self, clause: _Clause) -> None:
+    def _check_allowed(self, clause: _Clause) -> bool:
+        """Whether the directive takes the clause (False: it is recorded as
+        unsupported and skipped); an unknown name is an error."""
         directive = self.result.directive
         name = clause.name
-        if name not in _KNOWN:
+        if name not in _KNOWN and name not in OPENMP_CLAUSES:
             raise clause.error(f"unknown clause '{name}' in '#pragma omp {directive}'")
         allowed = _DECLARE_SIMD if directive == "declare simd" else set(_LOOP_SIMD)
         if directive == "for simd":
@@ -485,10 +577,16 @@ class _ClauseParser:
         elif directive == "parallel for simd":
             allowed |= _WS_PARALLEL
         if name not in allowed:
-            raise clause.error(f"'{name}' clause is not allowed on '#pragma omp {directive}'")
+            self.unsupported(clause, f"'{name}' clause is not supported on "
+                                     f"'#pragma omp {directive}'")
+            return False
         if name in ("simdlen", "safelen", "collapse", "order") and name in self.seen:
             raise clause.error(f"'{name}' clause appears more than once")
         self.seen.setdefault(name, clause)
+        return True
+
+    def unsupported(self, clause: _Clause, message: str) -> None:
+        self.result.unsupported.append(Unsupported(message, clause.location))
 
     def _args(self, clause: _Clause) -> list[Token]:
         if clause.args is None:
@@ -513,6 +611,7 @@ class _ClauseParser:
                     f"expected a variable name in '{clause.name}' clause, found '{found}'"
                 )
             names.append(item[0].text)
+            self.result.variables.append(VarRef(clause.name, item[0].text, item[0].location))
         return names
 
     def _share(self, clause: _Clause, var: str) -> None:
@@ -540,10 +639,14 @@ class _ClauseParser:
     # -- one method per clause -------------------------------------------
 
     def _clause_simdlen(self, clause: _Clause) -> None:
-        value = self._constant(clause, self._args(clause), "'simdlen' argument")
-        if not _is_power_of_two(value):
-            raise clause.error(f"'simdlen' argument must be a power of two, not {value}")
-        self.result.simdlen = value
+        lanes = self._constant(clause, self._args(clause), "'simdlen' argument")
+        if not _is_power_of_two(lanes):
+            raise clause.error(f"'simdlen' argument must be a power of two, not {lanes}")
+        if lanes > MAX_LANES:
+            self.result.notes.append(Unsupported(
+                f"'simdlen({lanes})' is more lanes than any target's vectors hold (at most "
+                f"{MAX_LANES}); each target uses its widest vector instead", clause.location))
+        self.result.simdlen = lanes
 
     def _clause_safelen(self, clause: _Clause) -> None:
         self.result.safelen = self._constant(clause, self._args(clause), "'safelen' argument")
@@ -572,18 +675,28 @@ class _ClauseParser:
         if rest is None:
             raise clause.error("expected ':' after the reduction operator")
         parts = _split_top(head, ",")
+        supported = True
         if len(parts) == 2:
             modifier = join_tokens(parts[0])
-            if modifier != "default":
-                raise clause.error(f"reduction modifier '{modifier}' is not supported")
+            if modifier in ("inscan", "task"):
+                self.unsupported(clause, f"'reduction({modifier}, ...)' is not supported")
+                supported = False
+            elif modifier != "default":
+                raise clause.error(f"unknown reduction modifier '{modifier}'")
         elif len(parts) != 1:
             raise clause.error("malformed 'reduction' clause")
         op = join_tokens(parts[-1]).replace(" ", "")
         if op not in REDUCTION_OPS:
-            raise clause.error(f"unknown reduction operator '{op}'")
+            if not _is_ident(op):
+                raise clause.error(f"unknown reduction operator '{op}'")
+            # Declared with '#pragma omp declare reduction' (or undeclared:
+            # either way not something s2svec vectorizes).
+            self.unsupported(clause, f"user-defined reduction '{op}' is not supported")
+            supported = False
         for var in self._names(clause, rest):
             self._share(clause, var)
-            self.result.reductions.append(Reduction(op, var))
+            if supported:
+                self.result.reductions.append(Reduction(op, var))
 
     def _clause_linear(self, clause: _Clause) -> None:
         head, rest = _split_colon(self._args(clause))
@@ -594,10 +707,11 @@ class _ClauseParser:
             if new_modifier and modifier:
                 raise clause.error("linear modifier given twice")
             modifier = modifier or new_modifier
+        if modifier == "val" and self.result.directive != "declare simd":
+            modifier = ""  # the default for loops (OpenMP 5.2)
         if modifier and self.result.directive != "declare simd":
-            raise clause.error(
-                f"linear modifier '{modifier}' is only allowed on '#pragma omp declare simd'"
-            )
+            self.unsupported(clause, f"linear modifier '{modifier}' is only supported on "
+                                     "'#pragma omp declare simd'")
         for var in names:
             self._share(clause, var)
             lin = Linear(var, step, modifier)
@@ -642,6 +756,7 @@ class _ClauseParser:
         is_name = len(tokens) == 1 and _is_ident(tokens[0].text)
         if self.result.directive == "declare simd" and not is_name:
             raise clause.error(_bad_step(join_tokens(tokens)))
+        self.result.expressions.append((clause.name, tokens))
         return join_tokens(tokens)
 
     def _clause_aligned(self, clause: _Clause) -> None:
@@ -672,15 +787,16 @@ class _ClauseParser:
         modifier = ""
         if len(args) >= 2 and args[1].text == ":" and _is_ident(args[0].text):
             modifier, args = args[0].text, args[2:]
+        if not args:
+            raise clause.error("empty expression in 'if' clause")
         if modifier not in ("", "simd", "parallel") or (
             modifier == "parallel" and self.result.directive != "parallel for simd"
         ):
-            raise clause.error(
-                f"'if' directive-name modifier '{modifier}' is not allowed "
-                f"on '#pragma omp {self.result.directive}'"
-            )
-        if not args:
-            raise clause.error("empty expression in 'if' clause")
+            # Another construct's condition (target, teams, task...).
+            self.unsupported(clause, f"'if({modifier}: ...)' is not supported on "
+                                     f"'#pragma omp {self.result.directive}'")
+            return
+        self.result.expressions.append(("if", args))
         # One 'if' per directive name; an unmodified 'if' covers all of them.
         seen = self.if_modifiers
         if modifier in seen or "" in seen or (modifier == "" and seen):

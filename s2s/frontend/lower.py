@@ -46,7 +46,7 @@ from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, SourceRan
 from ..ir.values import Function, Undef
 from .loop_form import CanonicalLoop, collapse_nest
 from .lower_clang import (SourceText, binary_op, children, decl_key, location, strip_parens,
-                          unary_op, unsupported)
+                          unary_op, unsupported, walk_preorder)
 from .lower_expr import LValue, Var
 from .lower_cse import eliminate_common_subexpressions
 from .lower_lcssa import close_loops
@@ -64,9 +64,11 @@ def lower_loop(parsed: Any, pragma: Any, plain_char_signed: bool = True) -> Regi
     s2s.frontend.pragmas.Pragma whose target is the FOR_STMT.  Plain ``char``
     is i8 unless ``plain_char_signed`` is False (AArch64: u8); when
     ``Region.plain_char`` is False the region does not depend on it."""
+    if getattr(pragma, "unsupported", None) is not None:
+        raise pragma.unsupported  # found with the pragma (pragmas.py)
     clauses = pragma.clauses
     src = _source_of(parsed)
-    types = TypeMapper(plain_char_signed)
+    types = TypeMapper(plain_char_signed, scope=pragma.target)
     collapse = getattr(clauses, "collapse", 1) or 1
     outer, loop = collapse_nest(pragma.target, collapse, src, types)
     func = _enclosing_function(pragma.target)
@@ -157,7 +159,7 @@ def _address_taken(scope: ci.Cursor) -> set[Hashable]:
     """Variables whose address is taken anywhere in the function: reading
     them by value could miss a write through a pointer."""
     out: set[Hashable] = set()
-    for c in scope.walk_preorder():
+    for c in walk_preorder(scope):
         if c.kind == CK.UNARY_OPERATOR and unary_op(c) == "&":
             x = strip_parens(children(c)[0])
             if x.kind == CK.DECL_REF_EXPR and x.referenced is not None:
@@ -186,7 +188,7 @@ def _scan_uses(body: ci.Cursor, loop: CanonicalLoop, address_taken: set[Hashable
     start, end = body.extent.start.offset, body.extent.end.offset
     fname = body.extent.start.file.name if body.extent.start.file else ""
     written = _written_refs(body)
-    for c in body.walk_preorder():
+    for c in walk_preorder(body):
         if c.kind != CK.DECL_REF_EXPR or c.referenced is None or \
                 c.referenced.kind not in (CK.VAR_DECL, CK.PARM_DECL):
             continue
@@ -211,7 +213,7 @@ def _scan_uses(body: ci.Cursor, loop: CanonicalLoop, address_taken: set[Hashable
 def _written_refs(body: ci.Cursor) -> set[int]:
     """Hashes of the DECL_REF_EXPR cursors that are assigned to."""
     out: set[int] = set()
-    for c in body.walk_preorder():
+    for c in walk_preorder(body):
         target = None
         if c.kind == CK.BINARY_OPERATOR and binary_op(c) == "=":
             target = children(c)[0]

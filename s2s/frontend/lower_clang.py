@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Iterator, Optional, Union
 
 import clang.cindex as ci
 
@@ -18,6 +18,25 @@ from ..diagnostics import Location, Unsupported
 
 _lib = ci.conf.lib
 _SETUP_DONE = False
+
+# Type kinds libclang 18 reports that its Python bindings do not list
+# (clang-c/Index.h CXTypeKind): without them ``Type.kind`` raises ValueError.
+_MISSING_TYPE_KINDS = {
+    32: "FLOAT16", 33: "SHORTACCUM", 34: "ACCUM", 35: "LONGACCUM", 36: "USHORTACCUM",
+    37: "UACCUM", 38: "ULONGACCUM", 39: "BFLOAT16", 161: "OBJCOBJECT",
+    162: "OBJCTYPEPARAM", 163: "ATTRIBUTED", 178: "BTFTAGATTRIBUTED",
+    **{k: f"OCLEXTENSION{k}" for k in range(164, 176)},
+}
+
+
+def _register_missing_type_kinds() -> None:
+    known = ci.TypeKind._kinds  # type: ignore[attr-defined]
+    for value, name in _MISSING_TYPE_KINDS.items():
+        if value >= len(known) or known[value] is None:
+            setattr(ci.TypeKind, name, ci.TypeKind(value))
+
+
+_register_missing_type_kinds()
 
 
 def _setup() -> None:
@@ -48,6 +67,8 @@ def _setup() -> None:
     _lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
     _lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
     _lib.clang_Cursor_getVarDeclInitializer.errcheck = ci.Cursor.from_result
+    _lib.clang_Cursor_isAnonymousRecordDecl.argtypes = [ci.Cursor]
+    _lib.clang_Cursor_isAnonymousRecordDecl.restype = ctypes.c_uint
     _SETUP_DONE = True
 
 
@@ -99,6 +120,13 @@ def var_initializer(c: ci.Cursor) -> Optional[ci.Cursor]:
     return init
 
 
+def is_anonymous_record(c: ci.Cursor) -> bool:
+    """Whether a struct/union declaration is a C11 anonymous member
+    (``struct S { int tag; union { int i; float f; }; }``)."""
+    _setup()
+    return bool(_lib.clang_Cursor_isAnonymousRecordDecl(c))
+
+
 def location(c: ci.Cursor) -> Location:
     loc = c.location
     return Location(loc.file.name if loc.file else "<unknown>", loc.line, loc.column)
@@ -117,7 +145,7 @@ def strip_parens(c: ci.Cursor) -> ci.Cursor:
 def strip_implicit(c: ci.Cursor) -> ci.Cursor:
     """Skip parentheses and implicit casts (UNEXPOSED_EXPR with one child)."""
     while c.kind in (ci.CursorKind.PAREN_EXPR, ci.CursorKind.UNEXPOSED_EXPR):
-        kids = list(c.get_children())
+        kids = children(c)
         if len(kids) != 1:
             break
         c = kids[0]
@@ -125,7 +153,7 @@ def strip_implicit(c: ci.Cursor) -> ci.Cursor:
 
 
 def _only_child(c: ci.Cursor) -> ci.Cursor:
-    kids = list(c.get_children())
+    kids = children(c)
     if len(kids) != 1:
         raise unsupported(f"{construct_name(c)} in simd loop", c)
     return kids[0]
@@ -167,8 +195,40 @@ def construct_name(c: ci.Cursor) -> str:
     return " ".join(words[:-1] + [suffix]) if suffix and len(words) > 1 else " ".join(words)
 
 
+_VISIT = ci.callbacks["cursor_visit"]
+
+
 def children(c: ci.Cursor) -> list[ci.Cursor]:
-    return list(c.get_children())
+    """The direct children of a cursor, all of them or an exception.
+
+    ``Cursor.get_children`` silently returns a truncated list when its
+    Python callback raises (ctypes reports the exception as "ignored" and
+    the walk stops): at the recursion limit a statement would lose its
+    children.  Here an early stop raises ``RecursionError`` instead."""
+    kids: list[ci.Cursor] = []
+
+    def visit(child: ci.Cursor, _parent: ci.Cursor, _data: object) -> int:
+        child._tu = c._tu  # keep the translation unit alive  # type: ignore[attr-defined]
+        kids.append(child)
+        return 1  # CXChildVisit_Continue
+
+    if ci.conf.lib.clang_visitChildren(c, _VISIT(visit), None):
+        raise RecursionError("libclang walk interrupted: expression nested too deeply")
+    return kids
+
+
+def walk_preorder(c: ci.Cursor) -> Iterator[ci.Cursor]:
+    """``c`` and its descendants in pre-order, like ``Cursor.walk_preorder``
+    but with an explicit stack: libclang's recursive generator costs time
+    proportional to the depth for every cursor (quadratic on a 10,000-term
+    sum) and needs one C stack frame per level."""
+    stack = [c]
+    while stack:
+        cur = stack.pop()
+        yield cur
+        kids = children(cur)
+        kids.reverse()
+        stack.extend(kids)
 
 
 @dataclass
@@ -183,10 +243,14 @@ class SourceText:
         if text is None:
             with open(path, "rb") as f:
                 return cls(path, f.read())
-        return cls(path, text.encode() if isinstance(text, str) else text)
+        if isinstance(text, str):
+            text = text.encode("utf-8", errors="surrogateescape")
+        return cls(path, text)
 
     def slice(self, start: int, end: int) -> str:
-        return self.data[start:end].decode(errors="replace")
+        """The text between two byte offsets; bytes that are not UTF-8 become
+        surrogate escapes, so encoding with ``surrogateescape`` restores them."""
+        return self.data[start:end].decode("utf-8", errors="surrogateescape")
 
     def of(self, c: ci.Cursor) -> str:
         """The source spelling of a cursor (macros unexpanded)."""

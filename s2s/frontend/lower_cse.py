@@ -31,7 +31,8 @@ def eliminate_common_subexpressions(fn: Function) -> None:
     while stack:
         block, inherited = stack.pop()
         table = dict(inherited)
-        for inst in list(block.instructions):
+        merged: set[int] = set()
+        for inst in block.instructions:
             if not isinstance(inst, _PURE) or inst.mask is not None:
                 continue
             key = _key(inst)
@@ -42,7 +43,18 @@ def eliminate_common_subexpressions(fn: Function) -> None:
             if not prev.name and inst.name:
                 prev.name = inst.name
             inst.replace_all_uses_with(prev)
-            inst.erase()
+            inst.drop_operands()
+            merged.add(id(inst))
+        if merged:
+            # One pass, not one list removal per merged instruction (a
+            # 10,000-term sum repeats its index computation 10,000 times).
+            kept = []
+            for inst in block.instructions:
+                if id(inst) in merged:
+                    inst.block = None
+                else:
+                    kept.append(inst)
+            block.instructions = kept
         for child in children.get(block, []):
             stack.append((child, table))
 

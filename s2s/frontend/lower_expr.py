@@ -31,6 +31,7 @@ from ..ir.types import (F32, I1, I8, I32, I64, VOID, ArrayType, FloatType, IntTy
                         StructType, Type)
 from ..ir.values import Block, Constant, Function, Phi, Undef, Value
 from .lower_clang import (binary_op, children, construct_name, decl_key, evaluate,
+                          is_anonymous_record,
                           is_lvalue_kind, location, strip_implicit, unary_op, unsupported)
 from .lower_types import TypeMapper, is_bool_ctype
 from ..ir.ssa import SSABuilder
@@ -91,6 +92,11 @@ class ExprLowerer:
         self.ssa.seal(self.entry)
         self.alloca_builder = IRBuilder()
         self.n_allocas = 0
+        self.constant_memo: dict[ci.Cursor, bool] = {}
+        """``_constant_tree`` per expression: ``_fold`` asks at every level of
+        an expression tree, so without it a deep tree costs quadratic time."""
+        self.safe_memo: dict[ci.Cursor, bool] = {}
+        """``OperatorLowerer.is_safe`` per expression, for the same reason."""
 
     # -- blocks ------------------------------------------------------------------------
     def new_block(self, name: str) -> Block:
@@ -259,7 +265,8 @@ class ExprLowerer:
         self.rvalue(c)
 
     def _fold(self, c: ci.Cursor) -> Optional[Value]:
-        if c.kind not in _CONST_KINDS and (c.kind not in _FOLDABLE or not _constant_tree(c)):
+        if c.kind not in _CONST_KINDS and (c.kind not in _FOLDABLE or
+                                           not _constant_tree(c, self.constant_memo)):
             if not (c.kind == CK.DECL_REF_EXPR and c.referenced is not None and
                     c.referenced.kind == CK.ENUM_CONSTANT_DECL):
                 return None
@@ -303,7 +310,16 @@ class ExprLowerer:
         st = p.type.pointee if isinstance(p.type, PtrType) else None
         if not isinstance(st, StructType):
             raise unsupported(f"member access '{c.spelling}' of a non-struct in simd loop", c)
-        ftype = st.field_named(c.spelling).type
+        if ref is not None and _anonymous_member(ref):
+            # ``s.x`` with x in an anonymous struct member: clang shows the
+            # implicit access to the anonymous member; its fields are fields
+            # of the enclosing struct (lower_types), at offsets from it.
+            return LValue(st, ptr=p)
+        field = next((f for f in st.fields if f.name == c.spelling), None)
+        if field is None:
+            raise unsupported(f"member '{c.spelling}' of '{st.c_spelling or st.name}' "
+                              "in simd loop", c)
+        ftype = field.type
         # Array members decay in ``fieldaddr`` (the IR's convention).
         result = PtrType(ftype.elem if isinstance(ftype, ArrayType) else ftype)
         return LValue(ftype, ptr=self.bld().field_addr(p, c.spelling, result, c.spelling))
@@ -483,9 +499,17 @@ _ARITH_KINDS = (TK.BOOL, TK.CHAR_S, TK.CHAR_U, TK.SCHAR, TK.UCHAR, TK.SHORT, TK.
                 TK.FLOAT, TK.DOUBLE, TK.ENUM)
 
 
-def _constant_tree(c: ci.Cursor) -> bool:
+def _constant_tree(c: ci.Cursor, memo: dict[ci.Cursor, bool]) -> bool:
     """Whether clang can fold the expression: literals, sizeof, enum
-    constants and operators on them (no variables, calls or assignments)."""
+    constants and operators on them (no variables, calls or assignments).
+    ``memo`` keeps the answers for subexpressions."""
+    known = memo.get(c)
+    if known is None:
+        known = memo[c] = _constant_node(c, memo)
+    return known
+
+
+def _constant_node(c: ci.Cursor, memo: dict[ci.Cursor, bool]) -> bool:
     k = c.kind
     if k in _CONST_KINDS:
         return True
@@ -497,9 +521,17 @@ def _constant_tree(c: ci.Cursor) -> bool:
         return False
     if k in _FOLDABLE or k == CK.TYPE_REF:
         kids = children(c)
-        return bool(kids) and all(_constant_tree(x) for x in kids
+        return bool(kids) and all(_constant_tree(x, memo) for x in kids
                                   if x.kind != CK.TYPE_REF)
     return False
+
+
+def _anonymous_member(field: ci.Cursor) -> bool:
+    """A FIELD_DECL that is a C11 anonymous struct or union member."""
+    if field.kind != CK.FIELD_DECL:
+        return False
+    t = field.type.get_canonical()
+    return t.kind == TK.RECORD and is_anonymous_record(t.get_declaration())
 
 
 def _pointerish(c: ci.Cursor) -> bool:

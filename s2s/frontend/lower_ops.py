@@ -256,7 +256,15 @@ class OperatorLowerer(ExprLowerer):
 
     def is_safe(self, c: ci.Cursor) -> bool:
         """Side-effect free and cannot trap: no stores, loads, integer
-        division or impure calls (so it may be evaluated speculatively)."""
+        division or impure calls (so it may be evaluated speculatively).
+        Remembered per expression: nested ``?:`` chains ask about every arm
+        at every level."""
+        known = self.safe_memo.get(c)
+        if known is None:
+            known = self.safe_memo[c] = self._is_safe_node(c)
+        return known
+
+    def _is_safe_node(self, c: ci.Cursor) -> bool:
         k = c.kind
         if k in (CK.COMPOUND_ASSIGNMENT_OPERATOR, CK.ARRAY_SUBSCRIPT_EXPR,
                  CK.MEMBER_REF_EXPR, CK.COMPOUND_LITERAL_EXPR,

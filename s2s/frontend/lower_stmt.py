@@ -23,11 +23,13 @@ statement kind without a ``visit_<KIND>`` method.
 """
 from __future__ import annotations
 
+import ctypes
 from dataclasses import dataclass
 from typing import Hashable, Optional
 
 import clang.cindex as ci
 
+from ..deep import is_too_deep
 from ..diagnostics import Unsupported
 from ..ir.types import I64, ArrayType, FloatType, IntType, PtrType, StructType, Type
 from ..ir.values import Block, Constant, Function, Undef, Value
@@ -41,6 +43,8 @@ from .lower_types import TypeMapper, is_bool_ctype
 
 CK = ci.CursorKind
 TK = ci.TypeKind
+
+NESTED_TOO_DEEPLY = "expression nested too deeply"
 
 
 @dataclass
@@ -62,17 +66,25 @@ class BodyLowerer(OperatorLowerer):
         self.loops: list[LoopRecord] = []
         """Inner loops in the order they are finished (innermost first)."""
         self.targets: list[Targets] = [Targets(None, self.ret_block)]
+        self.arm_memo: dict[ci.Cursor, Optional[list[Hashable]]] = {}
+        """``simple_arm`` per statement: the variables it assigns, or None."""
         self.case_blocks: dict[int, Block] = {}
 
     def stmt(self, c: ci.Cursor) -> None:
         """Lower one statement."""
-        if c.kind.is_expression():
-            self.effect(c)
-            return
-        method = getattr(self, "visit_" + c.kind.name, None)
-        if method is None:
-            raise unsupported(f"{construct_name(c)} in simd loop", c)
-        method(c)
+        try:
+            if c.kind.is_expression():
+                self.effect(c)
+                return
+            method = getattr(self, "visit_" + c.kind.name, None)
+            if method is None:
+                raise unsupported(f"{construct_name(c)} in simd loop", c)
+            method(c)
+        except (RecursionError, ctypes.ArgumentError) as exc:
+            # Beyond s2s.deep.DEPTH_LIMIT (the innermost statement reports it).
+            if not is_too_deep(exc):
+                raise
+            raise unsupported(NESTED_TOO_DEEPLY, c) from None
 
     # -- simple statements -------------------------------------------------------------------
     def visit_COMPOUND_STMT(self, c: ci.Cursor) -> None:
@@ -270,7 +282,23 @@ class BodyLowerer(OperatorLowerer):
 
     def simple_arm(self, s: ci.Cursor, targets: list[Hashable]) -> bool:
         """Whether a statement only assigns safe values to SSA variables
-        (possibly under nested simple ifs); collects the assigned variables."""
+        (possibly under nested simple ifs); collects the assigned variables.
+        Remembered per statement: every ``if`` of a nest asks about all the
+        ifs inside it."""
+        assigned = self.arm_memo.get(s, False)
+        if assigned is False:
+            assigned = self.arm_memo[s] = self._arm_targets(s)
+        if assigned is None:
+            return False
+        targets.extend(k for k in assigned if k not in targets)
+        return True
+
+    def _arm_targets(self, s: ci.Cursor) -> Optional[list[Hashable]]:
+        """The variables a simple arm assigns, in order; None if it is not simple."""
+        targets: list[Hashable] = []
+        return targets if self._simple_arm(s, targets) else None
+
+    def _simple_arm(self, s: ci.Cursor, targets: list[Hashable]) -> bool:
         if s.kind == CK.COMPOUND_STMT:
             return all(self.simple_arm(k, targets) for k in children(s))
         if s.kind == CK.NULL_STMT:

@@ -12,8 +12,15 @@ False)`` maps it to u8 for targets where char is unsigned, and
 ``saw_plain_char`` tells whether a region depends on the choice at all
 (constants clang folds, like ``(char)200``, keep the x86 reading).
 
-Rejected with Unsupported: long double, _Complex, __int128, half floats,
-unions, bit-fields, variable-length arrays, function pointers, volatile.
+Struct types get the C spelling the generated code uses at the loop from
+``record_names`` (the tag, the typedef name, or ``__typeof__`` of a member or
+variable for unnamed structs); the members of an anonymous struct member are
+members of the enclosing struct.
+
+Rejected with Unsupported: long double, _Complex, __int128, half floats
+(``_Float16``), unions (also anonymous union members), bit-fields,
+variable-length arrays, function pointers, volatile, structs declared inside
+the simd loop.
 """
 from __future__ import annotations
 
@@ -24,6 +31,8 @@ import clang.cindex as ci
 from ..diagnostics import Location, Unsupported
 from ..ir.types import (F32, F64, I8, I16, I32, I64, U8, U16, U32, U64, VOID, ArrayType,
                         FloatType, IntType, PtrType, StructField, StructType, Type)
+from .lower_clang import is_anonymous_record
+from .record_names import RecordNamer, describe_record, record_kind
 
 TK = ci.TypeKind
 
@@ -41,18 +50,26 @@ _NAMED_UNSUPPORTED: dict[TK, str] = {
     TK.DEPENDENTSIZEDARRAY: "variable-length array",
     TK.FUNCTIONPROTO: "function pointer", TK.FUNCTIONNOPROTO: "function pointer",
     TK.VECTOR: "vector type", TK.EXTVECTOR: "vector type",
+    TK.FLOAT16: "_Float16", TK.BFLOAT16: "__bf16", TK.IBM128: "__ibm128",
+    TK.SHORTACCUM: "fixed-point type", TK.ACCUM: "fixed-point type",
+    TK.LONGACCUM: "fixed-point type", TK.USHORTACCUM: "fixed-point type",
+    TK.UACCUM: "fixed-point type", TK.ULONGACCUM: "fixed-point type",
 }
 
 
 class TypeMapper:
-    """Maps clang types to IR types; struct types are created once per name."""
+    """Maps clang types to IR types; struct types are created once per declaration."""
 
-    def __init__(self, plain_char_signed: bool = True) -> None:
-        self.structs: dict[str, StructType] = {}
+    def __init__(self, plain_char_signed: bool = True,
+                 scope: Optional[ci.Cursor] = None) -> None:
+        self.structs: dict[tuple[str, int], StructType] = {}
+        """Per struct declaration (file, offset)."""
         self.plain_char = I8 if plain_char_signed else U8
         """The IR type of plain ``char``."""
         self.saw_plain_char = False
         """Whether any plain ``char`` type was mapped."""
+        self.namer = RecordNamer(scope)
+        """Spells struct types at ``scope`` (the simd loop) for the generated code."""
 
     def map(self, t: ci.Type, loc: Optional[Location] = None) -> Type:
         """The IR type of a C type (typedefs resolved)."""
@@ -85,53 +102,77 @@ class TypeMapper:
 
     def _record(self, t: ci.Type, canon: ci.Type, loc: Optional[Location]) -> StructType:
         decl = canon.get_declaration()
+        what = describe_record(decl)
         if decl.kind == ci.CursorKind.UNION_DECL:
-            raise Unsupported(f"union '{t.spelling}' in simd loop", loc)
-        name, spelling = _struct_names(t, decl)
-        if name in self.structs:
-            return self.structs[name]
+            named = what if what.startswith("unnamed") else f"union '{what}'"
+            raise Unsupported(f"{named} in simd loop", loc)
+        key = _decl_key(decl)
+        if key in self.structs:
+            return self.structs[key]
+        where = decl.location
+        if where.file is None:  # compiler-internal: __builtin_va_list's struct
+            name = "va_list" if "va_list" in decl.spelling else f"'{what}'"
+            raise Unsupported(f"{name} in simd loop", loc)
+        if where.is_in_system_header:
+            # Its layout is the one of the parsing host (x86-64); jmp_buf and
+            # friends differ on AArch64, and the offsets are compiled in.
+            raise Unsupported(f"'{what}' from a system header in simd loop (its layout "
+                              "may differ between targets)", loc)
         if canon.get_size() < 0:
-            raise Unsupported(f"incomplete type '{t.spelling}' in simd loop", loc)
+            raise Unsupported(f"incomplete type '{what}' in simd loop", loc)
+        spelling = self.namer.spelling(decl, loc)
         # Register first so self-referential structs (linked lists) terminate.
-        st = StructType(name, (), canon.get_size(), spelling)
-        self.structs[name] = st
-        fields = []
-        for f in canon.get_fields():
-            if f.is_bitfield():
-                del self.structs[name]
-                raise Unsupported(f"bit-field '{f.spelling}' of '{t.spelling}' in simd loop", loc)
-            if not f.spelling:
-                del self.structs[name]
-                raise Unsupported(f"anonymous member of '{t.spelling}' in simd loop", loc)
-            ftype = f.type.get_canonical()
-            ir = (PtrType(self.map(ftype.element_type, loc)) if ftype.kind == TK.INCOMPLETEARRAY
-                  else self.map(f.type, loc))
-            fields.append(StructField(f.spelling, ir, canon.get_offset(f.spelling) // 8))
+        st = StructType(self._ir_name(decl), (), canon.get_size(), spelling)
+        self.structs[key] = st
+        try:
+            fields = self._fields(canon, canon, what, loc)
+        except Unsupported:
+            del self.structs[key]
+            raise
         # StructType is frozen: set the fields of the registered object in place
         # so that recursive references see the same object.
         object.__setattr__(st, "fields", tuple(fields))
         return st
 
+    def _fields(self, record: ci.Type, outer: ci.Type, what: str,
+                loc: Optional[Location]) -> list[StructField]:
+        """The members of ``record``; those of an anonymous struct member
+        (``struct S { int tag; struct { float x, y; }; }``) are members of
+        ``outer`` itself, at their offsets in it."""
+        fields: list[StructField] = []
+        for f in record.get_fields():
+            if f.is_bitfield():
+                raise Unsupported(f"bit-field '{f.spelling}' of '{what}' in simd loop", loc)
+            ftype = f.type.get_canonical()
+            inner = ftype.get_declaration() if ftype.kind == TK.RECORD else None
+            if inner is not None and is_anonymous_record(inner):
+                if inner.kind == ci.CursorKind.UNION_DECL:
+                    raise Unsupported(f"anonymous union member of '{what}' in simd loop", loc)
+                fields += self._fields(ftype, outer, what, loc)
+                continue
+            # A flexible array member is an array in place (of unknown length),
+            # not a pointer: ``f->d`` is the address ``(char *)f + offset``.
+            ir = (ArrayType(self.map(ftype.element_type, loc), 0)
+                  if ftype.kind == TK.INCOMPLETEARRAY else self.map(f.type, loc))
+            fields.append(StructField(f.spelling, ir, outer.get_offset(f.spelling) // 8))
+        return fields
 
-def _struct_names(t: ci.Type, decl: ci.Cursor) -> tuple[str, str]:
-    """(IR name, C spelling) of a struct: the tag, else the typedef name."""
-    if decl.spelling and _has_tag(decl) and "(" not in decl.spelling:
-        return decl.spelling, f"struct {decl.spelling}"
-    sugar = t
-    while sugar.kind == TK.ELABORATED:
-        sugar = sugar.get_named_type()
-    if sugar.kind == TK.TYPEDEF:
-        name = sugar.get_declaration().spelling
-        return name, name
-    loc = decl.location
-    return f"anon{loc.line}_{loc.column}", ""
+    def _ir_name(self, decl: ci.Cursor) -> str:
+        """The tag or typedef name, else ``anon<line>_<col>``; unique in the region
+        (a local ``struct S`` may shadow another)."""
+        base = decl.spelling if record_kind(decl) != "unnamed" else \
+            f"anon{decl.location.line}_{decl.location.column}"
+        taken = {s.name for s in self.structs.values()}
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base}.{n}"
+        return name
 
 
-def _has_tag(decl: ci.Cursor) -> bool:
-    """``struct tag {...}`` rather than ``typedef struct {...} name`` (clang
-    gives the latter the typedef name as its spelling)."""
-    toks = [t.spelling for t in decl.get_tokens()][:2]
-    return len(toks) < 2 or toks[1] != "{"
+def _decl_key(decl: ci.Cursor) -> tuple[str, int]:
+    start = decl.extent.start
+    return (start.file.name if start.file else "", start.offset)
 
 
 def is_bool_ctype(t: ci.Type) -> bool:
@@ -172,14 +213,33 @@ def usual_arithmetic(a: Type, b: Type) -> Type:
 
 
 def pointer_c_type(t: ci.Type) -> str:
-    """The C spelling of a pointer to the element type of array ``t`` (its decay)."""
+    """The C spelling of a pointer to the element type of array ``t`` (its decay).
+
+    ``t`` may be sugar for an array (``typedef int V[4]``); typedefs are looked
+    through until the array type itself."""
+    t = _array_sugar(t)
+    if t.kind not in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY,
+                      TK.DEPENDENTSIZEDARRAY):
+        return f"{t.spelling} *"
     elem = t.element_type
     dims = ""
-    while elem.get_canonical().kind == TK.CONSTANTARRAY and elem.kind in (
-            TK.CONSTANTARRAY, TK.ELABORATED, TK.TYPEDEF):
+    while elem.get_canonical().kind == TK.CONSTANTARRAY:
+        elem = _array_sugar(elem)
         if elem.kind != TK.CONSTANTARRAY:
             break
         dims += f"[{elem.element_count}]"
         elem = elem.element_type
     base = elem.spelling
     return f"{base} (*){dims}" if dims else f"{base} *"
+
+
+def _array_sugar(t: ci.Type) -> ci.Type:
+    """Peel typedefs, ``struct``-style elaboration and attributes off an array type."""
+    for _ in range(64):  # typedef chains are finite; bound the walk anyway
+        if t.kind == TK.ELABORATED:
+            t = t.get_named_type()
+        elif t.kind == TK.TYPEDEF:
+            t = t.get_declaration().underlying_typedef_type
+        else:
+            return t
+    return t.get_canonical()

@@ -9,15 +9,17 @@ next to the decoded text and converts between the two.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import functools
 import os
 import subprocess
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Iterator, Optional
 
 import clang.cindex as ci
 
-from s2s.diagnostics import Location, UserError
+from s2s.deep import in_deep_stack
+from s2s.diagnostics import Location, Unsupported, UserError
 
 _ERROR_SEVERITIES = (ci.Diagnostic.Error, ci.Diagnostic.Fatal)
 
@@ -37,6 +39,8 @@ class ParsedFile:
     """The ``-D`` arguments, ``NAME`` or ``NAME=VALUE``."""
     target_args: tuple[str, ...] = ()
     """The target arguments the file was parsed with (see ``parse_file``)."""
+    warnings: list[Unsupported] = field(default_factory=list)
+    """Warnings about the file that belong to no loop (``pragmas`` fills it)."""
     _line_starts: list[int] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
@@ -107,6 +111,10 @@ GCC_TOLERATED = [
 ]
 
 
+# clang stops at 256 nested brackets by default; gcc has no such limit.
+BRACKET_DEPTH = "-fbracket-depth=100000"
+
+
 def parse_file(
     path: str, include_dirs: list[str], defines: list[str], std: str,
     target_args: tuple[str, ...] = (),
@@ -116,7 +124,8 @@ def parse_file(
     parser see the file as that target's compiler does."""
     raw = _read(path)
     # No error limit: after "too many errors" clang stops processing #includes.
-    args = ["-x", "c", f"-std={std}", "-ferror-limit=0", *GCC_TOLERATED, *target_args]
+    args = ["-x", "c", f"-std={std}", "-ferror-limit=0", BRACKET_DEPTH, *GCC_TOLERATED,
+            *target_args]
     for directory in include_dirs:
         args += ["-I", directory]
     for define in defines:
@@ -127,16 +136,33 @@ def parse_file(
         args += ["-isystem", builtin]
     index = ci.Index.create()
     try:
-        tu = index.parse(
-            path,
-            args=args,
-            unsaved_files=[(path, raw)],
-            options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD,
-        )
+        with _parse_on_this_thread():
+            tu = index.parse(
+                path,
+                args=args,
+                unsaved_files=[(path, raw)],
+                options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD,
+            )
     except ci.TranslationUnitLoadError as exc:
         raise UserError(f"{path}: cannot parse file ({exc})") from exc
     _raise_errors(tu)
     return ParsedFile(path, tu, raw, _decode(raw), list(defines), tuple(target_args))
+
+
+@contextlib.contextmanager
+def _parse_on_this_thread() -> Iterator[None]:
+    """Let libclang parse on the calling thread when that thread has the big
+    stack of ``s2s.deep``: by default libclang parses on a thread of its own
+    with an 8 MiB stack, which deeply nested expressions (5,000 parentheses)
+    overflow."""
+    if not in_deep_stack() or "LIBCLANG_NOTHREADS" in os.environ:
+        yield
+        return
+    os.environ["LIBCLANG_NOTHREADS"] = "1"
+    try:
+        yield
+    finally:
+        del os.environ["LIBCLANG_NOTHREADS"]
 
 
 def _read(path: str) -> bytes:

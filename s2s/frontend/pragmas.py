@@ -11,18 +11,41 @@ the statement or declaration whose first token follows it:
     #pragma omp declare simd ...   -> the FUNCTION_DECL that follows
     #pragma omp declare simd ...      (consecutive declare simd lines all
                                        attach to the same function)
+
+What is an error and what only keeps a loop scalar (``Pragma.unsupported``,
+raised by ``lower_loop``, a warning; exit status 0):
+
+    error (exit 1)                        loop left scalar, with a warning
+    ------------------------------------  ------------------------------------------
+    malformed or contradictory clauses    clauses s2svec does not implement
+      (clauses.py)                          (inscan, user reductions, allocate...)
+    a clause variable or an identifier    a statement other than ``for``
+      of a clause expression that is      a SIMD construct s2svec does not handle
+      not declared at the pragma            (taskloop simd, target ... simd, loop)
+    no statement after the pragma         OpenMP inside, around or called from the
+    declare simd without a function;       loop (omp_context.py)
+      its clause names not parameters
+
+Warnings that do not belong to a loop (``_Pragma("omp simd")``, simdlen
+beyond every vector) go to ``ParsedFile.warnings``.
 """
 from __future__ import annotations
 
+import bisect
 import ctypes
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
 import clang.cindex as ci
 
-from s2s.diagnostics import Location, UserError
-from s2s.frontend.clauses import ClauseSet, parse_pragma_line
+from s2s.diagnostics import Location, Unsupported, UserError
+from s2s.frontend.clauses import (ClauseSet, directive_words, is_simd_loop_construct,
+                                  parse_pragma, tokenize)
+from s2s.frontend.lower_clang import children
+from s2s.frontend.omp_context import OmpContext, OmpLine
 from s2s.frontend.parse import ParsedFile
+from s2s.frontend.pragma_operator import operator_warnings
+from s2s.frontend.scope import Names, Scopes
 
 
 @dataclass
@@ -38,56 +61,214 @@ class Pragma:
     """Byte offset just past the pragma's last line (continuations
     included, newline excluded)."""
     target: ci.Cursor
-    """The FOR_STMT (loop directives) or FUNCTION_DECL (declare simd)."""
+    """The FOR_STMT (loop directives; another statement when ``unsupported``
+    says so) or FUNCTION_DECL (declare simd)."""
+    unsupported: Optional[Unsupported] = None
+    """Why the loop stays scalar although the input is valid (see the module
+    docstring); ``lower_loop`` raises it."""
 
 
 def find_pragmas(parsed: ParsedFile) -> list[Pragma]:
-    """All SIMD pragmas of the main file, in source order."""
+    """All SIMD pragmas of the main file, in source order (also the loops of
+    SIMD constructs s2svec does not handle, with ``unsupported`` set)."""
     skipped = skipped_ranges(parsed)
     macros = _MacroTable(parsed)
-    found: list[tuple[int, int, ClauseSet]] = []
-    for start, end in scan_pragma_lines(parsed.raw):
-        if any(lo <= start < hi for lo, hi in skipped):
+    text = parsed.raw.decode("latin-1")  # one char per byte: indices are byte offsets
+    scan = _scan(text)
+    lines: list[OmpLine] = []
+    for start, end in scan.pragmas:
+        if _in_ranges(start, skipped):
             continue
-        clauses = _parse_line(parsed, start, end, macros)
-        if clauses is not None:
-            found.append((start, end, clauses))
-    cursors = _cursor_starts(parsed)
-    scan_text = parsed.raw.decode("latin-1")
-    declare_ends = {s: e for s, e, c in found if c.directive == "declare simd"}
+        line = _omp_line(parsed, start, end, macros)
+        if line is not None:
+            line.next = _next_token(text, end)
+            lines.append(line)
+    cursors = _cursor_starts(parsed, {line.next for line in lines})
+    context = OmpContext(parsed.tu, lines, cursors)
+    by_start = {line.start: line for line in lines}
+    scopes: Optional[Scopes] = None
     pragmas: list[Pragma] = []
-    for start, end, clauses in found:
-        offset = _next_token(scan_text, end)
+    for line in lines:
+        clauses = line.clauses
+        if clauses is None:
+            if is_simd_loop_construct(line.words):
+                pragma = _unhandled_construct(line, cursors)
+                if pragma is not None:
+                    pragmas.append(pragma)
+            continue
+        parsed.warnings.extend(clauses.notes)
+        scopes = scopes or Scopes(parsed.tu)
         if clauses.directive == "declare simd":
-            # Consecutive declare simd lines all annotate the same function.
-            while offset in declare_ends:
-                offset = _next_token(scan_text, declare_ends[offset])
-        target = _target(offset, cursors, clauses)
-        pragmas.append(Pragma(clauses, clauses.location, start, end, target))
+            offset = line.next
+            while offset in by_start and by_start[offset].words == ["declare", "simd"]:
+                offset = by_start[offset].next  # consecutive lines: one function
+            function = _function_at(offset, cursors, clauses)
+            _check_parameters(clauses, function)
+            _check_expressions(clauses, scopes.names_at(line.start), macros, line.start)
+            pragmas.append(Pragma(clauses, clauses.location, line.start, line.end, function,
+                                  clauses.unsupported[0] if clauses.unsupported else None))
+            continue
+        target = cursors.get(line.next)
+        if target is None or not (target.kind.is_statement() or target.kind.is_expression()):
+            raise UserError(f"'#pragma omp {clauses.directive}' must be followed by a for "
+                            "loop", clauses.location)
+        names = scopes.names_at(line.start)
+        _check_variables(clauses, names, macros, line.start)
+        _check_expressions(clauses, names, macros, line.start)
+        unsupported: Optional[Unsupported] = None
+        if target.kind != ci.CursorKind.FOR_STMT:
+            unsupported = Unsupported(
+                f"'#pragma omp {clauses.directive}' must be followed by a for loop, not "
+                f"{_describe_statement(target)}", clauses.location)
+        elif not text.startswith("for", line.next) or \
+                _is_ident_char(text[line.next + 3:line.next + 4]):
+            macro = text[line.next:_identifier_end(text, line.next)] or "?"
+            unsupported = Unsupported(
+                f"a loop written with the macro '{macro}' is not supported (write the for "
+                "statement itself after the pragma)", parsed.location(line.next))
+        else:
+            _check_collapse(target, clauses)
+            unsupported = (clauses.unsupported[0] if clauses.unsupported else None) or \
+                context.reason(line, target)
+        pragmas.append(Pragma(clauses, clauses.location, line.start, line.end, target,
+                              unsupported))
+    ops = [off for off in scan.operators if not _in_ranges(off, skipped)]
+    defines = [(s, text[s:e]) for s, e in scan.defines if not _in_ranges(s, skipped)]
+    parsed.warnings.extend(operator_warnings(parsed.tu, text, ops, defines, parsed.location))
+    parsed.warnings.sort(key=lambda w: (w.location.line, w.location.column)
+                         if w.location else (0, 0))
     return pragmas
 
 
-def _parse_line(
-    parsed: ParsedFile, start: int, end: int, macros: "_MacroTable"
-) -> Optional[ClauseSet]:
-    return parse_pragma_line(
-        parsed.source(start, end), parsed.location(start), lambda name: macros.lookup(name, start)
-    )
+def _omp_line(parsed: ParsedFile, start: int, end: int, macros: "_MacroTable"
+              ) -> Optional[OmpLine]:
+    """The ``#pragma omp`` line at ``[start, end)``, its SIMD clauses parsed;
+    None for other pragmas."""
+    where = parsed.location(start)
+    tokens = tokenize(parsed.source(start, end), where)
+    if [t.text for t in tokens[:3]] != ["#", "pragma", "omp"]:
+        return None
+    rest = tokens[3:]
+    clauses = parse_pragma(rest, where, lambda name: macros.lookup(name, start))
+    return OmpLine(start, end, where, directive_words(rest), rest, clauses)
+
+
+def _unhandled_construct(line: OmpLine, cursors: dict[int, ci.Cursor]) -> Optional[Pragma]:
+    """A SIMD loop construct s2svec does not handle, on a for loop: the loop
+    is a region that stays scalar (with a warning and a report entry)."""
+    target = cursors.get(line.next)
+    if target is None or target.kind != ci.CursorKind.FOR_STMT:
+        return None
+    clauses = ClauseSet(line.name, line.location)
+    reason = Unsupported(f"'#pragma omp {line.name}' is not supported", line.location)
+    return Pragma(clauses, line.location, line.start, line.end, target, reason)
+
+
+def _describe_statement(c: ci.Cursor) -> str:
+    names = {
+        ci.CursorKind.WHILE_STMT: "a while loop", ci.CursorKind.DO_STMT: "a do loop",
+        ci.CursorKind.COMPOUND_STMT: "a block", ci.CursorKind.IF_STMT: "an if statement",
+        ci.CursorKind.SWITCH_STMT: "a switch statement", ci.CursorKind.DECL_STMT: "a declaration",
+        ci.CursorKind.NULL_STMT: "an empty statement", ci.CursorKind.LABEL_STMT: "a label",
+    }
+    if c.kind.is_expression():
+        return "an expression"
+    return names.get(c.kind, "another statement")
+
+
+# --------------------------------------------------------------------------
+# Clause variables and expressions must be declared at the pragma
+
+_KEYWORDS = frozenset("""
+    sizeof _Alignof __alignof__ alignof _Generic __builtin_offsetof __extension__ char short
+    int long signed unsigned float double void _Bool bool const volatile restrict struct union
+    enum __typeof__ typeof __int128 _Complex __real__ __imag__ __restrict __restrict__
+    __func__ __FUNCTION__ __PRETTY_FUNCTION__ __LINE__ __FILE__ __COUNTER__ __DATE__
+    __TIME__ __BASE_FILE__ __INCLUDE_LEVEL__ __has_builtin __has_attribute
+""".split())
+
+
+def _check_variables(clauses: ClauseSet, names: Names, macros: "_MacroTable",
+                     offset: int) -> None:
+    """Every clause variable must be a variable declared where the pragma is."""
+    for ref in clauses.variables:
+        if ref.name in names.variables or macros.is_defined(ref.name, offset):
+            continue
+        if ref.name in names.others:
+            raise UserError(f"'{ref.name}' in '{ref.clause}' clause is not a variable",
+                            ref.location)
+        raise UserError(f"use of undeclared identifier '{ref.name}' in '{ref.clause}' "
+                        "clause", ref.location)
+
+
+def _check_expressions(clauses: ClauseSet, names: Names, macros: "_MacroTable",
+                       offset: int) -> None:
+    """The identifiers of ``if`` conditions and linear steps must be declared
+    (or be macros, keywords or builtins); member names after ``.``/``->``
+    and tags after ``struct`` are other name spaces."""
+    params = set(_parameter_names(names.function)) if names.function is not None else set()
+    for clause, tokens in clauses.expressions:
+        for k, tok in enumerate(tokens):
+            word = tok.text
+            if not (word[:1].isalpha() or word[:1] == "_") or word in _KEYWORDS or \
+                    word.startswith("__builtin_"):
+                continue
+            before = tokens[k - 1].text if k else ""
+            after = tokens[k + 1].text if k + 1 < len(tokens) else ""
+            if before in (".", "->", "struct", "union", "enum"):
+                continue  # a member or a tag: other name spaces
+            if word in ("L", "u", "U", "u8") and after[:1] in ("'", '"'):
+                continue  # the prefix of a character or string literal
+            if word in names or word in params or macros.is_defined(word, offset):
+                continue
+            raise UserError(f"use of undeclared identifier '{word}' in '{clause}' clause",
+                            tok.location)
+
+
+def _check_parameters(clauses: ClauseSet, function: ci.Cursor) -> None:
+    """declare simd clauses name parameters of the function."""
+    params = set(_parameter_names(function))
+    for ref in clauses.variables:
+        if ref.name not in params:
+            raise UserError(f"'{ref.name}' in '{ref.clause}' clause is not a parameter of "
+                            f"'{function.spelling}'", ref.location)
+
+
+def _parameter_names(function: ci.Cursor) -> list[str]:
+    return [a.spelling for a in function.get_children()
+            if a.kind == ci.CursorKind.PARM_DECL]
 
 
 # --------------------------------------------------------------------------
 # Scanning the text for directive lines
 
+
+@dataclass
+class _Scan:
+    pragmas: list[tuple[int, int]]
+    """``#pragma`` lines."""
+    defines: list[tuple[int, int]]
+    """``#define`` lines."""
+    operators: list[int]
+    """``_Pragma`` outside comments, literals and directives."""
+    directives: list[tuple[int, int, str]]
+    """Every directive line and its name."""
+
+
 def scan_pragma_lines(raw: bytes) -> list[tuple[int, int]]:
     """Byte ranges ``[start, end)`` of every ``#pragma`` directive line."""
-    return [(start, end) for start, end, name in scan_directives(raw) if name == "pragma"]
+    return _scan(raw.decode("latin-1")).pragmas
 
 
 def scan_directives(raw: bytes) -> list[tuple[int, int, str]]:
     """``(start, end, name)`` of every preprocessing directive line: the
     byte range ``[start, end)`` and the directive's name (``if``, ``pragma``)."""
-    text = raw.decode("latin-1")  # one char per byte: indices are byte offsets
-    found: list[tuple[int, int, str]] = []
+    return _scan(raw.decode("latin-1")).directives
+
+
+def _scan(text: str) -> _Scan:
+    """Directive lines and ``_Pragma`` operators of a text (one char per byte)."""
+    found = _Scan([], [], [], [])
     i, at_line_start = 0, True
     while i < len(text):
         ch = text[i]
@@ -101,13 +282,41 @@ def scan_directives(raw: bytes) -> list[tuple[int, int, str]]:
             i = _skip_comment(text, i)  # a comment is whitespace
         elif ch == "#" and at_line_start:
             end = _directive_end(text, i)
-            found.append((i, end, _directive_name(text, i + 1)))
+            name = _directive_name(text, i + 1)
+            found.directives.append((i, end, name))
+            if name == "pragma":
+                found.pragmas.append((i, end))
+            elif name == "define":
+                found.defines.append((i, end))
             i, at_line_start = end, False
         elif ch in "\"'":
             i, at_line_start = _skip_literal(text, i), False
+        elif ch == "_" and text.startswith("_Pragma", i) and \
+                not _is_ident_char(text[i - 1:i]) and not _is_ident_char(text[i + 7:i + 8]):
+            found.operators.append(i)
+            i, at_line_start = i + 7, False
+        elif _is_ident_char(ch):
+            j = i + 1  # skip the identifier: _Pragma must start one
+            while j < len(text) and _is_ident_char(text[j]):
+                j += 1
+            i, at_line_start = j, False
         else:
             i, at_line_start = i + 1, False
     return found
+
+
+def _identifier_end(text: str, i: int) -> int:
+    while i < len(text) and _is_ident_char(text[i]):
+        i += 1
+    return i
+
+
+def _is_ident_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _in_ranges(offset: int, ranges: list[tuple[int, int]]) -> bool:
+    return any(lo <= offset < hi for lo, hi in ranges)
 
 
 def _splice_length(text: str, i: int) -> int:
@@ -200,39 +409,44 @@ _IGNORED_KINDS = {
 }
 
 
-def _cursor_starts(parsed: ParsedFile) -> dict[int, ci.Cursor]:
-    """Main-file start offset -> the outermost cursor starting there."""
+def _cursor_starts(parsed: ParsedFile, wanted: set[int]) -> dict[int, ci.Cursor]:
+    """Main-file start offset -> the outermost cursor starting there, for the
+    ``wanted`` offsets (only the subtrees that contain one are walked)."""
     starts: dict[int, ci.Cursor] = {}
-    for top in parsed.tu.cursor.get_children():
-        if top.kind in _IGNORED_KINDS or not parsed.is_main_file(top):
+    if not wanted:
+        return starts
+    offsets = sorted(wanted)
+
+    def holds_wanted(c: ci.Cursor) -> bool:
+        k = bisect.bisect_left(offsets, c.extent.start.offset)
+        return k < len(offsets) and offsets[k] <= c.extent.end.offset
+
+    stack = [top for top in reversed(children(parsed.tu.cursor))
+             if top.kind not in _IGNORED_KINDS and parsed.is_main_file(top)]
+    while stack:
+        cursor = stack.pop()
+        if not parsed.is_main_file(cursor) or not holds_wanted(cursor):
             continue
-        for cursor in top.walk_preorder():
-            if parsed.is_main_file(cursor):
-                # Pre-order: the first cursor seen at an offset is the outermost.
-                starts.setdefault(cursor.extent.start.offset, cursor)
+        # Pre-order: the first cursor seen at an offset is the outermost.
+        start = cursor.extent.start.offset
+        if start in wanted:
+            starts.setdefault(start, cursor)
+        stack.extend(reversed(children(cursor)))
     return starts
 
 
-def _target(offset: int, cursors: dict[int, ci.Cursor], clauses: ClauseSet) -> ci.Cursor:
-    """The cursor whose first token is at ``offset``, checked against the directive."""
-    if clauses.directive == "declare simd":
-        cursor = cursors.get(offset)
-        if cursor is not None and cursor.kind == ci.CursorKind.DECL_STMT:
-            # A function declared inside a function body.
-            inner = list(cursor.get_children())
-            cursor = inner[0] if len(inner) == 1 else cursor
-        if cursor is None or cursor.kind != ci.CursorKind.FUNCTION_DECL:
-            raise UserError(
-                "'#pragma omp declare simd' must be followed by a function declaration",
-                clauses.location,
-            )
-        return cursor
+def _function_at(offset: int, cursors: dict[int, ci.Cursor], clauses: ClauseSet) -> ci.Cursor:
+    """The function declaration a ``declare simd`` pragma annotates."""
     cursor = cursors.get(offset)
-    if cursor is None or cursor.kind != ci.CursorKind.FOR_STMT:
+    if cursor is not None and cursor.kind == ci.CursorKind.DECL_STMT:
+        # A function declared inside a function body.
+        inner = list(cursor.get_children())
+        cursor = inner[0] if len(inner) == 1 else cursor
+    if cursor is None or cursor.kind != ci.CursorKind.FUNCTION_DECL:
         raise UserError(
-            f"'#pragma omp {clauses.directive}' must be followed by a for loop", clauses.location
+            "'#pragma omp declare simd' must be followed by a function declaration",
+            clauses.location,
         )
-    _check_collapse(cursor, clauses)
     return cursor
 
 
@@ -295,6 +509,11 @@ class _MacroTable:
         for define in parsed.defines:
             name, _, value = define.partition("=")
             self.defines[name.strip()] = value if "=" in define else "1"
+
+    def is_defined(self, name: str, offset: int) -> bool:
+        """Whether ``name`` is a macro (object- or function-like) at ``offset``."""
+        return any(pos < offset for pos, _ in self._index().get(name, [])) or \
+            name in self.defines
 
     def lookup(self, name: str, offset: int) -> Optional[str]:
         candidates = [(pos, c) for pos, c in self._index().get(name, []) if pos < offset]

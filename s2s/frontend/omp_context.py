@@ -1,0 +1,184 @@
+"""OpenMP constructs around and inside a simd loop that keep it scalar.
+
+The file is parsed without OpenMP, so s2svec sees every ``#pragma omp`` line
+only as text.  A simd loop is vectorized only when nothing else OpenMP says
+changes what its iterations do or where they run:
+
+    #pragma omp simd                  a directive inside the body (ordered simd,
+    for (...) {                       scan, critical, a nested simd loop...):
+        #pragma omp ordered simd      the body is not independent iterations,
+        ...                           or another loop is the one to vectorize
+    }
+
+    #pragma omp target ...            the loop may run on an offload device
+    { ... #pragma omp simd ... }      (also in functions between 'declare
+                                      target' and 'end declare target', or
+                                      named by 'declare target(f)')
+
+    #pragma omp declare variant(v) match(construct={simd})
+    double f(double);                 with OpenMP a call to f in a simd loop
+                                      may call v instead
+
+Each such loop stays scalar with a warning (``reason``); nothing here is an
+error.  Unsupported loop directives themselves (``taskloop simd``, ``loop``)
+are recognized by ``clauses.is_simd_loop_construct``.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from typing import Optional
+
+import clang.cindex as ci
+
+from ..diagnostics import Location, Unsupported
+from .clauses import ClauseSet, Token
+from .lower_clang import children, location, walk_preorder
+
+CK = ci.CursorKind
+_HOST_TARGET_WORDS = ("data", "enter", "exit", "update")
+_TARGET_LIST_CLAUSES = ("to", "enter", "link")
+
+
+@dataclass
+class OmpLine:
+    """One ``#pragma omp`` line of the main file."""
+
+    start: int
+    end: int
+    location: Location
+    words: list[str]
+    """The directive name (``clauses.directive_words``)."""
+    tokens: list[Token]
+    """The tokens after ``omp``."""
+    clauses: Optional[ClauseSet]
+    """Set for the directives s2svec handles."""
+    next: int = 0
+    """Offset of the first token after the line (what the directive annotates)."""
+
+    @property
+    def name(self) -> str:
+        words = " ".join(self.words)
+        return words or (self.tokens[0].text if self.tokens else "")
+
+    @property
+    def is_loop_directive(self) -> bool:
+        return self.clauses is not None and self.clauses.is_loop
+
+
+class OmpContext:
+    """The OpenMP regions of a file, to ask about each simd loop."""
+
+    def __init__(self, tu: ci.TranslationUnit, lines: list[OmpLine],
+                 cursors: dict[int, ci.Cursor]) -> None:
+        self.lines = sorted(lines, key=lambda line: line.start)
+        self.starts = [line.start for line in self.lines]
+        self.offload: list[tuple[int, int, OmpLine]] = []
+        """Statements under ``#pragma omp target`` (extent and directive)."""
+        self.device_ranges: list[tuple[int, int, OmpLine]] = []
+        self.device_functions: dict[str, OmpLine] = {}
+        self.variants: dict[str, OmpLine] = {}
+        """Base function name -> its ``declare variant`` line."""
+        by_start = {line.start: line for line in lines}
+        self.functions = [c for c in children(tu.cursor) if c.kind == CK.FUNCTION_DECL and
+                          c.extent.start.file is not None and
+                          c.extent.start.file.name == tu.spelling]
+        open_target: list[OmpLine] = []
+        open_variant: list[OmpLine] = []
+        for line in lines:
+            words = line.words
+            if words[:1] == ["target"] and (len(words) < 2 or words[1] not in _HOST_TARGET_WORDS):
+                stmt = cursors.get(line.next)
+                if stmt is not None:
+                    self.offload.append((stmt.extent.start.offset, stmt.extent.end.offset, line))
+            elif words in (["declare", "target"], ["begin", "declare", "target"]):
+                names = _target_list(line)
+                if names is None:
+                    open_target.append(line)
+                for name in names or []:
+                    self.device_functions[name] = line
+            elif words == ["end", "declare", "target"] and open_target:
+                begin = open_target.pop()
+                self.device_ranges.append((begin.end, line.start, begin))
+            elif words[:2] == ["declare", "variant"]:
+                offset = line.next
+                while offset in by_start:  # more pragmas before the function
+                    offset = by_start[offset].next
+                base = cursors.get(offset)
+                if base is not None and base.kind == CK.FUNCTION_DECL:
+                    self.variants.setdefault(base.spelling, line)
+            elif words == ["begin", "declare", "variant"]:
+                open_variant.append(line)
+            elif words == ["end", "declare", "variant"] and open_variant:
+                begin = open_variant.pop()
+                for fn in self.functions:
+                    if begin.end <= fn.extent.start.offset < line.start:
+                        self.variants.setdefault(fn.spelling, begin)
+        for begin in open_target:  # never closed: to the end of the file
+            self.device_ranges.append((begin.end, 1 << 62, begin))
+
+    def reason(self, pragma: OmpLine, loop: ci.Cursor) -> Optional[Unsupported]:
+        """Why the simd loop ``loop`` (annotated by ``pragma``) must stay scalar."""
+        lo, hi = loop.extent.start.offset, loop.extent.end.offset
+        first = bisect.bisect_left(self.starts, lo)
+        for line in self.lines[first:bisect.bisect_left(self.starts, hi)]:
+            if line is pragma or line.is_loop_directive:
+                # a nested simd loop: the driver vectorizes the outer loop
+                # when it can, and the inner pragma has no effect then
+                continue
+            return Unsupported(f"'#pragma omp {line.name}' inside the simd loop is not "
+                               "supported", line.location)
+        for start, end, line in self.offload:
+            if start <= lo < end:
+                return Unsupported(
+                    f"the loop is inside the '#pragma omp {line.name}' region at line "
+                    f"{line.location.line}, which may run on an offload device",
+                    pragma.location)
+        fn = next((f for f in self.functions
+                   if f.extent.start.offset <= lo < f.extent.end.offset), None)
+        if fn is not None:
+            device = self.device_functions.get(fn.spelling) or next(
+                (line for start, end, line in self.device_ranges
+                 if start <= fn.extent.start.offset < end), None)
+            if device is not None:
+                return Unsupported(
+                    f"function '{fn.spelling}' is compiled for offload devices too "
+                    f"('#pragma omp declare target' at line {device.location.line})",
+                    pragma.location)
+        if self.variants:
+            for c in walk_preorder(loop):
+                if c.kind != CK.DECL_REF_EXPR:
+                    continue
+                ref = c.referenced
+                if ref is not None and ref.kind == CK.FUNCTION_DECL and \
+                        ref.spelling in self.variants:
+                    line = self.variants[ref.spelling]
+                    return Unsupported(
+                        f"call to '{ref.spelling}', which has a '#pragma omp declare "
+                        f"variant' (line {line.location.line}), in the simd loop",
+                        location(c))
+        return None
+
+
+def _target_list(line: OmpLine) -> Optional[list[str]]:
+    """The names of ``declare target(f, g)`` / ``declare target to(f) enter(g)``;
+    None for the form that opens a region (no list)."""
+    toks = line.tokens[len(line.words):]
+    if not toks:
+        return None
+    names: list[str] = []
+    depth, take = 0, False
+    for k, tok in enumerate(toks):
+        if tok.text == "(":
+            if depth == 0:
+                prev = toks[k - 1].text if k else ""
+                take = k == 0 or prev in _TARGET_LIST_CLAUSES
+            depth += 1
+        elif tok.text == ")":
+            depth -= 1
+        elif depth > 0 and take and (tok.text[:1].isalpha() or tok.text[:1] == "_"):
+            names.append(tok.text)
+    return names
+
+
+__all__ = ["OmpContext", "OmpLine"]

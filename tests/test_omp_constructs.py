@@ -1,0 +1,448 @@
+"""OpenMP the tool does not implement leaves a loop scalar; bad input is an error.
+
+Issue 10 items 11 and 12: an unsupported clause or directive (inscan,
+user-defined reductions, allocate, ``loop``, ``taskloop simd``, ``target``,
+``ordered simd`` inside the loop, ``declare variant``, a pragma on a
+statement other than ``for``, ``_Pragma``) must not reject the file: that
+loop stays scalar with a ``file:line:col: warning:``, exit 0, the rest of
+the file is still vectorized and the output compiles for every target.
+Only malformed or contradictory input (a syntax error in a clause, an
+undeclared variable, simdlen > safelen) is an error: exit 1, no output.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hostile_support import compile_everywhere, vectorize
+
+OK = """
+void ok(double *o, const double *a, int n)
+{
+#pragma omp simd
+    for (int i = 0; i < n; i++)
+        o[i] = a[i] * 2.0;
+}
+"""
+
+# name: (code before OK, line, column or None, words of the warning)
+WARNINGS = {
+    "user_defined_reduction": ("""\
+#pragma omp declare reduction(mymax : double : omp_out = omp_out > omp_in ? omp_out : omp_in) \\
+    initializer(omp_priv = -1e300)
+double f(const double *a, int n) {
+  double m = -1e300;
+#pragma omp simd reduction(mymax: m)
+  for (int i = 0; i < n; i++) m = m > a[i] ? m : a[i];
+  return m;
+}
+""", 5, 18, ("user-defined reduction 'mymax' is not supported",)),
+    "inscan_reduction_and_scan": ("""\
+void f(const double *a, double *b, int n) {
+  double s = 0;
+#pragma omp simd reduction(inscan, +: s)
+  for (int i = 0; i < n; i++) {
+    s += a[i];
+#pragma omp scan inclusive(s)
+    b[i] = s;
+  }
+}
+""", 3, 18, ("'reduction(inscan, ...)' is not supported",)),
+    "scan_inside_the_loop": ("""\
+void f(const double *a, double *b, int n) {
+  double s = 0;
+#pragma omp simd reduction(+: s)
+  for (int i = 0; i < n; i++) {
+    s += a[i];
+#pragma omp scan exclusive(s)
+    b[i] = s;
+  }
+}
+""", 6, 1, ("'#pragma omp scan' inside the simd loop is not supported",)),
+    "task_reduction": ("""\
+double f(const double *a, int n) {
+  double s = 0;
+#pragma omp for simd reduction(task, +: s)
+  for (int i = 0; i < n; i++) s += a[i];
+  return s;
+}
+""", 3, 22, ("'reduction(task, ...)' is not supported",)),
+    "non_constant_linear_step": ("""\
+void f(const double *a, double *b, int n, int k) {
+  int j = 0;
+#pragma omp simd linear(j: 2 * k + 1)
+  for (int i = 0; i < n; i++) { b[i] = a[j]; j += 2 * k + 1; }
+}
+""", 4, None, ("linear step '2 * k + 1' of 'j' is not a constant",)),
+    "allocate_on_simd": ("""\
+void f(double *a, int n) {
+  double t;
+#pragma omp simd private(t) allocate(t)
+  for (int i = 0; i < n; i++) { t = a[i]; a[i] = t * 2; }
+}
+""", 3, 29, ("'allocate' clause is not supported on '#pragma omp simd'",)),
+    "if_with_another_constructs_modifier": ("""\
+void f(double *a, int n) {
+#pragma omp simd if(target: n > 16)
+  for (int i = 0; i < n; i++) a[i] *= 2;
+}
+""", 2, 18, ("'if(target: ...)' is not supported on '#pragma omp simd'",)),
+    "if_parallel_on_simd": ("""\
+void f(double *a, int n) {
+#pragma omp simd if(parallel: n > 16)
+  for (int i = 0; i < n; i++) a[i] *= 2;
+}
+""", 2, 18, ("'if(parallel: ...)' is not supported on '#pragma omp simd'",)),
+    "simd_on_a_while_loop": ("""\
+void f(double *a, int n) {
+  int i = 0;
+#pragma omp simd
+  while (i < n) { a[i] *= 2; i++; }
+}
+""", 3, 1, ("must be followed by a for loop, not a while loop",)),
+    "simd_on_a_block": ("""\
+void f(double *a, int n) {
+#pragma omp simd
+  { for (int i = 0; i < n; i++) a[i] *= 2; }
+}
+""", 2, 1, ("must be followed by a for loop, not a block",)),
+    "range_for_macro": ("""\
+#define RANGE(i, n) for (int i = 0; i < (n); i++)
+void f(double *a, int n) {
+#pragma omp simd
+  RANGE(i, n) a[i] *= 2;
+}
+""", 4, 3, ("a loop written with the macro 'RANGE' is not supported",)),
+    "declare_variant": ("""\
+double vec(double x) { return x * 2; }
+#pragma omp declare variant(vec) match(construct={simd})
+double base(double x) { return x * 2; }
+void f(double *a, int n) {
+#pragma omp simd
+  for (int i = 0; i < n; i++) a[i] = base(a[i]);
+}
+""", 6, 38, ("call to 'base', which has a '#pragma omp declare variant' (line 2)",)),
+    "begin_declare_variant": ("""\
+double base(double x);
+#pragma omp begin declare variant match(construct={simd})
+double base(double x) { return x * 2; }
+#pragma omp end declare variant
+void f(double *a, int n) {
+#pragma omp simd
+  for (int i = 0; i < n; i++) a[i] = base(a[i]);
+}
+""", 7, 38, ("call to 'base'",)),
+    "loop_construct": ("""\
+void f(double *a, int n) {
+#pragma omp loop bind(thread)
+  for (int i = 0; i < n; i++) a[i] *= 2;
+}
+""", 2, 1, ("'#pragma omp loop' is not supported",)),
+    "taskloop_simd": ("""\
+void f(double *a, int n) {
+#pragma omp taskloop simd grainsize(64)
+  for (int i = 0; i < n; i++) a[i] *= 2;
+}
+""", 2, 1, ("'#pragma omp taskloop simd' is not supported",)),
+    "ordered_simd_inside": ("""\
+void f(double *a, int n) {
+#pragma omp simd
+  for (int i = 1; i < n; i++) {
+    a[i] *= 2;
+#pragma omp ordered simd
+    a[i] += a[i - 1];
+  }
+}
+""", 5, 1, ("'#pragma omp ordered simd' inside the simd loop is not supported",)),
+    "combined_target_simd": ("""\
+void f(double *a, int n) {
+#pragma omp target teams distribute parallel for simd map(tofrom: a[0:n])
+  for (int i = 0; i < n; i++) a[i] *= 2;
+}
+""", 2, 1, ("'#pragma omp target teams distribute parallel for simd' is not supported",)),
+    "simd_inside_a_target_region": ("""\
+void f(double *a, int n) {
+#pragma omp target map(tofrom: a[0:n])
+  {
+#pragma omp simd
+    for (int i = 0; i < n; i++) a[i] *= 2;
+  }
+}
+""", 4, 1, ("inside the '#pragma omp target' region at line 2",)),
+    "declare_target_region": ("""\
+#pragma omp declare target
+void f(double *a, int n) {
+#pragma omp simd
+  for (int i = 0; i < n; i++) a[i] *= 2;
+}
+#pragma omp end declare target
+""", 3, 1, ("function 'f' is compiled for offload devices too",)),
+    "declare_target_list": ("""\
+void f(double *a, int n) {
+#pragma omp simd
+  for (int i = 0; i < n; i++) a[i] *= 2;
+}
+#pragma omp declare target enter(f)
+""", 2, 1, ("function 'f' is compiled for offload devices too",)),
+    "nested_simd_loops": ("""\
+void f(double *a, int n, int m) {
+#pragma omp simd
+  for (int i = 0; i < n; i++) {
+#pragma omp simd
+    for (int j = 0; j < m; j++) a[i * m + j] *= 2;
+  }
+}
+""", 4, 1, ("it is nested in the simd loop at line 2, which is vectorized",)),
+    "pragma_operator": ("""\
+void f(double *a, int n) {
+  _Pragma("omp simd")
+  for (int i = 0; i < n; i++) a[i] *= 2;
+}
+""", 2, 3, ("'_Pragma(\"omp simd\")' is ignored: _Pragma forms are not supported",)),
+    "pragma_operator_in_a_macro": ("""\
+#define SIMD _Pragma("omp simd reduction(+: s)")
+double f(const double *a, int n) {
+  double s = 0;
+  SIMD
+  for (int i = 0; i < n; i++) s += a[i];
+  return s;
+}
+""", 4, 3, ("'SIMD' expands to '_Pragma(\"omp simd reduction(+: s)\")'",
+              "_Pragma forms are not supported")),
+    "pragma_operator_through_macros": ("""\
+#define OMP(x) _Pragma(#x)
+#define SIMD_LOOP(i, n) OMP(omp simd) for (int i = 0; i < (n); i++)
+void f(double *a, int n) {
+  OMP(omp simd)
+  for (int i = 0; i < n; i++) a[i] *= 2;
+}
+""", 4, 3, ("'OMP' expands to '_Pragma(\"omp simd\")'",)),
+}
+
+EXTRA_VECTORIZED = {"nested_simd_loops": 1}  # the inner loop
+
+
+@pytest.mark.parametrize("name", sorted(WARNINGS))
+def test_unsupported_construct_leaves_the_loop_scalar(tmp_path: Path, name: str) -> None:
+    code, line, column, words = WARNINGS[name]
+    r = vectorize(tmp_path, code + OK)
+    assert r.returncode == 0, r.stderr
+    assert not r.diagnostics("error"), r.stderr
+    m = r.warning_at(line, *words)
+    if column is not None:
+        assert int(m["col"]) == column, m.group(0)
+    assert r.vectorized_loops() == 1 + EXTRA_VECTORIZED.get(name, 0), r.stderr
+    compile_everywhere(r.output)
+
+
+def test_pragma_operator_from_a_header(tmp_path: Path) -> None:
+    (tmp_path / "simd.h").write_text('#define PRAGMA_SIMD _Pragma("omp simd")\n')
+    code = ('#include "simd.h"\nvoid f(double *a, int n) {\n  PRAGMA_SIMD\n'
+            '  for (int i = 0; i < n; i++) a[i] *= 2;\n}\n')
+    r = vectorize(tmp_path, code + OK, "-I", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    r.warning_at(3, "'PRAGMA_SIMD' expands to '_Pragma(\"omp simd\")'")
+
+
+def test_pragma_operators_that_say_nothing_about_simd_are_silent(tmp_path: Path) -> None:
+    code = """\
+#define PAR _Pragma("omp parallel for")
+/* _Pragma("omp simd") in a comment */
+static const char *s = "_Pragma(\\"omp simd\\")";
+#if 0
+_Pragma("omp simd")
+#endif
+void f(double *a, int n) {
+  PAR
+  for (int i = 0; i < n; i++) a[i] *= 2;
+  _Pragma("GCC ivdep")
+  for (int i = 0; i < n; i++) a[i] *= 2;
+}
+"""
+    r = vectorize(tmp_path, code + OK)
+    assert r.returncode == 0, r.stderr
+    assert not r.diagnostics("warning"), r.stderr
+
+
+def test_simdlen_1_is_one_lane(tmp_path: Path) -> None:
+    """As with gcc: simdlen(1) leaves the loop scalar (for every target)."""
+    code = """\
+void f(double *a, int n) {
+#pragma omp simd simdlen(1)
+  for (int i = 0; i < n; i++) a[i] *= 2;
+}
+"""
+    r = vectorize(tmp_path, code + OK)
+    assert r.returncode == 0, r.stderr
+    # one warning: every target fails the same way
+    r.warning_at(2, "loop not vectorized: 'simdlen(1)' asks for one lane")
+    assert "not vectorized for" not in r.stderr
+    assert r.vectorized_loops() == 1
+    compile_everywhere(r.output)
+    # --simdlen overrides the clause, as documented.
+    r = vectorize(tmp_path, code + OK, "--simdlen", "2")
+    assert r.returncode == 0 and not r.diagnostics("warning"), r.stderr
+    assert r.vectorized_loops() == 2
+
+
+def test_simdlen_beyond_every_vector(tmp_path: Path) -> None:
+    """Capped to each target's widest vector, as gcc does; beyond 64 lanes
+    (more than any target has for any type) also a warning."""
+    code = """\
+void f(double *a, int n) {
+#pragma omp simd simdlen(64)
+  for (int i = 0; i < n; i++) a[i] *= 2;
+}
+void g(double *a, int n) {
+#pragma omp simd simdlen(1024)
+  for (int i = 0; i < n; i++) a[i] *= 2;
+}
+"""
+    r = vectorize(tmp_path, code, "--report=json", "--report-file", str(tmp_path / "r.json"))
+    assert r.returncode == 0, r.stderr
+    assert r.vectorized_loops() == 2
+    (w,) = r.diagnostics("warning")
+    assert (int(w["line"]), int(w["col"])) == (6, 18), w.group(0)
+    assert "'simdlen(1024)' is more lanes than any target's vectors hold" in w["text"]
+    widths = {(e["line"], e["target"]): e["width"] for e in json.loads(
+        (tmp_path / "r.json").read_text())}
+    assert widths[(2, "avx512")] == 8 and widths[(2, "avx2")] == 4 and widths[(2, "neon")] == 2
+    compile_everywhere(r.output)
+
+
+VALID = {
+    "unused_clause_variables": """
+void f(double *a, int n) {
+  double s = 0, t = 0;
+#pragma omp simd reduction(+: s) private(t) lastprivate(n)
+  for (int i = 0; i < n; i++) a[i] *= 2;
+  a[0] = s + t;
+}
+""",
+    "if_simd_forms": """
+void f(double *a, int n) {
+#pragma omp simd if(simd: n > 16)
+  for (int i = 0; i < n; i++) a[i] *= 2;
+#pragma omp simd if(n > 16 && a != 0)
+  for (int i = 0; i < n; i++) a[i] *= 3;
+#pragma omp parallel for simd if(parallel: n > 1000) if(simd: n > 16)
+  for (int i = 0; i < n; i++) a[i] *= 4;
+}
+""",
+    "allocate_on_for_simd": """
+void f(double *a, int n) {
+  double t;
+#pragma omp for simd private(t) allocate(t)
+  for (int i = 0; i < n; i++) { t = a[i]; a[i] = t * 2; }
+}
+""",
+    "target_data_runs_on_the_host": """
+void f(double *a, int n) {
+#pragma omp target data map(tofrom: a[0:n])
+  {
+#pragma omp simd
+    for (int i = 0; i < n; i++) a[i] *= 2;
+  }
+}
+""",
+    "if_with_tags_members_macros_literals_and_builtins": """
+#include <stddef.h>
+#define MAX 100
+struct S { int a; };
+static int lim(int n) { return n; }
+void f(double *a, int n, struct S *s) {
+#pragma omp simd if(simd: sizeof(struct S) > 2 && n > MAX && lim(n) > (int)sizeof(size_t) \\
+                          && s->a > 0 && L'a' > 0 && __LINE__ > 0)
+  for (int i = 0; i < n; i++) a[i] *= 2;
+}
+""",
+    "linear_val_modifier": """
+void f(const double *a, double *b, int n) {
+  int j = 0;
+#pragma omp simd linear(val(j): 2)
+  for (int i = 0; i < n; i++) { b[i] = a[j]; j += 2; }
+}
+""",
+    "clause_names_from_globals_and_enclosing_blocks": """
+double g;
+void f(double *a, int n) {
+  double s = 0;
+  for (int k = 0; k < 2; k++) {
+    double t;
+#pragma omp simd reduction(+: s) private(t) aligned(a: 16) if(k < 1)
+    for (int i = 0; i < n; i++) { t = a[i] + g; s += t; }
+  }
+  a[0] = s;
+}
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(VALID))
+def test_supported_forms_are_vectorized(tmp_path: Path, name: str) -> None:
+    code = VALID[name]
+    r = vectorize(tmp_path, code)
+    assert r.returncode == 0, r.stderr
+    assert not r.diagnostics("warning"), r.stderr
+    assert r.vectorized_loops() == code.count("#pragma omp") - code.count("target data")
+    compile_everywhere(r.output)
+
+
+# name: (pragma and loop, line, column, message)
+ERRORS = {
+    "undeclared_reduction_variable": (
+        "#pragma omp simd reduction(+:nosuch)", 4, 30,
+        "use of undeclared identifier 'nosuch' in 'reduction' clause"),
+    "undeclared_private_variable": (
+        "#pragma omp simd private(s, tmp)", 4, 29,
+        "use of undeclared identifier 'tmp' in 'private' clause"),
+    "undeclared_linear_variable": (
+        "#pragma omp simd linear(k: 2)", 4, 25,
+        "use of undeclared identifier 'k' in 'linear' clause"),
+    "undeclared_aligned_pointer": (
+        "#pragma omp simd aligned(b: 32)", 4, 26,
+        "use of undeclared identifier 'b' in 'aligned' clause"),
+    "undeclared_in_if": (
+        "#pragma omp simd if(simd: m > 4)", 4, 27,
+        "use of undeclared identifier 'm' in 'if' clause"),
+    "undeclared_linear_step": (
+        "#pragma omp simd linear(s: step)", 4, 28,
+        "use of undeclared identifier 'step' in 'linear' clause"),
+    "declared_inside_the_loop": (
+        "#pragma omp simd private(t)", 4, 26,
+        "use of undeclared identifier 't' in 'private' clause"),
+    "a_function_is_not_a_variable": (
+        "#pragma omp simd private(f)", 4, 26, "'f' in 'private' clause is not a variable"),
+    "missing_colon": (
+        "#pragma omp simd reduction(+ s)", 4, 18, "expected ':' after the reduction operator"),
+    "contradictory_simdlen_safelen": (
+        "#pragma omp simd safelen(2) simdlen(4)", 4, 29,
+        "'simdlen' (4) must not be greater than 'safelen' (2)"),
+    "two_data_sharing_clauses": (
+        "#pragma omp simd private(s) reduction(+: s)", 4, 29,
+        "variable 's' already appears in a 'private' clause"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_malformed_input_is_an_error(tmp_path: Path, name: str) -> None:
+    pragma, line, column, message = ERRORS[name]
+    code = ("double f(int n, const double *a)\n{\n    double s = 0;\n" + pragma + "\n"
+            "    for (int i = 0; i < n; i++) { double t = a[i]; s += t; }\n"
+            "    return s;\n}\n" + OK)
+    r = vectorize(tmp_path, code)
+    assert r.returncode == 1, r.stderr
+    (e,) = r.diagnostics("error")
+    assert (int(e["line"]), int(e["col"]), e["text"]) == (line, column, message), e.group(0)
+    assert not r.output.exists()
+
+
+def test_declare_simd_clauses_must_name_parameters(tmp_path: Path) -> None:
+    code = "#pragma omp declare simd uniform(scale) linear(k)\ndouble f(double x, int j);\n"
+    r = vectorize(tmp_path, code)
+    assert r.returncode == 1, r.stderr
+    (e,) = r.diagnostics("error")
+    assert (int(e["line"]), int(e["col"])) == (1, 34), e.group(0)
+    assert e["text"] == "'scale' in 'uniform' clause is not a parameter of 'f'"
