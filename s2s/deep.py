@@ -15,7 +15,7 @@ parses on this thread too (``parse._parse_on_this_thread``); 1 GiB of
 (lazily committed) stack holds 100,000 nested parentheses, where gcc itself
 gives up near 50,000.  Walkers that would take time proportional to the
 depth at every level are iterative or memoized instead (``walk_preorder``,
-``_constant_tree``, ``is_safe``, ``simple_arm``).
+``_constant_tree``).
 
 ``DEPTH_LIMIT`` is the Python recursion limit in the worker; an input deeper
 than that fails with ``RecursionError`` (or a ``ctypes.ArgumentError``

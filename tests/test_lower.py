@@ -359,21 +359,6 @@ void f(int n, const double *a, double *o) {
     assert mem.read_array(o, F64, 3) == [3.0, 4.0, 10.0]
 
 
-def test_safe_conditional_becomes_select(tmp_path: Path) -> None:
-    r = lower_one(tmp_path, """
-void f(int n, const double *a, double *o, double lo) {
-  #pragma omp simd
-  for (int i = 0; i < n; i++) {
-    double x = a[i];
-    o[i] = (x < lo && x > -lo) ? lo : x * 2.0;
-  }
-}
-""")
-    text = ir_text(r)
-    assert "select" in text and "condbr" not in text
-    assert " and " in text
-
-
 def test_trapping_conditional_keeps_branches(tmp_path: Path) -> None:
     r = lower_one(tmp_path, """
 void f(int n, const int *a, int *o) {
@@ -551,30 +536,6 @@ void f(int n, int *a) {
     assert mem.read_array(a, I32, 12)[8] == 24
 
 
-def test_safe_if_becomes_selects(tmp_path: Path) -> None:
-    r = lower_one(tmp_path, """
-void f(int n, const double *a, double *o, double lo, double hi) {
-  #pragma omp simd
-  for (int i = 0; i < n; i++) {
-    double x = a[i], y = 0;
-    int k = 0;
-    if (x < lo) { x = lo; k++; }
-    else if (x > hi) x = hi;
-    else { y = x * 2; k += 2; }
-    o[i] = x + y + k;
-  }
-}
-""")
-    text = ir_text(r)
-    assert "condbr" not in text and "phi" not in text
-    assert "%x.1 = select" in text or "%x = select" in text
-    mem = Memory()
-    a = alloc(mem, F64, [-3.0, 4.0, 25.0])
-    o = alloc(mem, F64, [0.0] * 3)
-    run_loop(r, {"n": 3, "a": a, "o": o, "lo": 0.0, "hi": 10.0}, mem)
-    assert mem.read_array(o, F64, 3) == [1.0, 14.0, 10.0]
-
-
 def test_if_with_store_keeps_branch(tmp_path: Path) -> None:
     r = lower_one(tmp_path, """
 void f(int n, const int *a, int *o) {
@@ -587,35 +548,6 @@ void f(int n, const int *a, int *o) {
 }
 """)
     assert ir_text(r).count("condbr") == 2
-
-
-@pytest.mark.parametrize("expr, speculated", [
-    ("a[0] > 0 ? x / 4 : x", True),
-    ("a[0] > 0 ? x % 3 : x", True),
-    ("a[0] > 0 ? x / k : x", False),
-    ("a[0] > 0 ? x / -1 : x", False),
-    ("a[0] > 0 ? x << 3 : x", True),
-    ("a[0] > 0 ? x << k : x", False),
-    ("a[0] > 0 ? (int)d : x", False),
-    ("a[0] > 0 ? (double)x * d : 0", True),
-    ("a[0] > 0 ? sqrt(d) : d", True),
-    ("a[0] > 0 ? ext(d) : d", False),
-    ("x > 0 && d / x > 1.0", True),
-    ("x > 0 && k / x > 1", False),
-])
-def test_speculation_safety(tmp_path: Path, expr: str, speculated: bool) -> None:
-    r = lower_one(tmp_path, f"""
-#include <math.h>
-double ext(double);
-void f(int n, const int *a, double *o, int k, double d) {{
-  #pragma omp simd
-  for (int i = 0; i < n; i++) {{
-    int x = a[i];
-    o[i] = {expr};
-  }}
-}}
-""")
-    assert ("condbr" not in ir_text(r)) == speculated
 
 
 def test_plain_char_signedness_is_selectable(tmp_path: Path) -> None:

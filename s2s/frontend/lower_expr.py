@@ -95,8 +95,6 @@ class ExprLowerer:
         self.constant_memo: dict[ci.Cursor, bool] = {}
         """``_constant_tree`` per expression: ``_fold`` asks at every level of
         an expression tree, so without it a deep tree costs quadratic time."""
-        self.safe_memo: dict[ci.Cursor, bool] = {}
-        """``OperatorLowerer.is_safe`` per expression, for the same reason."""
 
     # -- blocks ------------------------------------------------------------------------
     def new_block(self, name: str) -> Block:

@@ -2,13 +2,9 @@
 arithmetic, assignments (struct copies member-wise), comparisons and the
 short-circuit operators.
 
-``?:``, ``&&`` and ``||`` short-circuit with branches, except when the arm
-(or the right operand) is side-effect free and cannot trap (``is_safe``: no
-loads, no integer division by a non-constant, no shifts by a non-constant,
-no float-to-int conversion, no calls but pure math): then they become
-``select`` and ``and``/``or`` on ``i1``.  The code generator of the first
-issue handles only uniform control flow, and these are the common, safe
-cases.
+``?:``, ``&&`` and ``||`` short-circuit with branches, as C says; the
+transforms decide what runs speculatively (transform/speculate.py turns
+harmless arms of divergent branches into selects, ``and``/``or``).
 """
 from __future__ import annotations
 
@@ -16,9 +12,9 @@ import clang.cindex as ci
 
 from ..ir.types import I1, I32, I64, VOID, ArrayType, PtrType, StructType
 from ..ir.values import Constant, Undef, Value
-from .lower_clang import (binary_op, children, decl_key, evaluate, is_lvalue_kind,
+from .lower_clang import (binary_op, children, is_lvalue_kind,
                           strip_implicit, strip_parens, unary_op, unsupported)
-from .lower_expr import PURE_FUNCTIONS, ExprLowerer, is_void_expr
+from .lower_expr import ExprLowerer, is_void_expr
 from .lower_types import is_bool_ctype, promote, usual_arithmetic
 
 CK = ci.CursorKind
@@ -202,9 +198,6 @@ class OperatorLowerer(ExprLowerer):
     def logical(self, c: ci.Cursor, op: str) -> Value:
         lhs, rhs = children(c)
         a = self.cond(lhs)
-        if self.is_safe(rhs):
-            # Evaluating the right operand unconditionally is unobservable.
-            return self.bld().binop("and" if op == "&&" else "or", a, self.cond(rhs))
         rhs_bb = self.new_block("land.rhs" if op == "&&" else "lor.rhs")
         end = self.new_block("land.end" if op == "&&" else "lor.end")
         first = self.cur()
@@ -229,10 +222,6 @@ class OperatorLowerer(ExprLowerer):
         void = is_void_expr(c)
         if c.type.get_canonical().kind == TK.RECORD:
             raise unsupported("conditional expression of struct type in simd loop", c)
-        if not void and self.is_safe(a) and self.is_safe(b):
-            t = self.cond(test)
-            va, vb = self.rvalue(a), self.rvalue(b)
-            return self.bld().select(t, va, self.cast(vb, va.type))
         then_bb, else_bb = self.new_block("cond.true"), self.new_block("cond.false")
         end = self.new_block("cond.end")
         self.branch(self.cond(test), then_bb, else_bb)
@@ -254,60 +243,3 @@ class OperatorLowerer(ExprLowerer):
             phi.add_incoming(v, pred)
         return phi
 
-    def is_safe(self, c: ci.Cursor) -> bool:
-        """Side-effect free and cannot trap: no stores, loads, integer
-        division or impure calls (so it may be evaluated speculatively).
-        Remembered per expression: nested ``?:`` chains ask about every arm
-        at every level."""
-        known = self.safe_memo.get(c)
-        if known is None:
-            known = self.safe_memo[c] = self._is_safe_node(c)
-        return known
-
-    def _is_safe_node(self, c: ci.Cursor) -> bool:
-        k = c.kind
-        if k in (CK.COMPOUND_ASSIGNMENT_OPERATOR, CK.ARRAY_SUBSCRIPT_EXPR,
-                 CK.MEMBER_REF_EXPR, CK.COMPOUND_LITERAL_EXPR,
-                 CK.STRING_LITERAL, CK.INIT_LIST_EXPR):
-            return False
-        if k == CK.UNARY_OPERATOR and unary_op(c) in ("post++", "post--", "pre++", "pre--", "*"):
-            return False
-        if k == CK.BINARY_OPERATOR:
-            op = binary_op(c)
-            if op == "=":
-                return False
-            if op in ("/", "%") and c.type.get_canonical().kind not in (TK.FLOAT, TK.DOUBLE):
-                # Safe only by a constant other than 0 and -1 (INT_MIN / -1 traps).
-                d = evaluate(children(c)[1])
-                if not isinstance(d, int) or d in (0, -1):
-                    return False
-            if op in ("<<", ">>") and evaluate(children(c)[1]) is None:
-                return False  # a count out of range is undefined
-        if k in (CK.UNEXPOSED_EXPR, CK.CSTYLE_CAST_EXPR) and _float_to_int(c):
-            return False  # out of range is undefined (the interpreter traps)
-        if k == CK.DECL_REF_EXPR:
-            ref = c.referenced
-            if ref is not None and ref.kind in (CK.VAR_DECL, CK.PARM_DECL):
-                var = self.vars.get(decl_key(ref))
-                if var is None or var.in_memory:
-                    return False
-        if k == CK.CALL_EXPR:
-            callee = strip_implicit(children(c)[0])
-            if callee.spelling not in PURE_FUNCTIONS:
-                return False
-            return all(self.is_safe(a) for a in children(c)[1:])
-        if k == CK.CXX_UNARY_EXPR:
-            return evaluate(c) is not None
-        return all(self.is_safe(k2) for k2 in children(c))
-
-def _float_to_int(c: ci.Cursor) -> bool:
-    """Whether a cast converts a floating value to an integer."""
-    kids = [k for k in children(c) if k.kind.is_expression()]
-    if not kids:
-        return False
-    src = kids[-1].type.get_canonical().kind
-    dst = c.type.get_canonical().kind
-    return src in (TK.FLOAT, TK.DOUBLE) and dst not in (TK.FLOAT, TK.DOUBLE, TK.VOID)
-
-
-__all__ = ["OperatorLowerer"]

@@ -10,10 +10,8 @@ Blocks are sealed as soon as all their predecessors exist (Braun et al.):
     inc: ...; br cond                 (* also the target of continue; break goes to end)
     end:
 
-An ``if`` whose arms only assign side-effect free, non-trapping values to
-register variables (``if (x > hi) x = hi;``) becomes ``select``s instead of
-a branch (``if_convert``): the code generator of the first issue handles
-uniform control flow only.
+Every ``if`` is a branch; the transforms decide what to predicate or
+speculate (s2s/transform/).
 
 ``switch`` becomes a ``switch`` terminator with one block per case label;
 fallthrough is a branch into the next label's block.  ``continue`` of the
@@ -34,12 +32,12 @@ from ..diagnostics import Unsupported
 from ..ir.types import I64, ArrayType, FloatType, IntType, PtrType, StructType, Type
 from ..ir.values import Block, Constant, Function, Undef, Value
 from .loop_form import for_parts
-from .lower_clang import (binary_op, children, construct_name, decl_key, evaluate,
-                          strip_parens, unary_op, unsupported, var_initializer)
+from .lower_clang import (children, construct_name, decl_key, evaluate, unsupported,
+                          var_initializer)
 from .lower_expr import LValue, wrap_int
 from .lower_ops import OperatorLowerer
 from .lower_lcssa import LoopRecord
-from .lower_types import TypeMapper, is_bool_ctype
+from .lower_types import TypeMapper
 
 CK = ci.CursorKind
 TK = ci.TypeKind
@@ -66,8 +64,6 @@ class BodyLowerer(OperatorLowerer):
         self.loops: list[LoopRecord] = []
         """Inner loops in the order they are finished (innermost first)."""
         self.targets: list[Targets] = [Targets(None, self.ret_block)]
-        self.arm_memo: dict[ci.Cursor, Optional[list[Hashable]]] = {}
-        """``simple_arm`` per statement: the variables it assigns, or None."""
         self.case_blocks: dict[int, Block] = {}
 
     def stmt(self, c: ci.Cursor) -> None:
@@ -237,8 +233,6 @@ class BodyLowerer(OperatorLowerer):
     # -- control flow ------------------------------------------------------------------------------
     def visit_IF_STMT(self, c: ci.Cursor) -> None:
         kids = children(c)
-        if self.if_convert(kids):
-            return
         then_bb = self.new_block("if.then")
         else_bb = self.new_block("if.else") if len(kids) > 2 else None
         end = self.new_block("if.end")
@@ -252,91 +246,6 @@ class BodyLowerer(OperatorLowerer):
             self.jump(end)
         self.ssa.seal(end)
         self.set_block(end)
-
-    def if_convert(self, kids: list[ci.Cursor]) -> bool:
-        """Lower ``if (c) x = e1; else y = e2;`` to selects when the arms only
-        assign side-effect free, non-trapping values to register variables
-        (the clamp idiom).  The code generator of the first issue handles
-        uniform control flow only, and evaluating such arms on every lane is
-        unobservable."""
-        arms = kids[1:]
-        targets: list[Hashable] = []
-        if not all(self.simple_arm(arm, targets) for arm in arms) or len(targets) > 8:
-            return False
-        cond = self.cond(kids[0])
-        block = self.cur()
-        before = {key: self.ssa.read(key, block) for key in targets}
-        outcomes = []
-        for arm in arms:
-            for key, value in before.items():
-                self.ssa.write(key, block, value)
-            self.stmt(arm)
-            assert self.cur() is block, "a simple arm made a branch"
-            outcomes.append({key: self.ssa.read(key, block) for key in targets})
-        if len(outcomes) == 1:
-            outcomes.append(before)
-        for key in targets:
-            a, b = outcomes[0][key], outcomes[1][key]
-            self.write_var(self.vars[key], a if a is b else self.bld().select(cond, a, b))
-        return True
-
-    def simple_arm(self, s: ci.Cursor, targets: list[Hashable]) -> bool:
-        """Whether a statement only assigns safe values to SSA variables
-        (possibly under nested simple ifs); collects the assigned variables.
-        Remembered per statement: every ``if`` of a nest asks about all the
-        ifs inside it."""
-        assigned = self.arm_memo.get(s, False)
-        if assigned is False:
-            assigned = self.arm_memo[s] = self._arm_targets(s)
-        if assigned is None:
-            return False
-        targets.extend(k for k in assigned if k not in targets)
-        return True
-
-    def _arm_targets(self, s: ci.Cursor) -> Optional[list[Hashable]]:
-        """The variables a simple arm assigns, in order; None if it is not simple."""
-        targets: list[Hashable] = []
-        return targets if self._simple_arm(s, targets) else None
-
-    def _simple_arm(self, s: ci.Cursor, targets: list[Hashable]) -> bool:
-        if s.kind == CK.COMPOUND_STMT:
-            return all(self.simple_arm(k, targets) for k in children(s))
-        if s.kind == CK.NULL_STMT:
-            return True
-        if s.kind == CK.IF_STMT:
-            kids = children(s)
-            return self.is_safe(kids[0]) and all(self.simple_arm(k, targets) for k in kids[1:])
-        target, value = None, None
-        if s.kind == CK.BINARY_OPERATOR and binary_op(s) == "=":
-            target, value = children(s)
-        elif s.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR:
-            target, value = children(s)
-            op = binary_op(s)
-            int_target = target.type.get_canonical().kind not in (TK.FLOAT, TK.DOUBLE)
-            count = evaluate(value)
-            if op in ("/=", "%=") and int_target and (not isinstance(count, int) or
-                                                     count in (0, -1)):
-                return False
-            if op in ("<<=", ">>=") and count is None:
-                return False
-            if int_target and value.type.get_canonical().kind in (TK.FLOAT, TK.DOUBLE):
-                return False  # k += 0.5 converts back to int: may be out of range
-        elif s.kind == CK.UNARY_OPERATOR and unary_op(s) in ("post++", "post--", "pre++",
-                                                             "pre--"):
-            target = children(s)[0]
-        if target is None:
-            return False
-        target = strip_parens(target)
-        if target.kind != CK.DECL_REF_EXPR or target.referenced is None:
-            return False
-        var = self.vars.get(decl_key(target.referenced))
-        if var is None or var.in_memory or is_bool_ctype(target.type):
-            return False
-        if value is not None and not self.is_safe(value):
-            return False
-        if var.key not in targets:
-            targets.append(var.key)
-        return True
 
     def visit_FOR_STMT(self, c: ci.Cursor) -> None:
         parts = for_parts(c)

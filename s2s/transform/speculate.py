@@ -1,0 +1,164 @@
+"""Speculation: short, harmless arms of a divergent branch become selects.
+
+The front end lowers ``?:``, ``&&``, ``||`` and ``if`` with branches, as C
+says.  Where a divergent branch only chooses between a few cheap values,
+running both arms on every lane and selecting is cheaper than predicating
+them, and it leaves linearization and BOSCC less to do:
+
+    a: condbr %c, T, F                 a: ...T's code...  ...F's code...
+    T: %x = add %u, 1;  br J     ==>      %p = select %c, %x, %y
+    F: %y = mul %u, 3;  br J              br J
+    J: %p = phi [%x, T], [%y, F]       J: (T and F removed)
+
+The triangle ``a -> T -> J, a -> J`` is handled the same way, and a join
+left with ``a`` as its only predecessor is merged into ``a``.  An arm
+qualifies when its block has ``a`` as its only predecessor and ``J`` as its
+only successor, holds at most ``MAX_ARM`` instructions, and none of them can
+trap or has an effect: no memory access, no call (math calls are left to
+linearization, where BOSCC can skip them), no integer division by anything
+but a constant other than 0 and -1, no shift by a non-constant, no float to
+integer conversion (undefined out of range).  Selects on ``i1`` values
+become ``and``/``or`` (the short-circuit operators).  Diamonds nest: the
+innermost are folded first and the pass repeats until nothing changes.
+
+Requires the divergence analysis (uniform branches stay branches); keeps
+the loop structure (arms never hold a loop's header, latch or exit).  Every
+analysis is invalid afterwards.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..analysis.cfg import Graph, cfg_of
+from ..analysis.divergence import DivergenceInfo
+from ..ir.types import FloatType, I1, IntType
+from ..ir.values import (BinOp, Block, Br, Call, Cast, CondBr, Constant, Function, Instruction,
+                         Load, Phi, Select, Store, Value)
+
+MAX_ARM = 8
+"""Instructions an arm may hold (more is left to linearization)."""
+
+
+def speculate(fn: Function, div: DivergenceInfo) -> int:
+    """Fold the harmless arms of divergent branches; returns how many branches."""
+    divergent = {b for b in div.cfg.block_order if div.is_divergent_branch(b)}
+    folded = 0
+    while True:
+        g = cfg_of(fn)
+        done = next((a for a in reversed(g.block_order)
+                     if a in divergent and _fold(fn, g, a)), None)
+        if done is None:
+            return folded
+        folded += 1
+
+
+def _fold(fn: Function, g: Graph[Block], a: Block) -> bool:
+    term = a.terminator
+    if not isinstance(term, CondBr) or term.if_true is term.if_false:
+        return False
+    join = _join(g, a, term)
+    if join is None:
+        return False
+    arms = [s for s in (term.if_true, term.if_false) if s is not join]
+    cond = term.operands[0]
+    for arm in arms:
+        for inst in [i for i in arm.instructions if not i.is_terminator]:
+            arm.instructions.remove(inst)
+            a.insert(len(a.instructions) - 1, inst)
+    for phi in join.phis:
+        from_true = phi.value_from(term.if_true if term.if_true is not join else a)
+        from_false = phi.value_from(term.if_false if term.if_false is not join else a)
+        chosen = _select(a, cond, from_true, from_false, phi.name)
+        for arm in arms:
+            phi.remove_incoming(arm)
+        if a in phi.incoming_blocks:
+            phi.remove_incoming(a)
+        phi.add_incoming(chosen, a)
+    term.drop_operands()
+    a.instructions[-1] = Br(join)
+    a.instructions[-1].block = a
+    for arm in arms:
+        arm.terminator.drop_operands()  # type: ignore[union-attr]
+        fn.remove_block(arm)
+    if fn.predecessors()[join] == [a]:
+        _merge(fn, a, join)
+    return True
+
+
+def _merge(fn: Function, a: Block, join: Block) -> None:
+    """``a: ...; br J`` and J has no other predecessor: one block (so an
+    outer branch sees a folded inner one as a single arm)."""
+    for phi in join.phis:
+        (value,) = phi.operands
+        phi.replace_all_uses_with(value)
+        phi.erase()
+    a.terminator.drop_operands()  # type: ignore[union-attr]
+    a.instructions.pop()
+    for inst in join.instructions:
+        inst.block = a
+        a.instructions.append(inst)
+    join.instructions = []
+    for succ in a.successors:
+        for phi in succ.phis:
+            phi.incoming_blocks = [a if b is join else b for b in phi.incoming_blocks]
+    fn.remove_block(join)
+
+
+def _join(g: Graph[Block], a: Block, term: CondBr) -> Optional[Block]:
+    """The block both ways of ``a`` meet in, when each way is a harmless arm
+    (or goes there directly)."""
+    ends = []
+    for s in (term.if_true, term.if_false):
+        if _harmless_arm(g, a, s):
+            ends.append(g.succs[s][0])
+        else:
+            ends.append(s)
+    t_end, f_end = ends
+    if t_end is not f_end:
+        return None
+    join = t_end
+    if join in (term.if_true, term.if_false) or all(_harmless_arm(g, a, s)
+                                                    for s in (term.if_true, term.if_false)):
+        lp = g.loops.innermost.get(a)
+        return join if g.loops.innermost.get(join) is lp and \
+            g.loops.loop_with_header(join) is None else None
+    return None
+
+
+def _harmless_arm(g: Graph[Block], a: Block, s: Block) -> bool:
+    if g.preds[s] != [a] or len(g.succs[s]) != 1 or s.phis:
+        return False
+    if g.loops.innermost.get(s) is not g.loops.innermost.get(a):
+        return False
+    body = [i for i in s.instructions if not i.is_terminator]
+    return len(body) <= MAX_ARM and all(_harmless(i) for i in body) and \
+        isinstance(s.terminator, Br)
+
+
+def _harmless(inst: Instruction) -> bool:
+    if isinstance(inst, (Load, Store, Call, Phi)) or inst.mask is not None:
+        return False
+    if isinstance(inst, BinOp) and inst.op in ("div", "rem") and isinstance(inst.type, IntType):
+        d = inst.operands[1]
+        return isinstance(d, Constant) and int(d.value) not in (0, -1)
+    if isinstance(inst, BinOp) and inst.op in ("shl", "shr"):
+        return isinstance(inst.operands[1], Constant)
+    if isinstance(inst, Cast):
+        return not (isinstance(inst.operands[0].type, FloatType) and
+                    isinstance(inst.type, IntType))
+    return not inst.has_side_effects
+
+
+def _select(a: Block, c: Value, x: Value, y: Value, name: str) -> Value:
+    """``select c, x, y`` before a's terminator; on i1, and/or where it can."""
+    if x is y:
+        return x
+    at = len(a.instructions) - 1
+    if x.type == I1 and isinstance(x, Constant) and x.value:
+        inst: Instruction = BinOp("or", c, y, name)
+    elif x.type == I1 and isinstance(y, Constant) and not y.value:
+        inst = BinOp("and", c, x, name)
+    else:
+        inst = Select(c, x, y, name)
+    a.insert(at, inst)
+    return inst
