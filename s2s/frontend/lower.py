@@ -23,7 +23,7 @@ C loops (``Region.outer_loops``) and their variables are uniform live-ins;
 ``Region.loop_text`` is then the whole original nest.
 
 After lowering: unreachable blocks are dropped, repeated pure computations
-merged (lower_cse) and inner loops put in loop-closed SSA (lower_lcssa).
+merged (lower_cse); loop-closed SSA is built by transform.canonicalize.
 The module map:
 
     loop_form.py    canonical loop form, LoopBounds text, collapse nests
@@ -49,7 +49,6 @@ from .lower_clang import (SourceText, binary_op, children, decl_key, location, s
                           unary_op, unsupported, walk_preorder)
 from .lower_expr import LValue, Var
 from .lower_cse import eliminate_common_subexpressions
-from .lower_lcssa import close_loops
 from .lower_stmt import BodyLowerer
 from .lower_types import TypeMapper, is_array_ctype, is_struct_ctype, pointer_c_type
 
@@ -441,7 +440,7 @@ def _has_global_storage(decl: ci.Cursor) -> bool:
 
 def _finish(low: BodyLowerer, loop: CanonicalLoop) -> None:
     """Seal the return block, emit ``ret``, then clean up: unreachable code,
-    repeated pure computations, loop-closed SSA."""
+    repeated pure computations (loop-closed SSA is transform.canonicalize's)."""
     ret = low.ret_block
     low.ssa.seal(ret)
     if not low.ssa.preds.get(ret):
@@ -454,7 +453,6 @@ def _finish(low: BodyLowerer, loop: CanonicalLoop) -> None:
     low.bld().ret(values)
     _remove_unreachable(low)
     eliminate_common_subexpressions(low.fn)
-    close_loops(low.fn, low.loops)
 
 
 def _lv(var: Var) -> LValue:

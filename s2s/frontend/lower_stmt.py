@@ -36,7 +36,6 @@ from .lower_clang import (children, construct_name, decl_key, evaluate, unsuppor
                           var_initializer)
 from .lower_expr import LValue, wrap_int
 from .lower_ops import OperatorLowerer
-from .lower_lcssa import LoopRecord
 from .lower_types import TypeMapper
 
 CK = ci.CursorKind
@@ -61,7 +60,6 @@ class BodyLowerer(OperatorLowerer):
         self.ret_block = self.new_block("ret")
         self.result_keys: list[Hashable] = []
         """The variables whose final values ``ret`` returns, in order."""
-        self.loops: list[LoopRecord] = []
         """Inner loops in the order they are finished (innermost first)."""
         self.targets: list[Targets] = [Targets(None, self.ret_block)]
         self.case_blocks: dict[int, Block] = {}
@@ -306,8 +304,6 @@ class BodyLowerer(OperatorLowerer):
         self.jump(targets.cont)
 
     def finish_loop(self, end: Block, first: Block) -> None:
-        blocks = self.fn.blocks[self.fn.blocks.index(first):]
-        self.loops.append(LoopRecord(list(blocks), end))
         self.ssa.seal(end)
         if self.ssa.preds.get(end):
             self.set_block(end)
