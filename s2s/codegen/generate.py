@@ -32,7 +32,7 @@ from ..ir.values import (Argument, Call, Cast, Cmp, Constant, Gep, Load, Ret,
 from .cexpr import c_decl, c_type, literal, unsigned_of
 from .emit import INDENT, Emitter, indent_lines
 from .target import Target
-from .vector_ir import VOp
+from .vector_ir import Operand, VOp
 from .widen import Form, Widener
 
 
@@ -358,10 +358,26 @@ class _LoopGen:
                 if src != acc:
                     w.stmt(f"{acc} = {src};")
             elif rb.role == "lastprivate":
-                x = w.scalar(v) if w.kind(v) == "u" else w.extract(v, w.W - 1)
-                w.stmt(f"{rb.c_var} = {x};")
+                self.last_value(w, rb, v, values)
             else:
                 raise internal_error(f"unknown region result role '{rb.role}'", self.loc)
+
+    def last_value(self, w: Widener, rb: Any, v: Value, values: list[Value]) -> None:
+        """A lastprivate variable gets the value of the last lane (the
+        sequentially last iteration) that assigned it; with no such lane it
+        keeps its value, as the scalar loop does."""
+        flag = values[rb.assigned_index] if rb.assigned_index is not None else None
+        if flag is None or (isinstance(flag, Constant) and flag.value):
+            x = w.scalar(v) if w.kind(v) == "u" else w.extract(v, w.W - 1)
+            w.stmt(f"{rb.c_var} = {x};")
+        elif w.kind(flag) == "u":
+            x = w.scalar(v) if w.kind(v) == "u" else w.extract(v, w.W - 1)
+            w.stmt(f"if ({w.scalar(flag)}) {rb.c_var} = {x};")
+        else:
+            # lane order: the last lane that assigned it wins
+            mask = w.vec(flag)
+            w.per_lane(f"{rb.c_var} = {{0}};", [w.lane_operand(v)], None, None, "last",
+                       Operand(mask, w.canon, I1))
 
     def result_var(self, b: Any) -> str:
         for rb in self.region.results:

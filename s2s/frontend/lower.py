@@ -10,7 +10,8 @@ Variables declared outside the loop and used in its body (seed 001 3.1):
     reduction(op: x)              -> arg (accumulator) + result, role ``reduction``
     linear(x: c)                  -> arg, role ``linear``, step c (constant)
     private(x)                    -> no arg; undefined at the start of each iteration
-    lastprivate(x)                -> no arg; undefined at entry; a result
+    lastprivate(x)                -> no arg; undefined at entry; a result, and an
+                                     i1 result: did the iteration assign x?
     read only, scalar             -> arg by value, role ``uniform``, c_expr ``x``
     read only, array              -> arg by address (decayed), c_expr ``a``
     struct, global or address-taken scalar -> arg by address, c_expr ``&s``
@@ -41,7 +42,7 @@ from typing import Any, Hashable, Optional
 import clang.cindex as ci
 
 from ..diagnostics import Unsupported, UserError
-from ..ir.types import ArrayType, IntType, PtrType, StructType, Type
+from ..ir.types import I1, ArrayType, IntType, PtrType, StructType, Type
 from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, SourceRange
 from ..ir.values import Function, Undef
 from .loop_form import CanonicalLoop, collapse_nest
@@ -258,17 +259,15 @@ def _bind_variables(low: BodyLowerer, loop: CanonicalLoop, outer: list[Canonical
     binder.args.append(ArgBinding(iv, "iv", loop.var, loop.var_c_type, step=loop.step))
     binder.enter_ssa(loop.var_key, loop.var, loop.var_type, iv)
     binder.handled.add(loop.var_key)
-    for name in getattr(clauses, "lastprivate_conditional", []) or []:
-        if name in binder.by_name:
-            raise Unsupported(f"lastprivate(conditional: {name}) is not supported",
-                              location(binder.by_name[name][1].first))
     for red in getattr(clauses, "reductions", []):
         binder.reduction(red.var, red.op)
     for lin in getattr(clauses, "linear", []):
         binder.linear(lin.var, lin.step, getattr(lin, "modifier", ""))
     for name in getattr(clauses, "private", []):
         binder.private(name, last=False)
-    for name in getattr(clauses, "lastprivate", []):
+    # both take the value of the last iteration that assigned the variable
+    for name in [*getattr(clauses, "lastprivate", []),
+                 *(getattr(clauses, "lastprivate_conditional", []) or [])]:
         binder.private(name, last=True)
     for key, use in uses.outside.items():
         if key not in binder.handled:
@@ -346,9 +345,15 @@ class _Binder:
             if last and not _is_scalar(ir):
                 raise Unsupported(f"lastprivate array or struct '{name}' is not supported",
                                   location(use.first))
+            if last:
+                # its assignments through pointers cannot be tracked
+                raise Unsupported(f"lastprivate variable '{name}' whose address is taken",
+                                  location(use.first))
             self.low.declare_memory(key, name, ir, self.low.alloca(ir, name))
         else:
             self.enter_ssa(key, name, ir, Undef(ir))
+            if last:
+                self.low.track_assignments(key, name)
         if last:
             self.pending.append(("lastprivate", key, name, ir, ""))
 
@@ -362,6 +367,13 @@ class _Binder:
             out.append(ResultBinding(i, role, name, ir, reduction_op=op, arg=acc))
             self.low.fn.ret_types.append(ir)
         self.low.result_keys = [p[1] for p in self.pending]
+        # then whether each tracked lastprivate was assigned (ResultBinding.assigned_index)
+        for result, (_, key, *_rest) in zip(out, self.pending):
+            flag = self.low.assigned_flags.get(key)
+            if flag is not None:
+                result.assigned_index = len(self.low.result_keys)
+                self.low.result_keys.append(flag)
+                self.low.fn.ret_types.append(I1)
         return out
 
 
@@ -448,8 +460,11 @@ def _finish(low: BodyLowerer, loop: CanonicalLoop) -> None:
     low.set_block(ret)
     values = []
     for key in low.result_keys:
-        var = low.vars[key]
-        values.append(low.load(_lv(var), None) if var.in_memory else low.read_var(var))
+        if key in low.vars:
+            var = low.vars[key]
+            values.append(low.load(_lv(var), None) if var.in_memory else low.read_var(var))
+        else:
+            values.append(low.ssa.read(key, low.cur()))  # an assignment flag
     low.bld().ret(values)
     _remove_unreachable(low)
     eliminate_common_subexpressions(low.fn)

@@ -84,6 +84,8 @@ class ExprLowerer:
         self.types = types
         self.address_taken = address_taken
         self.ssa = SSABuilder()
+        self.assigned_flags: dict[Hashable, Hashable] = {}
+        """Variable -> its "assigned in this iteration" flag (lastprivate)."""
         self.vars: dict[Hashable, Var] = {}
         self.b = IRBuilder()
         self.block: Optional[Block] = None
@@ -171,6 +173,17 @@ class ExprLowerer:
                 not isinstance(value, Phi):
             value.name = var.name
         self.ssa.write(var.key, self.cur(), value)
+        flag = self.assigned_flags.get(var.key)
+        if flag is not None:
+            self.ssa.write(flag, self.cur(), Constant(I1, 1))
+
+    def track_assignments(self, key: Hashable, name: str) -> None:
+        """Keep an ``i1`` SSA variable telling whether the iteration assigned
+        the variable ``key`` (false at the start; lastprivate needs it)."""
+        flag = ("assigned", key)
+        self.assigned_flags[key] = flag
+        self.ssa.declare(flag, I1, f"{name}.set")
+        self.ssa.write(flag, self.cur(), Constant(I1, 0))
 
     def var_of(self, c: ci.Cursor) -> Var:
         ref = c.referenced

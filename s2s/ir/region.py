@@ -61,6 +61,11 @@ class ResultBinding:
     reduction_op: str = ""
     arg: Optional[Argument] = None
     """For reductions: the accumulator parameter this result feeds back into."""
+    assigned_index: Optional[int] = None
+    """For lastprivate: position in ``ret`` of an ``i1`` telling whether the
+    iteration assigned the variable; the variable ends with the value of the
+    last iteration that did (the scalar loop's behaviour), and keeps its
+    value when none did."""
 
 
 @dataclass
