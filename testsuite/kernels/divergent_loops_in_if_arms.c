@@ -2,8 +2,8 @@
 /* divergent_loops_in_if_arms: two different divergent loops in the two
  * arms of a divergent if (loops under divergent control): lanes in the
  * then-arm run a while loop, lanes in the else-arm a for loop with a
- * break, and the values they leave join after the if.  (Code after the
- * two-exit loop inside the arm is a separate, known failure.) */
+ * break, and the values they leave join after the if.  (`v = -v;` right
+ * after the loop in the arm is a separate, known failure.) */
 #include "harness.h"
 
 void arms(int n, const int32_t *x, int32_t *y, int32_t *z)
