@@ -3,7 +3,8 @@
  * they are defined: divisor 0 and INT_MIN / -1 are excluded by a divergent
  * condition (32-bit and 64-bit, signed and unsigned), the inactive lanes
  * must not trap (x86 idiv raises SIGFPE on both).  The conditions are
- * nested ifs or an int flag (not `if (a && b)` directly). */
+ * nested ifs or an int flag (divergent_guarded_division_shortcircuit has
+ * them as && / || conditions). */
 #include "harness.h"
 
 void divide(int n, const int32_t *a, const int32_t *b, const int64_t *c, const int64_t *d,

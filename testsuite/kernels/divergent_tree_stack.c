@@ -3,9 +3,7 @@
  * arrays with an explicit per-lane stack (a local array indexed by a
  * per-lane stack pointer): depth-first, only subtrees that can hold keys
  * in [lo, hi] are pushed, so the number of trips and the stack depth
- * differ per lane.  Count, key sum and the deepest stack are live out.
- * The conditions are nested ifs (an `if (a && b)` with a store in the body
- * is a separate, known failure). */
+ * differ per lane.  Count, key sum and the deepest stack are live out. */
 #include "harness.h"
 
 #define NODES 127
@@ -22,18 +20,14 @@ void range_count(int n, const int32_t *key, const int32_t *left, const int32_t *
         while (sp > 0) {
             int32_t node = stack[--sp];
             int32_t k = key[node];
-            if (k >= lo[i]) {
-                if (k <= hi[i]) {
-                    c++;
-                    s += k;
-                }
-                if (left[node] >= 0)
-                    stack[sp++] = left[node];   /* k >= lo: left may hold >= lo */
+            if (k >= lo[i] && k <= hi[i]) {
+                c++;
+                s += k;
             }
-            if (k < hi[i]) {
-                if (right[node] >= 0)
-                    stack[sp++] = right[node];
-            }
+            if (left[node] >= 0 && k > lo[i])
+                stack[sp++] = left[node];
+            if (right[node] >= 0 && k < hi[i])
+                stack[sp++] = right[node];
             if (sp > dmax)
                 dmax = sp;
         }

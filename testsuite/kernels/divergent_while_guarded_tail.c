@@ -1,10 +1,8 @@
 /* s2s-test: vectorized=1 tolerance=exact */
-/* divergent_while_guarded_tail: a divergent while loop `while (k < m)`
- * with a break on `a[k] <= 0`, over one shared array a of m elements that
- * ends at a PROT_NONE page: each lane starts at its own position, the read
- * of a[k] is only allowed while k < m (a lane that reaches m must not
- * load).  (The form `while (k < m && a[k] > 0)` is a separate, known
- * failure.) */
+/* divergent_while_guarded_tail: a divergent while loop whose condition is
+ * `k < m && a[k] > 0` over one shared array a of m elements that ends at a
+ * PROT_NONE page: each lane starts at its own position, the read of a[k]
+ * is only allowed while k < m (a lane that reaches m must not load). */
 #include "harness.h"
 
 void run_len(int n, int m, const int32_t *a, const int32_t *start, int32_t *end, int64_t *sum)
@@ -13,9 +11,7 @@ void run_len(int n, int m, const int32_t *a, const int32_t *start, int32_t *end,
     for (int i = 0; i < n; i++) {
         int32_t k = start[i];
         int64_t s = 0;
-        while (k < m) {
-            if (a[k] <= 0)
-                break;
+        while (k < m && a[k] > 0) {
             s += a[k];
             k++;
         }
