@@ -140,7 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print each region's IR annotated with vector shapes to stdout")
     p.add_argument("--print-after", action="append", default=[], metavar="PASS",
                    help="print each region's IR after the pipeline pass PASS to stdout "
-                        "(dce, canonicalize, speculate, boscc, divergent-loops, loop-closed-ssa, linearize; "
+                        "(dce, canonicalize, licm, speculate, boscc, divergent-loops, loop-closed-ssa, "
+                        "linearize; "
                         "repeatable)")
     p.add_argument("--version", action="version", version=f"s2svec {__version__}")
     return p

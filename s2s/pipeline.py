@@ -5,6 +5,7 @@ Every change of control flow is a pass here, on the IR, before widening:
     dce               dead code (a local computed with ``&&`` and never read)
                       deleted before it decides anything
     canonicalize      preheaders, one latch, dedicated exits, loop-closed SSA
+    licm              loop-invariant computations move before their loop
     speculate         short harmless arms of divergent branches become selects
     boscc             all-false skips in front of expensive divergent arms
     divergent-loops   divergent loops (and loops under divergent control) made uniform
@@ -44,6 +45,7 @@ from .transform.boscc import DEFAULT_THRESHOLD, insert_gadgets
 from .transform.canonicalize import canonicalize
 from .transform.dce import eliminate_dead_code
 from .transform.divergent_loops import make_loops_uniform
+from .transform.licm import hoist_invariants
 from .transform.linearize import linearize
 from .transform.speculate import speculate
 
@@ -94,6 +96,10 @@ def _canonicalize(state: PassState) -> object:
     return canonicalize(state.fn)
 
 
+def _licm(state: PassState) -> object:
+    return hoist_invariants(state.fn)
+
+
 def _speculate(state: PassState) -> object:
     return speculate(state.fn, state.get("divergence"))
 
@@ -115,6 +121,7 @@ def _linearize(state: PassState) -> object:
 PIPELINE: tuple[Pass, ...] = (
     Pass("dce", _dce),
     Pass("canonicalize", _canonicalize),
+    Pass("licm", _licm),
     Pass("speculate", _speculate, requires=("divergence",)),
     Pass("boscc", _boscc, requires=("divergence",)),
     Pass("divergent-loops", _divergent_loops, requires=("divergence",)),

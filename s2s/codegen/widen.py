@@ -38,7 +38,7 @@ from ..ir.types import I1, U64, FloatType, IntType, PtrType, Type
 from ..ir.values import (Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
                          Constant, FieldAddr, Gep, Instruction, Load, Phi, Ret,
                          Select, Store, Switch, UnOp, Undef, Value)
-from .cexpr import c_decl, c_type, cast_expr, literal, scalar_expr, value_literal
+from .cexpr import c_decl, c_type, cast_expr, literal, scalar_expr, unsigned_of, value_literal
 from .target import Target, TypeInfo
 from .vector_ir import CStmt, LaneCode, Operand, VBlock, VectorBody, VOp
 
@@ -209,11 +209,19 @@ class Widener:
         return self.per_lane(code, inputs, result, result_ir, hint)
 
     def lane_operand(self, v: Value) -> Operand:
-        if self.kind(v) == "u":
-            s = self.scalar(v)
-            if v.type == I1:
-                return Operand(s, None, I1)
-            return Operand(s, None, v.type)
+        """v as per-lane code reads it (lane ``s2s_j``): a scalar, lane 0's
+        value plus the lane's stride (no vector needed: a pointer may have no
+        vector type at this width), or a vector."""
+        kind = self.kind(v)
+        if kind == "u":
+            return Operand(self.scalar(v), None, v.type)
+        if kind == "s" and isinstance(v.type, PtrType):
+            return Operand(f"(({c_type(v.type)})((char *){self.scalar(v)} + "
+                           f"(long)s2s_j * {self.stride(v)}))", None, v.type)
+        if kind == "s" and isinstance(v.type, IntType):
+            u = unsigned_of(v.type)
+            return Operand(f"(({c_type(v.type)})(({u}){self.scalar(v)} + ({u})s2s_j * "
+                           f"({u}){self.stride(v)}))", None, v.type)
         return Operand(self.vec(v), self.vtype(v.type), v.type)
 
     # -- forms on demand -------------------------------------------------------------

@@ -18,6 +18,9 @@ class IRBuilder:
     def __init__(self, block: Optional[Block] = None) -> None:
         self.block: Optional[Block] = None
         self.index: int = 0
+        self.at_block_end = False
+        """Insert at the end whatever was added meanwhile (phis placed at the
+        block's start while an operand was being built, by SSA construction)."""
         if block is not None:
             self.at_end(block)
 
@@ -25,19 +28,20 @@ class IRBuilder:
     def at_end(self, block: Block) -> "IRBuilder":
         """Insert before the terminator if there is one, else at the very end."""
         self.block = block
-        n = len(block.instructions)
-        self.index = n - 1 if block.terminator is not None else n
+        self.at_block_end = True
         return self
 
     def at_start(self, block: Block) -> "IRBuilder":
         """Insert after the phis of ``block``."""
         self.block = block
+        self.at_block_end = False
         self.index = len(block.phis)
         return self
 
     def before(self, inst: Instruction) -> "IRBuilder":
         assert inst.block is not None
         self.block = inst.block
+        self.at_block_end = False
         self.index = inst.block.instructions.index(inst)
         return self
 
@@ -48,6 +52,9 @@ class IRBuilder:
 
     def insert(self, inst: Instruction) -> Instruction:
         assert self.block is not None, "builder has no insertion point"
+        if self.at_block_end:
+            n = len(self.block.instructions)
+            self.index = n - 1 if self.block.terminator is not None else n
         self.block.insert(self.index, inst)
         self.index += 1
         return inst

@@ -13,11 +13,10 @@ them, and it leaves linearization and BOSCC less to do:
 The triangle ``a -> T -> J, a -> J`` is handled the same way, and a join
 left with ``a`` as its only predecessor is merged into ``a``.  An arm
 qualifies when its block has ``a`` as its only predecessor and ``J`` as its
-only successor, holds at most ``MAX_ARM`` instructions, and none of them can
-trap or has an effect: no memory access, no call (math calls are left to
-linearization, where BOSCC can skip them), no integer division by anything
-but a constant other than 0 and -1, no shift by a non-constant, no float to
-integer conversion (undefined out of range).  Selects on ``i1`` values
+only successor, holds at most ``MAX_ARM`` instructions, and all of them may
+run on lanes that do not take the arm (safety.py: no memory, no calls --
+math calls are left to linearization, where BOSCC can skip them -- nothing
+that traps or is undefined out of range).  Selects on ``i1`` values
 become ``and``/``or`` (the short-circuit operators).  Diamonds nest: the
 innermost are folded first and the pass repeats until nothing changes.
 
@@ -31,9 +30,9 @@ from typing import Optional
 
 from ..analysis.cfg import Graph, cfg_of
 from ..analysis.divergence import DivergenceInfo
-from ..ir.types import FloatType, I1, IntType
-from ..ir.values import (BinOp, Block, Br, Call, Cast, CondBr, Constant, Function, Instruction,
-                         Load, Phi, Select, Store, Value)
+from ..ir.types import I1
+from ..ir.values import BinOp, Block, Br, CondBr, Constant, Function, Instruction, Select, Value
+from .safety import can_speculate
 
 MAX_ARM = 8
 """Instructions an arm may hold (more is left to linearization)."""
@@ -131,22 +130,8 @@ def _harmless_arm(g: Graph[Block], a: Block, s: Block) -> bool:
     if g.loops.innermost.get(s) is not g.loops.innermost.get(a):
         return False
     body = [i for i in s.instructions if not i.is_terminator]
-    return len(body) <= MAX_ARM and all(_harmless(i) for i in body) and \
+    return len(body) <= MAX_ARM and all(can_speculate(i) for i in body) and \
         isinstance(s.terminator, Br)
-
-
-def _harmless(inst: Instruction) -> bool:
-    if isinstance(inst, (Load, Store, Call, Phi)) or inst.mask is not None:
-        return False
-    if isinstance(inst, BinOp) and inst.op in ("div", "rem") and isinstance(inst.type, IntType):
-        d = inst.operands[1]
-        return isinstance(d, Constant) and int(d.value) not in (0, -1)
-    if isinstance(inst, BinOp) and inst.op in ("shl", "shr"):
-        return isinstance(inst.operands[1], Constant)
-    if isinstance(inst, Cast):
-        return not (isinstance(inst.operands[0].type, FloatType) and
-                    isinstance(inst.type, IntType))
-    return not inst.has_side_effects
 
 
 def _select(a: Block, c: Value, x: Value, y: Value, name: str) -> Value:
