@@ -68,7 +68,7 @@ def linearize(fn: Function, div: DivergenceInfo) -> int:
         _retarget(block, succs)
     repair = DominanceRepair(fn)
     repair.repair_all()
-    apply_predicates(fn, edges, repair.at_end)
+    apply_predicates(fn, edges, repair.at_end, repair.g.dominates)
     # lay the blocks out in the new order: definitions before their uses,
     # and a straight chain where the branches were removed
     fn.blocks = list(cfg_of(fn).block_order)

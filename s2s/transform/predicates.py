@@ -109,15 +109,22 @@ AtEnd = Callable[[Value, Block], Value]
 """The value available at the end of a block (ssa_repair.DominanceRepair.at_end)."""
 
 
-def apply_predicates(fn: Function, edges: OriginalEdges, at_end: AtEnd) -> None:
+Dominates = Callable[[Block, Block], bool]
+"""Dominance in the linearized CFG."""
+
+
+def apply_predicates(fn: Function, edges: OriginalEdges, at_end: AtEnd,
+                     dominates: Dominates) -> None:
     """Materialize predicates, turn the phis of blocks whose predecessors
     changed into selects, and mask what must not run on inactive lanes."""
-    _Predicates(fn, edges, at_end).run()
+    _Predicates(fn, edges, at_end, dominates).run()
 
 
 class _Predicates:
-    def __init__(self, fn: Function, edges: OriginalEdges, at_end: AtEnd) -> None:
-        self.fn, self.edges, self.at_end = fn, edges, at_end
+    def __init__(self, fn: Function, edges: OriginalEdges, at_end: AtEnd,
+                 dominates: Dominates) -> None:
+        self.fn, self.edges, self.at_end, self.dominates = fn, edges, at_end, dominates
+        self.edge_values: dict[tuple[Block, Block], Value] = {}
         self.ssa = SSABuilder.for_function(fn)
         self.new_preds = fn.predecessors()
         self.block_pred: dict[Block, Value] = {}
@@ -149,7 +156,7 @@ class _Predicates:
         result: Optional[Value] = None
         at = self.at_start(b)
         for a in sources:
-            e = self.ssa.read_at_start(("edge", a, b), b)
+            e = self._edge_at(a, b)
             result = e if result is None else at.insert(BinOp("or", result, e, f"{b.name}.p"))
         return result if result is not None else TRUE
 
@@ -169,6 +176,7 @@ class _Predicates:
             key = ("edge", a, s)
             self.ssa.declare(key, I1, f"{a.name}.{s.name}.e")
             self._define(key, a, e, FALSE)
+            self.edge_values[(a, s)] = e
 
     def _define(self, key: Hashable, source: Block, value: Value, reset: Value) -> None:
         """``value`` at the end of ``source``; ``reset`` at the region entry and
@@ -192,7 +200,7 @@ class _Predicates:
         for phi in self.edges.phis[b]:
             if phi.block is not b:
                 continue
-            incoming = list(phi.incoming())
+            incoming = _most_common_last(list(phi.incoming()))
             value = self._incoming_at(phi, incoming[-1], b)
             for v, p in reversed(incoming[:-1]):
                 chosen = self._incoming_at(phi, (v, p), b)
@@ -201,20 +209,47 @@ class _Predicates:
                 if isinstance(value, Undef):
                     value = chosen
                     continue
-                cond = self.ssa.read_at_start(("edge", p, b), b)
+                cond = self._edge_at(p, b)
                 value = _select(cond, chosen, value, at, phi.name)
             phi.replace_all_uses_with(value)
             self.replaced[phi] = value
             phi.erase()
 
+    def _edge_at(self, a: Block, b: Block) -> Value:
+        """The predicate of the original edge a -> b, read at b's start."""
+        if self.dominates(a, b):
+            return self.edge_values[(a, b)]  # computed at a's end, on every path to b
+        return self.ssa.read_at_start(("edge", a, b), b)
+
     def _incoming_at(self, phi: Phi, inc: tuple[Value, Block], b: Block) -> Value:
         v, p = inc
-        if not isinstance(v, Instruction):
-            return v
+        if not isinstance(v, Instruction) or (v.block is not b and v.block is not None
+                                              and self.dominates(v.block, b)):
+            return v  # defined on every path to b: no SSA variable needed
         key = ("in", phi, p)
         self.ssa.declare(key, phi.type, phi.name)
         self._define(key, p, v, Undef(phi.type))
         return self.ssa.read_at_start(key, b)
+
+
+def _most_common_last(incoming: list[tuple[Value, Block]]) -> list[tuple[Value, Block]]:
+    """The incoming values reordered so that the most frequent one (not undef)
+    comes last: it is the select chain's default and needs no select of its
+    own (a live-out tracker keeps its value on all edges but one)."""
+    def key(v: Value) -> object:
+        return ("c", str(v.type), v.value) if isinstance(v, Constant) else id(v)
+    counts: dict[object, int] = {}
+    for v, _ in incoming:
+        if not isinstance(v, Undef):
+            counts[key(v)] = counts.get(key(v), 0) + 1
+    if not counts:
+        return incoming
+    best = max(counts, key=counts.__getitem__)
+    last = key(incoming[-1][0])
+    if counts.get(last) == counts[best]:
+        return incoming  # a tie: keep the order the phi has
+    return [x for x in incoming if key(x[0]) != best] + [x for x in incoming
+                                                         if key(x[0]) == best]
 
 
 class _Inserter:
