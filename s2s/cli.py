@@ -141,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--print-after", action="append", default=[], metavar="PASS",
                    help="print each region's IR after the pipeline pass PASS to stdout "
                         "(dce, canonicalize, licm, speculate, boscc, divergent-loops, loop-closed-ssa, "
-                        "linearize; "
+                        "linearize, cleanup; "
                         "repeatable)")
     p.add_argument("--version", action="version", version=f"s2svec {__version__}")
     return p

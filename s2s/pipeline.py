@@ -12,6 +12,7 @@ Every change of control flow is a pass here, on the IR, before widening:
     loop-closed-ssa   canonicalize again: loop-closed SSA for the rebuilt loops
     linearize         partial linearization: divergent branches removed, phis
                       to selects on edge predicates, masks on memory and calls
+    cleanup           dce again: predicates nothing uses
 
 Each pass names the analyses it requires and invalidates; the verifier runs
 after every pass (after ``linearize`` it also rejects a divergent branch
@@ -127,6 +128,7 @@ PIPELINE: tuple[Pass, ...] = (
     Pass("divergent-loops", _divergent_loops, requires=("divergence",)),
     Pass("loop-closed-ssa", _canonicalize),
     Pass("linearize", _linearize, requires=("divergence",)),
+    Pass("cleanup", _dce),
 )
 PASS_NAMES = tuple(p.name for p in PIPELINE)
 
@@ -203,7 +205,7 @@ def _verify(state: PassState, p: Pass) -> None:
     except Exception as e:
         raise Unsupported(f"internal error after the {p.name} pass ({e}); "
                           "please report this") from e
-    if p.name == "linearize":
+    if p.name in ("linearize", "cleanup"):
         left = [b.name for b in state.fn.blocks
                 if state.get("divergence").is_divergent_branch(b)]
         if left:

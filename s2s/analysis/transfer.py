@@ -53,7 +53,7 @@ import math
 from typing import Callable, Optional
 
 from ..ir.types import FloatType, IntType, PtrType, Type
-from ..ir.values import (Alloca, Argument, BinOp, Call, Cast, Cmp, Constant, FieldAddr, Gep,
+from ..ir.values import (HORIZONTAL, Alloca, Argument, BinOp, Call, Cast, Cmp, Constant, FieldAddr, Gep,
                          Instruction, Load, Select, UnOp, Undef, Value)
 from .shapes import VectorShape
 
@@ -250,10 +250,6 @@ def generic(shapes: list[VectorShape]) -> VectorShape:
 
 # ---------------------------------------------------------------------------
 # instructions
-
-
-HORIZONTAL = ("s2s.any", "s2s.all")
-"""Calls that combine the active lanes into one value (``s2s.any(%mask)``)."""
 
 
 def transfer(inst: Instruction, shape_of: ShapeOf, width: Optional[int] = None) -> VectorShape:

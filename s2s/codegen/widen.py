@@ -35,10 +35,11 @@ from typing import Any, Callable, Optional, Sequence
 
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.types import I1, U64, FloatType, IntType, PtrType, Type
-from ..ir.values import (Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
+from ..ir.values import (HORIZONTAL, Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
                          Constant, FieldAddr, Gep, Instruction, Load, Phi, Ret,
                          Select, Store, Switch, UnOp, Undef, Value)
 from .cexpr import c_decl, c_type, cast_expr, literal, scalar_expr, unsigned_of, value_literal
+from ..transform.dce import live_instructions
 from .target import Target, TypeInfo
 from .vector_ir import CStmt, LaneCode, Operand, VBlock, VectorBody, VOp
 
@@ -308,7 +309,7 @@ class Widener:
     # -- driver ------------------------------------------------------------------------
     def run(self) -> VectorBody:
         blocks = list(self.fn.blocks)
-        self.live = live_values(self.fn)
+        self.live = live_instructions(self.fn)
         self.preds = self.fn.predecessors()
         self._prepare_phis()
         for index, block in enumerate(blocks):
@@ -860,25 +861,6 @@ class Widener:
             self.per_lane(code + ";", inputs, None, None, hint, mask)
             return
         self.set_vec(inst, self.per_lane(code, inputs, t, ret, hint, mask))
-
-
-HORIZONTAL = ("s2s.any", "s2s.all")
-
-
-def live_values(fn: Any) -> set[Value]:
-    """Instructions whose result matters: side effects, terminators, and their inputs."""
-    live: set[Value] = set()
-    work = [i for i in fn.instructions() if i.is_terminator or i.has_side_effects]
-    while work:
-        inst = work.pop()
-        if inst in live:
-            continue
-        live.add(inst)
-        # the mask of a uniform branch only says when its condition matters
-        mask = [inst.mask] if inst.mask is not None and not inst.is_terminator else []
-        deps = list(inst.operands) + mask
-        work.extend(d for d in deps if isinstance(d, Instruction) and d not in live)
-    return live
 
 
 def _what(t: Type) -> str:

@@ -258,6 +258,14 @@ class Alloca(Instruction):
         self.allocated: Type = allocated
 
 
+ANY = "s2s.any"
+"""``call i1 @s2s.any(%mask)``: some active lane has the mask set (uniform)."""
+ALL = "s2s.all"
+"""``call i1 @s2s.all(%mask)``: every active lane has it set (uniform)."""
+HORIZONTAL = (ANY, ALL)
+"""Calls that combine the lanes active at the call (its mask) into one value."""
+
+
 class Call(Instruction):
     """``call @f(args)``: a call of a C function by name."""
 

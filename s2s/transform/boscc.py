@@ -39,11 +39,10 @@ from typing import ClassVar
 from ..analysis.cfg import Graph
 from ..analysis.divergence import DivergenceInfo
 from ..ir.types import I1
-from ..ir.values import (BinOp, Block, Call, CondBr, Constant, Function, Instruction, Load,
+from ..ir.values import (ANY, BinOp, Block, Call, CondBr, Constant, Function, Instruction, Load,
                          Store)
 from .canonicalize import canonicalize
 
-ANY = "s2s.any"
 DEFAULT_THRESHOLD = 16
 """A region weighing this much gets a gadget (one math call does)."""
 

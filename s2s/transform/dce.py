@@ -72,8 +72,10 @@ def live_instructions(fn: Function) -> set[Instruction]:
         if inst in live:
             continue
         live.add(inst)
-        deps = list(inst.operands) + ([inst.mask] if inst.mask is not None else [])
-        work.extend(d for d in deps if isinstance(d, Instruction) and d not in live)
+        # the mask of a uniform branch only says when its condition matters
+        mask = [inst.mask] if inst.mask is not None and not inst.is_terminator else []
+        work.extend(d for d in list(inst.operands) + mask
+                    if isinstance(d, Instruction) and d not in live)
     return live
 
 

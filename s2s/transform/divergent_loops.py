@@ -48,10 +48,8 @@ from ..analysis.cfg import Graph, Loop, cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..ir.types import I1
 from ..ir.types import Type
-from ..ir.values import Block, Br, Call, CondBr, Constant, Function, Phi, Undef, Value
+from ..ir.values import ANY, Block, Br, Call, CondBr, Constant, Function, Phi, Undef, Value
 
-ANY = "s2s.any"
-"""The horizontal 'some active lane is true' operation (a uniform i1)."""
 
 
 @dataclass(frozen=True)

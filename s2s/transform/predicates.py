@@ -36,12 +36,11 @@ from ..analysis.divergence import DivergenceInfo
 from ..analysis.transfer import same_value
 from ..ir.ssa import SSABuilder
 from ..ir.types import I1, IntType
-from ..ir.values import (BinOp, Block, Call, Cmp, CondBr, Constant, Function, Instruction,
+from ..ir.values import (HORIZONTAL, BinOp, Block, Call, Cmp, CondBr, Constant, Function, Instruction,
                          Load, Phi, Select, Store, Switch, Undef, Value)
 
 TRUE = Constant(I1, 1)
 FALSE = Constant(I1, 0)
-HORIZONTAL = ("s2s.any", "s2s.all")
 
 
 @dataclass
