@@ -16,7 +16,7 @@ from typing import Any, Callable, Optional
 from .codegen.generate import CodegenOptions, GeneratedLoop, prelude
 from .codegen.target import TEMPLATE_ROOT, Target, load_target
 from .deep import deep_stack
-from .diagnostics import Location, Unsupported, UserError
+from .diagnostics import Location, Unsupported, UserError, internal_error
 from .frontend.lower import lower_loop
 from .frontend.macro_checks import source_checks
 from .frontend.parse import ParsedFile
@@ -275,7 +275,8 @@ def _vectorize_loop(lowered: "_Lowered", targets: list[Target],
             report.name = analyzed.region.name
             control_counts(analyzed, report)
             loop = generate(analyzed, target, codegen_options, report)
-        except Unsupported as e:
+        except Exception as exc:  # noqa: BLE001 - a bug in one loop must not fail the file
+            e = _contained(exc, lowered.location)
             report.reason = e.message
             failures.append((target, e))
             continue
@@ -284,6 +285,17 @@ def _vectorize_loop(lowered: "_Lowered", targets: list[Target],
         result.loops.append(loop)
     _warn_failures(failures, len(lowered.pragmas), lowered.location, result)
     return (region, loops) if region is not None else None
+
+
+def _contained(exc: Exception, location: Location) -> Unsupported:
+    """A loop s2svec fails on stays scalar (correct, only slower) with a
+    warning asking for a report, and the rest of the file is still
+    vectorized; S2SVEC_DEBUG re-raises a bug for its traceback."""
+    if isinstance(exc, Unsupported):
+        return exc
+    if os.environ.get("S2SVEC_DEBUG"):
+        raise exc
+    return internal_error(f"{type(exc).__name__}: {exc}", location)
 
 
 def _warn_failures(failures: list[tuple[Target, Unsupported]], attempted: int,
@@ -333,10 +345,10 @@ class _Lowered:
             analyzed = analyze(region, tuple(self.options.print_after),
                                observe=_emit_cfg(region, self.options) if first else None,
                                boscc_threshold=threshold)
-        except Unsupported as e:
-            return e
         except RecursionError:
             return Unsupported("the loop's code is nested too deeply", pragma.location)
+        except Exception as exc:  # noqa: BLE001 - see _contained
+            return _contained(exc, pragma.location)
         if first:
             _print_shapes(analyzed, self.options)
         return analyzed

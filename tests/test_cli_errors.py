@@ -881,3 +881,34 @@ def test_non_utf8_include_dir_is_bad_usage(tmp_path: Path) -> None:
     assert_no_traceback(r.stderr)
     assert "-I" in r.stderr
     assert listing(tmp_path) == ["good.c"]
+
+
+def test_bug_in_one_loop_leaves_it_scalar(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """An exception inside one loop's passes is that loop's warning; the
+    other loop of the file is still vectorized and the exit status is 0."""
+    import s2s.pipeline as pipeline
+    real = pipeline.eliminate_dead_code
+
+    def broken(fn):
+        if any(b.name.startswith("if") for b in fn.blocks):
+            raise AssertionError("a dead instruction is used by a live one")
+        return real(fn)
+    monkeypatch.setattr(pipeline, "eliminate_dead_code", broken)
+    monkeypatch.delenv("S2SVEC_DEBUG", raising=False)
+    src = tmp_path / "two.c"
+    src.write_text("void f(int n, float *a, float *b) {\n"
+                   "#pragma omp simd\n"
+                   "  for (int i = 0; i < n; i++) a[i] = a[i] * 2.0f;\n"
+                   "#pragma omp simd\n"
+                   "  for (int i = 0; i < n; i++) { if (b[i] > 0) b[i] = 1.0f; }\n"
+                   "}\n")
+    out = tmp_path / "out.c"
+    assert call_main([src, "-o", out, "--target", "avx2"]) == 0
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        f"{src}:4:1: warning: loop not vectorized: internal error: AssertionError: "
+        "a dead instruction is used by a live one; please report this loop to the "
+        "s2svec developers"], err
+    text = out.read_text()
+    assert text.count("_mm256_") > 0 and "if (b[i] > 0) b[i] = 1.0f;" in text

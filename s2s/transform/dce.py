@@ -72,8 +72,9 @@ def live_instructions(fn: Function) -> set[Instruction]:
         if inst in live:
             continue
         live.add(inst)
-        # the mask of a uniform branch only says when its condition matters
-        mask = [inst.mask] if inst.mask is not None and not inst.is_terminator else []
+        # a branch's mask too: the predicated semantics read it (a uniform
+        # branch with no active lane need not have a defined condition)
+        mask = [inst.mask] if inst.mask is not None else []
         work.extend(d for d in list(inst.operands) + mask
                     if isinstance(d, Instruction) and d not in live)
     return live
