@@ -117,6 +117,21 @@ def test_weights_switch_constructs_off() -> None:
         assert not feats & {"switch", "continue", "divergent-loop", "early-exit-loop", "call"}
 
 
+def test_narrow_index_off_masks_stepping_values() -> None:
+    """--no-narrow-index: no conversion of the loop variable to a narrower
+    type without a mask (hides one bug class while hunting others)."""
+    opts = gen.Options(narrow_index=False)
+    masked = 0
+    for seed in range(40):
+        text = gen.generate(seed, opts).text
+        # k, when declared, is an int: a direct conversion to 8/16 bits is what is hidden
+        assert not re.search(r"\(\((?:u?int(?:8|16)_t|char)\)\(k\)\)", text), seed
+        masked += text.count(") & 63)")
+    assert masked > 20
+    direct = r"\(\((?:u?int(?:8|16)_t|char)\)\(k\)\)"
+    assert sum(bool(re.search(direct, gen.generate(s).text)) for s in range(40)) > 10
+
+
 def test_command_line_rejects_unknown_kinds() -> None:
     proc = subprocess.run([sys.executable, str(FUZZ / "generate.py"), "1", "--weights",
                            "nonsense=1"], capture_output=True, text=True)

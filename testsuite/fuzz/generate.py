@@ -43,7 +43,10 @@ may legitimately differ in the sign of zero, are printed as ``v + 0.0``.
 Programs with libm calls are run with ``--math exact``.
 
 To add a construct: a weight in STMT_WEIGHTS and a method ``stmt_<kind>``
-returning C lines (see stmt_switch for an example).
+returning C lines (see stmt_switch for an example); ``--weights kind=0``
+switches one off.  ``--no-narrow-index`` masks values derived from the loop
+variable before converting them to 8/16-bit types, to hunt for other bugs
+while the wrap-around of such conversions inside a vector is broken.
 """
 from __future__ import annotations
 
@@ -87,6 +90,12 @@ class Options:
     depth: int = 3
     math_exact: float = 0.25
     """Probability that a program calls libm (then it runs with --math exact)."""
+    narrow_index: bool = True
+    """Convert expressions of the loop variable, k and linear variables
+    (values that step from lane to lane) to narrower integer types directly;
+    False masks them first (`(int8_t)((k + 1) & 63)`), e.g. to look for
+    other bugs while the wrap-around of such conversions inside a vector is
+    broken."""
     weights: dict[str, float] = field(default_factory=lambda: dict(STMT_WEIGHTS))
     command: str = ""
     """Extra generate.py arguments that reproduce these options (in the header)."""
@@ -114,6 +123,8 @@ class Value:
     name: str
     type: CType
     uniform: bool
+    steps: bool = False
+    """Its value may step from lane to lane (derived from the loop variable)."""
 
 
 @dataclass
@@ -338,7 +349,17 @@ class FuncGen:
             return text
         if src.floating and not dst.floating:
             return float_to_int(src, dst, text)
+        if (not self.g.options.narrow_index and not dst.floating and dst.bits < src.bits
+                and self.steps_per_lane(text)):
+            return cast(dst, f"({text}) & 63")
         return cast(dst, text)
+
+    def steps_per_lane(self, text: str) -> bool:
+        """Whether `text` mentions a value that steps from lane to lane (the
+        loop variable, k, a linear variable)."""
+        names = {self.shape.iv.name, "k", *(v.name for v, _, _ in self.linear),
+                 *(v.name for v in self.visible() if v.steps)}
+        return any(re.search(rf"\b{re.escape(n)}\b", text) for n in names)
 
     def leaf(self, t: CType, uniform: bool) -> str:
         vals = [v for v in self.visible() if (v.uniform or not uniform)]
@@ -553,7 +574,7 @@ class FuncGen:
     def stmt_local(self, depth: int) -> list[str]:
         t = self.pick_type()
         e = self.expr(t, self.g.rng.randint(1, 3))
-        v = self.declare(Value(self.fresh("t"), t, uniform=False))
+        v = self.declare(Value(self.fresh("t"), t, uniform=False, steps=self.steps_per_lane(e)))
         return [f"{t.name} {v.name} = {e};"]
 
     def stmt_assign(self, depth: int) -> list[str]:
@@ -566,6 +587,7 @@ class FuncGen:
         e = self.expr(t, 2)
         if e == v.name:                 # t = t op t is fine, t &= t is a warning
             e = self.const(t)
+        v.steps = v.steps or self.steps_per_lane(e)
         if t.floating:
             return [f"{v.name} = {v.name} {self.g.pick('+-*')} {e};"]
         if self.g.chance(0.4):
@@ -1414,6 +1436,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("-o", "--output", help="write here instead of stdout")
     ap.add_argument("--small", action="store_true",
                     help="the CI batch's smaller programs (1-3 loops instead of 2-4)")
+    ap.add_argument("--no-narrow-index", action="store_true",
+                    help="mask the loop variable before converting it to a narrower type")
     ap.add_argument("--weights", default="",
                     help="statement weights, e.g. switch=0,continue=2 (see STMT_WEIGHTS)")
     ns = ap.parse_args(argv)
@@ -1425,6 +1449,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         options.weights[key] = float(value)
     if ns.weights:
         options.command += f" --weights {ns.weights}"
+    if ns.no_narrow_index:
+        options.narrow_index = False
+        options.command += " --no-narrow-index"
     prog = generate(ns.seed, options)
     if ns.output:
         Path(ns.output).write_text(prog.text)

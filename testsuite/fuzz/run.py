@@ -259,16 +259,22 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--timeout", type=float, default=RUN_TIMEOUT, help="seconds per run")
     ap.add_argument("--small", action="store_true",
                     help="the CI batch's smaller programs (1-3 loops instead of 2-4)")
+    ap.add_argument("--no-narrow-index", action="store_true",
+                    help="generate.py --no-narrow-index (hide one known bug class)")
     ns = ap.parse_args(argv)
     seeds = ([int(s) for s in ns.seeds.split(",")] if ns.seeds
              else list(range(ns.start, ns.start + ns.count)))
     build = (ns.out / "build") if ns.out else FUZZ_BUILD
+    options = small_options() if ns.small else Options()
+    if ns.no_narrow_index:
+        options.narrow_index = False
+        options.command += " --no-narrow-index"
     results: list[ProgramResult] = []
 
     def one(seed: int) -> ProgramResult:
         try:
-            r = run_program(seed, select_configs(ns.configs, seed), build,
-                            CI_OPTIONS if ns.small else None, run_timeout=ns.timeout)
+            r = run_program(seed, select_configs(ns.configs, seed), build, options,
+                            run_timeout=ns.timeout)
         except Exception as exc:         # a runner bug must not end the campaign
             r = ProgramResult(seed, "", [], [ConfigResult("-", "runner", repr(exc))])
         if ns.out and r.failures and r.source:
