@@ -1,9 +1,13 @@
 """Differential tests: every testsuite kernel x toolchain, original vs s2svec output.
 
-One s2svec run per kernel is shared by all its configurations (on disk, under
-a file lock, so pytest-xdist workers share it too); each binary is built once.
-Parameters are ordered configuration-major so that two xdist workers start
-on different kernels instead of waiting on the same s2svec run.
+One s2svec run per kernel and output variant is shared by all its
+configurations, one reference build per ABI by all configurations of that
+ABI (on disk, under a file lock, so pytest-xdist workers share them too);
+each binary is built once.  Kernels with vector code run on the whole
+matrix, kernels that must stay scalar on the main configurations (see
+testsuite/README.md).  Parameters are ordered configuration-major so that
+two xdist workers start on different kernels instead of waiting on the same
+s2svec run.
 
     .venv/bin/pytest -q -n 2 tests/test_differential.py
     .venv/bin/pytest -q tests/test_differential.py -k saxpy_f64
@@ -19,11 +23,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "testsuite"))
 import differential as dt  # noqa: E402
 
 KERNELS = dt.list_kernels()
+KERNEL_CONFIGS = {k: dt.configs_for(dt.parse_meta(dt.kernel_text(k)), i)
+                  for i, k in enumerate(KERNELS)}
 PARAMS = [
     pytest.param(k, c, id=f"{k.stem}-{c}",
                  marks=[pytest.mark.skip(reason=r)] if (r := dt.skip_reason(dt.CONFIGS[c])) else [])
     for c in dt.CONFIGS
     for k in KERNELS
+    if c in KERNEL_CONFIGS[k]
 ]
 
 
@@ -48,6 +55,7 @@ def test_every_kernel_has_an_annotated_region() -> None:
         assert "#pragma omp" in k.read_text(errors="surrogateescape"), k.name
 
 
+INSTALLED = {n: c for n, c in dt.CONFIGS.items() if c.target is not None}
 META_EXACT = dt.parse_meta("/* s2s-test: vectorized=1 tolerance=exact */")
 META_RED = dt.parse_meta("/* s2s-test: vectorized=1 tolerance=reduction-fp rel=1e-12 */")
 META_ULP = dt.parse_meta("/* s2s-test: vectorized=1 tolerance=ulp=4 */")
@@ -72,6 +80,12 @@ def test_compare_exact_lines_must_match() -> None:
     assert dt.compare_outputs(ref, "X size 3\n", META_EXACT)          # missing line
     # a reduction line is exact unless the kernel states a tolerance
     assert dt.compare_outputs("R s 1.0\n", "R s 1.0000000000000002\n", META_EXACT)
+
+
+def test_compare_names_the_first_differing_element() -> None:
+    ref = "X y n=3 h=00 01 02 03\n"
+    (problem,) = dt.compare_outputs(ref, ref.replace("02 03", "02 07"), META_EXACT)
+    assert "element 2: 03 vs 07" in problem
 
 
 def test_compare_reduction_tolerance() -> None:
@@ -121,7 +135,7 @@ def test_intrinsics_in_a_dead_branch_do_not_count(tmp_path: Path) -> None:
     fake.write_text("#if defined(__NEVER__)\nint f(void) { return _mm512_add_pd + _mm256_add_pd"
                     " + vaddq_f64; }\n#else\nint f(void) { return 0; }\n#endif\n")
     meta = dt.parse_meta("/* s2s-test: vectorized=1 */")
-    for name, cfg in dt.CONFIGS.items():
+    for name, cfg in INSTALLED.items():
         active = dt.preprocessed_own_text(fake, cfg, meta)
         assert "return 0" in active, name
         assert dt.check_output_text("", fake.read_text(), meta, cfg, active), name
@@ -137,3 +151,135 @@ def test_report_statistics_and_width_are_checked() -> None:
     assert dt.check_report([{**entry, "memory": {"gather": 0}}], meta, "avx2")
     assert dt.check_report([{**entry, "memory": {}}], meta, "avx2")
     assert dt.check_report([entry, entry], meta, "avx2")                     # one region expected
+
+
+# --- the configuration matrix ------------------------------------------------
+
+EXPECTED_TARGET = {"avx2": "avx2", "v3": "avx2", "v4": "avx512", "native-avx2only": "avx2",
+                   "v4-avx2only": "avx2", "neon": "neon", "neon-O3": "neon"}
+
+
+def test_matrix_covers_every_compiler_and_flag_set() -> None:
+    """gcc, clang-19 and the default clang with every x86 flag set, NEON cross
+    builds by gcc and both clangs, all with -ffp-contract=off."""
+    assert "-ffp-contract=off" in dt.COMMON_FLAGS
+    for cc in ("gcc", "clang19", "clang"):
+        for suffix in ("avx2", "v3", "native", "v4", "native-avx2only", "v4-avx2only"):
+            assert f"{cc}-{suffix}" in dt.CONFIGS
+        assert f"{cc}-neon" in dt.CONFIGS
+    flags = {c.describe() for c in dt.CONFIGS.values()}
+    for want in ("gcc -O2 -mavx2 -mfma", "gcc -O3 -march=x86-64-v3", "gcc -O2 -march=native",
+                 "gcc -O3 -march=x86-64-v4", "clang-19 -O2 -mavx2 -mfma",
+                 "clang-19 --target=aarch64-linux-gnu -O2 -static",
+                 "clang --target=aarch64-linux-gnu -O2 -static",
+                 "aarch64-linux-gnu-gcc -O2 -static"):
+        assert want in flags, want
+    assert {c.abi for c in dt.CONFIGS.values()} == set(dt.ABIS)
+    # every main configuration exists; each ABI has main configurations
+    assert dt.MAIN_CONFIGS <= set(dt.CONFIGS)
+    assert {dt.CONFIGS[n].abi for n in dt.MAIN_CONFIGS} == set(dt.ABIS)
+
+
+@pytest.mark.parametrize("name", sorted(dt.CONFIGS))
+def test_config_compiles_the_branch_it_claims(name: str) -> None:
+    """The target is asked from the compiler; it must be the one the name says
+    (-march=native: AVX-512 when this CPU has it)."""
+    cfg = dt.CONFIGS[name]
+    if dt.shutil.which(cfg.cc) is None:
+        pytest.skip(f"{cfg.cc} is not installed (scripts/setup.sh installs it)")
+    suffix = name.split("-", 1)[1]
+    if suffix == "native":
+        want = "avx512" if "avx512f" in dt._cpu_flags() else "avx2"
+    else:
+        want = EXPECTED_TARGET[suffix]
+    assert cfg.target == want
+
+
+def test_scalar_kernels_run_on_the_main_configs_only() -> None:
+    scalar = dt.parse_meta("/* s2s-test: vectorized=0 */")
+    assert set(dt.configs_for(scalar, full=True)) == set(dt.MAIN_CONFIGS)
+    maybe = dt.parse_meta("/* s2s-test: vectorized=? */")
+    assert set(dt.configs_for(maybe, full=True)) == set(dt.CONFIGS)
+    assert set(dt.configs_for(META_EXACT, full=True)) == set(dt.CONFIGS)
+
+
+def test_kernels_rotate_through_the_whole_matrix() -> None:
+    """By default each kernel with vector code gets the main configurations
+    and ROTATED others; consecutive kernels cover every configuration."""
+    others = set(dt.CONFIGS) - set(dt.MAIN_CONFIGS)
+    seen: set[str] = set()
+    for index in range(len(others)):
+        chosen = set(dt.configs_for(META_EXACT, index, full=False))
+        assert chosen >= set(dt.MAIN_CONFIGS)
+        assert len(chosen - set(dt.MAIN_CONFIGS)) == dt.ROTATED
+        seen |= chosen
+    assert seen == set(dt.CONFIGS)
+
+
+def _fake_cc(tmp_path: Path, name: str, script: str) -> str:
+    cc = tmp_path / name
+    cc.write_text("#!/bin/sh\n" + script + "\n")
+    cc.chmod(0o755)
+    return str(cc)
+
+
+def test_compiler_failures_are_classified(tmp_path: Path) -> None:
+    src = tmp_path / "k.c"
+    src.write_text("int main(void) { return 0; }\n")
+    meta = dt.parse_meta("/* s2s-test: vectorized=? */")
+    cases = {
+        "ice": _fake_cc(tmp_path, "ice", "echo 'internal compiler error: in foo' >&2; exit 1"),
+        "ice-signal": _fake_cc(tmp_path, "sig", "kill -SEGV $$"),
+        "compile-error": _fake_cc(tmp_path, "err", "echo 'error: bad' >&2; exit 1"),
+    }
+    for kind, cc in cases.items():
+        with pytest.raises(dt.BuildFailure) as info:
+            dt.compile_c(src, tmp_path / f"bin-{kind}", cc, (), meta, ())
+        assert info.value.kind == kind.split("-signal")[0], kind
+    dt.compile_c(src, tmp_path / "bin-ok", "gcc", ("-O2",), meta, ())
+    assert dt.run_binary(tmp_path / "bin-ok") == (0, "")
+
+
+PROGRAM = """/* s2s-test: vectorized=? */
+#include <stdio.h>
+int main(void) { printf("X a %d\\n", 42); return 0; }
+"""
+
+
+@pytest.mark.parametrize("candidate,kind", [
+    ('int main(void) { printf("X a %d\\n", 43); return 0; }', "wrong-output"),
+    ('int main(void) { int *p = 0; return *(volatile int *)p; }', "crash"),
+    ('int main(void) { for (;;) { } }', "timeout"),
+    ('int main(void) { return undeclared; }', "compile-error"),
+    ('int main(void) { printf("X a %d\\n", 42); return 0; }', None),
+])
+def test_candidate_problems_are_classified(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           candidate: str, kind: str) -> None:
+    """check_source (used by the kernels and by testsuite/fuzz) names what went wrong."""
+    src = tmp_path / "prog.c"
+    src.write_text(PROGRAM)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "prog.s2s.c").write_text("#include <stdio.h>\n" + candidate + "\n")
+
+    def fake_transform(kernel: Path, variant: str = "all", build: Path = dt.BUILD) -> dt.Transform:
+        text = (out / "prog.s2s.c").read_text()
+        return dt.Transform(kernel, out, ["s2svec"], 0, "", text, [], "")
+
+    monkeypatch.setattr(dt, "transform", fake_transform)
+    problems = dt.check_source(src, dt.CONFIGS["gcc-avx2"], build=tmp_path, run_timeout=3)
+    # a crash also shows as missing lines; the first problem is the verdict
+    assert [p.kind for p in problems][:1] == ([kind] if kind else [])
+    assert problems or kind is None
+
+
+def test_s2svec_failures_are_classified(tmp_path: Path) -> None:
+    tr = dt.Transform(tmp_path / "k.c", tmp_path, ["s2svec"], 1,
+                      "Traceback (most recent call last):\n  ...\nKeyError: 'x'", None, None)
+    crash = dt.s2svec_failure(tr)
+    assert crash is not None and crash.kind == "s2svec" and "crashed" in crash.text
+    tr.stderr, tr.returncode = "k.c:3:1: error: bad clause", 1
+    err = dt.s2svec_failure(tr)
+    assert err is not None and "exited 1" in err.text
+    tr.returncode, tr.output = 0, "int x;"
+    assert dt.s2svec_failure(tr) is None

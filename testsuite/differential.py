@@ -2,18 +2,32 @@
 
 For one kernel (testsuite/kernels/NAME.c) and one toolchain configuration:
 
-1. s2svec runs once per kernel (default targets, ``--report=json``) into
+1. s2svec runs once per kernel and output variant (``all``: the default
+   targets; ``avx2``: ``--target avx2``), with ``--report=json``, into
    ``testsuite/.build/NAME-<hash>/``; the hash covers the kernel text, the
-   harness and the s2s source tree, so an unchanged kernel is not re-run.
-   A file lock makes concurrent pytest-xdist workers share that run.
-2. The reference (the original file) and the candidate (s2svec's output) are
-   compiled with the same compiler and flags (``-O2 -ffp-contract=off``, the
-   candidate also links libmvec on x86) and both binaries run.
+   harness, the variant's arguments and the s2s source tree, so an unchanged
+   kernel is not re-run.  A file lock makes concurrent pytest-xdist workers
+   share that run.
+2. The reference (the original file) is built and run once per ABI
+   (``x86_64``: ``gcc -O2``; ``aarch64``: ``aarch64-linux-gnu-gcc -O2
+   -static`` under qemu): a UB-free program prints the same whatever the
+   compiler and flags, and plain ``char`` is the only difference between
+   the two ABIs.  The candidate (s2svec's output) is built with the
+   configuration's compiler and flags (the candidate also links libmvec on
+   x86) and run.  Both sides use ``-ffp-contract=off``.
 3. The outputs are compared line by line (see testsuite/harness.h for the
    line kinds), the JSON report must show the expected number of vectorized
-   regions for the configuration's target, and the output file must hold
-   that target's intrinsics, so neither a silent scalar fall-back nor a
-   no-op tool can pass.
+   regions for the target whose ``#if`` branch the configuration compiles,
+   and that branch must hold the target's intrinsics, so neither a silent
+   scalar fall-back nor a no-op tool can pass.
+
+The configurations (see ``CONFIGS`` and testsuite/README.md) are every
+plausible build of the output: gcc 12, Debian's default clang and clang-19,
+each with ``-O2 -mavx2 -mfma``, ``-O3 -march=x86-64-v3``, ``-O2
+-march=native`` and ``-O3 -march=x86-64-v4``, the AVX2 code of ``--target
+avx2`` built with AVX-512 enabled, and NEON cross builds under qemu.  The
+target a configuration exercises is not written down but asked from the
+compiler (which of the targets' guard macros it predefines with those flags).
 
 Kernel metadata is the first comment of the file, for example
 ``/* s2s-test: vectorized=2 tolerance=exact */``.  Keys:
@@ -31,7 +45,12 @@ Kernel metadata is the first comment of the file, for example
 Lines containing ``s2s-keep`` must appear in the output verbatim and as
 often as in the input (text outside annotated loops is left untouched).
 
-Also usable by hand: ``python testsuite/differential.py [KERNEL...] [-c CONFIG]``.
+The same machinery checks testsuite/fuzz's generated programs
+(``check_source``): every failure is a ``Problem`` with a kind (s2svec
+crash, compile error, compiler crash, wrong output, ...).
+
+Also usable by hand: ``python testsuite/differential.py [KERNEL...] [-c CONFIG]``
+(``--list-configs`` prints the matrix as this machine sees it).
 """
 from __future__ import annotations
 
@@ -49,6 +68,7 @@ import struct
 import subprocess
 import sys
 import time
+import tomllib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,63 +79,195 @@ TESTSUITE = ROOT / "testsuite"
 KERNELS = TESTSUITE / "kernels"
 BUILD = TESTSUITE / ".build"
 HARNESS = TESTSUITE / "harness.h"
+TEMPLATES = ROOT / "templates"
 
 S2SVEC_TIMEOUT = 180
 COMPILE_TIMEOUT = 180
 RUN_TIMEOUT = 120
 
-COMMON_FLAGS = ("-O2", "-ffp-contract=off", "-Wno-unknown-pragmas")
-AVX2_FLAGS = ("-mavx2", "-mfma")
-AVX512_FLAGS = ("-mavx512f", "-mavx512dq", "-mavx512bw", "-mavx512vl", "-mavx2", "-mfma")
+# Both sides, every configuration: no FMA contraction, so results can be
+# compared bit for bit (the optimization level is part of each config).
+COMMON_FLAGS = ("-ffp-contract=off", "-Wno-unknown-pragmas")
 # Vector intrinsics a target's branch may use: narrower registers are fine
 # (safelen, or a width chosen from the widest type), the branch the compiler
 # really takes is checked separately (see preprocessed_own_text).
 AVX2_RE = r"\b_mm(?:256)?_\w+"
 AVX512_RE = r"\b_mm(?:512|256)?_\w+"
 NEON_RE = r"\bv[a-z0-9]+q?_[suf](?:8|16|32|64)\b"
+INTRINSICS = {"avx2": AVX2_RE, "avx512": AVX512_RE, "neon": NEON_RE}
 
 
 class DifferentialFailure(AssertionError):
     """A kernel whose candidate differs from its reference (or was not vectorized)."""
 
 
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a candidate, classified for reports.
+
+    kind: ``s2svec`` (crash, error exit or timeout of the tool), ``report``
+    (wrong region counts or statistics), ``text`` (intrinsics missing,
+    kept lines changed), ``compile-error``, ``ice`` (the compiler crashed),
+    ``compile-timeout``, ``reference`` (the original program itself fails:
+    a kernel or generator bug), ``crash`` (the candidate exits non-zero or
+    on a signal), ``timeout`` (the candidate hangs), ``wrong-output``.
+    """
+
+    kind: str
+    text: str
+
+
+class BuildFailure(DifferentialFailure):
+    """A compiler that failed, crashed or timed out; `kind` as in Problem."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
 # --------------------------------------------------------------------------
-# Configurations
+# ABIs, output variants and configurations
 
 
 @dataclass(frozen=True)
-class Config:
-    """One compiler + target combination a kernel is built and run with."""
+class Abi:
+    """A platform the programs run on; the reference is built once per ABI."""
 
     name: str
     cc: str
     flags: tuple[str, ...]
-    target: str
-    """The report's ``target`` value whose entries this build exercises."""
-    intrinsics: str
-    """Regex that the s2svec output must match for this target."""
     runner: tuple[str, ...] = ()
-    """Prefix for running the binary (qemu for cross builds)."""
+    """Prefix for running a binary (qemu for cross builds)."""
     candidate_libs: tuple[str, ...] = ("-lm",)
-    needs_cpu_flag: str = ""
-    """A /proc/cpuinfo flag the host needs to run the binary natively."""
 
 
-CONFIGS: dict[str, Config] = {
-    c.name: c
-    for c in (
-        Config("gcc-avx2", "gcc", AVX2_FLAGS, "avx2", AVX2_RE,
-               candidate_libs=("-lmvec", "-lm"), needs_cpu_flag="avx2"),
-        Config("clang-avx2", "clang", AVX2_FLAGS, "avx2", AVX2_RE,
-               candidate_libs=("-lmvec", "-lm"), needs_cpu_flag="avx2"),
-        Config("gcc-avx512", "gcc", AVX512_FLAGS, "avx512", AVX512_RE,
-               candidate_libs=("-lmvec", "-lm"), needs_cpu_flag="avx512f"),
-        Config("clang-avx512", "clang", AVX512_FLAGS, "avx512", AVX512_RE,
-               candidate_libs=("-lmvec", "-lm"), needs_cpu_flag="avx512f"),
-        Config("gcc-neon", "aarch64-linux-gnu-gcc", ("-static",), "neon", NEON_RE,
-               runner=("qemu-aarch64",)),
+ABIS: dict[str, Abi] = {
+    a.name: a
+    for a in (
+        Abi("x86_64", "gcc", ("-O2",), candidate_libs=("-lmvec", "-lm")),
+        Abi("aarch64", "aarch64-linux-gnu-gcc", ("-O2", "-static"), runner=("qemu-aarch64",)),
     )
 }
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way of running s2svec on a kernel: its extra arguments and the
+    targets whose branches the output holds, in #if order."""
+
+    name: str
+    args: tuple[str, ...]
+    targets: tuple[str, ...]
+
+
+VARIANTS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        Variant("all", (), ("avx512", "avx2", "neon")),
+        # The AVX2 code built by a compiler that may use AVX-512 (-march=native
+        # on an AVX-512 machine): what a user of --target avx2 gets.
+        Variant("avx2", ("--target", "avx2"), ("avx2",)),
+    )
+}
+
+
+@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=None)
+def target_guards() -> dict[str, tuple[str, ...]]:
+    """Target name -> the macros its #if branch tests (templates/*/target.toml)."""
+    guards = {}
+    for toml in sorted(TEMPLATES.glob("*/target.toml")):
+        data = tomllib.loads(toml.read_text())
+        guard = data["guard"]
+        guards[data["name"]] = (guard,) if isinstance(guard, str) else tuple(guard)
+    return guards
+
+
+V3_CPU = ("avx2", "fma", "bmi1", "bmi2", "f16c", "movbe")
+V4_CPU = V3_CPU + ("avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl")
+
+
+@dataclass(frozen=True)
+class Config:
+    """One compiler + flags + output variant a kernel's candidate is built with."""
+
+    name: str
+    cc: str
+    flags: tuple[str, ...]
+    """Optimization level and target flags (COMMON_FLAGS come on top)."""
+    abi: str
+    variant: str = "all"
+    main: bool = False
+    """Main configurations run on every kernel, the others on kernels with
+    vector code (metadata vectorized != 0): see testsuite/README.md."""
+    needs_cpu: tuple[str, ...] = ()
+    """/proc/cpuinfo flags the host needs to run the binary natively."""
+
+    @property
+    def runner(self) -> tuple[str, ...]:
+        return ABIS[self.abi].runner
+
+    @property
+    def candidate_libs(self) -> tuple[str, ...]:
+        return ABIS[self.abi].candidate_libs
+
+    @property
+    def target(self) -> Optional[str]:
+        """The target whose branch this build compiles (None: only the scalar #else)."""
+        enabled = enabled_targets(self.cc, self.flags)
+        return next((t for t in VARIANTS[self.variant].targets if t in enabled), None)
+
+    @property
+    def intrinsics(self) -> str:
+        """Regex the s2svec output must match for this configuration's target."""
+        return INTRINSICS[self.target] if self.target else r"(?!)"
+
+    def describe(self) -> str:
+        return shlex.join([self.cc, *self.flags])
+
+
+X86_COMPILERS = (("gcc", "gcc"), ("clang19", "clang-19"), ("clang", "clang"))
+# (suffix, flags, output variant, CPU flags needed)
+X86_BUILDS = (
+    ("avx2", ("-O2", "-mavx2", "-mfma"), "all", ("avx2", "fma")),
+    ("v3", ("-O3", "-march=x86-64-v3"), "all", V3_CPU),
+    ("native", ("-O2", "-march=native"), "all", ()),
+    ("v4", ("-O3", "-march=x86-64-v4"), "all", V4_CPU),
+    ("native-avx2only", ("-O2", "-march=native"), "avx2", ()),
+    ("v4-avx2only", ("-O3", "-march=x86-64-v4"), "avx2", V4_CPU),
+)
+MAIN_CONFIGS = frozenset({"gcc-avx2", "gcc-v4", "clang19-avx2", "clang19-v4",
+                          "gcc-neon", "clang19-neon"})
+AARCH64 = "--target=aarch64-linux-gnu"
+
+
+def _all_configs() -> list[Config]:
+    configs = [Config(f"{prefix}-{suffix}", cc, flags, "x86_64", variant,
+                      f"{prefix}-{suffix}" in MAIN_CONFIGS, needs)
+               for prefix, cc in X86_COMPILERS
+               for suffix, flags, variant, needs in X86_BUILDS]
+    configs += [
+        Config("gcc-neon", "aarch64-linux-gnu-gcc", ("-O2", "-static"), "aarch64", main=True),
+        Config("gcc-neon-O3", "aarch64-linux-gnu-gcc", ("-O3", "-static"), "aarch64"),
+        Config("clang19-neon", "clang-19", (AARCH64, "-O2", "-static"), "aarch64", main=True),
+        Config("clang19-neon-O3", "clang-19", (AARCH64, "-O3", "-static"), "aarch64"),
+        Config("clang-neon", "clang", (AARCH64, "-O2", "-static"), "aarch64"),
+    ]
+    return configs
+
+
+CONFIGS: dict[str, Config] = {c.name: c for c in _all_configs()}
+
+
+@functools.lru_cache(maxsize=None)
+def enabled_targets(cc: str, flags: tuple[str, ...]) -> frozenset[str]:
+    """The targets whose guard macros `cc flags` all predefine (asked once per process)."""
+    if shutil.which(cc) is None:
+        return frozenset()
+    proc = subprocess.run([cc, *flags, "-dM", "-E", "-x", "c", "/dev/null"],
+                          capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
+    defined = set(re.findall(r"^#define (\w+)", proc.stdout, re.M))
+    return frozenset(t for t, guard in target_guards().items() if set(guard) <= defined)
 
 
 @functools.lru_cache(maxsize=None)
@@ -131,10 +283,46 @@ def _cpu_flags() -> frozenset[str]:
 
 
 def skip_reason(config: Config) -> Optional[str]:
-    """Why this configuration cannot run here (only a missing CPU feature counts)."""
-    if config.needs_cpu_flag and config.needs_cpu_flag not in _cpu_flags():
-        return f"CPU lacks {config.needs_cpu_flag}"
+    """Why this configuration cannot run here: a compiler scripts/setup.sh did
+    not install, a missing CPU feature, or a build that compiles no vector
+    branch (or the same one as another configuration) on this host."""
+    for tool in (config.cc, ABIS[config.abi].cc, *config.runner):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (scripts/setup.sh installs it)"
+    missing = [f for f in config.needs_cpu if f not in _cpu_flags()]
+    if missing:
+        return f"CPU lacks {' '.join(missing)}"
+    if config.target is None:
+        return f"{config.describe()} compiles no vector branch here"
+    if (config.variant == "avx2"
+            and "avx512" not in enabled_targets(config.cc, config.flags)):
+        return (f"{config.describe()} has no AVX-512 here: the same build as the "
+                f"avx2 branch of the default output")
     return None
+
+
+FULL_MATRIX_ENV = "S2S_MATRIX"
+"""``S2S_MATRIX=full``: every kernel with vector code on every configuration."""
+ROTATED = 3
+"""Configurations beyond the main ones each kernel with vector code gets by default."""
+
+
+def configs_for(meta: "Meta", index: int = 0, full: Optional[bool] = None) -> list[str]:
+    """Configurations a kernel runs with: the main ones, and for a kernel with
+    vector code (or that may have it: vectorized=?) ROTATED more, chosen by
+    its `index` in the kernel list so that consecutive kernels cycle through
+    the whole matrix (every configuration sees about len(kernels) * ROTATED /
+    17 kernels); all of them with `full`, which defaults to S2S_MATRIX=full."""
+    main = [n for n, c in CONFIGS.items() if c.main]
+    if meta.vectorized == 0:
+        return main
+    others = [n for n, c in CONFIGS.items() if not c.main]
+    if full is None:
+        full = os.environ.get(FULL_MATRIX_ENV) == "full"
+    if full:
+        return main + others
+    picked = {others[(index * ROTATED + j) % len(others)] for j in range(ROTATED)}
+    return main + [n for n in others if n in picked]
 
 
 # --------------------------------------------------------------------------
@@ -253,7 +441,8 @@ def _locked(directory: Path) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def _prune_stale(kernel: Path, keep: set[Path], max_age: float = 3600.0) -> None:
+def _prune_stale(kernel: Path, keep: set[Path], build: Path = BUILD,
+                 max_age: float = 3600.0) -> None:
     """Remove this kernel's build directories from older kernel/tool versions.
 
     Directories in `keep` (the current versions) stay; others go only when
@@ -262,7 +451,7 @@ def _prune_stale(kernel: Path, keep: set[Path], max_age: float = 3600.0) -> None
     """
     pattern = re.compile(re.escape(kernel.stem) + r"-(?:ref-)?[0-9a-f]{16}")
     now = time.time()
-    for d in BUILD.glob(f"{kernel.stem}-*"):
+    for d in build.glob(f"{kernel.stem}-*"):
         try:
             if d not in keep and pattern.fullmatch(d.name) and now - d.stat().st_mtime > max_age:
                 shutil.rmtree(d, ignore_errors=True)
@@ -301,21 +490,33 @@ class Transform:
         return self.directory / f"{self.kernel.stem}.s2s.c"
 
 
-def transform(kernel: Path) -> Transform:
-    """Run s2svec on a kernel once (cached on disk by content hash)."""
+def kernel_text(path: Path) -> str:
+    """A kernel's or output's text; a kernel may hold Latin-1 bytes (kept as
+    surrogate escapes, so that the text written back is the same bytes)."""
+    return path.read_text(errors="surrogateescape")
+
+
+def transform(kernel: Path, variant: str = "all", build: Path = BUILD) -> Transform:
+    """Run s2svec on a kernel once per output variant (cached on disk by content hash)."""
     text = kernel.read_bytes()
-    key = hashlib.sha256(text + HARNESS.read_bytes() + tool_hash().encode()).hexdigest()[:16]
-    directory = BUILD / f"{kernel.stem}-{key}"
+    var = VARIANTS[variant]
+    meta = parse_meta(text.decode(errors="surrogateescape"))
+    args = [*meta.args, *var.args]
+    key = hashlib.sha256(text + HARNESS.read_bytes() + tool_hash().encode()
+                         + "\0".join(args).encode()).hexdigest()[:16]
+    directory = build / f"{kernel.stem}-{key}"
     out = directory / f"{kernel.stem}.s2s.c"
     rep = directory / "report.json"
     done = directory / "s2svec.json"
-    meta = parse_meta(text.decode(errors="surrogateescape"))
     with _locked(directory):
         if not done.exists():
-            _prune_stale(kernel, {directory, _ref_directory(kernel)})
+            keep = {directory, _ref_directory(kernel, build)}
+            keep |= {d for d in build.glob(f"{kernel.stem}-*") if d != directory
+                     and _same_kernel_current(d, kernel)}
+            _prune_stale(kernel, keep, build)
             cmd = s2svec_command() + [
                 str(kernel), "-o", str(out), "-I", str(TESTSUITE),
-                "--report=json", "--report-file", str(rep), *meta.args,
+                "--report=json", "--report-file", str(rep), *args,
             ]
             try:
                 proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True,
@@ -323,7 +524,8 @@ def transform(kernel: Path) -> Transform:
                 rc, err = proc.returncode, proc.stderr
             except subprocess.TimeoutExpired:
                 rc, err = -1, f"s2svec timed out after {S2SVEC_TIMEOUT}s"
-            done.write_text(json.dumps({"command": cmd, "returncode": rc, "stderr": err}))
+            done.write_text(json.dumps({"command": cmd, "returncode": rc, "stderr": err,
+                                        "key": _kernel_key(kernel)}))
     info = json.loads(done.read_text())
     report, report_error = None, ""
     if rep.exists():
@@ -334,46 +536,102 @@ def transform(kernel: Path) -> Transform:
     else:
         report_error = "no report file written"
     return Transform(kernel, directory, info["command"], info["returncode"], info["stderr"],
-                     out.read_text(errors="surrogateescape") if out.exists() else None, report,
+                     kernel_text(out) if out.exists() else None, report,
                      report_error)
+
+
+def _kernel_key(kernel: Path) -> str:
+    return hashlib.sha256(kernel.read_bytes() + HARNESS.read_bytes()
+                          + tool_hash().encode()).hexdigest()[:16]
+
+
+def _same_kernel_current(directory: Path, kernel: Path) -> bool:
+    """A build directory of another variant of the same kernel and tool version."""
+    try:
+        return json.loads((directory / "s2svec.json").read_text()).get("key") == _kernel_key(kernel)
+    except (OSError, ValueError):
+        return False
+
+
+def s2svec_failure(tr: Transform) -> Optional[Problem]:
+    """s2svec crashed, timed out, refused the input or wrote nothing."""
+    if tr.returncode == 0 and tr.output is not None:
+        return None
+    what = ("timed out" if tr.returncode == -1 and "timed out" in tr.stderr
+            else "crashed" if "Traceback" in tr.stderr or tr.returncode not in (0, 1, 2)
+            else f"exited {tr.returncode}")
+    return Problem("s2svec", f"s2svec {what} (output "
+                   f"{'missing' if tr.output is None else 'present'}): "
+                   f"{shlex.join(tr.command)}\n{_clip(tr.stderr)}")
 
 
 # --------------------------------------------------------------------------
 # Compiling and running
 
 
-def _ref_directory(kernel: Path) -> Path:
+def _ref_directory(kernel: Path, build: Path = BUILD) -> Path:
     key = hashlib.sha256(kernel.read_bytes() + HARNESS.read_bytes()).hexdigest()[:16]
-    return BUILD / f"{kernel.stem}-ref-{key}"
+    return build / f"{kernel.stem}-ref-{key}"
 
 
-def compile_c(source: Path, binary: Path, config: Config, meta: Meta, libs: tuple[str, ...]) -> None:
-    """Compile once; the binary is kept (a later call with the same path reuses it)."""
+def compile_c(source: Path, binary: Path, cc: str, flags: tuple[str, ...], meta: Meta,
+              libs: tuple[str, ...]) -> None:
+    """Compile once; the binary is kept (a later call with the same path reuses it).
+
+    Raises BuildFailure: ``compile-error``, ``ice`` (the compiler crashed or
+    said so) or ``compile-timeout``.
+    """
     with _locked(binary.parent):
         if binary.exists():
             return
         # Debian's clang has no libomp: use gcc's runtime for -fopenmp.
-        cflags = [("-fopenmp=libgomp" if f == "-fopenmp" and config.cc == "clang" else f)
+        cflags = [("-fopenmp=libgomp" if f == "-fopenmp" and cc.startswith("clang") else f)
                   for f in meta.cflags]
-        cmd = [config.cc, *COMMON_FLAGS, *config.flags, *cflags, "-I", str(TESTSUITE),
+        cmd = [cc, *COMMON_FLAGS, *flags, *cflags, "-I", str(TESTSUITE),
                "-o", str(binary) + ".tmp", str(source), *libs]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
         except subprocess.TimeoutExpired:
-            raise DifferentialFailure(f"compile timed out: {shlex.join(cmd)}")
+            raise BuildFailure("compile-timeout", f"compile timed out after "
+                               f"{COMPILE_TIMEOUT}s: {shlex.join(cmd)}")
         if proc.returncode != 0:
-            raise DifferentialFailure(
-                f"compile failed ({proc.returncode}): {shlex.join(cmd)}\n{_clip(proc.stderr)}")
+            ice = proc.returncode < 0 or re.search(
+                r"internal compiler error|PLEASE submit a bug report|"
+                r"clang frontend command failed|unable to execute command", proc.stderr)
+            raise BuildFailure(
+                "ice" if ice else "compile-error",
+                f"{'compiler crash' if ice else 'compile failed'} ({proc.returncode}): "
+                f"{shlex.join(cmd)}\n{_clip(proc.stderr)}")
         os.replace(str(binary) + ".tmp", binary)
 
 
-def run_binary(binary: Path, config: Config) -> tuple[int, str]:
-    cmd = [*config.runner, str(binary)]
+def run_binary(binary: Path, runner: tuple[str, ...] = (),
+               timeout: float = RUN_TIMEOUT) -> tuple[int, str]:
+    """Exit status (-999: timed out) and standard output."""
+    cmd = [*runner, str(binary)]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return -999, f"timed out after {RUN_TIMEOUT}s"
+        return -999, f"timed out after {timeout:g}s"
     return proc.returncode, proc.stdout
+
+
+def reference_output(kernel: Path, abi: str, meta: Meta, build: Path = BUILD,
+                     timeout: float = RUN_TIMEOUT) -> tuple[int, str]:
+    """Build and run the original program once per ABI (cached on disk)."""
+    a = ABIS[abi]
+    directory = _ref_directory(kernel, build)
+    binary = directory / f"ref-{abi}"
+    result = directory / f"ref-{abi}.json"
+    compile_c(kernel, binary, a.cc, a.flags, meta, ("-lm",))
+    with _locked(directory):
+        if result.exists():
+            info = json.loads(result.read_text())
+            return info["returncode"], info["stdout"]
+        rc, out = run_binary(binary, a.runner, timeout)
+        if rc != -999:          # a timeout on a busy machine is not remembered
+            result.write_text(json.dumps({"returncode": rc, "stdout": out}))
+    return rc, out
 
 
 def _clip(text: str, limit: int = 3000) -> str:
@@ -431,6 +689,18 @@ def _compare_rel(ref: str, cand: str, meta: Meta) -> Optional[str]:
     return None if err <= meta.rel else f"{a!r} vs {b!r} (relative error {err:.3g} > {meta.rel:g})"
 
 
+def _first_difference(ref: str, cand: str) -> str:
+    """`, element I: R vs C` for two array lines of one shape (X tag n=N h=H e0 e1 ...)."""
+    r, c = ref.split(), cand.split()
+    if (len(r) != len(c) or len(r) < 5 or r[:3] != c[:3] or not r[2].startswith("n=")
+            or not r[3].startswith("h=") or "..." in r):
+        return ""
+    for i, (x, y) in enumerate(zip(r[4:], c[4:])):
+        if x != y:
+            return f", element {i}: {x} vs {y}"
+    return ""
+
+
 def compare_outputs(ref: str, cand: str, meta: Meta) -> list[str]:
     """Differences between two harness outputs under the kernel's tolerance."""
     rl, cl = ref.splitlines(), cand.splitlines()
@@ -447,7 +717,7 @@ def compare_outputs(ref: str, cand: str, meta: Meta) -> list[str]:
         elif meta.tolerance == "ulp" and r.startswith("U "):
             why = _compare_ulp(r, c, meta)
         else:
-            why = "differs"
+            why = "differs" + _first_difference(r, c)
         if why:
             problems.append(f"line {i + 1} (size n={size}): {why}\n  ref:  {_clip(r, 400)}\n"
                             f"  cand: {_clip(c, 400)}")
@@ -519,7 +789,8 @@ def preprocessed_own_text(source: Path, config: Config, meta: Meta) -> str:
     """
     cmd = [config.cc, "-E", *COMMON_FLAGS, *config.flags, *meta.cflags, "-I", str(TESTSUITE),
            str(source)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT,
+                          errors="surrogateescape")
     if proc.returncode != 0:
         return ""
     own, keep = [], True
@@ -555,53 +826,102 @@ def check_output_text(source: str, output: str, meta: Meta, config: Config,
     return problems
 
 
+def active_text(tr: Transform, config: Config, meta: Meta) -> str:
+    """preprocessed_own_text of s2svec's output, once per set of predefined
+    guard macros (only they decide which branch of the #if chain survives)."""
+    enabled = sorted(enabled_targets(config.cc, config.flags))
+    cached = tr.directory / f"active-{'-'.join(enabled) or 'none'}.c"
+    with _locked(tr.directory):
+        if not cached.exists():
+            cached.write_text(preprocessed_own_text(tr.output_path, config, meta),
+                              errors="surrogateescape")
+    return kernel_text(cached)
+
+
 # --------------------------------------------------------------------------
 # The whole check
 
 
+def check_source(source: Path, config: Config, *, build: Path = BUILD,
+                 run_timeout: float = RUN_TIMEOUT) -> list[Problem]:
+    """Everything wrong with `source` under `config` (empty: it passes).
+
+    A failure of the reference itself is a ``reference`` problem and stops
+    there; so does an s2svec or build failure of the candidate.
+    """
+    text = kernel_text(source)
+    meta = parse_meta(text)
+    tr = transform(source, config.variant, build)
+    failure = s2svec_failure(tr)
+    if failure:
+        return [failure]
+    assert tr.output is not None
+    problems = [Problem("report", p) for p in check_report(tr.report, meta, config.target or "?",
+                                                           tr.report_error)]
+    active = active_text(tr, config, meta) if meta.vectorized else None
+    problems += [Problem("text", p)
+                 for p in check_output_text(text, tr.output, meta, config, active)]
+    try:
+        ref_rc, ref_out = reference_output(source, config.abi, meta, build, run_timeout)
+    except BuildFailure as exc:
+        return [Problem("reference", f"the reference does not build: {exc}")]
+    if ref_rc != 0:
+        return [Problem("reference", f"the reference itself exits {ref_rc} on {config.abi} "
+                        f"(kernel bug)")]
+    cand_bin = tr.directory / f"cand-{config.name}"
+    try:
+        compile_c(tr.output_path, cand_bin, config.cc, config.flags, meta, config.candidate_libs)
+    except BuildFailure as exc:
+        return problems + [Problem(exc.kind, str(exc))]
+    cand_rc, cand_out = run_binary(cand_bin, config.runner, run_timeout)
+    if cand_rc == -999:
+        problems.append(Problem("timeout", f"candidate {cand_out} (the reference finishes)"))
+    elif cand_rc != 0:
+        problems.append(Problem("crash", f"candidate exits {cand_rc} (reference 0)" + (
+            " — signal: crash, e.g. an access past the end" if cand_rc < 0 else "")))
+    diffs = compare_outputs(ref_out, cand_out, meta) if cand_rc != -999 else []
+    if diffs:
+        problems.append(Problem("wrong-output", "\n".join(diffs)))
+    return problems
+
+
+def format_problems(header: str, problems: list[Problem], tr: Optional[Transform]) -> str:
+    out = f"{header}: {len(problems)} problem(s)"
+    if tr is not None:
+        out += f"; output {tr.output_path}"
+    out += "\n" + "\n".join(f"- [{p.kind}] {p.text}" for p in problems)
+    if tr is not None and tr.stderr.strip() and not any(p.kind == "s2svec" for p in problems):
+        out += f"\ns2svec stderr:\n{_clip(tr.stderr, 1500)}"
+    return out
+
+
 def check_kernel(kernel: Path, config: Config) -> None:
     """Raise DifferentialFailure describing everything wrong with `kernel` under `config`."""
-    source = kernel.read_text(errors="surrogateescape")  # a kernel may be Latin-1
-    meta = parse_meta(source)
-    tr = transform(kernel)
-    header = f"{kernel.name} [{config.name}]"
-    if tr.returncode != 0 or tr.output is None:
-        raise DifferentialFailure(
-            f"{header}: s2svec failed (exit {tr.returncode}, output "
-            f"{'missing' if tr.output is None else 'present'}): {shlex.join(tr.command)}\n"
-            f"{_clip(tr.stderr)}")
-    problems = check_report(tr.report, meta, config.target, tr.report_error)
-    active = preprocessed_own_text(tr.output_path, config, meta) if meta.vectorized else None
-    problems += check_output_text(source, tr.output, meta, config, active)
-
-    ref_bin = _ref_directory(kernel) / f"ref-{config.name}"
-    cand_bin = tr.directory / f"cand-{config.name}"
-    compile_c(kernel, ref_bin, config, meta, ("-lm",))
-    compile_c(tr.output_path, cand_bin, config, meta, config.candidate_libs)
-    ref_rc, ref_out = run_binary(ref_bin, config)
-    if ref_rc != 0:
-        raise DifferentialFailure(f"{header}: the reference itself exits {ref_rc} (kernel bug)")
-    cand_rc, cand_out = run_binary(cand_bin, config)
-    if cand_rc != 0:
-        problems.append(f"candidate exits {cand_rc} (reference 0)" +
-                        (" — signal: crash, e.g. an access past the end" if cand_rc < 0 else ""))
-    problems += compare_outputs(ref_out, cand_out, meta)
+    problems = check_source(kernel, config)
     if problems:
-        raise DifferentialFailure(
-            f"{header}: {len(problems)} problem(s); output {tr.output_path}\n" +
-            "\n".join("- " + p for p in problems) +
-            (f"\ns2svec stderr:\n{_clip(tr.stderr, 1500)}" if tr.stderr.strip() else ""))
+        tr = transform(kernel, config.variant)
+        raise DifferentialFailure(format_problems(f"{kernel.name} [{config.name}: "
+                                                  f"{config.describe()}]", problems, tr))
 
 
-def check_reference(kernel: Path, config: Config) -> str:
+def check_reference(kernel: Path, abi: str) -> str:
     """Build and run only the reference (to validate kernels before s2svec works)."""
-    meta = parse_meta(kernel.read_text(errors="surrogateescape"))
-    ref_bin = _ref_directory(kernel) / f"ref-{config.name}"
-    compile_c(kernel, ref_bin, config, meta, ("-lm",))
-    rc, out = run_binary(ref_bin, config)
+    meta = parse_meta(kernel_text(kernel))
+    rc, out = reference_output(kernel, abi, meta)
     if rc != 0:
-        raise DifferentialFailure(f"{kernel.name} [{config.name}]: reference exits {rc}")
+        raise DifferentialFailure(f"{kernel.name} [{abi}]: reference exits {rc}")
     return out
+
+
+def list_configs() -> str:
+    """The configuration matrix as this machine sees it (for --list-configs)."""
+    lines = []
+    for c in CONFIGS.values():
+        skip = skip_reason(c)
+        lines.append(f"{c.name:24} {'main' if c.main else 'full':4} {c.abi:7} "
+                     f"{c.variant:4} -> {c.target or '-':6} {c.describe()}"
+                     + (f"   [skipped: {skip}]" if skip else ""))
+    return "\n".join(lines)
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -609,18 +929,35 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("kernels", nargs="*", help="kernel names or paths (default: all)")
     ap.add_argument("-c", "--config", action="append", choices=sorted(CONFIGS))
     ap.add_argument("--reference-only", action="store_true",
-                    help="only build and run the original kernels")
+                    help="only build and run the original kernels (once per ABI)")
+    ap.add_argument("--list-configs", action="store_true", help="print the matrix and exit")
     ap.add_argument("--clean", action="store_true", help="remove testsuite/.build first")
     ns = ap.parse_args(argv)
+    if ns.list_configs:
+        print(list_configs())
+        return 0
     if ns.clean:
         shutil.rmtree(BUILD, ignore_errors=True)
     kernels = [Path(k) if k.endswith(".c") else KERNELS / f"{k}.c" for k in ns.kernels] or list_kernels()
-    configs = [CONFIGS[c] for c in ns.config or CONFIGS]
     failed = 0
     for k in kernels:
-        for c in configs:
+        if ns.reference_only:
+            for abi in ABIS:
+                try:
+                    check_reference(k, abi)
+                    print(f"PASS {k.stem} [{abi}]")
+                except DifferentialFailure as exc:
+                    failed += 1
+                    print(f"FAIL {exc}")
+            continue
+        meta = parse_meta(kernel_text(k))
+        for name in ns.config or configs_for(meta, full=True):
+            c = CONFIGS[name]
+            if (why := skip_reason(c)):
+                print(f"SKIP {k.stem} [{c.name}]: {why}")
+                continue
             try:
-                check_reference(k, c) if ns.reference_only else check_kernel(k, c)
+                check_kernel(k, c)
                 print(f"PASS {k.stem} [{c.name}]")
             except DifferentialFailure as exc:
                 failed += 1

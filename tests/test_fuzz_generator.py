@@ -1,0 +1,242 @@
+"""The fuzz program generator itself (testsuite/fuzz/generate.py).
+
+It must be deterministic (a seed is a bug report), cover the constructs it
+promises, and produce UB-free programs: they compile without the warnings
+that mean undefined behaviour or a generator mistake, and a sample runs
+clean under UBSan and ASan.  The runner's configuration rotation and
+summaries are checked here too.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FUZZ = ROOT / "testsuite" / "fuzz"
+sys.path.insert(0, str(FUZZ))
+import generate as gen  # noqa: E402
+import run  # noqa: E402
+
+TESTSUITE = ROOT / "testsuite"
+COVERAGE_SEEDS = range(400)
+
+# Warnings that mean undefined behaviour or a generator mistake (uninitialised
+# or unused values, out-of-bounds constants, bad shifts, division by zero,
+# UB the optimizer proved in a loop, missing declarations, type confusion).
+UB_WERROR = ("-Werror=uninitialized", "-Werror=maybe-uninitialized", "-Werror=array-bounds",
+             "-Werror=shift-count-overflow", "-Werror=shift-count-negative",
+             "-Werror=shift-negative-value", "-Werror=div-by-zero",
+             "-Werror=aggressive-loop-optimizations", "-Werror=sequence-point",
+             "-Werror=unused-variable", "-Werror=unused-but-set-variable",
+             "-Werror=implicit-function-declaration", "-Werror=int-conversion",
+             "-Werror=incompatible-pointer-types", "-Werror=return-type",
+             "-Werror=tautological-compare", "-Werror=parentheses",
+             "-Werror=misleading-indentation", "-Werror=format")
+CLANG_WERROR = ("-Werror=sometimes-uninitialized", "-Werror=self-assign",
+                "-Werror=constant-conversion", "-Werror=array-bounds-pointer-arithmetic")
+
+
+def test_same_seed_same_program() -> None:
+    for seed in (0, 1, 17, 123456):
+        assert gen.generate(seed).text == gen.generate(seed).text
+
+
+def test_deterministic_across_processes() -> None:
+    """No dependence on hash randomization or anything else per process."""
+    texts = set()
+    for hashseed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hashseed}
+        out = subprocess.run([sys.executable, str(FUZZ / "generate.py"), "42"],
+                             capture_output=True, text=True, env=env, check=True).stdout
+        texts.add(out)
+    assert texts == {gen.generate(42).text}
+
+
+def test_seeds_differ() -> None:
+    texts = {gen.generate(s).text for s in range(30)}
+    assert len(texts) == 30
+
+
+def test_programs_are_testsuite_kernels() -> None:
+    sys.path.insert(0, str(TESTSUITE))
+    import differential as dt
+    for seed in range(20):
+        text = gen.generate(seed).text
+        meta = dt.parse_meta(text)
+        assert meta.vectorized is None
+        assert '#include "harness.h"' in text and "S2S_FOR_SIZES(n)" in text
+        assert re.search(r"#pragma omp (?:for )?simd", text)
+        if "libm" in gen.generate(seed).features:
+            assert meta.args == ("--math", "exact")
+
+
+REQUIRED_FEATURES = {
+    # element types and loop variables
+    *(f"type-{t}" for t in ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32",
+                             "f64", "char")),
+    *(f"iv-{t}" for t in ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64")),
+    "iv-extreme", "iv-outside", "loop-up", "loop-down", "step-1", "step-2", "step-3",
+    "test-<", "test-<=", "test->", "test->=", "test-!=",
+    # control flow and data
+    "if-uniform", "if-varying", "inner-loop", "select", "logical", "division",
+    "gather", "scatter", "strided-load", "strided-store", "uniform-load", "guarded-load",
+    "read-modify-write",
+    # clauses
+    *(f"reduction-{op}" for op in ("+", "-", "*", "min", "max", "&", "|", "^", "&&", "||")),
+    "lastprivate", "private", "linear", "collapse", "collapse-lastprivate", "clauses",
+    "for-simd",
+    # left scalar today, must stay correct
+    "switch", "continue", "divergent-loop", "early-exit-loop", "call",
+    "libm", "math-exact",
+}
+
+
+def test_every_construct_appears() -> None:
+    seen: dict[str, int] = {}
+    for seed in COVERAGE_SEEDS:
+        for f in gen.generate(seed).features:
+            seen[f] = seen.get(f, 0) + 1
+    missing = REQUIRED_FEATURES - set(seen)
+    assert not missing, f"never generated in {len(COVERAGE_SEEDS)} seeds: {sorted(missing)}"
+    rare = {f: n for f, n in seen.items() if f in REQUIRED_FEATURES and n < 5}
+    assert not rare, f"generated fewer than 5 times: {rare}"
+
+
+def test_weights_switch_constructs_off() -> None:
+    opts = gen.Options()
+    for kind in ("switch", "continue", "divergent_loop", "early_exit_loop", "call"):
+        opts.weights[kind] = 0
+    for seed in range(60):
+        feats = set(gen.generate(seed, opts).features)
+        assert not feats & {"switch", "continue", "divergent-loop", "early-exit-loop", "call"}
+
+
+def test_narrow_index_off_masks_stepping_values() -> None:
+    """--no-narrow-index: no conversion of the loop variable to a narrower
+    type without a mask (hides one bug class while hunting others)."""
+    opts = gen.Options(narrow_index=False)
+    masked = 0
+    for seed in range(40):
+        text = gen.generate(seed, opts).text
+        # k, when declared, is an int: a direct conversion to 8/16 bits is what is hidden
+        assert not re.search(r"\(\((?:u?int(?:8|16)_t|char)\)\(k\)\)", text), seed
+        masked += text.count(") & 63)")
+    assert masked > 20
+    direct = r"\(\((?:u?int(?:8|16)_t|char)\)\(k\)\)"
+    assert sum(bool(re.search(direct, gen.generate(s).text)) for s in range(40)) > 10
+
+
+def test_command_line_rejects_unknown_kinds() -> None:
+    proc = subprocess.run([sys.executable, str(FUZZ / "generate.py"), "1", "--weights",
+                           "nonsense=1"], capture_output=True, text=True)
+    assert proc.returncode == 2 and "unknown statement kind" in proc.stderr
+
+
+def test_small_programs_have_fewer_loops() -> None:
+    def loops(text: str) -> int:
+        return len(re.findall(r"#pragma omp (?:for )?simd", text))
+    small = [loops(gen.generate(s, gen.small_options()).text) for s in range(40)]
+    full = [loops(gen.generate(s).text) for s in range(40)]
+    assert max(small) <= 3 and min(full) >= 2 and sum(small) < sum(full)
+
+
+def _compile(cc: str, src: Path, out: Path, flags: tuple[str, ...]) -> subprocess.CompletedProcess:
+    return subprocess.run([cc, "-std=gnu17", "-ffp-contract=off", "-Wall", "-Wno-unknown-pragmas",
+                           "-Wno-unused-function", *flags, "-I", str(TESTSUITE), "-o", str(out),
+                           str(src), "-lm"], capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("cc", ["gcc", "clang-19"])
+@pytest.mark.parametrize("seed", [3, 11, 29, 58, 77, 140])
+def test_compiles_without_ub_warnings(tmp_path: Path, cc: str, seed: int) -> None:
+    if shutil.which(cc) is None:
+        pytest.skip(f"{cc} is not installed (scripts/setup.sh installs it)")
+    src = tmp_path / f"fuzz{seed}.c"
+    src.write_text(gen.generate(seed).text)
+    flags = ("-O2",) + UB_WERROR + (CLANG_WERROR if cc.startswith("clang") else ())
+    proc = _compile(cc, src, tmp_path / "prog", flags)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+
+
+@pytest.mark.parametrize("seed", [5, 21, 64, 99])
+def test_sanitizers_find_nothing(tmp_path: Path, seed: int) -> None:
+    """UBSan (signed overflow, shifts, division, float-to-int, bounds, ...)
+    and ASan (out-of-bounds, use of freed memory) on the reference program."""
+    cc = "clang-19" if shutil.which("clang-19") else "gcc"
+    src = tmp_path / f"fuzz{seed}.c"
+    src.write_text(gen.generate(seed).text)
+    exe = tmp_path / "prog"
+    proc = _compile(cc, src, exe, ("-O1", "-g", "-fsanitize=undefined,address",
+                                   "-fno-sanitize-recover=all"))
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    env = {**os.environ, "ASAN_OPTIONS": "detect_leaks=0", "UBSAN_OPTIONS": "print_stacktrace=1"}
+    res = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300, env=env)
+    assert res.returncode == 0, res.stderr[-4000:]
+    assert "runtime error" not in res.stderr
+    assert res.stdout.count("X size ") == 22
+
+
+def test_sanitizers_catch_ub_in_this_setup(tmp_path: Path) -> None:
+    """The sanitizer test above can fail: a signed overflow is reported."""
+    cc = "clang-19" if shutil.which("clang-19") else "gcc"
+    src = tmp_path / "ub.c"
+    src.write_text("#include <limits.h>\nint main(int c, char **v) { (void)v; "
+                   "int x = INT_MAX - 1 + c; return x + c > 0; }\n")
+    exe = tmp_path / "ub"
+    assert _compile(cc, src, exe, ("-O1", "-fsanitize=undefined",
+                                   "-fno-sanitize-recover=all")).returncode == 0
+    res = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert res.returncode != 0 and "runtime error" in res.stderr
+
+
+# --- the runner ---------------------------------------------------------------
+
+
+def test_rotation_cycles_through_every_configuration() -> None:
+    groups = run.config_groups()
+    seen = {n for s in range(40) for n in run.rotation(s, 3)}
+    assert seen == {n for g in groups for n in g}
+    for s in range(40):
+        chosen = run.rotation(s, 3)
+        # one configuration per vector branch
+        assert len({run.dt.CONFIGS[n].target for n in chosen}) == len(chosen) == len(groups)
+
+
+def test_select_configs() -> None:
+    assert set(run.select_configs("main", 0)) == set(run.dt.MAIN_CONFIGS)
+    assert run.select_configs("gcc-avx2,gcc-neon", 5) == ["gcc-avx2", "gcc-neon"]
+    with pytest.raises(ValueError):
+        run.select_configs("gcc-avx3", 0)
+
+
+def test_reasons_are_grouped() -> None:
+    a = run.normalize_reason("divergent control flow (branch at block 'if.else') is not "
+                             "vectorized yet")
+    b = run.normalize_reason("divergent control flow (branch at block 'land.end') is not "
+                             "vectorized yet")
+    assert a == b
+    assert run.normalize_reason("value <Cast 1406036 : i32> used before its definition") == \
+        run.normalize_reason("value <Load 99 : f64> used before its definition")
+
+
+def test_summary_names_failures(tmp_path: Path) -> None:
+    ok = run.ProgramResult(1, "a.c", ["gather"], [run.ConfigResult("gcc-avx2", "ok")],
+                           regions=2, vectorized={"avx2": 1},
+                           reasons=["avx2: divergent control flow (branch at block 'x')"])
+    bad = run.ProgramResult(2, str(tmp_path / "b.c"), ["collapse"],
+                            [run.ConfigResult("gcc-native", "wrong-output", "line 3 differs")],
+                            regions=1)
+    (tmp_path / "b.c").write_text("int main(void) { return 0; }\n")
+    text = run.summarize([ok, bad])
+    assert "2 programs, 1 with failures" in text
+    assert "seed 2: gcc-native wrong-output; line 3 differs" in text
+    assert "divergent control flow" in text and "collapse 1/1" in text
+    run.save_failure(bad, tmp_path / "out")
+    assert (tmp_path / "out" / "failures" / "seed2.c").exists()
+    assert "wrong-output" in (tmp_path / "out" / "failures" / "seed2.txt").read_text()
