@@ -152,8 +152,8 @@ def run(path: str, options: Options) -> Result:
         region, loops = generated
         for target, loop in loops:
             needs[target.name] = (needs[target.name] or set()) | loop.needs
-        replacements.append(_dispatch(region, loops, main))
-    head = _preludes(targets, needs)
+        replacements.append(_dispatch(region, loops, main, views))
+    head = _preludes(targets, needs, views)
     at = _prelude_offset(main, replacements) if head else 0
     result.output = _splice(main.data, replacements, head, at)
     return result
@@ -381,14 +381,24 @@ def _print_shapes(analyzed: AnalyzedRegion, options: Options) -> None:
         sys.stdout.write(print_divergence(region.fn, analyzed.div) + "\n")
 
 
+def branch_condition(target: Target, views: dict[str, FileView]) -> str:
+    """The #if condition of a target's code: its ISA, and the reading of the
+    file its code was generated from (FileView.assumed)."""
+    terms = [target.condition]
+    for name, defined in views[target.name].assumed.items():
+        if not (defined and name in target.guards):
+            terms.append(f"defined({name})" if defined else f"!defined({name})")
+    return " && ".join(terms)
+
+
 def _dispatch(region: Region, loops: list[tuple[Target, GeneratedLoop]],
-              parsed: ParsedFile) -> Replacement:
+              parsed: ParsedFile, views: dict[str, FileView]) -> Replacement:
     """The #if chain replacing one annotated loop (pragma included)."""
     assert region.replace is not None
     start = _line_start(parsed.data, region.replace.start)
     lines: list[str] = []
     for i, (target, loop) in enumerate(loops):
-        lines.append(f"{'#if' if i == 0 else '#elif'} {target.condition}")
+        lines.append(f"{'#if' if i == 0 else '#elif'} {branch_condition(target, views)}")
         lines.append(loop.text.rstrip("\n"))
     lines.append("#else")
     lines.append(parsed.data[start:region.replace.end].decode("utf-8", "surrogateescape"))
@@ -407,7 +417,8 @@ def _line_start(data: bytes, offset: int) -> int:
     return data.rfind(b"\n", 0, offset) + 1
 
 
-def _preludes(targets: list[Target], needs: dict[str, Optional[set[str]]]) -> bytes:
+def _preludes(targets: list[Target], needs: dict[str, Optional[set[str]]],
+              views: dict[str, FileView]) -> bytes:
     """One guarded prelude per target that vectorized at least one loop."""
     parts: list[str] = []
     for target in targets:
@@ -415,7 +426,7 @@ def _preludes(targets: list[Target], needs: dict[str, Optional[set[str]]]) -> by
         if target_needs is None:
             continue
         text = prelude(target, target_needs).rstrip()
-        parts.append(f"#if {target.condition}\n{text}\n#endif\n")
+        parts.append(f"#if {branch_condition(target, views)}\n{text}\n#endif\n")
     return "".join(parts).encode()
 
 

@@ -183,7 +183,8 @@ def test_matrix_covers_every_compiler_and_flag_set() -> None:
 @pytest.mark.parametrize("name", sorted(dt.CONFIGS))
 def test_config_compiles_the_branch_it_claims(name: str) -> None:
     """The target is asked from the compiler; it must be the one the name says
-    (-march=native: AVX-512 when this CPU has it)."""
+    (-march=native: AVX-512 when this CPU has it; clang 19 never takes the
+    AVX-512 branch, see templates/avx512/target.toml)."""
     cfg = dt.CONFIGS[name]
     if dt.shutil.which(cfg.cc) is None:
         pytest.skip(f"{cfg.cc} is not installed (scripts/setup.sh installs it)")
@@ -192,6 +193,8 @@ def test_config_compiles_the_branch_it_claims(name: str) -> None:
         want = "avx512" if "avx512f" in dt._cpu_flags() else "avx2"
     else:
         want = EXPECTED_TARGET[suffix]
+    if want == "avx512" and name.startswith("clang19-"):
+        want = "avx2"
     assert cfg.target == want
 
 
@@ -206,14 +209,14 @@ def test_scalar_kernels_run_on_the_main_configs_only() -> None:
 def test_kernels_rotate_through_the_whole_matrix() -> None:
     """By default each kernel with vector code gets the main configurations
     and ROTATED others; consecutive kernels cover every configuration."""
-    others = set(dt.CONFIGS) - set(dt.MAIN_CONFIGS)
+    others = {n for n, c in dt.CONFIGS.items() if not c.main and not dt.skip_reason(c)}
     seen: set[str] = set()
     for index in range(len(others)):
         chosen = set(dt.configs_for(META_EXACT, index, full=False))
         assert chosen >= set(dt.MAIN_CONFIGS)
-        assert len(chosen - set(dt.MAIN_CONFIGS)) == dt.ROTATED
+        assert len(chosen - set(dt.MAIN_CONFIGS)) == min(dt.ROTATED, len(others))
         seen |= chosen
-    assert seen == set(dt.CONFIGS)
+    assert seen == others | set(dt.MAIN_CONFIGS)
 
 
 def _fake_cc(tmp_path: Path, name: str, script: str) -> str:

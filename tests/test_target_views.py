@@ -61,6 +61,34 @@ def test_each_target_reads_its_own_typedef(tmp_path: Path) -> None:
     assert "avx512, 8 lanes" in out and "avx2, 4 lanes" in out
 
 
+TYPEDEF_BY_ISA = """\
+#ifdef __AVX512F__
+typedef long long T;
+#else
+typedef int T;
+#endif
+void f(T *a, const T *b, int n) {
+#pragma omp simd
+    for (int i = 0; i < n; i++) a[i] = b[i] + 1;
+}
+"""
+
+
+@pytest.mark.parametrize("flags", [["-mavx2", "-mfma"], ["-march=x86-64-v4"]])
+def test_a_targets_code_is_compiled_only_where_the_file_reads_alike(
+        tmp_path: Path, flags: list[str]) -> None:
+    """The AVX2 code reads T as int; under AVX-512 flags the compiler reads
+    long long, so the AVX2 branch of --target avx2 must not be compiled
+    there (the scalar loop is): its guard says !defined(__AVX512F__)."""
+    r = s2svec(tmp_path, TYPEDEF_BY_ISA, "--target", "avx2")
+    assert r.returncode == 0, r.stderr
+    pre = subprocess.run(["gcc", "-E", "-P", *flags, str(tmp_path / "out.c")],
+                         capture_output=True, text=True)
+    assert pre.returncode == 0, pre.stderr
+    vector = "_mm256_" in pre.stdout.split("void f(")[1]
+    assert vector == ("-mavx2" in flags), pre.stdout[-2000:]
+
+
 def test_x86_targets_share_a_parse_unless_the_code_tests_isa_macros(tmp_path: Path) -> None:
     plain = tmp_path / "plain.c"
     plain.write_text("int f(int x) { return x; }\n")

@@ -42,6 +42,10 @@ Kernel metadata is the first comment of the file, for example
   report="memory.gather=1 ..."   statistics every vectorized entry must show
   width="avx2:4 avx512:8 neon:2" expected width per target
   maxwidth=N          no target may use more lanes (safelen)
+  scalar_in="GLOB ..." configurations (fnmatch patterns of their names) whose
+                      compiler takes no vector branch of this kernel by design
+                      (its user code reads ISA macros: the AVX2 branch is
+                      not compiled where __AVX512F__ is defined)
 Lines containing ``s2s-keep`` must appear in the output verbatim and as
 often as in the input (text outside annotated loops is left untouched).
 
@@ -57,6 +61,7 @@ from __future__ import annotations
 import argparse
 import fcntl
 import functools
+import fnmatch
 import hashlib
 import json
 import math
@@ -173,14 +178,11 @@ VARIANTS: dict[str, Variant] = {
 
 @functools.lru_cache(maxsize=None)
 @functools.lru_cache(maxsize=None)
-def target_guards() -> dict[str, tuple[str, ...]]:
-    """Target name -> the macros its #if branch tests (templates/*/target.toml)."""
-    guards = {}
-    for toml in sorted(TEMPLATES.glob("*/target.toml")):
-        data = tomllib.loads(toml.read_text())
-        guard = data["guard"]
-        guards[data["name"]] = (guard,) if isinstance(guard, str) else tuple(guard)
-    return guards
+def target_conditions() -> dict[str, str]:
+    """Target name -> the #if condition of its branch in s2svec's output."""
+    from s2s.codegen.target import load_target
+    return {t.parent.name: load_target(t.parent.name).condition
+            for t in sorted(TEMPLATES.glob("*/target.toml"))}
 
 
 V3_CPU = ("avx2", "fma", "bmi1", "bmi2", "f16c", "movbe")
@@ -236,7 +238,7 @@ X86_BUILDS = (
     ("native-avx2only", ("-O2", "-march=native"), "avx2", ()),
     ("v4-avx2only", ("-O3", "-march=x86-64-v4"), "avx2", V4_CPU),
 )
-MAIN_CONFIGS = frozenset({"gcc-avx2", "gcc-v4", "clang19-avx2", "clang19-v4",
+MAIN_CONFIGS = frozenset({"gcc-avx2", "gcc-v4", "clang19-avx2", "clang19-v4", "clang-v4",
                           "gcc-neon", "clang19-neon"})
 AARCH64 = "--target=aarch64-linux-gnu"
 
@@ -261,13 +263,15 @@ CONFIGS: dict[str, Config] = {c.name: c for c in _all_configs()}
 
 @functools.lru_cache(maxsize=None)
 def enabled_targets(cc: str, flags: tuple[str, ...]) -> frozenset[str]:
-    """The targets whose guard macros `cc flags` all predefine (asked once per process)."""
+    """The targets whose #if condition holds for `cc flags` (asked once per
+    process, by preprocessing the conditions with the compiler)."""
     if shutil.which(cc) is None:
         return frozenset()
-    proc = subprocess.run([cc, *flags, "-dM", "-E", "-x", "c", "/dev/null"],
+    probe = "".join(f"#if {cond}\nS2S_TARGET {name}\n#endif\n"
+                    for name, cond in target_conditions().items())
+    proc = subprocess.run([cc, *flags, "-E", "-P", "-x", "c", "-"], input=probe,
                           capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
-    defined = set(re.findall(r"^#define (\w+)", proc.stdout, re.M))
-    return frozenset(t for t, guard in target_guards().items() if set(guard) <= defined)
+    return frozenset(re.findall(r"^S2S_TARGET (\w+)", proc.stdout, re.M))
 
 
 @functools.lru_cache(maxsize=None)
@@ -296,8 +300,8 @@ def skip_reason(config: Config) -> Optional[str]:
         return f"{config.describe()} compiles no vector branch here"
     if (config.variant == "avx2"
             and "avx512" not in enabled_targets(config.cc, config.flags)):
-        return (f"{config.describe()} has no AVX-512 here: the same build as the "
-                f"avx2 branch of the default output")
+        return (f"{config.describe()} compiles the avx2 branch of the default output "
+                f"(no AVX-512 here, or a compiler the AVX-512 branch avoids): the same build")
     return None
 
 
@@ -316,12 +320,13 @@ def configs_for(meta: "Meta", index: int = 0, full: Optional[bool] = None) -> li
     main = [n for n, c in CONFIGS.items() if c.main]
     if meta.vectorized == 0:
         return main
-    others = [n for n, c in CONFIGS.items() if not c.main]
     if full is None:
         full = os.environ.get(FULL_MATRIX_ENV) == "full"
     if full:
-        return main + others
-    picked = {others[(index * ROTATED + j) % len(others)] for j in range(ROTATED)}
+        return list(CONFIGS)
+    others = [n for n, c in CONFIGS.items() if not c.main and not skip_reason(c)]
+    picked = {others[(index * ROTATED + j) % len(others)] for j in range(ROTATED)} \
+        if others else set()
     return main + [n for n in others if n in picked]
 
 
@@ -346,6 +351,7 @@ class Meta:
     width: tuple[tuple[str, int], ...] = ()
     """(target, width) the report must show."""
     maxwidth: Optional[int] = None
+    scalar_in: tuple[str, ...] = ()
 
 
 _META_RE = re.compile(r"/\*\s*s2s-test:(.*?)\*/", re.S)
@@ -385,6 +391,7 @@ def parse_meta(text: str) -> Meta:
         report=tuple(_pairs(values.pop("report", ""), "=")),
         width=tuple(_pairs(values.pop("width", ""), ":")),
         maxwidth=int(maxw) if (maxw := values.pop("maxwidth", "")) else None,
+        scalar_in=tuple(values.pop("scalar_in", "").split()),
     )
     if values:
         raise ValueError(f"unknown metadata keys {sorted(values)}")
@@ -809,7 +816,11 @@ def check_output_text(source: str, output: str, meta: Meta, config: Config,
     in what the configuration really compiles); kept lines are intact; grep
     patterns match."""
     problems: list[str] = []
-    if meta.vectorized and not re.search(config.intrinsics, output):
+    if any(fnmatch.fnmatch(config.name, g) for g in meta.scalar_in):
+        if active is not None and re.search(config.intrinsics, active):
+            problems.append(f"{config.name} compiles {config.target} intrinsics, but the "
+                            "kernel says it takes no vector branch (scalar_in)")
+    elif meta.vectorized and not re.search(config.intrinsics, output):
         problems.append(f"output has no {config.target} intrinsics (/{config.intrinsics}/)")
     elif meta.vectorized and active is not None and not re.search(config.intrinsics, active):
         problems.append(f"the {config.target} intrinsics are not in the code that "
@@ -827,10 +838,10 @@ def check_output_text(source: str, output: str, meta: Meta, config: Config,
 
 
 def active_text(tr: Transform, config: Config, meta: Meta) -> str:
-    """preprocessed_own_text of s2svec's output, once per set of predefined
-    guard macros (only they decide which branch of the #if chain survives)."""
-    enabled = sorted(enabled_targets(config.cc, config.flags))
-    cached = tr.directory / f"active-{'-'.join(enabled) or 'none'}.c"
+    """preprocessed_own_text of s2svec's output, once per compiler and flags
+    (the conditions of the #if chain may name any predefined macro)."""
+    key = hashlib.sha256(shlex.join([config.cc, *config.flags]).encode()).hexdigest()[:12]
+    cached = tr.directory / f"active-{key}.c"
     with _locked(tr.directory):
         if not cached.exists():
             cached.write_text(preprocessed_own_text(tr.output_path, config, meta),

@@ -95,11 +95,15 @@ class Target:
     """Whether plain ``char`` is signed in this target's C ABI (AArch64: no)."""
     triple: str = ""
     """The target triple its compilers use (``x86_64-linux-gnu``)."""
+    avoid: list[str] = field(default_factory=list)
+    """Preprocessor conditions (compilers) under which this target's code is
+    not compiled although the ISA is there: the next branch is taken instead."""
 
     @property
     def condition(self) -> str:
         """The preprocessor condition selecting this target's code."""
-        return " && ".join(f"defined({g})" for g in self.guards)
+        return " && ".join([f"defined({g})" for g in self.guards] +
+                           [f"!({a})" for a in self.avoid])
 
     @property
     def guard(self) -> str:
@@ -207,4 +211,4 @@ def load_target(name: str) -> Target:
         math_functions=set(math.get("functions", [])),
         types=_type_infos(data.get("vector", [])),
         env=env, plain_char_signed=bool(data.get("plain_char_signed", True)),
-        triple=data.get("triple", ""))
+        triple=data.get("triple", ""), avoid=list(data.get("avoid", [])))

@@ -39,6 +39,8 @@ class ParsedFile:
     """The ``-D`` arguments, ``NAME`` or ``NAME=VALUE``."""
     target_args: tuple[str, ...] = ()
     """The target arguments the file was parsed with (see ``parse_file``)."""
+    args: tuple[str, ...] = ()
+    """Every argument the parser got (to read other text the same way)."""
     warnings: list[Unsupported] = field(default_factory=list)
     """Warnings about the file that belong to no loop (``pragmas`` fills it)."""
     _line_starts: list[int] = field(default_factory=list, repr=False)
@@ -146,7 +148,18 @@ def parse_file(
     except ci.TranslationUnitLoadError as exc:
         raise UserError(f"{path}: cannot parse file ({exc})") from exc
     _raise_errors(tu)
-    return ParsedFile(path, tu, raw, _decode(raw), list(defines), tuple(target_args))
+    return ParsedFile(path, tu, raw, _decode(raw), list(defines), tuple(target_args),
+                      tuple(args))
+
+
+def defined_macros(parsed: ParsedFile, names: set[str]) -> set[str]:
+    """Which of ``names`` are macros where ``parsed`` was read (its predefined
+    macros and -D flags; not the file's own definitions)."""
+    probe = "".join(f"#ifdef {n}\nint s2s_defined_{n};\n#endif\n" for n in sorted(names))
+    tu = ci.Index.create().parse("s2s_probe.c", args=list(parsed.args),
+                                 unsaved_files=[("s2s_probe.c", probe)])
+    found = {c.spelling for c in tu.cursor.get_children()}
+    return {n for n in names if f"s2s_defined_{n}" in found}
 
 
 @contextlib.contextmanager

@@ -23,7 +23,7 @@ from typing import Any, Optional
 import clang.cindex as ci
 
 from ..diagnostics import UserError
-from .parse import ParsedFile, ParseError, parse_file
+from .parse import ParsedFile, ParseError, defined_macros, parse_file
 from .pragmas import scan_directives
 
 _CONDITIONALS = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef"}
@@ -39,6 +39,12 @@ class FileView:
     error: Optional[UserError] = None
     """Why it does not parse (the compiler's first error)."""
     targets: list[str] = field(default_factory=list)
+    assumed: dict[str, bool] = field(default_factory=dict)
+    """The reserved macros the user's conditionals name, and whether this
+    view defines them (``__AVX512F__``: False for the AVX2 view).  A compiler
+    reads the file as this view only where they are defined alike, so a
+    target's code from this view is compiled only there: AVX2 code built
+    with -march=native would otherwise meet another reading of the file."""
 
 
 def parse_views(path: str, include_dirs: list[str], defines: list[str], std: str,
@@ -55,6 +61,8 @@ def parse_views(path: str, include_dirs: list[str], defines: list[str], std: str
         view.targets.append(target.name)
         views[target.name] = view
     parsed = [v for v in by_args.values() if v.parsed is not None]
+    for view in parsed:
+        view.assumed = _assumed(view.parsed)
     if not parsed:
         first = next(iter(by_args.values())).error
         assert first is not None
@@ -78,6 +86,30 @@ def _shareable(by_args: dict[tuple[str, ...], FileView],
         if same_triple and view.parsed is not None and not conditionals_name_reserved(view.parsed):
             return view
     return None
+
+
+def _assumed(parsed: ParsedFile) -> dict[str, bool]:
+    names = reserved_in_conditionals(parsed)
+    defined = defined_macros(parsed, names) if names else set()
+    return {n: n in defined for n in sorted(names)}
+
+
+def reserved_in_conditionals(parsed: ParsedFile) -> set[str]:
+    """The reserved identifiers (``__AVX512F__``) that conditional directives
+    of the main file and of non-system headers name (``__has_include`` and
+    the like are operators, not macros)."""
+    names: set[str] = set()
+    for raw in _user_files(parsed):
+        for start, end, name in scan_directives(raw):
+            if name in _CONDITIONALS:
+                names |= {m.decode() for m in _RESERVED.findall(raw[start:end])}
+    return names - _OPERATORS
+
+
+_OPERATORS = {"__has_include", "__has_include_next", "__has_attribute", "__has_builtin",
+              "__has_feature", "__has_extension", "__has_c_attribute",
+              "__has_cpp_attribute", "__has_declspec_attribute", "__has_warning",
+              "__is_identifier", "__building_module"}
 
 
 def conditionals_name_reserved(parsed: ParsedFile) -> bool:
