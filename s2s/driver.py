@@ -17,6 +17,8 @@ from .codegen.generate import CodegenOptions, GeneratedLoop, prelude
 from .codegen.target import TEMPLATE_ROOT, Target, load_target
 from .deep import deep_stack
 from .diagnostics import Location, Unsupported, UserError, internal_error
+from .declare import FunctionVariants, not_vectorized, function_variants
+from .frontend.declare_simd import SimdFunction, collect, definition_of
 from .frontend.lower import lower_loop
 from .frontend.macro_checks import source_checks
 from .frontend.parse import ParsedFile
@@ -134,11 +136,11 @@ def run(path: str, options: Options) -> Result:
     needs: dict[str, Optional[set[str]]] = {t.name: None for t in targets}
     by_offset = _pragmas_by_offset(views, targets)
     _file_warnings(views, result)
+    simd = collect_simd_functions(by_offset)
     for per_target in by_offset:
         first = next(iter(per_target.values()))
         if first.clauses.directive == "declare simd":
-            _skip_function(first, [t for t in targets if t.name in per_target], result)
-            continue
+            continue  # below, once per function
         enclosing = _enclosing(replacements, first.start)
         if enclosing is not None:
             _warn(result, first.location, "loop not vectorized: it is nested in the simd "
@@ -153,6 +155,10 @@ def run(path: str, options: Options) -> Result:
         for target, loop in loops:
             needs[target.name] = (needs[target.name] or set()) | loop.needs
         replacements.append(_dispatch(region, loops, main))
+    for fn, definitions in simd.values():
+        if definitions:
+            _emit_variants(fn, definitions, main, targets, options, codegen_options, result,
+                           replacements, needs)
     head = _preludes(targets, needs)
     at = _prelude_offset(main, replacements) if head else 0
     result.output = _splice(main.data, replacements, head, at)
@@ -246,14 +252,42 @@ def _warn(result: Result, location: Optional[Location], message: str) -> None:
     result.warnings.append(f"{where}warning: {message}")
 
 
-def _skip_function(pragma: Pragma, targets: list[Target], result: Result) -> None:
-    name = pragma.target.spelling
-    reason = "vector variants of declare simd functions are not generated yet"
-    _warn(result, pragma.location, f"function '{name}' left scalar: {reason}")
-    for target in targets:
-        report = _report(pragma, target, "function", name)
-        report.reason = reason
-        result.reports.append(report)
+def collect_simd_functions(by_offset: list[dict[str, Pragma]]
+                           ) -> dict[str, tuple[SimdFunction, dict[str, Any]]]:
+    """The declare simd functions (from the first view that has each
+    pragma) and, per target, the definition's cursor in its view when the
+    file defines the function."""
+    first = [next(iter(p.values())) for p in by_offset]
+    functions = collect(first)
+    out: dict[str, tuple[SimdFunction, dict[str, Any]]] = {
+        name: (fn, {}) for name, fn in functions.items()}
+    for per_target in by_offset:
+        for target_name, pragma in per_target.items():
+            if pragma.clauses.directive != "declare simd":
+                continue
+            entry = out.get(pragma.target.spelling)
+            d = definition_of(pragma.target)
+            if entry is not None and d is not None:
+                entry[1].setdefault(target_name, d)
+    return out
+
+
+def _emit_variants(fn: SimdFunction, definitions: dict[str, Any], main: ParsedFile,
+                   targets: list[Target], options: Options, codegen: CodegenOptions,
+                   result: Result, replacements: list[Replacement],
+                   needs: dict[str, Optional[set[str]]]) -> None:
+    try:
+        fv = function_variants(fn, definitions, main.data, targets, options, codegen)
+    except Exception as exc:  # noqa: BLE001 - a bug in one function must not fail the file
+        e = _contained(exc, fn.location)
+        fv = FunctionVariants(0, "")
+        not_vectorized(fv, fn, e, targets)
+    result.warnings.extend(fv.warnings)
+    result.reports.extend(fv.reports)
+    if fv.text:
+        replacements.append(Replacement(fv.offset, fv.offset, fv.text.encode()))
+    for name, items in fv.needs.items():
+        needs[name] = (needs[name] or set()) | items
 
 
 def _vectorize_loop(lowered: "_Lowered", targets: list[Target],

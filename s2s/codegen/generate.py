@@ -410,7 +410,7 @@ class _LoopGen:
         value = (f"({T})((unsigned long long)s2s_lo + (s2s_k + s2s_e) * "
                  f"(unsigned long long){literal(bd.step, IntType(64))})")
         g = {
-            "comment": f"/* s2svec: {self.target.name}, {W} lanes, loop at "
+            "comment": f"/* s2svec: {self.target.name}, {W} lanes, {region.kind} at "
                        f"{region.file}:{region.line} */",
             "checks": list(region.source_checks),
             "W": W, "parallel": self.parallel,

@@ -95,6 +95,11 @@ class Target:
     """Whether plain ``char`` is signed in this target's C ABI (AArch64: no)."""
     triple: str = ""
     """The target triple its compilers use (``x86_64-linux-gnu``)."""
+    vfabi_family: tuple[str, ...] = ()
+    """Vector Function ABI ISA letters whose variants objects of this
+    architecture define (s2s.codegen.vfabi.FAMILIES)."""
+    vfabi_isa: str = ""
+    """The ISA letter of the variants this target's vector code calls."""
 
     @property
     def condition(self) -> str:
@@ -207,4 +212,5 @@ def load_target(name: str) -> Target:
         math_functions=set(math.get("functions", [])),
         types=_type_infos(data.get("vector", [])),
         env=env, plain_char_signed=bool(data.get("plain_char_signed", True)),
-        triple=data.get("triple", ""))
+        triple=data.get("triple", ""), vfabi_family=tuple(data.get("vfabi_family", ())),
+        vfabi_isa=data.get("vfabi_isa", ""))

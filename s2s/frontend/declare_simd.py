@@ -72,7 +72,7 @@ def collect(pragmas: list[Any], plain_char_signed: bool = True) -> dict[str, Sim
             _add_variants(fn, pragma)
     for fn in out.values():
         if fn.definition is None and fn.pragmas:
-            fn.definition = _definition_of(fn.pragmas[0].target)
+            fn.definition = definition_of(fn.pragmas[0].target)
     return out
 
 
@@ -105,7 +105,7 @@ def _add_variants(fn: SimdFunction, pragma: Any) -> None:
         fn.problem = Unsupported(str(e), pragma.location)
 
 
-def _definition_of(cursor: ci.Cursor) -> Optional[ci.Cursor]:
+def definition_of(cursor: ci.Cursor) -> Optional[ci.Cursor]:
     d = cursor.get_definition()
     if d is None or d.location.file is None or cursor.location.file is None \
             or d.location.file.name != cursor.location.file.name:
