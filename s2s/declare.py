@@ -25,7 +25,7 @@ from .frontend.lower_function import lower_function
 from .pipeline import analyze, control_counts, generate
 from .report import RegionReport
 
-Shape = tuple[bool, int, tuple[Any, ...]]
+Shape = tuple[bool, int, tuple[Any, ...], int]
 
 
 @dataclass
@@ -63,25 +63,24 @@ def function_variants(fn: SimdFunction, definitions: dict[str, Any], data: bytes
         return out
     sig = signature_of(fn, cursor)
     cores: dict[tuple[str, Shape], tuple[Core, GeneratedLoop, RegionReport]] = {}
-    failed: list[tuple[Target, Unsupported]] = []
+    failed: dict[str, tuple[Target, Unsupported]] = {}
     for target in targets:
         if target.name not in definitions:
             continue
         for shape in dict.fromkeys(v.shape for v in fn.variants
-                                   if v.isa.letter in target.vfabi_family):
+                                   if v.isa.letter in target.vfabi_family and v.vlen > 1):
             try:
                 cores[(target.name, shape)] = _core(fn, sig, definitions[target.name], shape,
                                                     target, options, codegen)
             except Unsupported as e:
-                failed.append((target, e))
-                break
-    if failed and len({t.name for t, _ in failed}) == len(definitions):
-        not_vectorized(out, fn, failed[0][1], targets)
+                failed.setdefault(target.name, (target, e))
+    if failed and len(failed) == len(definitions):
+        not_vectorized(out, fn, next(iter(failed.values()))[1], targets)
         return out
-    for target, e in failed:
+    for target, e in failed.values():
         out.warnings.append(f"{e.location or loc}: warning: function '{fn.name}' not "
-                            f"vectorized for {target.name} (its variants run the scalar "
-                            f"function per lane there): {e.message}")
+                            f"vectorized for {target.name} (variants whose body it cannot "
+                            f"take run the scalar function per lane): {e.message}")
     blocks = []
     for family in FAMILIES:
         texts = []
@@ -92,6 +91,12 @@ def function_variants(fn: SimdFunction, definitions: dict[str, Any], data: bytes
             for t, (_, loop, report) in chosen:
                 out.reports.append(_variant_report(report, v, loop))
                 out.needs.setdefault(t.name, set()).update(loop.needs)
+            if v.vlen == 1:  # one lane: the scalar function is the variant's body
+                out.reports.extend(RegionReport(
+                    file=loc.file, line=loc.line, column=loc.column, kind="function",
+                    name=v.mangled, target=t.name, width=1,
+                    reason="one lane: the variant calls the scalar function")
+                    for t in targets if v.isa.letter in t.vfabi_family and t.name in definitions)
         isa = ISAS[family[0]]
         blocks.append(family_block(isa.arch, isa.header, texts))
     out.text = "".join(blocks)
@@ -100,11 +105,11 @@ def function_variants(fn: SimdFunction, definitions: dict[str, Any], data: bytes
 
 def _core(fn: SimdFunction, sig: Signature, cursor: Any, shape: Shape, target: Target,
           options: Any, codegen: CodegenOptions) -> tuple[Core, GeneratedLoop, RegionReport]:
-    masked, vlen, kinds = shape
+    masked, vlen, kinds, cdt_bits = shape
     clauses = ClauseSet("simd", fn.location, simdlen=vlen, safelen=vlen)
-    region = lower_function(None, cursor, vlen, masked, kinds, clauses,
+    region = lower_function(None, cursor, vlen, masked, kinds, clauses, cdt_bits,
                             plain_char_signed=target.plain_char_signed)
-    v = Variant(ISAS[target.vfabi_isa], masked, vlen, kinds, fn.name, 0, False)
+    v = Variant(ISAS[target.vfabi_isa], masked, vlen, kinds, fn.name, cdt_bits, False)
     region.body_text = "{ " + lane_call(sig, v) + " }"
     threshold = options.boscc_threshold if options.boscc else None
     analyzed = analyze(region, tuple(options.print_after), boscc_threshold=threshold)

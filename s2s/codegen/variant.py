@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..ir.types import PtrType, Type
+from ..frontend.lower_function import MASK_C
 from .vfabi import Piece, Variant, mask_pieces, pieces
 
 INDENT = "    "
@@ -98,7 +99,7 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
         else:
             params.append(f"__typeof__({ct}) {name}")
     if v.masked:
-        unpack.append(f"unsigned char s2s_mask[{n}];")
+        unpack.append(f"{MASK_C[v.cdt_bits]} s2s_mask[{n}];")
         for i, p in enumerate(mask_pieces(v)):
             params.append(f"{p.ctype} s2s_m_{i}")
             typedefs.append(p.typedef)
@@ -132,9 +133,7 @@ def _unpack_mask(v: Variant, p: Piece, i: int) -> list[str]:
     if v.isa.mask == "bits":
         return [f"for (int s2s_j = 0; s2s_j < {p.lanes}; s2s_j++) "
                 f"s2s_mask[{first} + s2s_j] = (s2s_m_{i} >> s2s_j) & 1;"]
-    bits = v.cdt_bits
-    utype = {8: "unsigned char", 16: "unsigned short", 32: "unsigned int",
-             64: "unsigned long long"}[bits]
+    utype = MASK_C[v.cdt_bits]
     return ["{",
             f"{INDENT}{utype} s2s_b[{p.lanes}];",
             f"{INDENT}__builtin_memcpy(s2s_b, &s2s_m_{i}, sizeof s2s_b);",

@@ -125,9 +125,10 @@ class Variant:
                 f"{''.join(p.mangle() for p in self.params)}_{self.name}")
 
     @property
-    def shape(self) -> tuple[bool, int, tuple[ParamKind, ...]]:
-        """What the body of the variant depends on (not the ISA)."""
-        return (self.masked, self.vlen, self.params)
+    def shape(self) -> tuple[bool, int, tuple[ParamKind, ...], int]:
+        """What the body of the variant depends on (not the ISA); the mask
+        lanes are as wide as the CDT, so their vector exists where the data's does."""
+        return (self.masked, self.vlen, self.params, self.cdt_bits)
 
 
 class NoVariants(Exception):

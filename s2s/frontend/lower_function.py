@@ -38,6 +38,9 @@ CK = ci.CursorKind
 LANE = "s2s_l"
 MASK = "s2s_mask"
 RET = "s2s_ret"
+MASK_C = {8: "unsigned char", 16: "unsigned short", 32: "unsigned int",
+          64: "unsigned long long"}
+"""C type of the mask lanes (as wide as the CDT)."""
 
 
 def lane_array(name: str) -> str:
@@ -69,7 +72,7 @@ class _NoLoop:
 
 
 def lower_function(parsed: Any, cursor: ci.Cursor, vlen: int, masked: bool,
-                   kinds: tuple[ParamKind, ...], clauses: Any,
+                   kinds: tuple[ParamKind, ...], clauses: Any, mask_bits: int = 32,
                    plain_char_signed: bool = True) -> Region:
     """The region of one variant shape of the function defined at ``cursor``."""
     types = TypeMapper(plain_char_signed, scope=cursor)
@@ -90,8 +93,8 @@ def lower_function(parsed: Any, cursor: ci.Cursor, vlen: int, masked: bool,
                           _linear_by(low, low.ssa.read(decl_key(p), low.entry),
                                      params[kind.step], lane))
     if masked:
-        mask = fn.add_arg(PtrType(IntType(8, False)), MASK)
-        args.append(ArgBinding(mask, "uniform", MASK, "unsigned char *"))
+        mask = fn.add_arg(PtrType(IntType(mask_bits, False)), MASK)
+        args.append(ArgBinding(mask, "uniform", MASK, f"{MASK_C[mask_bits]} *"))
         m = low.bld().load(low.bld().gep(mask, _index(low, lane)))
         on = low.new_block("active")
         low.branch(low.bld().cmp("ne", m, Constant(m.type, 0)), on, low.ret_block)
