@@ -17,7 +17,7 @@ from .codegen.generate import CodegenOptions, GeneratedLoop, prelude
 from .codegen.target import TEMPLATE_ROOT, Target, load_target
 from .deep import deep_stack
 from .diagnostics import Location, Unsupported, UserError, internal_error
-from .declare import FunctionVariants, not_vectorized, function_variants
+from .declare import FunctionVariants, function_variants, not_vectorized, signature_of
 from .frontend.declare_simd import SimdFunction, collect, definition_of
 from .frontend.lower import lower_loop
 from .frontend.macro_checks import source_checks
@@ -137,6 +137,7 @@ def run(path: str, options: Options) -> Result:
     by_offset = _pragmas_by_offset(views, targets)
     _file_warnings(views, result)
     simd = collect_simd_functions(by_offset)
+    _all_variants(simd, main, targets, options, codegen_options, result, replacements, needs)
     for per_target in by_offset:
         first = next(iter(per_target.values()))
         if first.clauses.directive == "declare simd":
@@ -155,10 +156,6 @@ def run(path: str, options: Options) -> Result:
         for target, loop in loops:
             needs[target.name] = (needs[target.name] or set()) | loop.needs
         replacements.append(_dispatch(region, loops, main))
-    for fn, definitions in simd.values():
-        if definitions:
-            _emit_variants(fn, definitions, main, targets, options, codegen_options, result,
-                           replacements, needs)
     head = _preludes(targets, needs)
     at = _prelude_offset(main, replacements) if head else 0
     result.output = _splice(main.data, replacements, head, at)
@@ -272,6 +269,48 @@ def collect_simd_functions(by_offset: list[dict[str, Pragma]]
     return out
 
 
+def callable_variants(simd: dict[str, tuple[SimdFunction, dict[str, Any]]]
+                      ) -> dict[str, Any]:
+    """The functions whose variants exist: declared only (defined elsewhere,
+    as gcc would call them) or defined here with a body s2svec takes."""
+    out: dict[str, Any] = {}
+    for fn, definitions in simd.values():
+        if fn.problem is not None or not fn.pragmas:
+            continue
+        cursor = next(iter(definitions.values()), fn.pragmas[0].target)
+        out[fn.name] = (signature_of(fn, cursor), fn.variants)
+    return out
+
+
+def _all_variants(simd: dict[str, tuple[SimdFunction, dict[str, Any]]], main: ParsedFile,
+                  targets: list[Target], options: Options, codegen: CodegenOptions,
+                  result: Result, replacements: list[Replacement],
+                  needs: dict[str, Optional[set[str]]]) -> None:
+    """Variants of every function defined here.  Their bodies may call each
+    other's variants: when a body turns out not to be vectorizable (no
+    variants), the others are made again without calls to it."""
+    for _ in range(len(simd) + 1):
+        codegen.simd_functions = callable_variants(simd)
+        trial = Result(b"")
+        edits: list[Replacement] = []
+        wanted: dict[str, Optional[set[str]]] = dict(needs)
+        for fn, definitions in simd.values():
+            if definitions and fn.problem is None:
+                _emit_variants(fn, definitions, main, targets, options, codegen, trial,
+                               edits, wanted)
+        if callable_variants(simd).keys() == codegen.simd_functions.keys():
+            break
+    for fn, definitions in simd.values():
+        if definitions and fn.problem is not None and not any(
+                r.kind == "function" and r.name == fn.name for r in trial.reports):
+            _emit_variants(fn, definitions, main, targets, options, codegen, trial, edits,
+                           wanted)
+    result.warnings.extend(trial.warnings)
+    result.reports.extend(trial.reports)
+    replacements.extend(edits)
+    needs.update(wanted)
+
+
 def _emit_variants(fn: SimdFunction, definitions: dict[str, Any], main: ParsedFile,
                    targets: list[Target], options: Options, codegen: CodegenOptions,
                    result: Result, replacements: list[Replacement],
@@ -282,6 +321,8 @@ def _emit_variants(fn: SimdFunction, definitions: dict[str, Any], main: ParsedFi
         e = _contained(exc, fn.location)
         fv = FunctionVariants(0, "")
         not_vectorized(fv, fn, e, targets)
+    if not fv.text and fn.problem is None:
+        fn.problem = Unsupported("its body is not vectorized", fn.location)
     result.warnings.extend(fv.warnings)
     result.reports.extend(fv.reports)
     if fv.text:

@@ -105,6 +105,7 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
             typedefs.append(p.typedef)
             unpack.extend(_unpack_mask(v, p, i))
     ret_type, ret_lines = _return(sig, v, typedefs)
+    head = _head(sig, v, ret_type, params)
     if sig.ret is not None:
         unpack.insert(0, f"__typeof__({sig.ret_c}) s2s_ret[{n}];")
     scalar = [f"for (int s2s_l = 0; s2s_l < {n}; s2s_l++) {{",
@@ -119,12 +120,41 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
     if cores:
         body.append("#endif")
     body.extend(ret_lines)
-    attr = f'__attribute__((target("{v.isa.attribute}"))) ' if v.isa.attribute else ""
-    head = f"{'static ' if sig.static else ''}{attr}{ret_type} {tag}({', '.join(params)})"
     lines = [t for t in dict.fromkeys(typedefs) if t]
     lines += [head, "{"] + [INDENT + line if line and not line.startswith("#") else line
                             for line in body] + ["}"]
     return "\n".join(lines) + "\n"
+
+
+def _head(sig: Signature, v: Variant, ret_type: str, params: list[str]) -> str:
+    attr = f'__attribute__((target("{v.isa.attribute}"))) ' if v.isa.attribute else ""
+    return f"{'static ' if sig.static else ''}{attr}{ret_type} {v.mangled}({', '.join(params)})"
+
+
+def prototype(sig: Signature, v: Variant) -> Optional[str]:
+    """The declaration a vector loop calls the variant through (the
+    definition's exact types); None when a piece needs a typedef."""
+    params: list[str] = []
+    for name, t, ct, k in zip(sig.names, sig.params, sig.params_c, v.params):
+        if k.kind == "v":
+            regs = pieces(v.isa, t, v.vlen, v.mangled)
+            if len(regs) != 1 or regs[0].typedef:
+                return None
+            params.append(regs[0].ctype)
+        else:
+            params.append(f"__typeof__({ct})")
+    if v.masked:
+        regs = mask_pieces(v)
+        if len(regs) != 1 or regs[0].typedef:
+            return None
+        params.append(regs[0].ctype)
+    ret = "void"
+    if sig.ret is not None:
+        regs = pieces(v.isa, sig.ret, v.vlen, v.mangled + "_r")
+        if len(regs) != 1 or regs[0].typedef:
+            return None
+        ret = regs[0].ctype
+    return _head(sig, v, ret, params) + ";"
 
 
 def _unpack_mask(v: Variant, p: Piece, i: int) -> list[str]:
