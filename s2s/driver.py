@@ -7,6 +7,7 @@ added at the top of the file.  Every other byte stays as it was.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import sys
@@ -17,6 +18,8 @@ from .codegen.generate import CodegenOptions, GeneratedLoop, prelude
 from .codegen.target import TEMPLATE_ROOT, Target, load_target
 from .deep import deep_stack
 from .diagnostics import Location, Unsupported, UserError, internal_error
+from .declare import FunctionVariants, function_variants, not_vectorized, signature_of
+from .frontend.declare_simd import SimdFunction, collect, definition_of
 from .frontend.lower import lower_loop
 from .frontend.macro_checks import source_checks
 from .frontend.parse import ParsedFile
@@ -125,6 +128,7 @@ def run(path: str, options: Options) -> Result:
     targets = sorted((load_target(n) for n in options.targets),
                      key=lambda t: -t.register_bits)
     views = parse_views(path, options.include_dirs, options.defines, options.std, targets)
+    targets = [_in_view(t, views[t.name]) for t in targets]
     result = Result(output=b"")
     _warn_unparsed(views, result)
     main = next(v.parsed for v in views.values() if v.parsed is not None)
@@ -134,11 +138,12 @@ def run(path: str, options: Options) -> Result:
     needs: dict[str, Optional[set[str]]] = {t.name: None for t in targets}
     by_offset = _pragmas_by_offset(views, targets)
     _file_warnings(views, result)
+    simd = collect_simd_functions(by_offset)
+    _all_variants(simd, main, targets, options, codegen_options, result, replacements, needs)
     for per_target in by_offset:
         first = next(iter(per_target.values()))
         if first.clauses.directive == "declare simd":
-            _skip_function(first, [t for t in targets if t.name in per_target], result)
-            continue
+            continue  # below, once per function
         enclosing = _enclosing(replacements, first.start)
         if enclosing is not None:
             _warn(result, first.location, "loop not vectorized: it is nested in the simd "
@@ -152,8 +157,8 @@ def run(path: str, options: Options) -> Result:
         region, loops = generated
         for target, loop in loops:
             needs[target.name] = (needs[target.name] or set()) | loop.needs
-        replacements.append(_dispatch(region, loops, main, views))
-    head = _preludes(targets, needs, views)
+        replacements.append(_dispatch(region, loops, main))
+    head = _preludes(targets, needs)
     at = _prelude_offset(main, replacements) if head else 0
     result.output = _splice(main.data, replacements, head, at)
     return result
@@ -246,14 +251,86 @@ def _warn(result: Result, location: Optional[Location], message: str) -> None:
     result.warnings.append(f"{where}warning: {message}")
 
 
-def _skip_function(pragma: Pragma, targets: list[Target], result: Result) -> None:
-    name = pragma.target.spelling
-    reason = "vector variants of declare simd functions are not generated yet"
-    _warn(result, pragma.location, f"function '{name}' left scalar: {reason}")
-    for target in targets:
-        report = _report(pragma, target, "function", name)
-        report.reason = reason
-        result.reports.append(report)
+def collect_simd_functions(by_offset: list[dict[str, Pragma]]
+                           ) -> dict[str, tuple[SimdFunction, dict[str, Any]]]:
+    """The declare simd functions (from the first view that has each
+    pragma) and, per target, the definition's cursor in its view when the
+    file defines the function."""
+    first = [next(iter(p.values())) for p in by_offset]
+    functions = collect(first)
+    out: dict[str, tuple[SimdFunction, dict[str, Any]]] = {
+        name: (fn, {}) for name, fn in functions.items()}
+    for per_target in by_offset:
+        for target_name, pragma in per_target.items():
+            if pragma.clauses.directive != "declare simd":
+                continue
+            entry = out.get(pragma.target.spelling)
+            d = definition_of(pragma.target)
+            if entry is not None and d is not None:
+                entry[1].setdefault(target_name, d)
+    return out
+
+
+def callable_variants(simd: dict[str, tuple[SimdFunction, dict[str, Any]]]
+                      ) -> dict[str, Any]:
+    """The functions whose variants exist: declared only (defined elsewhere,
+    as gcc would call them) or defined here with a body s2svec takes."""
+    out: dict[str, Any] = {}
+    for fn, definitions in simd.values():
+        if fn.problem is not None or not fn.pragmas:
+            continue
+        cursor = next(iter(definitions.values()), fn.pragmas[0].target)
+        out[fn.name] = (signature_of(fn, cursor), fn.variants)
+    return out
+
+
+def _all_variants(simd: dict[str, tuple[SimdFunction, dict[str, Any]]], main: ParsedFile,
+                  targets: list[Target], options: Options, codegen: CodegenOptions,
+                  result: Result, replacements: list[Replacement],
+                  needs: dict[str, Optional[set[str]]]) -> None:
+    """Variants of every function defined here.  Their bodies may call each
+    other's variants: when a body turns out not to be vectorizable (no
+    variants), the others are made again without calls to it."""
+    for _ in range(len(simd) + 1):
+        codegen.simd_functions = callable_variants(simd)
+        trial = Result(b"")
+        edits: list[Replacement] = []
+        wanted: dict[str, Optional[set[str]]] = dict(needs)
+        for fn, definitions in simd.values():
+            if definitions and fn.problem is None:
+                _emit_variants(fn, definitions, main, targets, options, codegen, trial,
+                               edits, wanted)
+        if callable_variants(simd).keys() == codegen.simd_functions.keys():
+            break
+    for fn, definitions in simd.values():
+        if definitions and fn.problem is not None and not any(
+                r.kind == "function" and r.name == fn.name for r in trial.reports):
+            _emit_variants(fn, definitions, main, targets, options, codegen, trial, edits,
+                           wanted)
+    result.warnings.extend(trial.warnings)
+    result.reports.extend(trial.reports)
+    replacements.extend(edits)
+    needs.update(wanted)
+
+
+def _emit_variants(fn: SimdFunction, definitions: dict[str, Any], main: ParsedFile,
+                   targets: list[Target], options: Options, codegen: CodegenOptions,
+                   result: Result, replacements: list[Replacement],
+                   needs: dict[str, Optional[set[str]]]) -> None:
+    try:
+        fv = function_variants(fn, definitions, main.data, targets, options, codegen)
+    except Exception as exc:  # noqa: BLE001 - a bug in one function must not fail the file
+        e = _contained(exc, fn.location)
+        fv = FunctionVariants(0, "")
+        not_vectorized(fv, fn, e, targets)
+    if not fv.text and fn.problem is None:
+        fn.problem = Unsupported("its body is not vectorized", fn.location)
+    result.warnings.extend(fv.warnings)
+    result.reports.extend(fv.reports)
+    if fv.text:
+        replacements.append(Replacement(fv.offset, fv.offset, fv.text.encode()))
+    for name, items in fv.needs.items():
+        needs[name] = (needs[name] or set()) | items
 
 
 def _vectorize_loop(lowered: "_Lowered", targets: list[Target],
@@ -381,24 +458,23 @@ def _print_shapes(analyzed: AnalyzedRegion, options: Options) -> None:
         sys.stdout.write(print_divergence(region.fn, analyzed.div) + "\n")
 
 
-def branch_condition(target: Target, views: dict[str, FileView]) -> str:
-    """The #if condition of a target's code: its ISA, and the reading of the
-    file its code was generated from (FileView.assumed)."""
-    terms = [target.condition]
-    for name, defined in views[target.name].assumed.items():
-        if not (defined and name in target.guards):
-            terms.append(f"defined({name})" if defined else f"!defined({name})")
-    return " && ".join(terms)
+def _in_view(target: Target, view: FileView) -> Target:
+    """``target`` whose #if condition also says how its view read the file
+    (FileView.assumed): its code is compiled only where the file reads alike."""
+    terms = tuple(f"defined({name})" if defined else f"!defined({name})"
+                  for name, defined in view.assumed.items()
+                  if not (defined and name in target.guards))
+    return dataclasses.replace(target, assumed=terms) if terms else target
 
 
 def _dispatch(region: Region, loops: list[tuple[Target, GeneratedLoop]],
-              parsed: ParsedFile, views: dict[str, FileView]) -> Replacement:
+              parsed: ParsedFile) -> Replacement:
     """The #if chain replacing one annotated loop (pragma included)."""
     assert region.replace is not None
     start = _line_start(parsed.data, region.replace.start)
     lines: list[str] = []
     for i, (target, loop) in enumerate(loops):
-        lines.append(f"{'#if' if i == 0 else '#elif'} {branch_condition(target, views)}")
+        lines.append(f"{'#if' if i == 0 else '#elif'} {target.condition}")
         lines.append(loop.text.rstrip("\n"))
     lines.append("#else")
     lines.append(parsed.data[start:region.replace.end].decode("utf-8", "surrogateescape"))
@@ -417,8 +493,7 @@ def _line_start(data: bytes, offset: int) -> int:
     return data.rfind(b"\n", 0, offset) + 1
 
 
-def _preludes(targets: list[Target], needs: dict[str, Optional[set[str]]],
-              views: dict[str, FileView]) -> bytes:
+def _preludes(targets: list[Target], needs: dict[str, Optional[set[str]]]) -> bytes:
     """One guarded prelude per target that vectorized at least one loop."""
     parts: list[str] = []
     for target in targets:
@@ -426,7 +501,7 @@ def _preludes(targets: list[Target], needs: dict[str, Optional[set[str]]],
         if target_needs is None:
             continue
         text = prelude(target, target_needs).rstrip()
-        parts.append(f"#if {branch_condition(target, views)}\n{text}\n#endif\n")
+        parts.append(f"#if {target.condition}\n{text}\n#endif\n")
     return "".join(parts).encode()
 
 

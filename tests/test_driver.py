@@ -63,16 +63,23 @@ def test_json_report_schema_and_counts(tmp_path: Path) -> None:
         assert e["memory"]["gather"] == 1
         assert e["memory"]["contiguous"] >= 2
         assert e["branches"] == {"uniform": 0, "divergent": 0}
+    # one entry per variant and target: b, c, d, e masked and unmasked on
+    # avx2 and avx512, n (1 and 2 lanes, both masks) on neon
     functions = [e for e in entries if e["kind"] == "function"]
-    assert len(functions) == 3 and all(not e["vectorized"] and e["reason"] for e in functions)
-    assert {e["name"] for e in functions} == {"scale"}
+    assert all(e["vectorized"] == (e["reason"] is None) == (e["width"] > 1) for e in functions)
+    by = {(e["target"], e["name"]): e["width"] for e in functions}
+    assert by[("avx2", "_ZGVdN4vu_scale")] == 4 and by[("avx512", "_ZGVeM8vu_scale")] == 8
+    assert by[("neon", "_ZGVnN2vu_scale")] == 2 and ("neon", "_ZGVdN4vu_scale") not in by
+    assert by[("neon", "_ZGVnN1vu_scale")] == 1  # per lane: the scalar function
+    assert len(functions) == 2 * 8 + 4
 
 
 def test_text_report_is_compiler_style(tmp_path: Path) -> None:
     r = s2svec(tmp_path, "--report", "--target", "avx2")
     assert r.returncode == 0
     assert "k.c:11:5: remark: loop vectorized for avx2 with 4 lanes" in r.stderr
-    assert "k.c:19:1: warning: function 'scale' left scalar" in r.stderr
+    assert "k.c:19:1: remark: function '_ZGVdN4vu_scale' vectorized for avx2 with 4 lanes" \
+        in r.stderr
 
 
 def test_everything_else_is_byte_identical(tmp_path: Path) -> None:
@@ -84,7 +91,9 @@ def test_everything_else_is_byte_identical(tmp_path: Path) -> None:
     # text before the function holding the loop, and after the loop, is unchanged
     head = SOURCE[:SOURCE.index("double kern")]
     assert out.startswith(head)
-    assert out.endswith(SOURCE[loop_end:])
+    # ... up to the vector variants of 'scale', appended after its definition
+    tail = SOURCE[loop_end:]
+    assert tail in out and out[out.index(tail) + len(tail):].startswith("#if defined(__x86_64__)")
     assert SOURCE[SOURCE.index("double kern"):pragma_at] in out
     # the original loop is kept in the #else branch, pragma included
     assert "#else\n" + SOURCE[pragma_at:loop_end] + "#endif\n" in out

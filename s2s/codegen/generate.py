@@ -42,6 +42,9 @@ class CodegenOptions:
     """``vector``: libmvec where the target has it; ``exact``: scalar libm per lane."""
     simdlen: Optional[int] = None
     """Overrides the simdlen clause (the --simdlen option)."""
+    simd_functions: dict[str, Any] = field(default_factory=dict)
+    """declare simd functions the file declares or defines with variants:
+    name -> (codegen.variant.Signature, [vfabi.Variant])."""
 
 
 @dataclass
@@ -269,7 +272,7 @@ class _LoopGen:
         self.W = W
         tag = f"{target.name}_{region.line}_{region.column}"
         w = Widener(region.fn, self.div, self.mem, target, W, mbits, tag,
-                    self.options.math, self.loc)
+                    self.options.math, self.loc, self.options.simd_functions)
         self.parallel = bool(region.worksharing) and not region.outer_loops
         setup, iter_setup, acc_init, folds = self.bind_args(w)
         w.on_ret = self.on_ret
@@ -410,7 +413,7 @@ class _LoopGen:
         value = (f"({T})((unsigned long long)s2s_lo + (s2s_k + s2s_e) * "
                  f"(unsigned long long){literal(bd.step, IntType(64))})")
         g = {
-            "comment": f"/* s2svec: {self.target.name}, {W} lanes, loop at "
+            "comment": f"/* s2svec: {self.target.name}, {W} lanes, {region.kind} at "
                        f"{region.file}:{region.line} */",
             "checks": list(region.source_checks),
             "W": W, "parallel": self.parallel,
@@ -621,6 +624,7 @@ def prelude(target: Target, needs: set[Any]) -> str:
     """#includes, libmvec prototypes and helper functions for the given needs."""
     protos = sorted(f"{ctype} {name}({', '.join([ctype] * n)});"
                     for kind, name, ctype, n in (x for x in needs if x[0] == "proto"))
+    protos += sorted(x[1] for x in needs if x[0] == "decl")
     helpers_src: list[str] = []
     helper_names = sorted(x[1] for x in needs if x[0] == "helper")
     if helper_names:

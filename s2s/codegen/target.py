@@ -98,12 +98,21 @@ class Target:
     avoid: list[str] = field(default_factory=list)
     """Preprocessor conditions (compilers) under which this target's code is
     not compiled although the ISA is there: the next branch is taken instead."""
+    vfabi_family: tuple[str, ...] = ()
+    """Vector Function ABI ISA letters whose variants objects of this
+    architecture define (s2s.codegen.vfabi.FAMILIES)."""
+    vfabi_isa: str = ""
+    """The ISA letter of the variants this target's vector code calls."""
+
+    assumed: tuple[str, ...] = ()
+    """More conditions the code was generated under (the reading of the
+    file, s2s.frontend.views.FileView.assumed; set per file by the driver)."""
 
     @property
     def condition(self) -> str:
         """The preprocessor condition selecting this target's code."""
         return " && ".join([f"defined({g})" for g in self.guards] +
-                           [f"!({a})" for a in self.avoid])
+                           [f"!({a})" for a in self.avoid] + list(self.assumed))
 
     @property
     def guard(self) -> str:
@@ -211,4 +220,5 @@ def load_target(name: str) -> Target:
         math_functions=set(math.get("functions", [])),
         types=_type_infos(data.get("vector", [])),
         env=env, plain_char_signed=bool(data.get("plain_char_signed", True)),
-        triple=data.get("triple", ""), avoid=list(data.get("avoid", [])))
+        triple=data.get("triple", ""), avoid=list(data.get("avoid", [])),
+        vfabi_family=tuple(data.get("vfabi_family", ())), vfabi_isa=data.get("vfabi_isa", ""))

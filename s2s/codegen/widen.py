@@ -35,6 +35,8 @@ from typing import Any, Callable, Optional, Sequence
 
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.types import I1, U64, FloatType, IntType, PtrType, Type
+from .variant import prototype
+from .vfabi import mask_pieces, pieces
 from ..ir.values import (HORIZONTAL, Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
                          Constant, FieldAddr, Gep, Instruction, Load, Phi, Ret,
                          Select, Store, Switch, UnOp, Undef, Value)
@@ -73,7 +75,8 @@ class Widener:
     """Widens one region body; ``run()`` returns the VectorBody."""
 
     def __init__(self, fn: Any, div: Any, mem: Any, target: Target, width: int,
-                 mask_bits: int, tag: str, math: str, location: Optional[Location]) -> None:
+                 mask_bits: int, tag: str, math: str, location: Optional[Location],
+                 simd_functions: Optional[dict[str, Any]] = None) -> None:
         self.fn = fn
         self.div = div
         self.mem: dict[Any, Any] = mem or {}
@@ -83,6 +86,8 @@ class Widener:
         self.tag = tag
         self.math = math
         self.location = location
+        self.simd_functions = simd_functions or {}
+        """declare simd functions: name -> (Signature, variants) (codegen.variant)."""
         self.forms: dict[Value, Form] = {}
         self.body = VectorBody(width)
         self.stats = WidenStats()
@@ -854,6 +859,8 @@ class Widener:
                 dst = self.new_vec(t, hint)
                 self.stmt(f"{dst} = {vname}({', '.join(self.vec(a) for a in args)});")
                 return self.set_vec(inst, dst)
+        if self.vector_variant(inst, t, hint):
+            return
         self.stats.calls["serialized"] += 1
         inputs = [self.lane_operand(a) for a in args]
         code = f"{inst.callee}({', '.join('{%d}' % i for i in range(len(args)))})"
@@ -861,6 +868,56 @@ class Widener:
             self.per_lane(code + ";", inputs, None, None, hint, mask)
             return
         self.set_vec(inst, self.per_lane(code, inputs, t, ret, hint, mask))
+
+
+    def vector_variant(self, inst: Call, t: Optional[TypeInfo], hint: str) -> bool:
+        """Call the declare simd variant of this target's ISA whose lanes are
+        W, whose mask matches (masked under a mask) and whose parameter kinds
+        fit the arguments' shapes (the ABI's caller rules); False: none fits."""
+        entry = self.simd_functions.get(inst.callee)
+        if entry is None:
+            return False
+        sig, variants = entry
+        mask = inst.mask is not None and not (isinstance(inst.mask, Constant)
+                                              and int(inst.mask.value) & 1)
+        for v in variants:
+            if v.isa.letter != self.target.vfabi_isa or v.vlen != self.W or v.masked != mask \
+                    or not all(self.fits(a, k) for a, k in zip(inst.operands, v.params)):
+                continue
+            proto = prototype(sig, v)
+            if proto is None:
+                continue
+            args = [self.abi_arg(a, k, v) for a, k in zip(inst.operands, v.params)]
+            if mask:
+                m = self.mask_operand(inst, v.cdt_bits)
+                assert m is not None
+                args.append(f"({mask_pieces(v)[0].ctype}){m.text}")
+            self.needs.add(("decl", proto))
+            self.stats.calls["vector_variant"] += 1
+            call = f"{v.mangled}({', '.join(args)})"
+            if t is None:
+                self.stmt(f"{call};")
+                return True
+            dst = self.new_vec(t, hint)
+            self.stmt(f"{dst} = ({t.ctype}){call};")
+            self.set_vec(inst, dst)
+            return True
+        return False
+
+    def fits(self, a: Value, k: Any) -> bool:
+        """An argument of this shape may be passed as a parameter of kind k."""
+        if k.kind == "v":
+            return (a.type.is_int() or a.type.is_float() or a.type.is_ptr()) and a.type != I1
+        if k.kind == "u":
+            return self.kind(a) == "u"
+        if k.kind == "l":
+            return self.kind(a) == "s" and self.stride(a) == k.step
+        return False  # ls: the step is only known at run time
+
+    def abi_arg(self, a: Value, k: Any, v: Any) -> str:
+        if k.kind != "v":
+            return self.scalar(a)
+        return f"({pieces(v.isa, a.type, v.vlen, v.mangled)[0].ctype}){self.vec(a)}"
 
 
 def _what(t: Type) -> str:

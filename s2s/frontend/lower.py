@@ -81,7 +81,7 @@ def lower_loop(parsed: Any, pragma: Any, plain_char_signed: bool = True) -> Regi
     args, results = _bind_variables(low, loop, outer, uses, clauses, loc)
     low.stmt(loop.body)
     low.jump(low.ret_block)
-    _finish(low, loop)
+    _finish_region(low, loop.cursor)
     start = getattr(pragma, "start", pragma.target.extent.start.offset)
     end = _statement_end(src, pragma.target)
     return Region(
@@ -450,13 +450,14 @@ def _has_global_storage(decl: ci.Cursor) -> bool:
 # -- finishing ------------------------------------------------------------------------------
 
 
-def _finish(low: BodyLowerer, loop: CanonicalLoop) -> None:
+def _finish_region(low: BodyLowerer, at: ci.Cursor,
+                   never: str = "the simd loop body never completes an iteration") -> None:
     """Seal the return block, emit ``ret``, then clean up: unreachable code,
     repeated pure computations (loop-closed SSA is transform.canonicalize's)."""
     ret = low.ret_block
     low.ssa.seal(ret)
     if not low.ssa.preds.get(ret):
-        raise unsupported("the simd loop body never completes an iteration", loop.cursor)
+        raise unsupported(never, at)
     low.set_block(ret)
     values = []
     for key in low.result_keys:

@@ -104,7 +104,9 @@ def find_pragmas(parsed: ParsedFile) -> list[Pragma]:
                 offset = by_start[offset].next  # consecutive lines: one function
             function = _function_at(offset, cursors, clauses)
             _check_parameters(clauses, function)
-            _check_expressions(clauses, scopes.names_at(line.start), macros, line.start)
+            # a linear step may name a parameter of the function that follows
+            _check_expressions(clauses, scopes.names_at(line.start), macros, line.start,
+                               set(_parameter_names(function)))
             pragmas.append(Pragma(clauses, clauses.location, line.start, line.end, function,
                                   clauses.unsupported[0] if clauses.unsupported else None))
             continue
@@ -202,11 +204,13 @@ def _check_variables(clauses: ClauseSet, names: Names, macros: "_MacroTable",
 
 
 def _check_expressions(clauses: ClauseSet, names: Names, macros: "_MacroTable",
-                       offset: int) -> None:
+                       offset: int, parameters: frozenset[str] | set[str] = frozenset()
+                       ) -> None:
     """The identifiers of ``if`` conditions and linear steps must be declared
     (or be macros, keywords or builtins); member names after ``.``/``->``
     and tags after ``struct`` are other name spaces."""
     params = set(_parameter_names(names.function)) if names.function is not None else set()
+    params |= parameters
     for clause, tokens in clauses.expressions:
         for k, tok in enumerate(tokens):
             word = tok.text

@@ -1,0 +1,196 @@
+"""C text of the vector variants of a declare simd function.
+
+Each variant is an ABI wrapper around a core (s2s.codegen.vfabi has the ABI):
+
+    [static] <target attribute> RET _ZGV...(vector pieces..., mask pieces...)
+    {
+        lane arrays of the varying parameters  <- the vector registers
+        uniform and linear parameters           <- their scalars (lane 0)
+        s2s_mask[l] = lane l active              <- the mask registers
+    #if <widest s2svec target the build has>
+        the vectorized body (the function region as a loop over the lanes)
+    #elif ...
+    #else
+        for each active lane: s2s_ret[l] = f(lane l's arguments);
+    #endif
+        return the lanes of s2s_ret as the ABI's vector(s)
+    }
+
+The wrapper is plain C with the ISA's vector types (the target attribute
+makes them legal whatever the file is compiled with); the core is compiled
+with the file's flags, so a build without AVX2 still defines correct ``d``
+and ``e`` variants (per lane), as the ABI requires of every object.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..ir.types import PtrType, Type
+from ..frontend.lower_function import MASK_C
+from .vfabi import Piece, Variant, mask_pieces, pieces
+
+INDENT = "    "
+
+
+@dataclass
+class Signature:
+    """The scalar function as C declares it."""
+
+    name: str
+    ret_c: str
+    """C spelling of the return type ("" for void)."""
+    ret: Optional[Type]
+    params_c: list[str]
+    params: list[Type]
+    names: list[str]
+    static: bool = False
+
+
+@dataclass
+class Core:
+    condition: str
+    """The #if condition of the s2svec target (``defined(__AVX2__) && ...``)."""
+    text: str
+    """The vectorized block (braces included)."""
+
+
+def lane_call(sig: Signature, v: Variant, lane: str = "s2s_l") -> str:
+    """The scalar call computing one lane."""
+    args = []
+    for name, t, k in zip(sig.names, sig.params, v.params):
+        if k.kind == "v":
+            args.append(f"s2s_a_{name}[{lane}]")
+        elif k.kind == "l":
+            step = k.step // t.pointee.size if isinstance(t, PtrType) else k.step
+            args.append(f"{name} + {lane} * ({step})" if isinstance(t, PtrType) else
+                        f"({_typeof(sig, name)})({name} + ({_typeof(sig, name)}){lane} * ({step}))")
+        elif k.kind == "ls":
+            step = sig.names[k.step]
+            args.append(f"{name} + {lane} * {step}" if isinstance(t, PtrType) else
+                        f"({_typeof(sig, name)})({name} + ({_typeof(sig, name)}){lane} * {step})")
+        else:
+            args.append(name)
+    call = f"{sig.name}({', '.join(args)})"
+    body = f"s2s_ret[{lane}] = {call};" if sig.ret is not None else f"{call};"
+    return f"if (s2s_mask[{lane}]) {body}" if v.masked else body
+
+
+def _typeof(sig: Signature, name: str) -> str:
+    return f"__typeof__({sig.params_c[sig.names.index(name)]})"
+
+
+def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
+    """The whole definition of one variant."""
+    tag = v.mangled
+    typedefs: list[str] = []
+    params: list[str] = []
+    unpack: list[str] = []
+    n = v.vlen
+    for name, t, ct, k in zip(sig.names, sig.params, sig.params_c, v.params):
+        if k.kind == "v":
+            regs = pieces(v.isa, t, n, tag)
+            unpack.append(f"__typeof__({ct}) s2s_a_{name}[{n}];")
+            for i, p in enumerate(regs):
+                params.append(f"{p.ctype} s2s_{name}_{i}")
+                typedefs.append(p.typedef)
+                unpack.append(f"__builtin_memcpy(&s2s_a_{name}[{i * p.lanes}], &s2s_{name}_{i}, "
+                              f"sizeof s2s_{name}_{i});")
+        else:
+            params.append(f"__typeof__({ct}) {name}")
+    if v.masked:
+        unpack.append(f"{MASK_C[v.cdt_bits]} s2s_mask[{n}];")
+        for i, p in enumerate(mask_pieces(v)):
+            params.append(f"{p.ctype} s2s_m_{i}")
+            typedefs.append(p.typedef)
+            unpack.extend(_unpack_mask(v, p, i))
+    ret_type, ret_lines = _return(sig, v, typedefs)
+    head = _head(sig, v, ret_type, params)
+    if sig.ret is not None:
+        unpack.insert(0, f"__typeof__({sig.ret_c}) s2s_ret[{n}];")
+    scalar = [f"for (int s2s_l = 0; s2s_l < {n}; s2s_l++) {{",
+              INDENT + lane_call(sig, v), "}"]
+    body = list(unpack)
+    for i, core in enumerate(cores):
+        body.append(f"{'#if' if i == 0 else '#elif'} {core.condition}")
+        body.extend(core.text.rstrip("\n").split("\n"))
+    if cores:
+        body.append("#else")
+    body.extend(scalar)
+    if cores:
+        body.append("#endif")
+    body.extend(ret_lines)
+    lines = [t for t in dict.fromkeys(typedefs) if t]
+    lines += [head, "{"] + [INDENT + line if line and not line.startswith("#") else line
+                            for line in body] + ["}"]
+    return "\n".join(lines) + "\n"
+
+
+def _head(sig: Signature, v: Variant, ret_type: str, params: list[str]) -> str:
+    attr = f'__attribute__((target("{v.isa.attribute}"))) ' if v.isa.attribute else ""
+    return f"{'static ' if sig.static else ''}{attr}{ret_type} {v.mangled}({', '.join(params)})"
+
+
+def prototype(sig: Signature, v: Variant) -> Optional[str]:
+    """The declaration a vector loop calls the variant through (the
+    definition's exact types); None when a piece needs a typedef."""
+    params: list[str] = []
+    for name, t, ct, k in zip(sig.names, sig.params, sig.params_c, v.params):
+        if k.kind == "v":
+            regs = pieces(v.isa, t, v.vlen, v.mangled)
+            if len(regs) != 1 or regs[0].typedef:
+                return None
+            params.append(regs[0].ctype)
+        else:
+            params.append(f"__typeof__({ct})")
+    if v.masked:
+        regs = mask_pieces(v)
+        if len(regs) != 1 or regs[0].typedef:
+            return None
+        params.append(regs[0].ctype)
+    ret = "void"
+    if sig.ret is not None:
+        regs = pieces(v.isa, sig.ret, v.vlen, v.mangled + "_r")
+        if len(regs) != 1 or regs[0].typedef:
+            return None
+        ret = regs[0].ctype
+    return _head(sig, v, ret, params) + ";"
+
+
+def _unpack_mask(v: Variant, p: Piece, i: int) -> list[str]:
+    """Lane j of piece i is active: a nonzero CDT lane, or bit j."""
+    first = i * p.lanes
+    if v.isa.mask == "bits":
+        return [f"for (int s2s_j = 0; s2s_j < {p.lanes}; s2s_j++) "
+                f"s2s_mask[{first} + s2s_j] = (s2s_m_{i} >> s2s_j) & 1;"]
+    utype = MASK_C[v.cdt_bits]
+    return ["{",
+            f"{INDENT}{utype} s2s_b[{p.lanes}];",
+            f"{INDENT}__builtin_memcpy(s2s_b, &s2s_m_{i}, sizeof s2s_b);",
+            f"{INDENT}for (int s2s_j = 0; s2s_j < {p.lanes}; s2s_j++) "
+            f"s2s_mask[{first} + s2s_j] = s2s_b[s2s_j] != 0;",
+            "}"]
+
+
+def _return(sig: Signature, v: Variant, typedefs: list[str]) -> tuple[str, list[str]]:
+    """The return type and the lines returning s2s_ret: one register, or a
+    struct of several (returned in memory, as gcc returns its array)."""
+    if sig.ret is None:
+        return "void", []
+    regs = pieces(v.isa, sig.ret, v.vlen, v.mangled + "_r")
+    typedefs.append(regs[0].typedef)
+    if len(regs) == 1:
+        ctype = regs[0].ctype
+        return ctype, [f"{ctype} s2s_r;", "__builtin_memcpy(&s2s_r, s2s_ret, sizeof s2s_r);",
+                       "return s2s_r;"]
+    name = f"s2s_{v.mangled}_rs"
+    typedefs.append(f"typedef struct {{ {regs[0].ctype} v[{len(regs)}]; }} {name};")
+    return name, [f"{name} s2s_r;", "__builtin_memcpy(s2s_r.v, s2s_ret, sizeof s2s_r.v);",
+                  "return s2s_r;"]
+
+
+def family_block(arch: str, header: str, texts: list[str]) -> str:
+    """The variants of one architecture behind its macro."""
+    if not texts:
+        return ""
+    return (f"#if defined({arch})\n#include <{header}>\n" + "\n".join(texts) + "#endif\n")

@@ -1,0 +1,268 @@
+"""The Vector Function ABI: which vector variants a ``declare simd`` function
+has, their mangled names and their C signatures.
+
+Specifications: Intel's x86-64 "Vector Function ABI" and the AArch64 Vector
+Function ABI (AdvSIMD), read as gcc 12 implements them, because gcc-built
+callers are what the variants must link with:
+
+    _ZGV <isa> <mask> <vlen> <parameters> _ <name>
+
+    isa   b SSE (128-bit), c AVX (256-bit floats, 128-bit integers),
+          d AVX2 (256), e AVX-512 (512), n AArch64 AdvSIMD (64 and 128)
+    mask  N unmasked, M masked (both when neither inbranch nor notinbranch)
+    vlen  simdlen, or the register size over the characteristic data type
+          (CDT: the return type, else the first varying parameter, else int)
+    param v varying, u uniform, l<step> linear (``l`` for 1, ``n`` for a
+          negative step, steps of pointers in bytes), ls<pos> linear with the
+          step in uniform parameter <pos>, R/U/L for linear(ref/uval/val) of
+          references (C++ only), then a<align> for aligned
+
+Calling convention: a varying value of vlen lanes is passed as vlen*bits/reg
+registers of the ISA's vector type (several when it does not fit one), a
+return that needs several registers comes back in memory (a struct of them);
+the mask comes last: for b/c/d/n one vector of the CDT per register (lane
+active when nonzero), for e one integer per CDT register (bit j = lane j).
+
+Everything here is data about the ABI; nothing depends on an s2svec target.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from ..ir.types import FloatType, IntType, PtrType, Type
+
+# -- the ISAs ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Isa:
+    letter: str
+    arch: str
+    """Predefined macro of the architecture whose objects define the variants."""
+    int_bits: tuple[int, ...]
+    """Register sizes for integer and pointer CDTs (default simdlen: one
+    variant per size)."""
+    float_bits: tuple[int, ...]
+    attribute: str
+    """``__attribute__((target(...)))`` that makes the ISA's types legal in
+    the variant whatever the file is compiled with ("" for the base ISA)."""
+    mask: str
+    """``vector``: a CDT vector per register; ``bits``: an integer per register."""
+    splits: bool
+    """Whether a vlen beyond one register is passed in several (x86) or
+    not supported at all (AdvSIMD in gcc 12)."""
+    same_size_only: bool
+    """gcc 12 on AArch64 makes no variants when the return type and the
+    types of the parameters that are not uniform differ in size ("mixed
+    size types")."""
+    header: str
+    type_names: tuple[tuple[str, str], ...]
+    """C type of a full register, per element class: ``f32``, ``f64``,
+    ``int`` (any integer or pointer); {bits}, {ebits}, {lanes}, {sign} filled in."""
+
+
+def _x86(letter: str, ints: int, floats: int, attribute: str, mask: str) -> Isa:
+    return Isa(letter, "__x86_64__", (ints,), (floats,), attribute, mask, True, False,
+               "immintrin.h", (("f32", "__m{bits}"), ("f64", "__m{bits}d"), ("int", "__m{bits}i")))
+
+
+ISAS: dict[str, Isa] = {
+    "b": _x86("b", 128, 128, "", "vector"),
+    "c": _x86("c", 128, 256, "avx", "vector"),
+    "d": _x86("d", 256, 256, "avx2", "vector"),
+    "e": _x86("e", 512, 512, "avx512f", "bits"),
+    "n": Isa("n", "__aarch64__", (64, 128), (64, 128), "", "vector", False, True, "arm_neon.h",
+             (("f32", "float32x{lanes}_t"), ("f64", "float64x{lanes}_t"),
+              ("int", "{sign}int{ebits}x{lanes}_t"))),
+}
+FAMILIES: tuple[tuple[str, ...], ...] = (("b", "c", "d", "e"), ("n",))
+"""The variants every object of one architecture defines for a declaration."""
+
+
+# -- parameters ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ParamKind:
+    """How one parameter varies over the lanes of a call."""
+
+    kind: str
+    """``v`` varying, ``u`` uniform, ``l`` linear (constant step), ``ls``
+    linear with the step in a uniform parameter, ``R``/``U``/``L`` linear
+    ref/uval/val of a reference."""
+    step: int = 1
+    """For ``l``/``R``/``U``/``L``: the step (in bytes for pointers); for
+    ``ls``: the position of the uniform parameter holding it."""
+    align: int = 0
+
+    def mangle(self) -> str:
+        text = self.kind
+        if self.kind == "ls":
+            text += str(self.step)
+        elif self.kind in ("l", "R", "U", "L") and self.step != 1:
+            text += f"n{-self.step}" if self.step < 0 else str(self.step)
+        return text + (f"a{self.align}" if self.align else "")
+
+    @property
+    def is_vector(self) -> bool:
+        return self.kind == "v"
+
+
+@dataclass(frozen=True)
+class Variant:
+    isa: Isa
+    masked: bool
+    vlen: int
+    params: tuple[ParamKind, ...]
+    name: str
+    cdt_bits: int
+    cdt_float: bool
+
+    @property
+    def mangled(self) -> str:
+        return (f"_ZGV{self.isa.letter}{'M' if self.masked else 'N'}{self.vlen}"
+                f"{''.join(p.mangle() for p in self.params)}_{self.name}")
+
+    @property
+    def shape(self) -> tuple[bool, int, tuple[ParamKind, ...], int]:
+        """What the body of the variant depends on (not the ISA); the mask
+        lanes are as wide as the CDT, so their vector exists where the data's does."""
+        return (self.masked, self.vlen, self.params, self.cdt_bits)
+
+
+class NoVariants(Exception):
+    """The declaration has no variants under the ABI (gcc makes none either)."""
+
+
+def _bits(t: Type) -> int:
+    if isinstance(t, (IntType, FloatType)):
+        return max(8, t.bits)
+    if isinstance(t, PtrType):
+        return 64
+    raise NoVariants(f"a parameter or return type the Vector Function ABI does not pass "
+                     f"by vector ('{t}')")
+
+
+def characteristic_type(ret: Optional[Type], params: Sequence[Type],
+                        kinds: Sequence[ParamKind]) -> Type:
+    """The CDT: the return type, else the first varying parameter's, else int."""
+    if ret is not None:
+        return ret
+    for t, k in zip(params, kinds):
+        if k.is_vector:
+            return t
+    return IntType(32)
+
+
+def param_kinds(names: Sequence[str], types: Sequence[Type], clauses: object) -> tuple[ParamKind, ...]:
+    """The kind of each parameter from the clauses (default varying)."""
+    uniform = set(getattr(clauses, "uniform", []) or [])
+    aligned = {a.var: a.alignment for a in getattr(clauses, "aligned", []) or []}
+    linear = {lin.var: lin for lin in getattr(clauses, "linear", []) or []}
+    out = []
+    for name, t in zip(names, types):
+        align = aligned.get(name, 0) or 0
+        if name in aligned and not align:
+            raise NoVariants(f"'aligned({name})' without an alignment (its default "
+                             "depends on the ISA)")
+        if name in uniform:
+            out.append(ParamKind("u", align=align))
+        elif name in linear:
+            out.append(_linear_kind(linear[name], t, names, align))
+        else:
+            out.append(ParamKind("v", align=align))
+    return tuple(out)
+
+
+def _linear_kind(lin: object, t: Type, names: Sequence[str], align: int) -> ParamKind:
+    modifier = getattr(lin, "modifier", "")
+    if modifier in ("ref", "uval"):
+        raise NoVariants(f"'linear({modifier}(...))' needs a C++ reference parameter")
+    step = getattr(lin, "step", 1)
+    if isinstance(step, str):
+        return ParamKind("ls", names.index(step), align)
+    if isinstance(t, PtrType):
+        step *= t.pointee.size
+    return ParamKind("l", step, align)
+
+
+def variants(name: str, ret: Optional[Type], params: Sequence[Type], kinds: Sequence[ParamKind],
+             simdlen: Optional[int], inbranch: Optional[bool],
+             family: Sequence[str]) -> list[Variant]:
+    """Every variant of one ``declare simd`` for the ISAs of ``family``, in
+    gcc's order (ISA, then unmasked before masked).  Raises NoVariants."""
+    cdt = characteristic_type(ret, params, kinds)
+    cbits = _bits(cdt)
+    for t, k in zip(params, kinds):
+        if k.is_vector:
+            _bits(t)
+    masks = [False, True] if inbranch is None else [bool(inbranch)]
+    out: list[Variant] = []
+    for letter in family:
+        isa = ISAS[letter]
+        if isa.same_size_only and any(_bits(t) != cbits for t, k in
+                                      [*zip(params, kinds), *([(ret, None)] if ret else [])]
+                                      if k is None or k.kind != "u"):
+            continue
+        sizes = isa.float_bits if isinstance(cdt, FloatType) else isa.int_bits
+        vlens = [s // cbits for s in sizes if s >= cbits] if not simdlen else [simdlen]
+        if not isa.splits:
+            vlens = [v for v in vlens if v * cbits in sizes]
+        for vlen in vlens:
+            for masked in masks:
+                out.append(Variant(isa, masked, vlen, tuple(kinds), name, cbits,
+                                   isinstance(cdt, FloatType)))
+    return out
+
+
+# -- C signatures ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One register-sized C parameter (or return part) of a variant."""
+
+    ctype: str
+    lanes: int
+    typedef: str = ""
+    """A GNU vector typedef to emit first (pieces smaller than a register)."""
+
+
+def _class(t: Type) -> str:
+    if isinstance(t, FloatType):
+        return f"f{t.bits}"
+    return "int"
+
+
+def pieces(isa: Isa, t: Type, vlen: int, tag: str) -> list[Piece]:
+    """The registers a varying value of type t and vlen lanes is passed in."""
+    ebits = _bits(t)
+    sizes = isa.float_bits if isinstance(t, FloatType) else isa.int_bits
+    reg = max(sizes)
+    lanes = min(vlen, reg // ebits)
+    count = vlen // lanes
+    names = dict(isa.type_names)
+    if lanes * ebits in sizes:
+        sign = "u" if (isinstance(t, IntType) and not t.signed) or isinstance(t, PtrType) else ""
+        ctype = names[_class(t)].format(bits=lanes * ebits, ebits=ebits, lanes=lanes, sign=sign)
+        return [Piece(ctype, lanes)] * count
+    # smaller than any register: gcc's own vector(lanes) type
+    elem = {"f32": "float", "f64": "double"}.get(_class(t), f"__INT{ebits}_TYPE__"
+                                                if ebits > 8 else "signed char")
+    if ebits == 64 and not isinstance(t, FloatType):
+        elem = "long long"
+    name = f"s2s_{tag}_{_class(t)}x{lanes}"
+    return [Piece(name, lanes, f"typedef {elem} {name} __attribute__((vector_size({lanes * ebits // 8})));")] * count
+
+
+def mask_pieces(v: Variant) -> list[Piece]:
+    """The mask parameters of a masked variant."""
+    cdt: Type = FloatType(v.cdt_bits) if v.cdt_float else IntType(v.cdt_bits)
+    regs = pieces(v.isa, cdt, v.vlen, v.mangled)
+    if v.isa.mask == "vector":
+        return regs
+    bits = max(8, regs[0].lanes)
+    ctype = {8: "unsigned char", 16: "unsigned short", 32: "unsigned int",
+             64: "unsigned long long"}[bits]
+    return [Piece(ctype, regs[0].lanes)] * len(regs)

@@ -1,0 +1,145 @@
+"""File-level handling of ``declare simd`` functions: their vector variants.
+
+For each function defined in the file, every ABI variant (s2s.codegen.vfabi)
+is emitted right after the definition, for x86-64 and AArch64 behind
+their architecture macros.  The body of each variant *shape* (mask, vlen,
+parameter kinds) is lowered once per target view (s2s.frontend.lower_function),
+run through the loop pipeline and widened as a loop over the lanes; the
+wrapper picks, with ``#if``, the widest target the build has, else runs the
+scalar function per lane.  A body the pipeline cannot take leaves the
+function scalar with a warning, and no variants are emitted.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from .codegen.generate import CodegenOptions, GeneratedLoop
+from .codegen.target import Target
+from .codegen.variant import Core, Signature, family_block, lane_call, wrapper
+from .codegen.vfabi import ISAS, FAMILIES, Variant
+from .diagnostics import Unsupported
+from .frontend.clauses import ClauseSet
+from .frontend.declare_simd import SimdFunction
+from .frontend.lower_function import lower_function
+from .pipeline import analyze, control_counts, generate
+from .report import RegionReport
+
+Shape = tuple[bool, int, tuple[Any, ...], int]
+
+
+@dataclass
+class FunctionVariants:
+    """What the driver splices and reports for one function."""
+
+    offset: int
+    """Where the variants go: the start of the line after the definition."""
+    text: str
+    reports: list[RegionReport] = field(default_factory=list)
+    needs: dict[str, set[Any]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def signature_of(fn: SimdFunction, cursor: Any) -> Signature:
+    params = [p for p in cursor.get_children() if p.kind.name == "PARM_DECL"]
+    static = cursor.storage_class is not None and cursor.storage_class.name == "STATIC"
+    ret_c = cursor.type.get_result().spelling if fn.ret is not None else ""
+    return Signature(fn.name, ret_c, fn.ret, [p.type.spelling for p in params], fn.params,
+                     fn.param_names, static)
+
+
+def function_variants(fn: SimdFunction, definitions: dict[str, Any], data: bytes,
+                      targets: list[Target], options: Any,
+                      codegen: CodegenOptions) -> FunctionVariants:
+    """The variants of ``fn``; ``definitions`` maps each target's name to the
+    definition's cursor in that target's view (missing: code the target's
+    preprocessor skips)."""
+    cursor = next(iter(definitions.values()))
+    end = data.find(b"\n", cursor.extent.end.offset)
+    out = FunctionVariants(len(data) if end < 0 else end + 1, "")
+    loc = fn.location
+    if fn.problem is not None:
+        not_vectorized(out, fn, fn.problem, targets)
+        return out
+    sig = signature_of(fn, cursor)
+    cores: dict[tuple[str, Shape], tuple[Core, GeneratedLoop, RegionReport]] = {}
+    failed: dict[str, tuple[Target, Unsupported]] = {}
+    for target in targets:
+        if target.name not in definitions:
+            continue
+        for shape in dict.fromkeys(v.shape for v in fn.variants
+                                   if v.isa.letter in target.vfabi_family and v.vlen > 1):
+            try:
+                cores[(target.name, shape)] = _core(fn, sig, definitions[target.name], shape,
+                                                    target, options, codegen)
+            except Unsupported as e:
+                failed.setdefault(target.name, (target, e))
+    if failed and len(failed) == len(definitions):
+        not_vectorized(out, fn, next(iter(failed.values()))[1], targets)
+        return out
+    for target, e in failed.values():
+        out.warnings.append(f"{e.location or loc}: warning: function '{fn.name}' not "
+                            f"vectorized for {target.name} (variants whose body it cannot "
+                            f"take run the scalar function per lane): {e.message}")
+    blocks = []
+    for family in FAMILIES:
+        texts = []
+        for v in (v for v in fn.variants if v.isa.letter in family):
+            chosen = [(t, cores[(t.name, v.shape)]) for t in targets
+                      if (t.name, v.shape) in cores and v.isa.letter in t.vfabi_family]
+            texts.append(wrapper(sig, v, [c for _, (c, _, _) in chosen]))
+            for t, (_, loop, report) in chosen:
+                out.reports.append(_variant_report(report, v, loop))
+                out.needs.setdefault(t.name, set()).update(loop.needs)
+            if v.vlen == 1:  # one lane: the scalar function is the variant's body
+                out.reports.extend(RegionReport(
+                    file=loc.file, line=loc.line, column=loc.column, kind="function",
+                    name=v.mangled, target=t.name, width=1,
+                    reason="one lane: the variant calls the scalar function")
+                    for t in targets if v.isa.letter in t.vfabi_family and t.name in definitions)
+        isa = ISAS[family[0]]
+        blocks.append(family_block(isa.arch, isa.header, texts))
+    out.text = "".join(blocks)
+    return out
+
+
+def _core(fn: SimdFunction, sig: Signature, cursor: Any, shape: Shape, target: Target,
+          options: Any, codegen: CodegenOptions) -> tuple[Core, GeneratedLoop, RegionReport]:
+    masked, vlen, kinds, cdt_bits = shape
+    clauses = ClauseSet("simd", fn.location, simdlen=vlen, safelen=vlen)
+    region = lower_function(None, cursor, vlen, masked, kinds, clauses, cdt_bits,
+                            plain_char_signed=target.plain_char_signed)
+    v = Variant(ISAS[target.vfabi_isa], masked, vlen, kinds, fn.name, cdt_bits, False)
+    region.body_text = "{ " + lane_call(sig, v) + " }"
+    threshold = options.boscc_threshold if options.boscc else None
+    analyzed = analyze(region, tuple(options.print_after), boscc_threshold=threshold)
+    report = RegionReport(file=fn.location.file, line=fn.location.line,
+                          column=fn.location.column, kind="function", name=fn.name,
+                          target=target.name)
+    control_counts(analyzed, report)
+    loop = generate(analyzed, target, codegen, report)
+    return Core(target.condition, loop.text), loop, report
+
+
+def _variant_report(core: RegionReport, v: Variant, loop: GeneratedLoop) -> RegionReport:
+    """One entry per variant: its mangled name and vlen, the core's counts."""
+    import copy
+    report = copy.deepcopy(core)
+    report.name = v.mangled
+    report.width = v.vlen
+    return report
+
+
+def not_vectorized(out: FunctionVariants, fn: SimdFunction, e: Unsupported,
+                    targets: list[Target]) -> None:
+    out.warnings.append(
+        f"{e.location or fn.location}: warning: function not vectorized: {e.message}; "
+        f"no vector variants of '{fn.name}' are emitted, so callers compiled with "
+        "'#pragma omp declare simd' (gcc, clang) will fail to link")
+    for target in targets:
+        out.reports.append(RegionReport(file=fn.location.file, line=fn.location.line,
+                                        column=fn.location.column, kind="function",
+                                        name=fn.name, target=target.name, reason=e.message))
+
+
+Warn = Callable[[Optional[Any], str], None]

@@ -1,0 +1,176 @@
+"""Region formation for a declare simd function (seed 001 Section 3.1, 3.3).
+
+A variant of ``vlen`` lanes runs the whole body once per lane, all lanes
+at once.  The region is the body of lane ``s2s_l`` (0 <= s2s_l < vlen), so
+the loop pipeline (divergence, divergent loops, linearization, widening)
+treats the function exactly like a simd loop over the lanes of one call:
+
+    parameter kind   region argument                          shape
+    uniform          the parameter itself (role uniform)      uniform
+    linear(x:s)      the parameter, role linear, step s       strided(s)
+    linear(x:u)      uniform x, then x + s2s_l * u             varying
+    varying          s2s_a_<x>[s2s_l] (an array the ABI       contiguous load
+                     wrapper fills from the vector registers)
+    mask (M)         s2s_mask[s2s_l] != 0 guards the body     divergent branch
+    return e         s2s_ret[s2s_l] = e; then leave            live-out
+
+An early ``return`` is a jump to the region's exit like ``break`` is in a
+loop body (divergent when lanes disagree); loops in the body are the
+region's inner loops.  Parameters whose address is taken, struct and array
+parameters, and writes to globals keep the function scalar (Unsupported).
+"""
+from __future__ import annotations
+
+from typing import Any, Hashable
+
+import clang.cindex as ci
+
+from ..codegen.vfabi import ParamKind
+from ..ir.region import ArgBinding, LoopBounds, Region
+from ..ir.types import I32, FloatType, IntType, PtrType, Type
+from ..ir.values import Constant, Function
+from .lower import _address_taken, _finish_region, _scan_uses, _uniform
+from .lower_clang import decl_key, location, unsupported
+from .lower_stmt import BodyLowerer
+from .lower_types import TypeMapper
+
+CK = ci.CursorKind
+LANE = "s2s_l"
+MASK = "s2s_mask"
+RET = "s2s_ret"
+MASK_C = {8: "unsigned char", 16: "unsigned short", 32: "unsigned int",
+          64: "unsigned long long"}
+"""C type of the mask lanes (as wide as the CDT)."""
+
+
+def lane_array(name: str) -> str:
+    return f"s2s_a_{name}"
+
+
+class _FunctionBody(BodyLowerer):
+    """A function body whose ``return e`` stores lane results."""
+
+    ret_ptr: Any = None
+    ret_ir: Any = None
+    lane: Any = None
+
+    def visit_RETURN_STMT(self, c: ci.Cursor) -> None:
+        kids = list(c.get_children())
+        if kids and self.ret_ptr is not None:
+            value = self.convert(self.rvalue(kids[0]), self.fn_result_ctype, kids[0])
+            addr = self.bld().gep(self.ret_ptr, _index(self, self.lane))
+            self.bld().store(value, addr)
+        elif kids:
+            self.effect(kids[0])
+        self.jump(self.ret_block)
+
+
+class _NoLoop:
+    """The stand-in for a loop in the use scan: a function has no loop variable."""
+
+    var_key = None
+
+
+def lower_function(parsed: Any, cursor: ci.Cursor, vlen: int, masked: bool,
+                   kinds: tuple[ParamKind, ...], clauses: Any, mask_bits: int = 32,
+                   plain_char_signed: bool = True) -> Region:
+    """The region of one variant shape of the function defined at ``cursor``."""
+    types = TypeMapper(plain_char_signed, scope=cursor)
+    loc = location(cursor)
+    fn = Function(f"{cursor.spelling}.simd")
+    taken = _address_taken(cursor)
+    low = _FunctionBody(fn, types, taken)
+    body = next(c for c in cursor.get_children() if c.kind == CK.COMPOUND_STMT)
+    lane = fn.add_arg(I32, LANE)
+    args = [ArgBinding(lane, "iv", LANE, "int", step=1)]
+    low.lane = lane
+    params = [p for p in cursor.get_children() if p.kind == CK.PARM_DECL]
+    for p, kind in zip(params, kinds):
+        args.append(_bind_param(low, p, kind, lane))
+    for p, kind in zip(params, kinds):
+        if kind.kind == "ls":  # every parameter is bound: the step can be read
+            low.ssa.write(decl_key(p), low.entry,
+                          _linear_by(low, low.ssa.read(decl_key(p), low.entry),
+                                     params[kind.step], lane))
+    if masked:
+        mask = fn.add_arg(PtrType(IntType(mask_bits, False)), MASK)
+        args.append(ArgBinding(mask, "uniform", MASK, f"{MASK_C[mask_bits]} *"))
+        m = low.bld().load(low.bld().gep(mask, _index(low, lane)))
+        on = low.new_block("active")
+        low.branch(low.bld().cmp("ne", m, Constant(m.type, 0)), on, low.ret_block)
+        low.ssa.seal(on)
+        low.set_block(on)
+    rt = cursor.type.get_result()
+    if rt.get_canonical().kind != ci.TypeKind.VOID:
+        ret_ir = types.map(rt, loc)
+        low.ret_ptr = fn.add_arg(PtrType(ret_ir), RET)
+        args.append(ArgBinding(low.ret_ptr, "uniform", RET, f"__typeof__({rt.spelling}) *"))
+    low.fn_result_ctype = rt
+    uses = _scan_uses(body, _NoLoop(), taken)  # type: ignore[arg-type]
+    param_keys = {decl_key(p) for p in params}
+    for key, use in uses.outside.items():
+        if key not in param_keys:
+            args.append(_uniform(low, key, use))
+    low.stmt(body)
+    low.jump(low.ret_block)
+    _finish_region(low, cursor, "the function never returns")
+    bounds = LoopBounds(LANE, "int", True, "0", str(vlen), "<", 1, var_type=I32)
+    # column 1: the core is spliced into the wrapper at the left margin
+    return Region(kind="function", name=cursor.spelling, file=loc.file, line=loc.line,
+                  column=1, fn=fn, args=args, bounds=bounds, clauses=clauses,
+                  plain_char=types.saw_plain_char)
+
+
+def _index(low: BodyLowerer, lane: Any) -> Any:
+    """The lane as an address index (64-bit, as the lowering makes ``a[i]``)."""
+    return low.bld().cast(lane, IntType(64))
+
+
+def _bind_param(low: _FunctionBody, p: ci.Cursor, kind: ParamKind, lane: Any) -> ArgBinding:
+    key: Hashable = decl_key(p)
+    name = p.spelling
+    if not name:
+        raise unsupported("a parameter without a name", p)
+    if key in low.address_taken:
+        raise unsupported(f"the address of parameter '{name}' is taken", p)
+    ir = low.ir_type(p)
+    if not isinstance(ir, (IntType, FloatType, PtrType)):
+        raise unsupported(f"parameter '{name}' of type '{p.type.spelling}'", p)
+    ctype = f"__typeof__({p.type.spelling})"
+    fn = low.fn
+    if kind.kind == "u":
+        arg = fn.add_arg(ir, name)
+        binding = ArgBinding(arg, "uniform", name, ctype)
+        value: Any = arg
+    elif kind.kind == "l":
+        arg = fn.add_arg(ir, name)
+        step = kind.step // ir.pointee.size if isinstance(ir, PtrType) else kind.step
+        arg.may_wrap = isinstance(ir, IntType) and (not ir.signed or ir.bits < 32)
+        binding = ArgBinding(arg, "linear", name, ctype, step=step)
+        value = arg
+    elif kind.kind == "ls":  # the lanes' values follow once the step is bound
+        arg = fn.add_arg(ir, name)
+        binding = ArgBinding(arg, "uniform", name, ctype)
+        value = arg
+    elif kind.kind == "v":
+        arr = fn.add_arg(PtrType(ir), lane_array(name))
+        binding = ArgBinding(arr, "uniform", lane_array(name), f"{ctype} *")
+        value = low.bld().load(low.bld().gep(arr, _index(low, lane)), name)
+    else:
+        raise unsupported(f"linear parameter kind '{kind.kind}'", p)
+    low.declare_ssa(key, name, ir)
+    low.ssa.write(key, low.entry, value)
+    return binding
+
+
+def _linear_by(low: _FunctionBody, base: Any, step_param: ci.Cursor, lane: Any) -> Any:
+    """x + s2s_l * step for a step held in a uniform parameter (read from the
+    parameter's value at entry, as the ABI's caller computed the lanes)."""
+    step = low.ssa.read(decl_key(step_param), low.entry)
+    b = low.bld()
+    if isinstance(base.type, PtrType):
+        return b.gep(base, b.mul(b.cast(lane, IntType(64)), b.cast(step, IntType(64))))
+    t: Type = base.type
+    u = IntType(t.bits, False) if isinstance(t, IntType) else t
+    off = b.mul(b.cast(lane, u), b.cast(step, u))
+    return b.cast(b.add(b.cast(base, u), off), t)

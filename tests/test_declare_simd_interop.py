@@ -1,0 +1,187 @@
+"""declare simd interop with gcc and clang, both ways, on AVX-512, AVX2 and NEON.
+
+(a) A caller compiled by gcc/clang-19 with ``-fopenmp-simd`` declares the
+    functions with the same pragmas, vectorizes its loops and links against
+    the variants s2svec emitted into the translated definition file.
+(b) s2svec translates the caller (the functions only declared: extern), its
+    loops call the variants gcc generated from the definition file.
+
+Each program must print what the scalar program prints (caller without
+``-fopenmp-simd`` + scalar definitions), and the caller's object must really
+reference ``_ZGV`` symbols (else the test would prove nothing).  The
+functions avoid a gcc 12 caller bug found on the way: with
+``-march=native`` its loop calling ``double g(const double *, int, double)``
+(uniform, linear int, varying double) on converted float data computes
+wrong results with gcc's own variants too, and so does the same loop on
+double data (its ``_ZGVeN8ulv_g`` calls); under gcc with AVX-512 the ``g``
+loop is left out (``-DNO_G``).  clang-19 vectorizes none of these loops
+(``loop not vectorized``), so it calls no variant: that case is a visible
+skip.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DEFS = r"""
+#pragma omp declare simd
+float f(float x)
+{
+    if (x > 1.0f) return x * 2.0f;
+    return x - 3.0f;
+}
+
+#pragma omp declare simd uniform(a) linear(i:1) notinbranch
+double g(const double *a, int i, double s) { return a[i] * s + (double)i; }
+
+#pragma omp declare simd
+double powi(double b, long e)
+{
+    double r = 1.0;
+    while (e > 0) {
+        if (e & 1) r *= b;
+        b *= b;
+        e >>= 1;
+    }
+    return r;
+}
+"""
+
+CALLER = r"""
+#include <stdio.h>
+#pragma omp declare simd
+float f(float x);
+#pragma omp declare simd uniform(a) linear(i:1) notinbranch
+double g(const double *a, int i, double s);
+#pragma omp declare simd
+double powi(double b, long e);
+#define N 1003
+float in[N], o1[N], o2[N]; double d[N], o3[N], o4[N]; long e[N];
+void kern(int n)
+{
+#pragma omp simd
+    for (int i = 0; i < n; i++) o1[i] = f(in[i]);
+#pragma omp simd
+    for (int i = 0; i < n; i++) { if (in[i] > 0.2f) o2[i] = f(in[i]); else o2[i] = -1.0f; }
+#ifndef NO_G
+#pragma omp simd
+    for (int i = 0; i < n; i++) o3[i] = g(d, i, d[i] * 0.5);
+#endif
+#pragma omp simd
+    for (int i = 0; i < n; i++) o4[i] = powi(d[i], e[i]);
+}
+int main(void)
+{
+    for (int i = 0; i < N; i++) {
+        in[i] = (float)(i % 7) * 0.5f - 1.0f; d[i] = (double)(i % 11) * 0.25 - 1.0;
+        e[i] = (i * 7) % 13;
+    }
+    kern(N);
+    for (int i = 0; i < N; i++) printf("%a %a %a %a\n", o1[i], o2[i], o3[i], o4[i]);
+    return 0;
+}
+"""
+
+X86 = [("avx512", ["-march=native"]), ("avx2", ["-mavx2", "-mfma"])]
+
+
+def _have(tool: str) -> None:
+    if shutil.which(tool) is None:
+        pytest.skip(f"{tool} is not installed (scripts/setup.sh installs it)")
+
+
+def _run(cmd: list[str], **kw: object) -> str:
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)  # type: ignore[call-overload]
+    assert r.returncode == 0, f"{' '.join(cmd)}\n{r.stderr}"
+    return r.stdout
+
+
+def _avx512() -> bool:
+    return " avx512f" in Path("/proc/cpuinfo").read_text()
+
+
+def _files(tmp: Path) -> tuple[Path, Path]:
+    (tmp / "defs.c").write_text(DEFS)
+    (tmp / "caller.c").write_text(CALLER)
+    return tmp / "defs.c", tmp / "caller.c"
+
+
+def _s2svec(src: Path, out: Path) -> None:
+    _run([sys.executable, "-m", "s2s", str(src), "-o", str(out)])
+
+
+def _calls_variants(obj: Path, nm: str = "nm") -> None:
+    undefined = _run([nm, "-u", str(obj)])
+    assert "_ZGV" in undefined, "the caller calls no vector variant"
+
+
+def _reference(tmp: Path, cc: list[str], run: list[str]) -> str:
+    defs, caller = _files(tmp)
+    _run(cc + ["-O2", str(caller), str(defs), "-o", str(tmp / "ref")])
+    return _run(run + [str(tmp / "ref")])
+
+
+@pytest.mark.parametrize("isa,flags", X86)
+@pytest.mark.parametrize("caller_cc", ["gcc", "clang-19"])
+def test_gcc_and_clang_callers_use_s2svec_variants(tmp_path: Path, isa: str, flags: list[str],
+                                                   caller_cc: str) -> None:
+    _have(caller_cc)
+    if isa == "avx512" and not _avx512():
+        pytest.skip("the host has no AVX-512")
+    expected = _reference(tmp_path, ["gcc"], [])
+    defs, caller = _files(tmp_path)
+    _s2svec(defs, tmp_path / "defs_simd.c")
+    common = ["-ffp-contract=off", *flags]
+    _run(["gcc", "-O2", *common, "-c", str(tmp_path / "defs_simd.c"), "-o", str(tmp_path / "d.o")])
+    no_g = ["-DNO_G"] if (caller_cc, isa) == ("gcc", "avx512") else []
+    expected = _reference(tmp_path, ["gcc", *no_g], [])
+    _run([caller_cc, "-O3", "-fopenmp-simd", *common, *no_g, "-c", str(caller), "-o",
+          str(tmp_path / "c.o")])
+    if caller_cc == "clang-19" and "_ZGV" not in _run(["nm", "-u", str(tmp_path / "c.o")]):
+        pytest.skip("clang-19 vectorizes none of the caller's loops: no variant is called")
+    _calls_variants(tmp_path / "c.o")
+    _run(["gcc", str(tmp_path / "c.o"), str(tmp_path / "d.o"), "-o", str(tmp_path / "t")])
+    assert _run([str(tmp_path / "t")]) == expected
+
+
+@pytest.mark.parametrize("isa,flags", X86)
+def test_s2svec_loops_call_gcc_variants(tmp_path: Path, isa: str, flags: list[str]) -> None:
+    if isa == "avx512" and not _avx512():
+        pytest.skip("the host has no AVX-512")
+    expected = _reference(tmp_path, ["gcc"], [])
+    defs, caller = _files(tmp_path)
+    _s2svec(caller, tmp_path / "caller_simd.c")
+    common = ["-ffp-contract=off", *flags]
+    _run(["gcc", "-O3", "-fopenmp-simd", *common, "-c", str(defs), "-o", str(tmp_path / "d.o")])
+    _run(["gcc", "-O2", *common, "-c", str(tmp_path / "caller_simd.c"), "-o",
+          str(tmp_path / "c.o")])
+    _calls_variants(tmp_path / "c.o")
+    _run(["gcc", str(tmp_path / "c.o"), str(tmp_path / "d.o"), "-o", str(tmp_path / "t")])
+    assert _run([str(tmp_path / "t")]) == expected
+
+
+@pytest.mark.parametrize("direction", ["gcc-caller", "s2svec-caller"])
+def test_neon_both_ways(tmp_path: Path, direction: str) -> None:
+    """AArch64 AdvSIMD (cross-built, static, under qemu).  gcc 12 makes no
+    AArch64 variants of ``g`` (mixed sizes), so its loop calls ``g`` per lane."""
+    cc = "aarch64-linux-gnu-gcc"
+    _have(cc)
+    _have("qemu-aarch64")
+    expected = _reference(tmp_path, [cc, "-static"], ["qemu-aarch64"])
+    defs, caller = _files(tmp_path)
+    if direction == "gcc-caller":
+        _s2svec(defs, tmp_path / "defs_simd.c")
+        defs, caller_flags, defs_flags = tmp_path / "defs_simd.c", ["-O3", "-fopenmp-simd"], ["-O2"]
+    else:
+        _s2svec(caller, tmp_path / "caller_simd.c")
+        caller, caller_flags, defs_flags = tmp_path / "caller_simd.c", ["-O2"], ["-O3", "-fopenmp-simd"]
+    _run([cc, *defs_flags, "-ffp-contract=off", "-c", str(defs), "-o", str(tmp_path / "d.o")])
+    _run([cc, *caller_flags, "-ffp-contract=off", "-c", str(caller), "-o", str(tmp_path / "c.o")])
+    _calls_variants(tmp_path / "c.o", "aarch64-linux-gnu-nm" if shutil.which(
+        "aarch64-linux-gnu-nm") else "nm")
+    _run([cc, "-static", str(tmp_path / "c.o"), str(tmp_path / "d.o"), "-o", str(tmp_path / "t")])
+    assert _run(["qemu-aarch64", str(tmp_path / "t")]) == expected
