@@ -46,6 +46,7 @@ from .transform.boscc import DEFAULT_THRESHOLD, insert_gadgets
 from .transform.canonicalize import canonicalize
 from .transform.dce import eliminate_dead_code
 from .transform.divergent_loops import make_loops_uniform
+from .transform.per_lane_storage import interleave_per_lane_objects
 from .transform.licm import hoist_invariants
 from .transform.linearize import linearize
 from .transform.speculate import speculate
@@ -101,6 +102,10 @@ def _licm(state: PassState) -> object:
     return hoist_invariants(state.fn)
 
 
+def _per_lane_storage(state: PassState) -> object:
+    return interleave_per_lane_objects(state.fn, state.get("divergence"))
+
+
 def _speculate(state: PassState) -> object:
     return speculate(state.fn, state.get("divergence"))
 
@@ -123,6 +128,7 @@ PIPELINE: tuple[Pass, ...] = (
     Pass("dce", _dce),
     Pass("canonicalize", _canonicalize),
     Pass("licm", _licm),
+    Pass("per-lane-storage", _per_lane_storage, requires=("divergence",)),
     Pass("speculate", _speculate, requires=("divergence",)),
     Pass("boscc", _boscc, requires=("divergence",)),
     Pass("divergent-loops", _divergent_loops, requires=("divergence",)),

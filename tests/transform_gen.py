@@ -5,7 +5,9 @@ end lowers a loop body: nested if/else on varying and uniform conditions,
 ``while`` loops with per-lane (varying) or uniform trip counts, ``break``
 and ``continue`` under conditions (also out of nested loops' bodies),
 ``switch`` with fallthrough-free arms, loads at varying and uniform
-addresses, stores to per-lane slots, and divisions guarded against zero.
+addresses, stores to per-lane slots, a local array (``int buf[4]``, read
+and written at varying and uniform indices: per-lane storage), and
+divisions guarded against zero.
 Every loop has a small trip-count bound, so every region terminates.
 
 Arguments: ``i32 %lane`` (varying), ``i32 %id`` (the lane number 0, 1, ...,
@@ -21,11 +23,12 @@ from typing import Any, Optional
 from s2s.analysis.shapes import VectorShape
 from s2s.ir.builder import IRBuilder
 from s2s.ir.ssa import SSABuilder
-from s2s.ir.types import I1, I32, ptr
-from s2s.ir.values import Argument, Block, Constant, Function, Value
+from s2s.ir.types import I1, I32, ArrayType, ptr
+from s2s.ir.values import Alloca, Argument, Block, Constant, Function, Value
 
 SLOTS = 8
 TABLE = 16
+LOCAL = 4
 VARS = ("x", "y", "z")
 
 
@@ -110,7 +113,7 @@ class RegionGen:
             self.stmt(depth)
 
     def stmt(self, depth: int) -> None:
-        kinds = ["assign", "assign", "store", "load", "div"]
+        kinds = ["assign", "assign", "store", "load", "div", "local_store", "local_load"]
         if depth < self.max_depth:
             kinds += ["if", "if", "loop", "switch"]
         if self.loops:
@@ -128,6 +131,17 @@ class RegionGen:
     def s_load(self, depth: int) -> None:
         index = self.b.binop("and", self.operand(), Constant(I32, TABLE - 1))
         self.write(self.r.choice(VARS), self.b.load(self.b.gep(self.a, index)))
+
+    def local(self) -> Value:
+        """&buf[operand & 3]."""
+        index = self.b.binop("and", self.operand(), Constant(I32, LOCAL - 1))
+        return self.b.gep(self.buf, index)
+
+    def s_local_store(self, depth: int) -> None:
+        self.b.store(self.read(self.r.choice(VARS)), self.local())
+
+    def s_local_load(self, depth: int) -> None:
+        self.write(self.r.choice(VARS), self.b.load(self.local()))
 
     def s_div(self, depth: int) -> None:
         """``if (d != 0) v = n / d``: the division must not run where d is 0."""
@@ -234,6 +248,10 @@ class RegionGen:
         self.write("x", self.lane)
         self.write("y", self.u)
         self.write("z", Constant(I32, 1))
+        array = self.b.insert(Alloca(ArrayType(I32, LOCAL), "buf"))
+        self.buf = self.b.cast(array, ptr(I32))
+        for j in range(LOCAL):
+            self.b.store(Constant(I32, j), self.b.gep(self.buf, Constant(I32, j)))
         self.stmts(0)
         if self.cur is not None:
             self.b.ret([self.read(v) for v in VARS])

@@ -346,8 +346,8 @@ class _Solver:
                 self.mark_alloca_varying(a)
 
     def mark_alloca_varying(self, a: Alloca) -> None:
-        if a in self.varying_allocas:
-            return
+        if a in self.varying_allocas or a.interleaved:
+            return  # an interleaved object is shared: each lane has its own elements
         self.varying_allocas.add(a)
         self.enqueue(a)
 
@@ -593,7 +593,8 @@ class _AllocaFacts:
     def collect(fn: Function, g: Graph[Block]) -> dict[Alloca, "_AllocaFacts"]:
         out: dict[Alloca, _AllocaFacts] = {}
         for inst in fn.instructions():
-            if isinstance(inst, Alloca) and inst.block is not None and g.reachable(inst.block):
+            if isinstance(inst, Alloca) and inst.block is not None and g.reachable(inst.block) \
+                    and not inst.interleaved:  # shared by construction: nothing to find out
                 out[inst] = _AllocaFacts._of(inst, g)
         return out
 

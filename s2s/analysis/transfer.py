@@ -53,7 +53,7 @@ import math
 from typing import Callable, Optional
 
 from ..ir.types import FloatType, IntType, PtrType, Type
-from ..ir.values import (HORIZONTAL, Alloca, Argument, BinOp, Call, Cast, Cmp, Constant, FieldAddr, Gep,
+from ..ir.values import (HORIZONTAL, LANE, WIDTH, Alloca, Argument, BinOp, Call, Cast, Cmp, Constant, FieldAddr, Gep,
                          Instruction, Load, Select, UnOp, Undef, Value)
 from .shapes import VectorShape
 
@@ -273,6 +273,10 @@ def transfer(inst: Instruction, shape_of: ShapeOf, width: Optional[int] = None) 
         result = generic(ops[:1])  # T9; the mask does not matter (masked concretization)
     elif isinstance(inst, Alloca):
         result = VectorShape.uniform(natural_alignment(inst.allocated))
+    elif isinstance(inst, Call) and inst.callee == LANE:
+        result = VectorShape(1, 0)  # 0, 1, ..., W - 1 (lane 0 is exactly 0)
+    elif isinstance(inst, Call) and inst.callee == WIDTH:
+        result = UNI
     elif isinstance(inst, Call) and inst.callee in HORIZONTAL:
         # one answer for all lanes (seed 001 Section 4.1: any/all are uniform)
         result = BOT if any(o.is_bottom for o in ops) else UNI

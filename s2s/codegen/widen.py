@@ -37,7 +37,7 @@ from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.types import I1, U64, FloatType, IntType, PtrType, Type
 from .variant import prototype
 from .vfabi import mask_pieces, pieces
-from ..ir.values import (HORIZONTAL, Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
+from ..ir.values import (HORIZONTAL, LANE, WIDTH, Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
                          Constant, FieldAddr, Gep, Instruction, Load, Phi, Ret,
                          Select, Store, Switch, UnOp, Undef, Value)
 from .cexpr import c_decl, c_type, cast_expr, literal, scalar_expr, unsigned_of, value_literal
@@ -813,6 +813,12 @@ class Widener:
 
     def alloca(self, inst: Alloca) -> None:
         hint = inst.name or "obj"
+        if inst.interleaved:  # one object, W copies of T element by element
+            self.stats.allocas["varying"] += 1
+            name = self.name(hint)
+            self.body.decls.append(c_decl(inst.allocated, f"{name}[{self.W}]"))
+            self.forms[inst] = Form(scalar=f"(&{name}[0])")
+            return
         if self.kind(inst) == "u":
             self.stats.allocas["uniform"] += 1
             name = self.name(hint)
@@ -830,6 +836,10 @@ class Widener:
         hint = inst.name or inst.callee
         if inst.callee in HORIZONTAL:
             return self.horizontal(inst)
+        if inst.callee in (LANE, WIDTH):  # lane 0's value; the shape gives the others
+            value = 0 if inst.callee == LANE else self.W
+            self.forms[inst] = Form(scalar=literal(value, inst.type))
+            return None
         if inst.pure and self.kind(inst) != "v" and all(self.kind(a) != "v" for a in args) \
                 and inst.mask is None:
             return self.scalar_inst(inst)

@@ -54,7 +54,7 @@ from typing import Callable, Optional, Sequence, Union
 from .types import FloatType, IntType, PtrType, Type
 from .values import (Alloca, Argument, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
                      Constant, FieldAddr, Function, Gep, Instruction, Load, Phi, Ret,
-                     Select, Store, Switch, UnOp, Undef, Value)
+                     Select, Store, Switch, UnOp, Undef, Value, LANE, WIDTH)
 
 
 class InterpreterError(Exception):
@@ -368,10 +368,14 @@ class _Lane:
     """Executes one non-phi, non-terminator instruction for one lane."""
 
     def __init__(self, memory: Memory, externals: dict[str, Callable[..., object]],
-                 allocas: list[int]) -> None:
+                 allocas: list[int], width: int = 1) -> None:
         self.memory = memory
         self.externals = externals
         self.allocas = allocas
+        self.index = 0
+        """The lane executing (``@s2s.lane``)."""
+        self.width = width
+        """W (``@s2s.width``; an interleaved alloca holds W copies)."""
 
     def execute(self, inst: Instruction, ops: list[Scalar]) -> Scalar:
         if isinstance(inst, BinOp):
@@ -399,7 +403,7 @@ class _Lane:
                               value)
             return UNDEF
         if isinstance(inst, Alloca):
-            size = inst.allocated.size
+            size = inst.allocated.size * (self.width if inst.interleaved else 1)
             addr = self.memory.alloc(size, 16, inst.name or "alloca")
             self.allocas.append(addr)
             return addr
@@ -417,6 +421,8 @@ class _Lane:
             result = MATH_FUNCTIONS[inst.callee](*[float(v) for v in ops])  # type: ignore[arg-type]
         elif inst.callee in HORIZONTAL:
             return ops[0]       # one lane: any(x) == all(x) == x
+        elif inst.callee in (LANE, WIDTH):
+            return normalize(self.index if inst.callee == LANE else self.width, inst.type)
         else:
             raise InterpreterError(f"call of unknown function @{inst.callee}")
         if inst.type.is_int() or inst.type.is_float() or inst.type.is_ptr():
@@ -623,13 +629,16 @@ def _check_args(fn: Function, args: Sequence[object]) -> None:
 
 def run_scalar(fn: Function, args: Sequence[object], memory: Memory,
                externals: Optional[dict[str, Callable[..., object]]] = None,
-               step_limit: int = DEFAULT_STEP_LIMIT) -> list[Scalar]:
-    """Run ``fn`` for one lane; returns the values of its ``ret``."""
+               step_limit: int = DEFAULT_STEP_LIMIT, lane_index: int = 0,
+               width: int = 1) -> list[Scalar]:
+    """Run ``fn`` for one lane (lane ``lane_index`` of ``width``); returns the
+    values of its ``ret``."""
     _check_args(fn, args)
     frame = _Frame(fn, step_limit)
     env: dict[Value, Scalar] = {a: normalize(v, a.type) for a, v in zip(fn.args, args)}
     allocas: list[int] = []
-    lane = _Lane(memory, externals or {}, allocas)
+    lane = _Lane(memory, externals or {}, allocas, width)
+    lane.index = lane_index
 
     def value(v: Value) -> Scalar:
         if isinstance(v, (Argument, Instruction)):
@@ -703,7 +712,8 @@ def run_lanes(fn: Function, lane_args: Sequence[Sequence[object]], memory: Memor
               externals: Optional[dict[str, Callable[..., object]]] = None,
               step_limit: int = DEFAULT_STEP_LIMIT) -> list[list[Scalar]]:
     """Run ``fn`` once per lane, lane 0 first, all on the same memory."""
-    return [run_scalar(fn, args, memory, externals, step_limit) for args in lane_args]
+    return [run_scalar(fn, args, memory, externals, step_limit, k, len(lane_args))
+            for k, args in enumerate(lane_args)]
 
 
 def run_predicated(fn: Function, lane_args: Sequence[Sequence[object]], memory: Memory,
@@ -728,7 +738,7 @@ class _Predicated:
         self.frame = _Frame(fn, step_limit)
         self.memory = memory
         self.allocas: list[int] = []
-        self.lane = _Lane(memory, externals, self.allocas)
+        self.lane = _Lane(memory, externals, self.allocas, self.width)
         self.horizontal = horizontal
         self.env: dict[Value, list[Scalar]] = {
             a: [normalize(args[a.index], a.type) for args in lane_args] for a in fn.args}
@@ -782,6 +792,8 @@ class _Predicated:
         if isinstance(inst, Call) and inst.callee in self.horizontal:
             result = self.horizontal[inst.callee](ops, on)
             return [normalize(result, inst.type)] * self.width
+        if isinstance(inst, Alloca) and inst.interleaved:
+            return [self.lane.execute(inst, [])] * self.width  # one object for all lanes
         # Unmasked pure arithmetic runs on lanes that may be logically
         # inactive; a trap there only makes that lane's value undefined.
         poison_traps = inst.mask is None and not isinstance(
@@ -791,6 +803,7 @@ class _Predicated:
             if not on[k]:
                 out.append(UNDEF)
                 continue
+            self.lane.index = k
             try:
                 out.append(self.lane.execute(inst, [vals[k] for vals in ops]))
             except _Trap:

@@ -115,6 +115,7 @@ class _Stmt:
     op: str = ""
     """BinOp/UnOp operator, cmp predicate, fieldaddr field, call callee."""
     pure: bool = False
+    interleaved: bool = False
     labels: list[tuple[int, str]] = field(default_factory=list)
     """Branch targets: (line, label); phi incoming labels; switch default first."""
     case_values: list[int] = field(default_factory=list)
@@ -382,6 +383,7 @@ class _Parser:
 
     def _parse_alloca(self, stmt: _Stmt) -> None:
         stmt.type = self.parse_type()
+        stmt.interleaved = self.accept("interleaved")
 
     def _parse_call(self, stmt: _Stmt) -> None:
         stmt.type = self.parse_type()
@@ -639,7 +641,7 @@ class _FunctionBuilder:
         if kind == "fieldaddr":
             return FieldAddr(ops[0], stmt.op, _field_address_type(stmt, ops[0].type))
         if kind == "alloca":
-            return Alloca(stmt.type or VOID)
+            return Alloca(stmt.type or VOID, interleaved=stmt.interleaved)
         if kind == "call":
             return Call(stmt.op, ops, stmt.type or VOID, stmt.pure)
         if kind == "phi":

@@ -176,7 +176,8 @@ class IRPrinter:
         if isinstance(inst, FieldAddr):
             return f"fieldaddr {ops[0]}, {inst.field}"
         if isinstance(inst, Alloca):
-            return f"alloca {self.print_type(inst.allocated)}"
+            suffix = " interleaved" if inst.interleaved else ""
+            return f"alloca {self.print_type(inst.allocated)}{suffix}"
         if isinstance(inst, Call):
             return self.print_call(inst, ops)
         if isinstance(inst, Phi):

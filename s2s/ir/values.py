@@ -249,13 +249,20 @@ class Store(Instruction):
 
 
 class Alloca(Instruction):
-    """``alloca T``: a stack object private to one execution (per lane)."""
+    """``alloca T``: a stack object private to one execution (per lane).
+
+    ``alloca T interleaved`` (T a scalar or an array of scalars E) is one
+    object shared by all lanes holding every lane's copy of T, element by
+    element: element j of lane k is element ``j * W + k`` (``@s2s.width``,
+    ``@s2s.lane``), so lanes that touch the same element touch neighbours
+    (transform.per_lane_storage)."""
 
     opcode = "alloca"
 
-    def __init__(self, allocated: Type, name: str = "") -> None:
+    def __init__(self, allocated: Type, name: str = "", interleaved: bool = False) -> None:
         super().__init__(PtrType(allocated), [], name)
         self.allocated: Type = allocated
+        self.interleaved = interleaved
 
 
 ANY = "s2s.any"
@@ -264,6 +271,10 @@ ALL = "s2s.all"
 """``call i1 @s2s.all(%mask)``: every active lane has it set (uniform)."""
 HORIZONTAL = (ANY, ALL)
 """Calls that combine the lanes active at the call (its mask) into one value."""
+LANE = "s2s.lane"
+"""``call i64 @s2s.lane()``: the lane's number, 0 to W - 1 (stride 1)."""
+WIDTH = "s2s.width"
+"""``call i64 @s2s.width()``: W, the number of lanes (uniform)."""
 
 
 class Call(Instruction):
