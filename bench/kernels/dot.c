@@ -1,5 +1,6 @@
 /* dot: s = sum x[i] * y[i] on doubles, a '+' reduction.
  * bench-rtol: 1e-10
+ * bench-class: control
  * Prints the kernel time in ns and a checksum (sum of all results). */
 #define _POSIX_C_SOURCE 200112L  /* clock_gettime under -std=c11 too */
 #include <stdio.h>

@@ -3,6 +3,7 @@
  * descreening integral of each neighbour, chosen by a five-way cascade on the
  * distance; four arms call log.  Neighbour coordinates are gathered.
  * bench-rtol: 1e-9 (vector log is within 4 ulp; fast-math reassociates)
+ * bench-class: divergent
  * Prints the kernel time in ns and a checksum (sum of the effective radii). */
 #define _POSIX_C_SOURCE 200112L  /* clock_gettime under -std=c11 too */
 #include <math.h>

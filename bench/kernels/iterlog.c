@@ -2,6 +2,7 @@
  * counting the steps.  A divergent while loop (0 to 5 trips) whose body is
  * one log call: per lane, a vector math call under a loop mask.
  * bench-rtol: 0 (integer counts; no input lies within rounding of a step)
+ * bench-class: divergent
  * Prints the kernel time in ns and a checksum (sum of the counts). */
 #define _POSIX_C_SOURCE 200112L  /* clock_gettime under -std=c11 too */
 #include <math.h>

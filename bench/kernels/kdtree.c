@@ -4,6 +4,7 @@
  * child and then the near one, and skips a popped subtree that cannot hold a
  * closer point.  The trip count and every load address differ between lanes.
  * bench-rtol: 0 (integer-valued float coordinates: every distance is exact)
+ * bench-class: divergent
  * Prints the kernel time in ns and a checksum (sum of the nearest indices). */
 #define _POSIX_C_SOURCE 200112L  /* clock_gettime under -std=c11 too */
 #include <stdio.h>

@@ -3,6 +3,7 @@
  * while loop whose trip count varies from 1 to MAX_ITER between neighbours.
  * bench-rtol: 1e-4 (an iteration count flips where a point sits on the
  * escape radius within rounding: FMA contraction and fast-math move it)
+ * bench-class: divergent
  * Prints the kernel time in ns and a checksum (sum of iteration counts). */
 #define _POSIX_C_SOURCE 200112L  /* clock_gettime under -std=c11 too */
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * energy grid (a divergent while loop, gathered loads) finds the bracketing
  * points, and three reaction channels are interpolated and summed.
  * bench-rtol: 1e-12 (fast-math and FMA contraction round differently)
+ * bench-class: divergent
  * Prints the kernel time in ns and a checksum (sum of all cross sections). */
 #define _POSIX_C_SOURCE 200112L  /* clock_gettime under -std=c11 too */
 #include <stdio.h>
