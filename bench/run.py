@@ -473,6 +473,7 @@ def to_json(kernels: list[Kernel], results: dict[str, dict[str, Result]],
     return out
 
 
+PLOT_LABELS = {"s2s-clang": "s2s-clang (AVX2 branch)"}
 PLOT_COLORS = {"gcc": "#9ecae1", "gcc-fast": "#3182bd", "clang": "#a1d99b",
                "clang-fast": "#31a354", "s2s-gcc": "#e6550d", "s2s-clang": "#fd8d3c"}
 
@@ -483,6 +484,7 @@ def write_plot(stem: Path, kernels: list[Kernel], results: dict[str, dict[str, R
     import matplotlib
     matplotlib.use("Agg")  # no display; must precede pyplot
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, NullFormatter
 
     vec = [n for n in names if n != "scalar"]
     width = 0.8 / len(vec)
@@ -491,8 +493,10 @@ def write_plot(stem: Path, kernels: list[Kernel], results: dict[str, dict[str, R
         xs = [i + (j - (len(vec) - 1) / 2) * width for i in range(len(kernels))]
         # a failed or wrong variant gets no bar (NaN), not a zero on a log axis
         ys = [speedup(results[k.name], n) or float("nan") for k in kernels]
-        ax.bar(xs, ys, width, label=n, color=PLOT_COLORS.get(n))
-    ax.set_yscale("log")
+        ax.bar(xs, ys, width, label=PLOT_LABELS.get(n, n), color=PLOT_COLORS.get(n))
+    ax.set_yscale("log", base=2)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}x"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
     ax.axhline(1.0, color="gray", linestyle="--", linewidth=0.8)
     ax.set_xticks(range(len(kernels)))
     ax.set_xticklabels([k.name for k in kernels], rotation=30, ha="right")
