@@ -309,6 +309,21 @@ def verify(kernel: Kernel, results: dict[str, Result]) -> None:
             res.mismatch = f"checksum {bad[0]!r} != scalar {expected!r} ({rule})"
 
 
+IMPLAUSIBLE_SPEEDUP = 64.0
+"""Above this over scalar (16 float lanes x a few ILP), a build has most
+likely hoisted the kernel call out of the timing loop."""
+
+
+def warn_implausible(kernel: Kernel, results: dict[str, Result]) -> list[str]:
+    """Warn about (and return) variants whose speed-up cannot be vector code."""
+    names = [n for n in results if (speedup(results, n) or 0.0) > IMPLAUSIBLE_SPEEDUP]
+    for n in names:
+        print(f"bench: {kernel.name} [{n}]: speed-up {speedup(results, n):.0f}x is not "
+              f"plausible: was the kernel call hoisted out of the timing loop?",
+              file=sys.stderr)
+    return names
+
+
 # ---------------------------------------------------------------- ratios
 
 def speedup(results: dict[str, Result], name: str) -> Optional[float]:
@@ -629,6 +644,7 @@ def run_bench(args: argparse.Namespace, kernels: list[Kernel], tool: Optional[li
         run_round(kernels, results, r, args.clock, kernel_args)
     for k in kernels:
         verify(k, results[k.name])
+        warn_implausible(k, results[k.name])
     names = [v.name for v in variants]
     print_table(kernels, results, names)
     print(f"\ntarget {args.target}: {target.note}; every build -O3; scalar = "

@@ -124,6 +124,12 @@ def test_wrong_or_failed_builds_do_not_count_as_fastest() -> None:
     assert run.s2s_vs_best(results) == 2.0
 
 
+def test_implausible_speedup_is_reported() -> None:
+    kernel = run.Kernel("k", Path("k.c"), 0.0, "control")
+    results = {"scalar": result(100_000), "clang": result(20), "gcc": result(25_000)}
+    assert run.warn_implausible(kernel, results) == ["clang"]
+
+
 def test_geomean_has_no_partial_means() -> None:
     assert run.geomean_or_none([2.0, 8.0]) == pytest.approx(4.0)
     assert run.geomean_or_none([2.0, None]) is None
