@@ -1,15 +1,18 @@
 """Bench runner: time each kernel scalar, with gcc/clang -fopenmp-simd and as s2svec output.
 
-For every kernel in bench/kernels/ it builds five variants (see VARIANTS), runs
-them N times interleaved round-robin (so machine noise hits all of them
-alike), verifies each checksum against the scalar build, and prints the
-median kernel times with speed-ups.  Exit status: 0 all results match,
-1 a result mismatched or a variant failed to build or run, 2 bad usage.
+For every kernel in bench/kernels/ it builds the variants of VARIANTS (scalar;
+gcc 12 and clang 19 with -fopenmp-simd, each with and without -ffast-math;
+s2svec's output built by both), runs them N times interleaved round-robin (so
+machine noise hits all of them alike), verifies each checksum against the
+scalar build, and prints speed-ups of the medians.  ``--neon`` instead checks
+s2svec's NEON output for correctness under qemu-aarch64 (no timing).
+Exit status: 0 all results match, 1 a result mismatched or a variant failed to
+build or run, 2 bad usage.
 
-Each kernel program prints ``time_ns <int>`` (the timed kernel region only)
-and ``checksum <float>``; its header comment holds ``bench-rtol: <x>``, the
-relative tolerance of the checksum against the scalar build (the vector
-builds reassociate reductions and may contract a*b+c into an FMA).
+Each kernel program prints ``time_ns <int>``, ``cpu_ns <int>`` (the timed
+kernel region only) and ``checksum <number>``; its header comment holds
+``bench-rtol: <x>``, the relative tolerance of the checksum against the
+scalar build (0: must be identical), and ``bench-class: divergent|control``.
 """
 from __future__ import annotations
 
@@ -31,7 +34,8 @@ BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
 KERNEL_DIR = BENCH_DIR / "kernels"
 RUN_TIMEOUT_S = 120
-COMMON = ["-O3", "-march=native"]
+CLANG = "clang-19"
+KERNEL_CLASSES = ("divergent", "control")
 
 
 @dataclass(frozen=True)
@@ -40,26 +44,61 @@ class Variant:
     name: str
     cc: str
     flags: tuple[str, ...]
-    uses_s2svec: bool
+    """Flags besides -O3 and the target's -march flags."""
+    libs: tuple[str, ...]
+    family: str
+    """'scalar' (the baseline), 'compiler' (the kernel as written) or 's2s'."""
     what: str
 
 
 VARIANTS: tuple[Variant, ...] = (
     # No -fopenmp-simd: the pragma is ignored; -fno-tree-vectorize turns off
     # gcc's loop and SLP vectorizers, so this is plain scalar -O3 code.
-    Variant("scalar", "gcc", (*COMMON, "-fno-tree-vectorize", "-Wno-unknown-pragmas"),
-            False, "gcc -O3 -march=native -fno-tree-vectorize (pragma ignored)"),
-    Variant("gcc-omp", "gcc", (*COMMON, "-fopenmp-simd"),
-            False, "gcc -O3 -march=native -fopenmp-simd"),
-    Variant("clang-omp", "clang", (*COMMON, "-fopenmp-simd"),
-            False, "clang -O3 -march=native -fopenmp-simd"),
-    Variant("s2s-gcc", "gcc", (*COMMON, "-Wno-unknown-pragmas"),
-            True, "s2svec output, gcc -O3 -march=native -lmvec -lm"),
-    Variant("s2s-clang", "clang", (*COMMON, "-Wno-unknown-pragmas"),
-            True, "s2svec output, clang -O3 -march=native -lmvec -lm"),
+    Variant("scalar", "gcc", ("-fno-tree-vectorize", "-Wno-unknown-pragmas"), ("-lm",),
+            "scalar", "gcc -fno-tree-vectorize (pragma ignored)"),
+    Variant("gcc", "gcc", ("-fopenmp-simd",), ("-lm",),
+            "compiler", "gcc -fopenmp-simd"),
+    Variant("gcc-fast", "gcc", ("-fopenmp-simd", "-ffast-math"), ("-lmvec", "-lm"),
+            "compiler", "gcc -fopenmp-simd -ffast-math (glibc's declare simd: libmvec)"),
+    Variant("clang", CLANG, ("-fopenmp-simd",), ("-lm",),
+            "compiler", "clang-19 -fopenmp-simd"),
+    Variant("clang-fast", CLANG, ("-fopenmp-simd", "-ffast-math", "-fveclib=libmvec"),
+            ("-lmvec", "-lm"), "compiler", "clang-19 -fopenmp-simd -ffast-math -fveclib=libmvec"),
+    # No -fopenmp-simd: if s2svec left a loop scalar, the compiler must not
+    # quietly vectorize it in its place.
+    Variant("s2s-gcc", "gcc", ("-Wno-unknown-pragmas",), ("-lmvec", "-lm"),
+            "s2s", "s2svec output, gcc"),
+    Variant("s2s-clang", CLANG, ("-Wno-unknown-pragmas",), ("-lmvec", "-lm"),
+            "s2s", "s2svec output, clang-19 (builds the AVX2 branch, see README)"),
 )
-COMPILER_VARIANTS = ("gcc-omp", "clang-omp")
-S2S_VARIANTS = ("s2s-gcc", "s2s-clang")
+
+
+@dataclass(frozen=True)
+class Target:
+    """What --target means: s2svec's target list and every build's -march flags."""
+    s2svec_targets: str
+    march: tuple[str, ...]
+    note: str
+
+
+TARGETS = {
+    # clang 19 is kept off s2svec's AVX-512 code (templates/README.md), so the
+    # output also holds the AVX2 branch for it.
+    "avx512": Target("avx512,avx2", ("-march=native",),
+                     "-march=native (AVX-512); s2s-clang runs s2svec's AVX2 branch"),
+    "avx2": Target("avx2", ("-march=native", "-mno-avx512f"),
+                   "-march=native -mno-avx512f (AVX2 only, for every build)"),
+}
+
+
+def host_target() -> str:
+    """'avx512' when the CPU has the AVX-512 subsets s2svec uses, else 'avx2'."""
+    try:
+        flags = re.search(r"^flags\s*:(.*)$", Path("/proc/cpuinfo").read_text(), re.M)
+    except OSError:
+        return "avx2"
+    have = set(flags.group(1).split()) if flags else set()
+    return "avx512" if {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= have else "avx2"
 
 
 @dataclass
@@ -68,6 +107,7 @@ class Kernel:
     name: str
     source: Path
     rtol: float
+    kind: str
     s2s_report: list[dict] = field(default_factory=list)
     s2s_error: Optional[str] = None
 
@@ -85,12 +125,13 @@ class Result:
     mismatch: Optional[str] = None
 
     @property
-    def ok(self) -> bool:
-        return self.error is None and bool(self.times_ns)
-
-    @property
     def median_ns(self) -> Optional[float]:
         return statistics.median(self.times_ns) if self.times_ns else None
+
+    @property
+    def usable(self) -> bool:
+        """Has a speed: it ran, and its results were right."""
+        return self.error is None and self.mismatch is None and bool(self.times_ns)
 
 
 # ---------------------------------------------------------------- discovery
@@ -103,13 +144,31 @@ def find_kernels(names: Optional[Sequence[str]]) -> list[Kernel]:
     if unknown:
         raise SystemExit(f"run.py: error: unknown kernel(s) {', '.join(unknown)} "
                          f"(have {', '.join(available)})")
-    return [Kernel(n, available[n], read_rtol(available[n])) for n in wanted]
+    kernels = []
+    for n in wanted:
+        try:
+            rtol, kind = parse_header(available[n].read_text())
+        except ValueError as exc:
+            raise SystemExit(f"run.py: error: {available[n]}: {exc}") from None
+        kernels.append(Kernel(n, available[n], rtol, kind))
+    return kernels
 
 
-def read_rtol(source: Path) -> float:
-    """The ``bench-rtol:`` value in a kernel's header comment (0 = exact)."""
-    m = re.search(r"bench-rtol:\s*([0-9.eE+-]+)", source.read_text())
-    return float(m.group(1)) if m else 0.0
+def parse_header(text: str) -> tuple[float, str]:
+    """The ``bench-rtol:`` and ``bench-class:`` values of a kernel's header."""
+    rtol = re.search(r"bench-rtol:\s*(\S+)", text)
+    kind = re.search(r"bench-class:\s*(\w+)", text)
+    if not rtol:
+        raise ValueError("no 'bench-rtol: <x>' in the header (0 means exact)")
+    try:
+        value = float(rtol.group(1))
+    except ValueError:
+        raise ValueError(f"bench-rtol {rtol.group(1)!r} is not a number") from None
+    if not 0.0 <= value < 1.0:
+        raise ValueError(f"bench-rtol {value} is not in [0, 1)")
+    if not kind or kind.group(1) not in KERNEL_CLASSES:
+        raise ValueError(f"no 'bench-class: {'|'.join(KERNEL_CLASSES)}' in the header")
+    return value, kind.group(1)
 
 
 def s2svec_command(explicit: Optional[str]) -> Optional[list[str]]:
@@ -133,13 +192,12 @@ def s2svec_command(explicit: Optional[str]) -> Optional[list[str]]:
 
 # ---------------------------------------------------------------- building
 
-def run_s2svec(tool: list[str], kernel: Kernel, target: str, build: Path) -> Optional[Path]:
-    """Vectorize one kernel; return the output file or record the error."""
-    out = build / f"{kernel.name}_simd.c"
-    report = build / f"{kernel.name}.report.json"
+def run_s2svec(tool: list[str], kernel: Kernel, targets: str, out: Path) -> Optional[Path]:
+    """Vectorize one kernel into ``out``; return it, or record the error."""
+    report = out.with_suffix(".report.json")
     for stale in (out, report):  # never time or trust a previous run's files
         stale.unlink(missing_ok=True)
-    cmd = [*tool, str(kernel.source), "-o", str(out), "--target", target,
+    cmd = [*tool, str(kernel.source), "-o", str(out), "--target", targets,
            "--report=json", "--report-file", str(report)]
     # cwd: `python -m s2s` must find the package; every path here is absolute
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO_DIR)
@@ -155,10 +213,13 @@ def run_s2svec(tool: list[str], kernel: Kernel, target: str, build: Path) -> Opt
     return out
 
 
-def compile_variant(variant: Variant, source: Path, binary: Path) -> Optional[str]:
-    """Build one binary; return an error text or None."""
-    libs = ["-lmvec", "-lm"] if variant.uses_s2svec else ["-lm"]
-    cmd = [variant.cc, *variant.flags, str(source), "-o", str(binary), *libs]
+def compile_command(variant: Variant, target: Target, source: Path, binary: Path) -> list[str]:
+    return [variant.cc, "-O3", *target.march, *variant.flags, str(source),
+            "-o", str(binary), *variant.libs]
+
+
+def compile_binary(cmd: list[str]) -> Optional[str]:
+    """Run one build command; return an error text or None."""
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         return f"{' '.join(cmd)} failed:\n{proc.stderr.strip()[-800:]}"
@@ -166,45 +227,52 @@ def compile_variant(variant: Variant, source: Path, binary: Path) -> Optional[st
 
 
 def build_kernel(kernel: Kernel, variants: Sequence[Variant], tool: Optional[list[str]],
-                 target: str, build: Path) -> dict[str, Result]:
+                 target: Target, build: Path) -> dict[str, Result]:
     """Build every variant of one kernel (s2svec first when needed)."""
     simd_source: Optional[Path] = None
-    if any(v.uses_s2svec for v in variants):
+    if any(v.family == "s2s" for v in variants):
         if tool is None:
             kernel.s2s_error = "s2svec not found (no .venv/bin/s2svec, not on PATH)"
         else:
-            simd_source = run_s2svec(tool, kernel, target, build)
+            simd_source = run_s2svec(tool, kernel, target.s2svec_targets,
+                                     build / f"{kernel.name}_simd.c")
     results: dict[str, Result] = {}
     for v in variants:
-        source = simd_source if v.uses_s2svec else kernel.source
+        source = simd_source if v.family == "s2s" else kernel.source
         if source is None:
             results[v.name] = Result(error=kernel.s2s_error or "no s2svec output")
             continue
         binary = build / f"{kernel.name}.{v.name}"
-        error = compile_variant(v, source, binary)
+        error = compile_binary(compile_command(v, target, source, binary))
         results[v.name] = Result(binary=None if error else binary, error=error)
     return results
 
 
 # ---------------------------------------------------------------- running
 
-def run_binary(binary: Path) -> tuple[int, int, float]:
-    """Run one kernel binary; return (wall ns, thread CPU ns, checksum)."""
-    proc = subprocess.run([str(binary)], capture_output=True, text=True,
-                          timeout=RUN_TIMEOUT_S)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{binary.name} exited {proc.returncode}: {proc.stderr.strip()}")
-    t = re.search(r"^time_ns (\d+)$", proc.stdout, re.M)
-    u = re.search(r"^cpu_ns (\d+)$", proc.stdout, re.M)
-    c = re.search(r"^checksum (\S+)$", proc.stdout, re.M)
+def parse_run_output(text: str) -> tuple[int, int, float]:
+    """(wall ns, thread CPU ns, checksum) from a kernel program's output."""
+    t = re.search(r"^time_ns (\d+)$", text, re.M)
+    u = re.search(r"^cpu_ns (\d+)$", text, re.M)
+    c = re.search(r"^checksum (\S+)$", text, re.M)
     if not t or not u or not c:
-        raise RuntimeError(f"{binary.name}: no time_ns/cpu_ns/checksum in output:\n"
-                           f"{proc.stdout}")
+        raise ValueError(f"no time_ns/cpu_ns/checksum lines in:\n{text}")
     return int(t.group(1)), int(u.group(1)), float(c.group(1))
 
 
+def run_binary(cmd: list[str]) -> tuple[int, int, float]:
+    """Run one kernel program; return (wall ns, thread CPU ns, checksum)."""
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr.strip()}")
+    try:
+        return parse_run_output(proc.stdout)
+    except ValueError as exc:
+        raise RuntimeError(f"{cmd[-1]}: {exc}") from None
+
+
 def run_round(kernels: list[Kernel], results: dict[str, dict[str, Result]],
-              round_no: int, clock: str) -> None:
+              round_no: int, clock: str, kernel_args: list[str]) -> None:
     """One run of every binary; the variant order rotates from round to round."""
     for kernel in kernels:
         names = [n for n, r in results[kernel.name].items() if r.binary and not r.error]
@@ -212,7 +280,7 @@ def run_round(kernels: list[Kernel], results: dict[str, dict[str, Result]],
         for name in names[shift:] + names[:shift]:
             res = results[kernel.name][name]
             try:
-                wall, cpu, c = run_binary(res.binary)  # type: ignore[arg-type]
+                wall, cpu, c = run_binary([str(res.binary), *kernel_args])
             except (RuntimeError, subprocess.TimeoutExpired) as exc:
                 res.error = str(exc)
                 continue
@@ -222,7 +290,7 @@ def run_round(kernels: list[Kernel], results: dict[str, dict[str, Result]],
 
 
 def close_enough(a: float, b: float, rtol: float) -> bool:
-    """Relative comparison; rtol 0 means bit-identical checksums."""
+    """Relative comparison; rtol 0 means identical checksums."""
     if rtol == 0.0:
         return a == b
     return abs(a - b) <= rtol * max(abs(a), abs(b), 1e-300)
@@ -234,33 +302,61 @@ def verify(kernel: Kernel, results: dict[str, Result]) -> None:
     if ref is None or not ref.checksums:
         return
     expected = ref.checksums[0]
-    for name, res in results.items():
+    rule = "exact" if kernel.rtol == 0.0 else f"rtol {kernel.rtol:g}"
+    for res in results.values():
         bad = [c for c in res.checksums if not close_enough(c, expected, kernel.rtol)]
         if bad:
-            res.mismatch = (f"checksum {bad[0]!r} != scalar {expected!r} "
-                            f"(rtol {kernel.rtol:g})")
+            res.mismatch = f"checksum {bad[0]!r} != scalar {expected!r} ({rule})"
 
 
-# ---------------------------------------------------------------- reporting
+IMPLAUSIBLE_SPEEDUP = 64.0
+"""Above this over scalar (16 float lanes x a few ILP), a build has most
+likely hoisted the kernel call out of the timing loop."""
+
+
+def warn_implausible(kernel: Kernel, results: dict[str, Result]) -> list[str]:
+    """Warn about (and return) variants whose speed-up cannot be vector code."""
+    names = [n for n in results if (speedup(results, n) or 0.0) > IMPLAUSIBLE_SPEEDUP]
+    for n in names:
+        print(f"bench: {kernel.name} [{n}]: speed-up {speedup(results, n):.0f}x is not "
+              f"plausible: was the kernel call hoisted out of the timing loop?",
+              file=sys.stderr)
+    return names
+
+
+# ---------------------------------------------------------------- ratios
 
 def speedup(results: dict[str, Result], name: str) -> Optional[float]:
-    """Scalar median time / this variant's median time."""
+    """Scalar median time / this variant's median time; None without a valid speed."""
     base, res = results.get("scalar"), results.get(name)
-    if not base or not res or not base.median_ns or not res.median_ns or res.mismatch:
+    if not base or not res or not base.usable or not res.usable:
         return None  # a wrong result has no speed
-    return base.median_ns / res.median_ns
+    return base.median_ns / res.median_ns  # type: ignore[operator]
 
 
-def best_median(results: dict[str, Result], names: Sequence[str]) -> Optional[float]:
-    meds = [results[n].median_ns for n in names
-            if n in results and results[n].median_ns and not results[n].mismatch]
-    return min(meds) if meds else None  # type: ignore[type-var]
+def fastest(results: dict[str, Result], family: str) -> Optional[str]:
+    """Name of the fastest usable variant of a family ('compiler' or 's2s')."""
+    names = [n for n, r in results.items() if r.usable and family_of(n) == family]
+    return min(names, key=lambda n: results[n].median_ns) if names else None  # type: ignore
+
+
+def family_of(name: str) -> str:
+    return next(v.family for v in VARIANTS if v.name == name)
 
 
 def s2s_vs_best(results: dict[str, Result]) -> Optional[float]:
     """Best compiler median / best s2svec median: > 1 means s2svec is faster."""
-    comp, s2s = best_median(results, COMPILER_VARIANTS), best_median(results, S2S_VARIANTS)
-    return comp / s2s if comp and s2s else None
+    comp, s2s = fastest(results, "compiler"), fastest(results, "s2s")
+    if comp is None or s2s is None:
+        return None
+    return results[comp].median_ns / results[s2s].median_ns  # type: ignore[operator]
+
+
+def geomean_or_none(values: list[Optional[float]]) -> Optional[float]:
+    """Geometric mean, or None when any value is missing (no partial means)."""
+    if not values or any(v is None for v in values):
+        return None
+    return statistics.geometric_mean(values)  # type: ignore[arg-type]
 
 
 def spread(res: Result) -> Optional[float]:
@@ -270,71 +366,61 @@ def spread(res: Result) -> Optional[float]:
     return (max(res.times_ns) - min(res.times_ns)) / res.median_ns
 
 
+# ---------------------------------------------------------------- reporting
+
 def vec_summary(kernel: Kernel) -> str:
-    """'yes/W=8' style summary of the s2svec report for the table."""
+    """'avx512:8,avx2:4' (target:lanes) from s2svec's report, or why not."""
     if kernel.s2s_error:
         return "error"
     if not kernel.s2s_report:
         return "-"
-    entries = kernel.s2s_report
-    done = [e for e in entries if e.get("vectorized")]
-    if len(done) == len(entries):
-        widths = sorted({str(e.get("width")) for e in done})
-        return "yes/W=" + ",".join(widths)
-    return f"{len(done)}/{len(entries)}"
+    parts = []
+    for entry in kernel.s2s_report:
+        lanes = entry.get("width") if entry.get("vectorized") else "scalar"
+        parts.append(f"{entry.get('target')}:{lanes}")
+    return ",".join(parts)
 
 
 def fmt(x: Optional[float], spec: str, suffix: str = "") -> str:
     return "-" if x is None else format(x, spec) + suffix
 
 
-def print_table(kernels: list[Kernel], results: dict[str, dict[str, Result]],
-                names: list[str]) -> None:
-    """Median times (ms) and speed-ups over the scalar build."""
-    head = f"{'kernel':<17}" + "".join(f"{n:>11}" for n in names)
-    print("\nmedian kernel time, ms (noise = largest (max-min)/median of a variant)")
-    print(head + f"{'noise':>8}")
-    for k in kernels:
-        row = results[k.name]
-        cells = "".join(f"{cell_ms(row[n]):>11}" for n in names)
-        noise = max((s for s in (spread(r) for r in row.values()) if s is not None),
-                    default=None)
-        print(f"{k.name:<17}{cells}{fmt(noise and noise * 100, '.0f', '%'):>8}")
-    vec = [n for n in names if n != "scalar"]
-    print("\nspeed-up over scalar (higher is better); s2s/best = best compiler time / "
-          "best s2svec time (> 1: s2svec faster)")
-    print(f"{'kernel':<17}" + "".join(f"{n:>11}" for n in vec)
-          + f"{'s2s/best':>10}{'s2svec':>12}")
-    for k in kernels:
-        row = results[k.name]
-        cells = "".join(f"{fmt(speedup(row, n), '.2f', 'x'):>11}" for n in vec)
-        print(f"{k.name:<17}{cells}{fmt(s2s_vs_best(row), '.2f', 'x'):>10}"
-              f"{vec_summary(k):>12}")
-    print_geomean(kernels, results, vec)
-
-
-def print_geomean(kernels: list[Kernel], results: dict[str, dict[str, Result]],
-                  vec: list[str]) -> None:
-    cells = []
-    for n in vec:
-        vals = [s for s in (speedup(results[k.name], n) for k in kernels) if s]
-        cells.append(geomean(vals) if len(vals) == len(kernels) else None)
-    ratios = [s for s in (s2s_vs_best(results[k.name]) for k in kernels) if s]
-    g = geomean(ratios) if ratios and len(ratios) == len(kernels) else None
-    print(f"{'geomean':<17}" + "".join(f"{fmt(c, '.2f', 'x'):>11}" for c in cells)
-          + f"{fmt(g, '.2f', 'x'):>10}")
-
-
-def geomean(values: list[float]) -> float:
-    return statistics.geometric_mean(values)
-
-
-def cell_ms(res: Result) -> str:
+def cell(results: dict[str, Result], name: str) -> str:
+    res = results[name]
     if res.error:
         return "FAIL"
     if res.mismatch:
         return "MISMATCH"
-    return fmt(res.median_ns and res.median_ns / 1e6, ".1f")
+    return fmt(speedup(results, name), ".2f", "x")
+
+
+def print_table(kernels: list[Kernel], results: dict[str, dict[str, Result]],
+                names: list[str]) -> None:
+    """Speed-ups over scalar, the best compiler build, and s2s/best per kernel."""
+    vec = [n for n in names if n != "scalar"]
+    print("\nspeed-up over scalar (higher is better); best = fastest compiler build; "
+          "s2s/best = its time / the faster s2svec build's time (> 1: s2svec faster)")
+    print(f"{'kernel':<18}{'class':<10}" + "".join(f"{n:>11}" for n in vec)
+          + f"{'best':>11}{'s2s/best':>9}{'noise':>7}  s2svec lanes")
+    for k in kernels:
+        row = results[k.name]
+        noise = max((s for s in (spread(r) for r in row.values()) if s is not None),
+                    default=None)
+        print(f"{k.name:<18}{k.kind:<10}" + "".join(f"{cell(row, n):>11}" for n in vec)
+              + f"{fastest(row, 'compiler') or '-':>11}{fmt(s2s_vs_best(row), '.2f', 'x'):>9}"
+              + f"{fmt(noise and noise * 100, '.0f', '%'):>7}  {vec_summary(k)}")
+    for kind in KERNEL_CLASSES:
+        group = [k for k in kernels if k.kind == kind]
+        if group:
+            cells = "".join(f"{fmt(class_geomean(group, results, n), '.2f', 'x'):>11}"
+                            for n in vec)
+            g = geomean_or_none([s2s_vs_best(results[k.name]) for k in group])
+            print(f"{'geomean':<18}{kind:<10}{cells}{'':>11}{fmt(g, '.2f', 'x'):>9}")
+
+
+def class_geomean(group: list[Kernel], results: dict[str, dict[str, Result]],
+                  name: str) -> Optional[float]:
+    return geomean_or_none([speedup(results[k.name], name) for k in group])
 
 
 def print_problems(kernels: list[Kernel], results: dict[str, dict[str, Result]]) -> int:
@@ -373,21 +459,26 @@ def machine_info() -> dict:
         pass
     return {"cpu": cpu, "cores": os.cpu_count(), "kernel": platform.release(),
             "gcc": tool_version(["gcc", "--version"]),
-            "clang": tool_version(["clang", "--version"])}
+            "clang": tool_version([CLANG, "--version"])}
 
 
 def to_json(kernels: list[Kernel], results: dict[str, dict[str, Result]],
             args: argparse.Namespace, variants: list[Variant]) -> dict:
     """Everything measured, for --json."""
+    target: Target = args.target_info
     out: dict = {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                  "machine": machine_info(), "repeats": args.repeats,
                  "clock": args.clock, "load_average": os.getloadavg(),
-                 "target": args.target,
-                 "variants": {v.name: v.what for v in variants}, "kernels": {}}
+                 "target": args.target, "s2svec_targets": target.s2svec_targets,
+                 "march": list(target.march),
+                 "variants": {v.name: " ".join([v.cc, "-O3", *target.march, *v.flags,
+                                                *v.libs]) for v in variants},
+                 "kernels": {}}
     for k in kernels:
         row = results[k.name]
         out["kernels"][k.name] = {
-            "rtol": k.rtol, "s2svec_error": k.s2s_error, "s2svec_report": k.s2s_report,
+            "class": k.kind, "rtol": k.rtol, "s2svec_error": k.s2s_error,
+            "s2svec_report": k.s2s_report, "best_compiler": fastest(row, "compiler"),
             "s2s_vs_best": s2s_vs_best(row),
             "variants": {n: {"times_ns": r.times_ns, "median_ns": r.median_ns,
                              "other_clock_ns": r.other_ns,
@@ -397,62 +488,86 @@ def to_json(kernels: list[Kernel], results: dict[str, dict[str, Result]],
     return out
 
 
-SVG_COLORS = {"gcc-omp": "#4e79a7", "clang-omp": "#76b7b2",
-              "s2s-gcc": "#e15759", "s2s-clang": "#f28e2b"}
+PLOT_LABELS = {"s2s-clang": "s2s-clang (AVX2 branch)"}
+PLOT_COLORS = {"gcc": "#9ecae1", "gcc-fast": "#3182bd", "clang": "#a1d99b",
+               "clang-fast": "#31a354", "s2s-gcc": "#e6550d", "s2s-clang": "#fd8d3c"}
 
 
-def write_svg(path: Path, kernels: list[Kernel], results: dict[str, dict[str, Result]],
-              names: list[str]) -> None:
-    """A grouped bar chart of speed-up over scalar, drawn by hand as SVG."""
+def write_plot(stem: Path, kernels: list[Kernel], results: dict[str, dict[str, Result]],
+               names: list[str], title: str) -> list[Path]:
+    """Grouped bars of speed-up over scalar, log scale, as stem.png and stem.svg."""
+    import matplotlib
+    matplotlib.use("Agg")  # no display; must precede pyplot
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
     vec = [n for n in names if n != "scalar"]
-    values = {(k.name, n): speedup(results[k.name], n) or 0.0 for k in kernels for n in vec}
-    top = max([1.0, *values.values()]) * 1.1
-    bar, gap, left, height, base = 18, 36, 60, 260, 300  # a group fits a 16-char name
-    group = bar * len(vec) + gap
-    width = left + group * len(kernels) + 150
-    scale = height / top
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{base + 70}" '
-             f'font-family="sans-serif" font-size="11">',
-             f'<text x="{left}" y="20" font-size="14">speed-up over scalar '
-             f'(gcc -O3 -fno-tree-vectorize), medians</text>']
-    parts += svg_axis(left, base, top, scale, left + group * len(kernels))
-    for i, k in enumerate(kernels):
-        x0 = left + gap / 2 + i * group
-        for j, n in enumerate(vec):
-            v = values[(k.name, n)]
-            h = v * scale
-            parts.append(f'<rect x="{x0 + j * bar:.1f}" y="{base - h:.1f}" width="{bar - 2}" '
-                         f'height="{h:.1f}" fill="{SVG_COLORS.get(n, "#999")}">'
-                         f'<title>{k.name} {n}: {v:.2f}x</title></rect>')
-        parts.append(f'<text x="{x0 + bar * len(vec) / 2:.1f}" y="{base + 16}" '
-                     f'text-anchor="middle">{k.name}</text>')
+    width = 0.8 / len(vec)
+    fig, ax = plt.subplots(figsize=(max(8.0, 1.1 * len(kernels) + 2), 4.8))
     for j, n in enumerate(vec):
-        y = 40 + j * 16
-        lx = left + group * len(kernels) + 20
-        parts.append(f'<rect x="{lx}" y="{y - 10}" width="12" height="12" '
-                     f'fill="{SVG_COLORS.get(n, "#999")}"/><text x="{lx + 18}" y="{y}">{n}</text>')
-    parts.append("</svg>")
-    path.write_text("\n".join(parts) + "\n")
+        xs = [i + (j - (len(vec) - 1) / 2) * width for i in range(len(kernels))]
+        # a failed or wrong variant gets no bar (NaN), not a zero on a log axis
+        ys = [speedup(results[k.name], n) or float("nan") for k in kernels]
+        ax.bar(xs, ys, width, label=PLOT_LABELS.get(n, n), color=PLOT_COLORS.get(n))
+    ax.set_yscale("log", base=2)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}x"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    ax.axhline(1.0, color="gray", linestyle="--", linewidth=0.8)
+    ax.set_xticks(range(len(kernels)))
+    ax.set_xticklabels([k.name for k in kernels], rotation=30, ha="right")
+    ax.set_ylabel("speed-up over scalar (log scale)")
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, ncol=3)
+    fig.tight_layout()
+    paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
+    for path in paths:
+        fig.savefig(path)
+    plt.close(fig)
+    return paths
 
 
-def svg_axis(left: int, base: int, top: float, scale: float, right: float) -> list[str]:
-    """Y axis with ticks, and a dashed line at speed-up 1 (scalar)."""
-    parts = [f'<line x1="{left}" y1="{base}" x2="{right}" y2="{base}" stroke="black"/>',
-             f'<line x1="{left}" y1="{base}" x2="{left}" y2="{base - top * scale:.1f}" '
-             f'stroke="black"/>']
-    step = 0.5 if top <= 4 else 1.0 if top <= 8 else 2.0
-    tick = 0.0
-    while tick <= top:
-        y = base - tick * scale
-        parts.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{tick:g}x</text>'
-                     f'<line x1="{left - 3}" y1="{y:.1f}" x2="{left}" y2="{y:.1f}" '
-                     f'stroke="black"/>')
-        tick += step
-    y1 = base - scale
-    parts.append(f'<line x1="{left}" y1="{y1:.1f}" x2="{right}" y2="{y1:.1f}" '
-                 f'stroke="gray" stroke-dasharray="4,3"/>'
-                 f'<text x="{right + 4}" y="{y1 + 4:.1f}" fill="gray">scalar</text>')
-    return parts
+# ---------------------------------------------------------------- NEON
+
+NEON_CC = "aarch64-linux-gnu-gcc"
+NEON_RUN = "qemu-aarch64"
+
+
+def check_neon(kernels: list[Kernel], tool: Optional[list[str]], build: Path) -> int:
+    """Build each kernel as written and as s2svec's NEON output (static, aarch64),
+    run both once under qemu and compare checksums; correctness only."""
+    missing = [t for t in (NEON_CC, NEON_RUN) if shutil.which(t) is None]
+    if missing or tool is None:
+        print(f"bench: --neon needs {', '.join(missing) or 's2svec'}", file=sys.stderr)
+        return 1
+    print(f"\nNEON check ({NEON_CC} -O3 -static, one repetition under {NEON_RUN})")
+    print(f"{'kernel':<18}{'s2svec lanes':<16}result")
+    failures = 0
+    for k in kernels:
+        status = neon_status(k, tool, build)
+        failures += status != "match"
+        print(f"{k.name:<18}{vec_summary(k):<16}{status}")
+    return 1 if failures else 0
+
+
+def neon_status(kernel: Kernel, tool: list[str], build: Path) -> str:
+    """'match', or what went wrong, for one kernel's NEON build."""
+    simd = run_s2svec(tool, kernel, "neon", build / f"{kernel.name}_neon.c")
+    if simd is None:
+        return f"s2svec failed: {kernel.s2s_error}"
+    checksums = []
+    for tag, source in (("ref", kernel.source), ("s2s", simd)):
+        binary = build / f"{kernel.name}.neon-{tag}"
+        error = compile_binary([NEON_CC, "-O3", "-static", "-Wno-unknown-pragmas",
+                                str(source), "-o", str(binary), "-lm"])
+        if error:
+            return f"build failed: {error}"
+        try:
+            checksums.append(run_binary([NEON_RUN, str(binary), "1"])[2])
+        except (RuntimeError, subprocess.TimeoutExpired) as exc:
+            return f"run failed: {exc}"
+    if close_enough(checksums[1], checksums[0], kernel.rtol):
+        return "match"
+    return f"MISMATCH {checksums[1]!r} != {checksums[0]!r}"
 
 
 # ---------------------------------------------------------------- main
@@ -460,62 +575,88 @@ def svg_axis(left: int, base: int, top: float, scale: float, right: float) -> li
 def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="bench/run.py",
-        description="Time the bench kernels scalar, with gcc/clang -fopenmp-simd and "
-                    "as s2svec output (gcc and clang); verify results; print medians.")
+        description="Time the bench kernels scalar, with gcc/clang -fopenmp-simd "
+                    "(with and without -ffast-math) and as s2svec output (gcc and clang); "
+                    "verify results; print speed-ups of the medians.")
     p.add_argument("--kernels", help="comma list of kernels (default: all in bench/kernels)")
     p.add_argument("--variants", default=",".join(v.name for v in VARIANTS),
                    help="comma list of variants (default: %(default)s)")
     p.add_argument("--repeats", type=int, default=7,
                    help="runs per variant, interleaved round-robin (default: %(default)s)")
+    p.add_argument("--kernel-reps", type=int, metavar="N",
+                   help="repetitions inside each kernel program (default: the kernel's "
+                        "own; small values make quick correctness runs)")
     p.add_argument("--clock", choices=["wall", "cpu"], default="wall",
                    help="wall: CLOCK_MONOTONIC; cpu: the kernel thread's CPU time, steadier "
                         "on a loaded machine (default: %(default)s)")
-    p.add_argument("--target", default="host",
-                   help="s2svec --target value (default: %(default)s)")
+    p.add_argument("--target", choices=["host", *TARGETS], default="host",
+                   help="avx512: -march=native, s2svec --target avx512,avx2; avx2: every "
+                        "build with -mno-avx512f, s2svec --target avx2; host: avx512 where "
+                        "the CPU has it (default: %(default)s)")
+    p.add_argument("--neon", action="store_true",
+                   help="instead of timing: check s2svec's NEON output under qemu-aarch64")
     p.add_argument("--s2svec", help="command that runs s2svec (default: .venv/bin/s2svec, "
                                     "then PATH, then .venv/bin/python -m s2s)")
     p.add_argument("--build-dir", default=str(BENCH_DIR / "build"),
                    help="where generated sources and binaries go (default: bench/build)")
     p.add_argument("--json", metavar="OUT", help="write all measurements as JSON")
-    p.add_argument("--plot", metavar="OUT.svg", help="write an SVG bar chart of speed-ups")
+    p.add_argument("--plot", metavar="STEM",
+                   help="write a bar chart of speed-ups as STEM.png and STEM.svg (matplotlib)")
     args = p.parse_args(argv)
     if args.repeats < 1:
         p.error("--repeats must be at least 1")
+    if args.kernel_reps is not None and args.kernel_reps < 1:
+        p.error("--kernel-reps must be at least 1")
     known = {v.name for v in VARIANTS}
     chosen = [n.strip() for n in args.variants.split(",") if n.strip()]
     if "scalar" not in chosen or any(n not in known for n in chosen):
         p.error(f"--variants must include 'scalar' and only name {', '.join(sorted(known))}")
     args.variant_list = [v for v in VARIANTS if v.name in chosen]
+    if args.target == "host":
+        args.target = host_target()
+    args.target_info = TARGETS[args.target]
     return args
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parse_args(argv)
     kernels = find_kernels(args.kernels.split(",") if args.kernels else None)
-    variants: list[Variant] = args.variant_list
     build = Path(args.build_dir).resolve()
     build.mkdir(parents=True, exist_ok=True)
     tool = s2svec_command(args.s2svec)
+    if args.neon:
+        return check_neon(kernels, tool, build)
+    return run_bench(args, kernels, tool, build)
+
+
+def run_bench(args: argparse.Namespace, kernels: list[Kernel], tool: Optional[list[str]],
+              build: Path) -> int:
+    variants: list[Variant] = args.variant_list
+    target: Target = args.target_info
     start = time.monotonic()
     results = {}
     for k in kernels:
         print(f"building {k.name} ...", file=sys.stderr)
-        results[k.name] = build_kernel(k, variants, tool, args.target, build)
+        results[k.name] = build_kernel(k, variants, tool, target, build)
+    kernel_args = [str(args.kernel_reps)] if args.kernel_reps else []
     for r in range(args.repeats):
         print(f"round {r + 1}/{args.repeats}", file=sys.stderr)
-        run_round(kernels, results, r, args.clock)
+        run_round(kernels, results, r, args.clock, kernel_args)
     for k in kernels:
         verify(k, results[k.name])
+        warn_implausible(k, results[k.name])
     names = [v.name for v in variants]
     print_table(kernels, results, names)
-    print(f"\n{args.repeats} runs per variant, {args.clock} clock, "
-          f"{time.monotonic() - start:.0f} s total, load average "
-          f"{os.getloadavg()[0]:.1f}; scalar = {VARIANTS[0].what}")
+    print(f"\ntarget {args.target}: {target.note}; every build -O3; scalar = "
+          f"{VARIANTS[0].what}\n{args.repeats} runs per variant, {args.clock} clock, "
+          f"{time.monotonic() - start:.0f} s total, load average {os.getloadavg()[0]:.1f}")
     if args.json:
         Path(args.json).write_text(json.dumps(to_json(kernels, results, args, variants),
                                               indent=1) + "\n")
     if args.plot:
-        write_svg(Path(args.plot), kernels, results, names)
+        title = (f"speed-up over scalar gcc -O3, medians of {args.repeats} runs "
+                 f"({args.clock} clock), target {args.target}")
+        write_plot(Path(args.plot), kernels, results, names, title)
     return 1 if print_problems(kernels, results) else 0
 
 

@@ -1,7 +1,7 @@
-"""Tests of the bench runner's checking logic (no timing is judged here).
+"""Tests of the bench runner's parsing, checking and ratio logic (no timing is judged).
 
-Run with `.venv/bin/pytest bench/test_run.py`; the end-to-end cases build and
-run the saxpy kernel once (about a second).
+Run with `.venv/bin/pytest bench/test_run.py`; the end-to-end cases build the
+saxpy kernel and run it once with one repetition (about a second each).
 """
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import json
 import shutil
 import stat
 import sys
-import xml.dom.minidom
 from pathlib import Path
 
 import pytest
@@ -18,34 +17,141 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import run  # noqa: E402
 
 
+def result(median: float, checksum: float = 1.0) -> run.Result:
+    return run.Result(times_ns=[int(median)], checksums=[checksum])
+
+
+# ---------------------------------------------------------------- parsing
+
+def test_parse_header_reads_tolerance_and_class() -> None:
+    text = "/* k\n * bench-rtol: 1e-9 (why)\n * bench-class: divergent\n */"
+    assert run.parse_header(text) == (1e-9, "divergent")
+    assert run.parse_header("bench-rtol: 0\nbench-class: control") == (0.0, "control")
+
+
+@pytest.mark.parametrize("text", [
+    "bench-class: control",                       # no tolerance
+    "bench-rtol: 1e-9",                           # no class
+    "bench-rtol: 1e-9\nbench-class: fast",        # unknown class
+    "bench-rtol: abc\nbench-class: control",      # not a number
+    "bench-rtol: 2\nbench-class: control",        # not a relative tolerance
+])
+def test_parse_header_rejects_incomplete_headers(text: str) -> None:
+    with pytest.raises(ValueError):
+        run.parse_header(text)
+
+
+def test_every_kernel_states_tolerance_and_class() -> None:
+    kernels = run.find_kernels(None)
+    assert {k.kind for k in kernels} == set(run.KERNEL_CLASSES)
+    for kernel in kernels:
+        assert 0.0 <= kernel.rtol < 1e-3, kernel.name
+
+
+def test_parse_run_output() -> None:
+    out = "kernel k n=4 reps=1\ntime_ns 120\ncpu_ns 100\nchecksum 12057565\n"
+    assert run.parse_run_output(out) == (120, 100, 12057565.0)
+    with pytest.raises(ValueError):
+        run.parse_run_output("time_ns 120\nchecksum 1.5\n")  # no cpu_ns
+
+
+def test_target_flags() -> None:
+    assert "-mno-avx512f" in run.TARGETS["avx2"].march
+    assert run.TARGETS["avx2"].s2svec_targets == "avx2"
+    # clang 19 builds only the AVX2 branch: the AVX-512 output must hold one
+    assert "avx2" in run.TARGETS["avx512"].s2svec_targets.split(",")
+    assert run.host_target() in run.TARGETS
+
+
+def test_bad_usage_exits_2() -> None:
+    for argv in (["--variants", "gcc"], ["--target", "sse"], ["--repeats", "0"]):
+        with pytest.raises(SystemExit) as exc:
+            run.parse_args(argv)
+        assert exc.value.code == 2
+
+
+# ---------------------------------------------------------------- verification
+
 def test_close_enough_is_relative_and_exact_at_zero_rtol() -> None:
     assert run.close_enough(1000.0, 1000.0 + 1e-7, 1e-9)
     assert not run.close_enough(1000.0, 1000.0 + 1e-5, 1e-9)
     assert not run.close_enough(1.0, 1.0 + 2**-52, 0.0)
-
-
-def test_every_kernel_states_a_tolerance() -> None:
-    for kernel in run.find_kernels(None):
-        assert 0.0 < kernel.rtol < 1e-3, kernel.name
+    assert run.close_enough(12057565.0, 12057565.0, 0.0)
 
 
 def test_verify_flags_only_the_wrong_variant() -> None:
-    kernel = run.Kernel("k", Path("k.c"), 1e-9)
-    results = {"scalar": run.Result(times_ns=[10], checksums=[5.0]),
-               "gcc-omp": run.Result(times_ns=[5], checksums=[5.0]),
-               "s2s-gcc": run.Result(times_ns=[4], checksums=[5.1])}
+    kernel = run.Kernel("k", Path("k.c"), 1e-9, "control")
+    results = {"scalar": result(10, 5.0), "gcc": result(5, 5.0), "s2s-gcc": result(4, 5.1)}
     run.verify(kernel, results)
-    assert results["gcc-omp"].mismatch is None
+    assert results["gcc"].mismatch is None
     assert results["s2s-gcc"].mismatch is not None
     assert run.speedup(results, "s2s-gcc") is None
-    assert run.speedup(results, "gcc-omp") == 2.0
+    assert run.speedup(results, "gcc") == 2.0
 
 
-def test_s2s_vs_best_compares_the_faster_of_each_side() -> None:
-    results = {"gcc-omp": run.Result(times_ns=[30]), "clang-omp": run.Result(times_ns=[20]),
-               "s2s-gcc": run.Result(times_ns=[10]), "s2s-clang": run.Result(times_ns=[40])}
+def test_verify_exact_kernel_rejects_any_difference() -> None:
+    kernel = run.Kernel("k", Path("k.c"), 0.0, "divergent")
+    results = {"scalar": result(10, 257816.0), "s2s-gcc": result(4, 257817.0)}
+    run.verify(kernel, results)
+    assert "exact" in (results["s2s-gcc"].mismatch or "")
+
+
+def test_verify_checks_every_run_not_only_the_first() -> None:
+    kernel = run.Kernel("k", Path("k.c"), 0.0, "divergent")
+    flaky = run.Result(times_ns=[4, 4], checksums=[7.0, 8.0])
+    results = {"scalar": result(10, 7.0), "s2s-gcc": flaky}
+    run.verify(kernel, results)
+    assert flaky.mismatch is not None
+
+
+# ---------------------------------------------------------------- ratios
+
+def test_s2s_vs_best_takes_the_fastest_of_each_family() -> None:
+    results = {"scalar": result(100), "gcc": result(30), "gcc-fast": result(25),
+               "clang": result(20), "clang-fast": result(50),
+               "s2s-gcc": result(10), "s2s-clang": result(40)}
+    assert run.fastest(results, "compiler") == "clang"
+    assert run.fastest(results, "s2s") == "s2s-gcc"
     assert run.s2s_vs_best(results) == 2.0
 
+
+def test_wrong_or_failed_builds_do_not_count_as_fastest() -> None:
+    wrong = result(1)
+    wrong.mismatch = "checksum differs"
+    results = {"scalar": result(100), "gcc": result(50), "clang-fast": wrong,
+               "s2s-gcc": run.Result(error="build failed"), "s2s-clang": result(25)}
+    assert run.fastest(results, "compiler") == "gcc"
+    assert run.s2s_vs_best(results) == 2.0
+
+
+def test_implausible_speedup_is_reported() -> None:
+    kernel = run.Kernel("k", Path("k.c"), 0.0, "control")
+    results = {"scalar": result(100_000), "clang": result(20), "gcc": result(25_000)}
+    assert run.warn_implausible(kernel, results) == ["clang"]
+
+
+def test_geomean_has_no_partial_means() -> None:
+    assert run.geomean_or_none([2.0, 8.0]) == pytest.approx(4.0)
+    assert run.geomean_or_none([2.0, None]) is None
+    assert run.geomean_or_none([]) is None
+
+
+def test_class_geomean_uses_only_that_class() -> None:
+    fast = run.Kernel("a", Path("a.c"), 0.0, "divergent")
+    slow = run.Kernel("b", Path("b.c"), 0.0, "divergent")
+    results = {"a": {"scalar": result(100), "s2s-gcc": result(25)},
+               "b": {"scalar": result(100), "s2s-gcc": result(100)}}
+    assert run.class_geomean([fast, slow], results, "s2s-gcc") == pytest.approx(2.0)
+
+
+def test_vec_summary_names_targets_and_scalar_loops() -> None:
+    kernel = run.Kernel("k", Path("k.c"), 0.0, "divergent")
+    kernel.s2s_report = [{"target": "avx512", "vectorized": True, "width": 8},
+                         {"target": "avx2", "vectorized": False, "width": 1}]
+    assert run.vec_summary(kernel) == "avx512:8,avx2:scalar"
+
+
+# ---------------------------------------------------------------- end to end
 
 def fake_s2svec(tmp_path: Path, edit: str) -> str:
     """A stand-in s2svec that copies the input through sed and writes a report."""
@@ -55,7 +161,7 @@ def fake_s2svec(tmp_path: Path, edit: str) -> str:
         "while [ $# -gt 0 ]; do case $1 in -o) out=$2; shift;; "
         "--report-file) rep=$2; shift;; esac; shift; done\n"
         f"sed '{edit}' \"$in\" > \"$out\"\n"
-        "echo '[{\"vectorized\": true, \"width\": 16}]' > \"$rep\"\n")
+        "echo '[{\"target\": \"avx512\", \"vectorized\": true, \"width\": 16}]' > \"$rep\"\n")
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     return str(script)
 
@@ -63,31 +169,38 @@ def fake_s2svec(tmp_path: Path, edit: str) -> str:
 needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc not installed")
 
 
+def quick_run(tmp_path: Path, s2svec: str, *extra: str) -> int:
+    return run.main(["--kernels", "saxpy", "--repeats", "1", "--kernel-reps", "1",
+                     "--variants", "scalar,s2s-gcc", "--build-dir", str(tmp_path),
+                     "--s2svec", s2svec, *extra])
+
+
 @needs_gcc
-def test_matching_run_exits_0_and_writes_json_and_svg(tmp_path: Path) -> None:
-    out_json, out_svg = tmp_path / "r.json", tmp_path / "r.svg"
-    status = run.main(["--kernels", "saxpy", "--repeats", "1",
-                       "--variants", "scalar,s2s-gcc", "--build-dir", str(tmp_path),
-                       "--s2svec", fake_s2svec(tmp_path, "s/x/x/"),
-                       "--json", str(out_json), "--plot", str(out_svg)])
-    assert status == 0
+def test_matching_run_exits_0_and_writes_json(tmp_path: Path) -> None:
+    out_json = tmp_path / "r.json"
+    assert quick_run(tmp_path, fake_s2svec(tmp_path, "s/x/x/"), "--json", str(out_json)) == 0
     data = json.loads(out_json.read_text())
-    assert data["kernels"]["saxpy"]["variants"]["s2s-gcc"]["mismatch"] is None
-    xml.dom.minidom.parse(str(out_svg))
+    saxpy = data["kernels"]["saxpy"]
+    assert saxpy["variants"]["s2s-gcc"]["mismatch"] is None
+    assert saxpy["variants"]["s2s-gcc"]["speedup"] > 0
+    assert saxpy["class"] == "control"
 
 
 @needs_gcc
 def test_wrong_result_exits_1(tmp_path: Path) -> None:
     wrong = fake_s2svec(tmp_path, "s/a \\* x\\[i\\]/a * x[i] * 1.5f/")
-    status = run.main(["--kernels", "saxpy", "--repeats", "1",
-                       "--variants", "scalar,s2s-gcc", "--build-dir", str(tmp_path),
-                       "--s2svec", wrong])
-    assert status == 1
+    assert quick_run(tmp_path, wrong) == 1
 
 
 @needs_gcc
 def test_failing_s2svec_exits_1(tmp_path: Path) -> None:
-    status = run.main(["--kernels", "saxpy", "--repeats", "1",
-                       "--variants", "scalar,s2s-gcc", "--build-dir", str(tmp_path),
-                       "--s2svec", "false"])
-    assert status == 1
+    assert quick_run(tmp_path, "false") == 1
+
+
+@needs_gcc
+def test_plot_writes_png_and_svg(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="bench/run.sh installs it (setup.cfg 'bench')")
+    stem = tmp_path / "speedup"
+    assert quick_run(tmp_path, fake_s2svec(tmp_path, "s/x/x/"), "--plot", str(stem)) == 0
+    assert (tmp_path / "speedup.png").read_bytes().startswith(b"\x89PNG")
+    assert b"<svg" in (tmp_path / "speedup.svg").read_bytes()

@@ -1,6 +1,7 @@
 /* aos_update: symplectic Euler step of harmonic oscillators stored as an
  * array of structs (48-byte records): every field access has a 48-byte stride.
  * bench-rtol: 1e-10
+ * bench-class: control
  * Prints the kernel time in ns and a checksum (sum of all fields). */
 #define _POSIX_C_SOURCE 200112L  /* clock_gettime under -std=c11 too */
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /* gather: out[i] = a[idx[i]] * s + b[i], an indexed (gather) load from a
  * 512 KiB table with pseudo-random int indices.
  * bench-rtol: 1e-12
+ * bench-class: control
  * Prints the kernel time in ns and a checksum (sum of out). */
 #define _POSIX_C_SOURCE 200112L  /* clock_gettime under -std=c11 too */
 #include <stdio.h>

@@ -2,6 +2,7 @@
  * one loop (conversions both ways): W comes from the doubles, the ints can
  * live in half-width registers.
  * bench-rtol: 1e-12
+ * bench-class: control
  * Prints the kernel time in ns and a checksum (sum of y plus sum of q). */
 #define _POSIX_C_SOURCE 200112L  /* clock_gettime under -std=c11 too */
 #include <stdio.h>

@@ -1,5 +1,6 @@
 /* saxpy: y[i] = a * x[i] + y[i] on floats, the simplest contiguous loop.
  * bench-rtol: 1e-5
+ * bench-class: control
  * Prints the kernel time in ns and a checksum (sum of y) for bench/run.py. */
 #define _POSIX_C_SOURCE 200112L  /* clock_gettime under -std=c11 too */
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /* stencil2d: one Jacobi sweep of a 2-D 5-point stencil on a row-major double
  * grid; the inner (column) loop is annotated, the row index is uniform in it.
  * bench-rtol: 1e-10
+ * bench-class: control
  * Prints the kernel time in ns and a checksum (sum of the final grid). */
 #define _POSIX_C_SOURCE 200112L  /* clock_gettime under -std=c11 too */
 #include <stdio.h>
