@@ -32,6 +32,6 @@ fi
 stamp=.venv/.s2svec-installed
 if [ ! -f "$stamp" ] || [ setup.cfg -nt "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "setup: installing Python packages"
-  .venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
+  .venv/bin/pip install -q --disable-pip-version-check -e '.[test,bench]'
   touch "$stamp"
 fi
