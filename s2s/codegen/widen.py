@@ -257,6 +257,8 @@ class Widener:
         hint = v.name or "c"
         if self.kind(v) == "s":
             out = self.iota(t, v.type, s, self.stride(v), hint)
+        elif v.type == I1 and self.probe("mask_splat", mt=self.canon, x=""):
+            out = self.vop("mask_splat", self.canon, hint, mt=self.canon, x=s)
         elif v.type == I1:
             it = self.vtype(IntType(self.canon.bits))
             one = self.vop("broadcast", it, hint, t=it, x=f"({s} ? 1 : 0)")
