@@ -355,6 +355,7 @@ class MacroProgram:
     def gather_checks(self, t: TypeInfo, mt: TypeInfo, arr: dict[str, str], P: str,
                       body: list[str]) -> None:
         self.gather_base_checks(t, arr, body)
+        self.masked_base_checks(t, mt, arr, P, body)
         at = self.target.vtype("u64", t.lanes)
         if at is None:
             return
@@ -414,6 +415,43 @@ class MacroProgram:
                     f"{it.ctype} vi = {self.m('load', it.key, t=it, p='ix')};",
                     f"{V} r = {g};", f"{T} o[{L}];", self.m("store", k, t=t, p="o", v="r"),
                     f"for (int j = 0; j < {L}; j++) CHECK(\"{k} gather_base {ie} x{scale}\", {T}, o[j], base[ix[j] / {unit}]);"]))
+
+    def masked_base_checks(self, t: TypeInfo, mt: TypeInfo, arr: dict[str, str], P: str,
+                           body: list[str]) -> None:
+        """masked_gather_base, scatter_base, masked_scatter_base: an inactive
+        lane's index points 4 GiB away (unmapped: touching it would crash);
+        colliding scatter indices: the last lane wins."""
+        k, L, T, V = t.key, t.lanes, t.scalar, t.ctype
+        A, B = arr["A"], arr["B"]
+        for ie in ("i32", "i64"):
+            it = self.target.vtype(ie, L)
+            if it is None:
+                continue
+            far = "0x3fffffff" if ie == "i32" else "0x100000000LL"
+            args = dict(t=t, base="base", it=it, scale=str(t.bits // 8))
+            mg = self.m("masked_gather_base", k, idx="vi", m="m", mt=mt, **args)
+            sb = self.m("scatter_base", k, idx="vi", v="vb", **args)
+            msb = self.m("masked_scatter_base", k, idx="vi", v="vb", m="m", mt=mt, **args)
+            load_ix = f"{it.ctype} vi = {self.m('load', it.key, t=it, p='ix')};"
+            if mg:
+                body.append(self.loop(L, self.mask_of(t, P, "i", "m") + [
+                    f"const {T} *base = {A};", f"{it.scalar} ix[{L}];",
+                    f"for (int j = 0; j < {L}; j++) ix[j] = {P}[i + j] ? ({it.scalar})((i + j * 5) % {NP}) : ({it.scalar}){far};",
+                    load_ix, f"{V} r = {mg};", f"{T} o[{L}];", self.m("store", k, t=t, p="o", v="r"),
+                    f"for (int j = 0; j < {L}; j++) CHECK(\"{k} masked_gather_base {ie}\", {T}, o[j], {P}[i + j] ? {A}[(i + j * 5) % {NP}] : ({T})0);"]))
+            for name, code in (("scatter_base", sb), ("masked_scatter_base", msb)):
+                if not code:
+                    continue
+                masked = name.startswith("masked")
+                on = f"{P}[i + j]" if masked else "1"
+                body.append(self.loop(L, (self.mask_of(t, P, "i", "m") if masked else []) + [
+                    f"{T} buf[4], ref[4];", f"for (int j = 0; j < 4; j++) buf[j] = ref[j] = {A}[j];",
+                    f"{T} *base = buf;", f"const {T} *pb = {B} + i;",
+                    f"{V} vb = {self.m('load', k, t=t, p='pb')};", f"{it.scalar} ix[{L}];",
+                    f"for (int j = 0; j < {L}; j++) ix[j] = {on} ? ({it.scalar})((j * 3 + i) % 4) : ({it.scalar}){far};",
+                    load_ix, code,
+                    f"for (int j = 0; j < {L}; j++) if ({on}) ref[(j * 3 + i) % 4] = pb[j];",
+                    f"for (int j = 0; j < 4; j++) CHECK(\"{k} {name} {ie}\", {T}, buf[j], ref[j]);"]))
 
     # -- conversions ---------------------------------------------------------------------------------
     def convert_checks(self, f: TypeInfo, body: list[str]) -> None:
@@ -608,7 +646,8 @@ def test_avx512_macros_bit_exact():
     assert "FAILS 0" in out
     # what the target leaves to the per-lane fallback (kept small on purpose)
     fb = {(m, k) for m, k in prog.fallbacks if "->" not in k}
-    allowed_ops = {"div", "rem", "gather", "gather_base", "masked_gather", "scatter", "masked_scatter"}
+    allowed_ops = {"div", "rem", "gather", "gather_base", "masked_gather", "scatter", "masked_scatter",
+                   "masked_gather_base", "scatter_base", "masked_scatter_base"}
     assert {m for m, _ in fb} <= allowed_ops, sorted(fb)
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..diagnostics import Location, Unsupported, internal_error
-from ..ir.types import I1, I32, FloatType, IntType, PtrType, Type
+from ..ir.types import I1, I32, U64, FloatType, IntType, PtrType, Type
 from ..ir.values import (Argument, Call, Cast, Cmp, Constant, Gep, Load, Ret,
                          Store, Value)
 from .cexpr import c_decl, c_type, literal, unsigned_of
@@ -88,26 +88,46 @@ def choose_width(region: Any, div: Any, target: Target, options: CodegenOptions)
     """(W, mask bits): W = register_bits / widest element among vector values.
 
     Varying addresses count as 64-bit lanes (vectors of addresses), except
-    ``base[index]`` loads the target gathers from a 32-bit index
-    (``gather_base``): tried first, kept when every such load has a template."""
-    width, widest, gathers = _width(region, div, target, options, relaxed=True)
-    ops = target.ops(lambda name: "")
-    macro = getattr(ops, "gather_base", None)
-    for elem, index_type in gathers:
-        t, it = target.vtype(elem, width), target.vtype(index_type, width)
-        if macro is None or t is None or it is None or not str(
-                macro(t=t, base="b", idx="i", it=it, scale="4")).strip():
+    ``base[index]`` accesses the target reaches from a 32-bit index
+    (``gather_base``, ``masked_gather_base``, ``scatter_base`` ...): tried
+    first, kept when every such access has a template (a store also when the
+    target has no scatter at all: it is stored lane by lane from the index)."""
+    width, widest, indexed = _width(region, div, target, options, relaxed=True)
+    for access in indexed:
+        if not _indexed_access_ok(target, width, *access):
             width, widest, _ = _width(region, div, target, options, relaxed=False)
             break
     return width, widest
 
 
+def _indexed_access_ok(target: Target, width: int, elem: Type, index_type: Type,
+                       masked: bool, store: bool) -> bool:
+    ops = target.ops(lambda name: "")
+    t, it = target.vtype(elem, width), target.vtype(index_type, width)
+    if t is None or it is None:
+        return False
+    name = ("masked_" if masked else "") + ("scatter_base" if store else "gather_base")
+    args: dict[str, Any] = dict(t=t, base="b", idx="i", it=it, scale="4")
+    if store:
+        args["v"] = "v"
+    if masked:
+        args.update(m="m", mt=t)
+    macro = getattr(ops, name, None)
+    if macro is not None and str(macro(**args)).strip():
+        return True
+    at = target.vtype(U64, width)
+    scatter = getattr(ops, "scatter", None)
+    return store and (at is None or scatter is None or
+                      not str(scatter(t=t, a="a", at=at, v="v")).strip())
+
+
 def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
-           relaxed: bool) -> tuple[int, int, list[tuple[Type, Type]]]:
+           relaxed: bool) -> tuple[int, int, list[tuple[Type, Type, bool, bool]]]:
     loc = _loc(region)
     fn = region.fn
     needed: set[int] = set()
-    gathers: list[tuple[Type, Type]] = []
+    gathers: list[tuple[Type, Type, bool, bool]] = []
+    """(element, index type, masked, store) of each base[index] access."""
 
     def kind(v: Value) -> str:
         if isinstance(v, Constant) or not hasattr(v, "type"):
@@ -118,12 +138,15 @@ def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
         return "s" if s.is_strided else "v"
 
     def indexed(ptr: Value) -> Optional[Type]:
-        """The index type of ``gep uniform_base, index`` used only by loads (a
-        gather takes the index itself, no 64-bit addresses), in relaxed mode."""
+        """The index type of ``gep uniform_base, index`` used only as the
+        address of loads and stores (a gather or scatter takes the index
+        itself, no 64-bit addresses), in relaxed mode."""
         if not relaxed or not isinstance(ptr, Gep) or kind(ptr.operands[0]) != "u" \
                 or ptr.type.pointee.size not in (1, 2, 4, 8):  # type: ignore[attr-defined]
             return None
-        if not ptr.users or not all(isinstance(u, Load) for u in ptr.users):
+        if not ptr.users or not all(isinstance(u, Load) or (
+                isinstance(u, Store) and u.operands[1] is ptr and u.operands[0] is not ptr)
+                for u in ptr.users):
             return None
         index = ptr.operands[1]
         if isinstance(index, Cast) and index.operands[0].type == I32 and index.type.bits == 64:
@@ -147,7 +170,8 @@ def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
                 needed.add(_bits(elem))
                 if pk == "v" and indexed(ptr) is not None:
                     needed.add(_bits(indexed(ptr)))  # type: ignore[arg-type]
-                    gathers.append((elem, indexed(ptr)))  # type: ignore[arg-type]
+                    gathers.append((elem, indexed(ptr), inst.mask is not None,
+                                    isinstance(inst, Store)))
                 elif pk == "v" or div.shape_of(ptr).stride != elem.size:
                     needed.add(64)
             if isinstance(inst, Store) and kind(inst.operands[0]) != "u" and elem != I1:
@@ -164,7 +188,8 @@ def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
                         and (op.type.is_int() or op.type.is_float()):
                     needed.add(_bits(op.type))
                 if kind(op) == "v" and op.type.is_ptr() and not (
-                        isinstance(inst, Load) and indexed(op) is not None):
+                        isinstance(inst, (Load, Store)) and op is inst.operands[-1]
+                        and indexed(op) is not None):
                     needed.add(64)
     for b in region.args:
         if b.role == "reduction":

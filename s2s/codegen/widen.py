@@ -707,13 +707,18 @@ class Widener:
             if self.probe("masked_load", t=t, p="", m="", mt=mask.type):
                 return self.set_vec(inst, self.vop("masked_load", t, hint, t=t, p=p,
                                                    m=mask.text, mt=mask.type))
-        bi = self.base_index(ptr) if kind == "gather" and mask is None else None
+        bi = self.base_index(ptr) if kind == "gather" else None
         if bi is not None:
             base, index, size = bi
             it = self.vtype(index.type)
-            if self.probe("gather_base", t=t, base="", idx="", it=it, scale=""):
+            if mask is None and self.probe("gather_base", t=t, base="", idx="", it=it, scale=""):
                 return self.set_vec(inst, self.vop("gather_base", t, hint, t=t, base=base,
                                                    idx=self.vec(index), it=it, scale=size))
+            if mask is not None and self.probe("masked_gather_base", t=t, base="", idx="", it=it,
+                                               scale="", m="", mt=mask.type):
+                return self.set_vec(inst, self.vop(
+                    "masked_gather_base", t, hint, t=t, base=base, idx=self.vec(index), it=it,
+                    scale=size, m=mask.text, mt=mask.type))
         at = self.target.vtype(U64, self.W)
         if kind in ("gather", "strided") and at is not None:
             if mask is None and self.probe("gather", t=t, a="", at=at):
@@ -725,6 +730,22 @@ class Widener:
                                                    mt=mask.type))
         code, *operands = self.lane_address(ptr, elem, kind)
         self.set_vec(inst, self.per_lane(f"(*{code})", operands, t, elem, hint, mask))
+
+    def scatter_base(self, ptr: Value, t: TypeInfo, vv: str, mask: Optional[Operand]) -> bool:
+        """A scatter to ``base[index]`` from the index itself (no 64-bit addresses)."""
+        bi = self.base_index(ptr)
+        if bi is None:
+            return False
+        base, index, size = bi
+        it = self.vtype(index.type)
+        name = "scatter_base" if mask is None else "masked_scatter_base"
+        masking: dict[str, Any] = {} if mask is None else {"m": mask.text, "mt": mask.type}
+        if not self.probe(name, t=t, base="", idx="", it=it, scale="", v="",
+                          **{k: "" if k == "m" else v for k, v in masking.items()}):
+            return False
+        self.vop(name, None, t=t, base=base, idx=self.vec(index), it=it, scale=size, v=vv,
+                 **masking)
+        return True
 
     def lane_address(self, ptr: Value, elem: Type, kind: str) -> tuple[Any, ...]:
         """Per-lane address of an access: C text with ``{0}`` and its operand.
@@ -779,6 +800,8 @@ class Widener:
             if self.probe("masked_store", t=t, p="", v="", m="", mt=mask.type):
                 self.vop("masked_store", None, t=t, p=p, v=vv, m=mask.text, mt=mask.type)
                 return
+        if kind == "scatter" and self.scatter_base(ptr, t, vv, mask):
+            return
         at = self.target.vtype(U64, self.W)
         if kind in ("scatter", "strided") and at is not None:
             if mask is None and self.probe("scatter", t=t, a="", at=at, v=""):
