@@ -42,9 +42,11 @@ import tempfile
 import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Sequence
 
 from . import __version__
+from .compiler_flags import (STANDARDS, CompilerFlags, FlagError, describe, parser_args,
+                             split, targets_for)
 from .diagnostics import UserError
 
 if TYPE_CHECKING:
@@ -86,8 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
     from .driver import DEFAULT_TARGETS, known_targets
     p = argparse.ArgumentParser(
         prog="s2svec",
+        usage="%(prog)s [compiler flags] INPUT.c -o OUTPUT.c [options]",
         description="Vectorize the '#pragma omp simd' loops of a C file into "
-                    "AVX2 / AVX-512 / NEON intrinsics.",
+                    "AVX2 / AVX-512 / NEON intrinsics.  Give it the flags the "
+                    "compiler gets: " + describe() + ".  As a compiler wrapper: make "
+                    "CC=\"s2svec-cc gcc\" (S2SVEC_FLAGS=\"--report\" passes options); "
+                    "in a Makefile: %%_simd.c: %%.c ; s2svec $(CPPFLAGS) $(CFLAGS) $< -o $@",
         epilog="exit status: 0 success (also when loops stay scalar, each with "
                "a warning), 1 the input could not be processed (OUTPUT and the "
                "report file are then not created or left untouched), 2 bad usage, "
@@ -98,9 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where to write the vectorized C file, atomically; '-' is "
                         "stdout; a symlink is written through; a device or FIFO is "
                         "written in place; must not be the input")
-    p.add_argument("--target", default=",".join(DEFAULT_TARGETS), metavar="LIST",
+    p.add_argument("--target", metavar="LIST",
                    help="comma list of " + ", ".join(known_targets()) +
-                        ", or 'host' (default: %(default)s; every variant sits "
+                        ", or 'host' (default: the targets the -m/-march flags enable, "
+                        "else " + ",".join(DEFAULT_TARGETS) + "; every variant sits "
                         "behind #if on the ISA macros, the original loop in #else)")
     p.add_argument("--simdlen", type=int, metavar="N",
                    help="preferred number of lanes (overrides simdlen clauses): a "
@@ -109,15 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
                             f"{k} on {t}" for t, k in simdlen_limits(known_targets()).items()) +
                         "); a target that cannot take it keeps its natural width, "
                         "with a warning")
-    p.add_argument("-I", dest="include_dirs", action="append", default=[],
-                   metavar="DIR", help="add an include directory for parsing")
-    p.add_argument("-D", dest="defines", action="append", default=[],
-                   metavar="NAME[=VAL]",
-                   help="define a macro for parsing (NAME or NAME(PARAMS), "
-                        "optionally =VAL)")
-    p.add_argument("--std", default="gnu17",
-                   choices=["c99", "c11", "c17", "gnu99", "gnu11", "gnu17"],
-                   help="C standard for parsing (default: %(default)s, gcc's default)")
+    p.add_argument("--std", choices=sorted(STANDARDS), metavar="STD",
+                   help="C standard for parsing, the same as -std=STD (default: gnu17, "
+                        "gcc's default)")
+    p.add_argument("--line-directives", action="store_true",
+                   help="write #line directives so that the compiler's diagnostics and "
+                        "debuggers point at INPUT's lines (s2svec-cc does)")
     p.add_argument("--report", nargs="?", const="text", choices=["text", "json"],
                    help="optimization report per annotated loop/function "
                         "(text, the default, or json; to stderr unless --report-file)")
@@ -169,6 +173,15 @@ def check_define(define: str) -> Optional[str]:
     return None
 
 
+def check_undefine(name: str) -> Optional[str]:
+    """Why ``-U name`` does not name a macro, or None when it does."""
+    return None if _MACRO.fullmatch(name) else "macro name must be an identifier"
+
+
+def _fine(_value: str) -> Optional[str]:
+    return None
+
+
 def simdlen_limits(targets: list[str]) -> dict[str, int]:
     """The most lanes a ``--simdlen`` can ask of each target: the widest vector
     of integer lanes, which is what the code generator checks against."""
@@ -182,7 +195,7 @@ def simdlen_limits(targets: list[str]) -> dict[str, int]:
 
 
 def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace,
-                targets: list[str]) -> list[str]:
+                flags: CompilerFlags, targets: list[str]) -> list[str]:
     """Exit 2 (through ``parser.error``) on bad usage; return usage warnings."""
     warnings: list[str] = []
     if args.simdlen is not None:
@@ -198,14 +211,12 @@ def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace,
             if n > k:
                 warnings.append(f"s2svec: warning: --simdlen {n}: {t} vectors hold "
                                 f"at most {k} lanes; {t} loops keep their natural width")
-    for define in args.defines:
-        why = check_define(define)
+    for option, value in flags.parser:
+        why = {"-D": check_define, "-U": check_undefine}.get(option, _fine)(value)
         if why:
-            parser.error(f"-D '{shown(define)}': {why}")
-    for option, values in (("-I", args.include_dirs), ("-D", args.defines)):
-        for value in values:
-            if shown(value) != value:  # libclang takes UTF-8 arguments only
-                parser.error(f"{option} '{shown(value)}': not valid utf-8")
+            parser.error(f"{option} '{shown(value)}': {why}")
+        if shown(value) != value:  # libclang takes UTF-8 arguments only
+            parser.error(f"{option} '{shown(value)}': not valid utf-8")
     if args.report_file is not None and args.report is None:
         parser.error("--report-file needs --report (--report=text or --report=json)")
     to_stdout = [name for name, used in (
@@ -484,23 +495,29 @@ def _say(line: str) -> None:
 def _main(argv: Optional[Sequence[str]]) -> int:
     from . import driver
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        targets = driver.resolve_targets(args.target)
+        own, flags = split(list(sys.argv[1:] if argv is None else argv))
+    except FlagError as e:
+        parser.error(str(e))
+    args = parser.parse_args(own)
+    try:
+        targets = driver.resolve_targets(_target_spec(args, flags))
     except ValueError as e:
         parser.error(str(e))  # exits with status 2
-    usage_warnings = check_usage(parser, args, targets)
+    usage_warnings = check_usage(parser, args, flags, targets)
     from .pipeline import PASS_NAMES
     for name in args.print_after:
         if name not in PASS_NAMES:
             parser.error(f"--print-after: unknown pass '{name}' (passes: "
                          f"{', '.join(PASS_NAMES)})")
-    options = driver.Options(targets=targets, include_dirs=args.include_dirs,
-                             defines=args.defines, std=args.std, math=args.math,
+    options = driver.Options(targets=targets, preprocessor=_preprocessor(flags),
+                             defines=[], std=args.std or flags.std or "gnu17",
+                             math=args.math,
                              simdlen=args.simdlen, boscc=not args.no_boscc,
                              boscc_threshold=args.boscc_threshold,
                              emit_cfg=args.emit_cfg, print_shapes=args.print_shapes,
-                             print_after=args.print_after)
+                             print_after=args.print_after,
+                             line_directives=args.input if args.line_directives else None)
     try:
         input_stat = check_input(args.input)
         output = plan("output", args.output, input_stat)
@@ -530,6 +547,31 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     if args.report and report is None:
         sys.stderr.write(report_text)
     return EXIT_OK
+
+
+def _target_spec(args: argparse.Namespace, flags: CompilerFlags) -> str:
+    """--target, else what the -m/-march/--target=TRIPLE flags enable, else
+    the default list."""
+    from .driver import DEFAULT_TARGETS, host_target
+    if args.target is not None:
+        return str(args.target)
+    chosen = targets_for(flags.machine, host=_host_or_none(host_target))
+    return ",".join(chosen or DEFAULT_TARGETS)
+
+
+def _host_or_none(host_target: "Callable[[], str]") -> Optional[str]:
+    try:
+        return host_target()
+    except ValueError:
+        return None
+
+
+def _preprocessor(flags: CompilerFlags) -> list[str]:
+    """The parser's preprocessor flags: ``_OPENMP`` first when -fopenmp is
+    given (so a later -U removes it), then the user's in their order."""
+    from .compiler_flags import OPENMP_VERSION
+    implied = [f"-D_OPENMP={OPENMP_VERSION}"] if flags.openmp else []
+    return implied + parser_args(flags.parser)
 
 
 def _report_text(result: "Result", kind: str) -> str:

@@ -83,6 +83,10 @@ class Options:
     print_shapes: bool = False
     print_after: list[str] = field(default_factory=list)
     """Pipeline passes after which each region's IR is printed to stdout."""
+    preprocessor: list[str] = field(default_factory=list)
+    """The compiler's -D -U -I -isystem -include ... flags, in order."""
+    line_directives: Optional[str] = None
+    """Emit ``#line`` directives naming this file (the input as spelled)."""
 
 
 @dataclass
@@ -124,7 +128,8 @@ def run(path: str, options: Options) -> Result:
     read_source(path)
     targets = sorted((load_target(n) for n in options.targets),
                      key=lambda t: -t.register_bits)
-    views = parse_views(path, options.include_dirs, options.defines, options.std, targets)
+    views = parse_views(path, options.include_dirs, options.defines, options.std, targets,
+                        options.preprocessor)
     result = Result(output=b"")
     _warn_unparsed(views, result)
     main = next(v.parsed for v in views.values() if v.parsed is not None)

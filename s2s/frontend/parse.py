@@ -14,7 +14,7 @@ import functools
 import os
 import subprocess
 from dataclasses import dataclass, field
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Sequence
 
 import clang.cindex as ci
 
@@ -115,21 +115,28 @@ GCC_TOLERATED = [
 BRACKET_DEPTH = "-fbracket-depth=100000"
 
 
+# s2svec's own omp.h (see the file): first on the include path of every parse.
+OMP_INCLUDE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "include")
+
+
 def parse_file(
     path: str, include_dirs: list[str], defines: list[str], std: str,
-    target_args: tuple[str, ...] = (),
+    target_args: tuple[str, ...] = (), preprocessor: Sequence[str] = (),
 ) -> ParsedFile:
     """Parse ``path`` as C; raise ``UserError`` for unreadable files or errors.
     ``target_args`` (``--target=aarch64-linux-gnu``, ``-mavx2``) make the
-    parser see the file as that target's compiler does."""
+    parser see the file as that target's compiler does; ``preprocessor``
+    holds the compiler's ``-D -U -I -include ...`` flags in their order
+    (after ``include_dirs`` and ``defines``)."""
     raw = _read(path)
     # No error limit: after "too many errors" clang stops processing #includes.
     args = ["-x", "c", f"-std={std}", "-ferror-limit=0", BRACKET_DEPTH, *GCC_TOLERATED,
-            *target_args]
+            *target_args, "-I", OMP_INCLUDE]
     for directory in include_dirs:
         args += ["-I", directory]
     for define in defines:
         args.append(f"-D{define}")
+    args += preprocessor
     builtin = builtin_include_dir()
     if builtin:
         # PyPI libclang lacks clang's own headers (stddef.h, float.h ...).
@@ -146,7 +153,27 @@ def parse_file(
     except ci.TranslationUnitLoadError as exc:
         raise UserError(f"{path}: cannot parse file ({exc})") from exc
     _raise_errors(tu)
-    return ParsedFile(path, tu, raw, _decode(raw), list(defines), tuple(target_args))
+    return ParsedFile(path, tu, raw, _decode(raw), defined_macros(args), tuple(target_args))
+
+
+def defined_macros(args: Sequence[str]) -> list[str]:
+    """The ``NAME[=VALUE]`` of the ``-D`` flags of ``args`` (joined or not)
+    still defined after the ``-U`` flags that follow them."""
+    defined: dict[str, str] = {}
+    k = 0
+    while k < len(args):
+        flag = args[k][:2]
+        if flag in ("-D", "-U"):
+            value = args[k][2:] or (args[k + 1] if k + 1 < len(args) else "")
+            k += 1 if args[k][2:] else 2
+            name = value.partition("=")[0].partition("(")[0].strip()
+            if flag == "-D":
+                defined[name] = value
+            else:
+                defined.pop(name, None)
+        else:
+            k += 1
+    return list(defined.values())
 
 
 @contextlib.contextmanager
