@@ -92,6 +92,10 @@ class CompilerFlags:
     """``-m*``, ``-march=``, ``-mcpu=`` and triples (as ``--target=T``)."""
     openmp: bool = False
     ignored: list[str] = field(default_factory=list)
+    given: list[str] = field(default_factory=list)
+    """Every argument read as a compiler flag or its value, as given."""
+    others: list[int] = field(default_factory=list)
+    """Where the other arguments (files, ``-o F``, s2svec's options) are."""
 
 
 class FlagError(ValueError):
@@ -107,14 +111,17 @@ def split(argv: list[str]) -> tuple[list[str], CompilerFlags]:
         arg = argv[i]
         if arg == "--":
             own.extend(argv[i:])
+            flags.others.extend(range(i, len(argv)))
             break
         match = _match(arg)
         if match is None:
             own.append(arg)
+            flags.others.append(i)
             i += 1
             continue
         flag, value, used = _value(match, argv, i)
         _record(flags, flag, value, arg)
+        flags.given += argv[i:i + used]
         i += used
     return own, flags
 
