@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import ctypes
 import functools
+import glob
 import os
+import shutil
 import subprocess
 from dataclasses import dataclass, field
 from typing import Iterator, Optional, Sequence
@@ -82,6 +85,62 @@ class ParsedFile:
         """True when the cursor's extent starts in the parsed file itself."""
         start_file = cursor.extent.start.file
         return start_file is not None and start_file.name == self.tu.spelling
+
+    @functools.cached_property
+    def top_level(self) -> "TopLevel":
+        """The translation unit's top-level cursors, sorted once (walking
+        them through the Python bindings costs more than anything per loop)."""
+        return TopLevel.of(self.tu)
+
+    def enclosing_function(self, offset: int) -> Optional[ci.Cursor]:
+        """The function definition of the main file holding byte ``offset``."""
+        functions = self.top_level.functions
+        k = bisect.bisect_right(functions, offset, key=lambda f: f[0]) - 1
+        if k >= 0 and functions[k][0] <= offset < functions[k][1]:
+            return functions[k][2]
+        return None
+
+
+@dataclass
+class TopLevel:
+    """Top-level cursors by kind; offsets are the main file's."""
+
+    functions: list[tuple[int, int, ci.Cursor]]
+    """Function definitions of the main file: (start, end, cursor), in order."""
+    macro_uses: list[tuple[int, ci.Cursor]]
+    """Macro expansions in the main file: (start offset, cursor), in order."""
+    macro_definitions: list[ci.Cursor]
+    """Every macro definition (predefined, headers, main file)."""
+
+    @staticmethod
+    def of(tu: ci.TranslationUnit) -> "TopLevel":
+        found = TopLevel([], [], [])
+        for cursor in tu.cursor.get_children():
+            kind = cursor.kind
+            if kind == ci.CursorKind.MACRO_DEFINITION:
+                found.macro_definitions.append(cursor)
+                continue
+            if kind not in (ci.CursorKind.MACRO_INSTANTIATION, ci.CursorKind.FUNCTION_DECL):
+                continue
+            extent = cursor.extent
+            if not _in_main_file(extent.start):
+                continue
+            if kind == ci.CursorKind.MACRO_INSTANTIATION:
+                found.macro_uses.append((extent.start.offset, cursor))
+            elif cursor.is_definition():
+                found.functions.append((extent.start.offset, extent.end.offset, cursor))
+        found.functions.sort(key=lambda f: f[0])
+        found.macro_uses.sort(key=lambda m: m[0])
+        return found
+
+
+def _in_main_file(location: ci.SourceLocation) -> bool:
+    """One call into libclang rather than four (file, name, spelling)."""
+    check = ci.conf.lib.clang_Location_isFromMainFile
+    if check.argtypes is None:
+        check.argtypes = [ci.SourceLocation]
+        check.restype = ctypes.c_int
+    return bool(check(location))
 
 
 class ParseError(UserError):
@@ -238,6 +297,9 @@ def _in_builtin_headers(name: str) -> bool:
 @functools.lru_cache(maxsize=1)
 def builtin_include_dir() -> Optional[str]:
     """clang's builtin header directory, else gcc's; None if neither exists."""
+    beside = _resource_include_beside_clang()
+    if beside is not None:
+        return beside
     clang_dir = _ask(["clang", "-print-resource-dir"])
     if clang_dir and os.path.isdir(os.path.join(clang_dir, "include")):
         return os.path.join(clang_dir, "include")
@@ -245,6 +307,18 @@ def builtin_include_dir() -> Optional[str]:
     if gcc_dir and os.path.isdir(gcc_dir):
         return gcc_dir
     return None
+
+
+def _resource_include_beside_clang() -> Optional[str]:
+    """``<prefix>/lib/clang/<version>/include`` of the clang on PATH, when
+    there is exactly one: what ``clang -print-resource-dir`` says, without
+    starting a process at every run."""
+    clang = shutil.which("clang")
+    if clang is None:
+        return None
+    prefix = os.path.dirname(os.path.dirname(os.path.realpath(clang)))
+    found = glob.glob(os.path.join(glob.escape(prefix), "lib", "clang", "*", "include"))
+    return found[0] if len(found) == 1 and os.path.isdir(found[0]) else None
 
 
 def _ask(command: list[str]) -> Optional[str]:

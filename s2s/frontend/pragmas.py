@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import bisect
 import ctypes
+import functools
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
@@ -74,7 +75,7 @@ def find_pragmas(parsed: ParsedFile) -> list[Pragma]:
     skipped = skipped_ranges(parsed)
     macros = _MacroTable(parsed)
     text = parsed.raw.decode("latin-1")  # one char per byte: indices are byte offsets
-    scan = _scan(text)
+    scan = _scan_raw(parsed.raw)
     lines: list[OmpLine] = []
     for start, end in scan.pragmas:
         if _in_ranges(start, skipped):
@@ -257,13 +258,19 @@ class _Scan:
 
 def scan_pragma_lines(raw: bytes) -> list[tuple[int, int]]:
     """Byte ranges ``[start, end)`` of every ``#pragma`` directive line."""
-    return _scan(raw.decode("latin-1")).pragmas
+    return _scan_raw(raw).pragmas
 
 
 def scan_directives(raw: bytes) -> list[tuple[int, int, str]]:
     """``(start, end, name)`` of every preprocessing directive line: the
     byte range ``[start, end)`` and the directive's name (``if``, ``pragma``)."""
-    return _scan(raw.decode("latin-1")).directives
+    return _scan_raw(raw).directives
+
+
+@functools.lru_cache(maxsize=8)
+def _scan_raw(raw: bytes) -> _Scan:
+    """``_scan`` once per file: every view and every loop asks (read only)."""
+    return _scan(raw.decode("latin-1"))
 
 
 def _scan(text: str) -> _Scan:
