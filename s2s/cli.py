@@ -84,16 +84,27 @@ def _os_reason(exc: OSError) -> str:
 # -- arguments --------------------------------------------------------------------------
 
 
+_WRAPPER_HELP = """
+in a Makefile (see examples/make_project):
+  %_simd.c: %.c
+  \t$(CC) $(CPPFLAGS) $(CFLAGS) -MM -MP -MT $@ -MF $@.d $<   # headers -> $@
+  \ts2svec $(CPPFLAGS) $(CFLAGS) $< -o $@
+  .PRECIOUS: %_simd.c
+
+as the compiler (each -c file.c is vectorized with the compiler's flags):
+  make CC="s2svec-cc gcc"        make CC="s2svec-cc clang-19"
+  S2SVEC_FLAGS="--report" make CC="s2svec-cc gcc"   # options for s2svec
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .driver import DEFAULT_TARGETS, known_targets
     p = argparse.ArgumentParser(
         prog="s2svec",
         usage="%(prog)s [compiler flags] INPUT.c -o OUTPUT.c [options]",
-        description="Vectorize the '#pragma omp simd' loops of a C file into "
-                    "AVX2 / AVX-512 / NEON intrinsics.  Give it the flags the "
-                    "compiler gets: " + describe() + ".  As a compiler wrapper: make "
-                    "CC=\"s2svec-cc gcc\" (S2SVEC_FLAGS=\"--report\" passes options); "
-                    "in a Makefile: %%_simd.c: %%.c ; s2svec $(CPPFLAGS) $(CFLAGS) $< -o $@",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Vectorize the '#pragma omp simd' loops of a C file into AVX2 / "
+                    "AVX-512 / NEON intrinsics.\n\n" + describe() + _WRAPPER_HELP,
         epilog="exit status: 0 success (also when loops stay scalar, each with "
                "a warning), 1 the input could not be processed (OUTPUT and the "
                "report file are then not created or left untouched), 2 bad usage, "
@@ -534,7 +545,8 @@ def _main(argv: Optional[Sequence[str]]) -> int:
         except OSError as e:  # --emit-cfg files, templates
             where = f"{shown(e.filename)}: " if isinstance(e.filename, str) else ""
             raise UserError(f"{where}{_os_reason(e)}") from None
-        report_text = _report_text(result, args.report) if args.report else ""
+        report_text = _report_text(result, args.report, to_stderr=report is None) \
+            if args.report else ""
         writes = [(output, result.output)]
         if report is not None:
             writes.append((report, report_text.encode()))
@@ -574,8 +586,15 @@ def _preprocessor(flags: CompilerFlags) -> list[str]:
     return implied + parser_args(flags.parser)
 
 
-def _report_text(result: "Result", kind: str) -> str:
-    return result.report_text() if kind == "text" else result.report_json()
+def _report_text(result: "Result", kind: str, to_stderr: bool) -> str:
+    """The report; on stderr the text form leaves out the remarks of loops
+    not vectorized: each has its warning there already, with the reason."""
+    if kind == "json":
+        return result.report_json()
+    if to_stderr:
+        from .report import render_text
+        return render_text([r for r in result.reports if r.vectorized])
+    return result.report_text()
 
 
 if __name__ == "__main__":

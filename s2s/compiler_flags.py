@@ -276,14 +276,22 @@ def parser_defines(parser: list[tuple[str, str]]) -> list[str]:
 
 
 def describe() -> str:
-    """The table for --help."""
-    kinds = {PARSER: [], STD: [], MACHINE: [], OPENMP: []}  # type: dict[str, list[str]]
-    for f in FLAGS:
-        if f.kind in kinds and f.name not in ("--sysroot", "-fno-openmp"):
-            kinds[f.kind].append(f.name + ("X" if f.value == "both" else ""))
-    return (f"to the parser, in order: {' '.join(kinds[PARSER])}; {' '.join(kinds[STD])}; "
-            "-fopenmp defines _OPENMP; the targets when --target is absent: "
-            "-march=native (the host), -mavx2 (avx2), -mavx512* or an AVX-512 -march "
-            "(avx512,avx2), --target=aarch64-* or -march=armv8* (neon); every other "
-            "flag (-O* -g* -W* -f* -M* -c -pipe -pthread ...) is accepted and changes "
-            "nothing")
+    """The compiler flags section of --help, from the table."""
+    def names(kind: str) -> str:
+        return " ".join(f.name for f in FLAGS
+                        if f.kind == kind and f.name not in ("--sysroot", "-fno-openmp"))
+    return f"""\
+compiler flags (give s2svec the flags the compiler gets; joined or not: -DX, -D X):
+  {names(PARSER)}
+                        to the C parser, in command-line order
+  {names(STD).ljust(22)}the C standard of the parse (default: gnu17)
+  -fopenmp              the parse defines _OPENMP={OPENMP_VERSION}
+  -march= -mcpu= -m* --target=TRIPLE
+                        the targets when --target LIST is absent: -march=native
+                        the host's; -mavx2, -march=haswell/x86-64-v3: avx2;
+                        -mavx512*, -march=x86-64-v4/skylake-avx512/...:
+                        avx512,avx2; an aarch64 triple, -march=armv8*/armv9*,
+                        -mcpu=<arm core>: neon; none of these: the default
+  anything else         -O* -g* -W* -f* -M* -c -pipe -pthread, unknown -X...:
+                        accepted, no effect (-MF -MT -x -l -L ... take a value)
+"""

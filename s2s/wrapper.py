@@ -81,8 +81,12 @@ class Step:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] in (["-h"], ["--help"]):
+        print(f"usage: {PROG} CC [compiler arguments...]\n\n{__doc__}")
+        return 0
     if not args or args[0].startswith("-"):
-        _say(f"usage: {PROG} CC [compiler arguments...]   (make CC=\"{PROG} gcc\")")
+        _say(f"usage: {PROG} CC [compiler arguments...]   (make CC=\"{PROG} gcc\"; "
+             f"{PROG} --help)")
         return 2
     if shutil.which(args[0]) is None:
         _say(f"{PROG}: error: {args[0]}: command not found")

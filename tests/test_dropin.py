@@ -275,3 +275,73 @@ def test_openmp_program_builds_with_clang_19(tmp_path: Path) -> None:
     out = subprocess.run([str(tmp_path / "vec")], capture_output=True, text=True, env=env,
                          check=True).stdout
     assert out.startswith("threads 2 max 2 ")
+
+
+# -- --line-directives, --help, the text report -------------------------------------------
+
+LOOP_THEN_WARNING = """\
+void f(int n, double *a)
+{
+#pragma omp simd
+    for (int i = 0; i < n; i++)
+        a[i] = a[i] * 2.0;
+    int unused_on_line_6 = 0;
+}
+int g(void) { return "line 8"; }
+"""
+
+
+def test_line_directives_keep_the_users_line_numbers(tmp_path: Path) -> None:
+    src = tmp_path / "k.c"
+    src.write_text(LOOP_THEN_WARNING)
+    out = tmp_path / "translated.c"
+    done = s2svec("--line-directives", "-mavx2", str(src), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert text.startswith(f'#line 1 "{src}"\n') and "_mm256_" in text
+    built = subprocess.run(["gcc", "-c", "-Wall", "-mavx2", "-mfma", str(out), "-o",
+                            str(tmp_path / "k.o")], capture_output=True, text=True, check=False)
+    assert f"{src}:6:9: warning: unused variable" in built.stderr
+    assert f"{src}:8:22: " in built.stderr and "translated.c" not in built.stderr
+    plain = s2svec("-mavx2", str(src), "-o", "-")
+    assert "#line" not in plain.stdout  # only when asked
+
+
+def test_line_directive_names_are_c_strings() -> None:
+    from s2s.driver import line_directive
+    assert line_directive(3, 'a "b"\\c.c') == '#line 3 "a \\"b\\"\\\\c.c"'
+
+
+def test_text_report_on_stderr_says_each_thing_once(tmp_path: Path) -> None:
+    src = tmp_path / "k.c"
+    src.write_text(ONE_LOOP + """\
+void g(int n, int *a)
+{
+#pragma omp simd
+    for (int i = 0; i < n; i++) {
+        if (a[i] > 3)
+            goto skip;
+        a[i] = 2;
+    skip:
+        ;
+    }
+}
+""")
+    done = s2svec("--target=avx2,neon", str(src), "-o", "/dev/null", "--report")
+    assert done.returncode == 0
+    lines = done.stderr.splitlines()
+    assert [line for line in lines if "goto" in line] == [
+        f"{src}:12:13: warning: loop not vectorized: 'goto' in simd loop"]
+    assert f"{src}:3:1: remark: loop vectorized for avx2 with 4 lanes (contiguous 2)" in lines
+    to_file = s2svec("--target=avx2,neon", str(src), "-o", "/dev/null", "--report",
+                     "--report-file", "-")
+    assert to_file.stdout.count("remark: loop not vectorized") == 2  # the file has all
+
+
+def test_help_shows_the_flags_the_wrapper_and_the_makefile_rule() -> None:
+    done = s2svec("--help")
+    assert done.returncode == 0
+    for text in ("-isystem -iquote", "-march=native", "--target=TRIPLE", "-O* -g* -W* -f* -M*",
+                 'make CC="s2svec-cc gcc"', "S2SVEC_FLAGS", "%_simd.c: %.c",
+                 "s2svec $(CPPFLAGS) $(CFLAGS) $< -o $@", ".PRECIOUS", "--line-directives"):
+        assert text in done.stdout, text
