@@ -210,13 +210,19 @@ def targets_for(machine: list[str], host: str) -> Optional[list[str]]:
     AVX-512 subsets the avx512 code needs), AVX2 flags ``avx2``, an AArch64
     triple or ``-march=armv8*``/``-mcpu=`` of an Arm core ``neon``,
     ``-march=native`` the host's.  Flags naming none of these (``-m64``,
-    ``-mtune=``, ``-march=x86-64-v2``) keep the default list."""
+    ``-mtune=``, ``-march=x86-64-v2``) keep the default list, less ``neon``
+    when an x86-64 triple is given (``s2svec-cc`` passes the compiler's)."""
     level: Optional[str] = None
     for flag in machine:
         level = _level_after(flag, level, host)
     if level is None:
-        return None
+        x86 = any(f.startswith("--target=") and _is_x86(f.partition("=")[2]) for f in machine)
+        return ["avx512", "avx2"] if x86 else None
     return {"avx512": ["avx512", "avx2"], "avx2": ["avx2"], "neon": ["neon"]}[level]
+
+
+def _is_x86(triple: str) -> bool:
+    return triple.startswith(("x86_64", "amd64"))
 
 
 _X86_ORDER = {None: 0, "avx2": 1, "avx512": 2}

@@ -92,6 +92,8 @@ def test_split_rejects_a_flag_without_its_value(argv: list[str], why: str) -> No
     (["-march=x86-64-v2"], None),
     (["-march=native"], ["avx2"]),          # host "avx2" below
     (["--target=aarch64-linux-gnu"], ["neon"]),
+    (["--target=x86_64-linux-gnu"], ["avx512", "avx2"]),
+    (["--target=x86_64-pc-linux-gnu", "-mavx2"], ["avx2"]),
     (["-march=armv8.2-a+fp16"], ["neon"]),
     (["-mcpu=cortex-a72"], ["neon"]),
 ])
