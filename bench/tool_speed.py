@@ -252,6 +252,8 @@ def main() -> int:
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="s2svec-speed-"))
     work.mkdir(parents=True, exist_ok=True)
     inputs = {"one_loop": ONE_LOOP, "big": generate_big()}
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"load average before: {load} (other work on the machine slows every figure)")
     for name, text in inputs.items():
         if args.only and name != args.only:
             continue

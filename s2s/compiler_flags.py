@@ -268,19 +268,6 @@ def parser_args(parser: list[tuple[str, str]]) -> list[str]:
     return args
 
 
-def parser_defines(parser: list[tuple[str, str]]) -> list[str]:
-    """The ``-D`` macros still defined after the ``-D``/``-U`` flags in order
-    (``NAME`` or ``NAME=VALUE``)."""
-    defined: dict[str, str] = {}
-    for name, value in parser:
-        macro = value.partition("=")[0].partition("(")[0].strip()
-        if name == "-D":
-            defined[macro] = value
-        elif name == "-U":
-            defined.pop(macro, None)
-    return list(defined.values())
-
-
 def describe() -> str:
     """The compiler flags section of --help, from the table."""
     def names(kind: str) -> str:

@@ -188,3 +188,21 @@ def test_example_header_change_generates_the_files_again(project: Path) -> None:
     make(project, "prog")
     assert run(project / "prog") == after
     assert "0x1.8000000000000p-1" in (project / "kernels_simd.c").read_text()  # SCALE's check: 0.75
+
+
+@pytest.mark.skipif(shutil.which("aarch64-linux-gnu-gcc") is None or
+                    shutil.which("qemu-aarch64") is None, reason="no aarch64 cross tools")
+def test_wrapper_around_a_cross_compiler_makes_neon_code(tmp_path: Path) -> None:
+    write(tmp_path, k__c=LOOP_THEN_WARNING, main__c=MAIN)
+    done = wrap("aarch64-linux-gnu-gcc", "-O2", "-static", "k.c", "main.c", "-lm", "-o",
+                "prog", cwd=tmp_path, S2SVEC_FLAGS="--report")
+    assert done.returncode == 0, done.stderr  # no -lmvec: AArch64 glibc 2.36 has none
+    assert "remark: loop vectorized for neon" in done.stderr
+    assert "avx" not in done.stderr
+    run = subprocess.run(["qemu-aarch64", "./prog"], cwd=tmp_path, capture_output=True,
+                         text=True, check=True)
+    native = wrap("gcc", "-O2", "k.c", "main.c", "-lm", "-o", "prog_x86", cwd=tmp_path)
+    assert native.returncode == 0, native.stderr
+    reference = subprocess.run(["./prog_x86"], cwd=tmp_path, capture_output=True, text=True,
+                               check=True)
+    assert run.stdout == reference.stdout
