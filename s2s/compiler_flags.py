@@ -66,12 +66,13 @@ FLAGS: tuple[Flag, ...] = (
     Flag("-Xlinker", IGNORED, "separate"), Flag("-Xassembler", IGNORED, "separate"),
     Flag("-Xpreprocessor", IGNORED, "separate"), Flag("-Xclang", IGNORED, "separate"),
     Flag("-aux-info", IGNORED, "separate"), Flag("--param", IGNORED, "separate"),
+    Flag("--param=", IGNORED, "joined"),
     Flag("-T", IGNORED, "both"), Flag("-u", IGNORED, "both"), Flag("-z", IGNORED, "both"),
     Flag("-iprefix", IGNORED, "separate"), Flag("-iwithprefix", IGNORED, "separate"),
     Flag("-iwithprefixbefore", IGNORED, "separate"), Flag("-isysroot", IGNORED, "separate"),
 )
-"""Longest names first is not needed: ``_match`` prefers exact names, then
-the longest prefix."""
+"""In no particular order: ``_match`` takes an exact name, else the longest
+name that is a prefix of the argument."""
 
 STANDARDS = frozenset(
     f"{family}{year}" for family in ("c", "gnu") for year in
@@ -131,10 +132,11 @@ def _match(arg: str) -> Optional[Flag]:
     if not arg.startswith("-") or arg == "-" or arg in ("-o", "-h"):
         return None
     if arg.startswith("--"):
-        if arg.startswith("--target") and _is_triple(arg.partition("=")[2]):
-            return _by_name["--target="]
-        if arg in ("--sysroot", "--param") or arg.startswith("--sysroot="):
-            return _by_name[arg if arg in _by_name else "--sysroot="]
+        name, eq, value = arg.partition("=")
+        if name == "--target":
+            return _by_name["--target="] if _is_triple(value) else None  # a target list
+        if name in ("--sysroot", "--param"):
+            return _by_name[name + eq]
         return None
     if arg.startswith("-o"):
         return None  # -oFILE: s2svec's output

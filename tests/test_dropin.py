@@ -63,9 +63,10 @@ def test_split_keeps_parser_flags_in_order_joined_or_separate() -> None:
 def test_split_takes_the_values_of_ignored_flags_with_them() -> None:
     own, flags = split(["-O2", "-g3", "-Wall", "-Wno-unused", "-fPIC", "-MMD", "-MP", "-MF",
                         "x.d", "-MT", "x.o", "-c", "-pipe", "-pthread", "-x", "c", "-Xfoo",
-                        "-Xlinker", "--as-needed", "-lm", "-L", "lib", "x.c", "-o", "y.c"])
+                        "-Xlinker", "--as-needed", "-lm", "-L", "lib", "--param", "a=1",
+                        "--param=b=2", "--sysroot=/", "x.c", "-o", "y.c"])
     assert own == ["x.c", "-o", "y.c"]
-    assert flags.parser == [] and flags.machine == []
+    assert flags.parser == [("--sysroot", "/")] and flags.machine == []
     assert "-Xfoo" in flags.ignored and "x.d" not in own
 
 
