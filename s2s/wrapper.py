@@ -15,7 +15,7 @@ compile step replaced by its translation:
   names are unchanged, and compiled with ``-iquote`` the file's folder, so
   ``#include "x.h"`` finds what it found next to the file.  ``#line``
   directives make diagnostics, ``__FILE__`` and debug information name the
-  user's file and lines.
+  user's file and lines (``-fdebug-prefix-map`` the compilation unit's).
 * A file without the word ``omp`` has nothing to vectorize: it is compiled
   as it is, without starting s2svec.
 * Dependency files (``-MD``/``-MMD``, ``-MF``) name the user's file, not
@@ -137,7 +137,10 @@ def _compile_translated(step: Step, work: str, extra: list[str]) -> int:
     args = [translated.get(a, a) if k in step.sources else a for k, a in enumerate(step.args)]
     folders = dict.fromkeys(os.path.dirname(s) or "." for s in translated)
     quote = [f for folder in folders for f in ("-iquote", folder)]
-    done = _capture(step.cc + quote + args + extra)
+    # Debug information names the user's folder, not the temporary one.
+    debug = [f"-fdebug-prefix-map={os.path.dirname(t)}={os.path.dirname(s) or '.'}"
+             for s, t in translated.items()]
+    done = _capture(step.cc + quote + debug + args + extra)
     if done.returncode != 0:
         names = ", ".join(translated)
         failures.append(done.stderr.decode(errors="replace") + f"{PROG}: warning: the "

@@ -82,6 +82,18 @@ def test_wrapper_compiles_the_translation_with_diagnostics_at_the_users_lines(
     assert "_ZGVdN4v_exp" in symbols  # the vector code was compiled
 
 
+def test_wrapper_debug_information_names_the_users_file(tmp_path: Path) -> None:
+    write(tmp_path, k__c=LOOP_THEN_WARNING)
+    done = wrap("gcc", "-O1", "-g", "-mavx2", "-mfma", "-c", "k.c", cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr  # no fall-back
+    symbols = subprocess.run(["nm", "k.o"], cwd=tmp_path, capture_output=True, text=True,
+                             check=True).stdout
+    assert "_ZGVdN4v_exp" in symbols  # built from the translation
+    lines = subprocess.run(["objdump", "--dwarf=decodedline", "--dwarf=info", "k.o"],
+                           cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    assert "k.c" in lines and "s2svec-cc-" not in lines
+
+
 def test_wrapper_dependency_files_name_the_users_file(tmp_path: Path) -> None:
     write(tmp_path, k__c='#include "k.h"\n' + LOOP_THEN_WARNING, k__h="#define K 1\n")
     (tmp_path / "obj").mkdir()
@@ -89,7 +101,7 @@ def test_wrapper_dependency_files_name_the_users_file(tmp_path: Path) -> None:
                           (["-MMD", "-MF", "deps.d", "-c", "k.c"], "deps.d"),
                           (["-MD", "-c", "k.c"], "k.d")):
         done = wrap("gcc", "-O2", *args, cwd=tmp_path)
-        assert done.returncode == 0, done.stderr
+        assert done.returncode == 0 and "s2svec-cc" not in done.stderr, done.stderr
         text = (tmp_path / depfile).read_text()
         assert " k.c" in text and "k.h" in text, text
         assert "s2svec-cc-" not in text and "/tmp" not in text.split(":")[1].split()[0]
@@ -99,6 +111,7 @@ def test_wrapper_links_vector_math_and_compiles_and_links_in_one_step(tmp_path: 
     write(tmp_path, k__c=LOOP_THEN_WARNING, main__c=MAIN)
     done = wrap("gcc", "-O2", "-mavx2", "-mfma", "k.c", "main.c", "-o", "prog", cwd=tmp_path)
     assert done.returncode == 0, done.stderr  # without -lmvec -lm: undefined _ZGVdN4v_exp
+    assert "s2svec-cc" not in done.stderr  # no fall-back
     run = subprocess.run(["./prog"], cwd=tmp_path, capture_output=True, text=True, check=True)
     assert run.stdout.startswith("2 ")
 
@@ -164,6 +177,7 @@ def test_example_project_builds_the_same_program_three_ways(project: Path) -> No
     done = make(project, f"CC={BIN / 's2svec-cc'} gcc", "S2SVEC_FLAGS=--report", "prog")
     assert run(project / "prog") == plain
     assert "kernels.c:8:1: remark: loop vectorized" in done.stderr
+    assert "s2svec-cc: warning" not in done.stderr  # compiled from the translation
     assert (project / "kernels.d").read_text().startswith("kernels.o: kernels.c include/params.h")
 
 
@@ -174,6 +188,7 @@ def test_example_project_builds_with_the_wrapper_around_clang_19(project: Path) 
     make(project, "clean")
     done = make(project, f"CC={BIN / 's2svec-cc'} clang-19", "S2SVEC_FLAGS=--report", "prog")
     assert "remark: loop vectorized" in done.stderr
+    assert "s2svec-cc: warning" not in done.stderr
     assert run(project / "prog") == plain
 
 
@@ -198,7 +213,7 @@ def test_wrapper_around_a_cross_compiler_makes_neon_code(tmp_path: Path) -> None
                 "prog", cwd=tmp_path, S2SVEC_FLAGS="--report")
     assert done.returncode == 0, done.stderr  # no -lmvec: AArch64 glibc 2.36 has none
     assert "remark: loop vectorized for neon" in done.stderr
-    assert "avx" not in done.stderr
+    assert "avx" not in done.stderr and "s2svec-cc: warning" not in done.stderr
     run = subprocess.run(["qemu-aarch64", "./prog"], cwd=tmp_path, capture_output=True,
                          text=True, check=True)
     native = wrap("gcc", "-O2", "k.c", "main.c", "-lm", "-o", "prog_x86", cwd=tmp_path)
