@@ -128,8 +128,8 @@ def _compile_translated(step: Step, work: str, extra: list[str]) -> int:
         out, messages = translate(step, source, os.path.join(work, str(k)))
         if out is not None:
             translated[source] = out
-            sys.stderr.write(messages)
-        elif messages:
+            _err(messages or "")
+        elif messages is not None:
             failures.append(messages + f"{PROG}: warning: {source}: s2svec failed; "
                             "compiling the original file\n")
     if not translated:
@@ -147,27 +147,32 @@ def _compile_translated(step: Step, work: str, extra: list[str]) -> int:
                         f"vectorized translation of {names} did not compile (please "
                         "report this); compiling the original file\n")
         return _compile_original(step, extra, failures)
-    sys.stderr.buffer.write(done.stderr)
+    _err(done.stderr)
     for depfile in _dependency_files(step):
         fix_dependency_file(depfile, {t: s for s, t in translated.items()})
     return 0
 
 
-def translate(step: Step, source: str, folder: str) -> tuple[Optional[str], str]:
-    """The translation of ``source`` (None: compile the original) and what
-    s2svec said (its warnings, or why it failed)."""
+def translate(step: Step, source: str, folder: str
+              ) -> tuple[Optional[str], Optional[str]]:
+    """The translation of ``source`` and what s2svec said (its warnings);
+    ``(None, why)`` when s2svec failed, ``(None, None)`` when there is
+    nothing to translate: compile the original then."""
     try:
         with open(source, "rb") as handle:
             if b"omp" not in handle.read():
-                return None, ""  # no pragma: nothing to vectorize
+                return None, None  # no pragma: nothing to vectorize
     except OSError:
-        return None, ""  # the compiler says why
+        return None, None  # the compiler says why
     os.makedirs(folder)
     out = os.path.join(folder, os.path.basename(source))
     from .cli import main as s2svec
     triple = _triple(tuple(step.cc))
     target = [f"--target={triple}"] if triple else []
-    user = shlex.split(os.environ.get(FLAGS_ENV, ""))
+    try:
+        user = shlex.split(os.environ.get(FLAGS_ENV, ""))
+    except ValueError as e:
+        return None, f"{PROG}: error: {FLAGS_ENV}: {e}\n"
     said = io.StringIO()
     with contextlib.redirect_stderr(said):
         try:
@@ -186,8 +191,8 @@ def _compile_original(step: Step, extra: list[str], failures: list[str]) -> int:
         return _run(step.cc + step.args + extra)
     done = _capture(step.cc + step.args + extra)
     if done.returncode == 0:
-        sys.stderr.write("".join(failures))
-    sys.stderr.buffer.write(done.stderr)
+        _err("".join(failures))
+    _err(done.stderr)
     return done.returncode
 
 
@@ -268,6 +273,17 @@ def _run(command: list[str]) -> int:
     except OSError as e:
         _say(f"{PROG}: error: {command[0]}: {e.strerror}")
         return 126
+
+
+def _err(text: str | bytes) -> None:
+    """Messages in the order they were made (text and bytes share stderr)."""
+    sys.stderr.flush()
+    if isinstance(text, bytes):
+        sys.stderr.buffer.write(text)
+        sys.stderr.buffer.flush()
+    else:
+        sys.stderr.write(text)
+        sys.stderr.flush()
 
 
 def _say(line: str) -> None:
