@@ -433,15 +433,8 @@ def _prelude_offset(parsed: ParsedFile, replacements: list[Replacement]) -> int:
     vectorized loop: late enough that the file's own feature-test macros and
     includes come first, early enough for every vectorized function."""
     first = min(r.start for r in replacements)
-    best = first
-    for decl in parsed.tu.cursor.get_children():
-        start, end = decl.extent.start, decl.extent.end
-        if start.file is None or start.file.name != parsed.tu.spelling:
-            continue
-        if start.offset <= first < end.offset:
-            best = start.offset
-            break
-    return _line_start(parsed.data, best)
+    function = parsed.enclosing_function(first)  # loops are in function definitions
+    return _line_start(parsed.data, function.extent.start.offset if function else first)
 
 
 def _splice(data: bytes, replacements: list[Replacement], head: bytes, at: int,

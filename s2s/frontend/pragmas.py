@@ -419,7 +419,8 @@ _IGNORED_KINDS = {
 def _cursor_starts(parsed: ParsedFile, wanted: set[int]) -> dict[int, ci.Cursor]:
     """Main-file start offset -> the outermost cursor starting there, for the
     ``wanted`` offsets (only the subtrees that contain one are walked)."""
-    starts: dict[int, ci.Cursor] = {}
+    starts = _direct_cursors(parsed, wanted)
+    wanted = wanted - starts.keys()
     if not wanted:
         return starts
     offsets = sorted(wanted)
@@ -440,6 +441,31 @@ def _cursor_starts(parsed: ParsedFile, wanted: set[int]) -> dict[int, ci.Cursor]
             starts.setdefault(start, cursor)
         stack.extend(reversed(children(cursor)))
     return starts
+
+
+_DIRECT_KINDS = (ci.CursorKind.FOR_STMT, ci.CursorKind.FUNCTION_DECL)
+
+
+def _direct_cursors(parsed: ParsedFile, wanted: set[int]) -> dict[int, ci.Cursor]:
+    """The cursors libclang finds at the ``wanted`` offsets themselves, when
+    they are for loops or function declarations starting there: nothing
+    outside them starts at a ``for`` keyword, or at a function's first
+    token in file scope.  Other offsets are left to the walk."""
+    main = parsed.tu.get_file(parsed.tu.spelling)
+    found: dict[int, ci.Cursor] = {}
+    for offset in wanted:
+        location = ci.SourceLocation.from_offset(parsed.tu, main, offset)
+        cursor = ci.Cursor.from_location(parsed.tu, location)
+        if cursor is None or cursor.kind not in _DIRECT_KINDS or \
+                cursor.extent.start.offset != offset:
+            continue
+        parent = cursor.semantic_parent
+        if cursor.kind == ci.CursorKind.FUNCTION_DECL and (
+                parent is None or parent.kind != ci.CursorKind.TRANSLATION_UNIT or
+                cursor.lexical_parent != parent):
+            continue  # declared in a function body: the walk finds its DECL_STMT
+        found[offset] = cursor
+    return found
 
 
 def _function_at(offset: int, cursors: dict[int, ci.Cursor], clauses: ClauseSet) -> ci.Cursor:
