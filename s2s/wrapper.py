@@ -31,6 +31,9 @@ compile step replaced by its translation:
 * ``-E``, ``-M``, ``-MM``, ``-fsyntax-only`` and calls without a ``.c``
   file (``--version``, ``-dumpmachine``) run the compiler unchanged.
 
+A launcher may come first (``make CC="s2svec-cc ccache gcc"``): the words
+up to the first flag or file that are commands on PATH name the compiler.
+
 Exit status: the compiler's; 2 when no compiler is given.
 """
 from __future__ import annotations
@@ -91,7 +94,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if shutil.which(args[0]) is None:
         _say(f"{PROG}: error: {args[0]}: command not found")
         return 127
-    step = plan(args[:1], args[1:])
+    words = _compiler_words(args)
+    step = plan(args[:words], args[words:])
     extra = _link_libraries(step)
     if not step.compiles:
         return _run(step.cc + step.args + extra)
@@ -100,6 +104,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return _compile_translated(step, work, extra)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _compiler_words(args: list[str]) -> int:
+    """How many words name the compiler: ``gcc``, or a launcher and the
+    compiler (``ccache gcc``): commands on PATH that are not files here."""
+    n = 1
+    while n < len(args) and not args[n].startswith("-") and \
+            not os.path.exists(args[n]) and shutil.which(args[n]) is not None:
+        n += 1
+    return n
 
 
 def plan(cc: list[str], args: list[str]) -> Step:

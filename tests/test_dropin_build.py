@@ -136,6 +136,15 @@ def test_wrapper_reports_the_compilers_own_errors_once(tmp_path: Path) -> None:
         "expression\n" not in done.stderr  # not s2svec's as well
 
 
+def test_wrapper_takes_a_launcher_before_the_compiler(tmp_path: Path) -> None:
+    write(tmp_path, k__c=LOOP_THEN_WARNING)
+    done = wrap("env", "gcc", "-O2", "-mavx2", "-mfma", "-c", "k.c", cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    symbols = subprocess.run(["nm", "k.o"], cwd=tmp_path, capture_output=True, text=True,
+                             check=True).stdout
+    assert "_ZGVdN4v_exp" in symbols
+
+
 def test_wrapper_usage_and_plain_calls(tmp_path: Path) -> None:
     assert wrap(cwd=tmp_path).returncode == 2
     assert wrap("no-such-compiler-xyz", "-c", "k.c", cwd=tmp_path).returncode == 127
