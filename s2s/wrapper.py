@@ -216,8 +216,8 @@ def _capture(command: list[str]) -> subprocess.CompletedProcess[bytes]:
 
 
 def _dependency_files(step: Step) -> list[str]:
-    """The files ``-MD``/``-MMD`` made: ``-MF F``, else next to ``-o``'s
-    object, else each source's base name with ``.d`` (gcc's and clang's rule)."""
+    """The files ``-MD``/``-MMD`` made: ``-MF F``, else ``-o``'s name with
+    ``.d``, else each source's base name with ``.d`` (gcc's and clang's rule)."""
     args = step.args
     if not {"-MD", "-MMD"}.intersection(args):
         return []
@@ -227,7 +227,7 @@ def _dependency_files(step: Step) -> list[str]:
         if arg.startswith("-MF") and len(arg) > 3:
             return [arg[3:]]
     output = _output(args)
-    if output is not None and "-c" in args:
+    if output is not None:  # also for compile and link in one: prog.d
         return [os.path.splitext(output)[0] + ".d"]
     return [os.path.splitext(os.path.basename(args[k]))[0] + ".d" for k in step.sources]
 

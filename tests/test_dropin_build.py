@@ -95,11 +95,13 @@ def test_wrapper_debug_information_names_the_users_file(tmp_path: Path) -> None:
 
 
 def test_wrapper_dependency_files_name_the_users_file(tmp_path: Path) -> None:
-    write(tmp_path, k__c='#include "k.h"\n' + LOOP_THEN_WARNING, k__h="#define K 1\n")
+    write(tmp_path, k__c='#include "k.h"\n' + LOOP_THEN_WARNING, k__h="#define K 1\n",
+          main__c=MAIN)
     (tmp_path / "obj").mkdir()
     for args, depfile in ((["-MMD", "-MP", "-c", "k.c", "-o", "obj/k.o"], "obj/k.d"),
                           (["-MMD", "-MF", "deps.d", "-c", "k.c"], "deps.d"),
-                          (["-MD", "-c", "k.c"], "k.d")):
+                          (["-MD", "-c", "k.c"], "k.d"),
+                          (["-MMD", "main.c", "k.c", "-o", "prog"], "prog.d")):
         done = wrap("gcc", "-O2", *args, cwd=tmp_path)
         assert done.returncode == 0 and "s2svec-cc" not in done.stderr, done.stderr
         text = (tmp_path / depfile).read_text()
