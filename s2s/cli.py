@@ -5,10 +5,15 @@ Exit status: 0 success (also when loops stay scalar, each with a warning),
 created or left untouched), 2 bad usage, 130 interrupted (SIGINT), 143
 terminated (SIGTERM).
 
+The C compiler's flags are accepted as gcc reads them (``compiler_flags``):
+``-D -U -I -include -std= ...`` reach the parser in order, ``-m``/``-march=``
+choose the targets when ``--target`` is absent, the rest changes nothing.
+
 Guarantees, in the order ``main`` establishes them:
 
 * Usage is checked before anything is read (exit 2): ``--simdlen`` must fit
-  some selected target, ``-D`` must be a macro definition, ``--report-file``
+  some selected target, ``-D`` must be a macro definition and ``-U`` a name,
+  a compiler flag needs its value, ``--report-file``
   needs ``--report``, at most one of OUTPUT, the report and ``--print-shapes``
   may use stdout, and the report file must not be OUTPUT.
 * INPUT must be a readable regular file whose name is valid UTF-8, and every
@@ -42,11 +47,11 @@ import tempfile
 import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
 from . import __version__
-from .compiler_flags import (STANDARDS, CompilerFlags, FlagError, describe, parser_args,
-                             split, targets_for)
+from .compiler_flags import (OPENMP_VERSION, STANDARDS, CompilerFlags, FlagError, describe,
+                             parser_args, split, targets_for)
 from .diagnostics import UserError
 
 if TYPE_CHECKING:
@@ -522,8 +527,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
             parser.error(f"--print-after: unknown pass '{name}' (passes: "
                          f"{', '.join(PASS_NAMES)})")
     options = driver.Options(targets=targets, preprocessor=_preprocessor(flags),
-                             defines=[], std=args.std or flags.std or "gnu17",
-                             math=args.math,
+                             std=args.std or flags.std or "gnu17", math=args.math,
                              simdlen=args.simdlen, boscc=not args.no_boscc,
                              boscc_threshold=args.boscc_threshold,
                              emit_cfg=args.emit_cfg, print_shapes=args.print_shapes,
@@ -564,14 +568,16 @@ def _main(argv: Optional[Sequence[str]]) -> int:
 def _target_spec(args: argparse.Namespace, flags: CompilerFlags) -> str:
     """--target, else what the -m/-march/--target=TRIPLE flags enable, else
     the default list."""
-    from .driver import DEFAULT_TARGETS, host_target
+    from .driver import DEFAULT_TARGETS
     if args.target is not None:
         return str(args.target)
-    chosen = targets_for(flags.machine, host=_host_or_none(host_target))
+    chosen = targets_for(flags.machine, host=_host())
     return ",".join(chosen or DEFAULT_TARGETS)
 
 
-def _host_or_none(host_target: "Callable[[], str]") -> Optional[str]:
+def _host() -> Optional[str]:
+    """The host's target for -march=native; None on a host with none."""
+    from .driver import host_target
     try:
         return host_target()
     except ValueError:
@@ -581,7 +587,6 @@ def _host_or_none(host_target: "Callable[[], str]") -> Optional[str]:
 def _preprocessor(flags: CompilerFlags) -> list[str]:
     """The parser's preprocessor flags: ``_OPENMP`` first when -fopenmp is
     given (so a later -U removes it), then the user's in their order."""
-    from .compiler_flags import OPENMP_VERSION
     implied = [f"-D_OPENMP={OPENMP_VERSION}"] if flags.openmp else []
     return implied + parser_args(flags.parser)
 
