@@ -204,7 +204,7 @@ neither (``x86-64``, ``x86-64-v2``, ``nehalem``)."""
 _AARCH64_MARCH = re.compile(r"armv8|armv9")
 
 
-def targets_for(machine: list[str], host: str) -> Optional[list[str]]:
+def targets_for(machine: list[str], host: Optional[str]) -> Optional[list[str]]:
     """The target list the machine flags ask for, or None to keep the default.
 
     The widest ISA the flags enable decides: AVX-512 flags give
@@ -230,7 +230,7 @@ def _is_x86(triple: str) -> bool:
 _X86_ORDER = {None: 0, "avx2": 1, "avx512": 2}
 
 
-def _level_after(flag: str, level: Optional[str], host: str) -> Optional[str]:
+def _level_after(flag: str, level: Optional[str], host: Optional[str]) -> Optional[str]:
     """The widest ISA after ``flag`` (flags apply left to right)."""
     name, _, value = flag.partition("=")
     if name == "--target":

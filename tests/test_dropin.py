@@ -350,3 +350,14 @@ def test_help_shows_the_flags_the_wrapper_and_the_makefile_rule() -> None:
                  'make CC="s2svec-cc gcc"', "S2SVEC_FLAGS", "%_simd.c: %.c",
                  "s2svec $(CPPFLAGS) $(CFLAGS) $< -o $@", ".PRECIOUS", "--line-directives"):
         assert text in done.stdout, text
+
+
+def test_fopenmp_defines_openmp_for_the_parse(tmp_path: Path) -> None:
+    src = tmp_path / "k.c"
+    src.write_text("#ifndef _OPENMP\n#error built without OpenMP\n#endif\n"
+                   "#include <omp.h>\n" + ONE_LOOP)
+    assert s2svec("-fopenmp", str(src), "-o", "-").returncode == 0
+    without = s2svec(str(src), "-o", "-")
+    assert without.returncode == 1 and "built without OpenMP" in without.stderr
+    undone = s2svec("-fopenmp", "-U_OPENMP", str(src), "-o", "-")
+    assert undone.returncode == 1  # -U after -fopenmp removes it, as with gcc
