@@ -5,10 +5,15 @@ Exit status: 0 success (also when loops stay scalar, each with a warning),
 created or left untouched), 2 bad usage, 130 interrupted (SIGINT), 143
 terminated (SIGTERM).
 
+The C compiler's flags are accepted as gcc reads them (``compiler_flags``):
+``-D -U -I -include -std= ...`` reach the parser in order, ``-m``/``-march=``
+choose the targets when ``--target`` is absent, the rest changes nothing.
+
 Guarantees, in the order ``main`` establishes them:
 
 * Usage is checked before anything is read (exit 2): ``--simdlen`` must fit
-  some selected target, ``-D`` must be a macro definition, ``--report-file``
+  some selected target, ``-D`` must be a macro definition and ``-U`` a name,
+  a compiler flag needs its value, ``--report-file``
   needs ``--report``, at most one of OUTPUT, the report and ``--print-shapes``
   may use stdout, and the report file must not be OUTPUT.
 * INPUT must be a readable regular file whose name is valid UTF-8, and every
@@ -45,6 +50,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
 from . import __version__
+from .compiler_flags import (OPENMP_VERSION, STANDARDS, CompilerFlags, FlagError, describe,
+                             parser_args, split, targets_for)
 from .diagnostics import UserError
 
 if TYPE_CHECKING:
@@ -82,12 +89,27 @@ def _os_reason(exc: OSError) -> str:
 # -- arguments --------------------------------------------------------------------------
 
 
+_WRAPPER_HELP = """
+in a Makefile (see examples/make_project):
+  %_simd.c: %.c
+  \t$(CC) $(CPPFLAGS) $(CFLAGS) -MM -MP -MT $@ -MF $@.d $<   # headers -> $@
+  \ts2svec $(CPPFLAGS) $(CFLAGS) $< -o $@
+  .PRECIOUS: %_simd.c
+
+as the compiler (each -c file.c is vectorized with the compiler's flags):
+  make CC="s2svec-cc gcc"        make CC="s2svec-cc clang-19"
+  S2SVEC_FLAGS="--report" make CC="s2svec-cc gcc"   # options for s2svec
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .driver import DEFAULT_TARGETS, known_targets
     p = argparse.ArgumentParser(
         prog="s2svec",
-        description="Vectorize the '#pragma omp simd' loops of a C file into "
-                    "AVX2 / AVX-512 / NEON intrinsics.",
+        usage="%(prog)s [compiler flags] INPUT.c -o OUTPUT.c [options]",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Vectorize the '#pragma omp simd' loops of a C file into AVX2 / "
+                    "AVX-512 / NEON intrinsics.\n\n" + describe() + _WRAPPER_HELP,
         epilog="exit status: 0 success (also when loops stay scalar, each with "
                "a warning), 1 the input could not be processed (OUTPUT and the "
                "report file are then not created or left untouched), 2 bad usage, "
@@ -98,9 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where to write the vectorized C file, atomically; '-' is "
                         "stdout; a symlink is written through; a device or FIFO is "
                         "written in place; must not be the input")
-    p.add_argument("--target", default=",".join(DEFAULT_TARGETS), metavar="LIST",
+    p.add_argument("--target", metavar="LIST",
                    help="comma list of " + ", ".join(known_targets()) +
-                        ", or 'host' (default: %(default)s; every variant sits "
+                        ", or 'host' (default: the targets the -m/-march flags enable, "
+                        "else " + ",".join(DEFAULT_TARGETS) + "; every variant sits "
                         "behind #if on the ISA macros, the original loop in #else)")
     p.add_argument("--simdlen", type=int, metavar="N",
                    help="preferred number of lanes (overrides simdlen clauses): a "
@@ -109,15 +132,12 @@ def build_parser() -> argparse.ArgumentParser:
                             f"{k} on {t}" for t, k in simdlen_limits(known_targets()).items()) +
                         "); a target that cannot take it keeps its natural width, "
                         "with a warning")
-    p.add_argument("-I", dest="include_dirs", action="append", default=[],
-                   metavar="DIR", help="add an include directory for parsing")
-    p.add_argument("-D", dest="defines", action="append", default=[],
-                   metavar="NAME[=VAL]",
-                   help="define a macro for parsing (NAME or NAME(PARAMS), "
-                        "optionally =VAL)")
-    p.add_argument("--std", default="gnu17",
-                   choices=["c99", "c11", "c17", "gnu99", "gnu11", "gnu17"],
-                   help="C standard for parsing (default: %(default)s, gcc's default)")
+    p.add_argument("--std", choices=sorted(STANDARDS), metavar="STD",
+                   help="C standard for parsing, the same as -std=STD (default: gnu17, "
+                        "gcc's default)")
+    p.add_argument("--line-directives", action="store_true",
+                   help="write #line directives so that the compiler's diagnostics and "
+                        "debuggers point at INPUT's lines (s2svec-cc does)")
     p.add_argument("--report", nargs="?", const="text", choices=["text", "json"],
                    help="optimization report per annotated loop/function "
                         "(text, the default, or json; to stderr unless --report-file)")
@@ -169,6 +189,15 @@ def check_define(define: str) -> Optional[str]:
     return None
 
 
+def check_undefine(name: str) -> Optional[str]:
+    """Why ``-U name`` does not name a macro, or None when it does."""
+    return None if _MACRO.fullmatch(name) else "macro name must be an identifier"
+
+
+def _fine(_value: str) -> Optional[str]:
+    return None
+
+
 def simdlen_limits(targets: list[str]) -> dict[str, int]:
     """The most lanes a ``--simdlen`` can ask of each target: the widest vector
     of integer lanes, which is what the code generator checks against."""
@@ -182,7 +211,7 @@ def simdlen_limits(targets: list[str]) -> dict[str, int]:
 
 
 def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace,
-                targets: list[str]) -> list[str]:
+                flags: CompilerFlags, targets: list[str]) -> list[str]:
     """Exit 2 (through ``parser.error``) on bad usage; return usage warnings."""
     warnings: list[str] = []
     if args.simdlen is not None:
@@ -198,14 +227,12 @@ def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace,
             if n > k:
                 warnings.append(f"s2svec: warning: --simdlen {n}: {t} vectors hold "
                                 f"at most {k} lanes; {t} loops keep their natural width")
-    for define in args.defines:
-        why = check_define(define)
+    for option, value in flags.parser:
+        why = {"-D": check_define, "-U": check_undefine}.get(option, _fine)(value)
         if why:
-            parser.error(f"-D '{shown(define)}': {why}")
-    for option, values in (("-I", args.include_dirs), ("-D", args.defines)):
-        for value in values:
-            if shown(value) != value:  # libclang takes UTF-8 arguments only
-                parser.error(f"{option} '{shown(value)}': not valid utf-8")
+            parser.error(f"{option} '{shown(value)}': {why}")
+        if shown(value) != value:  # libclang takes UTF-8 arguments only
+            parser.error(f"{option} '{shown(value)}': not valid utf-8")
     if args.report_file is not None and args.report is None:
         parser.error("--report-file needs --report (--report=text or --report=json)")
     to_stdout = [name for name, used in (
@@ -484,23 +511,28 @@ def _say(line: str) -> None:
 def _main(argv: Optional[Sequence[str]]) -> int:
     from . import driver
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        targets = driver.resolve_targets(args.target)
+        own, flags = split(list(sys.argv[1:] if argv is None else argv))
+    except FlagError as e:
+        parser.error(str(e))
+    args = parser.parse_args(own)
+    try:
+        targets = driver.resolve_targets(_target_spec(args, flags))
     except ValueError as e:
         parser.error(str(e))  # exits with status 2
-    usage_warnings = check_usage(parser, args, targets)
+    usage_warnings = check_usage(parser, args, flags, targets)
     from .pipeline import PASS_NAMES
     for name in args.print_after:
         if name not in PASS_NAMES:
             parser.error(f"--print-after: unknown pass '{name}' (passes: "
                          f"{', '.join(PASS_NAMES)})")
-    options = driver.Options(targets=targets, include_dirs=args.include_dirs,
-                             defines=args.defines, std=args.std, math=args.math,
+    options = driver.Options(targets=targets, preprocessor=_preprocessor(flags),
+                             std=args.std or flags.std or "gnu17", math=args.math,
                              simdlen=args.simdlen, boscc=not args.no_boscc,
                              boscc_threshold=args.boscc_threshold,
                              emit_cfg=args.emit_cfg, print_shapes=args.print_shapes,
-                             print_after=args.print_after)
+                             print_after=args.print_after,
+                             line_directives=args.input if args.line_directives else None)
     try:
         input_stat = check_input(args.input)
         output = plan("output", args.output, input_stat)
@@ -517,7 +549,8 @@ def _main(argv: Optional[Sequence[str]]) -> int:
         except OSError as e:  # --emit-cfg files, templates
             where = f"{shown(e.filename)}: " if isinstance(e.filename, str) else ""
             raise UserError(f"{where}{_os_reason(e)}") from None
-        report_text = _report_text(result, args.report) if args.report else ""
+        report_text = _report_text(result, args.report, to_stderr=report is None) \
+            if args.report else ""
         writes = [(output, result.output)]
         if report is not None:
             writes.append((report, report_text.encode()))
@@ -532,8 +565,41 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     return EXIT_OK
 
 
-def _report_text(result: "Result", kind: str) -> str:
-    return result.report_text() if kind == "text" else result.report_json()
+def _target_spec(args: argparse.Namespace, flags: CompilerFlags) -> str:
+    """--target, else what the -m/-march/--target=TRIPLE flags enable, else
+    the default list."""
+    from .driver import DEFAULT_TARGETS
+    if args.target is not None:
+        return str(args.target)
+    chosen = targets_for(flags.machine, host=_host())
+    return ",".join(chosen or DEFAULT_TARGETS)
+
+
+def _host() -> Optional[str]:
+    """The host's target for -march=native; None on a host with none."""
+    from .driver import host_target
+    try:
+        return host_target()
+    except ValueError:
+        return None
+
+
+def _preprocessor(flags: CompilerFlags) -> list[str]:
+    """The parser's preprocessor flags: ``_OPENMP`` first when -fopenmp is
+    given (so a later -U removes it), then the user's in their order."""
+    implied = [f"-D_OPENMP={OPENMP_VERSION}"] if flags.openmp else []
+    return implied + parser_args(flags.parser)
+
+
+def _report_text(result: "Result", kind: str, to_stderr: bool) -> str:
+    """The report; on stderr the text form leaves out the remarks of loops
+    not vectorized: each has its warning there already, with the reason."""
+    if kind == "json":
+        return result.report_json()
+    if to_stderr:
+        from .report import render_text
+        return render_text([r for r in result.reports if r.vectorized])
+    return result.report_text()
 
 
 if __name__ == "__main__":

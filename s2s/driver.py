@@ -86,6 +86,10 @@ class Options:
     print_shapes: bool = False
     print_after: list[str] = field(default_factory=list)
     """Pipeline passes after which each region's IR is printed to stdout."""
+    preprocessor: list[str] = field(default_factory=list)
+    """The compiler's -D -U -I -isystem -include ... flags, in order."""
+    line_directives: Optional[str] = None
+    """Emit ``#line`` directives naming this file (the input as spelled)."""
 
 
 @dataclass
@@ -127,7 +131,8 @@ def run(path: str, options: Options) -> Result:
     read_source(path)
     targets = sorted((load_target(n) for n in options.targets),
                      key=lambda t: -t.register_bits)
-    views = parse_views(path, options.include_dirs, options.defines, options.std, targets)
+    views = parse_views(path, options.include_dirs, options.defines, options.std, targets,
+                        options.preprocessor)
     targets = [_in_view(t, views[t.name]) for t in targets]
     result = Result(output=b"")
     _warn_unparsed(views, result)
@@ -157,10 +162,10 @@ def run(path: str, options: Options) -> Result:
         region, loops = generated
         for target, loop in loops:
             needs[target.name] = (needs[target.name] or set()) | loop.needs
-        replacements.append(_dispatch(region, loops, main))
+        replacements.append(_dispatch(region, loops, main, options.line_directives))
     head = _preludes(targets, needs)
     at = _prelude_offset(main, replacements) if head else 0
-    result.output = _splice(main.data, replacements, head, at)
+    result.output = _splice(main.data, replacements, head, at, options.line_directives)
     return result
 
 
@@ -468,15 +473,19 @@ def _in_view(target: Target, view: FileView) -> Target:
 
 
 def _dispatch(region: Region, loops: list[tuple[Target, GeneratedLoop]],
-              parsed: ParsedFile) -> Replacement:
-    """The #if chain replacing one annotated loop (pragma included)."""
+              parsed: ParsedFile, line_file: Optional[str] = None) -> Replacement:
+    """The #if chain replacing one annotated loop (pragma included); with
+    ``line_file`` each branch starts with a ``#line`` of the pragma's line."""
     assert region.replace is not None
     start = _line_start(parsed.data, region.replace.start)
+    here = [line_directive(_line_of(parsed.data, start), line_file)] if line_file else []
     lines: list[str] = []
     for i, (target, loop) in enumerate(loops):
         lines.append(f"{'#if' if i == 0 else '#elif'} {target.condition}")
+        lines += here
         lines.append(loop.text.rstrip("\n"))
     lines.append("#else")
+    lines += here
     lines.append(parsed.data[start:region.replace.end].decode("utf-8", "surrogateescape"))
     lines.append("#endif")
     text = "\n".join(lines) + "\n"
@@ -510,24 +519,34 @@ def _prelude_offset(parsed: ParsedFile, replacements: list[Replacement]) -> int:
     vectorized loop: late enough that the file's own feature-test macros and
     includes come first, early enough for every vectorized function."""
     first = min(r.start for r in replacements)
-    best = first
-    for decl in parsed.tu.cursor.get_children():
-        start, end = decl.extent.start, decl.extent.end
-        if start.file is None or start.file.name != parsed.tu.spelling:
-            continue
-        if start.offset <= first < end.offset:
-            best = start.offset
-            break
-    return _line_start(parsed.data, best)
+    function = parsed.enclosing_function(first)  # loops are in function definitions
+    return _line_start(parsed.data, function.extent.start.offset if function else first)
 
 
-def _splice(data: bytes, replacements: list[Replacement], head: bytes, at: int) -> bytes:
-    out: list[bytes] = []
+def _splice(data: bytes, replacements: list[Replacement], head: bytes, at: int,
+            line_file: Optional[str] = None) -> bytes:
+    """The file with the edits made; with ``line_file``, ``#line``
+    directives keep the lines after each edit numbered as in the input."""
+    out: list[bytes] = [line_directive(1, line_file).encode() + b"\n"] if line_file else []
     pos = 0
     edits = [Replacement(at, at, head)] if head else []
     for r in sorted(edits + replacements, key=lambda r: (r.start, r.end)):
         out.append(data[pos:r.start])
         out.append(r.text)
         pos = r.end
+        at_line_start = r.text.endswith(b"\n") and (pos == 0 or data[pos - 1:pos] == b"\n")
+        if line_file and at_line_start:
+            out.append(line_directive(_line_of(data, pos), line_file).encode() + b"\n")
     out.append(data[pos:])
     return b"".join(out)
+
+
+def line_directive(line: int, file: Optional[str]) -> str:
+    """``#line 12 "dir/x.c"`` (the name as a C string literal)."""
+    assert file is not None
+    quoted = file.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'#line {line} "{quoted}"'
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1

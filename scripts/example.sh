@@ -7,8 +7,9 @@ scripts/setup.sh
 out=out/example
 mkdir -p "$out"
 src=examples/gaussian_gather.c
-.venv/bin/s2svec "$src" -o "$out/gaussian_gather_simd.c" --target host --report
 flags="-O3 -march=native -ffp-contract=off"
+# s2svec takes the compiler's flags: -march=native selects the host's ISA.
+.venv/bin/s2svec $flags "$src" -o "$out/gaussian_gather_simd.c" --report
 gcc $flags "$src" -o "$out/scalar" -lm
 gcc $flags "$out/gaussian_gather_simd.c" -o "$out/vector" -lmvec -lm
 "$out/scalar" > "$out/scalar.txt"

@@ -7,6 +7,7 @@ The schema is documented in templates/README.md.
 """
 from __future__ import annotations
 
+import os
 import sys
 import tomllib
 from dataclasses import dataclass, field
@@ -195,6 +196,25 @@ def _type_infos(entries: list[dict[str, Any]]) -> dict[str, TypeInfo]:
     return types
 
 
+@lru_cache(maxsize=1)
+def _bytecode_cache() -> Optional[jinja2.BytecodeCache]:
+    """Compiled templates kept between runs (compiling them is most of the
+    start-up time): ``$S2SVEC_CACHE``, else ``$XDG_CACHE_HOME/s2svec``, else
+    ``~/.cache/s2svec``; none when that folder cannot be made.  Jinja checks
+    each entry against its template's source, so an edited template is
+    compiled again."""
+    base = os.environ.get("S2SVEC_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "s2svec")
+    folder = os.path.join(base, f"jinja-{jinja2.__version__}")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return None
+    return jinja2.FileSystemBytecodeCache(folder)
+
+
 @lru_cache(maxsize=None)
 def load_target(name: str) -> Target:
     """Read templates/<name>/target.toml; raise KeyError for an unknown target."""
@@ -208,7 +228,8 @@ def load_target(name: str) -> Target:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(folder), str(TEMPLATE_ROOT / "common")]),
         trim_blocks=True, lstrip_blocks=True, autoescape=False,
-        undefined=jinja2.StrictUndefined, keep_trailing_newline=False)
+        undefined=jinja2.StrictUndefined, keep_trailing_newline=False,
+        bytecode_cache=_bytecode_cache())
     return Target(
         name=data["name"], register_bits=data["register_bits"],
         guards=[data["guard"]] if isinstance(data["guard"], str) else list(data["guard"]),

@@ -71,7 +71,7 @@ def lower_loop(parsed: Any, pragma: Any, plain_char_signed: bool = True) -> Regi
     types = TypeMapper(plain_char_signed, scope=pragma.target)
     collapse = getattr(clauses, "collapse", 1) or 1
     outer, loop = collapse_nest(pragma.target, collapse, src, types)
-    func = _enclosing_function(pragma.target)
+    func = _enclosing_function(parsed, pragma.target)
     address_taken = _address_taken(func if func is not None else loop.body)
     uses = _scan_uses(loop.body, loop, address_taken)
     name = _region_name(func, pragma)
@@ -126,7 +126,9 @@ def _statement_end(src: SourceText, c: ci.Cursor) -> int:
     return i + 1 if text[i:i + 1] == b";" else end
 
 
-def _enclosing_function(c: ci.Cursor) -> Optional[ci.Cursor]:
+def _enclosing_function(parsed: Any, c: ci.Cursor) -> Optional[ci.Cursor]:
+    if hasattr(parsed, "enclosing_function"):
+        return parsed.enclosing_function(c.extent.start.offset)  # a ParsedFile
     off = c.extent.start.offset
     name = c.extent.start.file.name if c.extent.start.file else None
     for d in c.translation_unit.cursor.get_children():

@@ -28,6 +28,7 @@ compiler's own.
 """
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from typing import Optional
@@ -87,13 +88,10 @@ def _macro_checks(parsed: ParsedFile, loop: ci.Cursor, start: int, end: int) -> 
 
 
 def _macro_uses(parsed: ParsedFile, start: int, end: int) -> list[ci.Cursor]:
-    uses = []
-    for cursor in parsed.tu.cursor.get_children():
-        if cursor.kind != CK.MACRO_INSTANTIATION or not parsed.is_main_file(cursor):
-            continue
-        if start <= cursor.extent.start.offset < end:
-            uses.append(cursor)
-    return uses
+    uses = parsed.top_level.macro_uses
+    first = bisect.bisect_left(uses, start, key=lambda u: u[0])
+    last = bisect.bisect_left(uses, end, key=lambda u: u[0])
+    return [cursor for _, cursor in uses[first:last]]
 
 
 def _is_users_macro(parsed: ParsedFile, use: ci.Cursor) -> bool:

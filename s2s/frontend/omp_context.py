@@ -83,6 +83,8 @@ class OmpContext:
         self.functions = [c for c in children(tu.cursor) if c.kind == CK.FUNCTION_DECL and
                           c.extent.start.file is not None and
                           c.extent.start.file.name == tu.spelling]
+        self.function_extents = [(f.extent.start.offset, f.extent.end.offset, f)
+                                 for f in self.functions]
         open_target: list[OmpLine] = []
         open_variant: list[OmpLine] = []
         for line in lines:
@@ -134,8 +136,7 @@ class OmpContext:
                     f"the loop is inside the '#pragma omp {line.name}' region at line "
                     f"{line.location.line}, which may run on an offload device",
                     pragma.location)
-        fn = next((f for f in self.functions
-                   if f.extent.start.offset <= lo < f.extent.end.offset), None)
+        fn = next((f for start, end, f in self.function_extents if start <= lo < end), None)
         if fn is not None:
             device = self.device_functions.get(fn.spelling) or next(
                 (line for start, end, line in self.device_ranges

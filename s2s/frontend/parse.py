@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import ctypes
 import functools
+import glob
 import os
+import shutil
 import subprocess
 from dataclasses import dataclass, field
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Sequence
 
 import clang.cindex as ci
 
@@ -85,6 +88,62 @@ class ParsedFile:
         start_file = cursor.extent.start.file
         return start_file is not None and start_file.name == self.tu.spelling
 
+    @functools.cached_property
+    def top_level(self) -> "TopLevel":
+        """The translation unit's top-level cursors, sorted once (walking
+        them through the Python bindings costs more than anything per loop)."""
+        return TopLevel.of(self.tu)
+
+    def enclosing_function(self, offset: int) -> Optional[ci.Cursor]:
+        """The function definition of the main file holding byte ``offset``."""
+        functions = self.top_level.functions
+        k = bisect.bisect_right(functions, offset, key=lambda f: f[0]) - 1
+        if k >= 0 and functions[k][0] <= offset < functions[k][1]:
+            return functions[k][2]
+        return None
+
+
+@dataclass
+class TopLevel:
+    """Top-level cursors by kind; offsets are the main file's."""
+
+    functions: list[tuple[int, int, ci.Cursor]]
+    """Function definitions of the main file: (start, end, cursor), in order."""
+    macro_uses: list[tuple[int, ci.Cursor]]
+    """Macro expansions in the main file: (start offset, cursor), in order."""
+    macro_definitions: list[ci.Cursor]
+    """Every macro definition (predefined, headers, main file)."""
+
+    @staticmethod
+    def of(tu: ci.TranslationUnit) -> "TopLevel":
+        found = TopLevel([], [], [])
+        for cursor in tu.cursor.get_children():
+            kind = cursor.kind
+            if kind == ci.CursorKind.MACRO_DEFINITION:
+                found.macro_definitions.append(cursor)
+                continue
+            if kind not in (ci.CursorKind.MACRO_INSTANTIATION, ci.CursorKind.FUNCTION_DECL):
+                continue
+            extent = cursor.extent
+            if not _in_main_file(extent.start):
+                continue
+            if kind == ci.CursorKind.MACRO_INSTANTIATION:
+                found.macro_uses.append((extent.start.offset, cursor))
+            elif cursor.is_definition():
+                found.functions.append((extent.start.offset, extent.end.offset, cursor))
+        found.functions.sort(key=lambda f: f[0])
+        found.macro_uses.sort(key=lambda m: m[0])
+        return found
+
+
+def _in_main_file(location: ci.SourceLocation) -> bool:
+    """One call into libclang rather than four (file, name, spelling)."""
+    check = ci.conf.lib.clang_Location_isFromMainFile
+    if check.argtypes is None:
+        check.argtypes = [ci.SourceLocation]
+        check.restype = ctypes.c_int
+    return bool(check(location))
+
 
 class ParseError(UserError):
     """Compiler errors in the input; ``message`` holds one formatted line each."""
@@ -117,21 +176,28 @@ GCC_TOLERATED = [
 BRACKET_DEPTH = "-fbracket-depth=100000"
 
 
+# s2svec's own omp.h (see the file): first on the include path of every parse.
+OMP_INCLUDE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "include")
+
+
 def parse_file(
     path: str, include_dirs: list[str], defines: list[str], std: str,
-    target_args: tuple[str, ...] = (),
+    target_args: tuple[str, ...] = (), preprocessor: Sequence[str] = (),
 ) -> ParsedFile:
     """Parse ``path`` as C; raise ``UserError`` for unreadable files or errors.
     ``target_args`` (``--target=aarch64-linux-gnu``, ``-mavx2``) make the
-    parser see the file as that target's compiler does."""
+    parser see the file as that target's compiler does; ``preprocessor``
+    holds the compiler's ``-D -U -I -include ...`` flags in their order
+    (after ``include_dirs`` and ``defines``)."""
     raw = _read(path)
     # No error limit: after "too many errors" clang stops processing #includes.
     args = ["-x", "c", f"-std={std}", "-ferror-limit=0", BRACKET_DEPTH, *GCC_TOLERATED,
-            *target_args]
+            *target_args, "-I", OMP_INCLUDE]
     for directory in include_dirs:
         args += ["-I", directory]
     for define in defines:
         args.append(f"-D{define}")
+    args += preprocessor
     builtin = builtin_include_dir()
     if builtin:
         # PyPI libclang lacks clang's own headers (stddef.h, float.h ...).
@@ -148,11 +214,11 @@ def parse_file(
     except ci.TranslationUnitLoadError as exc:
         raise UserError(f"{path}: cannot parse file ({exc})") from exc
     _raise_errors(tu)
-    return ParsedFile(path, tu, raw, _decode(raw), list(defines), tuple(target_args),
-                      tuple(args))
+    return ParsedFile(path, tu, raw, _decode(raw), command_line_defines(args),
+                      tuple(target_args), tuple(args))
 
 
-def defined_macros(parsed: ParsedFile, names: set[str]) -> set[str]:
+def macros_defined_where(parsed: ParsedFile, names: set[str]) -> set[str]:
     """Which of ``names`` are macros where ``parsed`` was read (its predefined
     macros and -D flags; not the file's own definitions)."""
     probe = "".join(f"#ifdef {n}\nint s2s_defined_{n};\n#endif\n" for n in sorted(names))
@@ -160,6 +226,26 @@ def defined_macros(parsed: ParsedFile, names: set[str]) -> set[str]:
                                  unsaved_files=[("s2s_probe.c", probe)])
     found = {c.spelling for c in tu.cursor.get_children()}
     return {n for n in names if f"s2s_defined_{n}" in found}
+
+
+def command_line_defines(args: Sequence[str]) -> list[str]:
+    """The ``NAME[=VALUE]`` of the ``-D`` flags of ``args`` (joined or not)
+    still defined after the ``-U`` flags that follow them."""
+    defined: dict[str, str] = {}
+    k = 0
+    while k < len(args):
+        flag = args[k][:2]
+        if flag in ("-D", "-U"):
+            value = args[k][2:] or (args[k + 1] if k + 1 < len(args) else "")
+            k += 1 if args[k][2:] else 2
+            name = value.partition("=")[0].partition("(")[0].strip()
+            if flag == "-D":
+                defined[name] = value
+            else:
+                defined.pop(name, None)
+        else:
+            k += 1
+    return list(defined.values())
 
 
 @contextlib.contextmanager
@@ -224,6 +310,9 @@ def _in_builtin_headers(name: str) -> bool:
 @functools.lru_cache(maxsize=1)
 def builtin_include_dir() -> Optional[str]:
     """clang's builtin header directory, else gcc's; None if neither exists."""
+    beside = _resource_include_beside_clang()
+    if beside is not None:
+        return beside
     clang_dir = _ask(["clang", "-print-resource-dir"])
     if clang_dir and os.path.isdir(os.path.join(clang_dir, "include")):
         return os.path.join(clang_dir, "include")
@@ -231,6 +320,18 @@ def builtin_include_dir() -> Optional[str]:
     if gcc_dir and os.path.isdir(gcc_dir):
         return gcc_dir
     return None
+
+
+def _resource_include_beside_clang() -> Optional[str]:
+    """``<prefix>/lib/clang/<version>/include`` of the clang on PATH, when
+    there is exactly one: what ``clang -print-resource-dir`` says, without
+    starting a process at every run."""
+    clang = shutil.which("clang")
+    if clang is None:
+        return None
+    prefix = os.path.dirname(os.path.dirname(os.path.realpath(clang)))
+    found = glob.glob(os.path.join(glob.escape(prefix), "lib", "clang", "*", "include"))
+    return found[0] if len(found) == 1 and os.path.isdir(found[0]) else None
 
 
 def _ask(command: list[str]) -> Optional[str]:

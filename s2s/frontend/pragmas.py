@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import bisect
 import ctypes
+import functools
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
@@ -74,7 +75,7 @@ def find_pragmas(parsed: ParsedFile) -> list[Pragma]:
     skipped = skipped_ranges(parsed)
     macros = _MacroTable(parsed)
     text = parsed.raw.decode("latin-1")  # one char per byte: indices are byte offsets
-    scan = _scan(text)
+    scan = _scan_raw(parsed.raw)
     lines: list[OmpLine] = []
     for start, end in scan.pragmas:
         if _in_ranges(start, skipped):
@@ -261,13 +262,19 @@ class _Scan:
 
 def scan_pragma_lines(raw: bytes) -> list[tuple[int, int]]:
     """Byte ranges ``[start, end)`` of every ``#pragma`` directive line."""
-    return _scan(raw.decode("latin-1")).pragmas
+    return _scan_raw(raw).pragmas
 
 
 def scan_directives(raw: bytes) -> list[tuple[int, int, str]]:
     """``(start, end, name)`` of every preprocessing directive line: the
     byte range ``[start, end)`` and the directive's name (``if``, ``pragma``)."""
-    return _scan(raw.decode("latin-1")).directives
+    return _scan_raw(raw).directives
+
+
+@functools.lru_cache(maxsize=8)
+def _scan_raw(raw: bytes) -> _Scan:
+    """``_scan`` once per file: every view and every loop asks (read only)."""
+    return _scan(raw.decode("latin-1"))
 
 
 def _scan(text: str) -> _Scan:
@@ -416,7 +423,8 @@ _IGNORED_KINDS = {
 def _cursor_starts(parsed: ParsedFile, wanted: set[int]) -> dict[int, ci.Cursor]:
     """Main-file start offset -> the outermost cursor starting there, for the
     ``wanted`` offsets (only the subtrees that contain one are walked)."""
-    starts: dict[int, ci.Cursor] = {}
+    starts = _direct_cursors(parsed, wanted)
+    wanted = wanted - starts.keys()
     if not wanted:
         return starts
     offsets = sorted(wanted)
@@ -437,6 +445,31 @@ def _cursor_starts(parsed: ParsedFile, wanted: set[int]) -> dict[int, ci.Cursor]
             starts.setdefault(start, cursor)
         stack.extend(reversed(children(cursor)))
     return starts
+
+
+_DIRECT_KINDS = (ci.CursorKind.FOR_STMT, ci.CursorKind.FUNCTION_DECL)
+
+
+def _direct_cursors(parsed: ParsedFile, wanted: set[int]) -> dict[int, ci.Cursor]:
+    """The cursors libclang finds at the ``wanted`` offsets themselves, when
+    they are for loops or function declarations starting there: nothing
+    outside them starts at a ``for`` keyword, or at a function's first
+    token in file scope.  Other offsets are left to the walk."""
+    main = parsed.tu.get_file(parsed.tu.spelling)
+    found: dict[int, ci.Cursor] = {}
+    for offset in wanted:
+        location = ci.SourceLocation.from_offset(parsed.tu, main, offset)
+        cursor = ci.Cursor.from_location(parsed.tu, location)
+        if cursor is None or cursor.kind not in _DIRECT_KINDS or \
+                cursor.extent.start.offset != offset:
+            continue
+        parent = cursor.semantic_parent
+        if cursor.kind == ci.CursorKind.FUNCTION_DECL and (
+                parent is None or parent.kind != ci.CursorKind.TRANSLATION_UNIT or
+                cursor.lexical_parent != parent):
+            continue  # declared in a function body: the walk finds its DECL_STMT
+        found[offset] = cursor
+    return found
 
 
 def _function_at(offset: int, cursors: dict[int, ci.Cursor], clauses: ClauseSet) -> ci.Cursor:

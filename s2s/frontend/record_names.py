@@ -26,6 +26,7 @@ loop has no name there at all: ``Unsupported``.
 """
 from __future__ import annotations
 
+import weakref
 from typing import Optional
 
 import clang.cindex as ci
@@ -172,15 +173,10 @@ def _levels(root: ci.Cursor, off: int, fname: str
     out: list[tuple[list[ci.Cursor], list[ci.Cursor]]] = []
     node, top = root, True
     while True:
-        kids = []
-        for kid in children(node):
-            if kid.kind in _IGNORED:
-                continue
-            if top:
-                start = kid.extent.start
-                if start.file is None or start.file.name != fname:
-                    continue
-            kids.append(kid)
+        if top:
+            kids = _top_level_of(root, fname)
+        else:
+            kids = [kid for kid in children(node) if kid.kind not in _IGNORED]
         containing = [k for k in kids if _contains(k, off)]
         if not containing:
             return out
@@ -190,6 +186,28 @@ def _levels(root: ci.Cursor, off: int, fname: str
                 inner[0].extent.start.offset == off:
             return out  # the struct itself
         node, top = inner[0], False
+
+
+_TOP_LEVEL: "weakref.WeakKeyDictionary[ci.TranslationUnit, tuple[str, list[ci.Cursor]]]" = \
+    weakref.WeakKeyDictionary()
+
+
+def _top_level_of(root: ci.Cursor, fname: str) -> list[ci.Cursor]:
+    """The declarations of file ``fname`` at the top of ``root``'s translation
+    unit, listed once per file (every struct name asks, and the translation
+    unit holds thousands of header declarations and macros)."""
+    tu = root.translation_unit
+    known = _TOP_LEVEL.get(tu)
+    if known is None or known[0] != fname:
+        kids = []
+        for kid in children(root):
+            if kid.kind in _IGNORED:
+                continue
+            start = kid.extent.start
+            if start.file is not None and start.file.name == fname:
+                kids.append(kid)
+        known = _TOP_LEVEL[tu] = (fname, kids)
+    return known[1]
 
 
 def _path_to(t: ci.Type, decl: ci.Cursor) -> Optional[int]:

@@ -71,14 +71,17 @@ class Scopes:
                     (self._header.variables if is_var else self._header.others).add(name)
         self._main.sort(key=lambda item: item[0])
         self._offsets = [item[0] for item in self._main]
+        # Extents as numbers: asking libclang for them per loop is slow.
+        self._functions = [(d.extent.start.offset, d.extent.end.offset, d)
+                           for d in self._top if d.kind == CK.FUNCTION_DECL]
 
     def names_at(self, offset: int) -> Names:
         """The identifiers declared at byte ``offset`` of the main file."""
         names = Names(set(self._header.variables), set(self._header.others))
         for _, name, is_var in self._main[:bisect.bisect_left(self._offsets, offset)]:
             (names.variables if is_var else names.others).add(name)
-        for decl in self._top:
-            if decl.kind == CK.FUNCTION_DECL and _contains(decl, offset):
+        for start, end, decl in self._functions:
+            if start <= offset < end:
                 names.function = decl
                 self._locals(decl, offset, names)
                 break
@@ -130,10 +133,6 @@ def _declared(c: ci.Cursor) -> list[tuple[str, bool]]:
     if kind in (CK.STRUCT_DECL, CK.UNION_DECL):  # enums declared inside a struct
         return [item for d in children(c) if d.kind == CK.ENUM_DECL for item in _declared(d)]
     return []
-
-
-def _contains(c: ci.Cursor, offset: int) -> bool:
-    return c.extent.start.offset <= offset < c.extent.end.offset
 
 
 __all__ = ["Names", "Scopes"]

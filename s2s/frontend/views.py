@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 import clang.cindex as ci
 
 from ..diagnostics import UserError
-from .parse import ParsedFile, ParseError, defined_macros, parse_file
+from .parse import ParsedFile, ParseError, macros_defined_where, parse_file
 from .pragmas import scan_directives
 
 _CONDITIONALS = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef"}
@@ -48,7 +48,7 @@ class FileView:
 
 
 def parse_views(path: str, include_dirs: list[str], defines: list[str], std: str,
-                targets: list[Any]) -> dict[str, FileView]:
+                targets: list[Any], preprocessor: Sequence[str] = ()) -> dict[str, FileView]:
     """Target name -> the view its code is generated from (see module doc)."""
     views: dict[str, FileView] = {}
     by_args: dict[tuple[str, ...], FileView] = {}
@@ -56,7 +56,7 @@ def parse_views(path: str, include_dirs: list[str], defines: list[str], std: str
         args = target.parse_args
         view = by_args.get(args) or _shareable(by_args, args)
         if view is None:
-            view = _parse(path, include_dirs, defines, std, args)
+            view = _parse(path, include_dirs, defines, std, args, preprocessor)
             by_args[args] = view
         view.targets.append(target.name)
         views[target.name] = view
@@ -71,9 +71,9 @@ def parse_views(path: str, include_dirs: list[str], defines: list[str], std: str
 
 
 def _parse(path: str, include_dirs: list[str], defines: list[str], std: str,
-           args: tuple[str, ...]) -> FileView:
+           args: tuple[str, ...], preprocessor: Sequence[str]) -> FileView:
     try:
-        return FileView(parse_file(path, include_dirs, defines, std, args))
+        return FileView(parse_file(path, include_dirs, defines, std, args, preprocessor))
     except ParseError as e:
         return FileView(None, e)
 
@@ -90,7 +90,7 @@ def _shareable(by_args: dict[tuple[str, ...], FileView],
 
 def _assumed(parsed: ParsedFile) -> dict[str, bool]:
     names = reserved_in_conditionals(parsed)
-    defined = defined_macros(parsed, names) if names else set()
+    defined = macros_defined_where(parsed, names) if names else set()
     return {n: n in defined for n in sorted(names)}
 
 

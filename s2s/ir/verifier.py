@@ -234,10 +234,13 @@ class _Verifier:
 
     # -- 5. use lists ------------------------------------------------------------------
     def check_use_lists(self) -> None:
-        expected: dict[Value, Counter[Instruction]] = {}
         values: list[Value] = list(self.fn.args)
-        for inst in self.fn.instructions():
-            values.append(inst)
+        values.extend(self.fn.instructions())
+        if self._use_pairs_match(values):
+            return  # the common case, without a Counter per value
+        expected: dict[Value, Counter[Instruction]] = {}
+        for inst in values[len(self.fn.args):]:
+            assert isinstance(inst, Instruction)
             uses = list(inst.operands) + ([inst.mask] if inst.mask is not None else [])
             for v in uses:
                 expected.setdefault(v, Counter())[inst] += 1
@@ -250,6 +253,22 @@ class _Verifier:
                                    f"inconsistent with the operands "
                                    f"({sum(actual.values())} users recorded, "
                                    f"{sum(want.values())} uses found)")
+
+    @staticmethod
+    def _use_pairs_match(values: list[Value]) -> bool:
+        """Do the (value, user) pairs of the operands and of the use lists agree?"""
+        known = {id(v) for v in values}
+        expected: Counter[tuple[int, int]] = Counter()
+        for inst in values:
+            if not isinstance(inst, Instruction):
+                continue
+            for v in inst.operands:
+                if id(v) in known:
+                    expected[id(v), id(inst)] += 1
+            if inst.mask is not None and id(inst.mask) in known:
+                expected[id(inst.mask), id(inst)] += 1
+        actual = Counter((id(v), id(user)) for v in values for user in v.users)
+        return actual == expected
 
 
 def _type_problem(inst: Instruction, fn: Function) -> Optional[str]:

@@ -1,0 +1,292 @@
+"""The C compiler's flags on s2svec's command line, as gcc reads them.
+
+s2svec takes the flags the compiler gets (``s2svec $(CPPFLAGS) $(CFLAGS) x.c
+-o x_simd.c``, and ``s2svec-cc`` passes them all), so that the file is parsed
+as the compiler will see it.  Each flag has one of these kinds (``FLAGS``):
+
+    kind        what s2svec does with it                 examples
+    ----------  ---------------------------------------  -----------------------------
+    parser      handed to the C parser, in command-line  -D -U -I -isystem -iquote
+                order                                    -idirafter -include -imacros
+                                                         --sysroot
+    std         the C standard of the parse              -std=gnu11
+    machine     chooses the target set when --target is  -march= -mcpu= -mavx2 -mavx512f
+                not given (``targets_for``)              -target / --target=TRIPLE
+    openmp      the parse defines _OPENMP (201511, the   -fopenmp
+                value gcc 12 defines)
+    ignored     accepted; the output does not change     -O2 -g -Wall -fPIC -MMD -MF F
+                                                         -c -pipe -pthread -x c -l m
+
+A flag that takes a value takes it joined (``-DX``, ``-Ifoo``) or as the next
+argument (``-D X``), as gcc does; ``-std=``, ``-march=`` and the like only
+joined.  Any other single-dash flag (``-Xfoo``) is accepted and ignored and
+takes no value: gcc's unknown flags are boolean ones, and a flag that takes
+a separate value must be in the table so its value is not read as a file.
+Options starting with ``--`` are s2svec's own, except ``--target=TRIPLE``
+(a value with a ``-``, as every triple has) and ``--sysroot``/``--param``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+PARSER, STD, MACHINE, OPENMP, IGNORED = "parser", "std", "machine", "openmp", "ignored"
+
+OPENMP_VERSION = "201511"
+"""``_OPENMP`` as gcc 12 defines it with ``-fopenmp`` (OpenMP 4.5)."""
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One row of the table: a flag's spelling and how it takes its value."""
+
+    name: str
+    kind: str
+    value: str = "none"
+    """``none``; ``joined``: only glued to the name (``-std=c11``, the name
+    ends with ``=`` or is a prefix such as ``-O``); ``both``: glued or the
+    next argument (``-DX``, ``-D X``); ``separate``: always the next one."""
+
+
+FLAGS: tuple[Flag, ...] = (
+    Flag("-D", PARSER, "both"), Flag("-U", PARSER, "both"), Flag("-I", PARSER, "both"),
+    Flag("-isystem", PARSER, "both"), Flag("-iquote", PARSER, "both"),
+    Flag("-idirafter", PARSER, "both"), Flag("-include", PARSER, "both"),
+    Flag("-imacros", PARSER, "both"), Flag("--sysroot=", PARSER, "joined"),
+    Flag("--sysroot", PARSER, "separate"), Flag("-nostdinc", PARSER),
+    Flag("-std=", STD, "joined"), Flag("-ansi", STD),
+    Flag("-march=", MACHINE, "joined"), Flag("-mcpu=", MACHINE, "joined"),
+    Flag("-target", MACHINE, "separate"), Flag("--target=", MACHINE, "joined"),
+    Flag("-m", MACHINE, "joined"),
+    Flag("-fopenmp", OPENMP), Flag("-fno-openmp", OPENMP),
+    # Flags with a separate value: the value must not be taken for a file.
+    Flag("-MF", IGNORED, "both"), Flag("-MT", IGNORED, "both"), Flag("-MQ", IGNORED, "both"),
+    Flag("-x", IGNORED, "both"), Flag("-l", IGNORED, "both"), Flag("-L", IGNORED, "both"),
+    Flag("-Xlinker", IGNORED, "separate"), Flag("-Xassembler", IGNORED, "separate"),
+    Flag("-Xpreprocessor", IGNORED, "separate"), Flag("-Xclang", IGNORED, "separate"),
+    Flag("-aux-info", IGNORED, "separate"), Flag("--param", IGNORED, "separate"),
+    Flag("--param=", IGNORED, "joined"),
+    Flag("-T", IGNORED, "both"), Flag("-u", IGNORED, "both"), Flag("-z", IGNORED, "both"),
+    Flag("-iprefix", IGNORED, "separate"), Flag("-iwithprefix", IGNORED, "separate"),
+    Flag("-iwithprefixbefore", IGNORED, "separate"), Flag("-isysroot", IGNORED, "separate"),
+)
+"""In no particular order: ``_match`` takes an exact name, else the longest
+name that is a prefix of the argument."""
+
+STANDARDS = frozenset(
+    f"{family}{year}" for family in ("c", "gnu") for year in
+    ("89", "90", "99", "9x", "11", "1x", "17", "18", "2x", "23")) | frozenset(
+    f"iso9899:{y}" for y in ("1990", "199409", "1999", "2011", "2017", "2018"))
+"""The C standards libclang and gcc both know (``-std=``)."""
+
+
+@dataclass
+class CompilerFlags:
+    """What s2svec takes from the compiler's flags, in command-line order."""
+
+    parser: list[tuple[str, str]] = field(default_factory=list)
+    """``-D``/``-U``/``-I``... as ``(name, value)``, in order (value "" for
+    ``-nostdinc``)."""
+    std: Optional[str] = None
+    machine: list[str] = field(default_factory=list)
+    """``-m*``, ``-march=``, ``-mcpu=`` and triples (as ``--target=T``)."""
+    openmp: bool = False
+    ignored: list[str] = field(default_factory=list)
+    given: list[str] = field(default_factory=list)
+    """Every argument read as a compiler flag or its value, as given."""
+    others: list[int] = field(default_factory=list)
+    """Where the other arguments (files, ``-o F``, s2svec's options) are."""
+
+
+class FlagError(ValueError):
+    """Bad usage: a flag without its value, an unknown -std."""
+
+
+def split(argv: list[str]) -> tuple[list[str], CompilerFlags]:
+    """s2svec's own arguments (for argparse) and the compiler's flags."""
+    own: list[str] = []
+    flags = CompilerFlags()
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            own.extend(argv[i:])
+            flags.others.extend(range(i, len(argv)))
+            break
+        match = _match(arg)
+        if match is None:
+            own.append(arg)
+            flags.others.append(i)
+            i += 1
+            continue
+        flag, value, used = _value(match, argv, i)
+        _record(flags, flag, value, arg)
+        flags.given += argv[i:i + used]
+        i += used
+    return own, flags
+
+
+def _match(arg: str) -> Optional[Flag]:
+    """The table row ``arg`` is, or None for s2svec's own arguments."""
+    if not arg.startswith("-") or arg == "-" or arg in ("-o", "-h"):
+        return None
+    if arg.startswith("--"):
+        name, eq, value = arg.partition("=")
+        if name == "--target":
+            return _by_name["--target="] if _is_triple(value) else None  # a target list
+        if name in ("--sysroot", "--param"):
+            return _by_name[name + eq]
+        return None
+    if arg.startswith("-o"):
+        return None  # -oFILE: s2svec's output
+    if arg in _by_name:
+        return _by_name[arg]
+    prefixes = [f for f in FLAGS if f.value != "none" and f.value != "separate"
+                and arg.startswith(f.name)]
+    if prefixes:
+        return max(prefixes, key=lambda f: len(f.name))
+    return Flag(arg, IGNORED)  # -O2 -g -Wall -c -pipe -pthread and unknown ones
+
+
+_by_name = {f.name: f for f in FLAGS}
+
+
+def _value(flag: Flag, argv: list[str], i: int) -> tuple[Flag, str, int]:
+    """The flag, its value and how many arguments they take."""
+    arg = argv[i]
+    if flag.value == "none":
+        return flag, "", 1
+    if arg != flag.name:
+        return flag, arg[len(flag.name):], 1  # joined: -DX, -std=c11
+    if flag.value == "joined":
+        return flag, "", 1
+    if i + 1 >= len(argv):
+        raise FlagError(f"missing argument to '{arg}'")
+    return flag, argv[i + 1], 2
+
+
+def _record(flags: CompilerFlags, flag: Flag, value: str, arg: str) -> None:
+    if flag.kind == PARSER:
+        flags.parser.append((flag.name.rstrip("="), value))
+    elif flag.kind == STD:
+        std = "c89" if flag.name == "-ansi" else value
+        if std not in STANDARDS:
+            raise FlagError(f"invalid value '{value}' in '-std={value}' (C standards: "
+                            "c89 c99 c11 c17 c23 and the gnu* ones)")
+        flags.std = std
+    elif flag.kind == MACHINE:
+        triple = flag.name in ("-target", "--target=")
+        flags.machine.append(f"--target={value}" if triple else arg)
+    elif flag.kind == OPENMP:
+        flags.openmp = flag.name == "-fopenmp"
+    else:
+        flags.ignored.append(arg)
+
+
+def _is_triple(value: str) -> bool:
+    return "-" in value
+
+
+# -- the targets the machine flags select -------------------------------------------------
+
+X86_AVX512 = ("skylake-avx512", "cascadelake", "cooperlake", "cannonlake", "icelake",
+              "tigerlake", "rocketlake", "sapphirerapids", "emeraldrapids", "graniterapids",
+              "znver4", "znver5", "x86-64-v4", "knl", "knm")
+X86_AVX2 = ("haswell", "broadwell", "skylake", "alderlake", "raptorlake", "meteorlake",
+            "arrowlake", "lunarlake", "gracemont", "znver1", "znver2", "znver3", "bdver4",
+            "x86-64-v3", "kabylake", "coffeelake", "cometlake", "sierraforest",
+            "grandridge")
+"""``-march=`` names by the widest s2svec target their ISA has (a prefix
+match: ``icelake-server``, ``sapphirerapids``).  Other x86 names have
+neither (``x86-64``, ``x86-64-v2``, ``nehalem``)."""
+
+_AARCH64_MARCH = re.compile(r"armv8|armv9")
+
+
+def targets_for(machine: list[str], host: Optional[str]) -> Optional[list[str]]:
+    """The target list the machine flags ask for, or None to keep the default.
+
+    The widest ISA the flags enable decides: AVX-512 flags give
+    ``avx512,avx2`` (the AVX2 code is taken when the flags lack one of the
+    AVX-512 subsets the avx512 code needs), AVX2 flags ``avx2``, an AArch64
+    triple or ``-march=armv8*``/``-mcpu=`` of an Arm core ``neon``,
+    ``-march=native`` the host's.  Flags naming none of these (``-m64``,
+    ``-mtune=``, ``-march=x86-64-v2``) keep the default list, less ``neon``
+    when an x86-64 triple is given (``s2svec-cc`` passes the compiler's)."""
+    level: Optional[str] = None
+    for flag in machine:
+        level = _level_after(flag, level, host)
+    if level is None:
+        x86 = any(f.startswith("--target=") and _is_x86(f.partition("=")[2]) for f in machine)
+        return ["avx512", "avx2"] if x86 else None
+    return {"avx512": ["avx512", "avx2"], "avx2": ["avx2"], "neon": ["neon"]}[level]
+
+
+def _is_x86(triple: str) -> bool:
+    return triple.startswith(("x86_64", "amd64"))
+
+
+_X86_ORDER = {None: 0, "avx2": 1, "avx512": 2}
+
+
+def _level_after(flag: str, level: Optional[str], host: Optional[str]) -> Optional[str]:
+    """The widest ISA after ``flag`` (flags apply left to right)."""
+    name, _, value = flag.partition("=")
+    if name == "--target":
+        return "neon" if value.startswith(("aarch64", "arm64")) else level
+    if name in ("-march", "-mcpu"):
+        base = value.split("+")[0]
+        if base == "native":
+            return host
+        if base.startswith(X86_AVX512):
+            return "avx512"
+        if base.startswith(X86_AVX2):
+            return "avx2"
+        if _AARCH64_MARCH.match(base) or name == "-mcpu":
+            return "neon"  # -mcpu= names an Arm core (cortex-a72, neoverse-n1)
+        return level
+    if level == "neon":
+        return level
+    if flag.startswith("-mavx512"):
+        return "avx512"
+    if flag == "-mavx2":
+        return max(level, "avx2", key=_X86_ORDER.__getitem__)
+    if flag in ("-mno-avx2", "-mno-avx"):
+        return None
+    if flag == "-mno-avx512f":
+        return "avx2" if level == "avx512" else level
+    return level
+
+
+def parser_args(parser: list[tuple[str, str]]) -> list[str]:
+    """The parser flags as libclang arguments."""
+    args: list[str] = []
+    for name, value in parser:
+        if name == "--sysroot":
+            args.append(f"--sysroot={value}")
+        else:
+            args += [name, value] if value else [name]
+    return args
+
+
+def describe() -> str:
+    """The compiler flags section of --help, from the table."""
+    def names(kind: str) -> str:
+        return " ".join(f.name for f in FLAGS
+                        if f.kind == kind and f.name not in ("--sysroot", "-fno-openmp"))
+    return f"""\
+compiler flags (give s2svec the flags the compiler gets; joined or not: -DX, -D X):
+  {names(PARSER)}
+                        to the C parser, in command-line order
+  {names(STD).ljust(22)}the C standard of the parse (default: gnu17)
+  -fopenmp              the parse defines _OPENMP={OPENMP_VERSION}
+  -march= -mcpu= -m* --target=TRIPLE
+                        the targets when --target LIST is absent: -march=native
+                        the host's; -mavx2, -march=haswell/x86-64-v3: avx2;
+                        -mavx512*, -march=x86-64-v4/skylake-avx512/...:
+                        avx512,avx2; an aarch64 triple, -march=armv8*/armv9*,
+                        -mcpu=<arm core>: neon; none of these: the default
+  anything else         -O* -g* -W* -f* -M* -c -pipe -pthread, unknown -X...:
+                        accepted, no effect (-MF -MT -x -l -L ... take a value)
+"""
