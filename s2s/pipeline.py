@@ -44,7 +44,9 @@ from .ir.verifier import verify
 from .report import RegionReport
 from .transform.boscc import DEFAULT_THRESHOLD, insert_gadgets
 from .transform.canonicalize import canonicalize
+from .transform.cse import eliminate_common_subexpressions
 from .transform.dce import eliminate_dead_code
+from .transform.hoist import hoist_common_computations
 from .transform.divergent_loops import make_loops_uniform
 from .transform.per_lane_storage import interleave_per_lane_objects
 from .transform.licm import hoist_invariants
@@ -90,6 +92,14 @@ class Pass:
     invalidates: tuple[str, ...] = ALL
 
 
+def _hoist(state: PassState) -> object:
+    return hoist_common_computations(state.fn)
+
+
+def _cse(state: PassState) -> object:
+    return eliminate_common_subexpressions(state.fn)
+
+
 def _dce(state: PassState) -> object:
     return eliminate_dead_code(state.fn)
 
@@ -128,12 +138,14 @@ PIPELINE: tuple[Pass, ...] = (
     Pass("dce", _dce),
     Pass("canonicalize", _canonicalize),
     Pass("licm", _licm),
+    Pass("hoist", _hoist),
     Pass("per-lane-storage", _per_lane_storage, requires=("divergence",)),
     Pass("speculate", _speculate, requires=("divergence",)),
     Pass("boscc", _boscc, requires=("divergence",)),
     Pass("divergent-loops", _divergent_loops, requires=("divergence",)),
     Pass("loop-closed-ssa", _canonicalize),
     Pass("linearize", _linearize, requires=("divergence",)),
+    Pass("cse", _cse),
     Pass("cleanup", _dce),
 )
 PASS_NAMES = tuple(p.name for p in PIPELINE)

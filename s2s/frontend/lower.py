@@ -46,10 +46,10 @@ from ..ir.types import I1, ArrayType, IntType, PtrType, StructType, Type
 from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, SourceRange
 from ..ir.values import Function, Undef
 from .loop_form import CanonicalLoop, collapse_nest
+from ..transform.cse import eliminate_common_subexpressions
 from .lower_clang import (SourceText, binary_op, children, decl_key, location, strip_parens,
                           unary_op, unsupported, walk_preorder)
 from .lower_expr import LValue, Var
-from .lower_cse import eliminate_common_subexpressions
 from .lower_stmt import BodyLowerer
 from .lower_types import TypeMapper, is_array_ctype, is_struct_ctype, pointer_c_type
 
@@ -470,7 +470,7 @@ def _finish_region(low: BodyLowerer, at: ci.Cursor,
             values.append(low.ssa.read(key, low.cur()))  # an assignment flag
     low.bld().ret(values)
     _remove_unreachable(low)
-    eliminate_common_subexpressions(low.fn)
+    eliminate_common_subexpressions(low.fn)  # the lowering repeats itself
 
 
 def _lv(var: Var) -> LValue:

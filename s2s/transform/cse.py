@@ -1,26 +1,33 @@
-"""Common-subexpression elimination of the pure instructions the lowering
-repeats (``a[i] += x`` computes ``cast %i to i64`` and ``gep %a, ...`` twice).
+"""Common-subexpression elimination of pure instructions.
+
+Run twice: by the front end on the lowered region, which repeats itself
+(``a[i] += x`` computes ``cast %i to i64`` and ``gep %a, ...`` twice); and
+as a pass after linearization (s2s/pipeline.py), when the arms of a divergent branch have
+become straight-line code that runs for every vector, so what two arms
+both compute (``0.5 / r`` in every arm of a cascade) is computed once.
 
 Scoped value numbering over the dominator tree: an instruction whose
 opcode, attributes and operands equal those of an instruction in a
 dominating position is replaced by it.  Only instructions without memory
-effects are numbered (arithmetic, compares, casts, select, gep, fieldaddr);
-loads, stores, calls and allocas are never merged.  Phis are left alone.
-Integer division by zero traps in C, but merging two identical divisions is
-safe: the dominating one executes first.
+effects and without a lane mask are numbered (arithmetic, compares, casts,
+select, gep, fieldaddr, calls of pure functions); loads, stores, other calls
+and allocas are never merged.  Phis are left alone.  Integer division by
+zero traps in C, but merging two identical unmasked divisions is safe: the
+dominating one executes first.
 """
 from __future__ import annotations
 
 from typing import Hashable
 
-from ..ir.values import (BinOp, Block, Cast, Cmp, Constant, FieldAddr, Function, Gep,
+from ..ir.values import (BinOp, Block, Call, Cast, Cmp, Constant, FieldAddr, Function, Gep,
                          Instruction, Select, UnOp, Undef, Value)
 from ..ir.verifier import compute_idoms
 
 _PURE = (BinOp, UnOp, Cmp, Cast, Select, Gep, FieldAddr)
 
 
-def eliminate_common_subexpressions(fn: Function) -> None:
+def eliminate_common_subexpressions(fn: Function) -> int:
+    """Merge repeated pure instructions (module doc); returns how many went."""
     idom = compute_idoms(fn)
     children: dict[Block, list[Block]] = {b: [] for b in fn.blocks}
     for b, d in idom.items():
@@ -28,14 +35,15 @@ def eliminate_common_subexpressions(fn: Function) -> None:
             children[d].append(b)
     # Iterative preorder walk with a scope stack of value tables.
     stack: list[tuple[Block, dict[Hashable, Instruction]]] = [(fn.entry, {})]
+    removed = 0
     while stack:
         block, inherited = stack.pop()
         table = dict(inherited)
         merged: set[int] = set()
         for inst in block.instructions:
-            if not isinstance(inst, _PURE) or inst.mask is not None:
+            if not numbered(inst):
                 continue
-            key = _key(inst)
+            key = value_key(inst)
             prev = table.get(key)
             if prev is None:
                 table[key] = inst
@@ -55,8 +63,17 @@ def eliminate_common_subexpressions(fn: Function) -> None:
                 else:
                     kept.append(inst)
             block.instructions = kept
+        removed += len(merged)
         for child in children.get(block, []):
             stack.append((child, table))
+    return removed
+
+
+def numbered(inst: Instruction) -> bool:
+    """Pure and unmasked: merging two such instructions is safe."""
+    if inst.mask is not None:
+        return False
+    return isinstance(inst, _PURE) or (isinstance(inst, Call) and inst.pure)
 
 
 def _operand_key(v: Value) -> Hashable:
@@ -68,7 +85,8 @@ def _operand_key(v: Value) -> Hashable:
     return id(v)
 
 
-def _key(inst: Instruction) -> Hashable:
+def value_key(inst: Instruction) -> Hashable:
+    """Equal for instructions that compute the same value from the same operands."""
     extra: Hashable = None
     if isinstance(inst, (BinOp, UnOp)):
         extra = inst.op
@@ -76,5 +94,7 @@ def _key(inst: Instruction) -> Hashable:
         extra = inst.pred
     elif isinstance(inst, FieldAddr):
         extra = inst.field
+    elif isinstance(inst, Call):
+        extra = inst.callee
     return (type(inst).__name__, extra, str(inst.type),
             tuple(_operand_key(o) for o in inst.operands))
