@@ -32,6 +32,7 @@ from typing import Any, Callable, Optional, TextIO
 
 from .analysis.divergence import DivergenceInfo, compute_divergence
 from .analysis.memory import memory_shapes
+from .analysis.records import RecordInfo, compute_record_groups
 from .analysis.shapes import VectorShape
 from .codegen.generate import CodegenOptions, GeneratedLoop, generate_loop, region_arg_shapes
 from .codegen.target import Target
@@ -163,6 +164,8 @@ class AnalyzedRegion:
     """Uniform and divergent branches and loops of the region as written."""
     gadgets: list[Any] = field(default_factory=list)
     """The BOSCC gadgets inserted (transform.boscc.Gadget)."""
+    records: Optional[RecordInfo] = None
+    """Strided field accesses that move whole records (analysis.records)."""
 
 
 Observer = Callable[[str, PassState], None]
@@ -179,12 +182,13 @@ def analyze(region: Region, print_after: tuple[str, ...] = (),
                                    observe=observe)
         div = state.get("divergence")
         mem = memory_shapes(region.fn, div)
+        records = compute_record_groups(region.fn, div, mem)
     except (RecursionError, ctypes.ArgumentError) as exc:
         if not is_too_deep(exc):
             raise
         raise _too_deep(region) from None
     return AnalyzedRegion(region, div, mem, source_counts,
-                          list(state.results.get("boscc") or []))
+                          list(state.results.get("boscc") or []), records)
 
 
 def _too_deep(region: Region) -> Unsupported:
@@ -260,7 +264,8 @@ def generate(analyzed: AnalyzedRegion, target: Target, options: CodegenOptions,
     """Vector code for one target; the report gets its width and counts.
     Raises Unsupported when the target cannot take the region."""
     try:
-        loop = generate_loop(analyzed.region, analyzed.div, analyzed.mem, target, options)
+        loop = generate_loop(analyzed.region, analyzed.div, analyzed.mem, target, options,
+                             analyzed.records)
     except (RecursionError, ctypes.ArgumentError) as exc:
         if not is_too_deep(exc):
             raise

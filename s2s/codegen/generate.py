@@ -268,21 +268,23 @@ def combine(op: str, t: Type, var: str, x: str) -> str:
 
 # -- the loop ------------------------------------------------------------------------------
 def generate_loop(region: Any, div: Any, mem: Any, target: Target,
-                  options: Optional[CodegenOptions] = None) -> GeneratedLoop:
+                  options: Optional[CodegenOptions] = None, records: Any = None) -> GeneratedLoop:
     """Vectorize one loop region for ``target`` (raises Unsupported).
 
     ``div`` is the DivergenceInfo of ``region.fn`` computed with
     ``region_arg_shapes(region)``; ``mem`` (s2s.analysis.memory) gives the kind
-    of every load and store."""
-    return _LoopGen(region, div, mem, target, options or CodegenOptions()).run()
+    of every load and store, ``records`` (s2s.analysis.records) the strided
+    accesses that may move whole records."""
+    return _LoopGen(region, div, mem, target, options or CodegenOptions(), records).run()
 
 
 class _LoopGen:
     def __init__(self, region: Any, div: Any, mem: Any, target: Target,
-                 options: CodegenOptions) -> None:
+                 options: CodegenOptions, records: Any = None) -> None:
         self.region = region
         self.div = div
         self.mem = mem
+        self.records = records
         self.target = target
         self.options = options
         self.loc = _loc(region)
@@ -297,7 +299,8 @@ class _LoopGen:
         self.W = W
         tag = f"{target.name}_{region.line}_{region.column}"
         w = Widener(region.fn, self.div, self.mem, target, W, mbits, tag,
-                    self.options.math, self.loc, self.options.simd_functions)
+                    self.options.math, self.loc, self.options.simd_functions,
+                    self.records, threads=bool(region.worksharing))
         self.parallel = bool(region.worksharing) and not region.outer_loops
         setup, iter_setup, acc_init, folds = self.bind_args(w)
         w.on_ret = self.on_ret

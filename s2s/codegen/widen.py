@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
+from ..analysis.records import RecordGroup, RecordInfo
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.types import I1, U64, FloatType, IntType, PtrType, Type
 from .variant import prototype
@@ -76,7 +77,8 @@ class Widener:
 
     def __init__(self, fn: Any, div: Any, mem: Any, target: Target, width: int,
                  mask_bits: int, tag: str, math: str, location: Optional[Location],
-                 simd_functions: Optional[dict[str, Any]] = None) -> None:
+                 simd_functions: Optional[dict[str, Any]] = None,
+                 records: Optional[RecordInfo] = None, threads: bool = False) -> None:
         self.fn = fn
         self.div = div
         self.mem: dict[Any, Any] = mem or {}
@@ -88,6 +90,12 @@ class Widener:
         self.location = location
         self.simd_functions = simd_functions or {}
         """declare simd functions: name -> (Signature, variants) (codegen.variant)."""
+        self.records = records
+        """Record groups (s2s.analysis.records): strided fields moved as whole records."""
+        self.threads = threads
+        """OpenMP threads share the loop: never write back bytes the loop does not write."""
+        self._rec: dict[RecordGroup, list[str]] = {}
+        """Open record groups: the vector of each slot (its current contents)."""
         self.forms: dict[Value, Form] = {}
         self.body = VectorBody(width)
         self.stats = WidenStats()
@@ -171,13 +179,12 @@ class Widener:
 
     def probe(self, name: str, **args: Any) -> bool:
         """Does the target's macro render something for these types?"""
-        key = (name,) + tuple(sorted((k, v.key if isinstance(v, TypeInfo) else "")
-                                     for k, v in args.items()))
+        key = (name,) + tuple(sorted((k, _probe_key(v)) for k, v in args.items()))
         if key not in self._probe_cache:
             macro = getattr(self._probe_ops, name, None)
             ok = False
             if macro is not None:
-                dummy = {k: (v if isinstance(v, TypeInfo) else f"x_{k}") for k, v in args.items()}
+                dummy = {k: _probe_arg(k, v) for k, v in args.items()}
                 ok = bool(str(macro(**dummy)).strip())
             self._probe_cache[key] = ok
         return self._probe_cache[key]
@@ -700,6 +707,8 @@ class Widener:
             self.forms[inst] = Form(scalar=name)
             return
         t = self.vtype(elem)
+        if kind == "strided" and mask is None and self.record_access(inst, None):
+            return
         if kind == "contiguous":
             p = self.scalar(ptr)
             if mask is None:
@@ -730,6 +739,51 @@ class Widener:
                                                    mt=mask.type))
         code, *operands = self.lane_address(ptr, elem, kind)
         self.set_vec(inst, self.per_lane(f"(*{code})", operands, t, elem, hint, mask))
+
+    # -- record groups (s2s.analysis.records) ------------------------------------------------
+    def record_type(self, group: RecordGroup) -> Optional[TypeInfo]:
+        """The vector type of the group's fields when the target can move its
+        records (else None: the members keep their gathers and scatters)."""
+        t = self.target.vtype(group.elem, self.W)
+        if t is None:
+            return None
+        names = [""] * group.slots
+        if group.needs_load and not self.probe("load_records", t=t, k=group.slots, p="",
+                                               outs=names):
+            return None
+        if group.last_store is None:
+            return t
+        if self.threads and len(group.stored_slots) != group.slots:
+            return None  # another thread may write the bytes this loop only reads
+        return t if self.probe("store_records", t=t, k=group.slots, p="", vs=names) else None
+
+    def record_access(self, inst: Instruction, value: Optional[Value]) -> bool:
+        """A load (value None) or store of a record group: the group's loads
+        run at its first member, its stores after its last store; members
+        read and write the slot vectors in between.  False: not grouped."""
+        group = self.records.group_of(inst) if self.records is not None else None
+        t = self.record_type(group) if group is not None else None
+        if group is None or t is None:
+            return False
+        slots = self._rec.get(group)
+        if slots is None:
+            slots = [self.new_vec(t, f"rec{s}") for s in range(group.slots)]
+            self._rec[group] = slots
+            if group.needs_load:
+                self.vop("load_records", None, t=t, k=group.slots, p=self.scalar(group.base),
+                         outs=slots)
+        slot = slots[group.slot_of(inst)]
+        if value is None:
+            # a copy: a later member store changes the slot vector
+            dst = self.new_vec(t, inst.name or "ld")
+            self.stmt(f"{dst} = {slot};")
+            self.set_vec(inst, dst)
+            return True
+        self.stmt(f"{slot} = {self.vec(value)};")
+        if inst is group.last_store:
+            self.vop("store_records", None, t=t, k=group.slots, p=self.scalar(group.base),
+                     vs=slots)
+        return True
 
     def scatter_base(self, ptr: Value, t: TypeInfo, vv: str, mask: Optional[Operand]) -> bool:
         """A scatter to ``base[index]`` from the index itself (no 64-bit addresses)."""
@@ -791,6 +845,8 @@ class Widener:
                 "stmt": f"*{self.scalar(ptr)} = {self.scalar(value)};"}))
             return
         t = self.vtype(elem)
+        if kind == "strided" and mask is None and self.record_access(inst, value):
+            return
         vv = self.vec(value)
         if kind == "contiguous":
             p = self.scalar(ptr)
@@ -953,6 +1009,24 @@ class Widener:
         if k.kind != "v":
             return self.scalar(a)
         return f"({pieces(v.isa, a.type, v.vlen, v.mangled)[0].ctype}){self.vec(a)}"
+
+
+def _probe_key(v: Any) -> Any:
+    """What of a macro argument a probe may depend on: types, counts, list lengths."""
+    if isinstance(v, TypeInfo):
+        return v.key
+    if isinstance(v, int):
+        return v
+    return len(v) if isinstance(v, list) else ""
+
+
+def _probe_arg(k: str, v: Any) -> Any:
+    """A probe's stand-in for an operand (types and counts as they are)."""
+    if isinstance(v, (TypeInfo, int)):
+        return v
+    if isinstance(v, list):
+        return [f"x_{k}{i}" for i in range(len(v))]
+    return f"x_{k}"
 
 
 def _what(t: Type) -> str:
