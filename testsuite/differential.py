@@ -307,7 +307,7 @@ def skip_reason(config: Config) -> Optional[str]:
 
 FULL_MATRIX_ENV = "S2S_MATRIX"
 """``S2S_MATRIX=full``: every kernel with vector code on every configuration."""
-ROTATED = 3
+ROTATED = 2
 """Configurations beyond the main ones each kernel with vector code gets by default."""
 
 
