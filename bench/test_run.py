@@ -8,13 +8,19 @@ from __future__ import annotations
 import json
 import shutil
 import stat
+import importlib.util
 import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import run  # noqa: E402
+# Loaded under a name of its own: testsuite/fuzz/run.py is also a module
+# ``run`` on the path of the same pytest worker.
+_spec = importlib.util.spec_from_file_location("bench_run", Path(__file__).resolve().parent / "run.py")
+assert _spec is not None and _spec.loader is not None
+run = importlib.util.module_from_spec(_spec)
+sys.modules["bench_run"] = run
+_spec.loader.exec_module(run)
 
 
 def result(median: float, checksum: float = 1.0) -> run.Result:

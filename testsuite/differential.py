@@ -841,12 +841,23 @@ def active_text(tr: Transform, config: Config, meta: Meta) -> str:
     """preprocessed_own_text of s2svec's output, once per compiler and flags
     (the conditions of the #if chain may name any predefined macro)."""
     key = hashlib.sha256(shlex.join([config.cc, *config.flags]).encode()).hexdigest()[:12]
-    cached = tr.directory / f"active-{key}.c"
+    cached = tr.directory / f"active-marked-{key}.c"
     with _locked(tr.directory):
         if not cached.exists():
-            cached.write_text(preprocessed_own_text(tr.output_path, config, meta),
-                              errors="surrogateescape")
+            # clang's arm_neon.h makes some intrinsics macros: shield every
+            # intrinsic name from expansion, then give the names back
+            marked = tr.directory / f"marked-{key}.c"
+            marked.write_text(re.sub(config.intrinsics, lambda m: MARK + m.group(0),
+                                     kernel_text(tr.output_path)), errors="surrogateescape")
+            text = preprocessed_own_text(marked, config, meta).replace(MARK, "")
+            tmp = cached.with_suffix(".tmp")
+            tmp.write_text(text, errors="surrogateescape")
+            os.replace(tmp, cached)
     return kernel_text(cached)
+
+
+MARK = "S2S_INTRINSIC_"
+"""Prefixed to intrinsic names before preprocessing (active_text)."""
 
 
 # --------------------------------------------------------------------------

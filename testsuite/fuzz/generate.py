@@ -485,7 +485,10 @@ class FuncGen:
             # fmin(-0, +0) may return either zero: make the sign of zero canonical
             return f"({_fn(t, fn)}({sub()}, {sub()}) + {t.literal(0.0)})"
         if kind == "fma":
-            return f"{_fn(t, 'fma')}({sub()}, {sub()}, {sub()})"
+            # + 0: gcc and clang compile -fma(a, b, c) on AArch64 as fnmadd,
+            # which gives +0 where the negated fma is -0: a zero result of
+            # fma gets a canonical sign, so the program means one thing
+            return f"({_fn(t, 'fma')}({sub()}, {sub()}, {sub()}) + {t.literal(0.0)})"
         if kind == "select":
             self.features.add("select")
             return f"({self.cond(depth - 1, uniform)} ? {sub()} : {sub()})"
