@@ -370,8 +370,11 @@ def test_linear_arguments_step_with_the_loop() -> None:
     collapse); a linear pointer is &a[k]."""
     for seed in seeds_with("declare-simd-linear", 15, gen.Options()):
         text = gen.generate(seed).text
-        for m in re.finditer(r"linear\(([^)]*)\)[^\n]*\n\w+ (fz_simd\d+)\(([^)]*)\)", text):
-            steps = dict(x.strip().split(":") for x in m.group(1).split(","))
+        for m in re.finditer(r"(#pragma omp declare simd[^\n]*)\n\w+ (fz_simd\d+)\(([^)]*)\)",
+                             text):
+            # linear(a, b:S) gives both the step S: the generator writes one per clause
+            steps = dict(x.split(":") for x in re.findall(r"linear\((\w+:-?\d+)\)", m.group(1)))
+            assert len(steps) == m.group(1).count("linear("), m.group(1)
             params = [p.split()[-1].lstrip("*") for p in m.group(3).split(",")]
             call = re.search(rf"{m.group(2)}\((.*)\);", text)
             assert call, seed

@@ -1595,7 +1595,7 @@ class ProgramGen:
         linear = [f"{p.name}:{p.kind.split(':')[1]}" for p in params if p.kind.startswith("linear")]
         pragma = "#pragma omp declare simd"
         pragma += f" uniform({', '.join(uniform)})" if uniform else ""
-        pragma += f" linear({', '.join(linear)})" if linear else ""
+        pragma += "".join(f" linear({x})" for x in linear)     # one step per clause
         pragma += f" {branch}" if branch else ""
         body = SimdBody(self.g, t, params).lines()
         head = f"{t.name} {name}({', '.join(p.decl() for p in params)})"
