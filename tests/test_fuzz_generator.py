@@ -261,6 +261,24 @@ def test_reasons_are_grouped() -> None:
         run.normalize_reason("value <Load 99 : f64> used before its definition")
 
 
+def test_report_counts_loops_and_variants_apart() -> None:
+    """declare simd variants (one report entry per variant and target) are
+    not loops: they must not inflate the vectorized-loop counts."""
+    report = [
+        {"kind": "loop", "line": 10, "target": "avx2", "vectorized": True,
+         "calls": {"vector_variant": 1, "serialized": 2}},
+        {"kind": "loop", "line": 10, "target": "neon", "vectorized": False, "reason": "why"},
+        {"kind": "function", "line": 3, "target": "avx2", "vectorized": True},
+        {"kind": "function", "line": 3, "target": "neon", "vectorized": False, "reason": "body"},
+    ]
+    r = run.ProgramResult(1, "a.c", [], [])
+    run.read_report(r, report)
+    assert r.regions == 1 and r.vectorized == {"avx2": 1}
+    assert r.variants == [1, 2] and r.calls == {"vector_variant": 1, "serialized": 2}
+    assert r.reasons == ["neon: why", "neon: declare simd function: body"]
+    assert "declare simd variants vectorized: 1 of 2" in run.summarize([r])
+
+
 def test_summary_names_failures(tmp_path: Path) -> None:
     ok = run.ProgramResult(1, "a.c", ["gather"], [run.ConfigResult("gcc-avx2", "ok")],
                            regions=2, vectorized={"avx2": 1},

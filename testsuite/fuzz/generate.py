@@ -1003,7 +1003,9 @@ class FuncGen:
         inbranch functions are called only under a condition and
         notinbranch ones only where every lane runs (as OpenMP requires)."""
         self.features.add("declare-simd")
-        t = self.pick_type()
+        # the widest type mostly: its variants' vlen is the loop's width (others run per lane)
+        widest = max(self.types, key=lambda x: x.bits)
+        t = widest if self.g.chance(0.7) else self.pick_type()
         conditional = bool(self.cond_depth or self.continued)
         masked = conditional or self.g.chance(0.4)
         branch = self.g.pick(("", "inbranch") if masked else ("", "notinbranch"))
