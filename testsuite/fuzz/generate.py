@@ -18,22 +18,37 @@ output as exact bits), with 2-4 functions of one annotated loop each:
   uniform accesses; inputs end at a ``PROT_NONE`` page (``s2s_tail``) so a
   read past the accessed extent faults, outputs are printed whole.
 * control: nested if/else on uniform and varying conditions, ``?:``, ``&&``
-  and ``||``, inner loops with uniform bounds, guarded loads (``if (k + 2 <
-  kc) x = a[k + 2]``, ``if (k < lim) x = a[k]`` with ``a`` ending at
-  ``lim``, ``if (m[k]) x = t[g[k]]`` with wild indices where ``m`` is 0).
+  and ``||`` (also under divergent conditions), inner loops with uniform
+  bounds, guarded loads (``if (k + 2 < kc) x = a[k + 2]``, ``if (k < lim) x
+  = a[k]`` with ``a`` ending at ``lim``, ``if (m[k]) x = t[g[k]]`` with wild
+  indices where ``m`` is 0, and the same guards in ``&&``, ``||`` and ``?:``).
+* divergent control flow: loops with per-lane trip counts (data masked to
+  0..7) as ``for``, ``while``, ``do`` and a search ``while (j < b && c)``,
+  whose counters are live after them; early exits at up to three places of
+  the body, each leaving its own value; a flag that breaks out of two nested
+  loops; ``continue`` of the simd loop and of inner loops at any depth;
+  ``switch`` on varying or uniform values with fallthrough, grouped labels
+  and ``default`` first, between cases, last or absent; per-lane local
+  arrays (histograms and stacks indexed by varying values).  Loops nest at
+  most two deep inside the simd loop, so every program runs quickly.
+* calls: a plain function (per lane) and ``declare simd`` functions of this
+  file (one per call site) with varying, ``uniform`` (values and pointers)
+  and ``linear`` (the loop's k with its step, ``&a[k]``) parameters, bodies
+  with a divergent if/else, a divergent loop and an early return, called
+  unmasked or under a divergent condition; ``inbranch`` ones only under a
+  condition, ``notinbranch`` ones only where every lane runs.
 * clauses: ``reduction`` (+ - * min max & | ^ && ||), ``lastprivate``,
   ``private``, ``linear``, ``collapse``, ``simdlen``/``safelen``,
   ``if(simd:)``, ``order(concurrent)``, ``nontemporal``.
-* constructs s2svec leaves scalar today (switch, ``continue``, divergent
-  and early-exit inner loops, calls, ``declare simd`` functions) at low
-  weight: a loop left scalar must still be right.
 
 UB-freedom is by construction (see c_types.py for the arithmetic): every
 index is inside its array, every loop variable stays in its type, signed
 arithmetic wraps through unsigned types, shifts and divisions are guarded,
 float-to-integer conversions are range-checked, variables are initialised
-before use.  It also keeps the program a valid OpenMP simd loop: an
-iteration writes only its own elements (``k``, ``s*k+d`` or a permutation),
+before use, every inner loop ends (at most 8 trips; its counter steps before
+the body or in the condition, so ``continue`` cannot skip it), local arrays
+are indexed ``& 7`` or below a checked stack pointer.  It also keeps the
+program a valid OpenMP simd loop: an iteration writes only its own elements (``k``, ``s*k+d`` or a permutation),
 reads other elements only of arrays the loop does not write, assigns
 ``lastprivate``/``private`` variables before reading them, updates
 reduction variables only in reduction statements and ``linear`` ones by
@@ -42,11 +57,13 @@ within a relative tolerance: reassociation); float min/max results, which
 may legitimately differ in the sign of zero, are printed as ``v + 0.0``.
 Programs with libm calls are run with ``--math exact``.
 
-To add a construct: a weight in STMT_WEIGHTS and a method ``stmt_<kind>``
-returning C lines (see stmt_switch for an example); ``--weights kind=0``
-switches one off.  ``--no-narrow-index`` masks values derived from the loop
-variable before converting them to 8/16-bit types, to hunt for other bugs
-while the wrap-around of such conversions inside a vector is broken.
+To add a construct: a weight in STMT_WEIGHTS (and NESTING/LOOPS if it
+opens a block or a loop) and a method ``stmt_<kind>`` returning C lines
+(see stmt_switch for an example), a feature name for it and that name in
+tests/test_fuzz_generator.py; ``--weights kind=0`` switches one off.
+``--no-narrow-index`` masks values derived from the loop variable before
+converting them to 8/16-bit types, to hunt for other bugs while the
+wrap-around of such conversions inside a vector is broken.
 """
 from __future__ import annotations
 
