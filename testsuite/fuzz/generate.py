@@ -47,14 +47,15 @@ arithmetic wraps through unsigned types, shifts and divisions are guarded,
 float-to-integer conversions are range-checked, variables are initialised
 before use, every inner loop ends (at most 8 trips; its counter steps before
 the body or in the condition, so ``continue`` cannot skip it), local arrays
-are indexed ``& 7`` or below a checked stack pointer.  It also keeps the
-program a valid OpenMP simd loop: an iteration writes only its own elements (``k``, ``s*k+d`` or a permutation),
-reads other elements only of arrays the loop does not write, assigns
-``lastprivate``/``private`` variables before reading them, updates
-reduction variables only in reduction statements and ``linear`` ones by
-their step once per iteration.  Float reductions print ``R`` lines (compared
-within a relative tolerance: reassociation); float min/max results, which
-may legitimately differ in the sign of zero, are printed as ``v + 0.0``.
+are indexed ``& 7`` or below a checked stack pointer. It also keeps the
+program a valid OpenMP simd loop: an iteration writes only its own elements
+(``k``, ``s*k+d`` or a permutation), reads other elements only of arrays the
+loop does not write, assigns ``lastprivate``/``private`` variables before
+reading them, updates reduction variables only in reduction statements and
+``linear`` ones by their step once per iteration. Float reductions print
+``R`` lines (compared within a relative tolerance: reassociation); float
+min/max results, which may legitimately differ in the sign of zero, are
+printed as ``v + 0.0``.
 Programs with libm calls are run with ``--math exact``.
 
 To add a construct: a weight in STMT_WEIGHTS (and NESTING/LOOPS if it
