@@ -542,7 +542,9 @@ class FuncGen:
             # fmin(-0, +0) may return either zero: make the sign of zero canonical
             return f"({_fn(t, fn)}({sub()}, {sub()}) + {t.literal(0.0)})"
         if kind == "fma":
-            return f"{_fn(t, 'fma')}({sub()}, {sub()}, {sub()})"
+            # + 0: clang on AArch64 folds -(fma(a, b, c)) into fnmadd, which
+            # differs from it in the sign of an exact zero (reference: gcc)
+            return f"({_fn(t, 'fma')}({sub()}, {sub()}, {sub()}) + {t.literal(0.0)})"
         if kind == "select":
             self.mark("select")
             return f"({self.cond(depth - 1, uniform)} ? {sub()} : {sub()})"
