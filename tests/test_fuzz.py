@@ -1,7 +1,7 @@
 """The fixed-seed fuzz batch: generated programs checked differentially.
 
 Each of the 200 programs (testsuite/fuzz/generate.py, the smaller CI size:
-1-3 annotated loops) goes through s2svec and is built and run with three
+1-3 annotated loops of 2-6 statements) goes through s2svec and is built and run with three
 configurations of the matrix, one per vector branch (x86 AVX2, x86 AVX-512,
 NEON), rotated over the seeds so that every configuration sees many programs
 (``run.rotation``); the output must equal the reference's exactly (float

@@ -282,7 +282,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                     help="keep build directories of passing programs")
     ap.add_argument("--timeout", type=float, default=RUN_TIMEOUT, help="seconds per run")
     ap.add_argument("--small", action="store_true",
-                    help="the CI batch's smaller programs (1-3 loops instead of 2-4)")
+                    help="the CI batch's smaller programs (1-3 loops, 2-6 statements)")
     ap.add_argument("--no-narrow-index", action="store_true",
                     help="generate.py --no-narrow-index (hide one known bug class)")
     ns = ap.parse_args(argv)
