@@ -1,13 +1,17 @@
 """The fixed-seed fuzz batch: generated programs checked differentially.
 
 Each of the 200 programs (testsuite/fuzz/generate.py, the smaller CI size:
-1-3 annotated loops) goes through s2svec and is built and run with three
+1-3 annotated loops of 2-6 statements) goes through s2svec and is built and run with three
 configurations of the matrix, one per vector branch (x86 AVX2, x86 AVX-512,
 NEON), rotated over the seeds so that every configuration sees many programs
 (``run.rotation``); the output must equal the reference's exactly (float
 reductions within their stated tolerance).  Any failure fails the test: a
 wrong result, a crash or error of s2svec, a compiler error or crash, a hang,
 or a reference that does not run (a generator bug).  Nothing is skipped.
+Most programs hold divergent control flow (loops with per-lane trip counts
+and several exits, break out of nested loops, continue, switch, per-lane
+stacks and histograms, short-circuit guards) and calls to declare simd
+functions; test_batch_holds_the_divergent_constructs keeps it so.
 
     .venv/bin/pytest -q -n 2 tests/test_fuzz.py
     .venv/bin/pytest -q tests/test_fuzz.py -k 'seed_17]'
@@ -21,7 +25,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "testsuite" / "fuzz"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 import run  # noqa: E402
+from generate import generate  # noqa: E402
+from test_fuzz_generator import DECLARE_SIMD_FEATURES, DIVERGENT_FEATURES  # noqa: E402
 
 CI_SEEDS = range(200)
 CONFIGS_PER_SEED = 3
@@ -50,3 +57,15 @@ def test_batch_covers_every_configuration() -> None:
     runnable = {n for g in run.config_groups() for n in g}
     assert set(seen) == runnable
     assert min(seen.values()) >= 15, seen
+
+
+def test_batch_holds_the_divergent_constructs() -> None:
+    """Each divergent construct and declare simd call kind is in at least 10
+    programs of the batch (a change of weights or sizes must not drop one)."""
+    seen: dict[str, int] = {}
+    for seed in CI_SEEDS:
+        for f in generate(seed, run.CI_OPTIONS).features:
+            seen[f] = seen.get(f, 0) + 1
+    few = {f: seen.get(f, 0) for f in DIVERGENT_FEATURES + DECLARE_SIMD_FEATURES
+           if seen.get(f, 0) < 10}
+    assert not few, f"constructs in fewer than 10 of the {len(CI_SEEDS)} CI programs: {few}"

@@ -76,6 +76,25 @@ def test_programs_are_testsuite_kernels() -> None:
             assert meta.args == ("--math", "exact")
 
 
+# Divergent control flow (issue 6) and declare simd calls (issue 7): also
+# required in the CI batch (tests/test_fuzz.py), see ci_batch_features.
+DIVERGENT_FEATURES = (
+    "divergent-loop", "divergent-for", "divergent-while", "divergent-do", "divergent-search",
+    "early-exit-loop", "multi-exit-loop", "nested-break",
+    "continue", "continue-inner", "continue-nested",
+    "switch", "switch-varying", "switch-fallthrough", "switch-default-first",
+    "switch-default-middle", "switch-default-last",
+    "local-array", "local-histogram", "local-stack",
+    "select-divergent", "logical-divergent", "short-circuit", "short-circuit-divergent",
+)
+DECLARE_SIMD_FEATURES = (
+    "declare-simd", "declare-simd-varying", "declare-simd-uniform", "declare-simd-uniform-ptr",
+    "declare-simd-linear", "declare-simd-linear-ptr", "declare-simd-inbranch",
+    "declare-simd-notinbranch", "declare-simd-masked",
+)
+NEW_KINDS = ("switch", "continue", "divergent_loop", "early_exit_loop", "nested_break",
+             "local_array", "short_circuit", "declare_simd")
+
 REQUIRED_FEATURES = {
     # element types and loop variables
     *(f"type-{t}" for t in ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32",
@@ -91,9 +110,8 @@ REQUIRED_FEATURES = {
     *(f"reduction-{op}" for op in ("+", "-", "*", "min", "max", "&", "|", "^", "&&", "||")),
     "lastprivate", "private", "linear", "collapse", "collapse-lastprivate", "clauses",
     "for-simd",
-    # left scalar today, must stay correct
-    "switch", "continue", "divergent-loop", "early-exit-loop", "call",
-    "libm", "math-exact",
+    "call", "libm", "math-exact",
+    *DIVERGENT_FEATURES, *DECLARE_SIMD_FEATURES,
 }
 
 
@@ -110,11 +128,25 @@ def test_every_construct_appears() -> None:
 
 def test_weights_switch_constructs_off() -> None:
     opts = gen.Options()
-    for kind in ("switch", "continue", "divergent_loop", "early_exit_loop", "call"):
+    for kind in NEW_KINDS + ("call",):
         opts.weights[kind] = 0
+    banned = set(DIVERGENT_FEATURES + DECLARE_SIMD_FEATURES) - {"select-divergent",
+                                                                "logical-divergent"}
     for seed in range(60):
-        feats = set(gen.generate(seed, opts).features)
-        assert not feats & {"switch", "continue", "divergent-loop", "early-exit-loop", "call"}
+        text = gen.generate(seed, opts).text
+        assert not set(gen.generate(seed, opts).features) & (banned | {"call"})
+        assert "omp declare simd" not in text and "switch ((int)" not in text
+
+
+def test_new_constructs_at_real_weights() -> None:
+    """Divergent control flow and declare simd calls are no side dish: each
+    kind has at least the weight of a uniform inner loop, and most programs
+    use several of them."""
+    w = gen.STMT_WEIGHTS
+    assert min(w[k] for k in NEW_KINDS if k != "nested_break") >= 0.5 * w["inner_loop"]
+    programs = [set(gen.generate(s, gen.small_options()).features) for s in range(100)]
+    kinds = set(DIVERGENT_FEATURES + DECLARE_SIMD_FEATURES)
+    assert sum(len(f & kinds) >= 3 for f in programs) >= 60
 
 
 def test_narrow_index_off_masks_stepping_values() -> None:
@@ -168,9 +200,13 @@ def test_compiles_without_ub_warnings(tmp_path: Path, cc: str, seed: int) -> Non
 def test_sanitizers_find_nothing(tmp_path: Path, seed: int) -> None:
     """UBSan (signed overflow, shifts, division, float-to-int, bounds, ...)
     and ASan (out-of-bounds, use of freed memory) on the reference program."""
+    _sanitize(tmp_path, gen.generate(seed).text, seed)
+
+
+def _sanitize(tmp_path: Path, text: str, seed: int) -> None:
     cc = "clang-19" if shutil.which("clang-19") else "gcc"
     src = tmp_path / f"fuzz{seed}.c"
-    src.write_text(gen.generate(seed).text)
+    src.write_text(text)
     exe = tmp_path / "prog"
     proc = _compile(cc, src, exe, ("-O1", "-g", "-fsanitize=undefined,address",
                                    "-fno-sanitize-recover=all"))
@@ -225,6 +261,24 @@ def test_reasons_are_grouped() -> None:
         run.normalize_reason("value <Load 99 : f64> used before its definition")
 
 
+def test_report_counts_loops_and_variants_apart() -> None:
+    """declare simd variants (one report entry per variant and target) are
+    not loops: they must not inflate the vectorized-loop counts."""
+    report = [
+        {"kind": "loop", "line": 10, "target": "avx2", "vectorized": True,
+         "calls": {"vector_variant": 1, "serialized": 2}},
+        {"kind": "loop", "line": 10, "target": "neon", "vectorized": False, "reason": "why"},
+        {"kind": "function", "line": 3, "target": "avx2", "vectorized": True},
+        {"kind": "function", "line": 3, "target": "neon", "vectorized": False, "reason": "body"},
+    ]
+    r = run.ProgramResult(1, "a.c", [], [])
+    run.read_report(r, report)
+    assert r.regions == 1 and r.vectorized == {"avx2": 1}
+    assert r.variants == [1, 2] and r.calls == {"vector_variant": 1, "serialized": 2}
+    assert r.reasons == ["neon: why", "neon: declare simd function: body"]
+    assert "declare simd variants vectorized: 1 of 2" in run.summarize([r])
+
+
 def test_summary_names_failures(tmp_path: Path) -> None:
     ok = run.ProgramResult(1, "a.c", ["gather"], [run.ConfigResult("gcc-avx2", "ok")],
                            regions=2, vectorized={"avx2": 1},
@@ -240,3 +294,155 @@ def test_summary_names_failures(tmp_path: Path) -> None:
     run.save_failure(bad, tmp_path / "out")
     assert (tmp_path / "out" / "failures" / "seed2.c").exists()
     assert "wrong-output" in (tmp_path / "out" / "failures" / "seed2.txt").read_text()
+
+
+# --- divergent control flow and declare simd calls -------------------------------
+
+
+def seeds_with(feature: str, count: int, options: gen.Options | None = None) -> list[int]:
+    """The first `count` seeds whose program uses `feature`."""
+    found = []
+    for seed in range(1000):
+        if feature in gen.generate(seed, options or gen.small_options()).features:
+            found.append(seed)
+            if len(found) == count:
+                return found
+    raise AssertionError(f"no program with {feature} in 1000 seeds")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def enclosing(lines: list[str], idx: int, floor: int) -> list[str]:
+    """The statements (if, loop, case, ...) around lines[idx] whose indentation
+    is above `floor`, innermost first (the generator indents by 4)."""
+    out, cur = [], _indent(lines[idx])
+    for j in range(idx - 1, -1, -1):
+        ln = lines[j]
+        if ln.strip() and _indent(ln) < cur and not ln.lstrip().startswith("}"):
+            if _indent(ln) < floor:
+                break
+            out.append(ln.strip())
+            cur = _indent(ln)
+    return out
+
+
+def is_loop(stmt: str) -> bool:
+    return stmt.startswith(("for ", "for(", "while ", "do {"))
+
+
+def simd_calls(text: str) -> list[tuple[str, str, list[str], bool]]:
+    """(callee, its branch clause, the statements around the call inside the
+    simd loop body, whether a `continue` of the simd loop comes before it)."""
+    branch = {m.group(2): m.group(1) for m in re.finditer(
+        r"#pragma omp declare simd[^\n]*?(inbranch|notinbranch|)\n\w+ (fz_simd\d+)\(", text)}
+    out = []
+    lines = text.splitlines()
+    for start, line in enumerate(lines):
+        if not re.match(r"#pragma omp (for )?simd", line):
+            continue
+        brace = next(j for j in range(start, len(lines)) if lines[j].strip() == "{")
+        floor = _indent(lines[brace]) + 4
+        continued = False
+        for j in range(brace + 1, len(lines)):
+            if lines[j] and _indent(lines[j]) < floor:
+                break
+            around = enclosing(lines, j, floor)
+            if lines[j].strip() == "continue;" and not any(map(is_loop, around)):
+                continued = True
+            for callee in re.findall(r"\b(fz_simd\d+)\(", lines[j]):
+                out.append((callee, branch[callee], around, continued))
+    return out
+
+
+def test_declare_simd_calls_keep_their_promises() -> None:
+    """inbranch functions are called only under a condition, notinbranch ones
+    only where every lane of the simd loop runs (OpenMP leaves the other
+    calls undefined); every kind of call site occurs."""
+    kinds = set()
+    for seed in range(150):
+        for callee, branch, around, continued in simd_calls(gen.generate(seed).text):
+            conditional = bool(around) or continued
+            kinds.add((branch, conditional))
+            if branch == "inbranch":
+                assert conditional, (seed, callee)
+            if branch == "notinbranch":
+                assert not conditional, (seed, callee, around)
+    assert kinds == {("", False), ("", True), ("inbranch", True), ("notinbranch", False)}
+
+
+def test_call_checker_can_fail() -> None:
+    text = ("#pragma omp declare simd notinbranch\nint fz_simd0(int x)\n{\n}\n"
+            "void f0(int n)\n{\n#pragma omp simd\n    for (int i = 0; i < n; i++)\n    {\n"
+            "        if (i > 2) {\n            continue;\n        }\n"
+            "        int t = fz_simd0(i);\n        if (t) {\n            t = fz_simd0(t);\n"
+            "        }\n    }\n}\n")
+    calls = simd_calls(text)
+    assert [(c, b, bool(a), k) for c, b, a, k in calls] == [
+        ("fz_simd0", "notinbranch", False, True), ("fz_simd0", "notinbranch", True, True)]
+
+
+def test_linear_arguments_step_with_the_loop() -> None:
+    """A linear(i:S) argument is (int)(k) of a loop whose k steps by S (no
+    collapse); a linear pointer is &a[k]."""
+    for seed in seeds_with("declare-simd-linear", 15, gen.Options()):
+        text = gen.generate(seed).text
+        for m in re.finditer(r"(#pragma omp declare simd[^\n]*)\n\w+ (fz_simd\d+)\(([^)]*)\)",
+                             text):
+            # linear(a, b:S) gives both the step S: the generator writes one per clause
+            steps = dict(x.split(":") for x in re.findall(r"linear\((\w+:-?\d+)\)", m.group(1)))
+            assert len(steps) == m.group(1).count("linear("), m.group(1)
+            params = [p.split()[-1].lstrip("*") for p in m.group(3).split(",")]
+            call = re.search(rf"{m.group(2)}\((.*)\);", text)
+            assert call, seed
+            args = split_args(call.group(1))
+            for name, step in steps.items():
+                arg = args[params.index(name)]
+                assert re.fullmatch(r"\(int\)\(.+\)" if name == "i" else r"&\w+\[.+\]", arg), arg
+                assert int(step) != 0
+
+
+def split_args(text: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch in "(["
+        depth -= ch in ")]"
+        cur += ch
+    return out + [cur.strip()]
+
+
+@pytest.mark.parametrize("feature", ["nested-break", "multi-exit-loop", "local-stack",
+                                     "local-histogram", "switch-fallthrough", "short-circuit",
+                                     "declare-simd-linear-ptr", "declare-simd-inbranch",
+                                     "continue-inner", "divergent-search"])
+def test_sanitizers_on_divergent_constructs(tmp_path: Path, feature: str) -> None:
+    """The reference of a CI-sized program with each construct runs clean
+    under UBSan and ASan (every index in bounds, every loop ends)."""
+    seed = seeds_with(feature, 1)[0]
+    _sanitize(tmp_path, gen.generate(seed, gen.small_options()).text, seed)
+
+
+def test_fma_results_have_a_canonical_zero() -> None:
+    """Every fma result gets + 0.0: clang on AArch64 folds -(fma(a, b, c))
+    into fnmadd, which differs from it in the sign of an exact zero, so a
+    program negating an fma would print what its compiler chose (found by
+    CI seed 189 on clang-neon, in the epilogue: not an s2svec bug)."""
+    seen = 0
+    for seed in range(150):
+        text = gen.generate(seed).text
+        for m in re.finditer(r"\bfmaf?\(", text):
+            depth, j = 0, m.end() - 1
+            while True:
+                depth += text[j] == "("
+                depth -= text[j] == ")"
+                if depth == 0:
+                    break
+                j += 1
+            assert re.match(r" \+ \(?0\.0f?\)?\)", text[j + 1:]), (seed, text[m.start():j + 12])
+            seen += 1
+    assert seen > 20

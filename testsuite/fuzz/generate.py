@@ -18,35 +18,53 @@ output as exact bits), with 2-4 functions of one annotated loop each:
   uniform accesses; inputs end at a ``PROT_NONE`` page (``s2s_tail``) so a
   read past the accessed extent faults, outputs are printed whole.
 * control: nested if/else on uniform and varying conditions, ``?:``, ``&&``
-  and ``||``, inner loops with uniform bounds, guarded loads (``if (k + 2 <
-  kc) x = a[k + 2]``, ``if (k < lim) x = a[k]`` with ``a`` ending at
-  ``lim``, ``if (m[k]) x = t[g[k]]`` with wild indices where ``m`` is 0).
+  and ``||`` (also under divergent conditions), inner loops with uniform
+  bounds, guarded loads (``if (k + 2 < kc) x = a[k + 2]``, ``if (k < lim) x
+  = a[k]`` with ``a`` ending at ``lim``, ``if (m[k]) x = t[g[k]]`` with wild
+  indices where ``m`` is 0, and the same guards in ``&&``, ``||`` and ``?:``).
+* divergent control flow: loops with per-lane trip counts (data masked to
+  0..7) as ``for``, ``while``, ``do`` and a search ``while (j < b && c)``,
+  whose counters are live after them; early exits at up to three places of
+  the body, each leaving its own value; a flag that breaks out of two nested
+  loops; ``continue`` of the simd loop and of inner loops at any depth;
+  ``switch`` on varying or uniform values with fallthrough, grouped labels
+  and ``default`` first, between cases, last or absent; per-lane local
+  arrays (histograms and stacks indexed by varying values).  Loops nest at
+  most two deep inside the simd loop, so every program runs quickly.
+* calls: a plain function (per lane) and ``declare simd`` functions of this
+  file (one per call site) with varying, ``uniform`` (values and pointers)
+  and ``linear`` (the loop's k with its step, ``&a[k]``) parameters, bodies
+  with a divergent if/else, a divergent loop and an early return, called
+  unmasked or under a divergent condition; ``inbranch`` ones only under a
+  condition, ``notinbranch`` ones only where every lane runs.
 * clauses: ``reduction`` (+ - * min max & | ^ && ||), ``lastprivate``,
   ``private``, ``linear``, ``collapse``, ``simdlen``/``safelen``,
   ``if(simd:)``, ``order(concurrent)``, ``nontemporal``.
-* constructs s2svec leaves scalar today (switch, ``continue``, divergent
-  and early-exit inner loops, calls, ``declare simd`` functions) at low
-  weight: a loop left scalar must still be right.
 
 UB-freedom is by construction (see c_types.py for the arithmetic): every
 index is inside its array, every loop variable stays in its type, signed
 arithmetic wraps through unsigned types, shifts and divisions are guarded,
 float-to-integer conversions are range-checked, variables are initialised
-before use.  It also keeps the program a valid OpenMP simd loop: an
-iteration writes only its own elements (``k``, ``s*k+d`` or a permutation),
-reads other elements only of arrays the loop does not write, assigns
-``lastprivate``/``private`` variables before reading them, updates
-reduction variables only in reduction statements and ``linear`` ones by
-their step once per iteration.  Float reductions print ``R`` lines (compared
-within a relative tolerance: reassociation); float min/max results, which
-may legitimately differ in the sign of zero, are printed as ``v + 0.0``.
+before use, every inner loop ends (at most 8 trips; its counter steps before
+the body or in the condition, so ``continue`` cannot skip it), local arrays
+are indexed ``& 7`` or below a checked stack pointer. It also keeps the
+program a valid OpenMP simd loop: an iteration writes only its own elements
+(``k``, ``s*k+d`` or a permutation), reads other elements only of arrays the
+loop does not write, assigns ``lastprivate``/``private`` variables before
+reading them, updates reduction variables only in reduction statements and
+``linear`` ones by their step once per iteration. Float reductions print
+``R`` lines (compared within a relative tolerance: reassociation); float
+min/max results, which may legitimately differ in the sign of zero, are
+printed as ``v + 0.0``.
 Programs with libm calls are run with ``--math exact``.
 
-To add a construct: a weight in STMT_WEIGHTS and a method ``stmt_<kind>``
-returning C lines (see stmt_switch for an example); ``--weights kind=0``
-switches one off.  ``--no-narrow-index`` masks values derived from the loop
-variable before converting them to 8/16-bit types, to hunt for other bugs
-while the wrap-around of such conversions inside a vector is broken.
+To add a construct: a weight in STMT_WEIGHTS (and NESTING/LOOPS if it
+opens a block or a loop) and a method ``stmt_<kind>`` returning C lines
+(see stmt_switch for an example), a feature name for it and that name in
+tests/test_fuzz_generator.py; ``--weights kind=0`` switches one off.
+``--no-narrow-index`` masks values derived from the loop variable before
+converting them to 8/16-bit types, to hunt for other bugs while the
+wrap-around of such conversions inside a vector is broken.
 """
 from __future__ import annotations
 
@@ -70,12 +88,19 @@ MAX_OUTPUTS = 5
 
 STMT_WEIGHTS: dict[str, float] = {
     "local": 5.0, "assign": 2.0, "store": 4.0, "reduce": 3.0,
-    "if_uniform": 1.2, "if_varying": 2.5, "inner_loop": 1.0,
+    "if_uniform": 1.2, "if_varying": 2.5, "inner_loop": 0.8,
     "guarded_load": 0.8, "limited_load": 0.6, "guarded_gather": 0.6,
-    # constructs s2svec does not vectorize yet: kept correct when left scalar
-    "switch": 0.15, "continue": 0.3, "divergent_loop": 0.15, "early_exit_loop": 0.1,
-    "call": 0.12,
+    # divergent control flow (issue 6)
+    "switch": 0.7, "continue": 0.7, "divergent_loop": 1.0, "early_exit_loop": 0.8,
+    "nested_break": 0.4, "local_array": 0.7, "short_circuit": 0.8,
+    # calls: a plain function (per lane), a declare simd one (issue 7)
+    "call": 0.2, "declare_simd": 1.0,
 }
+# kinds that open a block: none below Options.depth
+NESTING = ("if_uniform", "if_varying", "inner_loop", "switch", "divergent_loop",
+           "early_exit_loop", "nested_break", "local_array", "short_circuit")
+# kinds that open a loop: at most two loops deep inside the simd loop
+LOOPS = ("inner_loop", "divergent_loop", "early_exit_loop", "nested_break", "local_array")
 
 MATH_FUNCS = ("exp", "log", "sin", "cos", "tan", "atan", "exp2", "log2", "log10", "cbrt",
               "erf", "tanh")
@@ -102,8 +127,10 @@ class Options:
 
 
 def small_options() -> Options:
-    """The CI batch's programs (tests/test_fuzz.py): 1-3 loops, 2 on average."""
-    return Options(functions=(1, 3), command=" --small")
+    """The CI batch's programs (tests/test_fuzz.py): 1-3 loops, 2 on average,
+    2-6 statements at the top of a loop body (divergent loops and declare
+    simd functions made 3-7 half as slow again as before they came)."""
+    return Options(functions=(1, 3), statements=(2, 6), command=" --small")
 
 
 @dataclass
@@ -182,6 +209,30 @@ class Shape:
     outside: list[Value]           # loop variables declared before the loop
     clauses: list[str]
     features: list[str]
+    k_step: Optional[int] = None
+    """What k adds from one iteration (lane) to the next, None under collapse
+    (k jumps between rows): the step of a linear declare simd argument."""
+
+
+@dataclass
+class SimdParam:
+    """A parameter of a generated declare simd function."""
+
+    name: str
+    type: CType
+    kind: str          # varying | uniform | uniform-ptr | linear:STEP | linear-ptr:STEP
+
+    def decl(self) -> str:
+        if self.kind.endswith("ptr") or self.kind.startswith("linear-ptr"):
+            return f"const {self.type.name} *{self.name}"
+        return f"{self.type.name} {self.name}"
+
+    def term(self, t: CType) -> str:
+        """The parameter's value as a t."""
+        text = {"uniform-ptr": "p[i]"}.get(self.kind, "*q" if self.name == "q" else self.name)
+        if self.type is t:
+            return text
+        return f"(({t.name})({text}))"
 
 
 class Gen:
@@ -234,7 +285,9 @@ class FuncGen:
         self.linear: list[tuple[Value, int, Array]] = []
         self.no_continue = False
         self.in_index_expr = False
-        self.varying = 0               # depth of enclosing varying branches
+        self.varying = 0               # depth of enclosing varying branches and loops
+        self.cond_depth = 0            # depth of enclosing branches and loops of any kind
+        self.continued = False         # a `continue` of the simd loop was emitted
         self.types = self._pick_types()
 
     # -- naming and scope -------------------------------------------------
@@ -242,6 +295,12 @@ class FuncGen:
     def fresh(self, prefix: str) -> str:
         self.counter += 1
         return f"{prefix}{self.counter}"
+
+    def mark(self, feature: str) -> None:
+        """Note a construct, and whether it sits under divergent control."""
+        self.features.add(feature)
+        if self.varying:
+            self.features.add(feature + "-divergent")
 
     def declare(self, v: Value) -> Value:
         self.scopes[-1].append(v)
@@ -462,7 +521,7 @@ class FuncGen:
             c1, c2 = self.two(lambda: self.const(t))
             return f"({self.compare(u, depth - 1, uniform)} ? {c1} : {c2})"
         if kind == "select":
-            self.features.add("select")
+            self.mark("select")
             return f"({self.cond(depth - 1, uniform)} ? {sub()} : {sub()})"
         u = self.pick_type()
         inner = self.leaf(u, uniform) if u.floating else self.expr(u, depth - 1, uniform)
@@ -485,12 +544,11 @@ class FuncGen:
             # fmin(-0, +0) may return either zero: make the sign of zero canonical
             return f"({_fn(t, fn)}({sub()}, {sub()}) + {t.literal(0.0)})"
         if kind == "fma":
-            # + 0: gcc and clang compile -fma(a, b, c) on AArch64 as fnmadd,
-            # which gives +0 where the negated fma is -0: a zero result of
-            # fma gets a canonical sign, so the program means one thing
+            # + 0: clang on AArch64 folds -(fma(a, b, c)) into fnmadd, which
+            # differs from it in the sign of an exact zero (reference: gcc)
             return f"({_fn(t, 'fma')}({sub()}, {sub()}, {sub()}) + {t.literal(0.0)})"
         if kind == "select":
-            self.features.add("select")
+            self.mark("select")
             return f"({self.cond(depth - 1, uniform)} ? {sub()} : {sub()})"
         if kind == "libm":
             self.features.add("libm")
@@ -518,7 +576,7 @@ class FuncGen:
     def cond(self, depth: int, uniform: bool) -> str:
         r = self.g.rng.random()
         if depth > 0 and r < 0.2:
-            self.features.add("logical")
+            self.mark("logical")
             op = self.g.pick(("&&", "||"))
             return f"({self.cond(depth - 1, uniform)} {op} {self.cond(depth - 1, uniform)})"
         if depth > 0 and r < 0.27:
@@ -556,21 +614,21 @@ class FuncGen:
 
     def stmt(self, depth: int) -> list[str]:
         weights = dict(self.g.options.weights)
+        off = []
         if depth >= self.g.options.depth:
-            for k in ("if_uniform", "if_varying", "inner_loop", "switch", "divergent_loop",
-                      "early_exit_loop"):
-                weights[k] = 0
+            off += NESTING
+        if len(self.inner) >= 2:            # loops nest at most two deep: 8 * 8 trips
+            off += LOOPS
+        if self.inner or depth + 1 >= self.g.options.depth:
+            off.append("nested_break")      # two loops of its own
         if not self.reductions:
-            weights["reduce"] = 0
-        if self.inner or self.no_continue:
-            weights["continue"] = 0
-        if self.varying and self.g.chance(0.9):
-            # a uniform loop under a varying branch is a divergent region
-            # s2svec does not vectorize yet: mostly keep such loops out
-            weights["inner_loop"] = 0
+            off.append("reduce")
+        if self.no_continue and not self.inner:   # linear steps at the end of the body
+            off.append("continue")
         if self.tails >= MAX_TAILS - 1:
-            for k in ("limited_load", "guarded_gather"):
-                weights[k] = 0
+            off += ["limited_load", "guarded_gather", "short_circuit"]
+        for k in off:
+            weights[k] = 0
         kind = self.g.weighted(weights)
         return getattr(self, f"stmt_{kind}")(depth)
 
@@ -662,6 +720,7 @@ class FuncGen:
         return lines
 
     def if_stmt(self, c: str, depth: int) -> list[str]:
+        self.cond_depth += 1
         lines = [f"if {paren(c)} {{", *indent(self.block(depth + 1)), "}"]
         if self.g.chance(0.5):
             if self.g.chance(0.3):
@@ -669,6 +728,7 @@ class FuncGen:
                 lines += [*indent(self.block(depth + 1)), "}"]
             lines[-1] += " else {"
             lines += [*indent(self.block(depth + 1)), "}"]
+        self.cond_depth -= 1
         return lines
 
     def stmt_inner_loop(self, depth: int) -> list[str]:
@@ -681,9 +741,11 @@ class FuncGen:
         j = self.fresh("j")
         self.scopes.append([Value(j, I32, uniform=uniform)])
         self.inner.append((j, jmax))
+        self.cond_depth += 1
         body = self.block(depth + 1)
         if tail:
             body += tail(j)
+        self.cond_depth -= 1
         self.inner.pop()
         self.scopes.pop()
         return [f"for ({header.format(j=j)}) {{", *indent(body), "}"]
@@ -728,35 +790,224 @@ class FuncGen:
                 f"if ({m.name}[{self.k}] != 0) {{",
                 f"    {v.name} = {tb.name}[{gi.name}[{self.k}]];", "}"]
 
+    # -- divergent control flow ---------------------------------------------------
+
+    def int_type(self) -> CType:
+        return self.g.pick([x for x in self.types if not x.floating] or [I32])
+
+    def small_index(self, uniform: bool = False) -> str:
+        """An int 0..7 from data (a trip count, a case label, a local array index)."""
+        return f"(int)(({self.expr(self.int_type(), 1, uniform)}) & 7)"
+
+    def arms(self, varying: bool, make: Callable[[], list[str]]) -> list[str]:
+        """`make()` run as the body of a branch or loop (varying: divergent)."""
+        self.varying += varying
+        self.cond_depth += 1
+        lines = make()
+        self.cond_depth -= 1
+        self.varying -= varying
+        return lines
+
     def stmt_switch(self, depth: int) -> list[str]:
+        varying = self.g.chance(0.8)
         self.features.add("switch")
-        t = self.g.pick([x for x in self.types if not x.floating] or [I32])
-        sel = self.expr(t, 1, uniform=self.g.chance(0.3))
-        lines = [f"switch ((int)(({sel}) & 3)) {{"]
-        for label, fall in (("case 0:", False), ("case 1:", True), ("case 2:", False),
-                            ("default:", False)):
-            lines += [label, *indent(["{", *indent(self.block(depth + 1)), "}"])]
-            lines += ["    /* fall through */"] if fall else ["    break;"]
+        if varying:
+            self.features.add("switch-varying")
+        labels = self.g.rng.sample(range(8), self.g.rng.randint(2, 5))
+        if self.g.chance(0.85):       # default anywhere: first, between cases, last
+            labels.insert(self.g.rng.randint(0, len(labels)), -1)
+            pos = labels.index(-1)
+            self.features.add("switch-default-" + ("first" if pos == 0 else "last"
+                              if pos == len(labels) - 1 else "middle"))
+        lines = [f"switch ({self.small_index(uniform=not varying)}) {{"]
+        i = 0
+        while i < len(labels):
+            group = [labels[i]]
+            while i + len(group) < len(labels) and self.g.chance(0.2):  # case 1: case 4:
+                group.append(labels[i + len(group)])
+            i += len(group)
+            lines += ["default:" if x < 0 else f"case {x}:" for x in group]
+            body = self.arms(varying, lambda: self.block(depth + 1))
+            lines += indent(["{", *indent(body), "}"])
+            if i < len(labels) and self.g.chance(0.35):
+                self.features.add("switch-fallthrough")
+                lines.append("    /* fall through */")
+            else:
+                lines.append("    break;")
         return lines + ["}"]
 
     def stmt_continue(self, depth: int) -> list[str]:
         self.features.add("continue")
+        if self.inner:
+            self.features.add("continue-inner")
+        else:
+            self.continued = True
+            if self.cond_depth:
+                self.features.add("continue-nested")
         return [f"if {paren(self.cond(1, False))} {{", "    continue;", "}"]
 
+    def div_loop(self, depth: int, extra: Optional[Callable[[str], list[str]]] = None,
+                 bound: Optional[str] = None) -> list[str]:
+        """A loop with a per-lane trip count of 0..7 in one of C's forms,
+        `extra(j)` at the end of its body (exits).  Every form steps its
+        counter before the body or in its condition, so `continue` is safe;
+        the counter is visible after the loop (a live-out)."""
+        form = self.g.pick(("for", "while", "do", "search"))
+        self.features.update({"divergent-loop", f"divergent-{form}"})
+        bound = bound or self.small_index()
+        j = self.fresh("j")
+        self.scopes.append([Value(j, I32, uniform=False)])
+        self.inner.append((j, 7 if form == "search" else 6))
+        cond = paren(self.cond(1, False)) if form == "search" else ""
+
+        def body() -> list[str]:
+            return self.block(depth + 1) + (extra(j) if extra else [])
+        lines = indent(self.arms(True, body))
+        self.inner.pop()
+        self.scopes.pop()
+        self.declare(Value(j, I32, uniform=False))
+        if form == "for":
+            return [f"int {j};", f"for ({j} = 0; {j} < {bound}; {j}++) {{", *lines, "}"]
+        if form == "while":
+            return [f"int {j} = {bound};", f"while ({j} > 0) {{", f"    {j}--;", *lines, "}"]
+        if form == "do":
+            return [f"int {j} = 0;", "do {", *lines, f"}} while (++{j} < {bound});"]
+        return [f"int {j} = 0;", f"while ({j} < {bound} && {cond}) {{", f"    {j}++;", *lines, "}"]
+
     def stmt_divergent_loop(self, depth: int) -> list[str]:
-        self.features.add("divergent-loop")
-        it = self.g.pick([x for x in self.types if not x.floating] or [I32])
-        bound = f"(int)(({self.expr(it, 1)}) & 7)"
-        return self.loop_lines(f"int {{j}} = 0; {{j}} < {bound}; {{j}}++", 7, depth,
-                               uniform=False)
+        return self.div_loop(depth)
 
     def stmt_early_exit_loop(self, depth: int) -> list[str]:
+        """Exits at several places of the body, each leaving its own value."""
         self.features.add("early-exit-loop")
+        t = self.pick_type()
+        r = Value(self.fresh("t"), t, uniform=False)
+        init = self.expr(t, 1)
+        exits = self.g.rng.randint(1, 3)
+        if exits > 1:
+            self.features.add("multi-exit-loop")
 
-        def tail(j: str) -> list[str]:
-            return [f"if {paren(self.cond(1, False))} {{", "    break;", "}"]
-        return self.loop_lines("int {j} = 0; {j} < 6; {j}++", 5, depth, uniform=False,
-                               tail=tail)
+        def extra(j: str) -> list[str]:
+            out: list[str] = []
+            for e in range(exits):
+                if e:
+                    out += self.block(depth + 1, count=self.g.rng.randint(0, 2))
+                out += [f"if {paren(self.cond(1, False))} {{",
+                        f"    {r.name} = {self.expr(t, 2)};", "    break;", "}"]
+            return out
+        bound = "6" if self.g.chance(0.3) else None     # uniform trip count, divergent exits
+        lines = [f"{t.name} {r.name} = {init};", *self.div_loop(depth, extra, bound)]
+        self.declare(r)
+        return lines
+
+    def stmt_nested_break(self, depth: int) -> list[str]:
+        """A hit in the inner of two loops leaves both (a flag tested after the inner)."""
+        self.features.add("nested-break")
+        hit = self.fresh("hit")
+
+        def inner_exit(j: str) -> list[str]:
+            return [f"if {paren(self.cond(1, False))} {{", f"    {hit} = {j} + 1;",
+                    "    break;", "}"]
+
+        def outer_extra(j: str) -> list[str]:
+            return (self.div_loop(depth + 1, inner_exit)
+                    + [f"if ({hit} != 0) {{", "    break;", "}"])
+        lines = [f"int {hit} = 0;", *self.div_loop(depth, outer_extra)]
+        self.declare(Value(hit, I32, uniform=False))
+        return lines
+
+    def stmt_local_array(self, depth: int) -> list[str]:
+        self.features.add("local-array")
+        if self.g.chance(0.5):
+            return self.histogram(depth)
+        return self.stack(depth)
+
+    def histogram(self, depth: int) -> list[str]:
+        """Counts in a per-lane array at data-dependent indices."""
+        self.features.add("local-histogram")
+        t = self.int_type()
+        h = self.fresh("h")
+
+        def extra(j: str) -> list[str]:
+            elem = f"{h}[{self.small_index()}]"
+            add = self.g.pick(("1", self.leaf(t, False)))
+            return [f"{elem} = {int_arith(t, '+', elem, add, True)};"]
+        lines = [f"{t.name} {h}[8] = {{0}};", *self.div_loop(depth, extra)]
+        v = Value(self.fresh("t"), t, uniform=False)
+        lines.append(f"{t.name} {v.name} = {h}[{self.small_index()}];")
+        self.declare(v)
+        return lines
+
+    def stack(self, depth: int) -> list[str]:
+        """Pushes and pops on a per-lane stack: a varying stack pointer."""
+        self.features.add("local-stack")
+        t = self.pick_type()
+        st, sp = self.fresh("st"), self.fresh("sp")
+        acc = Value(self.fresh("t"), t, uniform=False)
+        lines = [f"{t.name} {st}[8];", f"int {sp} = 0;", f"{t.name} {acc.name} = {self.const(t)};"]
+        if self.g.chance(0.5):     # a uniform loop over a per-lane array
+            j = self.fresh("j")
+            lines.append(f"for (int {j} = 0; {j} < 8; {j}++) {st}[{j}] = {self.const(t)};")
+        else:
+            lines[0] = f"{t.name} {st}[8] = {{0}};"
+
+        def extra(j: str) -> list[str]:
+            push = self.expr(t, 1)
+            pop = (f"{acc.name} + {st}[{sp}]" if t.floating
+                   else int_bitwise(t, "^", acc.name, f"{st}[{sp}]"))
+            return [f"if {paren(self.cond(1, False))} {{",
+                    f"    if ({sp} < 8) {{", f"        {st}[{sp}] = {push};", f"        {sp}++;",
+                    "    }", f"}} else if ({sp} > 0) {{", f"    {sp}--;",
+                    f"    {acc.name} = {pop};", "}"]
+        lines += self.div_loop(depth, extra)
+        top = Value(self.fresh("t"), t, uniform=False)
+        lines.append(f"{t.name} {top.name} = {sp} > 0 ? {st}[{sp} - 1] : {acc.name};")
+        self.declare(acc)
+        self.declare(top)
+        return lines
+
+    def guard(self) -> Optional[tuple[str, str, str, CType]]:
+        """(condition, its negation, a load only defined when it holds, type)."""
+        t = self.pick_type()
+        if self.g.chance(0.5):
+            a = self.input(t)
+            if a is None:
+                return None
+            a.guarded = True
+            d = self.g.pick((1, 2, 3))
+            return (f"{self.k} + {d} < kc", f"{self.k} + {d} >= kc", f"{a.name}[{self.k} + {d}]", t)
+        m = self.array(self.g.pick((U8, I32, I8)), "mask")
+        gi = self.array(self.g.pick((I32, U32, I64, U64)), "gidx")
+        if m is None or gi is None:
+            return None
+        gi.mask = m
+        tb = self.table(t)
+        self.features.add("gather")
+        return (f"{m.name}[{self.k}] != 0", f"{m.name}[{self.k}] == 0",
+                f"{tb.name}[{gi.name}[{self.k}]]", t)
+
+    def stmt_short_circuit(self, depth: int) -> list[str]:
+        """`&&`, `||` and `?:` guarding a load that is undefined where the guard fails."""
+        g = self.guard()
+        if g is None:
+            return self.stmt_local(depth)
+        ok, bad, load, t = g
+        self.mark("short-circuit")
+        test = f"{load} {self.g.pick(('<', '>', '!=', '<='))} {self.leaf(t, True)}"
+        form = self.g.pick(("and", "or", "select", "if"))
+        if form == "select":
+            v = Value(self.fresh("t"), t, uniform=False)
+            lines = [f"{t.name} {v.name} = ({ok}) ? {load} : {self.expr(t, 1)};"]
+        elif form == "if":
+            lines = self.arms(True, lambda: [f"if ({ok} && {test}) {{",
+                                             *indent(self.block(depth + 1)), "}"])
+            return lines
+        else:
+            v = Value(self.fresh("t"), I32, uniform=False)
+            c = f"{ok} && {test}" if form == "and" else f"{bad} || {test}"
+            lines = [f"int32_t {v.name} = {c};"]
+        self.declare(v)
+        return lines
 
     def stmt_call(self, depth: int) -> list[str]:
         self.features.add("call")
@@ -765,6 +1016,72 @@ class FuncGen:
         call = f"{helper}({self.expr(t, 2)}, {self.uniform_scalar(t).name})"
         v = self.declare(Value(self.fresh("t"), t, uniform=False))
         return [f"{t.name} {v.name} = {call};"]
+
+    # -- declare simd calls -----------------------------------------------------
+
+    def stmt_declare_simd(self, depth: int) -> list[str]:
+        """A call to a declare simd function of this file: varying, uniform
+        and linear arguments, unmasked or under a divergent condition.
+        inbranch functions are called only under a condition and
+        notinbranch ones only where every lane runs (as OpenMP requires)."""
+        self.features.add("declare-simd")
+        # the widest type mostly: its variants' vlen is the loop's width (others run per lane)
+        widest = max(self.types, key=lambda x: x.bits)
+        t = widest if self.g.chance(0.7) else self.pick_type()
+        conditional = bool(self.cond_depth or self.continued)
+        masked = conditional or self.g.chance(0.4)
+        branch = self.g.pick(("", "inbranch") if masked else ("", "notinbranch"))
+        if branch:
+            self.features.add(f"declare-simd-{branch}")
+        params, args = self.simd_args(t)
+        name = self.prog.declare_simd(t, params, branch)
+        v = Value(self.fresh("t"), t, uniform=False)
+        call = f"{name}({', '.join(args)})"
+        if conditional:
+            self.features.add("declare-simd-masked")
+            lines = [f"{t.name} {v.name} = {call};"]
+        elif masked:
+            self.features.add("declare-simd-masked")
+            c = self.cond(2, False)
+            lines = [f"{t.name} {v.name} = {self.expr(t, 1)};",
+                     *self.arms(True, lambda: [f"if {paren(c)} {{", f"    {v.name} = {call};",
+                                               "}"])]
+        else:
+            lines = [f"{t.name} {v.name} = {call};"]
+        self.declare(v)
+        return lines
+
+    def simd_args(self, t: CType) -> tuple[list["SimdParam"], list[str]]:
+        """The parameters of a new declare simd function and this call's arguments."""
+        params = [SimdParam("x", t, "varying")]
+        args = [self.expr(t, 2)]
+        if self.g.chance(0.6):
+            params.append(SimdParam("s", t, "uniform"))
+            args.append(self.leaf(t, True))
+        if self.g.chance(0.3):
+            u = self.int_type()
+            params.append(SimdParam("y", u, "varying"))
+            args.append(self.expr(u, 1))
+        step = self.shape.k_step
+        if step is not None and self.g.chance(0.6):     # k steps by `step` from lane to lane
+            params.append(SimdParam("i", I32, f"linear:{step}"))
+            args.append(f"(int)({self.k})")
+            a = self.input(t) if self.g.chance(0.6) else None
+            if a is not None:
+                a.reads.append((1, 0))
+                params.append(SimdParam("p", t, "uniform-ptr"))
+                args.append(a.name)
+        if step is not None and self.g.chance(0.25):
+            a = self.input(t)
+            if a is not None:
+                a.reads.append((1, 0))
+                params.append(SimdParam("q", t, f"linear-ptr:{step}"))
+                args.append(f"&{a.name}[{self.k}]")
+        order = list(range(len(params)))
+        self.g.rng.shuffle(order)
+        for p in params:
+            self.features.add("declare-simd-" + p.kind.split(":")[0])
+        return [params[i] for i in order], [args[i] for i in order]
 
     def sink_unused(self, scope: list[Value], block: list[str]) -> list[str]:
         """Store every local the block never reads (assignments are not
@@ -1003,7 +1320,7 @@ class FuncGen:
         else:
             header = [f"for ({spelled} i = {init}; {cond}; {incr})"]
         return Shape(pre, header, k, k_decl, k_type, cap, None, iv, [iv] if outside else [],
-                     clauses, features)
+                     clauses, features, k_step=step if up else -step)
 
     def k_expr(self, var: str, t: CType, koff: int, pre_rows: Optional[str]
                ) -> tuple[str, Optional[str], CType]:
@@ -1215,6 +1532,65 @@ def indent(lines: list[str]) -> list[str]:
 
 
 # ---------------------------------------------------------------------------
+# declare simd functions
+
+
+class SimdBody:
+    """The body of a declare simd function: UB-free arithmetic on its
+    parameters, a divergent if/else, a divergent loop and an early return
+    (each by chance), every parameter used."""
+
+    def __init__(self, gen: Gen, t: CType, params: list[SimdParam]) -> None:
+        self.g = gen
+        self.t = t
+        self.params = params
+        self.terms = [p.term(t) for p in params]
+        self.used: set[str] = set()
+
+    def term(self) -> str:
+        x = self.g.pick(self.terms)
+        self.used.add(x)
+        return x
+
+    def combine(self, a: str, b: str) -> str:
+        t = self.t
+        if t.floating:
+            return f"({a} {self.g.pick('+-*')} {b})"
+        op = self.g.pick("+-*^")
+        return int_bitwise(t, "^", a, b) if op == "^" else int_arith(t, op, a, b, True)
+
+    def cond(self) -> str:
+        if not self.t.floating and self.g.chance(0.4):
+            return f"(({self.term()}) & {self.g.pick((1, 2, 3, 5))}) != 0"
+        a, b = self.term(), self.term()
+        if a == b:
+            b = self.t.literal(self.g.pick((0, 1, 3)) if not self.t.floating else 0.5)
+        return f"{a} {self.g.pick(('<', '>', '<=', '>=', '!='))} {b}"
+
+    def lines(self) -> list[str]:
+        t = self.t
+        a = self.term()
+        b = self.g.pick([x for x in self.terms if x != a] or [t.literal(1)])
+        self.used.add(b)
+        out = [f"{t.name} r = {self.combine(a, b)};"]
+        if self.g.chance(0.6):
+            out += [f"if ({self.cond()}) {{", f"    r = {self.combine('r', self.term())};",
+                    "} else {", f"    r = {self.combine(self.term(), 'r')};", "}"]
+        if self.g.chance(0.4):
+            count = (f"(({self.term()}) > {t.literal(0.0)}) ? 3 : 1" if t.floating
+                     else f"(int)(({self.term()}) & 7)")
+            out += [f"int c = {count};", "while (c > 0) {",
+                    f"    r = {self.combine('r', self.term())};", "    c--;", "}"]
+        if self.g.chance(0.3):
+            out += [f"if ({self.cond()}) {{", f"    return {self.combine('r', self.term())};", "}"]
+        ret = "r"
+        for x in self.terms:
+            if x not in self.used:
+                ret = self.combine(ret, x)
+        return out + [f"return {ret};"]
+
+
+# ---------------------------------------------------------------------------
 # The program
 
 
@@ -1227,19 +1603,28 @@ class ProgramGen:
         self.red_float: set[str] = set()
 
     def helper(self, t: CType) -> str:
-        """A small function called in a loop: declare simd (vector variants are
-        not generated yet, the loop stays scalar) or a plain one."""
+        """A plain function called in a loop (it runs per lane)."""
         key = t.tag
         if key not in self.helpers:
             name = f"fz_h_{t.tag}"
-            declare = self.g.chance(0.6)
-            lines = []
-            if declare:
-                lines.append("#pragma omp declare simd uniform(s) notinbranch")
-            lines += [f"{t.name} {name}({t.name} x, {t.name} s)", "{",
-                      f"    return x * s + ({_fn(t, 'fabs')}(x) < s ? s : x);", "}"]
+            lines = [f"{t.name} {name}({t.name} x, {t.name} s)", "{",
+                     f"    return x * s + ({_fn(t, 'fabs')}(x) < s ? s : x);", "}"]
             self.helpers[key] = "\n".join(lines) + "\n"
         return f"fz_h_{t.tag}"
+
+    def declare_simd(self, t: CType, params: list[SimdParam], branch: str) -> str:
+        """A new declare simd function of `params` returning t; its name."""
+        name = f"fz_simd{len(self.helpers)}"
+        uniform = [p.name for p in params if p.kind.startswith("uniform")]
+        linear = [f"{p.name}:{p.kind.split(':')[1]}" for p in params if p.kind.startswith("linear")]
+        pragma = "#pragma omp declare simd"
+        pragma += f" uniform({', '.join(uniform)})" if uniform else ""
+        pragma += "".join(f" linear({x})" for x in linear)     # one step per clause
+        pragma += f" {branch}" if branch else ""
+        body = SimdBody(self.g, t, params).lines()
+        head = f"{t.name} {name}({', '.join(p.decl() for p in params)})"
+        self.helpers[name] = "\n".join([pragma, head, "{", *indent(body), "}"]) + "\n"
+        return name
 
     def float_reduction(self, t: CType) -> None:
         self.red_float.add(t.tag)
@@ -1438,7 +1823,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("seed", type=int)
     ap.add_argument("-o", "--output", help="write here instead of stdout")
     ap.add_argument("--small", action="store_true",
-                    help="the CI batch's smaller programs (1-3 loops instead of 2-4)")
+                    help="the CI batch's smaller programs (1-3 loops, 2-6 statements)")
     ap.add_argument("--no-narrow-index", action="store_true",
                     help="mask the loop variable before converting it to a narrower type")
     ap.add_argument("--weights", default="",

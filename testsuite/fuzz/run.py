@@ -62,6 +62,10 @@ class ProgramResult:
     """Per target: regions vectorized."""
     reasons: list[str] = field(default_factory=list)
     """Why regions stayed scalar: one entry per region and target."""
+    variants: list[int] = field(default_factory=lambda: [0, 0])
+    """declare simd variants in the report: [vectorized, all]."""
+    calls: dict[str, int] = field(default_factory=dict)
+    """Calls in vectorized loops by how they went (vector_variant, serialized, ...)."""
     seconds: float = 0.0
 
     @property
@@ -155,16 +159,29 @@ def run_program(seed: int, configs: Iterable[str], build: Path = FUZZ_BUILD,
         else:
             results.append(ConfigResult(name, "ok"))
     res = ProgramResult(seed, str(path), prog_features, results)
-    tr = dt.transform(path, "all", build)
-    if tr.report:
-        for e in tr.report:
-            if e.get("vectorized"):
-                res.vectorized[e["target"]] = res.vectorized.get(e["target"], 0) + 1
-            else:
-                res.reasons.append(f"{e.get('target')}: {e.get('reason')}")
-        res.regions = len({e.get("line") for e in tr.report})
+    read_report(res, dt.transform(path, "all", build).report or [])
     res.seconds = time.monotonic() - start
     return res
+
+
+def read_report(res: ProgramResult, report: list[dict]) -> None:
+    """Loops vectorized per target and why not; declare simd variants
+    (entries of kind "function", one per variant and target) counted apart."""
+    loops = [e for e in report if e.get("kind") != "function"]
+    for e in loops:
+        if e.get("vectorized"):
+            res.vectorized[e["target"]] = res.vectorized.get(e["target"], 0) + 1
+            for how, n in (e.get("calls") or {}).items():
+                res.calls[how] = res.calls.get(how, 0) + n
+        else:
+            res.reasons.append(f"{e.get('target')}: {e.get('reason')}")
+    res.regions = len({e.get("line") for e in loops})
+    for e in report:
+        if e.get("kind") == "function":
+            res.variants[0] += bool(e.get("vectorized"))
+            res.variants[1] += 1
+            if not e.get("vectorized"):
+                res.reasons.append(f"{e.get('target')}: declare simd function: {e.get('reason')}")
 
 
 def _features(text: str) -> list[str]:
@@ -215,6 +232,13 @@ def summarize(results: list[ProgramResult]) -> str:
     lines.append("")
     lines.append(f"annotated loops: {regions}; vectorized per target: " + ", ".join(
         f"{t} {sum(r.vectorized.get(t, 0) for r in results)}" for t in targets))
+    variants = [sum(r.variants[i] for r in results) for i in (0, 1)]
+    calls = collections.Counter()
+    for r in results:
+        calls.update(r.calls)
+    lines.append(f"declare simd variants vectorized: {variants[0]} of {variants[1]}; calls in "
+                 "vectorized loops: " + (", ".join(f"{k} {v}" for k, v in sorted(calls.items()))
+                                         or "none"))
     reasons = collections.Counter(normalize_reason(x.split(": ", 1)[1]) for r in results
                                   for x in r.reasons)
     if reasons:
@@ -258,7 +282,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                     help="keep build directories of passing programs")
     ap.add_argument("--timeout", type=float, default=RUN_TIMEOUT, help="seconds per run")
     ap.add_argument("--small", action="store_true",
-                    help="the CI batch's smaller programs (1-3 loops instead of 2-4)")
+                    help="the CI batch's smaller programs (1-3 loops, 2-6 statements)")
     ap.add_argument("--no-narrow-index", action="store_true",
                     help="generate.py --no-narrow-index (hide one known bug class)")
     ns = ap.parse_args(argv)
