@@ -401,13 +401,18 @@ def may_have_wrapped(value: Value) -> bool:
     as 128), or a parameter that says so (a ``linear`` variable of a narrow
     or unsigned type).  A truncation to 32 bits is assumed to stay in range,
     like signed arithmetic (``(int)i`` of a ``long`` loop variable keeps its
-    stride; it wraps only past 2^31)."""
+    stride; it wraps only past 2^31).  A cast that does not narrow passes
+    the wrap on: ``(signed char)(unsigned char)i`` (plain ``char`` is
+    unsigned on AArch64) wrapped in its first step."""
     if isinstance(value, Argument):
         return value.may_wrap
     if isinstance(value, Cast):
         src, dst = value.operands[0].type, value.type
-        return isinstance(src, IntType) and isinstance(dst, IntType) and \
-            dst.bits < min(src.bits, 32)
+        if not (isinstance(src, IntType) and isinstance(dst, IntType)):
+            return False
+        return dst.bits < min(src.bits, 32) or may_have_wrapped(value.operands[0])
+    if isinstance(value, BinOp) and isinstance(value.type, IntType):
+        return value.type.bits < 32     # arithmetic in a narrow type wraps
     return False
 
 
