@@ -14,13 +14,18 @@ select, gep, fieldaddr, calls of pure functions); loads, stores, other calls
 and allocas are never merged.  Phis are left alone.  Integer division by
 zero traps in C, but merging two identical unmasked divisions is safe: the
 dominating one executes first.
+
+Loads are merged within one block: a load of the same address, type and
+mask as an earlier load of the block, with no store or impure call between,
+reads what the earlier one read (after linearization the arms' loads of
+``a[lo]`` sit in one block: one gather instead of two).
 """
 from __future__ import annotations
 
 from typing import Hashable
 
 from ..ir.values import (BinOp, Block, Call, Cast, Cmp, Constant, FieldAddr, Function, Gep,
-                         Instruction, Select, UnOp, Undef, Value)
+                         Instruction, Load, Select, UnOp, Undef, Value)
 from ..ir.verifier import compute_idoms
 
 _PURE = (BinOp, UnOp, Cmp, Cast, Select, Gep, FieldAddr)
@@ -39,14 +44,20 @@ def eliminate_common_subexpressions(fn: Function) -> int:
     while stack:
         block, inherited = stack.pop()
         table = dict(inherited)
+        loads: dict[Hashable, Instruction] = {}   # this block's, since the last write
         merged: set[int] = set()
         for inst in block.instructions:
-            if not numbered(inst):
+            if inst.has_side_effects:
+                loads.clear()
+            if isinstance(inst, Load):
+                scope, key = loads, load_key(inst)
+            elif numbered(inst):
+                scope, key = table, value_key(inst)
+            else:
                 continue
-            key = value_key(inst)
-            prev = table.get(key)
+            prev = scope.get(key)
             if prev is None:
-                table[key] = inst
+                scope[key] = inst
                 continue
             if not prev.name and inst.name:
                 prev.name = inst.name
@@ -74,6 +85,12 @@ def numbered(inst: Instruction) -> bool:
     if inst.mask is not None:
         return False
     return isinstance(inst, _PURE) or (isinstance(inst, Call) and inst.pure)
+
+
+def load_key(inst: Load) -> Hashable:
+    """Equal for loads of one address, type and mask."""
+    mask = None if inst.mask is None else _operand_key(inst.mask)
+    return (str(inst.type), _operand_key(inst.operands[0]), mask)
 
 
 def _operand_key(v: Value) -> Hashable:

@@ -20,6 +20,13 @@ where the copy goes; a chain (``s * s`` then ``(s * s) / r``) moves link by
 link, repeating until nothing moves.  The cost: a moved value is computed
 also for vectors whose lanes take none of the arms.
 
+Loads of one address move too when every path from where the arms part
+reaches one of them, with no store or impure call on the way (the load is
+anticipated there): every lane that would run the hoisted load reads that
+address anyway, so it cannot trap where the original did not.  A k-d tree
+step ``near = d < 0 ? left[n] : right[n]; far = d < 0 ? right[n] : left[n]``
+then loads each child once, not twice under complementary masks.
+
 Changes no control flow; runs before BOSCC and linearization (s2s/pipeline.py).
 """
 from __future__ import annotations
@@ -27,9 +34,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Hashable
 
-from ..ir.values import Block, Function, Instruction, Phi
+from ..ir.values import Block, CondBr, Function, Instruction, Load, Phi
 from ..ir.verifier import compute_idoms
-from .cse import numbered, value_key
+from .cse import load_key, numbered, value_key
 from .safety import can_speculate
 
 
@@ -47,25 +54,33 @@ def hoist_common_computations(fn: Function) -> int:
 def _hoist_once(fn: Function) -> int:
     doms = _Dominators(fn)
     groups: dict[Hashable, list[Instruction]] = defaultdict(list)
+    loads: dict[Hashable, list[Instruction]] = defaultdict(list)
     for block in fn.blocks:
         if not doms.reachable(block):
             continue
         for inst in block.instructions:
-            if not isinstance(inst, Phi) and numbered(inst) and can_speculate(inst):
+            if isinstance(inst, Load) and inst.mask is None:
+                loads[load_key(inst)].append(inst)
+            elif not isinstance(inst, Phi) and numbered(inst) and can_speculate(inst):
                 groups[value_key(inst)].append(inst)
     moved = 0
     for insts in groups.values():
         if len(insts) >= 2 and _hoist_group(insts, doms):
             moved += 1
+    for insts in loads.values():
+        if len(insts) >= 2 and _hoist_group(insts, doms, _anticipated):
+            moved += 1
     return moved
 
 
-def _hoist_group(insts: list[Instruction], doms: "_Dominators") -> bool:
+def _hoist_group(insts: list[Instruction], doms: "_Dominators", may_move=None) -> bool:
     blocks = [i.block for i in insts]
     if len(set(blocks)) < len(blocks):
         return False  # two in one block: the first dominates, CSE merges them
     at = doms.common(blocks)  # type: ignore[arg-type]
     if at in blocks or any(not doms.available(op, at) for op in insts[0].operands):
+        return False
+    if may_move is not None and not may_move(insts, at, doms):
         return False
     keep, rest = insts[0], insts[1:]
     assert keep.block is not None and at.terminator is not None
@@ -75,6 +90,50 @@ def _hoist_group(insts: list[Instruction], doms: "_Dominators") -> bool:
         other.replace_all_uses_with(keep)
         other.erase()
     return True
+
+
+def _anticipated(loads: list[Instruction], at: Block, doms: "_Dominators") -> bool:
+    """Does every path from the end of ``at`` run one of ``loads`` before
+    any write to memory, without leaving the blocks ``at`` dominates or
+    coming back to ``at``?  A path that branches twice on one condition
+    takes the same side both times (``c ? left[n] : right[n]`` then
+    ``c ? right[n] : left[n]``)."""
+    first = {}
+    for load in loads:
+        block = load.block
+        assert block is not None
+        before = block.instructions[:block.instructions.index(load)]
+        if any(i.has_side_effects for i in before):
+            return False
+        first[block] = load
+    seen: set[tuple[Block, frozenset]] = set()
+    work = _successors(at, frozenset())
+    while work:
+        block, known = work.pop()
+        if block in first or (block, known) in seen:
+            continue
+        seen.add((block, known))
+        if block is at or not doms.dominates(at, block) or not block.successors:
+            return False
+        if any(i.has_side_effects for i in block.instructions):
+            return False
+        work.extend(_successors(block, known))
+    return True
+
+
+def _successors(block: Block, known: frozenset) -> list[tuple[Block, frozenset]]:
+    """The successors a path can take, with what it then knows of branch
+    conditions (pairs of condition and value)."""
+    term = block.terminator
+    if not isinstance(term, CondBr):
+        return [(s, known) for s in block.successors]
+    cond = term.operands[0]
+    then, other = term.successors
+    if (cond, True) in known:
+        return [(then, known)]
+    if (cond, False) in known:
+        return [(other, known)]
+    return [(then, known | {(cond, True)}), (other, known | {(cond, False)})]
 
 
 class _Dominators:
