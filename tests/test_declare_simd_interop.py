@@ -171,23 +171,30 @@ def test_s2svec_loops_call_gcc_variants(tmp_path: Path, isa: str, flags: list[st
     assert _run([str(tmp_path / "t")]) == expected
 
 
-@pytest.mark.parametrize("direction", ["gcc-caller", "s2svec-caller"])
+@pytest.mark.parametrize("direction", ["gcc-caller", "s2svec-caller", "s2svec-caller-clang19"])
 def test_neon_both_ways(tmp_path: Path, direction: str) -> None:
     """AArch64 AdvSIMD (cross-built, static, under qemu).  gcc 12 makes no
-    AArch64 variants of ``g`` (mixed sizes), so its loop calls ``g`` per lane."""
+    AArch64 variants of ``g`` (mixed sizes), so its loop calls ``g`` per lane.
+    ``s2svec-caller-clang19``: s2svec's loops built by clang-19 call gcc's
+    variants."""
     cc = "aarch64-linux-gnu-gcc"
     _have(cc)
     _have("qemu-aarch64")
+    caller_cc = [cc]
+    if direction == "s2svec-caller-clang19":
+        _have("clang-19")
+        caller_cc = ["clang-19", "--target=aarch64-linux-gnu"]
     expected = _reference(tmp_path, [cc, "-static"], ["qemu-aarch64"])
     defs, caller = _files(tmp_path)
     if direction == "gcc-caller":
         _s2svec(defs, tmp_path / "defs_simd.c")
         defs, caller_flags, defs_flags = tmp_path / "defs_simd.c", ["-O3", "-fopenmp-simd"], ["-O2"]
-    else:
+    else:  # s2svec-caller, s2svec-caller-clang19
         _s2svec(caller, tmp_path / "caller_simd.c")
         caller, caller_flags, defs_flags = tmp_path / "caller_simd.c", ["-O2"], ["-O3", "-fopenmp-simd"]
     _run([cc, *defs_flags, "-ffp-contract=off", "-c", str(defs), "-o", str(tmp_path / "d.o")])
-    _run([cc, *caller_flags, "-ffp-contract=off", "-c", str(caller), "-o", str(tmp_path / "c.o")])
+    _run([*caller_cc, *caller_flags, "-ffp-contract=off", "-c", str(caller), "-o",
+          str(tmp_path / "c.o")])
     _calls_variants(tmp_path / "c.o", "aarch64-linux-gnu-nm" if shutil.which(
         "aarch64-linux-gnu-nm") else "nm")
     _run([cc, "-static", str(tmp_path / "c.o"), str(tmp_path / "d.o"), "-o", str(tmp_path / "t")])
