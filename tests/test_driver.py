@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import configparser
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -159,6 +160,16 @@ def test_emit_cfg_shows_the_region_before_and_after_linearization(tmp_path: Path
 def test_print_after_names_an_unknown_pass(tmp_path: Path) -> None:
     r = s2svec(tmp_path, "--print-after", "nosuch", source=DIVERGENT_LOOP)
     assert r.returncode == 2 and "unknown pass 'nosuch'" in r.stderr
+
+
+def test_help_and_readme_name_every_pass(tmp_path: Path) -> None:
+    from s2s.pipeline import PASS_NAMES
+    r = s2svec(tmp_path, "--help", source=DIVERGENT_LOOP)
+    readme = (Path(__file__).resolve().parents[1] / "README.rst").read_text()
+    help_text = " ".join(re.sub(r"(\w-)\n\s+", r"\1", r.stdout).split())  # argparse wraps at '-'
+    for name in PASS_NAMES:
+        assert f" {name}," in help_text or f" {name};" in help_text or f"({name}," in help_text, name
+        assert f"``{name}``" in readme, name
 
 
 def test_target_lists() -> None:
