@@ -103,7 +103,10 @@ class Target:
     """Vector Function ABI ISA letters whose variants objects of this
     architecture define (s2s.codegen.vfabi.FAMILIES)."""
     vfabi_isa: str = ""
-    """The ISA letter of the variants this target's vector code calls."""
+    """The ISA letter of the variants this target's function bodies become."""
+    vfabi_calls: tuple[str, ...] = ()
+    """ISA letters of the variants this target's loops may call, best first
+    (the build has their ISAs too: AVX2 code may call SSE variants)."""
 
     assumed: tuple[str, ...] = ()
     """More conditions the code was generated under (the reading of the
@@ -242,4 +245,5 @@ def load_target(name: str) -> Target:
         types=_type_infos(data.get("vector", [])),
         env=env, plain_char_signed=bool(data.get("plain_char_signed", True)),
         triple=data.get("triple", ""), avoid=list(data.get("avoid", [])),
-        vfabi_family=tuple(data.get("vfabi_family", ())), vfabi_isa=data.get("vfabi_isa", ""))
+        vfabi_family=tuple(data.get("vfabi_family", ())), vfabi_isa=data.get("vfabi_isa", ""),
+        vfabi_calls=tuple(data.get("vfabi_calls", (data.get("vfabi_isa", ""),))))

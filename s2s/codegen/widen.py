@@ -37,7 +37,7 @@ from ..analysis.records import RecordGroup, RecordInfo
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.types import I1, U64, FloatType, IntType, PtrType, Type
 from .variant import prototype
-from .vfabi import mask_pieces, pieces
+from .vfabi import ISAS, mask_pieces, pieces
 from ..ir.values import (HORIZONTAL, LANE, WIDTH, Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
                          Constant, FieldAddr, Gep, Instruction, Load, Phi, Ret,
                          Select, Store, Switch, UnOp, Undef, Value)
@@ -962,18 +962,23 @@ class Widener:
 
 
     def vector_variant(self, inst: Call, t: Optional[TypeInfo], hint: str) -> bool:
-        """Call the declare simd variant of this target's ISA whose lanes are
-        W, whose mask matches (masked under a mask) and whose parameter kinds
-        fit the arguments' shapes (the ABI's caller rules); False: none fits."""
+        """Call the declare simd variant whose lanes are W, whose mask matches
+        (masked under a mask) and whose parameter kinds fit the arguments'
+        shapes (the ABI's caller rules), of the best ISA the target may call
+        whose registers hold the loop's vectors as they are; False: none fits."""
         entry = self.simd_functions.get(inst.callee)
         if entry is None:
             return False
         sig, variants = entry
         mask = inst.mask is not None and not (isinstance(inst.mask, Constant)
                                               and int(inst.mask.value) & 1)
-        for v in variants:
-            if v.isa.letter != self.target.vfabi_isa or v.vlen != self.W or v.masked != mask \
-                    or not all(self.fits(a, k) for a, k in zip(inst.operands, v.params)):
+        rank = {letter: n for n, letter in enumerate(self.target.vfabi_calls)}
+        own_mask = ISAS[self.target.vfabi_isa].mask
+        for v in sorted((v for v in variants if v.isa.letter in rank),
+                        key=lambda v: rank[v.isa.letter]):
+            if v.vlen != self.W or v.masked != mask or (mask and v.isa.mask != own_mask) \
+                    or not all(self.fits(a, k) for a, k in zip(inst.operands, v.params)) \
+                    or not self.same_registers(inst, t, v):
                 continue
             proto = prototype(sig, v)
             if proto is None:
@@ -994,6 +999,19 @@ class Widener:
             self.set_vec(inst, dst)
             return True
         return False
+
+    def same_registers(self, inst: Call, t: Optional[TypeInfo], v: Any) -> bool:
+        """Does the variant take each vector argument (and give its result)
+        in one register of the size the loop keeps that vector in?"""
+        values = [(a.type, self.vtype(a.type)) for a, k in zip(inst.operands, v.params)
+                  if k.kind == "v"]
+        if t is not None:
+            values.append((inst.type, t))
+        for ir_type, vt in values:
+            regs = pieces(v.isa, ir_type, v.vlen, v.mangled)
+            if len(regs) != 1 or vt is None or vt.reg_bits != regs[0].lanes * vt.bits:
+                return False
+        return True
 
     def fits(self, a: Value, k: Any) -> bool:
         """An argument of this shape may be passed as a parameter of kind k."""

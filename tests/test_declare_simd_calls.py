@@ -1,0 +1,37 @@
+"""Which declare simd variant a vectorized loop calls (the report's
+``calls``), beyond the differential kernels' results: a loop whose width is
+not the default simdlen of its own ISA's variants calls another ISA's
+variant of its width when that variant's registers hold the loop's vectors
+as they are (testsuite/kernels/declare_simd_other_isa.c: a double loop of 4
+lanes on AVX2 calls float ``halve``'s SSE variant ``_ZGVbN4v_halve``, as
+gcc does); masked calls only where both sides pass masks alike."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+KERNEL = ROOT / "testsuite" / "kernels" / "declare_simd_other_isa.c"
+
+
+def test_loops_call_other_isa_variants_of_their_width(tmp_path: Path) -> None:
+    report = tmp_path / "r.json"
+    out = tmp_path / "o.c"
+    proc = subprocess.run([sys.executable, "-m", "s2s", str(KERNEL), "-o", str(out), "-I",
+                           str(ROOT / "testsuite"), "--report=json", "--report-file", str(report)],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    loops = {(e["name"].partition(":")[0], e["target"]): e for e in json.loads(report.read_text())
+             if e.get("kind") != "function"}
+    calls = {key: (e["width"], e["calls"].get("vector_variant", 0), e["calls"].get("serialized", 0))
+             for key, e in loops.items()}
+    assert calls == {
+        ("mixed", "avx2"): (4, 1, 0), ("masked", "avx2"): (4, 1, 0),
+        ("mixed", "avx512"): (8, 1, 0), ("masked", "avx512"): (8, 0, 1),
+        ("mixed", "neon"): (2, 1, 0), ("masked", "neon"): (2, 1, 0),
+    }
+    text = out.read_text()
+    for name in ("_ZGVbN4v_halve((__m128)", "_ZGVbM4v_halve((__m128)", "_ZGVdN8v_halve((__m256)"):
+        assert name in text, name
