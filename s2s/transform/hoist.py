@@ -32,9 +32,9 @@ Changes no control flow; runs before BOSCC and linearization (s2s/pipeline.py).
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Hashable
+from typing import Callable, Hashable
 
-from ..ir.values import Block, CondBr, Function, Instruction, Load, Phi
+from ..ir.values import Block, CondBr, Function, Instruction, Load, Phi, Value
 from ..ir.verifier import compute_idoms
 from .cse import load_key, numbered, value_key
 from .safety import can_speculate
@@ -97,7 +97,8 @@ def _anticipated(loads: list[Instruction], at: Block, doms: "_Dominators") -> bo
     any write to memory, without leaving the blocks ``at`` dominates or
     coming back to ``at``?  A path that branches twice on one condition
     takes the same side both times (``c ? left[n] : right[n]`` then
-    ``c ? right[n] : left[n]``)."""
+    ``c ? right[n] : left[n]``): only for conditions defined before the
+    end of ``at``, which no such path computes again."""
     first = {}
     for load in loads:
         block = load.block
@@ -107,7 +108,8 @@ def _anticipated(loads: list[Instruction], at: Block, doms: "_Dominators") -> bo
             return False
         first[block] = load
     seen: set[tuple[Block, frozenset]] = set()
-    work = _successors(at, frozenset())
+    fixed: Callable[[Value], bool] = lambda cond: doms.available(cond, at)
+    work = _successors(at, frozenset(), fixed)
     while work:
         block, known = work.pop()
         if block in first or (block, known) in seen:
@@ -117,13 +119,14 @@ def _anticipated(loads: list[Instruction], at: Block, doms: "_Dominators") -> bo
             return False
         if any(i.has_side_effects for i in block.instructions):
             return False
-        work.extend(_successors(block, known))
+        work.extend(_successors(block, known, fixed))
     return True
 
 
-def _successors(block: Block, known: frozenset) -> list[tuple[Block, frozenset]]:
-    """The successors a path can take, with what it then knows of branch
-    conditions (pairs of condition and value)."""
+def _successors(block: Block, known: frozenset,
+                fixed: Callable[[Value], bool]) -> list[tuple[Block, frozenset]]:
+    """The successors a path can take, with what it then knows of the
+    ``fixed`` branch conditions (pairs of condition and value)."""
     term = block.terminator
     if not isinstance(term, CondBr):
         return [(s, known) for s in block.successors]
@@ -133,6 +136,8 @@ def _successors(block: Block, known: frozenset) -> list[tuple[Block, frozenset]]
         return [(then, known)]
     if (cond, False) in known:
         return [(other, known)]
+    if not fixed(cond):
+        return [(then, known), (other, known)]
     return [(then, known | {(cond, True)}), (other, known | {(cond, False)})]
 
 
