@@ -120,6 +120,28 @@ def _anticipated(loads: list[Instruction], at: Block, doms: "_Dominators") -> bo
         if any(i.has_side_effects for i in block.instructions):
             return False
         work.extend(_successors(block, known, fixed))
+    return all(_store_free_from(at, load.block) for load in loads)
+
+
+def _store_free_from(at: Block, target: Block) -> bool:
+    """No store or impure call on any path from the end of ``at`` to the
+    start of ``target`` (walking back from ``target``; if a path runs
+    through ``target`` itself, all of it counts)."""
+    preds: dict[Block, list[Block]] = {}
+    assert at.function is not None
+    for b in at.function.blocks:
+        for s in b.successors:
+            preds.setdefault(s, []).append(b)
+    seen: set[Block] = set()
+    work = list(preds.get(target, []))
+    while work:
+        block = work.pop()
+        if block is at or block in seen:
+            continue
+        seen.add(block)
+        if any(i.has_side_effects for i in block.instructions):
+            return False
+        work.extend(preds.get(block, []))
     return True
 
 
