@@ -390,27 +390,33 @@ def _cast(inst: Cast, x: VectorShape) -> VectorShape:
         # Truncation is modular even for signed types: only power-of-two
         # alignments up to the new width survive (fit() then wraps the stride).
         align = min(pow2_part(x.alignment), 1 << dst.bits)
-        return VectorShape(x.stride, align) if x.stride is not None else VectorShape.varying(align)
+        x = VectorShape(x.stride, align) if x.stride is not None else VectorShape.varying(align)
+    if wraps_to_signed(src, dst) and not fit(x, dst).is_uniform and x.stride is not None:
+        # lanes may wrap between neighbours (2^31 - 1, then -2^31): the
+        # analysis reads signed lanes as ordered integers (comparisons,
+        # min/max, division, sign extension), so these are not strided
+        return VectorShape.varying(pow2_part(x.lane_alignment()) or 1)
     return x
 
 
+def wraps_to_signed(src: Type, dst: Type) -> bool:
+    """A conversion that may wrap into a signed type (gcc and clang define it
+    modulo 2^bits; it is not overflow): a truncation, or a same-width
+    conversion from unsigned (``(int)i`` of a ``long`` or ``unsigned`` loop
+    variable past 2^31)."""
+    return (isinstance(src, IntType) and isinstance(dst, IntType) and dst.signed
+            and (dst.bits < src.bits or dst.bits == src.bits and not src.signed))
+
+
 def may_have_wrapped(value: Value) -> bool:
-    """Whether the lanes of a strided value may have wrapped around its type:
-    a truncation to ``char`` or ``short`` (conversions to narrow signed
-    types wrap, as gcc and clang define them, and do so at values as small
-    as 128), or a parameter that says so (a ``linear`` variable of a narrow
-    or unsigned type).  A truncation to 32 bits is assumed to stay in range,
-    like signed arithmetic (``(int)i`` of a ``long`` loop variable keeps its
-    stride; it wraps only past 2^31).  A cast that does not narrow passes
-    the wrap on: ``(signed char)(unsigned char)i`` (plain ``char`` is
-    unsigned on AArch64) wrapped in its first step."""
+    """Whether the lanes of a strided value may have wrapped around its type,
+    so that a sign extension of them is not strided: a parameter that says
+    so (a ``linear`` variable of a narrow or unsigned type), or arithmetic
+    in a narrow type.  Conversions that wrap into a signed type are not
+    strided in the first place (``_cast``); signed arithmetic of 32 bits or
+    more does not wrap (it would overflow: undefined)."""
     if isinstance(value, Argument):
         return value.may_wrap
-    if isinstance(value, Cast):
-        src, dst = value.operands[0].type, value.type
-        if not (isinstance(src, IntType) and isinstance(dst, IntType)):
-            return False
-        return dst.bits < min(src.bits, 32) or may_have_wrapped(value.operands[0])
     if isinstance(value, BinOp) and isinstance(value.type, IntType):
         return value.type.bits < 32     # arithmetic in a narrow type wraps
     return False
