@@ -243,6 +243,28 @@ def test_compiler_failures_are_classified(tmp_path: Path) -> None:
     assert dt.run_binary(tmp_path / "bin-ok") == (0, "")
 
 
+def test_candidate_prelude_is_precompiled_and_builds_the_same_binary(tmp_path: Path) -> None:
+    """An x86 candidate that includes the harness first is built with a
+    precompiled harness + immintrin.h; the binary is the one a build
+    without it makes.  Other first directives and AArch64 get no prelude."""
+    meta = dt.parse_meta("/* s2s-test: vectorized=? */")
+    src = tmp_path / "k.c"
+    src.write_text('/* a kernel */\n#include "harness.h"\n#include <immintrin.h>\n'
+                   "int main(void) { __m256d v = _mm256_set1_pd(2.0);\n"
+                   "  printf(\"X v %g\\n\", _mm256_cvtsd_f64(v)); return 0; }\n")
+    config = dt.CONFIGS["gcc-avx2"]
+    flags = dt.prelude_flags(src, config, meta)
+    assert flags[0] == "-include" and Path(flags[1] + ".gch").exists()
+    dt.compile_c(src, tmp_path / "with", config.cc, config.flags, meta, ("-lm",), flags)
+    dt.compile_c(src, tmp_path / "without", config.cc, config.flags, meta, ("-lm",))
+    assert (tmp_path / "with").read_bytes() == (tmp_path / "without").read_bytes()
+    assert dt.run_binary(tmp_path / "with") == (0, "X v 2\n")
+    assert dt.prelude_flags(src, dt.CONFIGS["gcc-neon"], meta) == ()
+    other = tmp_path / "o.c"
+    other.write_text('#define _GNU_SOURCE\n#include "harness.h"\nint main(void) { return 0; }\n')
+    assert dt.prelude_flags(other, config, meta) == ()
+
+
 PROGRAM = """/* s2s-test: vectorized=? */
 #include <stdio.h>
 int main(void) { printf("X a %d\\n", 42); return 0; }
