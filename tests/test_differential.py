@@ -260,9 +260,16 @@ def test_candidate_prelude_is_precompiled_and_builds_the_same_binary(tmp_path: P
     assert (tmp_path / "with").read_bytes() == (tmp_path / "without").read_bytes()
     assert dt.run_binary(tmp_path / "with") == (0, "X v 2\n")
     assert dt.prelude_flags(src, dt.CONFIGS["gcc-neon"], meta) == ()
-    other = tmp_path / "o.c"
-    other.write_text('#define _GNU_SOURCE\n#include "harness.h"\nint main(void) { return 0; }\n')
-    assert dt.prelude_flags(other, config, meta) == ()
+    for text in ('#define _GNU_SOURCE\n#include "harness.h"\n',
+                 '#include "harness.h"\n#pragma GCC target("avx512f")\n#include <immintrin.h>\n',
+                 '#include "harness.h"\n#define __AVX512F__ 1\n#include <immintrin.h>\n'):
+        other = tmp_path / "o.c"
+        other.write_text(text + "int main(void) { return 0; }\n")
+        assert dt.prelude_flags(other, config, meta) == (), text
+    fine = tmp_path / "f.c"
+    fine.write_text('#include "harness.h"\n#define N 8\n#if defined(__AVX2__)\n'
+                    '#include <immintrin.h>\n#endif\n#pragma GCC unroll 4\n')
+    assert dt.prelude_flags(fine, config, meta) != ()
 
 
 PROGRAM = """/* s2s-test: vectorized=? */

@@ -630,13 +630,12 @@ def prelude_flags(source: Path, config: "Config", meta: Meta) -> tuple[str, ...]
 
     Parsing immintrin.h is a third of an x86 candidate build (half with
     clang); the binary is the same.  Only for sources whose first directive
-    includes the harness (the prelude then adds the intrinsics headers right
-    after it, before anything that could change them).  No prelude for
-    AArch64: there a precompiled arm_neon.h loads slower than it parses."""
+    includes the harness and whose directives before their own intrinsics
+    headers cannot change how those read (no ``#pragma GCC``, no reserved
+    macro names; see _prelude_safe).  No prelude for AArch64: there a
+    precompiled arm_neon.h loads slower than it parses."""
     headers = ABIS[config.abi].prelude
-    first = next((ln for ln in kernel_text(source).splitlines()
-                  if ln.lstrip().startswith("#")), "")
-    if not headers or first.split() != ["#include", '"harness.h"']:
+    if not headers or not _prelude_safe(kernel_text(source), headers):
         return ()
     cmd = [config.cc, *COMMON_FLAGS, *config.flags, *kernel_cflags(config.cc, meta),
            "-I", str(TESTSUITE)]
@@ -657,6 +656,25 @@ def prelude_flags(source: Path, config: "Config", meta: Meta) -> tuple[str, ...]
                 return ()       # the build then parses the headers itself
             os.replace(str(pch) + ".tmp", pch)
     return ("-include", str(header))
+
+
+_SAFE_DIRECTIVE = re.compile(r"#\s*(?:include\b|if|ifdef|ifndef|elif|else|endif|"
+                             r"(?:define|undef)\s+[A-Za-z]|pragma\s+omp\b)")
+
+
+def _prelude_safe(text: str, headers: tuple[str, ...]) -> bool:
+    """The first directive includes the harness, and the directives up to
+    the first of `headers` only include, test or name ordinary macros: the
+    headers then read the same at the top of the file."""
+    directives = [ln.strip() for ln in text.splitlines() if ln.lstrip().startswith("#")]
+    if not directives or directives[0].split() != ["#include", '"harness.h"']:
+        return False
+    for d in directives:
+        if any(re.fullmatch(rf"#\s*include\s*<{re.escape(h)}>", d) for h in headers):
+            return True
+        if not _SAFE_DIRECTIVE.match(d):
+            return False
+    return True
 
 
 @functools.lru_cache(maxsize=None)
