@@ -218,6 +218,13 @@ def _sanitize(tmp_path: Path, text: str, seed: int) -> None:
     assert res.stdout.count("X size ") == 22
 
 
+def test_distinct_operands_do_not_overflow(tmp_path: Path) -> None:
+    """Campaign seed 20600973: two equal operands made distinct as ``x + 1``
+    overflowed for x = INT64_MAX (the generated program had UB; gcc folded
+    ``x < x + 1`` and its UBSan saw nothing, clang's does)."""
+    _sanitize(tmp_path, gen.generate(20600973, gen.small_options()).text, 20600973)
+
+
 def test_sanitizers_catch_ub_in_this_setup(tmp_path: Path) -> None:
     """The sanitizer test above can fail: a signed overflow is reported."""
     cc = "clang-19" if shutil.which("clang-19") else "gcc"

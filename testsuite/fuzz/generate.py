@@ -504,7 +504,7 @@ class FuncGen:
             form = self.g.pick(("guard", "guard", "safe", "const"))
             if form == "const":
                 form = self.g.pick(("3", "7", "16", "255") + (("-3", "-128") if t.signed else ()))
-            a, b = self.two(leaf)
+            a, b = self.two(leaf, t)
             if form == "guard" and b == t.literal(0):   # dead a / 0 is still a warning
                 form = "safe"
             return int_div(t, op, a, b, form)
@@ -514,11 +514,11 @@ class FuncGen:
                 return int_neg(t, a)
             return cast(t, f"~{leaf()}")
         if kind == "minmax":
-            a, b = self.two(leaf)
+            a, b = self.two(leaf, t)
             return f"({a} {self.g.pick(('<', '>'))} {b} ? {a} : {b})"
         if kind == "cmp":     # (T)(a < b) compared to a constant is a warning: select constants
             u = self.pick_type()
-            c1, c2 = self.two(lambda: self.const(t))
+            c1, c2 = self.two(lambda: self.const(t), t)
             return f"({self.compare(u, depth - 1, uniform)} ? {c1} : {c2})"
         if kind == "select":
             self.mark("select")
@@ -559,18 +559,23 @@ class FuncGen:
 
     def compare(self, t: CType, depth: int, uniform: bool) -> str:
         op = self.g.pick(("<", "<=", ">", ">=", "==", "!="))
-        a, b = self.two(lambda: self.expr(t, depth, uniform))
+        a, b = self.two(lambda: self.expr(t, depth, uniform), t)
         return f"({a} {op} {b})"
 
-    def two(self, make: Callable[[], str]) -> tuple[str, str]:
-        """Two operands, not the same text (x < x is a constant and a warning)."""
+    def two(self, make: Callable[[], str], t: CType) -> tuple[str, str]:
+        """Two operands of type t, not the same text (x < x is a constant and
+        a warning): the second becomes x + 1 or x - 1 if need be, wrapping
+        (a plain ``x + 1`` of a 32- or 64-bit signed x may overflow: fuzz
+        seed 20600973, where gcc folded ``x < x + 1`` and its UBSan saw
+        nothing)."""
         a, b = make(), make()
         for _ in range(3):
             if a != b:
                 break
             b = make()
         if a == b:
-            b = f"({b} {'+' if self.g.chance(0.5) else '-'} 1)"
+            op = self.g.pick("+-")
+            b = f"({b} {op} 1)" if t.floating else int_arith(t, op, b, t.literal(1), True)
         return a, b
 
     def cond(self, depth: int, uniform: bool) -> str:
