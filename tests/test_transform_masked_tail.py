@@ -1,0 +1,83 @@
+"""The masked last iteration (s2s.transform.masked_tail), on lowered C loops.
+
+The tail region runs the first ``rem`` of W lanes.  After the pipeline it
+must, in predicated lock step, leave memory as the original body run for
+those lanes one after another does, hand back their reduction and
+``lastprivate`` values, keep the accumulators of the other lanes, and never
+let those lanes touch memory: the arrays end where lane ``rem`` would read.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from s2s.ir.interpreter import Memory, run_lanes, run_predicated
+from s2s.ir.printer import print_function
+from s2s.ir.types import F64
+from s2s.pipeline import AnalyzedRegion, analyze_tail
+from s2s.transform.masked_tail import guard_tail
+from test_lower_support import lower_one
+
+LOOP = """
+double f(int n, const double *a, double *b, double t) {
+  double s = 0.0, last = -1.0;
+  #pragma omp simd reduction(+:s) lastprivate(last)
+  for (int i = 0; i < n; ++i) {
+    if (a[i] > t)
+      b[i] = a[i];
+    s += a[i] * b[i];
+    last = a[i];
+  }
+  return s + last;
+}
+"""
+W = 8
+
+
+def test_the_body_runs_under_lane_less_than_rem(tmp_path: Path) -> None:
+    region = guard_tail(lower_one(tmp_path, LOOP))
+    assert region is not None
+    text = print_function(region.fn)
+    entry = text.split("\n\n")[0]
+    assert "tail.entry:\n  %active = cmp lt %s2s.lane, %s2s.rem\n  condbr %active, entry, " \
+        "tail.exit" in entry
+    assert [b.role for b in region.args][-2:] == ["lane", "rem"]
+    # the reduction keeps its accumulator on the skip edge, lastprivate gets a flag
+    assert "phi f64 [%s.1, ret], [%s, tail.entry]" in text.replace("%s.2", "%s.1")
+    assert "phi i1 [i1 1, ret], [i1 0, tail.entry]" in text
+    last = next(rb for rb in region.results if rb.role == "lastprivate")
+    assert last.assigned_index == len(region.fn.ret_types) - 1
+
+
+def _lane_args(region, lanes: int, rem: int, a: int, b: int, tail: bool) -> list[list[object]]:
+    args = []
+    for k in range(lanes):
+        values = {"iv": k, "reduction": 0.5 * k, "lane": k, "rem": rem}
+        by_name = {"a": a, "b": b, "t": 3.0}
+        args.append([values.get(x.role, by_name.get(x.c_expr)) for x in region.args])
+    return args if tail else args[:rem]
+
+
+@pytest.mark.parametrize("rem", [1, 3, 7])
+def test_the_tail_does_what_the_first_rem_lanes_do(tmp_path: Path, rem: int) -> None:
+    tail = analyze_tail(lower_one(tmp_path, LOOP))
+    assert isinstance(tail, AnalyzedRegion)
+    plain = lower_one(tmp_path, LOOP)
+    data = [float((k * 5) % 7) for k in range(rem)]
+    results = []
+    for region, predicated in ((tail.region, True), (plain, False)):
+        mem = Memory()
+        a = mem.alloc_array(F64, data)       # exactly rem elements: lane rem would trap
+        b = mem.alloc_array(F64, [1.0] * rem)
+        args = _lane_args(region, W, rem, a, b, predicated)
+        out = (run_predicated if predicated else run_lanes)(region.fn, args, mem)
+        results.append((out, mem.read_array(b, F64, rem)))
+    (tail_out, tail_b), (lane_out, lane_b) = results
+    assert tail_b == lane_b
+    for k in range(W):
+        s, last, flag = tail_out[k]
+        if k < rem:
+            assert (s, last, flag) == (lane_out[k][0], lane_out[k][1], 1)
+        else:
+            assert (s, flag) == (0.5 * k, 0)   # the accumulator as it was, not assigned
