@@ -17,6 +17,7 @@ from s2s.ir.printer import print_function
 from s2s.ir.types import F64
 from s2s.pipeline import AnalyzedRegion, analyze_tail
 from s2s.transform.masked_tail import guard_tail
+from test_codegen_kit import vectorize
 from test_lower_support import lower_one
 
 LOOP = """
@@ -81,3 +82,25 @@ def test_the_tail_does_what_the_first_rem_lanes_do(tmp_path: Path, rem: int) -> 
             assert (s, last, flag) == (lane_out[k][0], lane_out[k][1], 1)
         else:
             assert (s, flag) == (0.5 * k, 0)   # the accumulator as it was, not assigned
+
+
+SHORT = """
+void scale(int n, const float *a, float *b, float s) {
+  #pragma omp simd
+  for (int i = 0; i < n; i++)
+    b[i] = a[i] * s;
+}
+"""
+
+
+def test_avx512_runs_the_remainder_as_a_masked_vector(tmp_path: Path) -> None:
+    """AVX-512 (target.toml masked_tail): after the last full vector one
+    masked vector iteration, no scalar remainder loop; AVX2 (no cheap
+    masked stores) keeps the scalar remainder."""
+    avx512, _ = vectorize(SHORT, "avx512", workdir=tmp_path)
+    assert "if (s2s_k < s2s_trip) {" in avx512.text
+    assert "s2s_e" not in avx512.text
+    assert "_mm512_mask_storeu_ps" in avx512.text
+    avx2, _ = vectorize(SHORT, "avx2", workdir=tmp_path)
+    assert "s2s_e < (unsigned)(s2s_trip % 8ULL)" in avx2.text
+    assert "if (s2s_k < s2s_trip) {" not in avx2.text
