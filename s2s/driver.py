@@ -27,7 +27,7 @@ from .frontend.pragmas import Pragma, find_pragmas, scan_pragma_lines
 from .frontend.views import FileView, parse_views
 from .ir.region import Region
 from .transform.boscc import DEFAULT_THRESHOLD
-from .pipeline import AnalyzedRegion, analyze, control_counts, generate
+from .pipeline import AnalyzedRegion, analyze, analyze_tail, control_counts, generate
 from .report import RegionReport, render_json, render_text
 
 DEFAULT_TARGETS = ("avx512", "avx2", "neon")
@@ -356,7 +356,8 @@ def _vectorize_loop(lowered: "_Lowered", targets: list[Target],
             analyzed = lowered.region_for(target)
             report.name = analyzed.region.name
             control_counts(analyzed, report)
-            loop = generate(analyzed, target, codegen_options, report)
+            tail = lowered.tail_for(target) if target.masked_tail else None
+            loop = generate(analyzed, target, codegen_options, report, tail)
         except Exception as exc:  # noqa: BLE001 - a bug in one loop must not fail the file
             e = _contained(exc, lowered.location)
             report.reason = e.message
@@ -401,6 +402,7 @@ class _Lowered:
         self.views, self.pragmas, self.options = views, pragmas, options
         self.location = next(iter(pragmas.values())).location
         self.cache: dict[tuple[int, bool], AnalyzedRegion | Unsupported] = {}
+        self.tails: dict[tuple[int, bool], Optional[AnalyzedRegion]] = {}
 
     def region_for(self, target: Target) -> AnalyzedRegion:
         view = self.views[target.name]
@@ -416,6 +418,27 @@ class _Lowered:
         if isinstance(found, Unsupported):
             raise found
         return found
+
+    def tail_for(self, target: Target) -> Optional[AnalyzedRegion]:
+        """The loop's masked last iteration for ``target`` (transform.masked_tail),
+        or None: the scalar remainder stays."""
+        view = self.views[target.name]
+        key = (id(view), target.plain_char_signed)
+        if key not in self.tails:
+            self.tails[key] = self._analyze_tail(view.parsed, self.pragmas[target.name],
+                                                 target.plain_char_signed)
+        return self.tails[key]
+
+    def _analyze_tail(self, parsed: Any, pragma: Pragma, signed: bool
+                      ) -> Optional[AnalyzedRegion]:
+        try:
+            threshold = self.options.boscc_threshold if self.options.boscc else None
+            return analyze_tail(lower_loop(parsed, pragma, plain_char_signed=signed),
+                                boscc_threshold=threshold)
+        except Exception:  # noqa: BLE001 - the scalar remainder is always correct
+            if os.environ.get("S2SVEC_DEBUG"):
+                raise
+            return None
 
     def _analyze(self, parsed: Any, pragma: Pragma, signed: bool
                  ) -> AnalyzedRegion | Unsupported:

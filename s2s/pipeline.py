@@ -52,6 +52,7 @@ from .transform.divergent_loops import make_loops_uniform
 from .transform.per_lane_storage import interleave_per_lane_objects
 from .transform.licm import hoist_invariants
 from .transform.linearize import linearize
+from .transform.masked_tail import guard_tail
 from .transform.speculate import speculate
 
 ALL = ("divergence",)
@@ -191,6 +192,16 @@ def analyze(region: Region, print_after: tuple[str, ...] = (),
                           list(state.results.get("boscc") or []), records)
 
 
+def analyze_tail(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRESHOLD
+                 ) -> Optional[AnalyzedRegion]:
+    """A loop region's masked last iteration (transform.masked_tail: the body
+    under ``lane < rem``) through the pipeline; None when the region has no
+    such form (the scalar remainder stays).  ``region`` is a fresh lowering:
+    it is changed."""
+    tail = guard_tail(region)
+    return None if tail is None else analyze(tail, boscc_threshold=boscc_threshold)
+
+
 def _too_deep(region: Region) -> Unsupported:
     """The walkers recurse over the region's nesting; beyond the depth
     s2s.deep allows the loop stays scalar."""
@@ -260,12 +271,14 @@ def control_counts(analyzed: AnalyzedRegion, report: RegionReport) -> None:
 
 
 def generate(analyzed: AnalyzedRegion, target: Target, options: CodegenOptions,
-             report: RegionReport) -> GeneratedLoop:
+             report: RegionReport, tail: Optional[AnalyzedRegion] = None) -> GeneratedLoop:
     """Vector code for one target; the report gets its width and counts.
-    Raises Unsupported when the target cannot take the region."""
+    ``tail``: the loop's masked last iteration (analyze_tail), used instead
+    of the scalar remainder when it widens.  Raises Unsupported when the
+    target cannot take the region."""
     try:
         loop = generate_loop(analyzed.region, analyzed.div, analyzed.mem, target, options,
-                             analyzed.records)
+                             analyzed.records, tail)
     except (RecursionError, ctypes.ArgumentError) as exc:
         if not is_too_deep(exc):
             raise

@@ -61,11 +61,14 @@ class GeneratedLoop:
 
 # -- shapes of the region parameters --------------------------------------------------
 def region_arg_shapes(region: Any) -> dict[Argument, Any]:
-    """iv/linear -> strided(step) (pointers: bytes), reduction -> varying, else uniform."""
+    """iv/linear -> strided(step) (pointers: bytes), the lane number of a
+    masked last iteration -> strided(1), reduction -> varying, else uniform."""
     from ..analysis.shapes import VectorShape
     shapes: dict[Argument, Any] = {}
     for b in region.args:
-        if b.role in ("iv", "linear"):
+        if b.role == "lane":
+            shapes[b.arg] = VectorShape.strided(1)
+        elif b.role in ("iv", "linear"):
             step = b.step
             if isinstance(b.arg.type, PtrType):
                 step *= b.arg.type.pointee.size
@@ -268,23 +271,29 @@ def combine(op: str, t: Type, var: str, x: str) -> str:
 
 # -- the loop ------------------------------------------------------------------------------
 def generate_loop(region: Any, div: Any, mem: Any, target: Target,
-                  options: Optional[CodegenOptions] = None, records: Any = None) -> GeneratedLoop:
+                  options: Optional[CodegenOptions] = None, records: Any = None,
+                  tail: Any = None) -> GeneratedLoop:
     """Vectorize one loop region for ``target`` (raises Unsupported).
 
     ``div`` is the DivergenceInfo of ``region.fn`` computed with
     ``region_arg_shapes(region)``; ``mem`` (s2s.analysis.memory) gives the kind
     of every load and store, ``records`` (s2s.analysis.records) the strided
-    accesses that may move whole records."""
-    return _LoopGen(region, div, mem, target, options or CodegenOptions(), records).run()
+    accesses that may move whole records.  ``tail`` (an
+    s2s.pipeline.AnalyzedRegion of the loop's masked last iteration) runs
+    the iterations after the last full vector when it widens at the same
+    width; else they run as the scalar loop body."""
+    return _LoopGen(region, div, mem, target, options or CodegenOptions(), records,
+                    tail).run()
 
 
 class _LoopGen:
     def __init__(self, region: Any, div: Any, mem: Any, target: Target,
-                 options: CodegenOptions, records: Any = None) -> None:
+                 options: CodegenOptions, records: Any = None, tail: Any = None) -> None:
         self.region = region
         self.div = div
         self.mem = mem
         self.records = records
+        self.tail = tail
         self.target = target
         self.options = options
         self.loc = _loc(region)
@@ -296,14 +305,12 @@ class _LoopGen:
     def run(self) -> GeneratedLoop:
         region, target = self.region, self.target
         W, mbits = choose_width(region, self.div, target, self.options)
-        self.W = W
+        self.W, self.mbits = W, mbits
         tag = f"{target.name}_{region.line}_{region.column}"
-        w = Widener(region.fn, self.div, self.mem, target, W, mbits, tag,
-                    self.options.math, self.loc, self.options.simd_functions,
-                    self.records, threads=bool(region.worksharing))
+        w = self.widener(region.fn, self.div, self.mem, self.records, tag)
         self.parallel = bool(region.worksharing) and not region.outer_loops
         setup, iter_setup, acc_init, folds = self.bind_args(w)
-        w.on_ret = self.on_ret
+        w.on_ret = lambda w, values: self.on_ret(w, values, region.results)
         body = w.run()
         em = Emitter(target, W)
         body_lines = em.blocks(body)
@@ -312,27 +319,72 @@ class _LoopGen:
                 "var": self.result_var(b),
                 "combine": combine(b.reduction_op, b.arg.type, self.result_var(b), "s2s_r[s2s_j]")}
                for (b, name, vt), init in zip(folds, acc_init)]
-        text = self.assemble(setup, iter_setup, acc, body, body_lines)
-        needs = set(w.needs) | set(em.needs)
+        tail = None if self.parallel else self.masked_tail(tag, {b.c_expr: n for b, n, _ in folds})
+        text = self.assemble(setup, iter_setup, acc, body, body_lines, tail)
+        needs = set(w.needs) | set(em.needs) | (tail["needs"] if tail else set())
         stats = {"memory": dict(w.stats.memory), "calls": dict(w.stats.calls),
                  "allocas": dict(w.stats.allocas)}
         return GeneratedLoop(text, W, stats, needs)
 
+    def widener(self, fn: Any, div: Any, mem: Any, records: Any, tag: str) -> Widener:
+        return Widener(fn, div, mem, self.target, self.W, self.mbits, tag,
+                       self.options.math, self.loc, self.options.simd_functions,
+                       records, threads=bool(self.region.worksharing))
+
+    def masked_tail(self, tag: str, accumulators: dict[str, str]) -> Optional[dict[str, Any]]:
+        """The C lines of the masked last iteration (self.tail widened at this
+        loop's width, its reductions in this loop's accumulators), or None when
+        there is none or it does not widen: the scalar remainder stays."""
+        if self.tail is None:
+            return None
+        region = self.tail.region
+        try:
+            w = self.widener(region.fn, self.tail.div, self.tail.mem, self.tail.records,
+                             tag + "_tail")
+            setup, iter_setup, _, _ = self.bind_args(w, region, accumulators)
+            w.on_ret = lambda w, values: self.on_ret(w, values, region.results)
+            body = w.run()
+        except Unsupported:
+            return None
+        em = Emitter(self.target, self.W)
+        lines = em.blocks(body)
+        return {"lines": [f"{d};" for d in body.decls] + setup + iter_setup
+                + indent_lines(lines, 0),
+                "needs": set(w.needs) | set(em.needs)}
+
     # -- parameters ------------------------------------------------------------------------
-    def bind_args(self, w: Widener) -> tuple[list[str], list[str], list[Any], list[Any]]:
+    def bind_args(self, w: Widener, region: Any = None,
+                  accumulators: Optional[dict[str, str]] = None
+                  ) -> tuple[list[str], list[str], list[Any], list[Any]]:
+        """C lines that give the region's parameters their values: before the
+        loop, at the start of each vector iteration, the accumulators' initial
+        values and what folds them.  For the masked last iteration (``region``
+        the tail's, ``accumulators`` the loop's by variable) every line goes
+        into its own block and reductions continue the loop's accumulators."""
         setup: list[str] = []
         iter_setup: list[str] = []
         acc_init: list[Any] = []
         folds: list[Any] = []
-        bounds = self.region.bounds
-        self.iv_binding = None
-        for b in self.region.args:
+        tail = region is not None
+        region = region or self.region
+        bounds = region.bounds
+        if not tail:
+            self.iv_binding = None
+        for b in region.args:
             arg = b.arg
             t = arg.type
-            if b.role == "iv":
+            if b.role in ("lane", "rem"):
+                name = w.name(b.c_expr)
+                value = "0" if b.role == "lane" else "(int32_t)(s2s_trip - s2s_k)"
+                iter_setup.append(f"const {c_decl(t, name)} = {value};")
+                w.forms[arg] = Form(scalar=name)
+            elif b.role == "reduction" and tail:
+                w.forms[arg] = Form(vec=(accumulators or {})[b.c_expr])
+            elif b.role == "iv":
                 if not isinstance(t, IntType):
                     raise Unsupported("only integer loop variables are supported", self.loc)
-                self.iv_binding = b
+                if not tail:
+                    self.iv_binding = b
                 name = w.name(bounds.var)
                 w.body.decls.append(c_decl(t, name))
                 iter_setup.append(f"{name} = {self.lane0('s2s_lo', bounds.step, t, 's2s_k')};")
@@ -345,7 +397,8 @@ class _LoopGen:
                 w.body.decls.append(c_decl(t, name))
                 iter_setup.append(f"{name} = {self.lane0(start, b.step, t, 's2s_k')};")
                 w.forms[arg] = Form(scalar=name)
-                self.linears.append((b, start))
+                if not tail:
+                    self.linears.append((b, start))
             elif b.role == "uniform":
                 name = w.name(arg.name or "u")
                 setup.append(f"{'' if isinstance(t, PtrType) else 'const '}"
@@ -364,6 +417,8 @@ class _LoopGen:
                 raise internal_error(f"unknown region parameter role '{b.role}'", self.loc)
         if self.iv_binding is None:
             raise internal_error("a loop region without an induction variable", self.loc)
+        if tail:
+            return [], setup + iter_setup, [], []
         return setup, iter_setup, acc_init, folds
 
     @staticmethod
@@ -380,8 +435,8 @@ class _LoopGen:
         return (f"({c_type(t)})((unsigned long long){start} + {k} * "
                 f"(unsigned long long){literal(step, IntType(64))})")
 
-    def on_ret(self, w: Widener, values: list[Value]) -> None:
-        for rb in self.region.results:
+    def on_ret(self, w: Widener, values: list[Value], results: list[Any]) -> None:
+        for rb in results:
             v = values[rb.index]
             if rb.role == "reduction":
                 acc = w.forms[rb.arg].vec
@@ -426,7 +481,7 @@ class _LoopGen:
         return trip_count(self.region.bounds, t, "", self.loc)
 
     def assemble(self, setup: list[str], iter_setup: list[str], acc: list[dict[str, str]],
-                 body: Any, body_lines: list[str]) -> str:
+                 body: Any, body_lines: list[str], tail: Optional[dict[str, Any]] = None) -> str:
         """Lay out the block through templates/common/loop.c.j2."""
         region, W = self.region, self.W
         bd = region.bounds
@@ -454,6 +509,7 @@ class _LoopGen:
             "epi_linear": [f"{b.c_expr} = {self.lane0(st, b.step, b.arg.type, '(s2s_k + s2s_e)')};"
                            for b, st in self.linears],
             "epi_body": _dedent(region.body_text), "after": after,
+            "tail": tail["lines"] if tail else [],
         }
         g.update(self.second_accumulators(acc, g["body"]))
         block = self.target.render("loop.c.j2", g=g).rstrip("\n").split("\n")

@@ -108,6 +108,11 @@ class Target:
     """ISA letters of the variants this target's loops may call, best first
     (the build has their ISAs too: AVX2 code may call SSE variants)."""
 
+    masked_tail: bool = False
+    """The iterations left after the last full vector run as one more vector
+    iteration with the first lanes active (cheap masked memory), not as
+    the scalar loop body (s2s.transform.masked_tail)."""
+
     assumed: tuple[str, ...] = ()
     """More conditions the code was generated under (the reading of the
     file, s2s.frontend.views.FileView.assumed; set per file by the driver)."""
@@ -246,4 +251,5 @@ def load_target(name: str) -> Target:
         env=env, plain_char_signed=bool(data.get("plain_char_signed", True)),
         triple=data.get("triple", ""), avoid=list(data.get("avoid", [])),
         vfabi_family=tuple(data.get("vfabi_family", ())), vfabi_isa=data.get("vfabi_isa", ""),
-        vfabi_calls=tuple(data.get("vfabi_calls", (data.get("vfabi_isa", ""),))))
+        vfabi_calls=tuple(data.get("vfabi_calls", (data.get("vfabi_isa", ""),))),
+        masked_tail=bool(data.get("masked_tail", False)))
