@@ -6,6 +6,11 @@ Every change of control flow is a pass here, on the IR, before widening:
                       deleted before it decides anything
     canonicalize      preheaders, one latch, dedicated exits, loop-closed SSA
     licm              loop-invariant computations move before their loop
+    merge-arms        what the arms of a divergent cascade compute alike on
+                      different inputs, computed once after they join
+    hoist             what sibling arms compute alike on the same inputs,
+                      computed once before they part
+    per-lane-storage  local arrays one copy per lane, interleaved
     speculate         short harmless arms of divergent branches become selects
     boscc             all-false skips in front of expensive divergent arms
     divergent-loops   divergent loops (and loops under divergent control) made uniform
@@ -53,6 +58,7 @@ from .transform.per_lane_storage import interleave_per_lane_objects
 from .transform.licm import hoist_invariants
 from .transform.linearize import linearize
 from .transform.masked_tail import guard_tail
+from .transform.merge_arms import merge_arms
 from .transform.speculate import speculate
 
 ALL = ("divergence",)
@@ -118,6 +124,14 @@ def _per_lane_storage(state: PassState) -> object:
     return interleave_per_lane_objects(state.fn, state.get("divergence"))
 
 
+def _merge_arms(state: PassState) -> object:
+    merged = 0
+    while merge_arms(state.fn, state.get("divergence")):
+        state.invalidate(ALL)
+        merged += 1
+    return merged
+
+
 def _speculate(state: PassState) -> object:
     return speculate(state.fn, state.get("divergence"))
 
@@ -140,6 +154,7 @@ PIPELINE: tuple[Pass, ...] = (
     Pass("dce", _dce),
     Pass("canonicalize", _canonicalize),
     Pass("licm", _licm),
+    Pass("merge-arms", _merge_arms, requires=("divergence",)),
     Pass("hoist", _hoist),
     Pass("per-lane-storage", _per_lane_storage, requires=("divergence",)),
     Pass("speculate", _speculate, requires=("divergence",)),

@@ -1,6 +1,8 @@
 """AVX2 math: exact instruction mappings (bit-exact) and libmvec (within 4 ulp)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from s2s.codegen.generate import CodegenOptions
@@ -115,3 +117,31 @@ def test_exact_math_option_calls_libm_per_lane(target):
     assert "_ZGV" not in res.text
     assert res.loops[0].stats["calls"] == {"vector_variant": 0, "vector_math": 0,
                                            "serialized": 4}
+
+
+GUARDED_LOG = kernel_source("""
+    void F(guarded_log)(int n, KARGS) {
+        #pragma omp simd
+        for (int i = 0; i < n; i++) {
+            double a = x[i];
+            if (a > 0.5)
+                a = log(a - 0.5) * y[i];
+            z[i] = a;
+        }
+    }
+""")
+
+
+@pytest.mark.parametrize('target', [t for t in TARGETS if t in ("avx2", "avx512")])
+def test_masked_math_call_gets_one_on_inactive_lanes(target):
+    """Lanes a math call's mask leaves out get 1.0: their value (here
+    a - 0.5 <= 0) would send libmvec's log down its slow special-input path."""
+    res = build_and_run(target, GUARDED_LOG, ["guarded_log"], ulp=4, expect_loops=1,
+                        libs=("-lmvec", "-lm"))
+    vlog = "_ZGVdN4v_log" if target == "avx2" else "_ZGVeN8v_log"
+    call = re.search(r"= " + vlog + r"\((\w+)\)", res.text)
+    assert call, res.text
+    arg = call.group(1)
+    one = re.search(r"(\w+) = _mm(?:256|512)_set1_pd\(1\.0\);", res.text)
+    assert one and re.search(rf"{arg} = _mm(?:256|512)_\w*blend\w*\([^;]*{one.group(1)}", res.text), \
+        res.text

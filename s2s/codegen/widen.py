@@ -921,9 +921,8 @@ class Widener:
             value = 0 if inst.callee == LANE else self.W
             self.forms[inst] = Form(scalar=literal(value, inst.type))
             return None
-        if inst.pure and self.kind(inst) != "v" and all(self.kind(a) != "v" for a in args) \
-                and inst.mask is None:
-            return self.scalar_inst(inst)
+        if inst.pure and self.kind(inst) != "v" and all(self.kind(a) != "v" for a in args):
+            return self.scalar_inst(inst)   # a math call's mask only spares inactive lanes work
         for a in args:
             if not (a.type.is_int() or a.type.is_float() or a.type.is_ptr()):
                 self.fail(f"call of '{inst.callee}' with a {_what(a.type)} argument is not "
@@ -948,7 +947,7 @@ class Widener:
                 self.stats.calls["vector_math"] += 1
                 self.needs.add(("proto", vname, t.ctype, len(args)))
                 dst = self.new_vec(t, hint)
-                self.stmt(f"{dst} = {vname}({', '.join(self.vec(a) for a in args)});")
+                self.stmt(f"{dst} = {vname}({', '.join(self.math_args(args, t, mask))});")
                 return self.set_vec(inst, dst)
         if self.vector_variant(inst, t, hint):
             return
@@ -960,6 +959,17 @@ class Widener:
             return
         self.set_vec(inst, self.per_lane(code, inputs, t, ret, hint, mask))
 
+
+    def math_args(self, args: list[Value], t: TypeInfo, mask: Optional[Operand]) -> list[str]:
+        """A math call's vector arguments, 1.0 on the lanes its mask leaves out:
+        what those lanes hold (0/0, a negative, an infinity) would send the
+        vector math library down its slow path for special inputs."""
+        vectors = [self.vec(a) for a in args]
+        if mask is None:
+            return vectors
+        one = self.const_vec(t, 1.0)
+        return [self.vop("select", t, "arg", t=t, m=mask.text, a=v, b=one, mt=mask.type)
+                for v in vectors]
 
     def vector_variant(self, inst: Call, t: Optional[TypeInfo], hint: str) -> bool:
         """Call the declare simd variant whose lanes are W, whose mask matches

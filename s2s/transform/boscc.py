@@ -39,9 +39,9 @@ from typing import ClassVar
 from ..analysis.cfg import Graph
 from ..analysis.divergence import DivergenceInfo
 from ..ir.types import I1
-from ..ir.values import (ANY, BinOp, Block, Call, CondBr, Constant, Function, Instruction, Load,
-                         Store)
+from ..ir.values import ANY, BinOp, Block, Call, CondBr, Constant, Function
 from .canonicalize import canonicalize
+from .cost import instruction_weight
 
 DEFAULT_THRESHOLD = 16
 """A region weighing this much gets a gadget (one math call does)."""
@@ -93,17 +93,7 @@ def _arm_weight(g: Graph[Block], a: Block, arm: Block) -> int:
         return 0
     if g.loops.innermost.get(arm) is not g.loops.innermost.get(a):
         return 0
-    return sum(_weight(inst) for b in g.rpo if g.dominates(arm, b) for inst in b.instructions)
-
-
-def _weight(inst: Instruction) -> int:
-    if isinstance(inst, Call):
-        return 16
-    if isinstance(inst, BinOp) and inst.op in ("div", "rem"):
-        return 8
-    if isinstance(inst, (Load, Store)):
-        return 2
-    return 1
+    return sum(instruction_weight(inst) for b in g.rpo if g.dominates(arm, b) for inst in b.instructions)
 
 
 def _gadget(fn: Function, a: Block, arm: Block) -> Block:

@@ -35,7 +35,7 @@ from ..analysis.cfg import Graph
 from ..analysis.divergence import DivergenceInfo
 from ..analysis.transfer import same_value
 from ..ir.ssa import SSABuilder
-from ..ir.types import I1, IntType
+from ..ir.types import I1, FloatType, IntType
 from ..ir.values import (HORIZONTAL, BinOp, Block, Call, Cmp, CondBr, Constant, Function, Instruction,
                          Load, Phi, Select, Store, Switch, Undef, Value)
 
@@ -322,11 +322,15 @@ def _and(a: Value, b: Value, at: _Inserter, name: str) -> Value:
 
 def needs_mask(inst: Instruction) -> bool:
     """Must not run on inactive lanes: memory, calls with effects (and the
-    horizontal operations, which look at the active lanes), integer division."""
+    horizontal operations, which look at the active lanes), integer division.
+    Also math calls: they may run on inactive lanes, but what those lanes
+    hold (a negative logarithm, 0/0) sends a vector math library down its
+    slow path for special inputs; with the mask, code generation gives them
+    a harmless argument."""
     if isinstance(inst, (Load, Store)):
         return True
     if isinstance(inst, Call):
-        return not inst.pure or inst.callee in HORIZONTAL
+        return not inst.pure or inst.callee in HORIZONTAL or isinstance(inst.type, FloatType)
     if isinstance(inst, BinOp) and inst.op in ("div", "rem"):
         return isinstance(inst.type, IntType) and not _safe_divisor(inst.operands[1])
     return False
