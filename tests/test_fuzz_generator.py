@@ -86,6 +86,7 @@ DIVERGENT_FEATURES = (
     "switch-default-middle", "switch-default-last",
     "local-array", "local-histogram", "local-stack",
     "select-divergent", "logical-divergent", "short-circuit", "short-circuit-divergent",
+    "formula-cascade",
 )
 DECLARE_SIMD_FEATURES = (
     "declare-simd", "declare-simd-varying", "declare-simd-uniform", "declare-simd-uniform-ptr",
@@ -93,7 +94,7 @@ DECLARE_SIMD_FEATURES = (
     "declare-simd-notinbranch", "declare-simd-masked",
 )
 NEW_KINDS = ("switch", "continue", "divergent_loop", "early_exit_loop", "nested_break",
-             "local_array", "short_circuit", "declare_simd")
+             "local_array", "short_circuit", "declare_simd", "formula_cascade")
 
 REQUIRED_FEATURES = {
     # element types and loop variables

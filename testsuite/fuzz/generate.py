@@ -93,12 +93,14 @@ STMT_WEIGHTS: dict[str, float] = {
     # divergent control flow (issue 6)
     "switch": 0.7, "continue": 0.7, "divergent_loop": 1.0, "early_exit_loop": 0.8,
     "nested_break": 0.4, "local_array": 0.7, "short_circuit": 0.8,
+    "formula_cascade": 0.5,
     # calls: a plain function (per lane), a declare simd one (issue 7)
     "call": 0.2, "declare_simd": 1.0,
 }
 # kinds that open a block: none below Options.depth
 NESTING = ("if_uniform", "if_varying", "inner_loop", "switch", "divergent_loop",
-           "early_exit_loop", "nested_break", "local_array", "short_circuit")
+           "early_exit_loop", "nested_break", "local_array", "short_circuit",
+           "formula_cascade")
 # kinds that open a loop: at most two loops deep inside the simd loop
 LOOPS = ("inner_loop", "divergent_loop", "early_exit_loop", "nested_break", "local_array")
 
@@ -735,6 +737,45 @@ class FuncGen:
             lines += [*indent(self.block(depth + 1)), "}"]
         self.cond_depth -= 1
         return lines
+
+    def stmt_formula_cascade(self, depth: int) -> list[str]:
+        """An else-if cascade on varying conditions whose arms mostly evaluate
+        one formula (a division and a square root: exact, so the comparison
+        stays bit for bit) on their own inputs, some adding a term, some
+        with another formula or none: what merge-arms computes once."""
+        floats = [t for t in self.types if t.floating]
+        if not floats:
+            return self.stmt_local(depth)
+        self.mark("formula-cascade")
+        t = self.g.pick(floats)
+        acc = Value(self.fresh("t"), t, uniform=False)
+        lines = [f"{t.name} {acc.name} = {self.expr(t, 1)};"]
+        self.varying += 1
+        self.cond_depth += 1
+        arms = self.g.rng.randint(2, 4)
+        for k in range(arms + 1):
+            head = "if" if k == 0 else "} else if" if k < arms else "} else"
+            cond = f" {paren(self.cond(1, False))}" if k < arms else ""
+            lines += [f"{head}{cond} {{", *indent(self.formula_arm(acc, t))]
+        lines.append("}")
+        self.cond_depth -= 1
+        self.varying -= 1
+        self.declare(acc)
+        return lines
+
+    def formula_arm(self, acc: Value, t: CType) -> list[str]:
+        r = self.g.rng.random()
+        if r < 0.15:
+            return []
+        a, b = self.expr(t, 1), self.expr(t, 1)
+        if r < 0.3:
+            return [f"{acc.name} = {acc.name} * {t.literal(0.5)} - {a};"]
+        fabs, sqrt = _fn(t, "fabs"), _fn(t, "sqrt")
+        formula = (f"({a}) / ({fabs}({b}) + {t.literal(1.5)}) "
+                   f"+ {sqrt}({fabs}(({a}) * {t.literal(0.25)} + {b}))")
+        if self.g.chance(0.35):
+            formula += f" + {self.expr(t, 1)}"
+        return [f"{acc.name} = {acc.name} + {formula};"]
 
     def stmt_inner_loop(self, depth: int) -> list[str]:
         self.features.add("inner-loop")
