@@ -89,11 +89,11 @@ def numbered(inst: Instruction) -> bool:
 
 def load_key(inst: Load) -> Hashable:
     """Equal for loads of one address, type and mask."""
-    mask = None if inst.mask is None else _operand_key(inst.mask)
-    return (str(inst.type), _operand_key(inst.operands[0]), mask)
+    mask = None if inst.mask is None else operand_key(inst.mask)
+    return (str(inst.type), operand_key(inst.operands[0]), mask)
 
 
-def _operand_key(v: Value) -> Hashable:
+def operand_key(v: Value) -> Hashable:
     if isinstance(v, Constant):
         # repr keeps 0.0 and -0.0 apart (they differ in arithmetic).
         return ("const", str(v.type), repr(v.value))
@@ -102,8 +102,8 @@ def _operand_key(v: Value) -> Hashable:
     return id(v)
 
 
-def value_key(inst: Instruction) -> Hashable:
-    """Equal for instructions that compute the same value from the same operands."""
+def operation_key(inst: Instruction) -> Hashable:
+    """Equal for instructions of one operation, attribute and result type."""
     extra: Hashable = None
     if isinstance(inst, (BinOp, UnOp)):
         extra = inst.op
@@ -113,5 +113,9 @@ def value_key(inst: Instruction) -> Hashable:
         extra = inst.field
     elif isinstance(inst, Call):
         extra = inst.callee
-    return (type(inst).__name__, extra, str(inst.type),
-            tuple(_operand_key(o) for o in inst.operands))
+    return (type(inst).__name__, extra, str(inst.type))
+
+
+def value_key(inst: Instruction) -> Hashable:
+    """Equal for instructions that compute the same value from the same operands."""
+    return operation_key(inst) + (tuple(operand_key(o) for o in inst.operands),)

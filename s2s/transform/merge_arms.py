@@ -71,6 +71,7 @@ from ..ir.types import I1, FloatType, IntType, PtrType
 from ..ir.values import (BinOp, Block, Br, Call, Cast, Cmp, CondBr, Constant, Function,
                          Instruction, Phi, Select, UnOp, Value)
 from .cost import instruction_weight
+from .cse import operand_key, operation_key
 
 MIN_GAIN = 16
 """A nest merges when it saves this much weight (one math call)."""
@@ -226,9 +227,7 @@ def _identity(inst: Instruction) -> Optional[dict[int, Union[int, float]]]:
 
 def _vkey(v: Value) -> Hashable:
     """Equal for one value, or for constants of one type and bits."""
-    if isinstance(v, Constant):
-        return ("const", str(v.type), repr(v.value))   # repr keeps -0.0 apart
-    return id(v)
+    return operand_key(v)
 
 
 @dataclass
@@ -339,14 +338,8 @@ class _Matcher:
 
 
 def _key(inst: Instruction) -> Hashable:
-    extra: Hashable = None
-    if isinstance(inst, (BinOp, UnOp)):
-        extra = inst.op
-    elif isinstance(inst, Cmp):
-        extra = inst.pred
-    elif isinstance(inst, Call):
-        extra = (inst.callee, inst.pure)
-    return (type(inst).__name__, extra, str(inst.type), tuple(str(o.type) for o in inst.operands))
+    """Equal for instructions of one operation on operands of the same types."""
+    return operation_key(inst) + (tuple(str(o.type) for o in inst.operands),)
 
 
 # ---------------------------------------------------------------------------
