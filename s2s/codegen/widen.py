@@ -959,7 +959,6 @@ class Widener:
             return
         self.set_vec(inst, self.per_lane(code, inputs, t, ret, hint, mask))
 
-
     def math_args(self, args: list[Value], t: TypeInfo, mask: Optional[Operand]) -> list[str]:
         """A math call's vector arguments, 1.0 on the lanes its mask leaves out:
         what those lanes hold (0/0, a negative, an infinity) would send the

@@ -93,7 +93,8 @@ def _arm_weight(g: Graph[Block], a: Block, arm: Block) -> int:
         return 0
     if g.loops.innermost.get(arm) is not g.loops.innermost.get(a):
         return 0
-    return sum(instruction_weight(inst) for b in g.rpo if g.dominates(arm, b) for inst in b.instructions)
+    return sum(instruction_weight(inst)
+               for b in g.rpo if g.dominates(arm, b) for inst in b.instructions)
 
 
 def _gadget(fn: Function, a: Block, arm: Block) -> Block:

@@ -67,6 +67,7 @@ from typing import Callable, Hashable, Optional, Union
 
 from ..analysis.cfg import Graph, cfg_of
 from ..analysis.divergence import DivergenceInfo
+from ..ir.builder import IRBuilder
 from ..ir.types import I1, FloatType, IntType, PtrType
 from ..ir.values import (BinOp, Block, Br, Call, Cast, Cmp, CondBr, Constant, Function,
                          Instruction, Phi, Select, UnOp, Value)
@@ -353,10 +354,10 @@ def _apply(fn: Function, g: Graph[Block], nest: _Nest, chosen: list[_Leaf],
     member_of = {(id(leaf.phi), leaf.index): k for k, leaf in enumerate(chosen)}
     everyone = len(chosen) == len(nest.leaves)
     if everyone:
-        at = _Inserter(join)
+        body = join
     else:
         merged, rest = _split(fn, join)
-        at = _Inserter(merged)
+        body = merged
 
     holes: dict[Hashable, Value] = {}   # one nest for the holes of equal values
 
@@ -370,7 +371,8 @@ def _apply(fn: Function, g: Graph[Block], nest: _Nest, chosen: list[_Leaf],
                                      lambda: _unused(first.type))
         return holes[key]
 
-    result = _emit(shape, hole, at)
+    values = {id(h): hole(h) for h in _holes(shape)}   # their phis first, then the formula
+    result = _emit(shape, values, IRBuilder().at_start(body))
     old = _instructions(shape)
     if everyone:
         nest.root.replace_all_uses_with(result)
@@ -439,24 +441,17 @@ def _build_nest(nest: _Nest, member_of: dict[tuple[int, int], int],
     return built[id(nest.root)]
 
 
-@dataclass
-class _Inserter:
-    """Puts instructions in order after the phis of ``block`` (which may grow)."""
-
-    block: Block
-    added: int = 0
-
-    def add(self, inst: Instruction) -> Instruction:
-        self.block.insert(len(self.block.phis) + self.added, inst)
-        self.added += 1
-        return inst
-
-
-def _emit(shape: _Shape, hole: Callable[[_Hole], Value], at: _Inserter) -> Value:
+def _holes(shape: _Shape) -> list[_Hole]:
     if isinstance(shape, _Hole):
-        return hole(shape)
-    ops = [_emit(c, hole, at) for c in shape.children]
-    return at.add(_clone(shape.template, ops))
+        return [shape]
+    return [h for child in shape.children for h in _holes(child)]
+
+
+def _emit(shape: _Shape, holes: dict[int, Value], at: IRBuilder) -> Value:
+    if isinstance(shape, _Hole):
+        return holes[id(shape)]
+    ops = [_emit(c, holes, at) for c in shape.children]
+    return at.insert(_clone(shape.template, ops))
 
 
 def _clone(t: Instruction, ops: list[Value]) -> Instruction:
