@@ -315,3 +315,14 @@ def test_s2svec_failures_are_classified(tmp_path: Path) -> None:
     assert err is not None and "exited 1" in err.text
     tr.returncode, tr.output = 0, "int x;"
     assert dt.s2svec_failure(tr) is None
+
+
+def test_gcc_cflags_reach_gcc_builds_only() -> None:
+    """``gcc_cflags`` (the fuzz programs' -frounding-math, a gcc workaround)
+    go to gcc and its cross compiler, not to clang: clang 19's strict-FP path
+    crashes now and then at -O3 (fuzz seeds 137 and 20603878)."""
+    meta = dt.parse_meta('/* s2s-test: vectorized=? cflags="-O1" '
+                                   'gcc_cflags="-frounding-math" */\n')
+    assert dt.kernel_cflags("gcc", meta) == ["-O1", "-frounding-math"]
+    assert dt.kernel_cflags("aarch64-linux-gnu-gcc", meta) == ["-O1", "-frounding-math"]
+    assert dt.kernel_cflags("clang-19", meta) == ["-O1"]

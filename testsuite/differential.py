@@ -38,6 +38,8 @@ Kernel metadata is the first comment of the file, for example
   tolerance=exact | reduction-fp rel=X | ulp=N
   args="..."          extra s2svec arguments
   cflags="..."        extra compiler flags for both sides
+  gcc_cflags="..."    extra flags for gcc builds only (a workaround for a
+                      gcc bug that clang does not need)
   grep="REGEX"        the s2svec output must match REGEX
   report="memory.gather=1 ..."   statistics every vectorized entry must show
   width="avx2:4 avx512:8 neon:2" expected width per target
@@ -352,6 +354,7 @@ class Meta:
     ulp: int = 0
     args: tuple[str, ...] = ()
     cflags: tuple[str, ...] = ()
+    gcc_cflags: tuple[str, ...] = ()
     grep: tuple[str, ...] = ()
     report: tuple[tuple[str, int], ...] = ()
     """(dotted.path, value) every vectorized report entry must have."""
@@ -394,6 +397,7 @@ def parse_meta(text: str) -> Meta:
         vectorized=vectorized, regions=regions, tolerance=tol, rel=rel, ulp=ulp,
         args=tuple(shlex.split(values.pop("args", ""))),
         cflags=tuple(shlex.split(values.pop("cflags", ""))),
+        gcc_cflags=tuple(shlex.split(values.pop("gcc_cflags", ""))),
         grep=tuple(g for g in [values.pop("grep", "")] if g),
         report=tuple(_pairs(values.pop("report", ""), "=")),
         width=tuple(_pairs(values.pop("width", ""), ":")),
@@ -618,10 +622,11 @@ def compile_c(source: Path, binary: Path, cc: str, flags: tuple[str, ...], meta:
 
 
 def kernel_cflags(cc: str, meta: Meta) -> list[str]:
-    """The kernel's own cflags for `cc` (Debian's clang has no libomp: it
-    gets gcc's runtime for -fopenmp)."""
-    return [("-fopenmp=libgomp" if f == "-fopenmp" and cc.startswith("clang") else f)
-            for f in meta.cflags]
+    """The kernel's own cflags for `cc`, with its gcc-only ones for gcc
+    (Debian's clang has no libomp: it gets gcc's runtime for -fopenmp)."""
+    clang = "clang" in Path(cc).name
+    flags = meta.cflags if clang else meta.cflags + meta.gcc_cflags
+    return [("-fopenmp=libgomp" if f == "-fopenmp" and clang else f) for f in flags]
 
 
 def prelude_flags(source: Path, config: "Config", meta: Meta) -> tuple[str, ...]:
