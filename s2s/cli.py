@@ -147,6 +147,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--math", default="vector", choices=["vector", "exact"],
                    help="vector: libmvec on x86 (<= 4 ulp, link -lmvec); "
                         "exact: scalar libm per lane (default: %(default)s)")
+    p.add_argument("--no-refill", action="store_true",
+                   help="keep lanes in groups of consecutive iterations around a divergent "
+                        "loop (default: a lane whose loop ends takes its next iteration)")
     p.add_argument("--no-boscc", action="store_true",
                    help="do not insert all-false skips (BOSCC) in front of expensive "
                         "divergent regions")
@@ -529,6 +532,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     options = driver.Options(targets=targets, preprocessor=_preprocessor(flags),
                              std=args.std or flags.std or "gnu17", math=args.math,
                              simdlen=args.simdlen, boscc=not args.no_boscc,
+                             refill=not args.no_refill,
                              boscc_threshold=args.boscc_threshold,
                              emit_cfg=args.emit_cfg, print_shapes=args.print_shapes,
                              print_after=args.print_after,

@@ -27,7 +27,8 @@ from .frontend.pragmas import Pragma, find_pragmas, scan_pragma_lines
 from .frontend.views import FileView, parse_views
 from .ir.region import Region
 from .transform.boscc import DEFAULT_THRESHOLD
-from .pipeline import AnalyzedRegion, analyze, analyze_tail, control_counts, generate
+from .pipeline import (AnalyzedRegion, analyze, analyze_refill, analyze_tail, control_counts,
+                       generate)
 from .report import RegionReport, render_json, render_text
 
 DEFAULT_TARGETS = ("avx512", "avx2", "neon")
@@ -82,6 +83,8 @@ class Options:
     boscc: bool = True
     boscc_threshold: int = DEFAULT_THRESHOLD
     """Weight of a divergent arm that gets an all-false skip (transform.boscc)."""
+    refill: bool = True
+    """Lane refill around a divergent loop (transform.refill); --no-refill."""
     emit_cfg: Optional[str] = None
     print_shapes: bool = False
     print_after: list[str] = field(default_factory=list)
@@ -356,8 +359,9 @@ def _vectorize_loop(lowered: "_Lowered", targets: list[Target],
             analyzed = lowered.region_for(target)
             report.name = analyzed.region.name
             control_counts(analyzed, report)
-            tail = lowered.tail_for(target) if target.masked_tail else None
-            loop = generate(analyzed, target, codegen_options, report, tail)
+            tail = lowered.variant_for(target, "tail") if target.masked_tail else None
+            refill = lowered.variant_for(target, "refill") if lowered.options.refill else None
+            loop = generate(analyzed, target, codegen_options, report, tail, refill)
         except Exception as exc:  # noqa: BLE001 - a bug in one loop must not fail the file
             e = _contained(exc, lowered.location)
             report.reason = e.message
@@ -393,6 +397,9 @@ def _warn_failures(failures: list[tuple[Target, Unsupported]], attempted: int,
               f"loop not vectorized for {target.name}: {e.message}")
 
 
+VARIANTS = {"tail": analyze_tail, "refill": analyze_refill}
+
+
 class _Lowered:
     """The analyzed region of one loop per target: lowered once per file view
     and plain-char signedness (signed on x86, unsigned on AArch64)."""
@@ -402,7 +409,7 @@ class _Lowered:
         self.views, self.pragmas, self.options = views, pragmas, options
         self.location = next(iter(pragmas.values())).location
         self.cache: dict[tuple[int, bool], AnalyzedRegion | Unsupported] = {}
-        self.tails: dict[tuple[int, bool], Optional[AnalyzedRegion]] = {}
+        self.variants: dict[tuple[str, int, bool], Optional[AnalyzedRegion]] = {}
 
     def region_for(self, target: Target) -> AnalyzedRegion:
         view = self.views[target.name]
@@ -419,23 +426,25 @@ class _Lowered:
             raise found
         return found
 
-    def tail_for(self, target: Target) -> Optional[AnalyzedRegion]:
-        """The loop's masked last iteration for ``target`` (transform.masked_tail),
-        or None: the scalar remainder stays."""
+    def variant_for(self, target: Target, kind: str) -> Optional[AnalyzedRegion]:
+        """A variant of the loop's region for ``target``: ``tail``, its masked
+        last iteration (transform.masked_tail), or ``refill``, the lane refill
+        schedule (transform.refill); None where the loop has none (the plain
+        vector loop and scalar remainder stay)."""
         view = self.views[target.name]
-        key = (id(view), target.plain_char_signed)
-        if key not in self.tails:
-            self.tails[key] = self._analyze_tail(view.parsed, self.pragmas[target.name],
-                                                 target.plain_char_signed)
-        return self.tails[key]
+        key = (kind, id(view), target.plain_char_signed)
+        if key not in self.variants:
+            self.variants[key] = self._analyze_variant(
+                VARIANTS[kind], view.parsed, self.pragmas[target.name], target.plain_char_signed)
+        return self.variants[key]
 
-    def _analyze_tail(self, parsed: Any, pragma: Pragma, signed: bool
-                      ) -> Optional[AnalyzedRegion]:
+    def _analyze_variant(self, build: Callable[..., Optional[AnalyzedRegion]], parsed: Any,
+                         pragma: Pragma, signed: bool) -> Optional[AnalyzedRegion]:
         try:
             threshold = self.options.boscc_threshold if self.options.boscc else None
-            return analyze_tail(lower_loop(parsed, pragma, plain_char_signed=signed),
-                                boscc_threshold=threshold)
-        except Exception:  # noqa: BLE001 - the scalar remainder is always correct
+            return build(lower_loop(parsed, pragma, plain_char_signed=signed),
+                         boscc_threshold=threshold)
+        except Exception:  # noqa: BLE001 - the plain vector loop is always there
             if os.environ.get("S2SVEC_DEBUG"):
                 raise
             return None

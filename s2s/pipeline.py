@@ -59,6 +59,7 @@ from .transform.licm import hoist_invariants
 from .transform.linearize import linearize
 from .transform.masked_tail import guard_tail
 from .transform.merge_arms import merge_arms
+from .transform.refill import refill_lanes
 from .transform.speculate import speculate
 
 ALL = ("divergence",)
@@ -217,6 +218,18 @@ def analyze_tail(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRESH
     return None if tail is None else analyze(tail, boscc_threshold=boscc_threshold)
 
 
+def analyze_refill(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRESHOLD
+                   ) -> Optional[AnalyzedRegion]:
+    """A loop region with the lane refill schedule (transform.refill: each
+    lane runs its own iterations in turn) through the pipeline; None when
+    the region has no divergent loop to refill around.  ``region`` is a
+    fresh lowering: it is changed."""
+    state = PassState(region.fn, region_arg_shapes(region), boscc_threshold)
+    run_passes(state, PIPELINE[:2])    # dce, canonicalize
+    refilled = refill_lanes(region, state.get("divergence"))
+    return None if refilled is None else analyze(refilled, boscc_threshold=boscc_threshold)
+
+
 def _too_deep(region: Region) -> Unsupported:
     """The walkers recurse over the region's nesting; beyond the depth
     s2s.deep allows the loop stays scalar."""
@@ -286,20 +299,22 @@ def control_counts(analyzed: AnalyzedRegion, report: RegionReport) -> None:
 
 
 def generate(analyzed: AnalyzedRegion, target: Target, options: CodegenOptions,
-             report: RegionReport, tail: Optional[AnalyzedRegion] = None) -> GeneratedLoop:
+             report: RegionReport, tail: Optional[AnalyzedRegion] = None,
+             refill: Optional[AnalyzedRegion] = None) -> GeneratedLoop:
     """Vector code for one target; the report gets its width and counts.
     ``tail``: the loop's masked last iteration (analyze_tail), used instead
     of the scalar remainder when it widens.  Raises Unsupported when the
     target cannot take the region."""
     try:
         loop = generate_loop(analyzed.region, analyzed.div, analyzed.mem, target, options,
-                             analyzed.records, tail)
+                             analyzed.records, tail, refill)
     except (RecursionError, ctypes.ArgumentError) as exc:
         if not is_too_deep(exc):
             raise
         raise _too_deep(analyzed.region) from None
     report.vectorized = True
     report.width = loop.width
+    report.refill = loop.refill
     for kind, n in loop.stats.get("memory", {}).items():
         report.memory[kind] += n
     for kind, n in loop.stats.get("calls", {}).items():

@@ -35,10 +35,13 @@ class RegionReport:
     allocas: dict[str, int] = field(default_factory=lambda: _counts("uniform", "varying"))
     column: int = field(default=0, repr=False)
     """Kept for the text form; not part of the JSON schema."""
+    refill: bool = field(default=False, repr=False)
+    """Lane refill (transform.refill); the text form says so, the JSON
+    schema has no key for it."""
 
     def to_json(self) -> dict[str, object]:
         d = asdict(self)
-        del d["column"]
+        del d["column"], d["refill"]
         return d
 
     def to_text(self) -> str:
@@ -53,6 +56,8 @@ class RegionReport:
         if branches:
             detail += (f"; branches: {self.branches['uniform']} uniform, "
                        f"{self.branches['divergent']} divergent")
+        if self.refill:
+            detail += "; lane refill"
         return (f"{where}: remark: {what} vectorized for {self.target} "
                 f"with {self.width} lanes{detail}")
 

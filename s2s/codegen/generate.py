@@ -21,6 +21,7 @@ last block is the scalar remainder.  The layout is templates/common/loop.c.j2.
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -57,6 +58,8 @@ class GeneratedLoop:
     """``memory``, ``calls``, ``allocas`` counts for the report."""
     needs: set[Any] = field(default_factory=set)
     """Prelude items (see ``prelude``)."""
+    refill: bool = False
+    """The loop runs with lane refill (transform.refill)."""
 
 
 # -- shapes of the region parameters --------------------------------------------------
@@ -272,7 +275,7 @@ def combine(op: str, t: Type, var: str, x: str) -> str:
 # -- the loop ------------------------------------------------------------------------------
 def generate_loop(region: Any, div: Any, mem: Any, target: Target,
                   options: Optional[CodegenOptions] = None, records: Any = None,
-                  tail: Any = None) -> GeneratedLoop:
+                  tail: Any = None, refill: Any = None) -> GeneratedLoop:
     """Vectorize one loop region for ``target`` (raises Unsupported).
 
     ``div`` is the DivergenceInfo of ``region.fn`` computed with
@@ -281,19 +284,37 @@ def generate_loop(region: Any, div: Any, mem: Any, target: Target,
     accesses that may move whole records.  ``tail`` (an
     s2s.pipeline.AnalyzedRegion of the loop's masked last iteration) runs
     the iterations after the last full vector when it widens at the same
-    width; else they run as the scalar loop body."""
+    width; else they run as the scalar loop body.  ``refill`` (the region
+    with the lane refill schedule, transform.refill) replaces the vector loop
+    and its remainder when it widens."""
     return _LoopGen(region, div, mem, target, options or CodegenOptions(), records,
-                    tail).run()
+                    tail, refill).run()
+
+
+REFILL_BLOCK = "0x40000000ULL"
+"""Iterations per run of a refill region (its lane counters are 32-bit)."""
+
+
+VARIANT_PARAMS = {
+    "lane": "0",                                    # lane l: 0 + l
+    "rem": "(int32_t)(s2s_trip - s2s_k)",           # masked tail: iterations left
+    "count": f"(int32_t)(s2s_trip - s2s_k < {REFILL_BLOCK} ? s2s_trip - s2s_k : {REFILL_BLOCK})",
+    "width": "W",
+}
+"""C values of the parameters that region variants add (transform.masked_tail,
+transform.refill); W is the loop's width."""
 
 
 class _LoopGen:
     def __init__(self, region: Any, div: Any, mem: Any, target: Target,
-                 options: CodegenOptions, records: Any = None, tail: Any = None) -> None:
+                 options: CodegenOptions, records: Any = None, tail: Any = None,
+                 refill: Any = None) -> None:
         self.region = region
         self.div = div
         self.mem = mem
         self.records = records
         self.tail = tail
+        self.refill = refill
         self.target = target
         self.options = options
         self.loc = _loc(region)
@@ -319,38 +340,46 @@ class _LoopGen:
                 "var": self.result_var(b),
                 "combine": combine(b.reduction_op, b.arg.type, self.result_var(b), "s2s_r[s2s_j]")}
                for (b, name, vt), init in zip(folds, acc_init)]
-        tail = None if self.parallel else self.masked_tail(tag, {b.c_expr: n for b, n, _ in folds})
-        text = self.assemble(setup, iter_setup, acc, body, body_lines, tail)
-        needs = set(w.needs) | set(em.needs) | (tail["needs"] if tail else set())
-        stats = {"memory": dict(w.stats.memory), "calls": dict(w.stats.calls),
-                 "allocas": dict(w.stats.allocas)}
-        return GeneratedLoop(text, W, stats, needs)
+        refill = None if self.parallel else self.variant_block(self.refill, tag + "_refill", {})
+        tail = None if self.parallel or refill else \
+            self.variant_block(self.tail, tag + "_tail", {b.c_expr: n for b, n, _ in folds})
+        text = self.assemble(setup, iter_setup, acc, body, body_lines, tail, refill)
+        needs = set(w.needs) | set(em.needs)
+        for variant in (tail, refill):
+            needs |= variant["needs"] if variant else set()
+        counted = refill["stats"] if refill else w.stats    # what the output runs
+        stats = {"memory": dict(counted.memory), "calls": dict(counted.calls),
+                 "allocas": dict(counted.allocas)}
+        return GeneratedLoop(text, W, stats, needs, refill=refill is not None)
 
     def widener(self, fn: Any, div: Any, mem: Any, records: Any, tag: str) -> Widener:
         return Widener(fn, div, mem, self.target, self.W, self.mbits, tag,
                        self.options.math, self.loc, self.options.simd_functions,
                        records, threads=bool(self.region.worksharing))
 
-    def masked_tail(self, tag: str, accumulators: dict[str, str]) -> Optional[dict[str, Any]]:
-        """The C lines of the masked last iteration (self.tail widened at this
-        loop's width, its reductions in this loop's accumulators), or None when
-        there is none or it does not widen: the scalar remainder stays."""
-        if self.tail is None:
+    def variant_block(self, variant: Any, tag: str, accumulators: dict[str, str]
+                      ) -> Optional[dict[str, Any]]:
+        """The C lines of a variant of the loop's region widened at this
+        loop's width (the masked last iteration, its reductions in this loop's
+        ``accumulators``; the lane refill schedule), or None when there is
+        none or it does not widen: the plain vector loop stays."""
+        if variant is None:
             return None
-        region = self.tail.region
+        region = variant.region
         try:
-            w = self.widener(region.fn, self.tail.div, self.tail.mem, self.tail.records,
-                             tag + "_tail")
+            w = self.widener(region.fn, variant.div, variant.mem, variant.records, tag)
             setup, iter_setup, _, _ = self.bind_args(w, region, accumulators)
             w.on_ret = lambda w, values: self.on_ret(w, values, region.results)
             body = w.run()
         except Unsupported:
+            if os.environ.get("S2SVEC_DEBUG"):
+                raise
             return None
         em = Emitter(self.target, self.W)
         lines = em.blocks(body)
         return {"lines": [f"{d};" for d in body.decls] + setup + iter_setup
                 + indent_lines(lines, 0),
-                "needs": set(w.needs) | set(em.needs)}
+                "needs": set(w.needs) | set(em.needs), "stats": w.stats}
 
     # -- parameters ------------------------------------------------------------------------
     def bind_args(self, w: Widener, region: Any = None,
@@ -373,9 +402,9 @@ class _LoopGen:
         for b in region.args:
             arg = b.arg
             t = arg.type
-            if b.role in ("lane", "rem"):
+            if b.role in VARIANT_PARAMS:
                 name = w.name(b.c_expr)
-                value = "0" if b.role == "lane" else "(int32_t)(s2s_trip - s2s_k)"
+                value = VARIANT_PARAMS[b.role].replace("W", str(self.W))
                 iter_setup.append(f"const {c_decl(t, name)} = {value};")
                 w.forms[arg] = Form(scalar=name)
             elif b.role == "reduction" and tail:
@@ -481,7 +510,8 @@ class _LoopGen:
         return trip_count(self.region.bounds, t, "", self.loc)
 
     def assemble(self, setup: list[str], iter_setup: list[str], acc: list[dict[str, str]],
-                 body: Any, body_lines: list[str], tail: Optional[dict[str, Any]] = None) -> str:
+                 body: Any, body_lines: list[str], tail: Optional[dict[str, Any]] = None,
+                 refill: Optional[dict[str, Any]] = None) -> str:
         """Lay out the block through templates/common/loop.c.j2."""
         region, W = self.region, self.W
         bd = region.bounds
@@ -510,6 +540,7 @@ class _LoopGen:
                            for b, st in self.linears],
             "epi_body": _dedent(region.body_text), "after": after,
             "tail": tail["lines"] if tail else [],
+            "refill": refill["lines"] if refill else [], "refill_block": REFILL_BLOCK,
         }
         g.update(self.second_accumulators(acc, g["body"]))
         block = self.target.render("loop.c.j2", g=g).rstrip("\n").split("\n")

@@ -426,6 +426,10 @@ class Block:
         """Label hint; the printer makes it unique."""
         self.instructions: list[Instruction] = []
         self.function: Optional[Function] = None
+        self.rarely_entered: bool = False
+        """A hint from the transform that made the block: few vectors have a
+        lane that enters it (BOSCC gives it an all-false skip whatever it
+        weighs)."""
 
     @property
     def terminator(self) -> Optional[Terminator]:

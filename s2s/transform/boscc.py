@@ -23,7 +23,9 @@ cascade stops as soon as no lane is left in it.
 
 The cost model weighs the instructions of the arm's dominance region (calls
 to math and other functions and divisions most, memory next) and inserts a
-gadget when the weight reaches the threshold.  An arm qualifies when its
+gadget when the weight reaches the threshold, or when the transform that
+made the arm marked it ``rarely_entered`` (transform.refill: the start of a
+lane's next iteration).  An arm qualifies when its
 only predecessor is the branching block and it stays in the branching
 block's loop (an exit or a loop header is left alone).
 
@@ -79,7 +81,7 @@ def insert_gadgets(fn: Function, div: DivergenceInfo, threshold: int) -> list[Ga
         weights = [(arm, _arm_weight(g, a, arm)) for arm in (term.if_true, term.if_false)]
         branch = a
         for arm, weight in weights:
-            if weight >= threshold:
+            if weight >= threshold or (arm.rarely_entered and _may_skip(g, a, arm)):
                 gadgets.append(Gadget(a, arm, weight))
                 branch = _gadget(fn, branch, arm)
     if gadgets:
@@ -87,11 +89,15 @@ def insert_gadgets(fn: Function, div: DivergenceInfo, threshold: int) -> list[Ga
     return gadgets
 
 
+def _may_skip(g: Graph[Block], a: Block, arm: Block) -> bool:
+    """Whether a gadget may skip ``arm`` of ``a``'s branch."""
+    return g.preds[arm] == [a] and g.loops.loop_with_header(arm) is None \
+        and g.loops.innermost.get(arm) is g.loops.innermost.get(a)
+
+
 def _arm_weight(g: Graph[Block], a: Block, arm: Block) -> int:
     """Weight of the blocks ``arm`` dominates; 0 where no gadget may go."""
-    if g.preds[arm] != [a] or g.loops.loop_with_header(arm) is not None:
-        return 0
-    if g.loops.innermost.get(arm) is not g.loops.innermost.get(a):
+    if not _may_skip(g, a, arm):
         return 0
     return sum(instruction_weight(inst)
                for b in g.rpo if g.dominates(arm, b) for inst in b.instructions)

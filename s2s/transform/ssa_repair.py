@@ -28,8 +28,11 @@ from ..ir.values import Block, Function, Instruction, Phi, Undef, Value
 
 
 class DominanceRepair:
-    def __init__(self, fn: Function) -> None:
+    def __init__(self, fn: Function, undef_at_loop_headers: bool = True) -> None:
         self.fn = fn
+        self.undef_at_loop_headers = undef_at_loop_headers
+        """False: a value may be read in a later trip of a loop that holds its
+        definition (transform.refill), so only the entry reads undef."""
         self.g: Graph[Block] = cfg_of(fn)
         self.ssa = SSABuilder.for_function(fn)
         self.declared: set[Instruction] = set()
@@ -53,7 +56,7 @@ class DominanceRepair:
         self.ssa.declare(v, v.type, v.name)
         assert v.block is not None
         undef = Undef(v.type)
-        lp = self.g.loops.innermost.get(v.block)
+        lp = self.g.loops.innermost.get(v.block) if self.undef_at_loop_headers else None
         for header in [self.fn.entry] + ([] if lp is None else
                                           [x.header for x in [lp, *lp.ancestors()]]):
             if header is not v.block:

@@ -1,0 +1,190 @@
+"""Lane refill: each lane runs its own sequence of iterations, so a lane whose
+divergent loop ends early starts its next iteration instead of idling.
+
+A loop region computes one iteration, and the vector loop runs W consecutive
+iterations per trip; a divergent loop inside runs until the slowest lane of
+the vector is done (kdtree: 59% of the lanes busy on average).  OpenMP lets
+the iterations of a ``simd`` loop without ``safelen`` run together in any
+grouping (gcc and clang take its safe length to be unbounded), so lane ``l``
+may take iterations l, l + W, l + 2W, ... in turn.  This pass builds that
+schedule from a copy of the region (after dce and canonicalize) whose top
+level holds one divergent loop L (``Pre; L; Post``): the loop "iterations of
+this lane" around L and L itself become ONE loop, each trip of which runs a
+trip of L for the lanes inside it, and Post, the step to the lane's next
+iteration and that iteration's Pre for the lanes whose L ended:
+
+    refill.entry:  allocas of the old entry (one set per lane, reused) and
+                   what the old entry computes from them and the parameters
+                   %stride = cast(%s2s.width * step)    br refill.head
+    refill.head:   %fresh = phi [1, refill.entry], [0, L's latch], [1, refill.next]
+                   %t     = phi [%s2s.lane, ...],  [%t, ...],       [%t.next, ...]
+                   %iv    = phi [<iv param>, ...], [%iv, ...],      [%iv.next, ...]
+                   condbr %fresh, refill.start, <L's header>
+    refill.start:  condbr %t < %s2s.count, <old entry>, refill.exit
+    <old entry: Pre ... L ... Post>   L's latch branches to refill.head,
+                                      the old ``ret`` to refill.next
+    refill.next:   %t.next = %t + %s2s.width; %iv.next = %iv + %stride
+                   br refill.head
+    refill.exit:   ret
+
+What L carries from one trip to the next, and what Pre computes for L and
+Post, now reaches its uses across refill.head: SSA is rebuilt for those
+values (phis at refill.head hold them while the lane is inside L).  Each lane
+still runs its iterations in order, one after the other: the interpreter
+checks the region lane by lane against the original.
+
+Three new parameters: ``%s2s.lane`` (strided by 1 from 0), ``%s2s.count``
+(uniform: the iterations of this run, at most 2^30) and ``%s2s.width``
+(uniform: W).  The code generator runs the region once per 2^30 iterations:
+no remainder loop.
+
+Declines (returns None) for a region with results (reductions and
+``lastprivate``: their values depend on which lane ran which iteration),
+``linear`` parameters, a ``safelen`` clause (it bounds which iterations may
+run together), a worksharing pragma, or whose top level is not one divergent
+loop with one latch.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..analysis.cfg import Loop, LoopForest
+from ..analysis.divergence import DivergenceInfo
+from ..ir.builder import IRBuilder
+from ..ir.region import ArgBinding, Region
+from ..ir.types import I1, I32, IntType
+from ..ir.values import (Alloca, BinOp, Block, Cast, Cmp, Constant, FieldAddr, Function, Gep,
+                         Instruction, Load, Ret, Select, Store, UnOp, Value)
+from .cost import instruction_weight
+from .ssa_repair import DominanceRepair
+
+LANE, COUNT, WIDTH = "s2s.lane", "s2s.count", "s2s.width"
+
+
+def refill_lanes(region: Region, div: DivergenceInfo) -> Optional[Region]:
+    """Give ``region`` (a canonical copy, changed in place) the refill
+    schedule; None when it cannot have it (``region`` is then unchanged)."""
+    loop = _refill_loop(region, div)
+    if loop is None:
+        return None
+    fn = region.fn
+    iv = next(b.arg for b in region.args if b.role == "iv")
+    step = next(b.step for b in region.args if b.role == "iv")
+    lane, count, width = fn.add_arg(I32, LANE), fn.add_arg(I32, COUNT), fn.add_arg(I32, WIDTH)
+    old_entry, header, latch = fn.entry, loop.header, loop.latch
+    ret_block = next(b for b in fn.blocks if isinstance(b.terminator, Ret))
+    entry, head, start, step_block, exit_block = (
+        Block(f"refill.{name}") for name in ("entry", "head", "start", "next", "exit"))
+    for block in (entry, head, start):
+        fn.add_block(block)
+    fn.blocks[:0] = [fn.blocks.pop() for _ in range(3)][::-1]   # the new entry first
+    fn.add_block(step_block)
+    fn.add_block(exit_block)
+
+    b = IRBuilder().at_end(head)
+    fresh, t, iv_now = b.phi(I1, "fresh"), b.phi(I32, "t"), b.phi(iv.type, "iv")
+    iv.replace_all_uses_with(iv_now)
+    b.condbr(fresh, start, header)
+    b = IRBuilder().at_end(entry)
+    _hoist_invariants(old_entry, b)
+    stride = b.cast(b.mul(width, Constant(I32, step), "stride"), iv.type, "stride")
+    b.br(head)
+    b = IRBuilder().at_end(start)
+    b.condbr(b.cmp("lt", t, count, "more"), old_entry, exit_block)
+
+    latch.terminator.replace_successor(header, head)
+    for phi in header.phis:
+        phi.incoming_blocks[phi.incoming_blocks.index(latch)] = head
+    ret_block.terminator.erase()
+    IRBuilder().at_end(ret_block).br(step_block)
+    b = IRBuilder().at_end(step_block)
+    t_next, iv_next = b.add(t, width, "t.next"), b.add(iv_now, stride, "iv.next")
+    b.br(head)
+    IRBuilder().at_end(exit_block).ret([])
+
+    _incoming(fresh, [(Constant(I1, 1), entry), (Constant(I1, 0), latch),
+                      (Constant(I1, 1), step_block)])
+    _incoming(t, [(lane, entry), (t, latch), (t_next, step_block)])
+    _incoming(iv_now, [(iv, entry), (iv_now, latch), (iv_next, step_block)])
+    DominanceRepair(fn, undef_at_loop_headers=False).repair_all()
+    start.rarely_entered = True     # a lane starts an iteration once in many trips
+    for block in loop.exits:
+        block.rarely_entered = True
+    region.args = [*region.args, ArgBinding(lane, "lane", "s2s_lane", "int"),
+                   ArgBinding(count, "count", "s2s_count", "int"),
+                   ArgBinding(width, "width", "s2s_width", "int")]
+    return region
+
+
+def _hoist_invariants(old_entry: Block, b: IRBuilder) -> None:
+    """Move the allocas of the old entry, and what it computes from them and
+    the parameters alone without a possible trap (array decay, field
+    addresses, ...), to the new entry: computed once per lane, they are not
+    carried around the new loop."""
+    moved: set[Value] = set()
+    for inst in list(old_entry.instructions):
+        if isinstance(inst, Alloca) or (
+                isinstance(inst, _PURE) and getattr(inst, "op", "") not in ("div", "rem")
+                and all(not isinstance(op, Instruction) or op in moved
+                        for op in inst.operands)):
+            old_entry.instructions.remove(inst)
+            b.insert(inst)
+            moved.add(inst)
+
+
+_PURE = (Cast, Gep, FieldAddr, BinOp, UnOp, Cmp, Select)
+
+
+def _incoming(phi, pairs: list[tuple[Value, Block]]) -> None:
+    for value, block in pairs:
+        phi.add_incoming(value, block)
+
+
+def _refill_loop(region: Region, div: DivergenceInfo):
+    """The one divergent top-level loop the schedule is built around, or None
+    when the region cannot take the schedule."""
+    clauses = region.clauses
+    if region.kind != "loop" or region.results or region.worksharing \
+            or getattr(clauses, "safelen", None) is not None:
+        return None
+    roles = [b.role for b in region.args]
+    if roles.count("iv") != 1 or any(r not in ("iv", "uniform") for r in roles):
+        return None
+    iv = next(b.arg for b in region.args if b.role == "iv")
+    rets = [b for b in region.fn.blocks if isinstance(b.terminator, Ret)]
+    top = div.loops.top_level
+    if not isinstance(iv.type, IntType) or len(rets) != 1 or rets[0].terminator.operands \
+            or len(top) != 1:
+        return None
+    loop = top[0]
+    if loop.latch is None or loop.header is region.fn.entry \
+            or not div.loop_is_divergent(loop.header) or not _pays(region.fn, loop, div.loops):
+        return None
+    return loop
+
+
+NESTED_TRIPS = 8
+"""Trips assumed per entry of a loop nested in the refilled one."""
+EDGE_ACCESS = 8
+"""Weight of a load or store before or after the loop: its address depends on
+the iteration, which differs between lanes now (a gather or scatter)."""
+EDGE_FIXED = 8
+"""What starting an iteration costs besides (its counters, tests, blends)."""
+MIN_RATIO = 2
+"""A trip of the loop must weigh this many times what starting an iteration
+does (calibrated on the bench kernels: kdtree 2.2, xs_lookup 4.6 and the
+generalized-Born loop 3.3 gain; iterlog 0.7 and mandel 0.8 lose)."""
+
+
+def _pays(fn: Function, loop: Loop[Block], forest: LoopForest[Block]) -> bool:
+    """Whether a trip of ``loop`` outweighs MIN_RATIO times what the lanes that start an
+    iteration pay for it: else the lanes' Pre and Post (now gathers,
+    scatters and blends that run whenever any lane starts an iteration)
+    cost more than the idle lanes refill wins (measured: an escape-time
+    loop of a few flops per trip ran at half its speed)."""
+    inside = sum(instruction_weight(inst) * NESTED_TRIPS ** (forest.depth(b) - loop.depth)
+                 for b in loop.blocks for inst in b.instructions)
+    edge = EDGE_FIXED + sum(EDGE_ACCESS if isinstance(inst, (Load, Store)) else
+                            instruction_weight(inst)
+                            for b in fn.blocks if b not in loop for inst in b.instructions)
+    return inside >= MIN_RATIO * edge

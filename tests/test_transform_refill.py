@@ -1,0 +1,163 @@
+"""Lane refill (s2s.transform.refill), on lowered C loops.
+
+The refill region runs every iteration of the loop, lane l taking l, l + W,
+l + 2W, ...  Run lane by lane (the transform alone) and in predicated lock
+step (after the whole pipeline), it must leave memory exactly as the
+original region run once per iteration does, for any count and width, and
+never touch an element past the last iteration (the arrays end there).
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from s2s.codegen.generate import region_arg_shapes
+from s2s.ir.interpreter import Memory, run_lanes, run_predicated, run_scalar
+from s2s.ir.printer import print_function
+from s2s.ir.types import F64, I32
+from s2s.pipeline import PIPELINE, AnalyzedRegion, PassState, analyze_refill, run_passes
+from s2s.report import RegionReport
+from s2s.transform import refill as refill_module
+from s2s.transform.refill import refill_lanes
+from test_codegen_kit import vectorize
+from test_lower_support import lower_one
+
+# A divergent loop with a per-lane trip count and an expensive trip (four
+# math calls), a value computed before it and a store after it.
+LOOP = """
+#include <math.h>
+void f(int n, const double *x, const int *lim, double *out) {
+  #pragma omp simd
+  for (int i = 0; i < n; i++) {
+    double v = x[i] * 0.5;
+    int k = 0;
+    while (k < lim[i]) {
+      v = log(v * v + 2.0) + exp(-v) + sqrt(v + 1.0) + log(v + 3.0);
+      k++;
+    }
+    out[i] = v + k;
+  }
+}
+"""
+CHEAP = LOOP.replace("log(v * v + 2.0) + exp(-v) + sqrt(v + 1.0) + log(v + 3.0)", "v * 0.5 + 1.0")
+
+
+def _canonical(tmp_path: Path, code: str):
+    region = lower_one(tmp_path, code)
+    state = PassState(region.fn, region_arg_shapes(region))
+    run_passes(state, PIPELINE[:2])
+    return region, state.get("divergence")
+
+
+def test_the_loop_nest_becomes_one_loop(tmp_path: Path) -> None:
+    region, div = _canonical(tmp_path, LOOP)
+    assert refill_lanes(region, div) is region
+    text = print_function(region.fn)
+    assert [b.role for b in region.args][-3:] == ["lane", "count", "width"]
+    assert text.index("refill.entry:") < text.index("refill.head:") < text.index("refill.start:")
+    assert "%fresh = phi i1 [i1 1, refill.entry], [i1 0, " in text
+    assert "%t.next = add %t, %s2s.width" in text
+    assert "%more = cmp lt %t, %s2s.count" in text
+    # one loop: the old header is entered from refill.head, not from its latch
+    _, div2 = _canonical_fn(region)
+    assert [lp.header.name for lp in div2.loops.loops] == ["refill.head"]
+
+
+def _canonical_fn(region):
+    state = PassState(region.fn, region_arg_shapes(region))
+    run_passes(state, PIPELINE[1:2])
+    return region, state.get("divergence")
+
+
+def _memory(n: int, lim: list[int]) -> tuple[Memory, int, int, int]:
+    mem = Memory()
+    x = mem.alloc_array(F64, [0.25 * k - 1.0 for k in range(n)] or [0.0])
+    lim_addr = mem.alloc_array(I32, lim or [0])
+    out = mem.alloc_array(F64, [-7.0] * max(n, 1))
+    return mem, x, lim_addr, out
+
+
+def _args(region, lane: int, n: int, width: int, x: int, lim: int, out: int) -> list[object]:
+    by_role = {"iv": lane, "lane": lane, "count": n, "width": width}
+    by_name = {"n": n, "x": x, "lim": lim, "out": out}
+    return [by_role.get(b.role, by_name.get(b.c_expr)) for b in region.args]
+
+
+def _reference(tmp_path: Path, n: int, lim: list[int]) -> list[float]:
+    region = lower_one(tmp_path, LOOP)
+    mem, x, lim_addr, out = _memory(n, lim)
+    for i in range(n):
+        run_scalar(region.fn, _args(region, i, n, 1, x, lim_addr, out), mem)
+    return mem.read_array(out, F64, n)
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(0, 13), width=st.sampled_from([2, 4, 8]),
+       lim=st.lists(st.integers(0, 6), min_size=13, max_size=13))
+def test_lanes_leave_memory_as_the_iterations_do(n: int, width: int, lim: list[int]) -> None:
+    tmp_path = Path(tempfile.mkdtemp(prefix="s2s_refill_"))
+    lim = lim[:n]
+    expected = _reference(tmp_path, n, lim)
+    region, div = _canonical(tmp_path, LOOP)
+    assert refill_lanes(region, div) is not None
+    analyzed = analyze_refill(lower_one(tmp_path, LOOP))
+    assert isinstance(analyzed, AnalyzedRegion)
+    for fn_region, run in ((region, run_lanes), (analyzed.region, run_predicated)):
+        mem, x, lim_addr, out = _memory(n, lim)
+        run(fn_region.fn, [_args(fn_region, k, n, width, x, lim_addr, out)
+                           for k in range(width)], mem)
+        got = mem.read_array(out, F64, n)
+        assert got == expected, run.__name__
+
+
+@pytest.mark.parametrize("code, why", [
+    (CHEAP, "a trip of the loop weighs less than starting an iteration"),
+    (LOOP.replace("#pragma omp simd", "#pragma omp simd safelen(8)"), "safelen"),
+    (LOOP.replace("double *out) {", "double *out, double *s) {\n  double acc = 0;")
+         .replace("#pragma omp simd", "#pragma omp simd reduction(+:acc)")
+         .replace("out[i] = v + k;", "out[i] = v + k;\n    acc += v;"), "a reduction"),
+    (LOOP.replace("while (k < lim[i])", "while (k < n)"), "no divergent loop"),
+])
+def test_declines(tmp_path: Path, code: str, why: str) -> None:
+    region, div = _canonical(tmp_path, code)
+    assert refill_lanes(region, div) is None, why
+
+
+def test_the_cost_model_weighs_what_the_lanes_pay(tmp_path: Path, monkeypatch) -> None:
+    """The cheap loop is declined only by the weights: with a lower bar it
+    is refilled (the test above cannot pass for another reason)."""
+    region, div = _canonical(tmp_path, CHEAP)
+    monkeypatch.setattr(refill_module, "MIN_RATIO", 0)
+    assert refill_lanes(region, div) is not None
+
+
+@pytest.mark.parametrize("target", ["avx512", "avx2", "neon"])
+def test_the_vector_loop_is_the_refill_region(tmp_path: Path, target: str) -> None:
+    """No vector loop over blocks of W iterations and no remainder: one run
+    of the refill region per 2^30 iterations; --no-refill keeps the plain loop."""
+    res, _ = vectorize(LOOP, target, workdir=tmp_path)
+    assert "s2s_trip - s2s_k <= 0x40000000ULL" in res.text
+    assert "s2s_e++" not in res.text            # no scalar remainder loop
+    plain = (tmp_path / "plain")
+    plain.mkdir()
+    res, _ = vectorize(LOOP, target, workdir=plain, refill=False)
+    assert "0x40000000ULL" not in res.text and "s2s_e++" in res.text
+
+
+def test_the_report_says_lane_refill(tmp_path: Path) -> None:
+    """The text remark names it; the JSON keeps DESIGN.md's schema."""
+    src = tmp_path / "k.c"
+    src.write_text(LOOP)
+    proc = subprocess.run([sys.executable, "-m", "s2s", str(src), "-o", str(tmp_path / "o.c"),
+                           "--target", "avx2", "--report-file", str(tmp_path / "r.txt"),
+                           "--report"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "r.txt").read_text().rstrip().endswith("divergent; lane refill")
+    report = RegionReport("k.c", 1, "loop", "f", "avx2", vectorized=True, width=4, refill=True)
+    assert "refill" not in report.to_json()
