@@ -409,7 +409,7 @@ class _Lowered:
         self.views, self.pragmas, self.options = views, pragmas, options
         self.location = next(iter(pragmas.values())).location
         self.cache: dict[tuple[int, bool], AnalyzedRegion | Unsupported] = {}
-        self.variants: dict[tuple[str, int, bool], Optional[AnalyzedRegion]] = {}
+        self.variants: dict[tuple[object, ...], Optional[AnalyzedRegion]] = {}
 
     def region_for(self, target: Target) -> AnalyzedRegion:
         view = self.views[target.name]
@@ -432,18 +432,21 @@ class _Lowered:
         schedule (transform.refill); None where the loop has none (the plain
         vector loop and scalar remainder stay)."""
         view = self.views[target.name]
-        key = (kind, id(view), target.plain_char_signed)
+        costs = {"gather_weight": target.refill_gather_weight} if kind == "refill" else {}
+        key = (kind, id(view), target.plain_char_signed, *costs.values())
         if key not in self.variants:
             self.variants[key] = self._analyze_variant(
-                VARIANTS[kind], view.parsed, self.pragmas[target.name], target.plain_char_signed)
+                VARIANTS[kind], view.parsed, self.pragmas[target.name], target.plain_char_signed,
+                costs)
         return self.variants[key]
 
     def _analyze_variant(self, build: Callable[..., Optional[AnalyzedRegion]], parsed: Any,
-                         pragma: Pragma, signed: bool) -> Optional[AnalyzedRegion]:
+                         pragma: Pragma, signed: bool, costs: dict[str, int]
+                         ) -> Optional[AnalyzedRegion]:
         try:
             threshold = self.options.boscc_threshold if self.options.boscc else None
             return build(lower_loop(parsed, pragma, plain_char_signed=signed),
-                         boscc_threshold=threshold)
+                         boscc_threshold=threshold, **costs)
         except Exception:  # noqa: BLE001 - the plain vector loop is always there
             if os.environ.get("S2SVEC_DEBUG"):
                 raise

@@ -218,15 +218,16 @@ def analyze_tail(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRESH
     return None if tail is None else analyze(tail, boscc_threshold=boscc_threshold)
 
 
-def analyze_refill(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRESHOLD
-                   ) -> Optional[AnalyzedRegion]:
+def analyze_refill(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRESHOLD,
+                   gather_weight: int = 8) -> Optional[AnalyzedRegion]:
     """A loop region with the lane refill schedule (transform.refill: each
     lane runs its own iterations in turn) through the pipeline; None when
-    the region has no divergent loop to refill around.  ``region`` is a
-    fresh lowering: it is changed."""
+    the region has no divergent loop to refill around or refill would not
+    pay (``gather_weight``: the target's ``refill_gather_weight``).
+    ``region`` is a fresh lowering: it is changed."""
     state = PassState(region.fn, region_arg_shapes(region), boscc_threshold)
     run_passes(state, PIPELINE[:2])    # dce, canonicalize
-    refilled = refill_lanes(region, state.get("divergence"))
+    refilled = refill_lanes(region, state.get("divergence"), gather_weight)
     return None if refilled is None else analyze(refilled, boscc_threshold=boscc_threshold)
 
 

@@ -28,7 +28,7 @@ from s2s.transform.refill import refill_lanes
 from test_codegen_kit import vectorize
 from test_lower_support import lower_one
 
-# A divergent loop with a per-lane trip count and an expensive trip (four
+# A divergent loop with a per-lane trip count and an expensive trip (five
 # math calls), a value computed before it and a store after it.
 LOOP = """
 #include <math.h>
@@ -36,16 +36,17 @@ void f(int n, const double *x, const int *lim, double *out) {
   #pragma omp simd
   for (int i = 0; i < n; i++) {
     double v = x[i] * 0.5;
-    int k = 0;
-    while (k < lim[i]) {
-      v = log(v * v + 2.0) + exp(-v) + sqrt(v + 1.0) + log(v + 3.0);
+    int k = 0, m = lim[i];
+    while (k < m) {
+      v = log(v * v + 2.0) + exp(-v) + sqrt(v + 1.0) + log(v + 3.0) + exp(v * 0.25);
       k++;
     }
     out[i] = v + k;
   }
 }
 """
-CHEAP = LOOP.replace("log(v * v + 2.0) + exp(-v) + sqrt(v + 1.0) + log(v + 3.0)", "v * 0.5 + 1.0")
+TRIP = "log(v * v + 2.0) + exp(-v) + sqrt(v + 1.0) + log(v + 3.0) + exp(v * 0.25)"
+CHEAP = LOOP.replace(TRIP, "v * 0.5 + 1.0")
 
 
 def _canonical(tmp_path: Path, code: str):
@@ -122,7 +123,7 @@ def test_lanes_leave_memory_as_the_iterations_do(n: int, width: int, lim: list[i
     (LOOP.replace("double *out) {", "double *out, double *s) {\n  double acc = 0;")
          .replace("#pragma omp simd", "#pragma omp simd reduction(+:acc)")
          .replace("out[i] = v + k;", "out[i] = v + k;\n    acc += v;"), "a reduction"),
-    (LOOP.replace("while (k < lim[i])", "while (k < n)"), "no divergent loop"),
+    (LOOP.replace("while (k < m)", "while (k < n)"), "no divergent loop"),
 ])
 def test_declines(tmp_path: Path, code: str, why: str) -> None:
     region, div = _canonical(tmp_path, code)
@@ -135,6 +136,16 @@ def test_the_cost_model_weighs_what_the_lanes_pay(tmp_path: Path, monkeypatch) -
     region, div = _canonical(tmp_path, CHEAP)
     monkeypatch.setattr(refill_module, "MIN_RATIO", 0)
     assert refill_lanes(region, div) is not None
+
+
+def test_contiguous_loads_that_become_gathers_count(tmp_path: Path) -> None:
+    """``x[i]`` read in every trip is contiguous in the plain loop and a
+    gather with refill: at the default gather weight (AVX2, NEON) that
+    tips the balance, at AVX-512's (cheap 16-lane gathers) it does not."""
+    code = LOOP.replace("while (k < m) {", "while (k < m) {\n      v += x[i];")
+    for weight, refilled in ((8, False), (1, True)):
+        region, div = _canonical(tmp_path, code)
+        assert (refill_lanes(region, div, gather_weight=weight) is not None) == refilled
 
 
 @pytest.mark.parametrize("target", ["avx512", "avx2", "neon"])

@@ -112,6 +112,10 @@ class Target:
     """The iterations left after the last full vector run as one more vector
     iteration with the first lanes active (cheap masked memory), not as
     the scalar loop body (s2s.transform.masked_tail)."""
+    refill_gather_weight: int = 8
+    """What lane refill (s2s.transform.refill) charges per trip for each
+    access of the divergent loop that is contiguous in the plain vector loop
+    and a gather once lanes are at different iterations."""
 
     assumed: tuple[str, ...] = ()
     """More conditions the code was generated under (the reading of the
@@ -252,4 +256,5 @@ def load_target(name: str) -> Target:
         triple=data.get("triple", ""), avoid=list(data.get("avoid", [])),
         vfabi_family=tuple(data.get("vfabi_family", ())), vfabi_isa=data.get("vfabi_isa", ""),
         vfabi_calls=tuple(data.get("vfabi_calls", (data.get("vfabi_isa", ""),))),
-        masked_tail=bool(data.get("masked_tail", False)))
+        masked_tail=bool(data.get("masked_tail", False)),
+        refill_gather_weight=int(data.get("refill_gather_weight", 8)))

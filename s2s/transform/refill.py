@@ -42,7 +42,8 @@ Declines (returns None) for a region with results (reductions and
 ``lastprivate``: their values depend on which lane ran which iteration),
 ``linear`` parameters, a ``safelen`` clause (it bounds which iterations may
 run together), a worksharing pragma, or whose top level is not one divergent
-loop with one latch.
+loop with one latch; and where the cost model (``_pays``) finds that a trip
+of that loop weighs too little against what starting an iteration costs.
 """
 from __future__ import annotations
 
@@ -61,10 +62,15 @@ from .ssa_repair import DominanceRepair
 LANE, COUNT, WIDTH = "s2s.lane", "s2s.count", "s2s.width"
 
 
-def refill_lanes(region: Region, div: DivergenceInfo) -> Optional[Region]:
+def refill_lanes(region: Region, div: DivergenceInfo,
+                 gather_weight: int = 8) -> Optional[Region]:
     """Give ``region`` (a canonical copy, changed in place) the refill
-    schedule; None when it cannot have it (``region`` is then unchanged)."""
-    loop = _refill_loop(region, div)
+    schedule; None when it cannot have it or it does not pay (``region`` is
+    then unchanged).  ``div``: the divergence of the plain region;
+    ``gather_weight``: what an access of the divergent loop that is
+    contiguous there costs as a gather (the target's
+    ``refill_gather_weight``)."""
+    loop = _refill_loop(region, div, gather_weight)
     if loop is None:
         return None
     fn = region.fn
@@ -140,7 +146,7 @@ def _incoming(phi, pairs: list[tuple[Value, Block]]) -> None:
         phi.add_incoming(value, block)
 
 
-def _refill_loop(region: Region, div: DivergenceInfo):
+def _refill_loop(region: Region, div: DivergenceInfo, gather_weight: int):
     """The one divergent top-level loop the schedule is built around, or None
     when the region cannot take the schedule."""
     clauses = region.clauses
@@ -158,7 +164,8 @@ def _refill_loop(region: Region, div: DivergenceInfo):
         return None
     loop = top[0]
     if loop.latch is None or loop.header is region.fn.entry \
-            or not div.loop_is_divergent(loop.header) or not _pays(region.fn, loop, div.loops):
+            or not div.loop_is_divergent(loop.header) \
+            or not _pays(region.fn, loop, div, gather_weight):
         return None
     return loop
 
@@ -176,15 +183,20 @@ does (calibrated on the bench kernels: kdtree 2.2, xs_lookup 4.6 and the
 generalized-Born loop 3.3 gain; iterlog 0.7 and mandel 0.8 lose)."""
 
 
-def _pays(fn: Function, loop: Loop[Block], forest: LoopForest[Block]) -> bool:
-    """Whether a trip of ``loop`` outweighs MIN_RATIO times what the lanes that start an
-    iteration pay for it: else the lanes' Pre and Post (now gathers,
-    scatters and blends that run whenever any lane starts an iteration)
-    cost more than the idle lanes refill wins (measured: an escape-time
-    loop of a few flops per trip ran at half its speed)."""
+def _pays(fn: Function, loop: Loop[Block], div: DivergenceInfo, gather_weight: int) -> bool:
+    """Whether a trip of ``loop`` outweighs MIN_RATIO times what refill adds:
+    the lanes' Pre and Post (now gathers, scatters and blends that run
+    whenever any lane starts an iteration) and, per trip, the accesses of
+    the loop that were contiguous and become gathers.  Else refill costs
+    more than the idle lanes it puts to work (measured: an escape-time loop
+    of a few flops per trip ran at half its speed)."""
+    forest = div.loops
     inside = sum(instruction_weight(inst) * NESTED_TRIPS ** (forest.depth(b) - loop.depth)
                  for b in loop.blocks for inst in b.instructions)
     edge = EDGE_FIXED + sum(EDGE_ACCESS if isinstance(inst, (Load, Store)) else
                             instruction_weight(inst)
                             for b in fn.blocks if b not in loop for inst in b.instructions)
-    return inside >= MIN_RATIO * edge
+    new_gathers = sum(1 for b in loop.blocks for inst in b.instructions
+                      if isinstance(inst, (Load, Store))
+                      and div.shape_of(inst.operands[-1]).is_strided)
+    return inside >= MIN_RATIO * (edge + gather_weight * new_gathers)
