@@ -38,6 +38,7 @@ The vectorizer itself (``driver``, which loads libclang) is imported inside
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import signal
@@ -150,6 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-refill", action="store_true",
                    help="keep lanes in groups of consecutive iterations around a divergent "
                         "loop (default: a lane whose loop ends takes its next iteration)")
+    p.add_argument("--refill-ratio", type=float, default=2.0, metavar="R",
+                   help="refill only where a trip of the divergent loop weighs R times what "
+                        "refill adds (default 2; 0: wherever refill can be built)")
     p.add_argument("--no-boscc", action="store_true",
                    help="do not insert all-false skips (BOSCC) in front of expensive "
                         "divergent regions")
@@ -217,6 +221,8 @@ def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace,
                 flags: CompilerFlags, targets: list[str]) -> list[str]:
     """Exit 2 (through ``parser.error``) on bad usage; return usage warnings."""
     warnings: list[str] = []
+    if not math.isfinite(args.refill_ratio) or args.refill_ratio < 0:
+        parser.error(f"--refill-ratio {args.refill_ratio}: must be a number >= 0")
     if args.simdlen is not None:
         n = args.simdlen
         if n < 2 or n & (n - 1):
@@ -532,7 +538,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     options = driver.Options(targets=targets, preprocessor=_preprocessor(flags),
                              std=args.std or flags.std or "gnu17", math=args.math,
                              simdlen=args.simdlen, boscc=not args.no_boscc,
-                             refill=not args.no_refill,
+                             refill=not args.no_refill, refill_ratio=args.refill_ratio,
                              boscc_threshold=args.boscc_threshold,
                              emit_cfg=args.emit_cfg, print_shapes=args.print_shapes,
                              print_after=args.print_after,

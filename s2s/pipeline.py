@@ -59,7 +59,7 @@ from .transform.licm import hoist_invariants
 from .transform.linearize import linearize
 from .transform.masked_tail import guard_tail
 from .transform.merge_arms import merge_arms
-from .transform.refill import refill_lanes
+from .transform.refill import DEFAULT_MIN_RATIO, refill_lanes
 from .transform.speculate import speculate
 
 ALL = ("divergence",)
@@ -219,15 +219,17 @@ def analyze_tail(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRESH
 
 
 def analyze_refill(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRESHOLD,
-                   gather_weight: int = 8) -> Optional[AnalyzedRegion]:
+                   gather_weight: int = 8, min_ratio: float = DEFAULT_MIN_RATIO
+                   ) -> Optional[AnalyzedRegion]:
     """A loop region with the lane refill schedule (transform.refill: each
     lane runs its own iterations in turn) through the pipeline; None when
     the region has no divergent loop to refill around or refill would not
-    pay (``gather_weight``: the target's ``refill_gather_weight``).
+    pay (``gather_weight``: the target's ``refill_gather_weight``;
+    ``min_ratio``: ``--refill-ratio``).
     ``region`` is a fresh lowering: it is changed."""
     state = PassState(region.fn, region_arg_shapes(region), boscc_threshold)
     run_passes(state, PIPELINE[:2])    # dce, canonicalize
-    refilled = refill_lanes(region, state.get("divergence"), gather_weight)
+    refilled = refill_lanes(region, state.get("divergence"), gather_weight, min_ratio)
     return None if refilled is None else analyze(refilled, boscc_threshold=boscc_threshold)
 
 

@@ -73,7 +73,9 @@ def test_programs_are_testsuite_kernels() -> None:
         assert '#include "harness.h"' in text and "S2S_FOR_SIZES(n)" in text
         assert re.search(r"#pragma omp (?:for )?simd", text)
         if "libm" in gen.generate(seed).features:
-            assert meta.args == ("--math", "exact")
+            assert meta.args[:2] == ("--math", "exact")
+        # even seeds: lane refill wherever it can be built
+        assert (meta.args[-2:] == ("--refill-ratio", "0")) == (seed % 2 == 0)
 
 
 # Divergent control flow (issue 6) and declare simd calls (issue 7): also

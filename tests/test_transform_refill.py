@@ -23,7 +23,6 @@ from s2s.ir.printer import print_function
 from s2s.ir.types import F64, I32
 from s2s.pipeline import PIPELINE, AnalyzedRegion, PassState, analyze_refill, run_passes
 from s2s.report import RegionReport
-from s2s.transform import refill as refill_module
 from s2s.transform.refill import refill_lanes
 from test_codegen_kit import vectorize
 from test_lower_support import lower_one
@@ -120,9 +119,12 @@ def test_lanes_leave_memory_as_the_iterations_do(n: int, width: int, lim: list[i
 @pytest.mark.parametrize("code, why", [
     (CHEAP, "a trip of the loop weighs less than starting an iteration"),
     (LOOP.replace("#pragma omp simd", "#pragma omp simd safelen(8)"), "safelen"),
-    (LOOP.replace("double *out) {", "double *out, double *s) {\n  double acc = 0;")
-         .replace("#pragma omp simd", "#pragma omp simd reduction(+:acc)")
-         .replace("out[i] = v + k;", "out[i] = v + k;\n    acc += v;"), "a reduction"),
+    (LOOP.replace("double *out) {", "double *out) {\n  double last = 0;")
+         .replace("#pragma omp simd", "#pragma omp simd lastprivate(last)")
+         .replace("out[i] = v + k;", "out[i] = v + k;\n    last = v;"), "lastprivate"),
+    (LOOP.replace("double *out) {", "double *out) {\n  int j = 0;")
+         .replace("#pragma omp simd", "#pragma omp simd linear(j:1)")
+         .replace("out[i] = v + k;", "out[i] = v + j;\n    j++;"), "linear"),
     (LOOP.replace("while (k < m)", "while (k < n)"), "no divergent loop"),
 ])
 def test_declines(tmp_path: Path, code: str, why: str) -> None:
@@ -130,12 +132,11 @@ def test_declines(tmp_path: Path, code: str, why: str) -> None:
     assert refill_lanes(region, div) is None, why
 
 
-def test_the_cost_model_weighs_what_the_lanes_pay(tmp_path: Path, monkeypatch) -> None:
-    """The cheap loop is declined only by the weights: with a lower bar it
-    is refilled (the test above cannot pass for another reason)."""
+def test_the_cost_model_weighs_what_the_lanes_pay(tmp_path: Path) -> None:
+    """The cheap loop is declined only by the weights: with no bar
+    (``--refill-ratio 0``) it is refilled."""
     region, div = _canonical(tmp_path, CHEAP)
-    monkeypatch.setattr(refill_module, "MIN_RATIO", 0)
-    assert refill_lanes(region, div) is not None
+    assert refill_lanes(region, div, min_ratio=0) is not None
 
 
 def test_contiguous_loads_that_become_gathers_count(tmp_path: Path) -> None:

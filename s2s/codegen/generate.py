@@ -340,9 +340,11 @@ class _LoopGen:
                 "var": self.result_var(b),
                 "combine": combine(b.reduction_op, b.arg.type, self.result_var(b), "s2s_r[s2s_j]")}
                for (b, name, vt), init in zip(folds, acc_init)]
-        refill = None if self.parallel else self.variant_block(self.refill, tag + "_refill", {})
+        accumulators = {b.c_expr: n for b, n, _ in folds}
+        refill = None if self.parallel else \
+            self.variant_block(self.refill, tag + "_refill", accumulators)
         tail = None if self.parallel or refill else \
-            self.variant_block(self.tail, tag + "_tail", {b.c_expr: n for b, n, _ in folds})
+            self.variant_block(self.tail, tag + "_tail", accumulators)
         text = self.assemble(setup, iter_setup, acc, body, body_lines, tail, refill)
         needs = set(w.needs) | set(em.needs)
         for variant in (tail, refill):
@@ -360,9 +362,9 @@ class _LoopGen:
     def variant_block(self, variant: Any, tag: str, accumulators: dict[str, str]
                       ) -> Optional[dict[str, Any]]:
         """The C lines of a variant of the loop's region widened at this
-        loop's width (the masked last iteration, its reductions in this loop's
-        ``accumulators``; the lane refill schedule), or None when there is
-        none or it does not widen: the plain vector loop stays."""
+        loop's width (the masked last iteration; the lane refill schedule),
+        its reductions in this loop's ``accumulators``, or None when there
+        is none or it does not widen: the plain vector loop stays."""
         if variant is None:
             return None
         region = variant.region

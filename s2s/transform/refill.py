@@ -38,8 +38,12 @@ Three new parameters: ``%s2s.lane`` (strided by 1 from 0), ``%s2s.count``
 (uniform: W).  The code generator runs the region once per 2^30 iterations:
 no remainder loop.
 
-Declines (returns None) for a region with results (reductions and
-``lastprivate``: their values depend on which lane ran which iteration),
+A reduction's accumulator is carried around the new loop: each lane sums
+the iterations it runs, and the lanes are combined after the loop as
+before (the order of a reduction is free).
+
+Declines (returns None) for a region with ``lastprivate`` results (their
+values depend on which lane ran the last iteration),
 ``linear`` parameters, a ``safelen`` clause (it bounds which iterations may
 run together), a worksharing pragma, or whose top level is not one divergent
 loop with one latch; and where the cost model (``_pays``) finds that a trip
@@ -60,17 +64,23 @@ from .cost import instruction_weight
 from .ssa_repair import DominanceRepair
 
 LANE, COUNT, WIDTH = "s2s.lane", "s2s.count", "s2s.width"
+DEFAULT_MIN_RATIO = 2.0
+"""A trip of the loop must weigh this many times what refill adds
+(calibrated on the bench kernels, AVX-512: kdtree 2.2, xs_lookup 4.6 and
+the generalized-Born loop 3.3 gain; iterlog 0.7 and mandel 0.8 lose)."""
 
 
-def refill_lanes(region: Region, div: DivergenceInfo,
-                 gather_weight: int = 8) -> Optional[Region]:
+def refill_lanes(region: Region, div: DivergenceInfo, gather_weight: int = 8,
+                 min_ratio: float = DEFAULT_MIN_RATIO) -> Optional[Region]:
     """Give ``region`` (a canonical copy, changed in place) the refill
     schedule; None when it cannot have it or it does not pay (``region`` is
     then unchanged).  ``div``: the divergence of the plain region;
     ``gather_weight``: what an access of the divergent loop that is
     contiguous there costs as a gather (the target's
-    ``refill_gather_weight``)."""
-    loop = _refill_loop(region, div, gather_weight)
+    ``refill_gather_weight``); ``min_ratio``: how many times what refill
+    adds a trip of the loop must weigh (``--refill-ratio``; 0: refill
+    wherever the schedule can be built)."""
+    loop = _refill_loop(region, div, gather_weight, min_ratio)
     if loop is None:
         return None
     fn = region.fn
@@ -90,6 +100,10 @@ def refill_lanes(region: Region, div: DivergenceInfo,
     b = IRBuilder().at_end(head)
     fresh, t, iv_now = b.phi(I1, "fresh"), b.phi(I32, "t"), b.phi(iv.type, "iv")
     iv.replace_all_uses_with(iv_now)
+    # a reduction's accumulator: each lane sums its own iterations
+    sums = {rb.index: (rb.arg, b.phi(rb.arg.type, rb.arg.name)) for rb in region.results}
+    for arg, acc in sums.values():
+        arg.replace_all_uses_with(acc)
     b.condbr(fresh, start, header)
     b = IRBuilder().at_end(entry)
     _hoist_invariants(old_entry, b)
@@ -101,17 +115,21 @@ def refill_lanes(region: Region, div: DivergenceInfo,
     latch.terminator.replace_successor(header, head)
     for phi in header.phis:
         phi.incoming_blocks[phi.incoming_blocks.index(latch)] = head
-    ret_block.terminator.erase()
+    ret = ret_block.terminator
+    results = list(ret.operands)
+    ret.erase()
     IRBuilder().at_end(ret_block).br(step_block)
     b = IRBuilder().at_end(step_block)
     t_next, iv_next = b.add(t, width, "t.next"), b.add(iv_now, stride, "iv.next")
     b.br(head)
-    IRBuilder().at_end(exit_block).ret([])
+    IRBuilder().at_end(exit_block).ret([sums[k][1] for k in range(len(results))])
 
     _incoming(fresh, [(Constant(I1, 1), entry), (Constant(I1, 0), latch),
                       (Constant(I1, 1), step_block)])
     _incoming(t, [(lane, entry), (t, latch), (t_next, step_block)])
     _incoming(iv_now, [(iv, entry), (iv_now, latch), (iv_next, step_block)])
+    for k, (arg, acc) in sums.items():
+        _incoming(acc, [(arg, entry), (acc, latch), (results[k], step_block)])
     DominanceRepair(fn, undef_at_loop_headers=False).repair_all()
     start.rarely_entered = True     # a lane starts an iteration once in many trips
     for block in loop.exits:
@@ -146,26 +164,27 @@ def _incoming(phi, pairs: list[tuple[Value, Block]]) -> None:
         phi.add_incoming(value, block)
 
 
-def _refill_loop(region: Region, div: DivergenceInfo, gather_weight: int):
+def _refill_loop(region: Region, div: DivergenceInfo, gather_weight: int, min_ratio: float):
     """The one divergent top-level loop the schedule is built around, or None
     when the region cannot take the schedule."""
     clauses = region.clauses
-    if region.kind != "loop" or region.results or region.worksharing \
-            or getattr(clauses, "safelen", None) is not None:
+    if region.kind != "loop" or region.worksharing \
+            or getattr(clauses, "safelen", None) is not None \
+            or any(rb.role != "reduction" or rb.arg is None for rb in region.results) \
+            or sorted(rb.index for rb in region.results) != list(range(len(region.fn.ret_types))):
         return None
     roles = [b.role for b in region.args]
-    if roles.count("iv") != 1 or any(r not in ("iv", "uniform") for r in roles):
+    if roles.count("iv") != 1 or any(r not in ("iv", "uniform", "reduction") for r in roles):
         return None
     iv = next(b.arg for b in region.args if b.role == "iv")
     rets = [b for b in region.fn.blocks if isinstance(b.terminator, Ret)]
     top = div.loops.top_level
-    if not isinstance(iv.type, IntType) or len(rets) != 1 or rets[0].terminator.operands \
-            or len(top) != 1:
+    if not isinstance(iv.type, IntType) or len(rets) != 1 or len(top) != 1:
         return None
     loop = top[0]
     if loop.latch is None or loop.header is region.fn.entry \
             or not div.loop_is_divergent(loop.header) \
-            or not _pays(region.fn, loop, div, gather_weight):
+            or not _pays(region.fn, loop, div, gather_weight, min_ratio):
         return None
     return loop
 
@@ -177,14 +196,9 @@ EDGE_ACCESS = 8
 the iteration, which differs between lanes now (a gather or scatter)."""
 EDGE_FIXED = 8
 """What starting an iteration costs besides (its counters, tests, blends)."""
-MIN_RATIO = 2
-"""A trip of the loop must weigh this many times what starting an iteration
-does (calibrated on the bench kernels: kdtree 2.2, xs_lookup 4.6 and the
-generalized-Born loop 3.3 gain; iterlog 0.7 and mandel 0.8 lose)."""
-
-
-def _pays(fn: Function, loop: Loop[Block], div: DivergenceInfo, gather_weight: int) -> bool:
-    """Whether a trip of ``loop`` outweighs MIN_RATIO times what refill adds:
+def _pays(fn: Function, loop: Loop[Block], div: DivergenceInfo, gather_weight: int,
+          min_ratio: float) -> bool:
+    """Whether a trip of ``loop`` outweighs ``min_ratio`` times what refill adds:
     the lanes' Pre and Post (now gathers, scatters and blends that run
     whenever any lane starts an iteration) and, per trip, the accesses of
     the loop that were contiguous and become gathers.  Else refill costs
@@ -199,4 +213,4 @@ def _pays(fn: Function, loop: Loop[Block], div: DivergenceInfo, gather_weight: i
     new_gathers = sum(1 for b in loop.blocks for inst in b.instructions
                       if isinstance(inst, (Load, Store))
                       and div.shape_of(inst.operands[-1]).is_strided)
-    return inside >= MIN_RATIO * (edge + gather_weight * new_gathers)
+    return inside >= min_ratio * (edge + gather_weight * new_gathers)
