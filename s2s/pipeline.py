@@ -19,6 +19,11 @@ Every change of control flow is a pass here, on the IR, before widening:
                       to selects on edge predicates, masks on memory and calls
     cleanup           dce again: predicates nothing uses
 
+Two variants of a loop region, each from a second lowering, also go
+through it: the masked last iteration (transform.masked_tail,
+``analyze_tail``) and lane refill (transform.refill, ``analyze_refill``,
+built after dce and canonicalize).
+
 Each pass names the analyses it requires and invalidates; the verifier runs
 after every pass (after ``linearize`` it also rejects a divergent branch
 that is left), and ``print_after`` prints the IR after the named passes

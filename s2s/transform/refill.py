@@ -89,13 +89,7 @@ def refill_lanes(region: Region, div: DivergenceInfo, gather_weight: int = 8,
     lane, count, width = fn.add_arg(I32, LANE), fn.add_arg(I32, COUNT), fn.add_arg(I32, WIDTH)
     old_entry, header, latch = fn.entry, loop.header, loop.latch
     ret_block = next(b for b in fn.blocks if isinstance(b.terminator, Ret))
-    entry, head, start, step_block, exit_block = (
-        Block(f"refill.{name}") for name in ("entry", "head", "start", "next", "exit"))
-    for block in (entry, head, start):
-        fn.add_block(block)
-    fn.blocks[:0] = [fn.blocks.pop() for _ in range(3)][::-1]   # the new entry first
-    fn.add_block(step_block)
-    fn.add_block(exit_block)
+    entry, head, start, step_block, exit_block = _new_blocks(fn)
 
     b = IRBuilder().at_end(head)
     fresh, t, iv_now = b.phi(I1, "fresh"), b.phi(I32, "t"), b.phi(iv.type, "iv")
@@ -138,6 +132,16 @@ def refill_lanes(region: Region, div: DivergenceInfo, gather_weight: int = 8,
                    ArgBinding(count, "count", "s2s_count", "int"),
                    ArgBinding(width, "width", "s2s_width", "int")]
     return region
+
+
+def _new_blocks(fn: Function) -> list[Block]:
+    """refill.entry, .head, .start (placed first: the new entry first),
+    .next and .exit (placed last)."""
+    blocks = [Block(f"refill.{name}") for name in ("entry", "head", "start", "next", "exit")]
+    for block in blocks:
+        fn.add_block(block)
+    fn.blocks[:0] = [fn.blocks.pop(-3) for _ in range(3)][::-1]
+    return blocks
 
 
 def _hoist_invariants(old_entry: Block, b: IRBuilder) -> None:
