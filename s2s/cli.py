@@ -151,9 +151,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-refill", action="store_true",
                    help="keep lanes in groups of consecutive iterations around a divergent "
                         "loop (default: a lane whose loop ends takes its next iteration)")
-    p.add_argument("--refill-ratio", type=float, default=2.0, metavar="R",
+    p.add_argument("--refill-ratio", type=float, default=None, metavar="R",
                    help="refill only where a trip of the divergent loop weighs R times what "
-                        "refill adds (default 2; 0: wherever refill can be built)")
+                        "refill adds (default: the target's, 2 or 3 for avx2; 0: wherever "
+                        "refill can be built)")
     p.add_argument("--no-boscc", action="store_true",
                    help="do not insert all-false skips (BOSCC) in front of expensive "
                         "divergent regions")
@@ -221,7 +222,8 @@ def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace,
                 flags: CompilerFlags, targets: list[str]) -> list[str]:
     """Exit 2 (through ``parser.error``) on bad usage; return usage warnings."""
     warnings: list[str] = []
-    if not math.isfinite(args.refill_ratio) or args.refill_ratio < 0:
+    if args.refill_ratio is not None and (not math.isfinite(args.refill_ratio)
+                                          or args.refill_ratio < 0):
         parser.error(f"--refill-ratio {args.refill_ratio}: must be a number >= 0")
     if args.simdlen is not None:
         n = args.simdlen

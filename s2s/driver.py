@@ -27,7 +27,6 @@ from .frontend.pragmas import Pragma, find_pragmas, scan_pragma_lines
 from .frontend.views import FileView, parse_views
 from .ir.region import Region
 from .transform.boscc import DEFAULT_THRESHOLD
-from .transform.refill import DEFAULT_MIN_RATIO
 from .pipeline import (AnalyzedRegion, analyze, analyze_refill, analyze_tail, control_counts,
                        generate)
 from .report import RegionReport, render_json, render_text
@@ -86,8 +85,9 @@ class Options:
     """Weight of a divergent arm that gets an all-false skip (transform.boscc)."""
     refill: bool = True
     """Lane refill around a divergent loop (transform.refill); --no-refill."""
-    refill_ratio: float = DEFAULT_MIN_RATIO
-    """How many times what refill adds a trip of the loop must weigh."""
+    refill_ratio: Optional[float] = None
+    """How many times what refill adds a trip of the loop must weigh
+    (None: the target's ``refill_min_ratio``)."""
     emit_cfg: Optional[str] = None
     print_shapes: bool = False
     print_after: list[str] = field(default_factory=list)
@@ -436,7 +436,8 @@ class _Lowered:
         vector loop and scalar remainder stay)."""
         view = self.views[target.name]
         costs = {"gather_weight": target.refill_gather_weight,
-                 "min_ratio": self.options.refill_ratio} if kind == "refill" else {}
+                 "min_ratio": target.refill_min_ratio if self.options.refill_ratio is None
+                 else self.options.refill_ratio} if kind == "refill" else {}
         key = (kind, id(view), target.plain_char_signed, *costs.values())
         if key not in self.variants:
             self.variants[key] = self._analyze_variant(

@@ -31,10 +31,12 @@ class HarnessResult:
 
 
 def vectorize_file(path: str, target: str, options: Optional[CodegenOptions] = None,
-                   include_dirs: Optional[list[str]] = None, refill: bool = True) -> HarnessResult:
+                   include_dirs: Optional[list[str]] = None, refill: bool = True,
+                   refill_ratio: Optional[float] = None) -> HarnessResult:
     opts = options or CodegenOptions()
     result = run(path, Options(targets=[target], include_dirs=include_dirs or [],
-                               math=opts.math, simdlen=opts.simdlen, refill=refill))
+                               math=opts.math, simdlen=opts.simdlen, refill=refill,
+                               refill_ratio=refill_ratio))
     return HarnessResult(result.output.decode(), result.loops, result.warnings)
 
 KARGS = ("double *x, double *y, double *z, int *p, int *q, float *f, float *g, "
@@ -155,11 +157,12 @@ def kernel_source(body: str) -> str:
 
 
 def vectorize(src: str, target: str = "avx2", options: Optional[CodegenOptions] = None,
-              workdir: Optional[Path] = None, refill: bool = True) -> tuple[HarnessResult, Path]:
+              workdir: Optional[Path] = None, refill: bool = True,
+              refill_ratio: Optional[float] = None) -> tuple[HarnessResult, Path]:
     workdir = workdir or Path(tempfile.mkdtemp(prefix="s2s_cg_"))
     path = workdir / "kern.c"
     path.write_text(src)
-    res = vectorize_file(str(path), target, options, refill=refill)
+    res = vectorize_file(str(path), target, options, refill=refill, refill_ratio=refill_ratio)
     (workdir / "kern_vec.c").write_text(res.text)
     return res, workdir
 

@@ -44,6 +44,11 @@ void f(int n, const double *x, const int *lim, double *out) {
   }
 }
 """
+# Loads in the loop whose address depends only on the iteration (read once
+# per iteration and lane: _cache_iteration_loads), one under a branch.
+RELOADS = LOOP.replace("while (k < m) {", """while (k < lim[i]) {
+      if (v > 0.5)
+        v -= x[i] * 0.125;""")
 TRIP = "log(v * v + 2.0) + exp(-v) + sqrt(v + 1.0) + log(v + 3.0) + exp(v * 0.25)"
 CHEAP = LOOP.replace(TRIP, "v * 0.5 + 1.0")
 
@@ -89,8 +94,8 @@ def _args(region, lane: int, n: int, width: int, x: int, lim: int, out: int) -> 
     return [by_role.get(b.role, by_name.get(b.c_expr)) for b in region.args]
 
 
-def _reference(tmp_path: Path, n: int, lim: list[int]) -> list[float]:
-    region = lower_one(tmp_path, LOOP)
+def _reference(tmp_path: Path, n: int, lim: list[int], code: str) -> list[float]:
+    region = lower_one(tmp_path, code)
     mem, x, lim_addr, out = _memory(n, lim)
     for i in range(n):
         run_scalar(region.fn, _args(region, i, n, 1, x, lim_addr, out), mem)
@@ -99,14 +104,16 @@ def _reference(tmp_path: Path, n: int, lim: list[int]) -> list[float]:
 
 @settings(max_examples=25, deadline=None)
 @given(n=st.integers(0, 13), width=st.sampled_from([2, 4, 8]),
-       lim=st.lists(st.integers(0, 6), min_size=13, max_size=13))
-def test_lanes_leave_memory_as_the_iterations_do(n: int, width: int, lim: list[int]) -> None:
+       lim=st.lists(st.integers(0, 6), min_size=13, max_size=13),
+       code=st.sampled_from([LOOP, RELOADS]))
+def test_lanes_leave_memory_as_the_iterations_do(n: int, width: int, lim: list[int],
+                                                 code: str) -> None:
     tmp_path = Path(tempfile.mkdtemp(prefix="s2s_refill_"))
     lim = lim[:n]
-    expected = _reference(tmp_path, n, lim)
-    region, div = _canonical(tmp_path, LOOP)
-    assert refill_lanes(region, div) is not None
-    analyzed = analyze_refill(lower_one(tmp_path, LOOP))
+    expected = _reference(tmp_path, n, lim, code)
+    region, div = _canonical(tmp_path, code)
+    assert refill_lanes(region, div, min_ratio=0) is not None
+    analyzed = analyze_refill(lower_one(tmp_path, code), min_ratio=0)
     assert isinstance(analyzed, AnalyzedRegion)
     for fn_region, run in ((region, run_lanes), (analyzed.region, run_predicated)):
         mem, x, lim_addr, out = _memory(n, lim)
@@ -139,11 +146,21 @@ def test_the_cost_model_weighs_what_the_lanes_pay(tmp_path: Path) -> None:
     assert refill_lanes(region, div, min_ratio=0) is not None
 
 
-def test_contiguous_loads_that_become_gathers_count(tmp_path: Path) -> None:
-    """``x[i]`` read in every trip is contiguous in the plain loop and a
-    gather with refill: at the default gather weight (AVX2, NEON) that
+def test_loads_of_the_iteration_are_made_once(tmp_path: Path) -> None:
+    """``x[i]`` and ``lim[i]`` in the loop: loaded in a fill block entered
+    while the lane has not loaded them in this iteration."""
+    region, div = _canonical(tmp_path, RELOADS)
+    assert refill_lanes(region, div, min_ratio=0) is not None
+    text = print_function(region.fn)
+    assert text.count(".fill:") == 2
+    assert "condbr %" in text and "= load" in text.split(".fill:")[1].split("\n")[1]
+
+
+def test_accesses_that_become_gathers_count(tmp_path: Path) -> None:
+    """``out[i]`` written in every trip is contiguous in the plain loop and
+    a scatter with refill: at the default gather weight (AVX2, NEON) that
     tips the balance, at AVX-512's (cheap 16-lane gathers) it does not."""
-    code = LOOP.replace("while (k < m) {", "while (k < m) {\n      v += x[i];")
+    code = LOOP.replace("while (k < m) {", "while (k < m) {\n      out[i] = v;")
     for weight, refilled in ((8, False), (1, True)):
         region, div = _canonical(tmp_path, code)
         assert (refill_lanes(region, div, gather_weight=weight) is not None) == refilled
@@ -153,12 +170,12 @@ def test_contiguous_loads_that_become_gathers_count(tmp_path: Path) -> None:
 def test_the_vector_loop_is_the_refill_region(tmp_path: Path, target: str) -> None:
     """No vector loop over blocks of W iterations and no remainder: one run
     of the refill region per 2^30 iterations; --no-refill keeps the plain loop."""
-    res, _ = vectorize(LOOP, target, workdir=tmp_path)
+    res, _ = vectorize(LOOP, target, workdir=tmp_path, refill_ratio=0)
     assert "s2s_trip - s2s_k <= 0x40000000ULL" in res.text
     assert "s2s_e++" not in res.text            # no scalar remainder loop
     plain = (tmp_path / "plain")
     plain.mkdir()
-    res, _ = vectorize(LOOP, target, workdir=plain, refill=False)
+    res, _ = vectorize(LOOP, target, workdir=plain, refill=False, refill_ratio=0)
     assert "0x40000000ULL" not in res.text and "s2s_e++" in res.text
 
 
@@ -167,7 +184,8 @@ def test_the_report_says_lane_refill(tmp_path: Path) -> None:
     src = tmp_path / "k.c"
     src.write_text(LOOP)
     proc = subprocess.run([sys.executable, "-m", "s2s", str(src), "-o", str(tmp_path / "o.c"),
-                           "--target", "avx2", "--report-file", str(tmp_path / "r.txt"),
+                           "--target", "avx2", "--refill-ratio", "0",
+                           "--report-file", str(tmp_path / "r.txt"),
                            "--report"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "r.txt").read_text().rstrip().endswith("divergent; lane refill")

@@ -112,6 +112,10 @@ class Target:
     """The iterations left after the last full vector run as one more vector
     iteration with the first lanes active (cheap masked memory), not as
     the scalar loop body (s2s.transform.masked_tail)."""
+    refill_min_ratio: float = 2.0
+    """Lane refill (s2s.transform.refill) only where a trip of the divergent
+    loop weighs this many times what refill adds (``--refill-ratio``
+    overrides it)."""
     refill_gather_weight: int = 8
     """What lane refill (s2s.transform.refill) charges per trip for each
     access of the divergent loop that is contiguous in the plain vector loop
@@ -257,4 +261,5 @@ def load_target(name: str) -> Target:
         vfabi_family=tuple(data.get("vfabi_family", ())), vfabi_isa=data.get("vfabi_isa", ""),
         vfabi_calls=tuple(data.get("vfabi_calls", (data.get("vfabi_isa", ""),))),
         masked_tail=bool(data.get("masked_tail", False)),
-        refill_gather_weight=int(data.get("refill_gather_weight", 8)))
+        refill_gather_weight=int(data.get("refill_gather_weight", 8)),
+        refill_min_ratio=float(data.get("refill_min_ratio", 2.0)))

@@ -154,3 +154,24 @@ class IRBuilder:
     def ret(self, values: Sequence[Value] = ()) -> Instruction:
         """Return the given values."""
         return self.insert(Ret(values))
+
+
+def copy_with_operands(t: Instruction, ops: Sequence[Value]) -> Instruction:
+    """A new instruction doing what the pure instruction ``t`` does, on
+    ``ops`` (not inserted anywhere)."""
+    if isinstance(t, BinOp):
+        return BinOp(t.op, ops[0], ops[1], t.name)
+    if isinstance(t, UnOp):
+        return UnOp(t.op, ops[0], t.name)
+    if isinstance(t, Cmp):
+        return Cmp(t.pred, ops[0], ops[1], t.name)
+    if isinstance(t, Cast):
+        return Cast(ops[0], t.type, t.name)
+    if isinstance(t, Select):
+        return Select(ops[0], ops[1], ops[2], t.name)
+    if isinstance(t, Gep):
+        return Gep(ops[0], ops[1], t.name)
+    if isinstance(t, FieldAddr):
+        return FieldAddr(ops[0], t.field, t.type, t.name)
+    assert isinstance(t, Call) and t.pure, t
+    return Call(t.callee, ops, t.type, t.pure, t.name)

@@ -67,7 +67,7 @@ from typing import Callable, Hashable, Optional, Union
 
 from ..analysis.cfg import Graph, cfg_of
 from ..analysis.divergence import DivergenceInfo
-from ..ir.builder import IRBuilder
+from ..ir.builder import IRBuilder, copy_with_operands
 from ..ir.types import I1, FloatType, IntType, PtrType
 from ..ir.values import (BinOp, Block, Br, Call, Cast, Cmp, CondBr, Constant, Function,
                          Instruction, Phi, Select, UnOp, Value)
@@ -451,22 +451,7 @@ def _emit(shape: _Shape, holes: dict[int, Value], at: IRBuilder) -> Value:
     if isinstance(shape, _Hole):
         return holes[id(shape)]
     ops = [_emit(c, holes, at) for c in shape.children]
-    return at.insert(_clone(shape.template, ops))
-
-
-def _clone(t: Instruction, ops: list[Value]) -> Instruction:
-    if isinstance(t, BinOp):
-        return BinOp(t.op, ops[0], ops[1], t.name)
-    if isinstance(t, UnOp):
-        return UnOp(t.op, ops[0], t.name)
-    if isinstance(t, Cmp):
-        return Cmp(t.pred, ops[0], ops[1], t.name)
-    if isinstance(t, Cast):
-        return Cast(ops[0], t.type, t.name)
-    if isinstance(t, Select):
-        return Select(ops[0], ops[1], ops[2], t.name)
-    assert isinstance(t, Call)
-    return Call(t.callee, ops, t.type, t.pure, t.name)
+    return at.insert(copy_with_operands(shape.template, ops))
 
 
 def _instructions(shape: _Shape) -> list[Instruction]:

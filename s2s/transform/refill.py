@@ -53,13 +53,14 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..analysis.cfg import Loop, LoopForest
+from ..analysis.cfg import Loop, cfg_of
 from ..analysis.divergence import DivergenceInfo
-from ..ir.builder import IRBuilder
+from ..ir.builder import IRBuilder, copy_with_operands
 from ..ir.region import ArgBinding, Region
+from ..ir.ssa import SSABuilder
 from ..ir.types import I1, I32, IntType
 from ..ir.values import (Alloca, BinOp, Block, Cast, Cmp, Constant, FieldAddr, Function, Gep,
-                         Instruction, Load, Ret, Select, Store, UnOp, Value)
+                         Instruction, Load, Phi, Ret, Select, Store, UnOp, Undef, Value)
 from .cost import instruction_weight
 from .ssa_repair import DominanceRepair
 
@@ -124,7 +125,9 @@ def refill_lanes(region: Region, div: DivergenceInfo, gather_weight: int = 8,
     _incoming(iv_now, [(iv, entry), (iv_now, latch), (iv_next, step_block)])
     for k, (arg, acc) in sums.items():
         _incoming(acc, [(arg, entry), (acc, latch), (results[k], step_block)])
+    _rematerialize(fn, _IterationInvariant(iv_now))
     DominanceRepair(fn, undef_at_loop_headers=False).repair_all()
+    _cache_iteration_loads(fn, loop, entry, step_block, iv_now)
     start.rarely_entered = True     # a lane starts an iteration once in many trips
     for block in loop.exits:
         block.rarely_entered = True
@@ -161,6 +164,120 @@ def _hoist_invariants(old_entry: Block, b: IRBuilder) -> None:
 
 
 _PURE = (Cast, Gep, FieldAddr, BinOp, UnOp, Cmp, Select)
+
+
+def _cache_iteration_loads(fn: Function, loop: Loop[Block], entry: Block,
+                           step_block: Block, iv: Value) -> None:
+    """A load in the divergent loop whose address depends only on the
+    iteration (``qx[q]`` in a tree search over queries ``q``) is contiguous
+    in the plain loop and a gather once lanes are at different iterations;
+    in a loop that writes no memory but its own locals it reads the same
+    value in every trip of an iteration.  It is kept per lane with a flag:
+
+        B:      condbr %ok, B.cont, B.fill      (%ok, %cached: phis, reset by
+        B.fill: %x = load %p; br B.cont          refill.next for the next
+        B.cont: %v = phi [%cached, B], [%x, B.fill]    iteration)
+
+    so the lane loads where it loaded before, the first time only, and the
+    fill (rarely entered) is skipped while no lane needs it."""
+    blocks = list(loop.blocks)
+    if any(_may_write(inst) for b in blocks for inst in b.instructions):
+        return
+    invariant = _IterationInvariant(iv)
+    loads = [inst for b in blocks for inst in b.instructions
+             if isinstance(inst, Load) and invariant(inst.operands[0])]
+    splits = [_split_at_load(fn, load) for load in loads]
+    if not splits:
+        return
+    ssa = SSABuilder.for_function(fn)
+    for k, (load, block, cont, phi) in enumerate(splits):
+        for var, ty, reset in ((("ok", k), I1, Constant(I1, 0)),
+                               (("value", k), load.type, Undef(load.type))):
+            ssa.declare(var, ty, "")
+            ssa.write(var, entry, reset)
+            ssa.write(var, step_block, reset)
+        ssa.write(("ok", k), cont, Constant(I1, 1))
+        ssa.write(("value", k), cont, phi)
+    for k, (load, block, cont, phi) in enumerate(splits):
+        block.terminator.set_operand(0, ssa.read(("ok", k), block))
+        phi.set_operand(0, ssa.read(("value", k), block))
+
+
+def _rematerialize(fn: Function, invariant: _IterationInvariant) -> None:
+    """A pure value of the iteration computed before the loop (``&x[i]``)
+    is computed again where a use no longer follows its definition, instead
+    of being carried around the new loop in a phi (where a pointer would
+    become a vector of addresses and a load from it a gather)."""
+    changed = True
+    while changed:
+        changed = False
+        g = cfg_of(fn)
+        for inst in [i for i in fn.instructions() if isinstance(i, _PURE) and invariant(i)]:
+            for user in list(inst.users):
+                for k, op in enumerate(user.operands):
+                    at = user.incoming_blocks[k] if isinstance(user, Phi) else user.block
+                    if op is not inst or at is inst.block or g.dominates(inst.block, at):
+                        continue
+                    b = IRBuilder().at_end(at) if isinstance(user, Phi) else \
+                        IRBuilder().before(user)
+                    user.set_operand(k, b.insert(copy_with_operands(inst, inst.operands)))
+                    changed = True
+
+
+def _split_at_load(fn: Function, load: Load) -> tuple[Load, Block, Block, Phi]:
+    """Move ``load`` to a new block B.fill entered when the lane has not
+    loaded yet, the rest of its block to B.cont (operands of the branch and
+    the phi are placeholders, set once SSA knows the flag and the value)."""
+    block = load.block
+    at = block.instructions.index(load)
+    fill, cont = Block(f"{block.name}.fill"), Block(f"{block.name}.cont")
+    fn.blocks[fn.blocks.index(block) + 1:fn.blocks.index(block) + 1] = [fill, cont]
+    fill.function = cont.function = fn
+    rest = block.instructions[at + 1:]
+    del block.instructions[at:]
+    for succ in rest[-1].successors:
+        for p in succ.phis:
+            p.incoming_blocks = [cont if b is block else b for b in p.incoming_blocks]
+    phi = Phi(load.type, load.name)
+    load.replace_all_uses_with(phi)
+    for inst, where in [(load, fill), (phi, cont), *((i, cont) for i in rest)]:
+        inst.block = where
+        where.instructions.append(inst)
+    IRBuilder().at_end(fill).br(cont)
+    IRBuilder().at_end(block).condbr(Constant(I1, 0), cont, fill)
+    phi.add_incoming(Undef(load.type), block)
+    phi.add_incoming(load, fill)
+    fill.rarely_entered = True
+    return load, block, cont, phi
+
+
+def _may_write(inst: Instruction) -> bool:
+    """May ``inst`` write memory other than the region's own locals?"""
+    if isinstance(inst, Store):
+        base = inst.operands[1]
+        while isinstance(base, (Gep, Cast, FieldAddr)):
+            base = base.operands[0]
+        return not isinstance(base, Alloca)
+    return inst.has_side_effects
+
+
+class _IterationInvariant:
+    """Is a value the same in every trip of one iteration of a lane: built
+    from constants, parameters and the iteration's loop variable ``iv`` by
+    operations without memory or traps?"""
+
+    def __init__(self, iv: Value) -> None:
+        self.iv = iv
+        self.known: dict[Value, bool] = {}
+
+    def __call__(self, v: Value) -> bool:
+        if not isinstance(v, Instruction) or v is self.iv:
+            return True
+        if v not in self.known:
+            self.known[v] = False     # a cycle through phis is not invariant
+            self.known[v] = isinstance(v, _PURE) and getattr(v, "op", "") not in ("div", "rem") \
+                and all(self(op) for op in v.operands)
+        return self.known[v]
 
 
 def _incoming(phi, pairs: list[tuple[Value, Block]]) -> None:
@@ -205,7 +322,8 @@ def _pays(fn: Function, loop: Loop[Block], div: DivergenceInfo, gather_weight: i
     """Whether a trip of ``loop`` outweighs ``min_ratio`` times what refill adds:
     the lanes' Pre and Post (now gathers, scatters and blends that run
     whenever any lane starts an iteration) and, per trip, the accesses of
-    the loop that were contiguous and become gathers.  Else refill costs
+    the loop that were contiguous and become gathers (not the loads that
+    ``_cache_iteration_loads`` makes once per iteration).  Else refill costs
     more than the idle lanes it puts to work (measured: an escape-time loop
     of a few flops per trip ran at half its speed)."""
     forest = div.loops
@@ -214,7 +332,8 @@ def _pays(fn: Function, loop: Loop[Block], div: DivergenceInfo, gather_weight: i
     edge = EDGE_FIXED + sum(EDGE_ACCESS if isinstance(inst, (Load, Store)) else
                             instruction_weight(inst)
                             for b in fn.blocks if b not in loop for inst in b.instructions)
+    cached = not any(_may_write(inst) for b in loop.blocks for inst in b.instructions)
     new_gathers = sum(1 for b in loop.blocks for inst in b.instructions
-                      if isinstance(inst, (Load, Store))
+                      if isinstance(inst, (Load, Store)) and not (isinstance(inst, Load) and cached)
                       and div.shape_of(inst.operands[-1]).is_strided)
     return inside >= min_ratio * (edge + gather_weight * new_gathers)
