@@ -38,6 +38,12 @@ Three new parameters: ``%s2s.lane`` (strided by 1 from 0), ``%s2s.count``
 (uniform: W).  The code generator runs the region once per 2^30 iterations:
 no remainder loop.
 
+Two clean-ups keep lanes at different iterations cheap: values of the
+iteration computed in Pre without memory (``&x[i]``) are computed again
+where L or Post use them (``_rematerialize``), and loads in L whose address
+depends only on the iteration are made once per iteration and lane
+(``_cache_iteration_loads``), instead of a gather in every trip.
+
 A reduction's accumulator is carried around the new loop: each lane sums
 the iterations it runs, and the lanes are combined after the loop as
 before (the order of a reduction is free).
