@@ -299,10 +299,10 @@ VARIANT_PARAMS = {
     "lane": "0",                                    # lane l: 0 + l
     "rem": "(int32_t)(s2s_trip - s2s_k)",           # masked tail: iterations left
     "count": f"(int32_t)(s2s_trip - s2s_k < {REFILL_BLOCK} ? s2s_trip - s2s_k : {REFILL_BLOCK})",
-    "width": "W",
+    "width": "{W}",
 }
 """C values of the parameters that region variants add (transform.masked_tail,
-transform.refill); W is the loop's width."""
+transform.refill); ``{W}`` stands for the loop's width."""
 
 
 class _LoopGen:
@@ -406,7 +406,7 @@ class _LoopGen:
             t = arg.type
             if b.role in VARIANT_PARAMS:
                 name = w.name(b.c_expr)
-                value = VARIANT_PARAMS[b.role].replace("W", str(self.W))
+                value = VARIANT_PARAMS[b.role].replace("{W}", str(self.W))
                 iter_setup.append(f"const {c_decl(t, name)} = {value};")
                 w.forms[arg] = Form(scalar=name)
             elif b.role == "reduction" and tail:
