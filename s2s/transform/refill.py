@@ -160,16 +160,19 @@ def _hoist_invariants(old_entry: Block, b: IRBuilder) -> None:
     carried around the new loop."""
     moved: set[Value] = set()
     for inst in list(old_entry.instructions):
-        if isinstance(inst, Alloca) or (
-                isinstance(inst, _PURE) and getattr(inst, "op", "") not in ("div", "rem")
-                and all(not isinstance(op, Instruction) or op in moved
-                        for op in inst.operands)):
+        if isinstance(inst, Alloca) or (_computes_safely(inst) and all(
+                not isinstance(op, Instruction) or op in moved for op in inst.operands)):
             old_entry.instructions.remove(inst)
             b.insert(inst)
             moved.add(inst)
 
 
 _PURE = (Cast, Gep, FieldAddr, BinOp, UnOp, Cmp, Select)
+
+
+def _computes_safely(inst: Instruction) -> bool:
+    """No memory, no effect, no trap: may run anywhere its operands are."""
+    return isinstance(inst, _PURE) and getattr(inst, "op", "") not in ("div", "rem")
 
 
 def _cache_iteration_loads(fn: Function, loop: Loop[Block], entry: Block,
@@ -218,7 +221,7 @@ def _rematerialize(fn: Function, invariant: _IterationInvariant) -> None:
     while changed:
         changed = False
         g = cfg_of(fn)
-        for inst in [i for i in fn.instructions() if isinstance(i, _PURE) and invariant(i)]:
+        for inst in [i for i in fn.instructions() if _computes_safely(i) and invariant(i)]:
             for user in list(inst.users):
                 for k, op in enumerate(user.operands):
                     at = user.incoming_blocks[k] if isinstance(user, Phi) else user.block
@@ -281,8 +284,7 @@ class _IterationInvariant:
             return True
         if v not in self.known:
             self.known[v] = False     # a cycle through phis is not invariant
-            self.known[v] = isinstance(v, _PURE) and getattr(v, "op", "") not in ("div", "rem") \
-                and all(self(op) for op in v.operands)
+            self.known[v] = _computes_safely(v) and all(self(op) for op in v.operands)
         return self.known[v]
 
 
