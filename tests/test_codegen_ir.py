@@ -167,3 +167,34 @@ def test_width_clauses():
     assert choose_width(reg, div, load_target("avx2"), CodegenOptions(simdlen=2))[0] == 2
     reg.clauses = None
     assert choose_width(reg, div, load_target("avx2"), CodegenOptions(simdlen=8))[0] == 4
+
+
+RECORDS = """struct.p = { f64 x @0, f64 v @8 } size 16
+func @k(i64 %i, ptr<struct.p> %p, f64 %dt) -> () {
+entry:
+  %rec = gep %p, %i
+  %px = fieldaddr %rec, x
+  %pv = fieldaddr %rec, v
+  %x = load %px
+  %v = load %pv
+  %m = mul %dt, %v
+  %x2 = add %x, %m
+  store %x2, %px
+  ret
+}
+"""
+
+
+def test_record_loops_take_the_record_register_width():
+    from s2s.analysis.memory import memory_shapes
+    from s2s.analysis.records import compute_record_groups
+    reg = region_of(RECORDS, {"i": "iv", "p": "uniform", "dt": "uniform"})
+    div = compute_divergence(reg.fn, region_arg_shapes(reg))
+    records = compute_record_groups(reg.fn, div, memory_shapes(reg.fn, div))
+    assert records.groups
+    avx512 = load_target("avx512")
+    assert avx512.record_register_bits == 256
+    assert choose_width(reg, div, avx512, CodegenOptions())[0] == 8
+    assert choose_width(reg, div, avx512, CodegenOptions(), records)[0] == 4
+    assert choose_width(reg, div, avx512, CodegenOptions(simdlen=8), records)[0] == 8
+    assert choose_width(reg, div, load_target("avx2"), CodegenOptions(), records)[0] == 4

@@ -196,6 +196,22 @@ def test_macros_render_where_documented():
     assert {key for key, _ in done} == _full(neon, (8, 16, 32, 64), (64, 128))
 
 
+@pytest.mark.parametrize("target", ["avx512", "avx2"])
+def test_even_records_of_64_bit_fields_move_in_128_bit_chunks(target):
+    """256-bit registers: 2k shuffles for k fields (x86_records.j2), not a
+    permute per field and register."""
+    tg = load_target(target)
+    ops = tg.ops(lambda n: "")
+    for key, k in (("f64x4", 6), ("i64x4", 4), ("f64x4", 2)):
+        t = tg.types[key]
+        text = str(ops.load_records(t=t, k=k, p="p", outs=[f"f{s}" for s in range(k)])) \
+            + str(ops.store_records(t=t, k=k, p="p", vs=[f"f{s}" for s in range(k)]))
+        assert text.count("_mm256_permute2") == 2 * k and text.count("_mm256_unpack") == 2 * k
+        assert "permutevar" not in text and "permutex2var" not in text
+    odd = str(ops.load_records(t=tg.types["f64x4"], k=3, p="p", outs=["a", "b", "c"]))
+    assert "_mm256_permute2" not in odd and odd.strip()
+
+
 @pytest.mark.skipif(not HAVE_AVX512, reason="needs gcc and an AVX-512 CPU")
 @pytest.mark.parametrize("target", ["avx512", "avx2"])
 def test_records_bit_exact_x86(target):

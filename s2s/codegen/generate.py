@@ -90,18 +90,24 @@ def _bits(t: Type) -> int:
     return 64
 
 
-def choose_width(region: Any, div: Any, target: Target, options: CodegenOptions) -> tuple[int, int]:
-    """(W, mask bits): W = register_bits / widest element among vector values.
+def choose_width(region: Any, div: Any, target: Target, options: CodegenOptions,
+                 records: Any = None) -> tuple[int, int]:
+    """(W, mask bits): W = register_bits / widest element among vector values
+    (the target's ``record_register_bits`` when ``records``, the region's
+    s2s.analysis.records groups, has any).
 
     Varying addresses count as 64-bit lanes (vectors of addresses), except
     ``base[index]`` accesses the target reaches from a 32-bit index
     (``gather_base``, ``masked_gather_base``, ``scatter_base`` ...): tried
     first, kept when every such access has a template (a store also when the
     target has no scatter at all: it is stored lane by lane from the index)."""
-    width, widest, indexed = _width(region, div, target, options, relaxed=True)
+    bits = target.register_bits
+    if records is not None and records.groups and target.record_register_bits:
+        bits = min(bits, target.record_register_bits)
+    width, widest, indexed = _width(region, div, target, options, bits, relaxed=True)
     for access in indexed:
         if not _indexed_access_ok(target, width, *access):
-            width, widest, _ = _width(region, div, target, options, relaxed=False)
+            width, widest, _ = _width(region, div, target, options, bits, relaxed=False)
             break
     return width, widest
 
@@ -128,7 +134,7 @@ def _indexed_access_ok(target: Target, width: int, elem: Type, index_type: Type,
 
 
 def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
-           relaxed: bool) -> tuple[int, int, list[tuple[Type, Type, bool, bool]]]:
+           register_bits: int, relaxed: bool) -> tuple[int, int, list[tuple[Type, Type, bool, bool]]]:
     loc = _loc(region)
     fn = region.fn
     needed: set[int] = set()
@@ -201,7 +207,7 @@ def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
         if b.role == "reduction":
             needed.add(_bits(b.arg.type))
     widest = max(needed) if needed else 64
-    width = target.register_bits // widest
+    width = register_bits // widest
     clauses = region.clauses
     simdlen = options.simdlen or getattr(clauses, "simdlen", None)
     safelen = getattr(clauses, "safelen", None)
@@ -325,7 +331,7 @@ class _LoopGen:
 
     def run(self) -> GeneratedLoop:
         region, target = self.region, self.target
-        W, mbits = choose_width(region, self.div, target, self.options)
+        W, mbits = choose_width(region, self.div, target, self.options, self.records)
         self.W, self.mbits = W, mbits
         tag = f"{target.name}_{region.line}_{region.column}"
         w = self.widener(region.fn, self.div, self.mem, self.records, tag)

@@ -112,6 +112,10 @@ class Target:
     """The iterations left after the last full vector run as one more vector
     iteration with the first lanes active (cheap masked memory), not as
     the scalar loop body (s2s.transform.masked_tail)."""
+    record_register_bits: int = 0
+    """Register width of loops that move whole records (s2s.analysis.records;
+    0: ``register_bits``): the de-interleaving shuffles of narrower registers
+    may be cheaper than the lane-crossing ones of the widest."""
     refill_min_ratio: float = 2.0
     """Lane refill (s2s.transform.refill) only where a trip of the divergent
     loop weighs this many times what refill adds (``--refill-ratio``
@@ -261,5 +265,6 @@ def load_target(name: str) -> Target:
         vfabi_family=tuple(data.get("vfabi_family", ())), vfabi_isa=data.get("vfabi_isa", ""),
         vfabi_calls=tuple(data.get("vfabi_calls", (data.get("vfabi_isa", ""),))),
         masked_tail=bool(data.get("masked_tail", False)),
+        record_register_bits=int(data.get("record_register_bits", 0)),
         refill_gather_weight=int(data.get("refill_gather_weight", 8)),
         refill_min_ratio=float(data.get("refill_min_ratio", 2.0)))
