@@ -74,6 +74,28 @@ def test_the_loop_nest_becomes_one_loop(tmp_path: Path) -> None:
     assert [lp.header.name for lp in div2.loops.loops] == ["refill.head"]
 
 
+def test_the_arm_that_stays_in_the_loop_gets_no_all_false_skip(tmp_path: Path) -> None:
+    """Refilled lanes leave the loop together only at the end: its body arm
+    is marked usually entered and BOSCC skips it by no weight (the trip's
+    five math calls weigh far above the threshold), while the exit arm
+    keeps its rarely-entered skip; unmarked, the body gets a gadget."""
+    from s2s.transform.boscc import insert_gadgets
+    region, div = _canonical(tmp_path, LOOP)
+    header = div.loops.loops[0].header
+    body, leave = header.terminator.successors
+    refill_lanes(region, div)
+    assert body.usually_entered and not body.rarely_entered and leave.rarely_entered
+    _, div2 = _canonical_fn(region)
+    assert [g.skipped for g in insert_gadgets(region.fn, div2, 16)
+            if g.branch is header] == [leave]
+    region, div = _canonical(tmp_path, LOOP)
+    refill_lanes(region, div)
+    for block in region.fn.blocks:
+        block.usually_entered = False
+    _, div2 = _canonical_fn(region)
+    assert body.name in {g.skipped.name for g in insert_gadgets(region.fn, div2, 16)}
+
+
 def _canonical_fn(region):
     state = PassState(region.fn, region_arg_shapes(region))
     run_passes(state, PIPELINE[1:2])

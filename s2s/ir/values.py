@@ -430,6 +430,10 @@ class Block:
         """A hint from the transform that made the block: few vectors have a
         lane that enters it (BOSCC gives it an all-false skip whatever it
         weighs)."""
+        self.usually_entered: bool = False
+        """The opposite hint: nearly every vector has a lane that enters it
+        (an all-false skip would never be taken: BOSCC gives it none, whatever
+        it weighs)."""
 
     @property
     def terminator(self) -> Optional[Terminator]:

@@ -25,7 +25,9 @@ The cost model weighs the instructions of the arm's dominance region (calls
 to math and other functions and divisions most, memory next) and inserts a
 gadget when the weight reaches the threshold, or when the transform that
 made the arm marked it ``rarely_entered`` (transform.refill: the start of a
-lane's next iteration).  An arm qualifies when its
+lane's next iteration), but not on an arm marked ``usually_entered``
+(transform.refill: the arm that stays in the refilled loop, which some lane
+takes on nearly every trip: the seed's branch-probability proxy).  An arm qualifies when its
 only predecessor is the branching block and it stays in the branching
 block's loop (an exit or a loop header is left alone).
 
@@ -81,7 +83,8 @@ def insert_gadgets(fn: Function, div: DivergenceInfo, threshold: int) -> list[Ga
         weights = [(arm, _arm_weight(g, a, arm)) for arm in (term.if_true, term.if_false)]
         branch = a
         for arm, weight in weights:
-            if weight >= threshold or (arm.rarely_entered and _may_skip(g, a, arm)):
+            if (weight >= threshold and not arm.usually_entered) \
+                    or (arm.rarely_entered and _may_skip(g, a, arm)):
                 gadgets.append(Gadget(a, arm, weight))
                 branch = _gadget(fn, branch, arm)
     if gadgets:

@@ -137,10 +137,24 @@ def refill_lanes(region: Region, div: DivergenceInfo, gather_weight: int = 8,
     start.rarely_entered = True     # a lane starts an iteration once in many trips
     for block in loop.exits:
         block.rarely_entered = True
+    _mark_staying_arms(loop)
     region.args = [*region.args, ArgBinding(lane, "lane", "s2s_lane", "int"),
                    ArgBinding(count, "count", "s2s_count", "int"),
                    ArgBinding(width, "width", "s2s_width", "int")]
     return region
+
+
+def _mark_staying_arms(loop: Loop[Block]) -> None:
+    """Lanes refill: all of them leave the loop in the same trip only at the
+    end of the region, so the arm of an exiting branch that stays in the
+    loop has a lane on nearly every trip."""
+    inside = set(loop.blocks)
+    for block in loop.blocks:
+        succs = block.terminator.successors if block.terminator is not None else []
+        if any(s not in inside for s in succs):
+            for s in succs:
+                if s in inside:
+                    s.usually_entered = True
 
 
 def _new_blocks(fn: Function) -> list[Block]:
