@@ -158,6 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-boscc", action="store_true",
                    help="do not insert all-false skips (BOSCC) in front of expensive "
                         "divergent regions")
+    p.add_argument("--no-all-true", action="store_true",
+                   help="do not give divergent arms with contiguous memory accesses an "
+                        "unmasked copy taken when every lane is in them")
     p.add_argument("--boscc-threshold", type=int, default=16, metavar="N",
                    help="cost of a divergent region from which it gets an all-false skip "
                         "(a math call weighs 16, a division 8, a load or store 2, other "
@@ -169,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--print-after", action="append", default=[], metavar="PASS",
                    help="print each region's IR after the pipeline pass PASS to stdout "
                         "(dce, canonicalize, licm, merge-arms, hoist, per-lane-storage, speculate, "
-                        "boscc, divergent-loops, loop-closed-ssa, linearize, cse, cleanup; "
+                        "all-true, boscc, divergent-loops, loop-closed-ssa, linearize, cse, cleanup; "
                         "repeatable)")
     p.add_argument("--version", action="version", version=f"s2svec {__version__}")
     return p
@@ -540,6 +543,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     options = driver.Options(targets=targets, preprocessor=_preprocessor(flags),
                              std=args.std or flags.std or "gnu17", math=args.math,
                              simdlen=args.simdlen, boscc=not args.no_boscc,
+                             all_true=not args.no_all_true,
                              refill=not args.no_refill, refill_ratio=args.refill_ratio,
                              boscc_threshold=args.boscc_threshold,
                              emit_cfg=args.emit_cfg, print_shapes=args.print_shapes,

@@ -83,6 +83,8 @@ class Options:
     boscc: bool = True
     boscc_threshold: int = DEFAULT_THRESHOLD
     """Weight of a divergent arm that gets an all-false skip (transform.boscc)."""
+    all_true: bool = True
+    """Unmasked copies of divergent arms every lane takes (transform.all_true)."""
     refill: bool = True
     """Lane refill around a divergent loop (transform.refill); --no-refill."""
     refill_ratio: Optional[float] = None
@@ -411,23 +413,28 @@ class _Lowered:
                  options: Options) -> None:
         self.views, self.pragmas, self.options = views, pragmas, options
         self.location = next(iter(pragmas.values())).location
-        self.cache: dict[tuple[int, bool], AnalyzedRegion | Unsupported] = {}
+        self.cache: dict[tuple[int, bool, bool], AnalyzedRegion | Unsupported] = {}
         self.variants: dict[tuple[object, ...], Optional[AnalyzedRegion]] = {}
 
     def region_for(self, target: Target) -> AnalyzedRegion:
         view = self.views[target.name]
-        key = (id(view), target.plain_char_signed)
+        all_true = self.all_true(target)
+        key = (id(view), target.plain_char_signed, all_true)
         if key not in self.cache:
-            other = self.cache.get((id(view), not target.plain_char_signed))
+            other = self.cache.get((id(view), not target.plain_char_signed, all_true))
             if isinstance(other, AnalyzedRegion) and not other.region.plain_char:
                 self.cache[key] = other
             else:
                 self.cache[key] = self._analyze(view.parsed, self.pragmas[target.name],
-                                                target.plain_char_signed)
+                                                target.plain_char_signed, all_true)
         found = self.cache[key]
         if isinstance(found, Unsupported):
             raise found
         return found
+
+    def all_true(self, target: Target) -> bool:
+        """Whether the target's regions get all-true paths (transform.all_true)."""
+        return self.options.all_true and target.all_true_paths
 
     def variant_for(self, target: Target, kind: str) -> Optional[AnalyzedRegion]:
         """A variant of the loop's region for ``target``: ``tail``, its masked
@@ -438,6 +445,7 @@ class _Lowered:
         costs = {"gather_weight": target.refill_gather_weight,
                  "min_ratio": target.refill_min_ratio if self.options.refill_ratio is None
                  else self.options.refill_ratio} if kind == "refill" else {}
+        costs["all_true"] = self.all_true(target)
         key = (kind, id(view), target.plain_char_signed, *costs.values())
         if key not in self.variants:
             self.variants[key] = self._analyze_variant(
@@ -457,7 +465,7 @@ class _Lowered:
                 raise
             return None
 
-    def _analyze(self, parsed: Any, pragma: Pragma, signed: bool
+    def _analyze(self, parsed: Any, pragma: Pragma, signed: bool, all_true: bool
                  ) -> AnalyzedRegion | Unsupported:
         try:
             region = lower_loop(parsed, pragma, plain_char_signed=signed)
@@ -466,7 +474,7 @@ class _Lowered:
             threshold = self.options.boscc_threshold if self.options.boscc else None
             analyzed = analyze(region, tuple(self.options.print_after),
                                observe=_emit_cfg(region, self.options) if first else None,
-                               boscc_threshold=threshold)
+                               boscc_threshold=threshold, all_true=all_true)
         except RecursionError:
             return Unsupported("the loop's code is nested too deeply", pragma.location)
         except Exception as exc:  # noqa: BLE001 - see _contained

@@ -12,6 +12,8 @@ Every change of control flow is a pass here, on the IR, before widening:
                       computed once before they part
     per-lane-storage  local arrays one copy per lane, interleaved
     speculate         short harmless arms of divergent branches become selects
+    all-true          unmasked copies of divergent arms, taken when every lane is
+                      in them
     boscc             all-false skips in front of expensive divergent arms
     divergent-loops   divergent loops (and loops under divergent control) made uniform
     loop-closed-ssa   canonicalize again: loop-closed SSA for the rebuilt loops
@@ -53,6 +55,7 @@ from .ir.region import Region
 from .ir.values import Alloca, Argument, CondBr, Function, Switch
 from .ir.verifier import verify
 from .report import RegionReport
+from .transform.all_true import insert_all_true_paths
 from .transform.boscc import DEFAULT_THRESHOLD, insert_gadgets
 from .transform.canonicalize import canonicalize
 from .transform.cse import eliminate_common_subexpressions
@@ -78,7 +81,10 @@ class PassState:
     arg_shapes: dict[Argument, VectorShape]
     """Shapes of the parameters (a loop region: iv strided, live-ins uniform)."""
     boscc_threshold: Optional[int] = DEFAULT_THRESHOLD
-    """Weight of a divergent arm that gets an all-false skip (None: no BOSCC)."""
+    """Weight of a divergent arm that gets an all-false skip (None: no BOSCC
+    and no all-true paths)."""
+    all_true: bool = True
+    """Whether divergent arms may get all-true paths (transform.all_true)."""
     analyses: dict[str, Any] = field(default_factory=dict)
     results: dict[str, Any] = field(default_factory=dict)
     """What each pass returned (the report reads the BOSCC gadgets)."""
@@ -142,6 +148,12 @@ def _speculate(state: PassState) -> object:
     return speculate(state.fn, state.get("divergence"))
 
 
+def _all_true(state: PassState) -> object:
+    if state.boscc_threshold is None or not state.all_true:
+        return []
+    return insert_all_true_paths(state.fn, state.get("divergence"), state.boscc_threshold)
+
+
 def _boscc(state: PassState) -> object:
     if state.boscc_threshold is None:
         return []
@@ -164,6 +176,7 @@ PIPELINE: tuple[Pass, ...] = (
     Pass("hoist", _hoist),
     Pass("per-lane-storage", _per_lane_storage, requires=("divergence",)),
     Pass("speculate", _speculate, requires=("divergence",)),
+    Pass("all-true", _all_true, requires=("divergence",)),
     Pass("boscc", _boscc, requires=("divergence",)),
     Pass("divergent-loops", _divergent_loops, requires=("divergence",)),
     Pass("loop-closed-ssa", _canonicalize),
@@ -186,6 +199,8 @@ class AnalyzedRegion:
     """Uniform and divergent branches and loops of the region as written."""
     gadgets: list[Any] = field(default_factory=list)
     """The BOSCC gadgets inserted (transform.boscc.Gadget)."""
+    all_true: list[Any] = field(default_factory=list)
+    """The all-true paths added (transform.all_true.AllTruePath)."""
     records: Optional[RecordInfo] = None
     """Strided field accesses that move whole records (analysis.records)."""
 
@@ -196,9 +211,10 @@ Observer = Callable[[str, PassState], None]
 
 def analyze(region: Region, print_after: tuple[str, ...] = (),
             out: Optional[TextIO] = None, observe: Optional[Observer] = None,
-            boscc_threshold: Optional[int] = DEFAULT_THRESHOLD) -> AnalyzedRegion:
+            boscc_threshold: Optional[int] = DEFAULT_THRESHOLD,
+            all_true: bool = True) -> AnalyzedRegion:
     """Run the pipeline on ``region`` (changes ``region.fn``)."""
-    state = PassState(region.fn, region_arg_shapes(region), boscc_threshold)
+    state = PassState(region.fn, region_arg_shapes(region), boscc_threshold, all_true)
     try:
         source_counts = run_passes(state, PIPELINE, print_after, out, label=region.name,
                                    observe=observe)
@@ -210,22 +226,24 @@ def analyze(region: Region, print_after: tuple[str, ...] = (),
             raise
         raise _too_deep(region) from None
     return AnalyzedRegion(region, div, mem, source_counts,
-                          list(state.results.get("boscc") or []), records)
+                          list(state.results.get("boscc") or []),
+                          list(state.results.get("all-true") or []), records)
 
 
-def analyze_tail(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRESHOLD
-                 ) -> Optional[AnalyzedRegion]:
+def analyze_tail(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRESHOLD,
+                 all_true: bool = True) -> Optional[AnalyzedRegion]:
     """A loop region's masked last iteration (transform.masked_tail: the body
     under ``lane < rem``) through the pipeline; None when the region has no
     such form (the scalar remainder stays).  ``region`` is a fresh lowering:
     it is changed."""
     tail = guard_tail(region)
-    return None if tail is None else analyze(tail, boscc_threshold=boscc_threshold)
+    return None if tail is None else analyze(tail, boscc_threshold=boscc_threshold,
+                                             all_true=all_true)
 
 
 def analyze_refill(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRESHOLD,
-                   gather_weight: int = 8, min_ratio: float = DEFAULT_MIN_RATIO
-                   ) -> Optional[AnalyzedRegion]:
+                   gather_weight: int = 8, min_ratio: float = DEFAULT_MIN_RATIO,
+                   all_true: bool = True) -> Optional[AnalyzedRegion]:
     """A loop region with the lane refill schedule (transform.refill: each
     lane runs its own iterations in turn) through the pipeline; None when
     the region has no divergent loop to refill around or refill would not
@@ -235,7 +253,8 @@ def analyze_refill(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRE
     state = PassState(region.fn, region_arg_shapes(region), boscc_threshold)
     run_passes(state, PIPELINE[:2])    # dce, canonicalize
     refilled = refill_lanes(region, state.get("divergence"), gather_weight, min_ratio)
-    return None if refilled is None else analyze(refilled, boscc_threshold=boscc_threshold)
+    return None if refilled is None else analyze(refilled, boscc_threshold=boscc_threshold,
+                                                 all_true=all_true)
 
 
 def _too_deep(region: Region) -> Unsupported:
@@ -300,10 +319,26 @@ def control_counts(analyzed: AnalyzedRegion, report: RegionReport) -> None:
     for key in ("branches", "loops"):
         for kind, n in analyzed.source_counts[key].items():
             getattr(report, key)[kind] += n
-    report.boscc = len(analyzed.gadgets)
+    transform_notes(analyzed, report)
     for inst in analyzed.region.fn.instructions():
         if isinstance(inst, Alloca):
             report.allocas["uniform" if analyzed.div.alloca_is_uniform(inst) else "varying"] += 1
+
+
+def transform_notes(analyzed: AnalyzedRegion, report: RegionReport) -> None:
+    """The BOSCC gadget count, and a note on each branch of the source that
+    got a gadget or an all-true path."""
+    report.boscc = len(analyzed.gadgets)
+    report.notes = []
+    for g in analyzed.gadgets:
+        if g.where is not None:
+            report.notes.append(f"{g.where}: note: BOSCC: a vector in which no lane takes the "
+                                f"{'true' if g.true_arm else 'false'} arm of this branch skips it")
+    for p in analyzed.all_true:
+        if p.where is not None:
+            report.notes.append(f"{p.where}: note: all-true path: the "
+                                f"{'true' if p.true_arm else 'false'} arm of this branch runs "
+                                "unmasked when every lane takes it")
 
 
 def generate(analyzed: AnalyzedRegion, target: Target, options: CodegenOptions,
@@ -323,6 +358,8 @@ def generate(analyzed: AnalyzedRegion, target: Target, options: CodegenOptions,
     report.vectorized = True
     report.width = loop.width
     report.refill = loop.refill
+    if loop.refill and refill is not None:
+        transform_notes(refill, report)
     for kind, n in loop.stats.get("memory", {}).items():
         report.memory[kind] += n
     for kind, n in loop.stats.get("calls", {}).items():

@@ -38,10 +38,13 @@ class RegionReport:
     refill: bool = field(default=False, repr=False)
     """Lane refill (transform.refill); the text form says so, the JSON
     schema has no key for it."""
+    notes: list[str] = field(default_factory=list, repr=False)
+    """``file:line:col: note: ...`` lines after the remark (where the BOSCC
+    gadgets and all-true paths went); text form only."""
 
     def to_json(self) -> dict[str, object]:
         d = asdict(self)
-        del d["column"], d["refill"]
+        del d["column"], d["refill"], d["notes"]
         return d
 
     def to_text(self) -> str:
@@ -58,8 +61,8 @@ class RegionReport:
                        f"{self.branches['divergent']} divergent")
         if self.refill:
             detail += "; lane refill"
-        return (f"{where}: remark: {what} vectorized for {self.target} "
-                f"with {self.width} lanes{detail}")
+        return "\n".join([f"{where}: remark: {what} vectorized for {self.target} "
+                          f"with {self.width} lanes{detail}", *self.notes])
 
 
 def render_json(entries: list[RegionReport]) -> str:

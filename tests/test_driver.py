@@ -83,6 +83,38 @@ def test_text_report_is_compiler_style(tmp_path: Path) -> None:
         in r.stderr
 
 
+CASCADE = """\
+#include <math.h>
+void f(int n, const double *x, double *y)
+{
+    #pragma omp simd
+    for (int i = 0; i < n; i++) {
+        double v = x[i];
+        if (v > 1.0)
+            y[i] = log(v) + exp(-v);
+        else
+            v = v * 0.5;
+        y[i] += v;
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("target, flag, boscc, all_true", [
+    ("avx2", (), 1, 1), ("avx2", ("--no-all-true",), 1, 0), ("avx2", ("--no-boscc",), 0, 0),
+    ("avx512", (), 1, 0)])    # all_true_paths = false: its masked stores are cheap
+def test_text_report_notes_where_gadgets_and_all_true_paths_went(
+        tmp_path: Path, target: str, flag: tuple[str, ...], boscc: int, all_true: int) -> None:
+    r = s2svec(tmp_path, "--report", "--target", target, *flag, source=CASCADE)
+    assert r.returncode == 0, r.stderr
+    assert f"k.c:4:5: remark: loop vectorized for {target}" in r.stderr
+    skip = "k.c:7:13: note: BOSCC: a vector in which no lane takes the true arm of this branch"
+    path = "k.c:7:13: note: all-true path: the true arm of this branch runs unmasked"
+    assert r.stderr.count(skip) == boscc and r.stderr.count(path) == all_true
+    out = (tmp_path / "out.c").read_text()
+    assert out.count("_mixed:") == all_true
+
+
 def test_everything_else_is_byte_identical(tmp_path: Path) -> None:
     r = s2svec(tmp_path, "--target", "avx2")
     assert r.returncode == 0, r.stderr

@@ -21,16 +21,16 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from s2s.ir.interpreter import InterpreterError, Memory, run_lanes, run_predicated
 from s2s.ir.types import I32
 from s2s.pipeline import PIPELINE, PassState, run_passes
-from transform_gen import SLOTS, TABLE, arg_shapes, build_region
+from transform_gen import OUT, TABLE, arg_shapes, build_region
 
 
 def run(fn, lanes: list[int], u: int, predicated: bool):
     mem = Memory()
     a = mem.alloc_array(I32, [(k * 7) % 11 - 3 for k in range(TABLE)])
-    out = mem.alloc_array(I32, [0] * (SLOTS * len(lanes)))
+    out = mem.alloc_array(I32, [0] * OUT)
     args = [[v, k, u, a, out] for k, v in enumerate(lanes)]
     result = (run_predicated if predicated else run_lanes)(fn, args, mem)
-    return result, mem.read_array(out, I32, SLOTS * len(lanes))
+    return result, mem.read_array(out, I32, OUT)
 
 
 def transformed(seed: int, until: str = "linearize", boscc: int = 16, **kw: int):
@@ -111,3 +111,28 @@ def test_the_property_catches_phis_left_in_place(monkeypatch: pytest.MonkeyPatch
         except Exception:
             failures += 1
     assert failures >= 5
+
+
+def _all_true_paths(seed: int) -> int:
+    fn = build_region(seed)
+    state = PassState(fn, arg_shapes(fn))
+    run_passes(state, tuple(p for p in PIPELINE if p.name in ("dce", "canonicalize", "all-true")))
+    return len(state.results["all-true"])
+
+
+def test_all_true_paths_are_made_and_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Arms with a contiguous store get all-true paths in these regions (the
+    tests above run them); a path taken when *some* lane takes the arm
+    (``any`` for ``all``) is caught."""
+    seeds = [s for s in range(80) if _all_true_paths(s)]
+    assert len(seeds) >= 10
+    import s2s.transform.all_true as all_true
+    from s2s.ir.values import ANY
+    monkeypatch.setattr(all_true, "ALL", ANY)
+    failures = 0
+    for seed in seeds:
+        try:
+            check(seed)
+        except (AssertionError, InterpreterError):
+            failures += 1
+    assert failures >= 3

@@ -5,14 +5,16 @@ end lowers a loop body: nested if/else on varying and uniform conditions,
 ``while`` loops with per-lane (varying) or uniform trip counts, ``break``
 and ``continue`` under conditions (also out of nested loops' bodies),
 ``switch`` with fallthrough-free arms, loads at varying and uniform
-addresses, stores to per-lane slots, a local array (``int buf[4]``, read
+addresses, stores to per-lane slots and to consecutive slots (lane k at
+``out[CONTIGUOUS + 8 j + k]``: contiguous), a local array (``int buf[4]``, read
 and written at varying and uniform indices: per-lane storage), and
 divisions guarded against zero.
 Every loop has a small trip-count bound, so every region terminates.
 
 Arguments: ``i32 %lane`` (varying), ``i32 %id`` (the lane number 0, 1, ...,
 where the lane stores), ``i32 %u`` (uniform), ``ptr<i32> %a`` (16 readable
-ints) and ``ptr<i32> %out`` (8 ints per lane).  The region
+ints) and ``ptr<i32> %out`` (OUT ints: 8 per lane for up to 8 lanes, then
+the consecutive slots).  The region
 returns its three variables.
 """
 from __future__ import annotations
@@ -28,6 +30,9 @@ from s2s.ir.values import Alloca, Argument, Block, Constant, Function, Value
 
 SLOTS = 8
 TABLE = 16
+CONTIGUOUS = SLOTS * 8
+"""Where the consecutive slots start in ``out`` (after 8 lanes' own slots)."""
+OUT = CONTIGUOUS + 4 * 8
 LOCAL = 4
 VARS = ("x", "y", "z")
 
@@ -113,7 +118,8 @@ class RegionGen:
             self.stmt(depth)
 
     def stmt(self, depth: int) -> None:
-        kinds = ["assign", "assign", "store", "load", "div", "local_store", "local_load"]
+        kinds = ["assign", "assign", "store", "contiguous_store", "load", "div", "local_store",
+                 "local_load"]
         if depth < self.max_depth:
             kinds += ["if", "if", "loop", "switch"]
         if self.loops:
@@ -126,6 +132,10 @@ class RegionGen:
     def s_store(self, depth: int) -> None:
         slot = self.b.add(self.b.mul(self.id, Constant(I32, SLOTS)),
                           Constant(I32, self.r.randrange(SLOTS)))
+        self.b.store(self.read(self.r.choice(VARS)), self.b.gep(self.out, slot))
+
+    def s_contiguous_store(self, depth: int) -> None:
+        slot = self.b.add(self.id, Constant(I32, CONTIGUOUS + 8 * self.r.randrange(4)))
         self.b.store(self.read(self.r.choice(VARS)), self.b.gep(self.out, slot))
 
     def s_load(self, depth: int) -> None:
@@ -288,4 +298,4 @@ def arg_shapes(fn: Function) -> dict[Argument, VectorShape]:
             a: VectorShape.uniform(), out: VectorShape.uniform()}
 
 
-__all__ = ["build_region", "arg_shapes", "SLOTS", "TABLE", "I1"]
+__all__ = ["build_region", "arg_shapes", "SLOTS", "TABLE", "OUT", "I1"]

@@ -112,6 +112,10 @@ class Target:
     """The iterations left after the last full vector run as one more vector
     iteration with the first lanes active (cheap masked memory), not as
     the scalar loop body (s2s.transform.masked_tail)."""
+    all_true_paths: bool = True
+    """Divergent arms with contiguous memory accesses get an unmasked copy
+    taken when every lane is in them (transform.all_true): where masked
+    loads and stores cost more than plain ones."""
     record_register_bits: int = 0
     """Register width of loops that move whole records (s2s.analysis.records;
     0: ``register_bits``): the de-interleaving shuffles of narrower registers
@@ -266,5 +270,6 @@ def load_target(name: str) -> Target:
         vfabi_calls=tuple(data.get("vfabi_calls", (data.get("vfabi_isa", ""),))),
         masked_tail=bool(data.get("masked_tail", False)),
         record_register_bits=int(data.get("record_register_bits", 0)),
+        all_true_paths=bool(data.get("all_true_paths", True)),
         refill_gather_weight=int(data.get("refill_gather_weight", 8)),
         refill_min_ratio=float(data.get("refill_min_ratio", 2.0)))

@@ -134,11 +134,16 @@ class ExprLowerer:
         self.bld().br(target)
         self.block = None
 
-    def branch(self, cond: Value, if_true: Block, if_false: Block) -> None:
+    def branch(self, cond: Value, if_true: Block, if_false: Block,
+               at: Optional[ci.Cursor] = None) -> None:
+        """Branch on ``cond``; ``at``: the condition's cursor (its location
+        goes on the branch, for the report)."""
         block = self.cur()
         self.ssa.add_edge(block, if_true)
         self.ssa.add_edge(block, if_false)
-        self.bld().condbr(cond, if_true, if_false)
+        term = self.bld().condbr(cond, if_true, if_false)
+        if at is not None:
+            term.loc = location(at)
         self.block = None
 
     # -- variables ---------------------------------------------------------------------

@@ -202,9 +202,9 @@ class OperatorLowerer(ExprLowerer):
         end = self.new_block("land.end" if op == "&&" else "lor.end")
         first = self.cur()
         if op == "&&":
-            self.branch(a, rhs_bb, end)
+            self.branch(a, rhs_bb, end, at=lhs)
         else:
-            self.branch(a, end, rhs_bb)
+            self.branch(a, end, rhs_bb, at=lhs)
         self.ssa.seal(rhs_bb)
         self.set_block(rhs_bb)
         b = self.cond(rhs)
@@ -224,7 +224,7 @@ class OperatorLowerer(ExprLowerer):
             raise unsupported("conditional expression of struct type in simd loop", c)
         then_bb, else_bb = self.new_block("cond.true"), self.new_block("cond.false")
         end = self.new_block("cond.end")
-        self.branch(self.cond(test), then_bb, else_bb)
+        self.branch(self.cond(test), then_bb, else_bb, at=test)
         results = []
         for bb, arm in ((then_bb, a), (else_bb, b)):
             self.ssa.seal(bb)

@@ -234,7 +234,7 @@ class BodyLowerer(OperatorLowerer):
         then_bb = self.new_block("if.then")
         else_bb = self.new_block("if.else") if len(kids) > 2 else None
         end = self.new_block("if.end")
-        self.branch(self.cond(kids[0]), then_bb, else_bb or end)
+        self.branch(self.cond(kids[0]), then_bb, else_bb or end, at=kids[0])
         for bb, body in ((then_bb, kids[1]), (else_bb, kids[2] if else_bb else None)):
             if bb is None or body is None:
                 continue
@@ -255,7 +255,7 @@ class BodyLowerer(OperatorLowerer):
         self.jump(header)
         self.set_block(header)
         if parts.cond is not None:
-            self.branch(self.cond(parts.cond), body_bb, end)
+            self.branch(self.cond(parts.cond), body_bb, end, at=parts.cond)
         else:
             self.jump(body_bb)
         self.loop_body(body_bb, parts.body, Targets(end, latch))
@@ -273,7 +273,7 @@ class BodyLowerer(OperatorLowerer):
         body_bb, end = self.new_block("while.body"), self.new_block("while.end")
         self.jump(header)
         self.set_block(header)
-        self.branch(self.cond(cond), body_bb, end)
+        self.branch(self.cond(cond), body_bb, end, at=cond)
         self.loop_body(body_bb, body, Targets(end, header))
         self.ssa.seal(header)
         self.finish_loop(end, header)
@@ -290,7 +290,7 @@ class BodyLowerer(OperatorLowerer):
         self.jump(cond_bb)
         self.ssa.seal(cond_bb)
         self.set_block(cond_bb)
-        self.branch(self.cond(cond), body_bb, end)
+        self.branch(self.cond(cond), body_bb, end, at=cond)
         self.ssa.seal(body_bb)
         self.finish_loop(end, body_bb)
 

@@ -6,7 +6,7 @@ it.  Each creation method inserts the new instruction there and returns it.
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence, Union
+from typing import Callable, Optional, Sequence, Union
 
 from .types import Type
 from .values import (Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr, Constant,
@@ -175,3 +175,36 @@ def copy_with_operands(t: Instruction, ops: Sequence[Value]) -> Instruction:
         return FieldAddr(ops[0], t.field, t.type, t.name)
     assert isinstance(t, Call) and t.pure, t
     return Call(t.callee, ops, t.type, t.pure, t.name)
+
+
+def copy_instruction(inst: Instruction, value: Callable[[Value], Value],
+                     block: Callable[[Block], Block]) -> Instruction:
+    """A copy of any instruction (not inserted anywhere) whose operands are
+    ``value(op)`` and, for phis and terminators, whose blocks are
+    ``block(b)``: what copying a region of blocks needs."""
+    ops = [value(op) for op in inst.operands]
+    if isinstance(inst, Phi):
+        phi = Phi(inst.type, inst.name)
+        for op, b in zip(ops, inst.incoming_blocks):
+            phi.add_incoming(op, block(b))
+        return phi
+    if isinstance(inst, Br):
+        return Br(block(inst.target))
+    if isinstance(inst, CondBr):
+        br = CondBr(ops[0], block(inst.if_true), block(inst.if_false))
+        br.loc = inst.loc
+        return br
+    if isinstance(inst, Switch):
+        return Switch(ops[0], block(inst.default), [(k, block(b)) for k, b in inst.cases])
+    if isinstance(inst, Ret):
+        return Ret(ops)
+    if isinstance(inst, Load):
+        return Load(ops[0], inst.name)
+    if isinstance(inst, Store):
+        return Store(ops[0], ops[1])
+    if isinstance(inst, Call):
+        return Call(inst.callee, ops, inst.type, inst.pure, inst.name)
+    if isinstance(inst, Alloca):
+        return Alloca(inst.allocated, inst.name, inst.interleaved)
+    return copy_with_operands(inst, ops)
+

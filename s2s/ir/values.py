@@ -22,7 +22,7 @@ signedness from the operand type, float compares are ordered except ``ne``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Optional, Sequence, Union
+from typing import Any, Iterator, Optional, Sequence, Union
 
 from .types import I1, VOID, PtrType, StructType, Type
 
@@ -368,6 +368,9 @@ class CondBr(Terminator):
         super().__init__(VOID, [cond])
         self.if_true: Block = if_true
         self.if_false: Block = if_false
+        self.loc: Optional[Any] = None
+        """Where the condition is in the source (a diagnostics Location, set
+        by lowering): the report names the branches transforms changed."""
 
     @property
     def successors(self) -> list["Block"]:

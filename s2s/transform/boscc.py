@@ -38,10 +38,11 @@ CFG: every analysis is invalid afterwards.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Optional
 
 from ..analysis.cfg import Graph
 from ..analysis.divergence import DivergenceInfo
+from ..diagnostics import Location
 from ..ir.types import I1
 from ..ir.values import ANY, BinOp, Block, Call, CondBr, Constant, Function
 from .canonicalize import canonicalize
@@ -71,6 +72,10 @@ class Gadget:
     skipped: Block
     """The arm skipped when no lane takes it."""
     weight: int
+    where: Optional[Location] = None
+    """The branch's condition in the source (None: a branch a transform made)."""
+    true_arm: bool = True
+    """Whether the skipped arm is the one the condition being true enters."""
 
 
 def insert_gadgets(fn: Function, div: DivergenceInfo, threshold: int) -> list[Gadget]:
@@ -85,7 +90,7 @@ def insert_gadgets(fn: Function, div: DivergenceInfo, threshold: int) -> list[Ga
         for arm, weight in weights:
             if (weight >= threshold and not arm.usually_entered) \
                     or (arm.rarely_entered and _may_skip(g, a, arm)):
-                gadgets.append(Gadget(a, arm, weight))
+                gadgets.append(Gadget(a, arm, weight, term.loc, arm is term.if_true))
                 branch = _gadget(fn, branch, arm)
     if gadgets:
         canonicalize(fn)  # a skip edge may enter a loop exit: dedicated exits again
