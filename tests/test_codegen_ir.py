@@ -198,3 +198,20 @@ def test_record_loops_take_the_record_register_width():
     assert choose_width(reg, div, avx512, CodegenOptions(), records)[0] == 4
     assert choose_width(reg, div, avx512, CodegenOptions(simdlen=8), records)[0] == 8
     assert choose_width(reg, div, load_target("avx2"), CodegenOptions(), records)[0] == 4
+
+
+def test_record_width_only_where_the_target_moves_the_records():
+    """Records of 16-bit fields have no record macros on x86: the loop keeps
+    the full register width (narrower registers would gain nothing)."""
+    from s2s.analysis.memory import memory_shapes
+    from s2s.analysis.records import compute_record_groups
+    ir = RECORDS.replace("f64 x @0, f64 v @8 } size 16", "i16 x @0, i16 v @2 } size 4") \
+        .replace("f64 %dt", "i16 %dt")
+    reg = region_of(ir, {"i": "iv", "p": "uniform", "dt": "uniform"})
+    div = compute_divergence(reg.fn, region_arg_shapes(reg))
+    records = compute_record_groups(reg.fn, div, memory_shapes(reg.fn, div))
+    assert records.groups
+    avx512 = load_target("avx512")
+    assert choose_width(reg, div, avx512, CodegenOptions(), records) == \
+        choose_width(reg, div, avx512, CodegenOptions())
+

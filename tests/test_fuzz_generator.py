@@ -108,7 +108,7 @@ REQUIRED_FEATURES = {
     # control flow and data
     "if-uniform", "if-varying", "inner-loop", "select", "logical", "division",
     "gather", "scatter", "strided-load", "strided-store", "uniform-load", "guarded-load",
-    "read-modify-write",
+    "read-modify-write", "record",
     # clauses
     *(f"reduction-{op}" for op in ("+", "-", "*", "min", "max", "&", "|", "^", "&&", "||")),
     "lastprivate", "private", "linear", "collapse", "collapse-lastprivate", "clauses",

@@ -34,7 +34,7 @@ from .cexpr import c_decl, c_type, literal, unsigned_of
 from .emit import INDENT, Emitter, indent_lines
 from .target import Target
 from .vector_ir import Operand, VOp
-from .widen import Form, Widener
+from .widen import Form, Widener, record_vector_type
 
 
 @dataclass
@@ -103,13 +103,32 @@ def choose_width(region: Any, div: Any, target: Target, options: CodegenOptions,
     target has no scatter at all: it is stored lane by lane from the index)."""
     bits = target.register_bits
     if records is not None and records.groups and target.record_register_bits:
-        bits = min(bits, target.record_register_bits)
+        narrow = min(bits, target.record_register_bits)
+        if _moves_records(region, div, target, options, narrow, records):
+            bits = narrow
+    return _width_with_indexed(region, div, target, options, bits)
+
+
+def _width_with_indexed(region: Any, div: Any, target: Target, options: CodegenOptions,
+                        bits: int) -> tuple[int, int]:
     width, widest, indexed = _width(region, div, target, options, bits, relaxed=True)
     for access in indexed:
         if not _indexed_access_ok(target, width, *access):
             width, widest, _ = _width(region, div, target, options, bits, relaxed=False)
             break
     return width, widest
+
+
+def _moves_records(region: Any, div: Any, target: Target, options: CodegenOptions, bits: int,
+                   records: Any) -> bool:
+    """Whether at the width of ``bits``-bit registers the target moves some
+    record group whole (else narrower registers gain nothing)."""
+    width, _ = _width_with_indexed(region, div, target, options, bits)
+    ops = target.ops(lambda name: "")
+    probe = lambda name, **args: bool(str(getattr(ops, name)(**args)).strip())  # noqa: E731
+    threads = bool(getattr(region, "worksharing", None))
+    return any(record_vector_type(target, g, width, threads, probe) is not None
+               for g in records.groups)
 
 
 def _indexed_access_ok(target: Target, width: int, elem: Type, index_type: Type,

@@ -744,18 +744,7 @@ class Widener:
     def record_type(self, group: RecordGroup) -> Optional[TypeInfo]:
         """The vector type of the group's fields when the target can move its
         records (else None: the members keep their gathers and scatters)."""
-        t = self.target.vtype(group.elem, self.W)
-        if t is None:
-            return None
-        names = [""] * group.slots
-        if group.needs_load and not self.probe("load_records", t=t, k=group.slots, p="",
-                                               outs=names):
-            return None
-        if group.last_store is None:
-            return t
-        if self.threads and len(group.stored_slots) != group.slots:
-            return None  # another thread may write the bytes this loop only reads
-        return t if self.probe("store_records", t=t, k=group.slots, p="", vs=names) else None
+        return record_vector_type(self.target, group, self.W, self.threads, self.probe)
 
     def record_access(self, inst: Instruction, value: Optional[Value]) -> bool:
         """A load (value None) or store of a record group: the group's loads
@@ -1036,6 +1025,24 @@ class Widener:
         if k.kind != "v":
             return self.scalar(a)
         return f"({pieces(v.isa, a.type, v.vlen, v.mangled)[0].ctype}){self.vec(a)}"
+
+
+def record_vector_type(target: Target, group: RecordGroup, width: int, threads: bool,
+                       probe: Callable[..., bool]) -> Optional[TypeInfo]:
+    """The vector type of ``group``'s fields at ``width`` lanes when the
+    target's macros move its records (``probe(macro, **args)``: does it
+    render), else None."""
+    t = target.vtype(group.elem, width)
+    if t is None:
+        return None
+    names = [""] * group.slots
+    if group.needs_load and not probe("load_records", t=t, k=group.slots, p="", outs=names):
+        return None
+    if group.last_store is None:
+        return t
+    if threads and len(group.stored_slots) != group.slots:
+        return None  # another thread may write the bytes this loop only reads
+    return t if probe("store_records", t=t, k=group.slots, p="", vs=names) else None
 
 
 def _probe_key(v: Any) -> Any:

@@ -15,7 +15,9 @@ output as exact bits), with 2-4 functions of one annotated loop each:
 * data: element types int8..int64 signed and unsigned, plain ``char``,
   float, double, mixed in one loop; contiguous, strided (2, 3, offsets),
   gathered (index arrays, computed indices), scattered (a permutation) and
-  uniform accesses; inputs end at a ``PROT_NONE`` page (``s2s_tail``) so a
+  uniform accesses; arrays of structs of 2-8 fields of one type whose
+  iteration's record is read and written (``p[k].f3 = p[k].f1 + t``: the
+  record groups of s2s/analysis/records.py); inputs end at a ``PROT_NONE`` page (``s2s_tail``) so a
   read past the accessed extent faults, outputs are printed whole.
 * control: nested if/else on uniform and varying conditions, ``?:``, ``&&``
   and ``||`` (also under divergent conditions), inner loops with uniform
@@ -96,6 +98,8 @@ STMT_WEIGHTS: dict[str, float] = {
     "formula_cascade": 0.5,
     # calls: a plain function (per lane), a declare simd one (issue 7)
     "call": 0.2, "declare_simd": 1.0,
+    # arrays of structs: fields of the iteration's record read and written
+    "record": 0.5,
 }
 # kinds that open a block: none below Options.depth
 NESTING = ("if_uniform", "if_varying", "inner_loop", "switch", "divergent_loop",
@@ -170,6 +174,11 @@ class Array:
     mask: Optional["Array"] = None     # role gidx: wild indices where mask is 0
     limit: str = ""    # role lim: the uniform parameter bounding its extent
     fill: str = "any"
+    fields: int = 0    # role rec: elements per record (struct fz_r<fields>_<tag>)
+
+    @property
+    def struct(self) -> str:
+        return f"struct fz_r{self.fields}_{self.type.tag}"
 
 
 @dataclass
@@ -349,7 +358,8 @@ class FuncGen:
             return None
         self.tails += tail
         a = Array(self.fresh({"in": "in", "table": "tb", "out": "out", "mask": "m",
-                              "gidx": "gi", "perm": "perm", "lim": "lin"}[role]), t, role, **kw)
+                              "gidx": "gi", "perm": "perm", "lim": "lin", "rec": "rec"}[role]),
+                  t, role, **kw)
         self.arrays.append(a)
         return a
 
@@ -375,6 +385,17 @@ class FuncGen:
         a = self.array(t, "out")
         assert a is not None
         a.index = self.out_index()
+        return a
+
+    def record(self, t: CType) -> Array:
+        """An array of structs of t fields (read and written at the
+        iteration's record only)."""
+        existing = [a for a in self.arrays if a.role == "rec" and a.type is t]
+        if existing and self.g.chance(0.6):
+            return self.g.pick(existing)
+        a = self.array(t, "rec", fields=self.g.pick((2, 2, 3, 4, 4, 5, 6, 8)))
+        assert a is not None
+        self.prog.record_type(a)
         return a
 
     def out_index(self) -> str:
@@ -667,6 +688,28 @@ class FuncGen:
         out = self.output(t)
         e = self.expr(t, self.g.rng.randint(1, 3))
         return [self.store_line(out, e)]
+
+    def stmt_record(self, depth: int) -> list[str]:
+        """Fields of the iteration's record: each new value from a field and
+        an expression computed first, so that the record's loads and stores
+        come together (a group that may move whole records:
+        s2s/analysis/records.py)."""
+        t = self.pick_type()
+        rec = self.record(t)
+        self.mark("record")
+        field = lambda f: f"{rec.name}[{self.k}].f{f}"       # noqa: E731
+        lines, stores = [], []
+        for dst in self.g.rng.sample(range(rec.fields), self.g.rng.randint(1, min(4, rec.fields))):
+            tmp = Value(self.fresh("t"), t, uniform=False)
+            lines.append(f"{t.name} {tmp.name} = {self.expr(t, self.g.rng.randint(0, 2))};")
+            self.declare(tmp)
+            src = field(self.g.rng.randrange(rec.fields))
+            if t.floating:
+                value = f"{src} * {t.literal(0.5)} + {tmp.name}"
+            else:
+                value = int_arith(t, self.g.pick("+-"), src, tmp.name, self.g.chance(0.5))
+            stores.append(f"{field(dst)} = {value};")
+        return lines + stores
 
     def store_line(self, out: Array, e: str) -> str:
         t = out.type
@@ -1420,8 +1463,9 @@ class FuncGen:
         out = ["int n"]
         out += [f"{s.value.type.name} {s.value.name}" for s in self.scalars]
         for a in self.arrays:
-            const = "" if a.role == "out" else "const "
-            out.append(f"{const}{a.type.name} *{a.name}")
+            const = "" if a.role in ("out", "rec") else "const "
+            out.append(f"{a.struct} *{a.name}" if a.role == "rec"
+                       else f"{const}{a.type.name} *{a.name}")
         out += [f"{r.value.type.name} *res_{r.value.name}" for r in self.results]
         return out
 
@@ -1463,7 +1507,7 @@ class FuncGen:
         for s in self.scalars:
             if s.value.name.startswith("lim"):
                 body.append(f"const int {s.value.name} = (int)fz_int(0, kc);")
-        tailed = [a for a in self.arrays if a.role not in ("table", "out")]
+        tailed = [a for a in self.arrays if a.role not in ("table", "out", "rec")]
         for a in tailed:                    # elements the loop may read: filled and passed
             body.append(f"const int e_{a.name} = {self.extent(a)};")
         for a in self.arrays:
@@ -1476,6 +1520,9 @@ class FuncGen:
             if a.role in ("table", "out"):
                 args.append(arr)
                 continue
+            if a.role == "rec":
+                args.append(f"({a.struct} *){arr}")
+                continue
             args.append(f"s2s_tail({slot}, {arr}, (size_t)e_{a.name} * sizeof {arr}[0])")
             slot += 1
         for r in self.results:
@@ -1483,10 +1530,13 @@ class FuncGen:
             args.append(f"&r_{r.value.name}")
         body.append(f"{f}({', '.join(args)});")
         for a in self.arrays:
+            arr = f"{f}_{a.name}"
             if a.role == "out":
-                arr = f"{f}_{a.name}"
                 body.append(f'fz_out_array("{f}.{a.name}", {arr}, sizeof {arr}[0], '
                             f'{int(a.type.floating)}, 3 * kc + 8);')
+            for c in range(a.fields):     # a record array: FZ_N elements at a time
+                body.append(f'fz_out_array("{f}.{a.name}.{c}", {arr} + {c} * FZ_N, '
+                            f'sizeof {arr}[0], {int(a.type.floating)}, 3 * kc + 8);')
         for r in self.results:
             body.append(self.print_result(r))
         return lines + body
@@ -1513,7 +1563,7 @@ class FuncGen:
         if a.role == "out":
             salt = self.arrays.index(a) + 64 * int(self.name[1:])
             return [f"fz_bytes({arr}, sizeof {arr}, (uint64_t)n * 4096u + {salt}u);"]
-        count = "FZ_TABLE" if a.role == "table" else f"e_{a.name}"
+        count = {"table": "FZ_TABLE", "rec": f"FZ_N * {a.fields}"}.get(a.role, f"e_{a.name}")
         if a.role == "mask":
             return [f"fz_mask({arr}, {size}, {count}, (int)fz_int(0, S2S_NPATTERNS - 1), kc);"]
         if a.role == "perm":
@@ -1658,6 +1708,11 @@ class ProgramGen:
             self.helpers[key] = "\n".join(lines) + "\n"
         return f"fz_h_{t.tag}"
 
+    def record_type(self, a: Array) -> None:
+        """Declare ``a``'s struct (before the functions)."""
+        fields = ", ".join(f"f{i}" for i in range(a.fields))
+        self.helpers.setdefault(a.struct, f"{a.struct} {{ {a.type.name} {fields}; }};\n")
+
     def declare_simd(self, t: CType, params: list[SimdParam], branch: str) -> str:
         """A new declare simd function of `params` returning t; its name."""
         name = f"fz_simd{len(self.helpers)}"
@@ -1715,7 +1770,8 @@ class ProgramGen:
         vectorizer is slow on one huge main), main calls them per size."""
         out = []
         for (fg, _), body in zip(funcs, mains):
-            decls = [f"static {a.type.name} {fg.name}_{a.name}[FZ_N];" for a in fg.arrays]
+            decls = [f"static {a.type.name} {fg.name}_{a.name}[FZ_N{f' * {a.fields}' if a.fields else ''}];"
+                     for a in fg.arrays]
             out += [f"static void test_{fg.name}(int n)", "{", *indent(decls), *indent(body),
                     "}", ""]
         out += ["int main(int argc, char **argv)", "{", "    (void)argc;", "    (void)argv;",
