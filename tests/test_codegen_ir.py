@@ -29,9 +29,9 @@ def region_of(ir: str, roles: dict[str, str], results: list[ResultBinding] = ())
     return reg
 
 
-def gen(reg: Region, target: str = "avx2", **kw):
+def gen(reg: Region, target: str = "avx2", all_true: bool = True, **kw):
     """The pipeline (canonicalize, divergent loops, linearize), then code generation."""
-    analyzed = analyze(reg)
+    analyzed = analyze(reg, all_true=all_true)
     return generate_loop(reg, analyzed.div, analyzed.mem, load_target(target),
                          CodegenOptions(**kw))
 
@@ -123,9 +123,13 @@ done:
 
 
 def test_divergent_triangle_is_predicated():
-    g = gen(region_of(DIVERGENT, {"i": "iv"}))
+    g = gen(region_of(DIVERGENT, {"i": "iv"}), all_true=False)
     assert g.stats["memory"]["masked"] == 1
     assert "_mm256_maskstore_pd" in g.text and "goto" not in g.text
+    # with its all-true path: the same store unmasked, behind a uniform test
+    g = gen(region_of(DIVERGENT, {"i": "iv"}))
+    assert g.stats["memory"]["masked"] == 1 and g.stats["memory"]["contiguous"] == 3
+    assert "_mm256_maskstore_pd" in g.text and "_mixed;" in g.text
 
 
 def test_divergent_loop_becomes_a_uniform_loop_on_a_live_mask():
