@@ -5,6 +5,8 @@ function plus directives:
 
     ; RUN: divergent-loops linearize    pipeline passes to run, in order
                                         (canonicalize always runs first)
+    ; RUN: --boscc-threshold=4 boscc    an option of the passes, as on the
+                                        command line (also --no-all-true)
     ; ARG %n var                        a parameter's shape (default: uniform)
     ; CHECK: text                       the next line containing text, at or
                                         after the current position
@@ -93,10 +95,24 @@ def run_case(text: str) -> tuple[str, list[tuple[str, str]]]:
         if k == "ARG":
             name, shape = v.split(None, 1)
             shapes[by_name[name.lstrip("%")]] = VectorShape.parse(shape)
-    names = ["canonicalize"] + " ".join(v for k, v in directives if k == "RUN").split()
+    words = " ".join(v for k, v in directives if k == "RUN").split()
+    state = PassState(fn, shapes)
+    for option in (w for w in words if w.startswith("--")):
+        _set_option(state, option)
+    names = ["canonicalize"] + [w for w in words if not w.startswith("--")]
     by_pass = {p.name: p for p in PIPELINE}
-    run_passes(PassState(fn, shapes), tuple(by_pass[n] for n in names))
+    run_passes(state, tuple(by_pass[n] for n in names))
     return print_function(fn), [(k, v) for k, v in directives if k.startswith("CHECK")]
+
+
+def _set_option(state: PassState, option: str) -> None:
+    name, _, value = option.partition("=")
+    if name == "--boscc-threshold" and value.isdigit():
+        state.boscc_threshold = int(value)
+    elif option == "--no-all-true":
+        state.all_true = False
+    else:
+        raise ValueError(f"unknown RUN option {option!r}")
 
 
 def check_file(path: Path) -> list[str]:

@@ -115,6 +115,44 @@ def test_text_report_notes_where_gadgets_and_all_true_paths_went(
     assert out.count("_mixed:") == all_true
 
 
+ELSE_IF_CASCADE = """\
+#include <math.h>
+void f(int n, const double *r, double *y)
+{
+    #pragma omp simd
+    for (int i = 0; i < n; i++) {
+        double v = r[i], e;
+        if (v > 8.0)
+            e = 0.0;
+        else if (v > 4.0)
+            e = log(v) * 0.5;
+        else if (v > 2.0)
+            e = exp(-v) + v;
+        else
+            e = v * v;
+        y[i] = e;
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("flags, gadgets", [
+    ((), 4),                              # else arms of lines 7, 9 (log, exp below), both arms of 9, exp of 11
+    (("--boscc-threshold", "1"), 6),      # every arm that may be skipped
+    (("--boscc-threshold", "1000"), 0),
+    (("--no-boscc",), 0)])
+def test_json_report_counts_nested_gadgets(
+        tmp_path: Path, flags: tuple[str, ...], gadgets: int) -> None:
+    r = s2svec(tmp_path, "--report=json", "--report-file", str(tmp_path / "r.json"),
+               "--target", "avx512", *flags, source=ELSE_IF_CASCADE)
+    assert r.returncode == 0, r.stderr
+    [entry] = json.loads((tmp_path / "r.json").read_text())
+    assert entry["vectorized"] and entry["branches"]["divergent"] == 3
+    assert entry["boscc"] == gadgets
+    out = (tmp_path / "out.c").read_text()
+    assert out.count("_boscc:") == gadgets   # one skip target per gadget in the C
+
+
 def test_everything_else_is_byte_identical(tmp_path: Path) -> None:
     r = s2svec(tmp_path, "--target", "avx2")
     assert r.returncode == 0, r.stderr
