@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install what s2svec, its example and its tests need; safe to run again.
 #   Debian packages: clang (Debian's default, 14 on bookworm) and clang-19 (the
-#   differential matrix builds with both), the aarch64 cross compiler + libc,
-#   qemu-user
+#   differential matrix builds with both) with clang-19's OpenMP runtime and
+#   omp.h (the drop-in tests build OpenMP programs with it), the aarch64 cross
+#   compiler + libc, qemu-user
 #   Python: a virtual environment in .venv with the pinned packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,7 @@ have() { command -v "$1" >/dev/null 2>&1; }
 have gcc || missing+=(gcc)
 have clang || missing+=(clang)
 have clang-19 || missing+=(clang-19)
+[ -f /usr/lib/llvm-19/lib/clang/19/include/omp.h ] || missing+=(libomp-19-dev)
 have aarch64-linux-gnu-gcc || missing+=(gcc-aarch64-linux-gnu)
 [ -f /usr/aarch64-linux-gnu/lib/libc.a ] || missing+=(libc6-dev-arm64-cross)
 have qemu-aarch64 || missing+=(qemu-user)
