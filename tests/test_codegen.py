@@ -1,6 +1,8 @@
 """AVX2 code generation end to end: vectorize C kernels, compile, compare with the scalar loop."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from test_codegen_kit import available_targets, build_and_run, kernel_source, vectorize
@@ -337,3 +339,34 @@ def test_narrow_types_next_to_wide_ones(target):
         }
     """)
     build_and_run(target, src, ["chars", "shorts2", "chars_int"], expect_loops=3)
+
+
+@pytest.mark.parametrize('target', TARGETS)
+def test_invariant_broadcasts_are_made_once_before_the_loop(target):
+    """Vector constants and broadcasts of values set before the loop are
+    made once, before it, not in each block (arm) that uses them; the
+    refilled, masked-tail and plain loops alike compute what the scalar
+    loop does."""
+    src = kernel_source("""
+        void F(cascade)(int n, KARGS) {
+            double t = d[0];
+            #pragma omp simd
+            for (int i = 0; i < n; i++) {
+                double v = x[i], e;
+                if (v > t)
+                    e = v * 0.25 + t;
+                else if (v > 0.5)
+                    e = v * 0.25 - t;
+                else
+                    e = (v + t) * 0.25;
+                z[i] = e;
+            }
+        }
+    """)
+    res = build_and_run(target, src, ["cascade"], expect_loops=1)
+    text = res.text[res.text.index("s2svec: " + target):]
+    loop = text.index("for (")
+    quarter = re.findall(r"s2s_\w+ = [^;]*\b0\.25\b[^;]*;", text[:text.index("#else")])
+    assert len(quarter) == 1 and text.index(quarter[0]) < loop, text
+    t = re.findall(r"s2s_\w+ = [^;]*\bs2s_t_0\b[^;]*;", text[:text.index("#else")])
+    assert len(t) == 1 and text.index(t[0]) < loop, text

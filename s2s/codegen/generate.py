@@ -316,6 +316,12 @@ def generate_loop(region: Any, div: Any, mem: Any, target: Target,
                     tail, refill).run()
 
 
+def invariant_lines(em: Emitter, body: Any) -> list[str]:
+    """The C lines that make the vectors the region computes once, before
+    its loop (constants, broadcasts of values set before the loop)."""
+    return [f"{d};" for d in body.invariant_decls] + em.items(body.invariants)
+
+
 REFILL_BLOCK = "0x40000000ULL"
 """Iterations per run of a refill region (its lane counters are 32-bit)."""
 
@@ -360,6 +366,7 @@ class _LoopGen:
         body = w.run()
         em = Emitter(target, W)
         body_lines = em.blocks(body)
+        setup += invariant_lines(em, body)
         acc = [{"decl": f"{vt.ctype} {name};", "init": em.items([init])[0],
                 "scalar": vt.scalar, "store": em.macro("store", t=vt, p="s2s_r", v=name),
                 "var": self.result_var(b),
@@ -405,7 +412,7 @@ class _LoopGen:
         em = Emitter(self.target, self.W)
         lines = em.blocks(body)
         return {"lines": [f"{d};" for d in body.decls] + setup + iter_setup
-                + indent_lines(lines, 0),
+                + invariant_lines(em, body) + indent_lines(lines, 0),
                 "needs": set(w.needs) | set(em.needs), "stats": w.stats}
 
     # -- parameters ------------------------------------------------------------------------
@@ -459,7 +466,7 @@ class _LoopGen:
                 name = w.name(arg.name or "u")
                 setup.append(f"{'' if isinstance(t, PtrType) else 'const '}"
                              f"{c_decl(t, name)} = {self.conv(t, b.c_expr)};")
-                w.forms[arg] = Form(scalar=name)
+                w.forms[arg] = Form(scalar=name, invariant=True)
             elif b.role == "reduction":
                 if t == I1 or not (t.is_int() or t.is_float()):
                     raise Unsupported(f"reduction of '{b.c_expr}' of type '{b.c_type}' is not "

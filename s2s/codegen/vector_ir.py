@@ -87,5 +87,9 @@ class VectorBody:
     decls: list[str] = field(default_factory=list)
     """Declarations placed at the top of the vector loop body."""
     blocks: list[VBlock] = field(default_factory=list)
+    invariant_decls: list[str] = field(default_factory=list)
+    invariants: list[Item] = field(default_factory=list)
+    """Vector constants and broadcasts of values set before the loop,
+    declared and computed once, before it (not in every block that uses them)."""
     end_label: Optional[str] = None
     """Label after the last block (target of region returns), if used."""

@@ -60,6 +60,9 @@ class Form:
     lazy: bool = False
     """A varying address computed only where a vector use needs it (a load
     through a base + index gather needs no address vector)."""
+    invariant: bool = False
+    """The scalar is set before the loop (a uniform region parameter), so its
+    broadcast can be made there too."""
 
 
 @dataclass
@@ -104,6 +107,10 @@ class Widener:
         self._next_suffix: dict[str, int] = {}
         self._cur: list[Any] = []
         self._bcache: dict[Any, str] = {}
+        """Forms made on demand in the current block (reset per block)."""
+        self._icache: dict[Any, str] = {}
+        """Forms made once before the loop (body.invariants)."""
+        self._decls = self.body.decls
         self._probe_cache: dict[Any, bool] = {}
         self._probe_ops = target.ops(lambda name: "")
         self._targeted: set[Block] = set()
@@ -141,13 +148,26 @@ class Widener:
 
     def new_scalar(self, t: Type, hint: str) -> str:
         name = self.name(hint)
-        self.body.decls.append(c_decl(t, name))
+        self._decls.append(c_decl(t, name))
         return name
 
     def new_vec(self, t: TypeInfo, hint: str) -> str:
         name = self.name(hint + "_v")
-        self.body.decls.append(f"{t.ctype} {name}")
+        self._decls.append(f"{t.ctype} {name}")
         return name
+
+    def before_loop(self, key: Any, make: Callable[[], str]) -> str:
+        """A vector the whole region shares (a constant, the broadcast of a
+        value set before the loop): made once by ``make`` into
+        ``body.invariants``, so no block repeats it."""
+        if key not in self._icache:
+            cur, decls = self._cur, self._decls
+            self._cur, self._decls = self.body.invariants, self.body.invariant_decls
+            try:
+                self._icache[key] = make()
+            finally:
+                self._cur, self._decls = cur, decls
+        return self._icache[key]
 
     def kind(self, v: Value) -> str:
         """'u' uniform, 's' strided, 'v' varying."""
@@ -259,6 +279,17 @@ class Widener:
         if f.lazy:
             self._bcache[key] = self._lazy[v]()
             return self._bcache[key]
+        if isinstance(v, (Constant, Undef)):  # a mask, or shared with const_vec's
+            kind = "mask" if v.type == I1 else "k"
+            return self.before_loop((kind, self.vtype(v.type).key, value_literal(v)),
+                                    lambda: self.broadcast(v))
+        if f.invariant:
+            return self.before_loop(key, lambda: self.broadcast(v))
+        self._bcache[key] = self.broadcast(v)
+        return self._bcache[key]
+
+    def broadcast(self, v: Value) -> str:
+        """The vector form of a uniform or strided value from its scalar."""
         t = self.vtype(v.type)
         s = self.scalar(v)
         hint = v.name or "c"
@@ -275,23 +306,21 @@ class Widener:
             out = self.vop("broadcast", t, hint, t=t, x=f"(uint64_t)(uintptr_t){s}")
         else:
             out = self.vop("broadcast", t, hint, t=t, x=s)
-        self._bcache[key] = out
         return out
 
     def const_vec(self, t: TypeInfo, value: int | float) -> str:
-        key = ("c", t.key, value)
-        if key not in self._bcache:
-            ir = U64 if t.is_mask else _ir_of(t)
-            self._bcache[key] = self.vop("broadcast", t, "k", t=t, x=literal(value, ir))
-        return self._bcache[key]
+        ir = U64 if t.is_mask else _ir_of(t)
+        x = literal(value, ir)
+        return self.before_loop(("k", t.key, x),
+                                lambda: self.vop("broadcast", t, "k", t=t, x=x))
 
     def iota(self, t: TypeInfo, ir: Type, start: str, stride: int, hint: str) -> str:
         """Lanes start + j*stride (pointers: byte addresses)."""
         elem = _ir_of(t)
         x = f"(uint64_t)(uintptr_t){start}" if isinstance(ir, PtrType) else start
         base = self.vop("broadcast", t, hint, t=t, x=x)
-        offs = self.vop("setr", t, hint + "_off", t=t,
-                        xs=[literal(j * stride, elem) for j in range(self.W)])
+        offs = self.before_loop(("iota", t.key, stride), lambda: self.vop(
+            "setr", t, "lane_off", t=t, xs=[literal(j * stride, elem) for j in range(self.W)]))
         return self.vop("add", t, hint, t=t, a=base, b=offs)
 
     def extract(self, v: Value, lane: int) -> str:
