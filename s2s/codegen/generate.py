@@ -126,7 +126,7 @@ def _moves_records(region: Any, div: Any, target: Target, options: CodegenOption
     width, _ = _width_with_indexed(region, div, target, options, bits)
     ops = target.ops(lambda name: "")
     probe = lambda name, **args: bool(str(getattr(ops, name)(**args)).strip())  # noqa: E731
-    threads = bool(getattr(region, "worksharing", None))
+    threads = bool(region.worksharing)
     return any(record_vector_type(target, g, width, threads, probe) is not None
                for g in records.groups)
 
@@ -228,8 +228,8 @@ def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
     widest = max(needed) if needed else 64
     width = register_bits // widest
     clauses = region.clauses
-    simdlen = options.simdlen or getattr(clauses, "simdlen", None)
-    safelen = getattr(clauses, "safelen", None)
+    simdlen = options.simdlen or (clauses.simdlen if clauses else None)
+    safelen = clauses.safelen if clauses else None
     if simdlen == 1:  # one lane at a time: like gcc, do not vectorize
         raise Unsupported("'simdlen(1)' asks for one lane at a time", loc)
     if simdlen and simdlen >= 2 and all(
@@ -579,7 +579,7 @@ class _LoopGen:
         g.update(self.second_accumulators(acc, g["body"]))
         block = self.target.render("loop.c.j2", g=g).rstrip("\n").split("\n")
         block = self.wrap_outer(block)
-        if getattr(clauses, "if_simd", None):
+        if clauses is not None and clauses.if_simd:
             block = self.wrap_if(block, clauses.if_simd)
         # the block replaces whole lines: indent it like the pragma was
         margin = " " * max(0, region.column - 1)
@@ -606,7 +606,7 @@ class _LoopGen:
         """The worksharing pragma for the block loop (or the outer loops of a
         collapsed nest): the user's worksharing clauses, without those that
         describe the original iteration space (collapse, linear)."""
-        kept = [c for c in split_clauses(getattr(clauses, "other", "") or "")
+        kept = [c for c in split_clauses(clauses.other if clauses else "")
                 if not c.startswith(("collapse", "linear"))]
         parts = [f"#pragma omp {self.region.worksharing}"] + kept
         if collapse > 1:
@@ -654,7 +654,7 @@ class _LoopGen:
     def wrap_if(self, block: list[str], cond: str) -> list[str]:
         scalar = [self.region.loop_text]
         if self.region.worksharing:
-            other = getattr(self.region.clauses, "other", "") or ""
+            other = self.region.clauses.other if self.region.clauses else ""
             scalar = [f"#pragma omp {self.region.worksharing} {other}".rstrip()] + scalar
         return [f"if ({cond}) {{"] + [INDENT + l for l in block] + ["} else {"] + scalar + ["}"]
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
+from ..frontend.clauses import ClauseSet, Linear
 from ..ir.types import FloatType, IntType, PtrType, Type
 
 # -- the ISAs ------------------------------------------------------------------------
@@ -155,11 +156,12 @@ def characteristic_type(ret: Optional[Type], params: Sequence[Type],
     return IntType(32)
 
 
-def param_kinds(names: Sequence[str], types: Sequence[Type], clauses: object) -> tuple[ParamKind, ...]:
+def param_kinds(names: Sequence[str], types: Sequence[Type], clauses: ClauseSet
+                ) -> tuple[ParamKind, ...]:
     """The kind of each parameter from the clauses (default varying)."""
-    uniform = set(getattr(clauses, "uniform", []) or [])
-    aligned = {a.var: a.alignment for a in getattr(clauses, "aligned", []) or []}
-    linear = {lin.var: lin for lin in getattr(clauses, "linear", []) or []}
+    uniform = set(clauses.uniform)
+    aligned = {a.var: a.alignment for a in clauses.aligned}
+    linear = {lin.var: lin for lin in clauses.linear}
     out = []
     for name, t in zip(names, types):
         align = aligned.get(name, 0) or 0
@@ -175,11 +177,11 @@ def param_kinds(names: Sequence[str], types: Sequence[Type], clauses: object) ->
     return tuple(out)
 
 
-def _linear_kind(lin: object, t: Type, names: Sequence[str], align: int) -> ParamKind:
-    modifier = getattr(lin, "modifier", "")
+def _linear_kind(lin: Linear, t: Type, names: Sequence[str], align: int) -> ParamKind:
+    modifier = lin.modifier
     if modifier in ("ref", "uval"):
         raise NoVariants(f"'linear({modifier}(...))' needs a C++ reference parameter")
-    step = getattr(lin, "step", 1)
+    step = lin.step
     if isinstance(step, str):
         return ParamKind("ls", names.index(step), align)
     if isinstance(t, PtrType):

@@ -45,6 +45,7 @@ from ..diagnostics import Unsupported, UserError
 from ..ir.types import I1, ArrayType, IntType, PtrType, StructType, Type
 from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, SourceRange
 from ..ir.values import Function, Undef
+from .clauses import ClauseSet
 from .loop_form import CanonicalLoop, collapse_nest
 from ..transform.cse import eliminate_common_subexpressions
 from .lower_clang import (SourceText, binary_op, children, decl_key, location, strip_parens,
@@ -52,24 +53,25 @@ from .lower_clang import (SourceText, binary_op, children, decl_key, location, s
 from .lower_expr import LValue, Var
 from .lower_stmt import BodyLowerer
 from .lower_types import TypeMapper, is_array_ctype, is_struct_ctype, pointer_c_type
+from .parse import ParsedFile
+from .pragmas import Pragma
 
 CK = ci.CursorKind
 TK = ci.TypeKind
 
 
-def lower_loop(parsed: Any, pragma: Any, plain_char_signed: bool = True) -> Region:
+def lower_loop(parsed: ParsedFile, pragma: Pragma, plain_char_signed: bool = True) -> Region:
     """Lower the loop a simd pragma annotates into a Region (or Unsupported).
 
-    ``parsed`` is an s2s.frontend.parse.ParsedFile, ``pragma`` an
-    s2s.frontend.pragmas.Pragma whose target is the FOR_STMT.  Plain ``char``
+    ``pragma``'s target is the FOR_STMT.  Plain ``char``
     is i8 unless ``plain_char_signed`` is False (AArch64: u8); when
     ``Region.plain_char`` is False the region does not depend on it."""
-    if getattr(pragma, "unsupported", None) is not None:
+    if pragma.unsupported is not None:
         raise pragma.unsupported  # found with the pragma (pragmas.py)
     clauses = pragma.clauses
     src = _source_of(parsed)
     types = TypeMapper(plain_char_signed, scope=pragma.target)
-    collapse = getattr(clauses, "collapse", 1) or 1
+    collapse = clauses.collapse
     outer, loop = collapse_nest(pragma.target, collapse, src, types)
     func = _enclosing_function(parsed, pragma.target)
     address_taken = _address_taken(func if func is not None else loop.body)
@@ -77,12 +79,12 @@ def lower_loop(parsed: Any, pragma: Any, plain_char_signed: bool = True) -> Regi
     name = _region_name(func, pragma)
     fn = Function(name.replace(':', '.'))
     low = BodyLowerer(fn, types, address_taken)
-    loc = getattr(pragma, "location", None) or location(pragma.target)
+    loc = pragma.location
     args, results = _bind_variables(low, loop, outer, uses, clauses, loc)
     low.stmt(loop.body)
     low.jump(low.ret_block)
     _finish_region(low, loop.cursor)
-    start = getattr(pragma, "start", pragma.target.extent.start.offset)
+    start = pragma.start
     end = _statement_end(src, pragma.target)
     return Region(
         kind="loop", name=name, file=loc.file, line=loc.line, column=loc.column, fn=fn,
@@ -91,10 +93,10 @@ def lower_loop(parsed: Any, pragma: Any, plain_char_signed: bool = True) -> Regi
         clauses=clauses, replace=SourceRange(start, end),
         loop_text=src.slice(pragma.target.extent.start.offset, end),
         body_text=src.slice(loop.body.extent.start.offset, _statement_end(src, loop.body)),
-        pragma_text=src.slice(start, getattr(pragma, "end", start)),
+        pragma_text=src.slice(start, pragma.end),
         outer_loops=[o.header_text for o in outer],
         outer_bounds=[_bounds(o) for o in outer],
-        worksharing=_worksharing(getattr(clauses, "directive", "simd")),
+        worksharing=clauses.worksharing,
         plain_char=types.saw_plain_char)
 
 
@@ -107,10 +109,8 @@ def _bounds(loop: CanonicalLoop) -> LoopBounds:
 # -- source helpers ---------------------------------------------------------------------
 
 
-def _source_of(parsed: Any) -> SourceText:
-    path = getattr(parsed, "path", None) or parsed.tu.spelling
-    raw = getattr(parsed, "raw", None)
-    return SourceText.load(path, raw)
+def _source_of(parsed: ParsedFile) -> SourceText:
+    return SourceText.load(parsed.path, parsed.raw)
 
 
 def _statement_end(src: SourceText, c: ci.Cursor) -> int:
@@ -144,14 +144,6 @@ def _enclosing_function(parsed: Any, c: ci.Cursor) -> Optional[ci.Cursor]:
 def _region_name(func: Optional[ci.Cursor], pragma: Any) -> str:
     line = pragma.target.location.line
     return f"{func.spelling if func is not None else 'loop'}:{line}"
-
-
-def _worksharing(directive: str) -> str:
-    if directive.startswith("parallel for"):
-        return "parallel for"
-    if directive.startswith("for"):
-        return "for"
-    return ""
 
 
 # -- variable scan ------------------------------------------------------------------------
@@ -235,7 +227,7 @@ def _written_refs(body: ci.Cursor) -> set[int]:
 
 
 def _bind_variables(low: BodyLowerer, loop: CanonicalLoop, outer: list[CanonicalLoop],
-                    uses: _Uses, clauses: Any, where: Any
+                    uses: _Uses, clauses: ClauseSet, where: Any
                     ) -> tuple[list[ArgBinding], list[ResultBinding]]:
     """Make the region's parameters and results (module docstring table).
 
@@ -251,7 +243,7 @@ def _bind_variables(low: BodyLowerer, loop: CanonicalLoop, outer: list[Canonical
                           uses.iv_written)
     if outer:
         nest = {o.var for o in outer} | {loop.var}
-        for lin in getattr(clauses, "linear", []):
+        for lin in clauses.linear:
             if lin.var in nest:
                 raise UserError(f"loop variable '{lin.var}' of a collapse({len(outer) + 1}) "
                                 "nest may not be linear (it is lastprivate)", where)
@@ -261,15 +253,14 @@ def _bind_variables(low: BodyLowerer, loop: CanonicalLoop, outer: list[Canonical
     binder.args.append(ArgBinding(iv, "iv", loop.var, loop.var_c_type, step=loop.step))
     binder.enter_ssa(loop.var_key, loop.var, loop.var_type, iv)
     binder.handled.add(loop.var_key)
-    for red in getattr(clauses, "reductions", []):
+    for red in clauses.reductions:
         binder.reduction(red.var, red.op)
-    for lin in getattr(clauses, "linear", []):
-        binder.linear(lin.var, lin.step, getattr(lin, "modifier", ""))
-    for name in getattr(clauses, "private", []):
+    for lin in clauses.linear:
+        binder.linear(lin.var, lin.step, lin.modifier)
+    for name in clauses.private:
         binder.private(name, last=False)
     # both take the value of the last iteration that assigned the variable
-    for name in [*getattr(clauses, "lastprivate", []),
-                 *(getattr(clauses, "lastprivate_conditional", []) or [])]:
+    for name in [*clauses.lastprivate, *clauses.lastprivate_conditional]:
         binder.private(name, last=True)
     for key, use in uses.outside.items():
         if key not in binder.handled:

@@ -23,10 +23,13 @@ accumulator and the final value of each lastprivate variable.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from .types import Type
 from .values import Argument, Function
+
+if TYPE_CHECKING:
+    from ..frontend.clauses import ClauseSet
 
 
 @dataclass
@@ -122,8 +125,9 @@ class Region:
     results: list[ResultBinding] = field(default_factory=list)
     bounds: Optional[LoopBounds] = None
     """Loop regions only."""
-    clauses: object = None
-    """The parsed clause set of the pragma (s2s.frontend.clauses)."""
+    clauses: Optional[ClauseSet] = None
+    """The parsed clause set of the pragma (None: a region made without
+    one, as in the IR tests)."""
     replace: Optional[SourceRange] = None
     """Text the vector code replaces: the pragma line through the loop's end."""
     loop_text: str = ""

@@ -312,7 +312,7 @@ def _refill_loop(region: Region, div: DivergenceInfo, gather_weight: int, min_ra
     when the region cannot take the schedule."""
     clauses = region.clauses
     if region.kind != "loop" or region.worksharing \
-            or getattr(clauses, "safelen", None) is not None \
+            or (clauses is not None and clauses.safelen is not None) \
             or any(rb.role != "reduction" or rb.arg is None for rb in region.results) \
             or sorted(rb.index for rb in region.results) != list(range(len(region.fn.ret_types))):
         return None
