@@ -42,8 +42,8 @@ from ..analysis.divergence import DivergenceInfo
 from ..analysis.memory import access_of
 from ..diagnostics import Location
 from ..ir.builder import copy_instruction
-from ..ir.types import I1
-from ..ir.values import ALL, Alloca, BinOp, Block, Call, CondBr, Constant, Function, Load, Ret, Store
+from ..ir.values import ALL, Alloca, Block, CondBr, Function, Load, Ret, Store
+from .branch_test import test_arm
 from .cost import instruction_weight
 
 MAX_COPY = 400
@@ -143,21 +143,7 @@ def _add_path(fn: Function, a: Block, arm: Block, region: list[Block]) -> AllTru
                 for phi in s.phis:
                     v = phi.value_from(b)
                     phi.add_incoming(values.get(v, v), copies[b])
-    mixed = Block(f"{a.name}.mixed")
-    mixed.function = fn
-    fn.blocks.insert(fn.blocks.index(a) + 1, mixed)
     term = a.terminator
-    a.instructions.remove(term)
-    term.block = None
-    mixed.append(term)
-    for s in term.successors:
-        for phi in s.phis:
-            phi.incoming_blocks[phi.incoming_blocks.index(a)] = mixed
-    cond = term.operands[0]
-    if arm is term.if_false:
-        cond = BinOp("xor", cond, Constant(I1, 1), f"not.{cond.name}" if cond.name else "")
-        a.append(cond)
-    every = Call(ALL, [cond], I1, name=f"{arm.name}.all")
-    a.append(every)
+    every, mixed = test_arm(fn, a, arm, ALL, "mixed")
     a.append(CondBr(every, copies[arm], mixed))
     return AllTruePath(a, arm, copies[arm], term.loc, arm is term.if_true)

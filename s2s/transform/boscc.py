@@ -43,8 +43,8 @@ from typing import ClassVar, Optional
 from ..analysis.cfg import Graph
 from ..analysis.divergence import DivergenceInfo
 from ..diagnostics import Location
-from ..ir.types import I1
-from ..ir.values import ANY, BinOp, Block, Call, CondBr, Constant, Function
+from ..ir.values import ANY, Block, CondBr, Function
+from .branch_test import test_arm
 from .canonicalize import canonicalize
 from .cost import instruction_weight
 
@@ -116,23 +116,13 @@ def _gadget(fn: Function, a: Block, arm: Block) -> Block:
     divergent branch now (for a second gadget on the other arm)."""
     term = a.terminator
     assert isinstance(term, CondBr)
-    cond, other = term.operands[0], (term.if_false if arm is term.if_true else term.if_true)
-    inner = Block(f"{a.name}.boscc")
-    inner.function = fn
-    fn.blocks.insert(fn.blocks.index(a) + 1, inner)
-    a.instructions.remove(term)
-    term.block = None
-    inner.append(term)
-    if arm is term.if_false:
-        cond = BinOp("xor", cond, Constant(I1, 1), f"not.{cond.name}" if cond.name else "")
-        a.append(cond)
-    taken = Call(ANY, [cond], I1, name=f"{arm.name}.any")
-    a.append(taken)
+    other = term.if_false if arm is term.if_true else term.if_true
+    taken, inner = test_arm(fn, a, arm, ANY, "boscc")
     a.append(CondBr(taken, inner, other))
-    for phi in arm.phis:
-        phi.incoming_blocks[phi.incoming_blocks.index(a)] = inner
-    for phi in other.phis:
-        phi.add_incoming(phi.value_from(a), inner)
+    for phi in other.phis:     # the skip edge: a keeps its place, inner comes last
+        v = phi.value_from(inner)
+        phi.incoming_blocks[phi.incoming_blocks.index(inner)] = a
+        phi.add_incoming(v, inner)
     return inner
 
 
