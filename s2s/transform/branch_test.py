@@ -31,7 +31,7 @@ def test_arm(fn: Function, a: Block, arm: Block, test: str, suffix: str
     a.instructions.remove(term)
     term.block = None
     below.append(term)
-    for s in set(term.successors):
+    for s in dict.fromkeys(term.successors):
         for phi in s.phis:
             phi.incoming_blocks[phi.incoming_blocks.index(a)] = below
     cond = term.operands[0]

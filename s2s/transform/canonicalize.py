@@ -220,7 +220,7 @@ def _build_lcssa(fn: Function, g: Graph[Block], result: CanonicalizeResult) -> N
 def _outside_uses(inst: Instruction, lp: Loop[Block]) -> list[tuple[Instruction, int]]:
     """(user, operand index) of every use of inst that leaves the loop."""
     uses: list[tuple[Instruction, int]] = []
-    for user in set(inst.users):
+    for user in dict.fromkeys(inst.users):  # each user once, in a fixed order
         for k, op in enumerate(user.operands):
             if op is not inst:
                 continue

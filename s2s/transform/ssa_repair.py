@@ -85,7 +85,7 @@ class DominanceRepair:
     def _bad_uses(self, inst: Instruction) -> list[tuple[Instruction, int, Block]]:
         """(user, operand index or -1 for the mask, where the use is)."""
         bad = []
-        for user in set(inst.users):
+        for user in dict.fromkeys(inst.users):  # each user once, in a fixed order
             if user.block is None:
                 continue
             for k, op in enumerate(user.operands):
