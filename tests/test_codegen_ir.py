@@ -219,3 +219,37 @@ def test_record_width_only_where_the_target_moves_the_records():
     assert choose_width(reg, div, avx512, CodegenOptions(), records) == \
         choose_width(reg, div, avx512, CodegenOptions())
 
+
+
+GUARDED_LOOKUP = """
+func @k(i64 %i, ptr<f32> %x, ptr<i32> %idx, ptr<f32> %t, ptr<f32> %y) -> () {
+entry:
+  %px = gep %x, %i
+  %v = load %px
+  %c = cmp gt %v, f32 0.0
+  condbr %c, then, done
+then:
+  %pi = gep %idx, %i
+  %j = load %pi
+  %j64 = cast %j to i64
+  %pt = gep %t, %j64
+  %w = load %pt
+  br done
+done:
+  %r = phi f32 [%v, entry], [%w, then]
+  %py = gep %y, %i
+  store %r, %py
+  ret
+}
+"""
+
+
+@pytest.mark.parametrize("target, width", [("neon", 4), ("avx2", 8), ("avx512", 16)])
+def test_masked_lookup_from_a_32bit_index_keeps_the_full_width(target: str, width: int):
+    """``t[idx[i]]`` under a divergent branch: a masked gather from a 32-bit
+    index.  NEON has no gather instruction, and at 4 lanes no vector of
+    64-bit addresses either: the lanes load one by one from the index, so
+    the loop keeps 4 lanes of floats (it fell to 2, for 64-bit addresses)."""
+    g = gen(region_of(GUARDED_LOOKUP, {"i": "iv"}), target)
+    assert g.width == width
+    assert g.stats["memory"]["gather"] == 1 and g.stats["memory"]["masked"] >= 1

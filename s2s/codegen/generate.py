@@ -99,8 +99,10 @@ def choose_width(region: Any, div: Any, target: Target, options: CodegenOptions,
     Varying addresses count as 64-bit lanes (vectors of addresses), except
     ``base[index]`` accesses the target reaches from a 32-bit index
     (``gather_base``, ``masked_gather_base``, ``scatter_base`` ...): tried
-    first, kept when every such access has a template (a store also when the
-    target has no scatter at all: it is stored lane by lane from the index)."""
+    first, kept when every such access has a template, or the width has no
+    vector of 64-bit addresses (NEON at 4 lanes: the access goes lane by lane
+    from the index, as it would from addresses), or it is a store and the
+    target has no scatter at all."""
     bits = target.register_bits
     if records is not None and records.groups and target.record_register_bits:
         narrow = min(bits, target.record_register_bits)
@@ -147,9 +149,10 @@ def _indexed_access_ok(target: Target, width: int, elem: Type, index_type: Type,
     if macro is not None and str(macro(**args)).strip():
         return True
     at = target.vtype(U64, width)
+    if at is None:
+        return True   # no vector of addresses at this width: lane by lane from the index
     scatter = getattr(ops, "scatter", None)
-    return store and (at is None or scatter is None or
-                      not str(scatter(t=t, a="a", at=at, v="v")).strip())
+    return store and (scatter is None or not str(scatter(t=t, a="a", at=at, v="v")).strip())
 
 
 def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
