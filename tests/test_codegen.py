@@ -370,3 +370,61 @@ def test_invariant_broadcasts_are_made_once_before_the_loop(target):
     assert len(quarter) == 1 and text.index(quarter[0]) < loop, text
     t = re.findall(r"s2s_\w+ = [^;]*\bs2s_t_0\b[^;]*;", text[:text.index("#else")])
     assert len(t) == 1 and text.index(t[0]) < loop, text
+
+
+def _unrolled_bodies(text: str, W: int) -> tuple[list[str], list[str]]:
+    """The two copies of the body in a loop unrolled twice, lines stripped of
+    indentation and of the braces around them."""
+    head = f"s2s_k += {2 * W}ULL) {{"
+    start = text.index(head) + len(head)
+    middle = text.index("const unsigned long long s2s_k = s2s_k2;", start)
+    end = text.index(f"s2s_trip - s2s_k >= {W}ULL", middle)
+
+    def lines(part: str) -> list[str]:
+        return [l.strip() for l in part.split("\n")
+                if l.strip() and l.strip() not in ("{", "}")
+                and not l.strip().startswith(("const unsigned long long s2s_k2", "for ("))]
+    return lines(text[start:text.index("const unsigned long long s2s_k2", start)]), \
+        lines(text[middle:end])[1:]
+
+
+@pytest.mark.parametrize('target', TARGETS)
+def test_reductions_run_two_accumulators_in_two_copies_of_the_body(target):
+    """A reduction loop runs two vector iterations per trip, the second with
+    accumulators of its own: the same body widened again, differing only in
+    the accumulators' names.  A body with labels (a divergent inner loop)
+    stays single: labels are function-scoped in C."""
+    src = kernel_source("""
+        void F(two)(int n, KARGS) {
+            double s = 0.0, mn = 1e300;
+            #pragma omp simd reduction(+:s) reduction(min:mn)
+            for (int i = 0; i < n; i++) {
+                double v = x[i] * y[i];
+                if (v > 0.25)
+                    s += v * 0.5;
+                else
+                    mn = v < mn ? v : mn;
+            }
+            d[0] = s; d[1] = mn;
+        }
+        void F(inner)(int n, KARGS) {
+            double s = 0.0;
+            #pragma omp simd reduction(+:s)
+            for (int i = 0; i < n; i++) {
+                double v = x[i];
+                for (int k = 0; k < p[i] % 5; k++)
+                    v = v * 0.5 + 1.0;
+                s += v;
+            }
+            d[0] = s;
+        }
+    """)
+    res = build_and_run(target, src, ["two", "inner"], expect_loops=2, rtol=1e-12)
+    two = res.text[res.text.index("s2svec: " + target):]
+    inner = two[two.index("s2svec: " + target, 1):]
+    W = res.loops[0].width
+    first, second = _unrolled_bodies(two[:two.index("s2svec: " + target, 1)], W)
+    assert len(first) > 5 and any("_acc_1_u2" in l or "_acc_0_u2" in l for l in second)
+    assert not any("_u2" in l for l in first)
+    assert [re.sub(r"(_acc_\d+)_u2\b", r"\1", l) for l in second] == first
+    assert "s2s_k2" not in inner[:inner.index("#else")] and "_u2" not in inner

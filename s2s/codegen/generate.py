@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -33,7 +32,7 @@ from ..ir.values import (Argument, Call, Cast, Cmp, Constant, Gep, Load, Ret,
 from .cexpr import c_decl, c_type, literal, unsigned_of
 from .emit import INDENT, Emitter, indent_lines
 from .target import Target
-from .vector_ir import Operand, VOp
+from .vector_ir import Operand, VectorBody, VOp
 from .widen import Form, Widener, record_vector_type
 
 
@@ -247,14 +246,6 @@ def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
     return width, widest, gathers
 
 
-_LABEL = re.compile(r"^\s*[A-Za-z_]\w*:\s*(;\s*)?$")
-
-
-def _acc_name(decl: str) -> str:
-    """``__m256d s2s_s_acc_0;`` -> ``s2s_s_acc_0``."""
-    return decl.rstrip(";").split()[-1]
-
-
 def _elem_key(bits: int) -> str:
     return f"i{bits}"
 
@@ -369,25 +360,63 @@ class _LoopGen:
         body = w.run()
         em = Emitter(target, W)
         body_lines = em.blocks(body)
-        setup += invariant_lines(em, body)
-        acc = [{"decl": f"{vt.ctype} {name};", "init": em.items([init])[0],
-                "scalar": vt.scalar, "store": em.macro("store", t=vt, p="s2s_r", v=name),
-                "var": self.result_var(b),
-                "combine": combine(b.reduction_op, b.arg.type, self.result_var(b), "s2s_r[s2s_j]")}
-               for (b, name, vt), init in zip(folds, acc_init)]
+        invariants = invariant_lines(em, body)
+        acc = self.accumulator_items(em, folds, acc_init)
+        copy = self.second_copy(tag, body, (setup, iter_setup, body.decls, invariants))
+        setup += invariants
         accumulators = {b.c_expr: n for b, n, _ in folds}
         refill = None if self.parallel else \
             self.variant_block(self.refill, tag + "_refill", accumulators)
         tail = None if self.parallel or refill else \
             self.variant_block(self.tail, tag + "_tail", accumulators)
-        text = self.assemble(setup, iter_setup, acc, body, body_lines, tail, refill)
+        text = self.assemble(setup, iter_setup, acc, body, body_lines, tail, refill, copy)
         needs = set(w.needs) | set(em.needs)
-        for variant in (tail, refill):
+        for variant in (tail, refill, copy):
             needs |= variant["needs"] if variant else set()
         counted = refill["stats"] if refill else w.stats    # what the output runs
         stats = {"memory": dict(counted.memory), "calls": dict(counted.calls),
                  "allocas": dict(counted.allocas)}
         return GeneratedLoop(text, W, stats, needs, refill=refill is not None)
+
+    def accumulator_items(self, em: Emitter, folds: list[Any], acc_init: list[Any]
+                          ) -> list[dict[str, str]]:
+        """What the loop template needs of each reduction's vector accumulator:
+        its declaration, initial value, how it is stored and folded."""
+        return [{"decl": f"{vt.ctype} {name};", "init": em.items([init])[0],
+                 "scalar": vt.scalar, "store": em.macro("store", t=vt, p="s2s_r", v=name),
+                 "var": self.result_var(b),
+                 "combine": combine(b.reduction_op, b.arg.type, self.result_var(b),
+                                    "s2s_r[s2s_j]")}
+                for (b, name, vt), init in zip(folds, acc_init)]
+
+    def second_copy(self, tag: str, body: VectorBody, shared: tuple[Any, ...]
+                    ) -> Optional[dict[str, Any]]:
+        """Reductions carry a dependence from one vector iteration to the next
+        through their accumulator; two accumulators (the loop unrolled twice)
+        halve that chain.  The second copy of the body is the region widened
+        again with accumulators of its own (``_u2``).  None (one copy) without
+        reductions, in a worksharing loop, for a body with labels (labels are
+        function-scoped in C), and should the second widening differ from the
+        first in anything it shares with it (``shared``: setup, per-iteration
+        setup, declarations, hoisted invariants)."""
+        if self.parallel or body.end_label or any(b.label for b in body.blocks):
+            return None
+        region = self.region
+        w = self.widener(region.fn, self.div, self.mem, self.records, tag)
+        kept = self.linears, self.iv_binding
+        self.linears = []
+        setup, iter_setup, acc_init, folds = self.bind_args(w, acc_suffix="_u2")
+        self.linears, self.iv_binding = kept
+        if not folds:
+            return None
+        w.on_ret = lambda w, values: self.on_ret(w, values, region.results)
+        copy = w.run()
+        em = Emitter(self.target, self.W)
+        if (setup, iter_setup, copy.decls, invariant_lines(em, copy)) != shared:
+            return None
+        return {"acc2": self.accumulator_items(em, folds, acc_init),
+                "body2": indent_lines(em.blocks(copy), 0),
+                "needs": set(w.needs) | set(em.needs)}
 
     def widener(self, fn: Any, div: Any, mem: Any, records: Any, tag: str) -> Widener:
         return Widener(fn, div, mem, self.target, self.W, self.mbits, tag,
@@ -420,13 +449,14 @@ class _LoopGen:
 
     # -- parameters ------------------------------------------------------------------------
     def bind_args(self, w: Widener, region: Any = None,
-                  accumulators: Optional[dict[str, str]] = None
+                  accumulators: Optional[dict[str, str]] = None, acc_suffix: str = ""
                   ) -> tuple[list[str], list[str], list[Any], list[Any]]:
         """C lines that give the region's parameters their values: before the
         loop, at the start of each vector iteration, the accumulators' initial
         values and what folds them.  For the masked last iteration (``region``
         the tail's, ``accumulators`` the loop's by variable) every line goes
-        into its own block and reductions continue the loop's accumulators."""
+        into its own block and reductions continue the loop's accumulators; the
+        accumulators' names end in ``acc_suffix`` (the unrolled copy's)."""
         setup: list[str] = []
         iter_setup: list[str] = []
         acc_init: list[Any] = []
@@ -475,7 +505,7 @@ class _LoopGen:
                     raise Unsupported(f"reduction of '{b.c_expr}' of type '{b.c_type}' is not "
                                       "supported (only arithmetic types)", self.loc)
                 vt = w.vtype(t)
-                acc = w.name(b.c_expr + "_acc")
+                acc = w.name(b.c_expr + "_acc") + acc_suffix
                 w.forms[arg] = Form(vec=acc)
                 acc_init.append(VOp("broadcast", acc, vt, {"t": vt, "x": identity(b.reduction_op, t)}))
                 folds.append((b, acc, vt))
@@ -548,8 +578,10 @@ class _LoopGen:
 
     def assemble(self, setup: list[str], iter_setup: list[str], acc: list[dict[str, str]],
                  body: Any, body_lines: list[str], tail: Optional[dict[str, Any]] = None,
-                 refill: Optional[dict[str, Any]] = None) -> str:
-        """Lay out the block through templates/common/loop.c.j2."""
+                 refill: Optional[dict[str, Any]] = None,
+                 copy: Optional[dict[str, Any]] = None) -> str:
+        """Lay out the block through templates/common/loop.c.j2 (``copy``:
+        the second copy of an unrolled body, see second_copy)."""
         region, W = self.region, self.W
         bd = region.bounds
         clauses = region.clauses
@@ -579,7 +611,8 @@ class _LoopGen:
             "tail": tail["lines"] if tail else [],
             "refill": refill["lines"] if refill else [], "refill_block": REFILL_BLOCK,
         }
-        g.update(self.second_accumulators(acc, g["body"]))
+        g.update(unroll=copy is not None, acc2=copy["acc2"] if copy else [],
+                 body2=copy["body2"] if copy else [])
         block = self.target.render("loop.c.j2", g=g).rstrip("\n").split("\n")
         block = self.wrap_outer(block)
         if clauses is not None and clauses.if_simd:
@@ -587,23 +620,6 @@ class _LoopGen:
         # the block replaces whole lines: indent it like the pragma was
         margin = " " * max(0, region.column - 1)
         return "\n".join(margin + l if l else l for l in block)
-
-    def second_accumulators(self, acc: list[dict[str, str]], body: list[str]) -> dict[str, Any]:
-        """Reductions carry a dependence from one vector iteration to the next
-        through their accumulator; two accumulators (the loop unrolled twice)
-        halve that chain.  The second copy of the body is the first with its
-        accumulators renamed; bodies with labels stay single (labels are
-        function-scoped in C)."""
-        if not acc or self.parallel or any(_LABEL.match(line) for line in body):
-            return {"unroll": False, "acc2": [], "body2": []}
-        renames = {_acc_name(a["decl"]): _acc_name(a["decl"]) + "_u2" for a in acc}
-        pattern = re.compile(r"\b(" + "|".join(map(re.escape, renames)) + r")\b")
-
-        def rename(text: str) -> str:
-            return pattern.sub(lambda m: renames[m.group(1)], text)
-        acc2 = [{k: rename(v) if k in ("decl", "init", "store") else v for k, v in a.items()}
-                for a in acc]
-        return {"unroll": True, "acc2": acc2, "body2": [rename(line) for line in body]}
 
     def ws_pragma(self, clauses: Any, collapse: int = 1) -> str:
         """The worksharing pragma for the block loop (or the outer loops of a
