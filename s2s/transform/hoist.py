@@ -16,7 +16,11 @@ arms' nearest common dominator and lets the others use it::
 Only instructions that may run anywhere (``safety.can_speculate``: no
 memory, no call, no trap) and that appear in two or more blocks none of
 which dominates another are moved, and only when every operand is defined
-where the copy goes; a chain (``s * s`` then ``(s * s) / r``) moves link by
+where the copy goes, and never into a loop that some copy is not in (the
+copy would run on every trip, and a value defined in a loop and used after
+it breaks the loop-closed form canonicalize built; fuzz seed 20606955:
+``(i-1)*3`` in a ``break`` arm and after the loop went to the loop's
+header); a chain (``s * s`` then ``(s * s) / r``) moves link by
 link, repeating until nothing moves.  The cost: a moved value is computed
 also for vectors whose lanes take none of the arms.
 
@@ -34,6 +38,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Callable, Hashable
 
+from ..analysis.cfg import cfg_of
 from ..ir.values import Block, CondBr, Function, Instruction, Load, Phi, Value
 from ..ir.verifier import compute_idoms
 from .cse import load_key, numbered, value_key
@@ -80,6 +85,9 @@ def _hoist_group(insts: list[Instruction], doms: "_Dominators", may_move=None) -
     at = doms.common(blocks)  # type: ignore[arg-type]
     if at in blocks or any(not doms.available(op, at) for op in insts[0].operands):
         return False
+    loop = doms.loops.loop_of(at)
+    if loop is not None and any(b not in loop for b in blocks):
+        return False  # into a loop: see the module doc
     if may_move is not None and not may_move(insts, at, doms):
         return False
     keep, rest = insts[0], insts[1:]
@@ -166,6 +174,7 @@ def _successors(block: Block, known: frozenset,
 class _Dominators:
     def __init__(self, fn: Function) -> None:
         self.idom = compute_idoms(fn)
+        self.loops = cfg_of(fn).loops
         self.depth: dict[Block, int] = {}
         for b in self.idom:
             self._depth(b)
