@@ -53,8 +53,9 @@ class GeneratedLoop:
     """The C statement block replacing the lines of the pragma and the loop
     (indented like the pragma; splice it at the start of the pragma's line)."""
     width: int
-    stats: dict[str, dict[str, int]]
-    """``memory``, ``calls``, ``allocas`` counts for the report."""
+    stats: dict[str, Any]
+    """``memory``, ``calls``, ``allocas`` counts for the report, and the
+    ``call_sites`` (WidenStats.call_sites)."""
     needs: set[Any] = field(default_factory=set)
     """Prelude items (see ``prelude``)."""
     refill: bool = False
@@ -375,7 +376,7 @@ class _LoopGen:
             needs |= variant["needs"] if variant else set()
         counted = refill["stats"] if refill else w.stats    # what the output runs
         stats = {"memory": dict(counted.memory), "calls": dict(counted.calls),
-                 "allocas": dict(counted.allocas)}
+                 "allocas": dict(counted.allocas), "call_sites": list(counted.call_sites)}
         return GeneratedLoop(text, W, stats, needs, refill=refill is not None)
 
     def accumulator_items(self, em: Emitter, folds: list[Any], acc_init: list[Any]

@@ -73,6 +73,14 @@ class WidenStats:
         ("vector_variant", "vector_math", "serialized"), 0))
     allocas: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
         ("uniform", "varying"), 0))
+    call_sites: list[tuple[str, str, Optional[Location], str]] = field(default_factory=list)
+    """(how: ``vector math``, ``variant`` or ``serialized``; callee; where; a
+    detail: the variant's name or why the call runs lane by lane)."""
+
+    def call(self, how: str, inst: Call, detail: str = "") -> None:
+        key = {"vector math": "vector_math", "variant": "vector_variant"}.get(how, how)
+        self.calls[key] += 1
+        self.call_sites.append((how, inst.callee, inst.loc, detail))
 
 
 class Widener:
@@ -956,26 +964,37 @@ class Widener:
             names = ["a", "b", "c"][:len(args)]
             kw = {n: self.vec(a) for n, a in zip(names, args)}
             if self.probe(base, t=t, **{n: "" for n in names}):
-                self.stats.calls["vector_math"] += 1
+                self.stats.call("vector math", inst)
                 return self.set_vec(inst, self.vop(base, t, hint, t=t, **kw))
         # pure math may run on inactive lanes too (no memory, no traps)
         if inst.pure and float_args and self.math == "vector" and t is not None:
             vname = self.target.vector_math_name(inst.callee, len(args), t)
             if vname is not None:
-                self.stats.calls["vector_math"] += 1
+                self.stats.call("vector math", inst, vname)
                 self.needs.add(("proto", vname, t.ctype, len(args)))
                 dst = self.new_vec(t, hint)
                 self.stmt(f"{dst} = {vname}({', '.join(self.math_args(args, t, mask))});")
                 return self.set_vec(inst, dst)
         if self.vector_variant(inst, t, hint):
             return
-        self.stats.calls["serialized"] += 1
+        self.stats.call("serialized", inst, self.why_serialized(inst))
         inputs = [self.lane_operand(a) for a in args]
         code = f"{inst.callee}({', '.join('{%d}' % i for i in range(len(args)))})"
         if t is None:
             self.per_lane(code + ";", inputs, None, None, hint, mask)
             return
         self.set_vec(inst, self.per_lane(code, inputs, t, ret, hint, mask))
+
+    def why_serialized(self, inst: Call) -> str:
+        """The report's reason for a call run lane by lane."""
+        if inst.not_inlined:
+            return inst.not_inlined
+        if inst.callee in self.simd_functions:
+            return "none of its vector variants fits this call"
+        if inst.pure:
+            return ("--math exact" if self.math != "vector"
+                    else f"no vector version on {self.target.name}")
+        return "no vector variant"
 
     def math_args(self, args: list[Value], t: TypeInfo, mask: Optional[Operand]) -> list[str]:
         """A math call's vector arguments, 1.0 on the lanes its mask leaves out:
@@ -1016,7 +1035,7 @@ class Widener:
                 assert m is not None
                 args.append(f"({mask_pieces(v)[0].ctype}){m.text}")
             self.needs.add(("decl", proto))
-            self.stats.calls["vector_variant"] += 1
+            self.stats.call("variant", inst, v.mangled)
             call = f"{v.mangled}({', '.join(args)})"
             if t is None:
                 self.stmt(f"{call};")

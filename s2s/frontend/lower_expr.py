@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Hashable, Optional
+from typing import Any, Hashable, Optional
 
 import clang.cindex as ci
 
 from ..ir.builder import IRBuilder
 from ..ir.types import (F32, I1, I8, I32, I64, VOID, ArrayType, FloatType, IntType, PtrType,
                         StructType, Type)
-from ..ir.values import Block, Constant, Function, Phi, Undef, Value
+from ..ir.values import Block, Call, Constant, Function, Phi, Undef, Value
 from .lower_clang import (binary_op, children, construct_name, decl_key, evaluate,
                           is_anonymous_record,
                           is_lvalue_kind, location, strip_implicit, unary_op, unsupported)
@@ -94,6 +94,9 @@ class ExprLowerer:
         self.ssa.seal(self.entry)
         self.alloca_builder = IRBuilder()
         self.n_allocas = 0
+        self.calls: Optional[Any] = None
+        """How calls of functions with a body here are lowered
+        (lower_callee.CallLowering; None: as plain calls)."""
         self.constant_memo: dict[ci.Cursor, bool] = {}
         """``_constant_tree`` per expression: ``_fold`` asks at every level of
         an expression tree, so without it a deep tree costs quadratic time."""
@@ -476,7 +479,13 @@ class ExprLowerer:
             raise unsupported(f"call to '{name}' returning a struct in simd loop", c)
         ret = VOID if ret_kind == TK.VOID else self.ir_type(c)
         pure = name in PURE_FUNCTIONS and ret != VOID
-        result = self.bld().call(name, args, ret, pure)
+        extra, not_inlined = [], ""
+        if self.calls is not None and not pure:
+            extra, not_inlined = self.calls.operands(callee.referenced, name)
+        result = self.bld().call(name, args + extra, ret, pure)
+        assert isinstance(result, Call)
+        result.loc = location(c)
+        result.not_inlined = not_inlined
         return result
 
     def builtin(self, c: ci.Cursor, name: str, args: list[ci.Cursor]) -> Optional[Value]:

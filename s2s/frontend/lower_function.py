@@ -29,7 +29,7 @@ from ..codegen.vfabi import ParamKind
 from ..ir.region import ArgBinding, LoopBounds, Region
 from ..ir.types import I32, FloatType, IntType, PtrType, Type
 from ..ir.values import Constant, Function
-from .lower import _address_taken, _finish_region, _scan_uses, _uniform
+from .lower import _address_taken, _finish_region, _scan_uses, _uniform, region_calls
 from .lower_clang import decl_key, location, unsupported
 from .lower_stmt import BodyLowerer
 from .lower_types import TypeMapper
@@ -111,14 +111,17 @@ def lower_function(parsed: Any, cursor: ci.Cursor, vlen: int, masked: bool,
     for key, use in uses.outside.items():
         if key not in param_keys:
             args.append(_uniform(low, key, use))
+    calls = region_calls(low, cursor.translation_unit, plain_char_signed, args,
+                         cursor.extent.end.offset)
     low.stmt(body)
     low.jump(low.ret_block)
     _finish_region(low, cursor, "the function never returns")
+    args += calls.globals.added
     bounds = LoopBounds(LANE, "int", True, "0", str(vlen), "<", 1, var_type=I32)
     # column 1: the core is spliced into the wrapper at the left margin
     return Region(kind="function", name=cursor.spelling, file=loc.file, line=loc.line,
                   column=1, fn=fn, args=args, bounds=bounds, clauses=clauses,
-                  plain_char=types.saw_plain_char)
+                  callees=calls.callees, plain_char=types.saw_plain_char or calls.saw_plain_char)
 
 
 def _index(low: BodyLowerer, lane: Any) -> Any:
