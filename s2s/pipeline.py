@@ -377,8 +377,6 @@ def generate(analyzed: AnalyzedRegion, target: Target, options: CodegenOptions,
         transform_notes(refill, report)
     for kind, n in loop.stats.get("memory", {}).items():
         report.memory[kind] += n
-    for kind, n in loop.stats.get("calls", {}).items():
-        report.calls[kind] += n
     call_sites(analyzed, loop, report)
     return loop
 
@@ -390,6 +388,9 @@ def call_sites(analyzed: AnalyzedRegion, loop: GeneratedLoop, report: RegionRepo
     for site in analyzed.call_sites:
         if site.inlined:
             report.add_call_site("inlined", site.callee, site.loc)
-    report.calls["inlined"] = sum(s["how"] == "inlined" for s in report.call_sites)
     for how, callee, loc, detail in loop.stats.get("call_sites", []):
         report.add_call_site(how, callee, loc, detail)
+    # count calls of the source, not their copies (all-true paths, unrolling)
+    for how, key in (("inlined", "inlined"), ("variant", "vector_variant"),
+                     ("vector math", "vector_math"), ("serialized", "serialized")):
+        report.calls[key] = sum(s["how"] == how for s in report.call_sites)
