@@ -38,7 +38,8 @@ from ..diagnostics import Unsupported
 from ..ir.region import ArgBinding, CalleeBody
 from ..ir.types import ArrayType, FloatType, IntType, PtrType, StructType
 from ..ir.values import Argument, Function, Undef, Value
-from .lower_clang import children, decl_key, location, unsupported
+from .lower_clang import (binary_op, children, decl_key, location, unary_op, unsupported,
+                          walk_preorder)
 from .lower_types import TypeMapper
 from .scope import Scopes
 
@@ -219,10 +220,18 @@ def _lower_definition(table: CalleeTable, definition: ci.Cursor, types: TypeMapp
     taken = _address_taken(definition)
     low = _callee_lowerer()(fn, types, taken)
     params = [p for p in children(definition) if p.kind == CK.PARM_DECL]
+    body = next(k for k in children(definition) if k.kind == CK.COMPOUND_STMT)
+    by_address = False
     for p in params:
-        _bind_parameter(low, p)
+        by_address = _bind_parameter(low, p, body) or by_address
     low.result_ctype = definition.type.get_result()
-    if low.result_ctype.get_canonical().kind != ci.TypeKind.VOID:
+    low.result_slot = None
+    result_kind = low.result_ctype.get_canonical().kind
+    if result_kind == ci.TypeKind.RECORD:
+        ir = types.map(low.result_ctype, location(definition))
+        low.result_slot = fn.add_arg(PtrType(ir), "result")
+        by_address = True
+    elif result_kind != ci.TypeKind.VOID:
         ir = types.map(low.result_ctype, location(definition))
         if not isinstance(ir, (IntType, FloatType, PtrType)):
             raise unsupported(f"a result of type '{low.result_ctype.spelling}'", definition)
@@ -230,7 +239,6 @@ def _lower_definition(table: CalleeTable, definition: ci.Cursor, types: TypeMapp
         low.ssa.write(RESULT, low.entry, Undef(ir))
         low.result_keys = [RESULT]
         fn.ret_types.append(ir)
-    body = next(k for k in children(definition) if k.kind == CK.COMPOUND_STMT)
     uses = _scan_uses(body, _NoLoop(), taken)  # type: ignore[arg-type]
     param_keys = {decl_key(p) for p in params}
     bindings: list[ArgBinding] = []
@@ -246,19 +254,28 @@ def _lower_definition(table: CalleeTable, definition: ci.Cursor, types: TypeMapp
     low.jump(low.ret_block)
     _finish_region(low, definition, "a body that never returns")
     calls: CalleeCalls = low.calls
-    body_ir = CalleeBody(name, fn, len(params), bindings + calls.globals.added,
-                         calls.plain_calls, calls.inlinable)
+    body_ir = CalleeBody(name, fn, len(params), low.result_slot is not None,
+                         bindings + calls.globals.added, calls.plain_calls, calls.inlinable,
+                         by_address)
     return body_ir, types.saw_plain_char or calls.saw_plain_char
 
 
-def _bind_parameter(low: "BodyLowerer", p: ci.Cursor) -> None:
-    """A C parameter: an argument, kept in memory when its address is taken."""
+def _bind_parameter(low: "BodyLowerer", p: ci.Cursor, body: ci.Cursor) -> bool:
+    """A C parameter: an argument, kept in memory when its address is
+    taken; True for a struct, which comes by address (copied here when
+    the body writes it or takes its address)."""
     key: Hashable = decl_key(p)
     ir = low.ir_type(p)
     if isinstance(ir, ArrayType):  # ``double a[]``: a pointer
         ir = PtrType(ir.elem)
     if isinstance(ir, StructType):
-        raise unsupported(f"a struct parameter '{p.spelling}'", p)
+        arg = low.fn.add_arg(PtrType(ir), p.spelling or "arg")
+        ptr: Value = arg
+        if key in low.address_taken or _modified(body, key):
+            ptr = low.alloca(ir, p.spelling)
+            low.copy_struct(ptr, arg, p)
+        low.declare_memory(key, p.spelling, ir, ptr)
+        return True
     arg = low.fn.add_arg(ir, p.spelling or "arg")
     if key in low.address_taken:
         low.declare_memory(key, p.spelling, ir, low.alloca(ir, p.spelling))
@@ -266,6 +283,23 @@ def _bind_parameter(low: "BodyLowerer", p: ci.Cursor) -> None:
         return
     low.declare_ssa(key, p.spelling, ir)
     low.ssa.write(key, low.entry, arg)
+    return False
+
+
+def _modified(body: ci.Cursor, var: Hashable) -> bool:
+    """Whether the body assigns to (a part of) variable ``var``."""
+    from .lower_expr import _base_variable
+    for c in walk_preorder(body):
+        target = None
+        if c.kind == CK.BINARY_OPERATOR and binary_op(c) == "=" or \
+                c.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR:
+            target = children(c)[0]
+        elif c.kind == CK.UNARY_OPERATOR and unary_op(c) in ("post++", "post--", "pre++",
+                                                             "pre--"):
+            target = children(c)[0]
+        if target is not None and _base_variable(target) == var:
+            return True
+    return False
 
 
 def _callee_lowerer() -> type:
@@ -275,10 +309,13 @@ def _callee_lowerer() -> type:
         """A function body: ``return e`` sets the result and leaves."""
 
         result_ctype: ci.Type
+        result_slot: Optional[Value]
 
         def visit_RETURN_STMT(self, c: ci.Cursor) -> None:
             kids = [k for k in children(c) if k.kind.is_expression()]
-            if kids and self.result_keys:
+            if kids and self.result_slot is not None:
+                self.copy_struct(self.result_slot, self.struct_source(kids[0]), c)
+            elif kids and self.result_keys:
                 self.write_var(self.vars[RESULT],
                                self.convert(self.rvalue(kids[0]), self.result_ctype, kids[0]))
             elif kids:

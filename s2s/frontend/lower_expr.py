@@ -32,7 +32,8 @@ from ..ir.types import (F32, I1, I8, I32, I64, VOID, ArrayType, FloatType, IntTy
 from ..ir.values import Block, Call, Constant, Function, Phi, Undef, Value
 from .lower_clang import (binary_op, children, construct_name, decl_key, evaluate,
                           is_anonymous_record,
-                          is_lvalue_kind, location, strip_implicit, unary_op, unsupported)
+                          is_lvalue_kind, location, strip_implicit, unary_op, unsupported,
+                          walk_preorder)
 from .lower_types import TypeMapper, is_bool_ctype
 from ..ir.ssa import SSABuilder
 
@@ -278,8 +279,8 @@ class ExprLowerer:
             self.rvalue(c)
             return
         if c.type.get_canonical().kind == TK.RECORD and c.kind != CK.BINARY_OPERATOR:
-            if c.kind == CK.CALL_EXPR:
-                raise unsupported("call returning a struct in simd loop", c)
+            if strip_implicit(c).kind == CK.CALL_EXPR:
+                self.visit_CALL_EXPR(strip_implicit(c))
             return
         self.rvalue(c)
 
@@ -469,24 +470,40 @@ class ExprLowerer:
                 return special
             if name[len("__builtin_"):] in PURE_FUNCTIONS:
                 name = name[len("__builtin_"):]
-        args = []
-        for a in kids[1:]:
-            if a.type.get_canonical().kind == TK.RECORD:
-                raise unsupported(f"struct argument in call to '{name}' in simd loop", a)
-            args.append(self.rvalue(a))
         ret_kind = c.type.get_canonical().kind
-        if ret_kind == TK.RECORD:
-            raise unsupported(f"call to '{name}' returning a struct in simd loop", c)
-        ret = VOID if ret_kind == TK.VOID else self.ir_type(c)
+        ret = VOID if ret_kind in (TK.VOID, TK.RECORD) else self.ir_type(c)
         pure = name in PURE_FUNCTIONS and ret != VOID
         extra, not_inlined = [], ""
         if self.calls is not None and not pure:
             extra, not_inlined = self.calls.operands(callee.referenced, name)
-        result = self.bld().call(name, args + extra, ret, pure)
+        records = [a for a in kids[1:] if a.type.get_canonical().kind == TK.RECORD]
+        if records and (self.calls is None or not_inlined):
+            raise unsupported(f"struct argument in call to '{name}' in simd loop"
+                              + (f" ({not_inlined})" if not_inlined else ""), records[0])
+        if ret_kind == TK.RECORD and (self.calls is None or not_inlined):
+            raise unsupported(f"call to '{name}' returning a struct in simd loop"
+                              + (f" ({not_inlined})" if not_inlined else ""), c)
+        # structs go by address: only to calls that are inlined (lower_callee)
+        args = [self.struct_argument(a, kids[1:]) if a in records else self.rvalue(a)
+                for a in kids[1:]]
+        slot = self.alloca(self.ir_type(c), "result") if ret_kind == TK.RECORD else None
+        result = self.bld().call(name, args + ([slot] if slot else []) + extra, ret, pure)
         assert isinstance(result, Call)
         result.loc = location(c)
         result.not_inlined = not_inlined
-        return result
+        return slot if slot is not None else result
+
+    def struct_argument(self, a: ci.Cursor, others: list[ci.Cursor]) -> Value:
+        """The address of a struct passed by value: the object itself, or a
+        copy when another argument takes the address of the same variable
+        (the callee could write it through that pointer and read the copy)."""
+        src = self.struct_source(a)
+        base = _base_variable(a)
+        if base is None or not any(_takes_address_of(o, base) for o in others if o != a):
+            return src
+        copy = self.alloca(src.type.pointee, "arg")  # type: ignore[attr-defined]
+        self.copy_struct(copy, src, a)
+        return copy
 
     def builtin(self, c: ci.Cursor, name: str, args: list[ci.Cursor]) -> Optional[Value]:
         """The GNU builtins math.h macros expand to (isnan, isinf, ...) and
@@ -557,6 +574,40 @@ def _anonymous_member(field: ci.Cursor) -> bool:
         return False
     t = field.type.get_canonical()
     return t.kind == TK.RECORD and is_anonymous_record(t.get_declaration())
+
+
+def _base_variable(c: ci.Cursor) -> Optional[Hashable]:
+    """The variable an lvalue such as ``s``, ``s.a.b`` or ``s.arr[2]`` is
+    part of (None: through a pointer, or no variable)."""
+    c = strip_implicit(c)
+    while True:
+        if c.kind == CK.DECL_REF_EXPR:
+            return decl_key(c.referenced) if c.referenced is not None else None
+        kids = children(c)
+        if c.kind == CK.MEMBER_REF_EXPR and kids and \
+                kids[0].type.get_canonical().kind != TK.POINTER:
+            c = strip_implicit(kids[0])
+        elif c.kind == CK.ARRAY_SUBSCRIPT_EXPR and kids and \
+                kids[0].type.get_canonical().kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY):
+            c = strip_implicit(kids[0])
+        elif c.kind == CK.UNEXPOSED_EXPR and len(kids) == 1:
+            c = kids[0]
+        else:
+            return None
+
+
+def _takes_address_of(c: ci.Cursor, var: Hashable) -> bool:
+    """Whether expression ``c`` has ``&`` of (a part of) variable ``var``,
+    or names an array variable ``var`` (which decays to its address)."""
+    for k in walk_preorder(c):
+        if k.kind == CK.UNARY_OPERATOR and unary_op(k) == "&" and \
+                _base_variable(children(k)[0]) == var:
+            return True
+        if k.kind == CK.DECL_REF_EXPR and k.referenced is not None and \
+                decl_key(k.referenced) == var and \
+                k.type.get_canonical().kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY):
+            return True
+    return False
 
 
 def _pointerish(c: ci.Cursor) -> bool:

@@ -60,7 +60,12 @@ class CalleeBody:
     """Its body.  Arguments: the C parameters, then one per global object
     the body (or a function it calls in turn) reads, by address."""
     params: int
-    """How many of ``fn.args`` are the C parameters."""
+    """How many of ``fn.args`` are the C parameters (a struct parameter is
+    the address of the caller's object, or of a copy when the callee
+    writes it)."""
+    result_slot: bool = False
+    """Whether a struct result is stored through an argument after the C
+    parameters (the caller's object)."""
     globals: list[ArgBinding] = field(default_factory=list)
     """How a caller obtains each argument after the parameters (``&g``, ``t``)."""
     calls: set[str] = field(default_factory=set)
@@ -68,6 +73,16 @@ class CalleeBody:
     (recursion, no body here): their names must be visible there."""
     inlinable_calls: set[str] = field(default_factory=set)
     """Functions its body calls whose calls may be inlined in turn."""
+
+    by_address: bool = False
+    """Structs go to it by address (parameters, result): its calls must be
+    inlined, since a plain C call would pass the values."""
+
+    @property
+    def arity(self) -> int:
+        """Operands of a call that may be inlined: parameters, the result's
+        slot, the globals."""
+        return self.params + self.result_slot + len(self.globals)
 
 
 @dataclass

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..analysis.cfg import cfg_of
+from ..diagnostics import Unsupported
 from ..ir.builder import copy_call, copy_instruction
 from ..ir.region import CalleeBody
 from ..ir.values import (Alloca, Block, Br, Call, Function, Instruction, Phi, Ret, Undef,
@@ -115,8 +116,7 @@ def _why_not(name: str, size: int, grown: int) -> str:
 def _is_candidate(inst: Instruction, callees: dict[str, CalleeBody]) -> bool:
     if not isinstance(inst, Call) or inst.callee not in callees or inst.not_inlined:
         return False
-    body = callees[inst.callee]
-    return len(inst.operands) == body.params + len(body.globals)
+    return len(inst.operands) == callees[inst.callee].arity
 
 
 def expansion(body: CalleeBody, callees: dict[str, CalleeBody], sizes: dict[str, int]) -> int:
@@ -135,6 +135,9 @@ def expansion(body: CalleeBody, callees: dict[str, CalleeBody], sizes: dict[str,
 
 def _plain(call: Call, body: CalleeBody, reason: str) -> None:
     """Replace ``call`` by a call of the C parameters only."""
+    if body.by_address:
+        raise Unsupported(f"a call passing or returning a struct is not inlined ({reason})",
+                          call.loc)  # type: ignore[arg-type]
     plain = copy_call(call, call.operands[:body.params])
     plain.not_inlined = reason
     _replace(call, plain)
