@@ -4,6 +4,8 @@ Every change of control flow is a pass here, on the IR, before widening:
 
     inline            calls of functions with a body in the translation unit
                       replaced by that body (and what it calls in turn)
+    sroa              stack objects whose address does not escape (struct
+                      locals, ``&seed`` of an inlined call) become SSA values
     dce               dead code (a local computed with ``&&`` and never read)
                       deleted before it decides anything
     canonicalize      preheaders, one latch, dedicated exits, loop-closed SSA
@@ -72,6 +74,7 @@ from .transform.masked_tail import guard_tail
 from .transform.merge_arms import merge_arms
 from .transform.refill import DEFAULT_MIN_RATIO, refill_lanes
 from .transform.speculate import speculate
+from .transform.sroa import replace_stack_objects
 
 ALL = ("divergence",)
 
@@ -119,6 +122,10 @@ class Pass:
 
 def _inline(state: PassState) -> object:
     return inline_calls(state.fn, state.callees)
+
+
+def _sroa(state: PassState) -> object:
+    return replace_stack_objects(state.fn)
 
 
 def _hoist(state: PassState) -> object:
@@ -179,6 +186,7 @@ def _linearize(state: PassState) -> object:
 
 PIPELINE: tuple[Pass, ...] = (
     Pass("inline", _inline),
+    Pass("sroa", _sroa),
     Pass("dce", _dce),
     Pass("canonicalize", _canonicalize),
     Pass("licm", _licm),
@@ -195,6 +203,12 @@ PIPELINE: tuple[Pass, ...] = (
     Pass("cleanup", _dce),
 )
 PASS_NAMES = tuple(p.name for p in PIPELINE)
+
+
+def passes(*names: str) -> tuple[Pass, ...]:
+    """The pipeline's passes of these names, in the order given."""
+    by_name = {p.name: p for p in PIPELINE}
+    return tuple(by_name[n] for n in names)
 
 
 @dataclass
@@ -266,7 +280,7 @@ def analyze_refill(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRE
     ``region`` is a fresh lowering: it is changed."""
     state = PassState(region.fn, region_arg_shapes(region), boscc_threshold,
                       callees=region.callees)
-    run_passes(state, PIPELINE[:3])    # inline, dce, canonicalize
+    run_passes(state, passes("inline", "sroa", "dce", "canonicalize"))
     refilled = refill_lanes(region, state.get("divergence"), gather_weight, min_ratio)
     return None if refilled is None else analyze(refilled, boscc_threshold=boscc_threshold,
                                                  all_true=all_true)
