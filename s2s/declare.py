@@ -104,11 +104,14 @@ def function_variants(fn: SimdFunction, definitions: dict[str, Any], data: bytes
 
 
 def _core(fn: SimdFunction, sig: Signature, cursor: Any, shape: Shape, target: Target,
-          options: Any, codegen: CodegenOptions) -> tuple[Core, GeneratedLoop, RegionReport]:
+          options: Any, codegen: CodegenOptions, site: Optional[int] = None
+          ) -> tuple[Core, GeneratedLoop, RegionReport]:
+    """The vectorized body of one variant shape for one target; ``site``:
+    where the variant goes in the main file (default: after the definition)."""
     masked, vlen, kinds, cdt_bits = shape
     clauses = ClauseSet("simd", fn.location, simdlen=vlen, safelen=vlen)
     region = lower_function(None, cursor, vlen, masked, kinds, clauses, cdt_bits,
-                            plain_char_signed=target.plain_char_signed)
+                            plain_char_signed=target.plain_char_signed, site=site)
     v = Variant(ISAS[target.vfabi_isa], masked, vlen, kinds, fn.name, cdt_bits, False)
     region.body_text = "{ " + lane_call(sig, v) + " }"
     threshold = options.boscc_threshold if options.boscc else None

@@ -22,6 +22,7 @@ from .declare import FunctionVariants, function_variants, not_vectorized, signat
 from .frontend.declare_simd import SimdFunction, collect, definition_of
 from .frontend.lower import lower_loop
 from .frontend.lower_callee import set_declared_simd
+from .internal_variants import InternalVariants
 from .frontend.macro_checks import source_checks
 from .frontend.parse import ParsedFile
 from .frontend.pragmas import Pragma, find_pragmas, scan_pragma_lines
@@ -153,6 +154,7 @@ def run(path: str, options: Options) -> Result:
     by_offset = _pragmas_by_offset(views, targets)
     _file_warnings(views, result)
     simd = collect_simd_functions(by_offset)
+    internal = InternalVariants(options, codegen_options, len(main.data))
     for view in views.values():
         if view.parsed is not None:
             set_declared_simd(view.parsed.tu, set(simd))
@@ -167,7 +169,7 @@ def run(path: str, options: Options) -> Result:
                   f"loop at line {enclosing.line}, which is vectorized (the inner "
                   "simd pragma has no effect there)")
             continue
-        lowered = _Lowered(views, per_target, options)
+        lowered = _Lowered(views, per_target, options, internal)
         generated = _vectorize_loop(lowered, targets, codegen_options, result)
         if generated is None:
             continue
@@ -175,10 +177,26 @@ def run(path: str, options: Options) -> Result:
         for target, loop in loops:
             needs[target.name] = (needs[target.name] or set()) | loop.needs
         replacements.append(_dispatch(region, loops, main, options.line_directives))
+    _add_internal_variants(internal, main, replacements, needs)
     head = _preludes(targets, needs)
     at = _prelude_offset(main, replacements) if head else 0
     result.output = _splice(main.data, replacements, head, at, options.line_directives)
     return result
+
+
+def _add_internal_variants(internal: InternalVariants, main: ParsedFile,
+                           replacements: list[Replacement],
+                           needs: dict[str, Optional[set[str]]]) -> None:
+    """The internal vector variants the loops call, at the end of the file."""
+    text = internal.text()
+    if not text:
+        return
+    end = len(main.data)
+    newline = b"" if main.data.endswith(b"\n") or not main.data else b"\n"
+    replacements.append(Replacement(end, end, newline + text.encode()))
+    for name, items in internal.needs.items():
+        if needs.get(name) is not None:
+            needs[name] = (needs[name] or set()) | items
 
 
 def _warn_unparsed(views: dict[str, FileView], result: Result) -> None:
@@ -399,6 +417,9 @@ def _generate_once(lowered: "_Lowered", target: Target, codegen_options: Codegen
     control_counts(analyzed, report)
     tail = lowered.variant_for(target, "tail") if target.masked_tail else None
     refill = lowered.variant_for(target, "refill") if lowered.options.refill else None
+    if lowered.internal is not None:
+        lowered.internal.prepare([analyzed, tail, refill], target,
+                                 lowered.views[target.name].parsed.tu)
     return analyzed, generate(analyzed, target, codegen_options, report, tail, refill)
 
 
@@ -433,8 +454,11 @@ class _Lowered:
     and plain-char signedness (signed on x86, unsigned on AArch64)."""
 
     def __init__(self, views: dict[str, FileView], pragmas: dict[str, Pragma],
-                 options: Options, no_inline: str = "") -> None:
+                 options: Options, internal: Optional[InternalVariants] = None,
+                 no_inline: str = "") -> None:
         self.views, self.pragmas, self.options = views, pragmas, options
+        self.internal = internal
+        """Where the loop's calls find internal vector variants of their callees."""
         self.location = next(iter(pragmas.values())).location
         self.cache: dict[tuple[int, bool, bool], AnalyzedRegion | Unsupported] = {}
         self.variants: dict[tuple[object, ...], Optional[AnalyzedRegion]] = {}
@@ -451,7 +475,8 @@ class _Lowered:
     def without_inlining(self, reason: str) -> "_Lowered":
         """The same loop lowered with its calls kept as calls (``reason``)."""
         if self._plain is None:
-            self._plain = _Lowered(self.views, self.pragmas, self.options, reason)
+            self._plain = _Lowered(self.views, self.pragmas, self.options, self.internal,
+                                   reason)
         return self._plain
 
     def region_for(self, target: Target) -> AnalyzedRegion:

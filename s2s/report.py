@@ -92,8 +92,12 @@ class RegionReport:
             "callee": callee, "file": getattr(loc, "file", self.file),
             "line": getattr(loc, "line", 0), "column": getattr(loc, "column", 0),
             "how": how, "detail": detail}
-        if site not in self.call_sites:
-            self.call_sites.append(site)
+        for known in self.call_sites:
+            if all(known[k] == site[k] for k in ("callee", "file", "line", "column", "how")):
+                if detail and detail not in str(known["detail"]).split(" / "):
+                    known["detail"] = f"{known['detail']} / {detail}"  # copies of the call
+                return
+        self.call_sites.append(site)
 
 
 def render_json(entries: list[RegionReport]) -> str:

@@ -43,8 +43,11 @@ class CodegenOptions:
     simdlen: Optional[int] = None
     """Overrides the simdlen clause (the --simdlen option)."""
     simd_functions: dict[str, Any] = field(default_factory=dict)
-    """declare simd functions the file declares or defines with variants:
+    """declare simd functions the file declares or defines with variants,
+    and callees with internal variants (s2s.internal_variants):
     name -> (codegen.variant.Signature, [vfabi.Variant])."""
+    no_variant: dict[str, str] = field(default_factory=dict)
+    """Callees whose internal variant could not be made, and why."""
 
 
 @dataclass
@@ -422,7 +425,8 @@ class _LoopGen:
     def widener(self, fn: Any, div: Any, mem: Any, records: Any, tag: str) -> Widener:
         return Widener(fn, div, mem, self.target, self.W, self.mbits, tag,
                        self.options.math, self.loc, self.options.simd_functions,
-                       records, threads=bool(self.region.worksharing))
+                       records, threads=bool(self.region.worksharing),
+                       no_variant=self.options.no_variant)
 
     def variant_block(self, variant: Any, tag: str, accumulators: dict[str, str]
                       ) -> Optional[dict[str, Any]]:

@@ -128,7 +128,9 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
 
 def _head(sig: Signature, v: Variant, ret_type: str, params: list[str]) -> str:
     attr = f'__attribute__((target("{v.isa.attribute}"))) ' if v.isa.attribute else ""
-    return f"{'static ' if sig.static else ''}{attr}{ret_type} {v.mangled}({', '.join(params)})"
+    # a static variant is unused where the build compiles another branch
+    static = "static __attribute__((unused)) " if sig.static else ""
+    return f"{static}{attr}{ret_type} {v.mangled}({', '.join(params)})"
 
 
 def prototype(sig: Signature, v: Variant) -> Optional[str]:

@@ -89,7 +89,8 @@ class Widener:
     def __init__(self, fn: Any, div: Any, mem: Any, target: Target, width: int,
                  mask_bits: int, tag: str, math: str, location: Optional[Location],
                  simd_functions: Optional[dict[str, Any]] = None,
-                 records: Optional[RecordInfo] = None, threads: bool = False) -> None:
+                 records: Optional[RecordInfo] = None, threads: bool = False,
+                 no_variant: Optional[dict[str, str]] = None) -> None:
         self.fn = fn
         self.div = div
         self.mem: dict[Any, Any] = mem or {}
@@ -100,7 +101,10 @@ class Widener:
         self.math = math
         self.location = location
         self.simd_functions = simd_functions or {}
-        """declare simd functions: name -> (Signature, variants) (codegen.variant)."""
+        """declare simd functions and internal variants: name -> (Signature,
+        variants) (codegen.variant)."""
+        self.no_variant = no_variant or {}
+        """Callees whose internal variant could not be made: why."""
         self.records = records
         """Record groups (s2s.analysis.records): strided fields moved as whole records."""
         self.threads = threads
@@ -987,10 +991,13 @@ class Widener:
 
     def why_serialized(self, inst: Call) -> str:
         """The report's reason for a call run lane by lane."""
+        if inst.wants_variant and inst.callee in self.no_variant:
+            return f"{inst.not_inlined}; {self.no_variant[inst.callee]}"
+        if inst.callee in self.simd_functions:
+            return f"{inst.not_inlined or 'no vector variant'}; none of its vector variants " \
+                "fits this call"
         if inst.not_inlined:
             return inst.not_inlined
-        if inst.callee in self.simd_functions:
-            return "none of its vector variants fits this call"
         if inst.pure:
             return ("--math exact" if self.math != "vector"
                     else f"no vector version on {self.target.name}")

@@ -61,6 +61,7 @@ class CalleeInfo:
     """Why calls of it are not inlined (when ``body`` is None)."""
     plain_char: bool = False
     """Whether its IR depends on the signedness of plain ``char``."""
+    definition: Optional[ci.Cursor] = None
 
 
 class CalleeTable:
@@ -97,7 +98,14 @@ class CalleeTable:
                 self.known[name] = self._lower(definition)
             finally:
                 self.lowering.pop()
+            self.known[name].definition = definition
         return self.known[name]
+
+    def definition(self, name: str) -> Optional[ci.Cursor]:
+        """The definition of a callee lowered before (an internal vector
+        variant is made from it)."""
+        info = self.known.get(name)
+        return info.definition if info is not None else None
 
     def is_recursive_call(self, decl: ci.Cursor) -> bool:
         return decl.spelling in self.lowering

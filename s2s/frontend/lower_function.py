@@ -21,7 +21,7 @@ parameters, and writes to globals keep the function scalar (Unsupported).
 """
 from __future__ import annotations
 
-from typing import Any, Hashable
+from typing import Any, Hashable, Optional
 
 import clang.cindex as ci
 
@@ -73,8 +73,10 @@ class _NoLoop:
 
 def lower_function(parsed: Any, cursor: ci.Cursor, vlen: int, masked: bool,
                    kinds: tuple[ParamKind, ...], clauses: Any, mask_bits: int = 32,
-                   plain_char_signed: bool = True) -> Region:
-    """The region of one variant shape of the function defined at ``cursor``."""
+                   plain_char_signed: bool = True, site: Optional[int] = None) -> Region:
+    """The region of one variant shape of the function defined at ``cursor``;
+    ``site``: where in the main file the variant goes (default: right
+    after the definition)."""
     types = TypeMapper(plain_char_signed, scope=cursor)
     loc = location(cursor)
     fn = Function(f"{cursor.spelling}.simd")
@@ -112,7 +114,7 @@ def lower_function(parsed: Any, cursor: ci.Cursor, vlen: int, masked: bool,
         if key not in param_keys:
             args.append(_uniform(low, key, use))
     calls = region_calls(low, cursor.translation_unit, plain_char_signed, args,
-                         cursor.extent.end.offset)
+                         cursor.extent.end.offset if site is None else site)
     low.stmt(body)
     low.jump(low.ret_block)
     _finish_region(low, cursor, "the function never returns")

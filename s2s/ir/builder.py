@@ -180,7 +180,8 @@ def copy_with_operands(t: Instruction, ops: Sequence[Value]) -> Instruction:
 def copy_call(call: Call, ops: Sequence[Value]) -> Call:
     """A call of the same function on ``ops``, with its source location."""
     copy = Call(call.callee, ops, call.type, call.pure, call.name)
-    copy.loc, copy.not_inlined = call.loc, call.not_inlined
+    copy.loc, copy.not_inlined, copy.wants_variant = call.loc, call.not_inlined, \
+        call.wants_variant
     return copy
 
 

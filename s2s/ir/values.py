@@ -292,6 +292,9 @@ class Call(Instruction):
         self.loc: Optional[Any] = None
         """Where the call is in the source (a diagnostics Location, set by
         lowering): the report says at each call how it went."""
+        self.wants_variant: bool = False
+        """Set by transform.inline on a call it leaves for an internal vector
+        variant of the callee (s2s.internal_variants)."""
         self.not_inlined: str = ""
         """Why a call of a function whose body the translation unit holds
         cannot be inlined (set by lowering and by transform.inline; the

@@ -32,12 +32,16 @@ move to the start of the function's entry block, where lowering puts its
 own (one object per lane and iteration, as per call).
 
 Cost model: a call is inlined with everything it inlines in turn, or not
-at all: when that code (``expansion``: instructions, the callee's callees'
-counted at each call) is at most ``CALL_LIMIT`` and the function has grown
-by at most ``GROWTH_LIMIT`` so far (calls of declare simd functions go to
-their vector variants: lowering never makes them candidates).  A call not
-inlined loses its extra operands and states why in
-``Call.not_inlined``.
+at all.  Its code (``expansion``: instructions, the callee's callees'
+counted at each call) is inlined when it is at most ``SMALL``; larger, when
+it is at most ``CALL_LIMIT``, the function has grown by at most
+``GROWTH_LIMIT`` so far, and the callee is not called ``SHARED`` times or
+more.  Otherwise the call stays a call, for which s2s.internal_variants
+makes a vector variant of the callee (``Call.wants_variant``) where the
+callee's parameters and result are scalars; calls of declare simd
+functions go to their own variants (lowering never makes them
+candidates).  A call not inlined loses its extra operands and states why
+in ``Call.not_inlined``.
 
 Changes the CFG; the function's other guarantees (SSA, no critical edges
 added) hold; loop-closed form and preheaders are canonicalize's, which runs
@@ -45,6 +49,7 @@ next.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Optional
 
@@ -55,6 +60,12 @@ from ..ir.region import CalleeBody
 from ..ir.values import (Alloca, Block, Br, Call, Function, Instruction, Phi, Ret, Undef,
                          Value)
 
+SMALL = 200
+"""A callee of at most this many instructions (with what it inlines in
+turn) is inlined at every call."""
+SHARED = 3
+"""A larger callee called this many times in one function gets one vector
+variant instead (s2s.internal_variants), where it can have one."""
 CALL_LIMIT = 1500
 """Most instructions one call may bring in (with what it inlines in turn)."""
 GROWTH_LIMIT = 6000
@@ -77,13 +88,16 @@ def inline_calls(fn: Function, callees: dict[str, CalleeBody]) -> list[CallSite]
     sizes: dict[str, int] = {}
     grown = 0
     sites: list[CallSite] = []
-    for call in [i for i in fn.instructions() if _is_candidate(i, callees)]:
+    candidates = [i for i in fn.instructions() if _is_candidate(i, callees)]
+    counts = Counter(c.callee for c in candidates)  # type: ignore[attr-defined]
+    for call in candidates:
+        assert isinstance(call, Call)
         body = callees[call.callee]
         size = expansion(body, callees, sizes)
-        reason = _why_not(call.callee, size, grown)
+        reason = _why_not(body, size, grown, counts[call.callee])
         sites.append(CallSite(call.callee, call.loc, not reason, reason))
         if reason:
-            _plain(call, body, reason)
+            _plain(call, body, reason, wants_variant=variant_possible(body))
             continue
         grown += size
         sites += _inline_tree(fn, call, callees)
@@ -104,13 +118,25 @@ def _inline_tree(fn: Function, call: Call, callees: dict[str, CalleeBody]) -> li
     return nested
 
 
-def _why_not(name: str, size: int, grown: int) -> str:
+def _why_not(body: CalleeBody, size: int, grown: int, calls: int) -> str:
+    """Why a call is not inlined (the cost model); empty: it is."""
+    name = body.name
     if size > CALL_LIMIT:
         return f"'{name}' is too large to inline ({size} instructions, at most {CALL_LIMIT})"
     if grown + size > GROWTH_LIMIT:
         return (f"inlining '{name}' would grow the loop beyond {GROWTH_LIMIT} "
                 "instructions")
+    if size > SMALL and calls >= SHARED and variant_possible(body):
+        return f"'{name}' ({size} instructions) is called {calls} times: one variant serves all"
     return ""
+
+
+def variant_possible(body: CalleeBody) -> bool:
+    """Whether the callee may have a vector variant: parameters and result
+    are scalars (the Vector Function ABI passes no structs)."""
+    types = [a.type for a in body.fn.args[:body.params]] + list(body.fn.ret_types)
+    return not body.by_address and all(t.is_int() or t.is_float() or t.is_ptr()
+                                       for t in types)
 
 
 def _is_candidate(inst: Instruction, callees: dict[str, CalleeBody]) -> bool:
@@ -133,13 +159,15 @@ def expansion(body: CalleeBody, callees: dict[str, CalleeBody], sizes: dict[str,
     return sizes[body.name]
 
 
-def _plain(call: Call, body: CalleeBody, reason: str) -> None:
-    """Replace ``call`` by a call of the C parameters only."""
+def _plain(call: Call, body: CalleeBody, reason: str, wants_variant: bool) -> None:
+    """Replace ``call`` by a call of the C parameters only (for an internal
+    vector variant of the callee where it may have one)."""
     if body.by_address:
         raise Unsupported(f"a call passing or returning a struct is not inlined ({reason})",
                           call.loc)  # type: ignore[arg-type]
     plain = copy_call(call, call.operands[:body.params])
     plain.not_inlined = reason
+    plain.wants_variant = wants_variant
     _replace(call, plain)
 
 
