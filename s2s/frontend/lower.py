@@ -53,7 +53,8 @@ from .lower_clang import (SourceText, binary_op, children, decl_key, location, s
 from .lower_callee import GlobalArgs, RegionCalls, callee_table
 from .lower_expr import LValue, Var
 from .lower_stmt import BodyLowerer
-from .lower_types import TypeMapper, is_array_ctype, is_struct_ctype, pointer_c_type
+from .lower_types import (TypeMapper, is_array_ctype, is_function_pointer, is_struct_ctype,
+                          pointer_c_type)
 from .parse import ParsedFile
 from .pragmas import Pragma
 
@@ -208,6 +209,8 @@ def _scan_uses(body: ci.Cursor, loop: CanonicalLoop, address_taken: set[Hashable
         if inside:
             continue
         is_written = c.hash in written
+        if is_function_pointer(decl.type) and not is_written:
+            continue  # called by its name, lane by lane (lower_expr.visit_CALL_EXPR)
         if key == loop.var_key:
             if is_written and uses.iv_written is None:
                 uses.iv_written = c

@@ -34,7 +34,7 @@ from .lower_clang import (binary_op, children, construct_name, decl_key, evaluat
                           is_anonymous_record,
                           is_lvalue_kind, location, strip_implicit, unary_op, unsupported,
                           walk_preorder)
-from .lower_types import TypeMapper, is_bool_ctype
+from .lower_types import TypeMapper, is_bool_ctype, is_function_pointer
 from ..ir.ssa import SSABuilder
 
 CK = ci.CursorKind
@@ -460,6 +460,8 @@ class ExprLowerer:
     def visit_CALL_EXPR(self, c: ci.Cursor) -> Value:
         kids = children(c)
         callee = strip_implicit(kids[0])
+        if self.is_named_pointer(callee):
+            return self.call_through_pointer(c, callee.spelling, kids[1:])
         if callee.kind != CK.DECL_REF_EXPR or callee.referenced is None or \
                 callee.referenced.kind != CK.FUNCTION_DECL:
             raise unsupported("call through a function pointer in simd loop", c)
@@ -492,6 +494,28 @@ class ExprLowerer:
         result.loc = location(c)
         result.not_inlined = not_inlined
         return slot if slot is not None else result
+
+    def is_named_pointer(self, callee: ci.Cursor) -> bool:
+        """A function pointer variable from outside the loop (``fp(x)``):
+        the vector code can call it by its name."""
+        ref = callee.referenced
+        return callee.kind == CK.DECL_REF_EXPR and ref is not None and \
+            ref.kind in (CK.VAR_DECL, CK.PARM_DECL) and decl_key(ref) not in self.vars and \
+            is_function_pointer(ref.type) and self.calls is not None
+
+    def call_through_pointer(self, c: ci.Cursor, name: str, args: list[ci.Cursor]) -> Value:
+        """A call through a function pointer: lane by lane, never inlined."""
+        if any(a.type.get_canonical().kind == TK.RECORD for a in args) or \
+                c.type.get_canonical().kind == TK.RECORD:
+            raise unsupported(f"struct argument or result in a call through '{name}' in "
+                              "simd loop", c)
+        ret = VOID if c.type.get_canonical().kind == TK.VOID else self.ir_type(c)
+        call = self.bld().call(name, [self.rvalue(a) for a in args], ret, False)
+        assert isinstance(call, Call)
+        call.loc = location(c)
+        call.not_inlined = f"a call through the function pointer '{name}'"
+        self.calls.plain_calls.add(name)  # the name must be visible where it is inlined
+        return call
 
     def struct_argument(self, a: ci.Cursor, others: list[ci.Cursor]) -> Value:
         """The address of a struct passed by value: the object itself, or a
