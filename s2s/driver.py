@@ -141,8 +141,9 @@ def run(path: str, options: Options) -> Result:
     read_source(path)
     targets = sorted((load_target(n) for n in options.targets),
                      key=lambda t: -t.register_bits)
+    every = tuple(load_target(n).parse_args for n in known_targets())
     views = parse_views(path, options.include_dirs, options.defines, options.std, targets,
-                        options.preprocessor)
+                        options.preprocessor, every)
     targets = [_in_view(t, views[t.name]) for t in targets]
     result = Result(output=b"")
     _warn_unparsed(views, result)
