@@ -136,8 +136,16 @@ class Target:
     @property
     def condition(self) -> str:
         """The preprocessor condition selecting this target's code."""
-        return " && ".join([f"defined({g})" for g in self.guards] +
-                           [f"!({a})" for a in self.avoid] + list(self.assumed))
+        return " && ".join(self._isa_terms() + list(self.assumed))
+
+    @property
+    def isa_condition(self) -> str:
+        """The condition without ``assumed``: a build whose flags and compiler
+        give this target's code (s2s.branch_check asks the build about it)."""
+        return " && ".join(self._isa_terms())
+
+    def _isa_terms(self) -> list[str]:
+        return [f"defined({g})" for g in self.guards] + [f"!({a})" for a in self.avoid]
 
     @property
     def guard(self) -> str:
