@@ -144,9 +144,8 @@ def run(path: str, options: Options) -> Result:
     read_source(path)
     targets = sorted((load_target(n) for n in options.targets),
                      key=lambda t: -t.register_bits)
-    every = tuple(load_target(n).parse_args for n in known_targets())
     views = parse_views(path, options.include_dirs, options.defines, options.std, targets,
-                        options.preprocessor, every)
+                        options.preprocessor, _every_targets_parse_args)
     targets = [_in_view(t, views[t.name]) for t in targets]
     result = Result(output=b"", targets=targets)
     _warn_unparsed(views, result)
@@ -201,6 +200,12 @@ def _add_internal_variants(internal: InternalVariants, main: ParsedFile,
     for name, items in internal.needs.items():
         if needs.get(name) is not None:
             needs[name] = (needs[name] or set()) | items
+
+
+def _every_targets_parse_args() -> tuple[tuple[str, ...], ...]:
+    """The parse arguments of every target, also those not selected: a
+    build may enable them, and the file must read alike there too."""
+    return tuple(load_target(n).parse_args for n in known_targets())
 
 
 def _warn_unparsed(views: dict[str, FileView], result: Result) -> None:

@@ -34,7 +34,6 @@ import json
 import os
 import shutil
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional, Sequence
@@ -182,6 +181,7 @@ def _probes(args: Args) -> list[Probe]:
 
 def _dumps(probes: list[Probe], folder: Optional[str]) -> dict[Probe, Optional[Dump]]:
     """Each probe's macros, from the cache or asked (compilers in parallel)."""
+    from concurrent.futures import ThreadPoolExecutor  # only when the cache misses
     dumps = {p: _read_dump(folder, p) for p in probes}
     missing = [p for p, d in dumps.items() if d is None and p.compiler != LIBCLANG]
     with ThreadPoolExecutor(max_workers=4) as pool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import clang.cindex as ci
 
@@ -58,11 +58,13 @@ class FileView:
 
 def parse_views(path: str, include_dirs: list[str], defines: list[str], std: str,
                 targets: list[Any], preprocessor: Sequence[str] = (),
-                probes: Sequence[Args] = ()) -> dict[str, FileView]:
+                probes: Optional[Callable[[], tuple[Args, ...]]] = None
+                ) -> dict[str, FileView]:
     """Target name -> the view its code is generated from (see module doc).
-    ``probes``: the parse arguments of every target s2svec has (default:
-    those of ``targets``), whose macros tell readings apart."""
-    every = tuple(probes) or tuple(t.parse_args for t in targets)
+    ``probes`` gives the parse arguments of every target s2svec has (default:
+    those of ``targets``), whose macros tell readings apart; it is called
+    only when the user's conditionals name an identifier."""
+    every = probes or (lambda: tuple(t.parse_args for t in targets))
     views: dict[str, FileView] = {}
     by_args: dict[tuple[str, ...], FileView] = {}
     for target in targets:
@@ -93,21 +95,21 @@ def _parse(path: str, include_dirs: list[str], defines: list[str], std: str,
 
 
 def _shareable(by_args: dict[tuple[str, ...], FileView], args: tuple[str, ...],
-               every: tuple[Args, ...]) -> Optional[FileView]:
+               every: Callable[[], tuple[Args, ...]]) -> Optional[FileView]:
     """A parse on the same triple the user's code cannot tell apart from
     ``args`` (the compilers are asked only when the code has conditionals)."""
     for other_args, view in by_args.items():
         same_triple = other_args[:1] == args[:1]
         if not same_triple or view.parsed is None or _UNREADABLE in view.names:
             continue
-        if not (view.names and view.names & target_macros(every).differ(other_args, args)):
+        if not (view.names and view.names & target_macros(every()).differ(other_args, args)):
             return view
     return None
 
 
-def _assumed(view: FileView, every: tuple[Args, ...]) -> dict[str, bool]:
+def _assumed(view: FileView, every: Callable[[], tuple[Args, ...]]) -> dict[str, bool]:
     assert view.parsed is not None
-    names = set(view.names & target_macros(every).toggled) if view.names else set()
+    names = set(view.names & target_macros(every()).toggled) if view.names else set()
     defined = macros_defined_where(view.parsed, names) if names else set()
     return {n: n in defined for n in sorted(names)}
 
