@@ -53,7 +53,8 @@ from .lower_clang import (SourceText, binary_op, children, decl_key, location, s
 from .lower_callee import GlobalArgs, RegionCalls, callee_table
 from .lower_expr import LValue, Var
 from .lower_stmt import BodyLowerer
-from .lower_types import (TypeMapper, is_array_ctype, is_function_pointer, is_struct_ctype,
+from .lower_types import (TypeMapper, is_array_ctype, is_complex_ctype, is_function_pointer,
+                          is_struct_ctype,
                           pointer_c_type)
 from .parse import ParsedFile
 from .pragmas import Pragma
@@ -437,7 +438,9 @@ def _uniform(low: BodyLowerer, key: Hashable, use: _Use) -> ArgBinding:
             low.vars[key].ir = ArrayType(elem_ptr.pointee, 0)
         return ArgBinding(arg, "uniform", name, pointer_c_type(ctype))
     ir = low.types.map(ctype, location(use.first))
-    by_address = is_struct_ctype(ctype) or use.address_taken or _has_global_storage(decl)
+    # a complex value is read through its address too: its two parts
+    by_address = is_struct_ctype(ctype) or is_complex_ctype(ctype) or use.address_taken \
+        or _has_global_storage(decl)
     if by_address:
         arg = fn.add_arg(PtrType(ir), name)
         low.declare_memory(key, name, ir, arg)

@@ -3,6 +3,8 @@
     char, signed char -> i8      unsigned char -> u8     _Bool -> i8 (0/1)
     short -> i16   int -> i32   long, long long -> i64   (unsigned: u16 u32 u64)
     float -> f32   double -> f64
+    _Complex float, _Complex double -> struct.complex.f32, struct.complex.f64
+                 (in memory: the real part, then the imaginary part)
     T* -> ptr<T>   T[N] -> [N x T]   struct S -> struct.S (offsets from clang)
     enum -> its underlying integer type; typedefs resolve to the canonical type
 
@@ -17,7 +19,12 @@ Struct types get the C spelling the generated code uses at the loop from
 variable for unnamed structs); the members of an anonymous struct member are
 members of the enclosing struct.
 
-Rejected with Unsupported: long double, _Complex, __int128, half floats
+A complex value is two SSA values in the lowering (lower_complex.py); its
+struct type only describes complex objects in memory (``double complex *p``,
+arrays of complex, struct members), so the IR stays real.
+
+Rejected with Unsupported: long double, _Complex long double, integer
+_Complex (a GNU extension), __int128, half floats
 (``_Float16``), unions (also anonymous union members), bit-fields,
 variable-length arrays, function pointers, volatile, structs declared inside
 the simd loop.
@@ -44,7 +51,7 @@ _SCALARS: dict[TK, Type] = {
 }
 
 _NAMED_UNSUPPORTED: dict[TK, str] = {
-    TK.LONGDOUBLE: "long double", TK.COMPLEX: "_Complex", TK.INT128: "__int128",
+    TK.LONGDOUBLE: "long double", TK.INT128: "__int128",
     TK.UINT128: "unsigned __int128", TK.HALF: "half float", TK.ATOMIC: "_Atomic",
     TK.FLOAT128: "__float128", TK.VARIABLEARRAY: "variable-length array",
     TK.DEPENDENTSIZEDARRAY: "variable-length array",
@@ -88,6 +95,8 @@ class TypeMapper:
             raise Unsupported(f"{_NAMED_UNSUPPORTED[kind]} in simd loop", loc)
         if kind == TK.ENUM:
             return self.map(canon.get_declaration().enum_type, loc)
+        if kind == TK.COMPLEX:
+            return self._complex(canon, loc)
         if kind == TK.POINTER:
             return PtrType(self.map(canon.get_pointee(), loc))
         if kind == TK.CONSTANTARRAY:
@@ -99,6 +108,12 @@ class TypeMapper:
         if kind == TK.RECORD:
             return self._record(t, canon, loc)
         raise Unsupported(f"type '{t.spelling}' in simd loop", loc)
+
+    def _complex(self, canon: ci.Type, loc: Optional[Location]) -> StructType:
+        part = canon.element_type.get_canonical()
+        if part.kind not in (TK.FLOAT, TK.DOUBLE):
+            raise Unsupported(f"'{canon.spelling}' in simd loop", loc)
+        return COMPLEX_F32 if part.kind == TK.FLOAT else COMPLEX_F64
 
     def _record(self, t: ci.Type, canon: ci.Type, loc: Optional[Location]) -> StructType:
         decl = canon.get_declaration()
@@ -168,6 +183,36 @@ class TypeMapper:
             n += 1
             name = f"{base}.{n}"
         return name
+
+
+def _complex_struct(part: FloatType) -> StructType:
+    """The layout of a complex object: C11 6.2.5p13, an array of two parts."""
+    spelling = "_Complex float" if part == F32 else "_Complex double"
+    return StructType(f"complex.{part}", (StructField("re", part, 0),
+                                          StructField("im", part, part.size)),
+                      2 * part.size, spelling)
+
+
+COMPLEX_F32 = _complex_struct(F32)
+COMPLEX_F64 = _complex_struct(F64)
+
+
+def complex_part(t: Type) -> Optional[FloatType]:
+    """The type of the parts of a complex IR type (None: not complex)."""
+    if t == COMPLEX_F32:
+        return F32
+    if t == COMPLEX_F64:
+        return F64
+    return None
+
+
+def complex_of(part: Type) -> StructType:
+    """The complex type whose parts have type ``part`` (f32 or f64)."""
+    return COMPLEX_F32 if part == F32 else COMPLEX_F64
+
+
+def is_complex_ctype(t: ci.Type) -> bool:
+    return t.get_canonical().kind == TK.COMPLEX
 
 
 def _decl_key(decl: ci.Cursor) -> tuple[str, int]:
