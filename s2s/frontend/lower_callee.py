@@ -15,6 +15,9 @@ object the body reads (or a function it calls in turn reads), by address,
 so that the caller passes its own binding of that global (a region
 argument ``&scale``) and the inlined code reads it as the loop body would.
 ``return e`` stores the result variable and jumps to the ``ret`` block.
+A struct parameter comes by address, a complex one as two arguments (its
+parts, lower_complex.py); a struct or complex result goes through a slot
+argument after the parameters: calls of such functions must be inlined.
 
 A function is not inlinable (its calls stay calls, serialized lane by lane
 unless a vector variant exists; the reason goes to the report) when it

@@ -372,9 +372,16 @@ class ComplexLowerer(OperatorLowerer):
 
     def visit_UNEXPOSED_EXPR(self, c: ci.Cursor) -> Value:
         call = _implicit_cmplx(c)
-        if call is not None and call != c:
+        if call is not None and is_complex_ctype(c.type):
             return self.convert(self.cmplx(call), c.type, c)
         return super().visit_UNEXPOSED_EXPR(c)
+
+    def visit_CSTYLE_CAST_EXPR(self, c: ci.Cursor) -> Value:
+        operand = [k for k in children(c) if k.kind.is_expression()][-1]
+        call = _implicit_cmplx(operand)
+        if call is not None and is_complex_ctype(c.type):
+            return self.convert(self.cmplx(call), c.type, c)
+        return super().visit_CSTYLE_CAST_EXPR(c)
 
     # -- calls ------------------------------------------------------------------------------
     def visit_CALL_EXPR(self, c: ci.Cursor) -> Value:
@@ -516,7 +523,10 @@ def _implicit_cmplx(c: ci.Cursor) -> Optional[ci.Cursor]:
     """The call under implicit conversions when it is glibc's ``CMPLX`` or
     ``CMPLXF``, which <complex.h> defines only when ``__GNUC_PREREQ (4, 7)``:
     the parser (libclang, a clang reporting gcc 4.2) sees an implicitly
-    declared function returning int, gcc a complex value."""
+    declared function returning int, gcc a complex value.  Only a chain of
+    conversions that ends in a complex type is gcc's value for certain
+    (``CMPLX(x, y) * 2.0`` is a double to the parser, complex to gcc): the
+    lowering takes the call there and refuses it anywhere else."""
     inner = strip_implicit(c)
     if inner.kind != CK.CALL_EXPR:
         return None
