@@ -42,7 +42,7 @@ from typing import Any, Hashable, Optional
 import clang.cindex as ci
 
 from ..diagnostics import Unsupported, UserError
-from ..ir.types import I1, ArrayType, IntType, PtrType, StructType, Type
+from ..ir.types import I1, ArrayType, IntType, PtrType, StructType, Type, complex_part
 from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, SourceRange
 from ..ir.values import Function, Undef
 from .clauses import ClauseSet
@@ -53,8 +53,8 @@ from .lower_clang import (SourceText, binary_op, children, decl_key, location, s
 from .lower_callee import GlobalArgs, RegionCalls, callee_table
 from .lower_expr import LValue, Var
 from .lower_stmt import BodyLowerer
-from .lower_types import (TypeMapper, complex_part, is_array_ctype, is_complex_ctype,
-                          is_function_pointer, is_struct_ctype, pointer_c_type)
+from .lower_types import (TypeMapper, is_array_ctype, is_complex_ctype, is_function_pointer,
+                          is_struct_ctype, pointer_c_type)
 from .parse import ParsedFile
 from .pragmas import Pragma
 

@@ -39,11 +39,11 @@ import clang.cindex as ci
 
 from ..diagnostics import Unsupported
 from ..ir.region import ArgBinding, CalleeBody
-from ..ir.types import ArrayType, FloatType, IntType, PtrType, StructType
+from ..ir.types import ArrayType, FloatType, IntType, PtrType, StructType, complex_part
 from ..ir.values import Argument, Function, Undef, Value
 from .lower_clang import (binary_op, children, decl_key, location, unary_op, unsupported,
                           walk_preorder)
-from .lower_types import TypeMapper, complex_part
+from .lower_types import TypeMapper
 from .scope import Scopes
 
 if TYPE_CHECKING:

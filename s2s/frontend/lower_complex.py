@@ -47,13 +47,14 @@ from typing import Hashable, Optional
 import clang.cindex as ci
 
 from ..ir.complex_calls import BINARY_LIBRARY_FUNCTIONS, LIBRARY_FUNCTIONS, complex_call
-from ..ir.types import F32, F64, I8, I64, VOID, ArrayType, FloatType, PtrType, Type
+from ..ir.types import (F32, F64, I8, I64, VOID, ArrayType, FloatType, PtrType, Type, complex_of,
+                        complex_part)
 from ..ir.values import Call, Constant, Undef, Value
 from .lower_clang import (binary_op, children, location, strip_implicit, unary_op,
                           unsupported)
 from .lower_expr import LValue, Var
 from .lower_ops import OperatorLowerer
-from .lower_types import complex_of, complex_part, is_complex_ctype, usual_arithmetic
+from .lower_types import is_complex_ctype, usual_arithmetic
 
 CK = ci.CursorKind
 TK = ci.TypeKind

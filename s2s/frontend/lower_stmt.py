@@ -29,14 +29,15 @@ import clang.cindex as ci
 
 from ..deep import is_too_deep
 from ..diagnostics import Unsupported
-from ..ir.types import I64, ArrayType, FloatType, IntType, PtrType, StructType, Type
+from ..ir.types import (I64, ArrayType, FloatType, IntType, PtrType, StructType, Type,
+                        complex_part)
 from ..ir.values import Block, Constant, Function, Undef, Value
 from .loop_form import for_parts
 from .lower_clang import (children, construct_name, decl_key, evaluate, unsupported,
                           var_initializer)
 from .lower_expr import LValue, wrap_int
 from .lower_complex import ComplexLowerer
-from .lower_types import TypeMapper, complex_part
+from .lower_types import TypeMapper
 
 CK = ci.CursorKind
 TK = ci.TypeKind

@@ -36,8 +36,9 @@ from typing import Optional
 import clang.cindex as ci
 
 from ..diagnostics import Location, Unsupported
-from ..ir.types import (F32, F64, I8, I16, I32, I64, U8, U16, U32, U64, VOID, ArrayType,
-                        FloatType, IntType, PtrType, StructField, StructType, Type)
+from ..ir.types import (COMPLEX_F32, COMPLEX_F64, F32, F64, I8, I16, I32, I64, U8, U16, U32,
+                        U64, VOID, ArrayType, FloatType, IntType, PtrType, StructField,
+                        StructType, Type)
 from .lower_clang import is_anonymous_record
 from .record_names import RecordNamer, describe_record, record_kind
 
@@ -183,32 +184,6 @@ class TypeMapper:
             n += 1
             name = f"{base}.{n}"
         return name
-
-
-def _complex_struct(part: FloatType) -> StructType:
-    """The layout of a complex object: C11 6.2.5p13, an array of two parts."""
-    spelling = "_Complex float" if part == F32 else "_Complex double"
-    return StructType(f"complex.{part}", (StructField("re", part, 0),
-                                          StructField("im", part, part.size)),
-                      2 * part.size, spelling)
-
-
-COMPLEX_F32 = _complex_struct(F32)
-COMPLEX_F64 = _complex_struct(F64)
-
-
-def complex_part(t: Type) -> Optional[FloatType]:
-    """The type of the parts of a complex IR type (None: not complex)."""
-    if t == COMPLEX_F32:
-        return F32
-    if t == COMPLEX_F64:
-        return F64
-    return None
-
-
-def complex_of(part: Type) -> StructType:
-    """The complex type whose parts have type ``part`` (f32 or f64)."""
-    return COMPLEX_F32 if part == F32 else COMPLEX_F64
 
 
 def is_complex_ctype(t: ci.Type) -> bool:
