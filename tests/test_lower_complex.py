@@ -198,7 +198,8 @@ BODIES = {
     "compound": "double _Complex z = a[i]; z *= b[i]; z -= x[i]; z /= 4.0; z += 3; o[i] = z;",
     "negate_conjugate": "o[i] = -a[i] + ~b[i] + __builtin_conj(a[i]) * 2.0;",
     "parts": "double _Complex z = a[i]; __real__ z = __builtin_cimag(b[i]); "
-             "__imag__ z *= x[i]; o[i] = z + __builtin_creal(a[i]) + __imag__ b[i];",
+             "__imag__ z *= x[i]; o[i] = z + __builtin_creal(a[i]) + __imag__ b[i] "
+             "- __builtin_complex(x[i], -x[i]);",
     "compare_and_truth": "o[i] = (a[i] == b[i]) + 2 * (a[i] != x[i]) + 4 * !a[i] "
                          "+ 8 * (_Bool)b[i] + (a[i] ? 16 : 0) + (a[i] && b[i] ? 32 : 0);",
     "conditional_and_conversions": "fo[i] = x[i] > 0 ? a[i] : (float _Complex)x[i]; "
