@@ -372,16 +372,16 @@ class ComplexLowerer(OperatorLowerer):
         return ComplexValue(*parts)
 
     def visit_UNEXPOSED_EXPR(self, c: ci.Cursor) -> Value:
-        call = _implicit_cmplx(c)
-        if call is not None and is_complex_ctype(c.type):
+        call = _implicit_cmplx(c) if is_complex_ctype(c.type) else None
+        if call is not None:
             return self.convert(self.cmplx(call), c.type, c)
         return super().visit_UNEXPOSED_EXPR(c)
 
     def visit_CSTYLE_CAST_EXPR(self, c: ci.Cursor) -> Value:
-        operand = [k for k in children(c) if k.kind.is_expression()][-1]
-        call = _implicit_cmplx(operand)
-        if call is not None and is_complex_ctype(c.type):
-            return self.convert(self.cmplx(call), c.type, c)
+        if is_complex_ctype(c.type):
+            call = _implicit_cmplx([k for k in children(c) if k.kind.is_expression()][-1])
+            if call is not None:
+                return self.convert(self.cmplx(call), c.type, c)
         return super().visit_CSTYLE_CAST_EXPR(c)
 
     # -- calls ------------------------------------------------------------------------------
@@ -392,7 +392,7 @@ class ComplexLowerer(OperatorLowerer):
         if decl is None or decl.kind != CK.FUNCTION_DECL:
             return super().visit_CALL_EXPR(c)
         name, args = callee.spelling, kids[1:]
-        if _implicit_cmplx(c) is not None:
+        if name in _CMPLX and _implicit_cmplx(c) is not None:
             raise unsupported(f"'{name}' used other than as a complex value in simd loop "
                               "(glibc defines it for gcc only, so the parser sees a call "
                               "of an undeclared function; write __builtin_complex)", c)
@@ -511,6 +511,10 @@ _LIBRARY: dict[str, int] = {
 """<complex.h> functions (double names) and their number of complex arguments."""
 
 
+_CMPLX = ("CMPLX", "CMPLXF")
+"""glibc's macros for a complex value from its parts (see ``_implicit_cmplx``)."""
+
+
 def _real_made_complex(c: ci.Cursor) -> bool:
     """An implicit conversion of a real value to complex (clang's AST)."""
     if c.kind != CK.UNEXPOSED_EXPR or not is_complex_ctype(c.type):
@@ -533,8 +537,7 @@ def _implicit_cmplx(c: ci.Cursor) -> Optional[ci.Cursor]:
         return None
     kids = children(inner)
     callee = strip_implicit(kids[0]) if kids else None
-    if callee is None or callee.kind != CK.DECL_REF_EXPR or \
-            callee.spelling not in ("CMPLX", "CMPLXF"):
+    if callee is None or callee.kind != CK.DECL_REF_EXPR or callee.spelling not in _CMPLX:
         return None
     decl = callee.referenced
     if decl is None or decl.type.kind != TK.FUNCTIONNOPROTO or decl.is_definition():
