@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..diagnostics import Location, Unsupported, internal_error
+from ..ir.complex_calls import COMPLEX_CALLS
 from ..ir.types import I1, I32, U64, FloatType, IntType, PtrType, Type
 from ..ir.values import (Argument, Call, Cast, Cmp, Constant, Gep, Load, Ret,
                          Store, Value)
@@ -793,6 +794,17 @@ def _dedent(text: str) -> list[str]:
 
 
 # -- prelude ---------------------------------------------------------------------------------
+def complex_helpers(target: Target, needs: set[Any]) -> list[str]:
+    """The C helpers of the complex operations the code calls
+    (s2s/ir/complex_calls.py, templates/common/complex.j2)."""
+    wanted = sorted(x for x in needs if x[0] in ("complex", "complex_pair"))
+    if not wanted:
+        return []
+    module = target.env.get_template("complex.j2").module
+    return [str((module.part_helper if kind == "complex" else module.pair_helper)(
+        COMPLEX_CALLS[name])).strip() for kind, name in wanted]
+
+
 def prelude(target: Target, needs: set[Any]) -> str:
     """#includes, libmvec prototypes and helper functions for the given needs."""
     protos = sorted(f"{ctype} {name}({', '.join([ctype] * n)});"
@@ -806,6 +818,7 @@ def prelude(target: Target, needs: set[Any]) -> str:
             base, _, key = item.partition(":")
             macro = getattr(module, f"helper_{base}")
             helpers_src.append(str(macro(target.types[key]) if key else macro()).strip())
+    helpers_src += complex_helpers(target, needs)
     return target.render("prelude.c.j2", target=target, headers=target.headers,
                          prototypes=protos, helpers=helpers_src).strip() + "\n"
 
