@@ -6,6 +6,8 @@ Every change of control flow is a pass here, on the IR, before widening:
                       replaced by that body (and what it calls in turn)
     sroa              stack objects whose address does not escape (struct
                       locals, ``&seed`` of an inlined call) become SSA values
+    strength          integer division and remainder by a power of two become
+                      shifts and masks (no target divides integer vectors)
     dce               dead code (a local computed with ``&&`` and never read)
                       deleted before it decides anything
     canonicalize      preheaders, one latch, dedicated exits, loop-closed SSA
@@ -75,6 +77,7 @@ from .transform.merge_arms import merge_arms
 from .transform.refill import DEFAULT_MIN_RATIO, refill_lanes
 from .transform.speculate import speculate
 from .transform.sroa import replace_stack_objects
+from .transform.strength import reduce_divisions
 
 ALL = ("divergence",)
 
@@ -126,6 +129,10 @@ def _inline(state: PassState) -> object:
 
 def _sroa(state: PassState) -> object:
     return replace_stack_objects(state.fn)
+
+
+def _strength(state: PassState) -> object:
+    return reduce_divisions(state.fn)
 
 
 def _hoist(state: PassState) -> object:
@@ -187,6 +194,7 @@ def _linearize(state: PassState) -> object:
 PIPELINE: tuple[Pass, ...] = (
     Pass("inline", _inline),
     Pass("sroa", _sroa),
+    Pass("strength", _strength),
     Pass("dce", _dce),
     Pass("canonicalize", _canonicalize),
     Pass("licm", _licm),
@@ -280,7 +288,7 @@ def analyze_refill(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRE
     ``region`` is a fresh lowering: it is changed."""
     state = PassState(region.fn, region_arg_shapes(region), boscc_threshold,
                       callees=region.callees)
-    run_passes(state, passes("inline", "sroa", "dce", "canonicalize"))
+    run_passes(state, passes("inline", "sroa", "strength", "dce", "canonicalize"))
     refilled = refill_lanes(region, state.get("divergence"), gather_weight, min_ratio)
     return None if refilled is None else analyze(refilled, boscc_threshold=boscc_threshold,
                                                  all_true=all_true)
