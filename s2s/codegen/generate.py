@@ -323,12 +323,16 @@ def invariant_lines(em: Emitter, body: Any) -> list[str]:
 
 REFILL_BLOCK = "0x40000000ULL"
 """Iterations per run of a refill region (its lane counters are 32-bit)."""
+REFILL_CHUNK = "(s2s_trip / 64 < 64 * {W} ? 64ULL * {W} : (s2s_trip / 64 + {W} - 1) / {W} * {W})"
+"""Iterations per run of a refill region shared by OpenMP threads: about a
+64th of the loop (so threads balance), at least 64 vectors (so lanes idle
+at the end of a run little)."""
 
 
 VARIANT_PARAMS = {
     "lane": "0",                                    # lane l: 0 + l
     "rem": "(int32_t)(s2s_trip - s2s_k)",           # masked tail: iterations left
-    "count": f"(int32_t)(s2s_trip - s2s_k < {REFILL_BLOCK} ? s2s_trip - s2s_k : {REFILL_BLOCK})",
+    "count": "(int32_t)(s2s_trip - s2s_k < s2s_chunk ? s2s_trip - s2s_k : s2s_chunk)",
     "width": "{W}",
 }
 """C values of the parameters that region variants add (transform.masked_tail,
@@ -370,8 +374,7 @@ class _LoopGen:
         copy = self.second_copy(tag, body, (setup, iter_setup, body.decls, invariants))
         setup += invariants
         accumulators = {b.c_expr: n for b, n, _ in folds}
-        refill = None if self.parallel else \
-            self.variant_block(self.refill, tag + "_refill", accumulators)
+        refill = self.variant_block(self.refill, tag + "_refill", accumulators)
         tail = None if self.parallel or refill else \
             self.variant_block(self.tail, tag + "_tail", accumulators)
         text = self.assemble(setup, iter_setup, acc, body, body_lines, tail, refill, copy)
@@ -615,7 +618,9 @@ class _LoopGen:
                            for b, st in self.linears],
             "epi_body": _dedent(region.body_text), "after": after,
             "tail": tail["lines"] if tail else [],
-            "refill": refill["lines"] if refill else [], "refill_block": REFILL_BLOCK,
+            "refill": refill["lines"] if refill else [],
+            "refill_block": (REFILL_CHUNK.replace("{W}", str(W)) if self.parallel
+                             else REFILL_BLOCK),
         }
         g.update(unroll=copy is not None, acc2=copy["acc2"] if copy else [],
                  body2=copy["body2"] if copy else [])
