@@ -13,14 +13,17 @@
 #                  (diag/lookup_inlined.c)
 #   inlined-shift  inlined, and the binary search's '(hi - lo) / 2' written
 #                  '(hi - lo) >> 1' (s2svec divides 64-bit lanes one at a time)
+#   inlined-uniform  inlined-shift, and every material made of 16 nuclides
+#                  (another problem, with a hash of its own: the lanes of a
+#                  vector then run the nuclide loop for the same trip count)
 set -eu
 if [ $# -ne 2 ]; then
-    echo "usage: $0 DEST guard|inlined|inlined-shift" >&2
+    echo "usage: $0 DEST guard|inlined|inlined-shift|inlined-uniform" >&2
     exit 2
 fi
 app=$(cd "$(dirname "$0")/.." && pwd)
 dest=$1 kind=$2
-case $kind in guard|inlined|inlined-shift) ;; *) echo "$0: unknown KIND $kind" >&2; exit 2;; esac
+case $kind in guard|inlined|inlined-shift|inlined-uniform) ;; *) echo "$0: unknown KIND $kind" >&2; exit 2;; esac
 rm -rf "$dest"
 mkdir -p "$dest"
 cp "$app"/*.c "$app"/*.h "$app"/Makefile "$dest"/
@@ -29,8 +32,12 @@ sed -i 's/const double macro\[XS_NCHAN\])/const double *macro)/' "$dest/lookup.c
 if [ "$kind" != guard ]; then
     cp "$app/diag/lookup_inlined.c" "$dest/lookup.c"
 fi
-if [ "$kind" = inlined-shift ]; then
+if [ "$kind" = inlined-shift ] || [ "$kind" = inlined-uniform ]; then
     sed -i 's|long mid = lo + (hi - lo) / 2;|long mid = lo + ((hi - lo) >> 1);|' "$dest/lookup.c"
+fi
+if [ "$kind" = inlined-uniform ]; then
+    sed -i 's/^\(static const int mat_share64\[XS_NMATS\] = \){[^}]*}/\1{16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16}/' "$dest/data.c"
+    grep -q '{16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16}' "$dest/data.c"
 fi
 grep -q XSPROXY_H_INCLUDED "$dest/xsproxy.h"
 echo "$dest: xsproxy, $kind"
