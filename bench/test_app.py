@@ -96,11 +96,13 @@ def test_s2svec_lines_and_summary() -> None:
     log = ("gcc -c lookup.c\n"
            "lookup.c:147:1: remark: loop vectorized for avx512 with 8 lanes (serialized 6)\n"
            "lookup.c:147:1: remark: loop vectorized for avx2 with 4 lanes (serialized 6)\n"
+           "lookup.c:149:26: note: call to 'rng_skip' inlined\n"
            "lookup.c:147:1: warning: loop not vectorized: the optimizer was unable to "
            "perform the requested transformation [-Wpass-failed=transform-warning]\n"
            "main.c:3:1: warning: unused [-Wunused]\n")
     lines = app.s2svec_lines(log)
-    assert len(lines) == 2  # not the compiler's own warning, not another file
+    assert len(lines) == 3  # not the compiler's own warning, not another file
+    assert lines[2].endswith("call to 'rng_skip' inlined")
     assert app.s2svec_summary(lines) == "avx512:8,avx2:4"
     assert app.s2svec_summary(["lookup.c:147:1: warning: loop not vectorized: internal "
                                "error: KeyError"]) == "scalar"

@@ -171,13 +171,14 @@ def make_command(build: Build, march: Sequence[str], wrapper: Optional[str]) -> 
     return ["make", "-B", f"CC={cc}", f"CFLAGS={cflags}", f"LDLIBS={' '.join(build.libs)}"]
 
 
-REMARK = re.compile(r"^(?:.*/)?" + re.escape(HOT_FILE) + r":\d+:\d+: (?:remark|warning): .*$"
+REMARK = re.compile(r"^(?:.*/)?" + re.escape(HOT_FILE) + r":\d+:\d+: (?:remark|warning|note): .*$"
                     r"|^s2svec-cc: warning: .*$", re.M)
 
 
 def s2svec_lines(log: str) -> list[str]:
-    """s2svec's remarks and warnings about the hot file, and the wrapper's
-    (the compiler's own warnings name their flag: ``[-Wpass-failed=...]``)."""
+    """s2svec's remarks, notes (how each call went, BOSCC) and warnings about
+    the hot file, and the wrapper's warnings (the compiler's own warnings
+    name their flag: ``[-Wpass-failed=...]``)."""
     return [m.group(0) for m in REMARK.finditer(log) if "[-W" not in m.group(0)]
 
 
@@ -619,10 +620,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if counts:
             print(f"{target}: instructions on zmm/ymm registers in {HOT_FILE[:-2]}.o: "
                   + ", ".join(counts))
-    s2s_lines = {line for (t, n), i in infos.items() for line in i.s2svec_lines}
+    s2s_lines = dict.fromkeys(line for (t, n), i in infos.items() for line in i.s2svec_lines)
     if s2s_lines:
-        print("s2svec on " + HOT_FILE + " (S2SVEC_FLAGS=--report):")
-        for line in sorted(s2s_lines):
+        print("s2svec on " + HOT_FILE + " (S2SVEC_FLAGS=--report), every line once:")
+        for line in s2s_lines:
             print("  " + line)
     if args.json:
         Path(args.json).write_text(json.dumps(to_json(args, tables, infos), indent=1) + "\n")
