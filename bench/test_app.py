@@ -189,8 +189,10 @@ def quick(tmp_path: Path, builds: str, *extra: str) -> tuple[int, dict]:
 def test_builds_plainly_and_through_s2svec_cc_with_one_hash(tmp_path: Path) -> None:
     if app.s2svec_cc_command(None) is None:
         pytest.skip("no s2svec-cc (run scripts/setup.sh)")
-    status, data = quick(tmp_path, "scalar,gcc,s2s-gcc", "--threads", "1,2")
+    status, data = quick(tmp_path, "scalar,gcc,s2s-gcc", "--threads", "1,2",
+                         "--s2svec-flags=--no-boscc")
     assert status == 0
+    assert data["s2svec_flags"] == "--report --no-boscc"
     hashes = {b["hash"] for r in data["results"].values() for b in r["builds"].values()}
     assert hashes == {data["reference"]["hash"]}
     assert set(data["results"]) == {"avx2/1", "avx2/2"}

@@ -212,7 +212,7 @@ def count_vector_insns(obj: Path) -> dict[str, int]:
 
 
 def build_one(app: Path, folder: Path, build: Build, march: Sequence[str],
-              wrapper: Optional[str]) -> BuildInfo:
+              wrapper: Optional[str], s2svec_flags: str = "") -> BuildInfo:
     """Copy the application into ``folder`` and build it there with make."""
     cmd = make_command(build, march, wrapper)
     info = BuildInfo(folder=folder, command=cmd)
@@ -225,7 +225,7 @@ def build_one(app: Path, folder: Path, build: Build, march: Sequence[str],
         "*.o", "xsproxy", "*.py", "*.sh", "__pycache__", "*.md", "diag"))
     env = dict(os.environ)
     if build.s2s:
-        env["S2SVEC_FLAGS"] = "--report"
+        env["S2SVEC_FLAGS"] = " ".join(["--report", s2svec_flags]).strip()
     proc = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, env=env)
     log = proc.stdout + proc.stderr
     (folder / "build.log").write_text(" ".join(cmd) + "\n" + log)
@@ -413,6 +413,7 @@ def to_json(args: argparse.Namespace, tables: dict[tuple[str, int], Table],
         "machine": bench_run.machine_info(), "load_average": os.getloadavg(),
         "repeats": args.repeats, "clock": args.clock, "size": args.size,
         "lookups": args.lookups, "checksum_rtol": CHECKSUM_RTOL,
+        "s2svec_flags": " ".join(["--report", args.s2svec_flags]).strip(),
         "problem": next((r.problem for t in tables.values() for r in t.values() if r.problem),
                         None),
         "reference": None if ref is None else {"hash": ref[0], "checksum": ref[1],
@@ -500,6 +501,9 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
                    help="the application's sources and Makefile (default: bench/app)")
     p.add_argument("--s2svec-cc", help="the s2svec-cc command (default: .venv/bin/s2svec-cc, "
                                        "then PATH)")
+    p.add_argument("--s2svec-flags", default="", metavar="FLAGS",
+                   help="more s2svec options for the s2svec-cc builds (S2SVEC_FLAGS, after "
+                        "--report), e.g. --s2svec-flags='--refill-ratio 0'")
     p.add_argument("--build-dir", default=str(BENCH_DIR / "build" / "app"),
                    help="one folder per target and build under it (default: bench/build/app)")
     p.add_argument("--json", metavar="OUT", help="write every run and build as JSON")
@@ -583,7 +587,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         for b in builds:
             print(f"building {target}/{b.name} ...", file=sys.stderr)
             infos[(target, b.name)] = build_one(app, build_root / target / b.name, b,
-                                                TARGETS[target], wrapper)
+                                                TARGETS[target], wrapper, args.s2svec_flags)
     tables: dict[tuple[str, int], Table] = {
         (target, threads): {b.name: Result(binary=infos[(target, b.name)].binary,
                                            error=infos[(target, b.name)].error)
@@ -605,7 +609,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for target in args.target_list:
         print(f"target {target}: {TARGET_NOTES[target]}")
     ref = reference(tables)
-    print(f"every build -O3 -fopenmp -Wall; xsproxy -s {args.size}"
+    print(f"every build -O3 -fopenmp -Wall; S2SVEC_FLAGS="
+          f"{' '.join(['--report', args.s2svec_flags]).strip()!r}; xsproxy -s {args.size}"
           f"{f' -l {args.lookups}' if args.lookups else ''}; {args.repeats} runs per build "
           f"and thread count, {args.clock} clock, {time.monotonic() - start:.0f} s total, "
           f"load average {os.getloadavg()[0]:.1f}; reference hash "
