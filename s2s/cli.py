@@ -178,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print each region's IR annotated with vector shapes to stdout")
     p.add_argument("--print-after", action="append", default=[], metavar="PASS",
                    help="print each region's IR after the pipeline pass PASS to stdout "
-                        "(inline, sroa, strength, dce, canonicalize, licm, merge-arms, hoist, "
+                        "(inline, sroa, strength, dce, canonicalize, unroll, licm, merge-arms, hoist, "
                         "per-lane-storage, speculate, all-true, boscc, divergent-loops, "
                         "loop-closed-ssa, linearize, cse, cleanup; repeatable)")
     p.add_argument("--version", action="version", version=f"s2svec {__version__}")

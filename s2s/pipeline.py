@@ -11,6 +11,8 @@ Every change of control flow is a pass here, on the IR, before widening:
     dce               dead code (a local computed with ``&&`` and never read)
                       deleted before it decides anything
     canonicalize      preheaders, one latch, dedicated exits, loop-closed SSA
+    unroll            small loops with a constant trip count become straight-line
+                      code (then sroa again: their arrays get constant indices)
     licm              loop-invariant computations move before their loop
     merge-arms        what the arms of a divergent cascade compute alike on
                       different inputs, computed once after they join
@@ -77,6 +79,7 @@ from .transform.merge_arms import merge_arms
 from .transform.refill import DEFAULT_MIN_RATIO, refill_lanes
 from .transform.speculate import speculate
 from .transform.sroa import replace_stack_objects
+from .transform.unroll import unroll_loops
 from .transform.strength import reduce_divisions
 
 ALL = ("divergence",)
@@ -133,6 +136,10 @@ def _sroa(state: PassState) -> object:
 
 def _strength(state: PassState) -> object:
     return reduce_divisions(state.fn)
+
+
+def _unroll(state: PassState) -> object:
+    return unroll_loops(state.fn)
 
 
 def _hoist(state: PassState) -> object:
@@ -197,6 +204,7 @@ PIPELINE: tuple[Pass, ...] = (
     Pass("strength", _strength),
     Pass("dce", _dce),
     Pass("canonicalize", _canonicalize),
+    Pass("unroll", _unroll),
     Pass("licm", _licm),
     Pass("merge-arms", _merge_arms, requires=("divergence",)),
     Pass("hoist", _hoist),

@@ -201,7 +201,8 @@ def test_the_vector_loop_is_the_refill_region(tmp_path: Path, target: str) -> No
     """No vector loop over blocks of W iterations and no remainder: one run
     of the refill region per 2^30 iterations; --no-refill keeps the plain loop."""
     res, _ = vectorize(LOOP, target, workdir=tmp_path, refill_ratio=0)
-    assert "s2s_trip - s2s_k <= 0x40000000ULL" in res.text
+    assert "s2s_chunk = 0x40000000ULL;" in res.text
+    assert "s2s_trip - s2s_k <= s2s_chunk" in res.text
     assert "s2s_e++" not in res.text            # no scalar remainder loop
     plain = (tmp_path / "plain")
     plain.mkdir()
