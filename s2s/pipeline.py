@@ -296,7 +296,7 @@ def analyze_refill(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRE
     ``region`` is a fresh lowering: it is changed."""
     state = PassState(region.fn, region_arg_shapes(region), boscc_threshold,
                       callees=region.callees)
-    run_passes(state, passes("inline", "sroa", "strength", "dce", "canonicalize"))
+    run_passes(state, passes("inline", "sroa", "strength", "dce", "canonicalize", "unroll"))
     refilled = refill_lanes(region, state.get("divergence"), gather_weight, min_ratio)
     return None if refilled is None else analyze(refilled, boscc_threshold=boscc_threshold,
                                                  all_true=all_true)
