@@ -74,9 +74,23 @@ class WidenStats:
         ("vector_variant", "vector_math", "serialized"), 0))
     allocas: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
         ("uniform", "varying"), 0))
+    counted: set[tuple[object, ...]] = field(default_factory=set)
+    """(load or store, kind, masked, source place) of the accesses counted:
+    copies of one access of the source (unrolling, all-true paths) count once."""
     call_sites: list[tuple[str, str, Optional[Location], str]] = field(default_factory=list)
     """(how: ``vector math``, ``variant`` or ``serialized``; callee; where; a
     detail: the variant's name or why the call runs lane by lane)."""
+
+    def access(self, inst: Instruction, kind: str, masked: bool) -> None:
+        """Count a load or store of the source once, by the shape of its address."""
+        if inst.loc is not None:
+            key = (inst.opcode, kind, masked, inst.loc)
+            if key in self.counted:
+                return
+            self.counted.add(key)
+        self.memory[kind] += 1
+        if masked:
+            self.memory["masked"] += 1
 
     def call(self, how: str, inst: Call, detail: str = "") -> None:
         key = {"vector math": "vector_math", "variant": "vector_variant"}.get(how, how)
@@ -737,9 +751,7 @@ class Widener:
         bits = self.canon.bits if kind == "uniform" else self.vtype(elem).bits
         mask = self.mask_operand(inst, bits)
         hint = inst.name or "ld"
-        self.stats.memory[kind] += 1
-        if mask is not None:
-            self.stats.memory["masked"] += 1
+        self.stats.access(inst, kind, mask is not None)
         if kind == "uniform":
             if mask is None:
                 return self.scalar_inst(inst)
@@ -863,9 +875,7 @@ class Widener:
         bits = self.canon.bits if kind == "uniform" and self.kind(value) == "u" \
             else self.vtype(elem).bits
         mask = self.mask_operand(inst, bits)
-        self.stats.memory[kind] += 1
-        if mask is not None:
-            self.stats.memory["masked"] += 1
+        self.stats.access(inst, kind, mask is not None)
         if kind == "uniform" and mask is None:
             # every lane stores to one address: the last lane's value wins
             src = self.scalar(value) if self.kind(value) == "u" else self.extract(value, self.W - 1)

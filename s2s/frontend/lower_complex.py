@@ -174,9 +174,9 @@ class ComplexLowerer(OperatorLowerer):
         assert lv.ptr is not None
         return ComplexValue(*(self.bld().load(self.part_address(lv.ptr, p)) for p in PARTS))
 
-    def store(self, lv: LValue, v: Value) -> None:
+    def store(self, lv: LValue, v: Value, at: Optional[ci.Cursor] = None) -> None:
         if complex_part(lv.ir) is None:
-            super().store(lv, v)
+            super().store(lv, v, at)
             return
         z = self.to_complex(v, lv.ir)
         if lv.var is not None:

@@ -386,15 +386,22 @@ class ExprLowerer:
         if isinstance(lv.ir, (StructType, ArrayType)):
             raise unsupported("struct or array value in simd loop", c)
         assert lv.ptr is not None
-        return self.bld().load(lv.ptr)
+        load = self.bld().load(lv.ptr)
+        if c is not None:
+            load.loc = location(c)
+        return load
 
-    def store(self, lv: LValue, v: Value) -> None:
+    def store(self, lv: LValue, v: Value, at: Optional[ci.Cursor] = None) -> None:
+        """Write ``v`` to ``lv``; ``at``: the expression doing it (the store's
+        place in the source)."""
         v = self.cast(v, lv.ir)
         if lv.var is not None:
             self.write_var(lv.var, v)
         else:
             assert lv.ptr is not None
-            self.bld().store(v, lv.ptr)
+            store = self.bld().store(v, lv.ptr)
+            if at is not None:
+                store.loc = location(at)
 
     def index(self, v: Value) -> Value:
         """An address index as i64 (C converts the integer, sign from its type)."""

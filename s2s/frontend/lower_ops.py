@@ -64,7 +64,7 @@ class OperatorLowerer(ExprLowerer):
             new = self.bld().gep(old, self.const(I64, delta))
         else:
             new = self.bld().add(old, self.const(old.type, delta))
-        self.store(lv, new)
+        self.store(lv, new, c)
         return new if op.startswith("pre") else old
 
     def visit_BINARY_OPERATOR(self, c: ci.Cursor) -> Value:
@@ -115,7 +115,7 @@ class OperatorLowerer(ExprLowerer):
             return Undef(VOID)
         lv = self.lvalue(lhs)
         v = self.rvalue(rhs)
-        self.store(lv, v)
+        self.store(lv, v, c)
         return self.cast(v, lv.ir)
 
     def struct_source(self, c: ci.Cursor) -> Value:
@@ -174,7 +174,7 @@ class OperatorLowerer(ExprLowerer):
                 usual_arithmetic(old.type, r.type)
             new = self.arith(op, self.cast(old, comp), self.cast(r, comp), c)
             new = self.convert(new, lhs.type, c)
-        self.store(lv, new)
+        self.store(lv, new, c)
         return self.cast(new, lv.ir)
 
     # -- conditions ---------------------------------------------------------------------

@@ -159,6 +159,12 @@ class IRBuilder:
 def copy_with_operands(t: Instruction, ops: Sequence[Value]) -> Instruction:
     """A new instruction doing what the pure instruction ``t`` does, on
     ``ops`` (not inserted anywhere)."""
+    copy = _copy_pure(t, ops)
+    copy.loc = t.loc
+    return copy
+
+
+def _copy_pure(t: Instruction, ops: Sequence[Value]) -> Instruction:
     if isinstance(t, BinOp):
         return BinOp(t.op, ops[0], ops[1], t.name)
     if isinstance(t, UnOp):
@@ -190,7 +196,12 @@ def copy_instruction(inst: Instruction, value: Callable[[Value], Value],
     """A copy of any instruction (not inserted anywhere) whose operands are
     ``value(op)`` and, for phis and terminators, whose blocks are
     ``block(b)``: what copying a region of blocks needs."""
-    ops = [value(op) for op in inst.operands]
+    copy = _copy(inst, [value(op) for op in inst.operands], block)
+    copy.loc = inst.loc
+    return copy
+
+
+def _copy(inst: Instruction, ops: list[Value], block: Callable[[Block], Block]) -> Instruction:
     if isinstance(inst, Phi):
         phi = Phi(inst.type, inst.name)
         for op, b in zip(ops, inst.incoming_blocks):
@@ -199,9 +210,7 @@ def copy_instruction(inst: Instruction, value: Callable[[Value], Value],
     if isinstance(inst, Br):
         return Br(block(inst.target))
     if isinstance(inst, CondBr):
-        br = CondBr(ops[0], block(inst.if_true), block(inst.if_false))
-        br.loc = inst.loc
-        return br
+        return CondBr(ops[0], block(inst.if_true), block(inst.if_false))
     if isinstance(inst, Switch):
         return Switch(ops[0], block(inst.default), [(k, block(b)) for k, b in inst.cases])
     if isinstance(inst, Ret):
@@ -214,5 +223,5 @@ def copy_instruction(inst: Instruction, value: Callable[[Value], Value],
         return copy_call(inst, ops)
     if isinstance(inst, Alloca):
         return Alloca(inst.allocated, inst.name, inst.interleaved)
-    return copy_with_operands(inst, ops)
+    return _copy_pure(inst, ops)
 

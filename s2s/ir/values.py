@@ -89,6 +89,11 @@ class Instruction(Value):
         """The block holding this instruction (None while detached)."""
         self.mask: Optional[Value] = None
         """Lane predicate (i1); None means every lane active in the block."""
+        self.loc: Optional[Any] = None
+        """Where in the source the instruction comes from (a diagnostics
+        Location, set by lowering on branches, calls, loads and stores;
+        copies keep it): the report counts the source's accesses and calls,
+        not their copies."""
         for op in operands:
             self.operands.append(op)
             op.users.append(self)
