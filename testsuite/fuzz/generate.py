@@ -79,6 +79,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from call_graph import CallGraph  # noqa: E402
 from c_types import (CHAR, ELEMENT_TYPES, F32, F64, I8, I16, I32, I64,  # noqa: E402
                      INT_TYPES, U8, U16, U32, U64, CType, cast, float_to_int, int_arith,
                      int_bitwise, int_div, int_neg, int_shift)
@@ -1101,8 +1102,8 @@ class FuncGen:
     def stmt_call(self, depth: int) -> list[str]:
         self.features.add("call")
         t = self.g.pick([x for x in self.types if x.floating] or [F64])
-        helper = self.prog.helper(t)
-        call = f"{helper}({self.expr(t, 2)}, {self.uniform_scalar(t).name})"
+        self.prog.helper(t)
+        call = self.prog.call_graph.direct_calls(t, self.expr(t, 2), self.uniform_scalar(t).name)
         v = self.declare(Value(self.fresh("t"), t, uniform=False))
         return [f"{t.name} {v.name} = {call};"]
 
@@ -1697,15 +1698,15 @@ class ProgramGen:
         self.math_exact = self.g.chance(options.math_exact)
         self.helpers: dict[str, str] = {}
         self.red_float: set[str] = set()
+        self.call_graph = CallGraph(seed)
 
     def helper(self, t: CType) -> str:
-        """A plain function called in a loop (it runs per lane)."""
+        """The top of a call graph of plain functions of the program
+        (call_graph.py: inlined, given vector variants or kept calls)."""
         key = t.tag
         if key not in self.helpers:
-            name = f"fz_h_{t.tag}"
-            lines = [f"{t.name} {name}({t.name} x, {t.name} s)", "{",
-                     f"    return x * s + ({_fn(t, 'fabs')}(x) < s ? s : x);", "}"]
-            self.helpers[key] = "\n".join(lines) + "\n"
+            for k, text in enumerate(self.call_graph.texts(t)):
+                self.helpers[key if k == 0 else f"{key}:{k}"] = text
         return f"fz_h_{t.tag}"
 
     def record_type(self, a: Array) -> None:
@@ -1741,6 +1742,7 @@ class ProgramGen:
             mains.append(main)
             features |= fg.features
             features |= {f"type-{t.tag}" for t in fg.types}
+        features |= self.call_graph.features
         if self.math_exact:
             features.add("math-exact")
         tol = "exact"
