@@ -789,10 +789,11 @@ def _dedent(text: str) -> list[str]:
 
 # -- prelude ---------------------------------------------------------------------------------
 def prelude(target: Target, needs: set[Any]) -> str:
-    """#includes, libmvec prototypes and helper functions for the given needs."""
+    """#includes, libmvec prototypes, declarations of the declare simd
+    variants the loops call and helper functions for the given needs."""
     protos = sorted(f"{ctype} {name}({', '.join([ctype] * n)});"
                     for kind, name, ctype, n in (x for x in needs if x[0] == "proto"))
-    protos += sorted(x[1] for x in needs if x[0] == "decl")
+    variants = sorted(x[1] for x in needs if x[0] == "decl")
     helpers_src: list[str] = []
     helper_names = sorted(x[1] for x in needs if x[0] == "helper")
     if helper_names:
@@ -802,5 +803,6 @@ def prelude(target: Target, needs: set[Any]) -> str:
             macro = getattr(module, f"helper_{base}")
             helpers_src.append(str(macro(target.types[key]) if key else macro()).strip())
     return target.render("prelude.c.j2", target=target, headers=target.headers,
-                         prototypes=protos, helpers=helpers_src).strip() + "\n"
+                         prototypes=protos, variants=variants,
+                         helpers=helpers_src).strip() + "\n"
 

@@ -2,7 +2,7 @@
 
 Each variant is an ABI wrapper around a core (s2s.codegen.vfabi has the ABI):
 
-    [static] <target attribute> RET _ZGV...(vector pieces..., mask pieces...)
+    [static unused] <target attribute> RET _ZGV...(vector pieces..., mask pieces...)
     {
         lane arrays of the varying parameters  <- the vector registers
         uniform and linear parameters           <- their scalars (lane 0)
@@ -20,6 +20,13 @@ The wrapper is plain C with the ISA's vector types (the target attribute
 makes them legal whatever the file is compiled with); the core is compiled
 with the file's flags, so a build without AVX2 still defines correct ``d``
 and ``e`` variants (per lane), as the ABI requires of every object.
+
+The variants of a function with internal linkage are static (gcc's clones
+of a static function are local symbols too), marked unused: like gcc's
+clones they may have no caller in the file.  Each architecture's block
+first redeclares the function ``__noclone__`` for gcc: with ``-fopenmp`` or
+``-fopenmp-simd`` gcc would otherwise clone the definition under the same
+names, and the object would define each variant twice.
 """
 from __future__ import annotations
 
@@ -45,6 +52,7 @@ class Signature:
     params: list[Type]
     names: list[str]
     static: bool = False
+    """Internal linkage: the variants are static too."""
 
 
 @dataclass
@@ -128,12 +136,15 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
 
 def _head(sig: Signature, v: Variant, ret_type: str, params: list[str]) -> str:
     attr = f'__attribute__((target("{v.isa.attribute}"))) ' if v.isa.attribute else ""
-    return f"{'static ' if sig.static else ''}{attr}{ret_type} {v.mangled}({', '.join(params)})"
+    linkage = "static __attribute__((__unused__)) " if sig.static else ""
+    return f"{linkage}{attr}{ret_type} {v.mangled}({', '.join(params)})"
 
 
 def prototype(sig: Signature, v: Variant) -> Optional[str]:
     """The declaration a vector loop calls the variant through (the
-    definition's exact types); None when a piece needs a typedef."""
+    definition's exact types and linkage: ``extern``, or ``static`` for a
+    static function's variants, which its block defines further down);
+    None when a piece needs a typedef."""
     params: list[str] = []
     for name, t, ct, k in zip(sig.names, sig.params, sig.params_c, v.params):
         if k.kind == "v":
@@ -154,7 +165,7 @@ def prototype(sig: Signature, v: Variant) -> Optional[str]:
         if len(regs) != 1 or regs[0].typedef:
             return None
         ret = regs[0].ctype
-    return _head(sig, v, ret, params) + ";"
+    return ("" if sig.static else "extern ") + _head(sig, v, ret, params) + ";"
 
 
 def _unpack_mask(v: Variant, p: Piece, i: int) -> list[str]:
@@ -189,8 +200,23 @@ def _return(sig: Signature, v: Variant, typedefs: list[str]) -> tuple[str, list[
                   "return s2s_r;"]
 
 
-def family_block(arch: str, header: str, texts: list[str]) -> str:
-    """The variants of one architecture behind its macro."""
+def family_block(sig: Signature, arch: str, header: str, texts: list[str]) -> str:
+    """The variants of one architecture behind its macro, after the
+    redeclaration that keeps gcc's own clones of the function out."""
     if not texts:
         return ""
-    return (f"#if defined({arch})\n#include <{header}>\n" + "\n".join(texts) + "#endif\n")
+    return (f"#if defined({arch})\n#include <{header}>\n" + _no_gcc_clones(sig)
+            + "\n".join(texts) + "#endif\n")
+
+
+def _no_gcc_clones(sig: Signature) -> str:
+    """gcc gives a definition that a ``declare simd`` pragma (on it or on an
+    earlier declaration) covers simd clones of its own when the file is
+    built with -fopenmp or -fopenmp-simd, under the names of the variants
+    that follow; it makes none of a function declared ``__noclone__``.  The
+    redeclaration is ``extern`` whatever the definition says: for a static
+    function it keeps the internal linkage (C11 6.2.2p4).  clang makes no
+    clones, and warns about attributes it does not know."""
+    return ("#if defined(__GNUC__) && !defined(__clang__)\n"
+            f"extern __typeof__({sig.name}) {sig.name} __attribute__((__noclone__));\n"
+            "#endif\n")
