@@ -84,6 +84,14 @@ def lane_call(sig: Signature, v: Variant, lane: str = "s2s_l") -> str:
     return f"if (s2s_mask[{lane}]) {body}" if v.masked else body
 
 
+def _unqualified(ctype: str) -> str:
+    """``ctype`` without its top-level qualifiers (a cast's result is
+    unqualified, C11 6.5.4): lane arrays are written, and a ``const`` or
+    ``restrict`` element would make that undefined (and each memcpy a
+    warning)."""
+    return f"__typeof__(({ctype})0)"
+
+
 def _typeof(sig: Signature, name: str) -> str:
     return f"__typeof__({sig.params_c[sig.names.index(name)]})"
 
@@ -98,7 +106,7 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
     for name, t, ct, k in zip(sig.names, sig.params, sig.params_c, v.params):
         if k.kind == "v":
             regs = pieces(v.isa, t, n, tag)
-            unpack.append(f"__typeof__({ct}) s2s_a_{name}[{n}];")
+            unpack.append(f"{_unqualified(ct)} s2s_a_{name}[{n}];")
             for i, p in enumerate(regs):
                 params.append(f"{p.ctype} s2s_{name}_{i}")
                 typedefs.append(p.typedef)
@@ -115,7 +123,8 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
     ret_type, ret_lines = _return(sig, v, typedefs)
     head = _head(sig, v, ret_type, params)
     if sig.ret is not None:
-        unpack.insert(0, f"__typeof__({sig.ret_c}) s2s_ret[{n}];")
+        # an inactive lane's result is returned too: a defined zero
+        unpack.insert(0, f"{_unqualified(sig.ret_c)} s2s_ret[{n}]{' = {0}' if v.masked else ''};")
     scalar = [f"for (int s2s_l = 0; s2s_l < {n}; s2s_l++) {{",
               INDENT + lane_call(sig, v), "}"]
     body = list(unpack)
