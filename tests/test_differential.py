@@ -326,3 +326,44 @@ def test_gcc_cflags_reach_gcc_builds_only() -> None:
     assert dt.kernel_cflags("gcc", meta) == ["-O1", "-frounding-math"]
     assert dt.kernel_cflags("aarch64-linux-gnu-gcc", meta) == ["-O1", "-frounding-math"]
     assert dt.kernel_cflags("clang-19", meta) == ["-O1"]
+
+
+# --- warnings about s2svec's code ----------------------------------------------
+
+ORIGINAL = "int f(int n)\n{\n    int unused_user;\n    return n;\n}\n"
+OUTPUT = ("int f(int n)\n{\n    int unused_user;\n    int s2s_t_0;\n    s2s_t_0 = n;\n"
+          "    return n;\n}\n")
+
+
+def _messages(path: Path, *lines: tuple[int, str, str]) -> str:
+    return "".join(f"{path}:{line}:5: warning: {text} [{flag}]\n  note: ...\n"
+                   for line, text, flag in lines)
+
+
+def test_warnings_in_lines_s2svec_wrote_are_its_own(tmp_path: Path) -> None:
+    out = tmp_path / "k.s2s.c"
+    messages = _messages(out, (4, "variable ‘s2s_t_0’ set but not used",
+                               "-Wunused-but-set-variable"),
+                         (3, "unused variable ‘unused_user’", "-Wunused-variable"))
+    found = dt.own_warnings(ORIGINAL, OUTPUT, out, messages, None)
+    assert len(found) == 1 and "s2s_t_0" in found[0]
+    # a header's warnings are not the output's
+    assert dt.own_warnings(ORIGINAL, OUTPUT, out,
+                           _messages(tmp_path / "harness.h", (4, "x", "-Wunused")), None) == []
+
+
+def test_unused_warnings_at_user_lines_compare_with_the_reference(tmp_path: Path) -> None:
+    """Under gcc, an unused-name warning at one of the user's lines is
+    s2svec's unless the (gcc) reference has it too, quoted the same."""
+    out, src = tmp_path / "k.s2s.c", tmp_path / "k.c"
+    messages = _messages(out, (3, "unused variable ‘unused_user’", "-Wunused-variable"))
+    reference = dt.parse_warnings(
+        _messages(src, (3, "unused variable ‘unused_user’", "-Wunused-variable")), src)
+    assert dt.own_warnings(ORIGINAL, OUTPUT, out, messages, reference) == []
+    assert dt.own_warnings(ORIGINAL, OUTPUT, out, messages, []) != []
+    clang = _messages(out, (3, "unused variable 'unused_user'", "-Wunused-variable"))
+    assert dt.own_warnings(ORIGINAL, OUTPUT, out, clang, reference) == []
+
+
+def test_builds_warn_with_wall_wextra() -> None:
+    assert {"-Wall", "-Wextra"} <= set(dt.COMMON_FLAGS)

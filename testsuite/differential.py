@@ -20,6 +20,12 @@ For one kernel (testsuite/kernels/NAME.c) and one toolchain configuration:
    regions for the target whose ``#if`` branch the configuration compiles,
    and that branch must hold the target's intrinsics, so neither a silent
    scalar fall-back nor a no-op tool can pass.
+4. Every build has ``-Wall -Wextra``; the candidate must not warn about code
+   s2svec wrote (``own_warnings``): a warning in a line of the output that
+   is not a line of the original, or, under gcc, an ``-Wunused-*`` warning
+   at one of the original's lines that the reference build (gcc too) does
+   not have.  The user's own warnings, also in the copies s2svec keeps of
+   the loop (the ``#else`` branch, the scalar epilogue), are the user's.
 
 The configurations (see ``CONFIGS`` and testsuite/README.md) are every
 plausible build of the output: gcc 12, Debian's default clang and clang-19,
@@ -94,7 +100,7 @@ RUN_TIMEOUT = 120
 
 # Both sides, every configuration: no FMA contraction, so results can be
 # compared bit for bit (the optimization level is part of each config).
-COMMON_FLAGS = ("-ffp-contract=off", "-Wno-unknown-pragmas")
+COMMON_FLAGS = ("-ffp-contract=off", "-Wno-unknown-pragmas", "-Wall", "-Wextra")
 # Vector intrinsics a target's branch may use: narrower registers are fine
 # (safelen, or a width chosen from the widest type), the branch the compiler
 # really takes is checked separately (see preprocessed_own_text).
@@ -114,7 +120,8 @@ class Problem:
 
     kind: ``s2svec`` (crash, error exit or timeout of the tool), ``report``
     (wrong region counts or statistics), ``text`` (intrinsics missing,
-    kept lines changed), ``compile-error``, ``ice`` (the compiler crashed),
+    kept lines changed), ``warning`` (the compiler warns about s2svec's
+    code), ``compile-error``, ``ice`` (the compiler crashed),
     ``compile-timeout``, ``reference`` (the original program itself fails:
     a kernel or generator bug), ``crash`` (the candidate exits non-zero or
     on a signal), ``timeout`` (the candidate hangs), ``wrong-output``.
@@ -588,21 +595,23 @@ def s2svec_failure(tr: Transform) -> Optional[Problem]:
 
 
 def _ref_directory(kernel: Path, build: Path = BUILD) -> Path:
-    abis = repr(sorted((a.name, a.cc, a.flags) for a in ABIS.values())).encode()
+    abis = repr((sorted((a.name, a.cc, a.flags) for a in ABIS.values()), COMMON_FLAGS)).encode()
     key = hashlib.sha256(kernel.read_bytes() + HARNESS.read_bytes() + abis).hexdigest()[:16]
     return build / f"{kernel.stem}-ref-{key}"
 
 
 def compile_c(source: Path, binary: Path, cc: str, flags: tuple[str, ...], meta: Meta,
-              libs: tuple[str, ...], prelude: tuple[str, ...] = ()) -> None:
-    """Compile once; the binary is kept (a later call with the same path reuses it).
+              libs: tuple[str, ...], prelude: tuple[str, ...] = ()) -> str:
+    """Compile once; the binary and the compiler's messages are kept (a
+    later call with the same path reuses them).  Returns the messages.
 
     Raises BuildFailure: ``compile-error``, ``ice`` (the compiler crashed or
     said so) or ``compile-timeout``.
     """
+    messages = binary.with_name(binary.name + ".stderr")
     with _locked(binary.parent):
         if binary.exists():
-            return
+            return messages.read_text(errors="surrogateescape") if messages.exists() else ""
         cmd = [cc, *COMMON_FLAGS, *flags, *kernel_cflags(cc, meta), "-I", str(TESTSUITE),
                *prelude, "-o", str(binary) + ".tmp", str(source), *libs]
         try:
@@ -618,7 +627,9 @@ def compile_c(source: Path, binary: Path, cc: str, flags: tuple[str, ...], meta:
                 "ice" if ice else "compile-error",
                 f"{'compiler crash' if ice else 'compile failed'} ({proc.returncode}): "
                 f"{shlex.join(cmd)}\n{_clip(proc.stderr)}")
+        messages.write_text(proc.stderr, errors="surrogateescape")
         os.replace(str(binary) + ".tmp", binary)
+    return proc.stderr
 
 
 def kernel_cflags(cc: str, meta: Meta) -> list[str]:
@@ -700,21 +711,22 @@ def run_binary(binary: Path, runner: tuple[str, ...] = (),
 
 
 def reference_output(kernel: Path, abi: str, meta: Meta, build: Path = BUILD,
-                     timeout: float = RUN_TIMEOUT) -> tuple[int, str]:
-    """Build and run the original program once per ABI (cached on disk)."""
+                     timeout: float = RUN_TIMEOUT) -> tuple[int, str, str]:
+    """Build and run the original program once per ABI (cached on disk):
+    exit status, output and the compiler's messages."""
     a = ABIS[abi]
     directory = _ref_directory(kernel, build)
     binary = directory / f"ref-{abi}"
     result = directory / f"ref-{abi}.json"
-    compile_c(kernel, binary, a.cc, a.flags, meta, ("-lm",))
+    messages = compile_c(kernel, binary, a.cc, a.flags, meta, ("-lm",))
     with _locked(directory):
         if result.exists():
             info = json.loads(result.read_text())
-            return info["returncode"], info["stdout"]
+            return info["returncode"], info["stdout"], messages
         rc, out = run_binary(binary, a.runner, timeout)
         if rc != -999:          # a timeout on a busy machine is not remembered
             result.write_text(json.dumps({"returncode": rc, "stdout": out}))
-    return rc, out
+    return rc, out, messages
 
 
 def _clip(text: str, limit: int = 3000) -> str:
@@ -937,6 +949,58 @@ MARK = "S2S_INTRINSIC_"
 
 
 # --------------------------------------------------------------------------
+# Warnings about s2svec's code
+
+
+@dataclass(frozen=True)
+class CompilerWarning:
+    """One ``file:line:col: warning: text [-Wflag]`` of a compiler."""
+
+    file: str
+    line: int
+    text: str
+    flag: str
+
+    @property
+    def key(self) -> tuple[str, tuple[str, ...]]:
+        """The flag and the names the warning quotes (gcc's and clang's
+        wordings and quote marks differ, these do not)."""
+        return self.flag, tuple(re.findall(r"['\u2018]([^'\u2019]*)['\u2019]", self.text))
+
+
+_WARNING_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:\d+:)? warning: (?P<text>.*?)"
+                         r"(?: \[(?P<flag>-W[^\],]+)[^\]]*\])?$", re.M)
+UNUSED_FLAGS = ("-Wunused-variable", "-Wunused-but-set-variable", "-Wunused-function",
+                "-Wunused-label", "-Wunused-parameter", "-Wunused-value")
+"""Warnings s2svec can cause at the user's lines (by not reading a name the
+original reads); they do not depend on the optimization level."""
+
+
+def parse_warnings(messages: str, source: Path) -> list[CompilerWarning]:
+    """The compiler's warnings located in ``source`` (not in headers)."""
+    return [CompilerWarning(m["file"], int(m["line"]), m["text"], m["flag"] or "")
+            for m in _WARNING_RE.finditer(messages) if Path(m["file"]) == source]
+
+
+def own_warnings(original: str, output: str, output_path: Path, messages: str,
+                 reference: Optional[list[CompilerWarning]]) -> list[str]:
+    """The candidate's warnings about code s2svec wrote: in a line of the
+    output that the original does not have, or (``reference``: the gcc
+    reference's warnings, for a gcc build) an unused-name warning at one
+    of the original's lines that the reference does not have."""
+    user_lines = {ln.strip() for ln in original.splitlines()}
+    out_lines = output.splitlines()
+    known = {w.key for w in reference or []}
+    found = []
+    for w in parse_warnings(messages, output_path):
+        text = out_lines[w.line - 1].strip() if 0 < w.line <= len(out_lines) else ""
+        if text not in user_lines or (reference is not None and w.flag in UNUSED_FLAGS
+                                      and w.key not in known):
+            found.append(f"line {w.line}: warning: {w.text} [{w.flag}]\n  {_clip(text, 200)}")
+    return found
+
+
+# --------------------------------------------------------------------------
 # The whole check
 
 
@@ -960,7 +1024,8 @@ def check_source(source: Path, config: Config, *, build: Path = BUILD,
     problems += [Problem("text", p)
                  for p in check_output_text(text, tr.output, meta, config, active)]
     try:
-        ref_rc, ref_out = reference_output(source, config.abi, meta, build, run_timeout)
+        ref_rc, ref_out, ref_messages = reference_output(source, config.abi, meta, build,
+                                                         run_timeout)
     except BuildFailure as exc:
         return [Problem("reference", f"the reference does not build: {exc}")]
     if ref_rc != 0:
@@ -968,10 +1033,14 @@ def check_source(source: Path, config: Config, *, build: Path = BUILD,
                         f"(kernel bug)")]
     cand_bin = tr.directory / f"cand-{config.name}"
     try:
-        compile_c(tr.output_path, cand_bin, config.cc, config.flags, meta, config.candidate_libs,
-                  prelude_flags(tr.output_path, config, meta))
+        messages = compile_c(tr.output_path, cand_bin, config.cc, config.flags, meta,
+                             config.candidate_libs, prelude_flags(tr.output_path, config, meta))
     except BuildFailure as exc:
         return problems + [Problem(exc.kind, str(exc))]
+    same_compiler = Path(config.cc).name == Path(ABIS[config.abi].cc).name
+    reference = parse_warnings(ref_messages, source) if same_compiler else None
+    problems += [Problem("warning", f"{config.cc} warns about s2svec's code, {w}")
+                 for w in own_warnings(text, tr.output, tr.output_path, messages, reference)]
     cand_rc, cand_out = run_binary(cand_bin, config.runner, run_timeout)
     if cand_rc == -999:
         problems.append(Problem("timeout", f"candidate {cand_out} (the reference finishes)"))
@@ -1006,7 +1075,7 @@ def check_kernel(kernel: Path, config: Config) -> None:
 def check_reference(kernel: Path, abi: str) -> str:
     """Build and run only the reference (to validate kernels before s2svec works)."""
     meta = parse_meta(kernel_text(kernel))
-    rc, out = reference_output(kernel, abi, meta)
+    rc, out, _ = reference_output(kernel, abi, meta)
     if rc != 0:
         raise DifferentialFailure(f"{kernel.name} [{abi}]: reference exits {rc}")
     return out

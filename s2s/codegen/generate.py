@@ -469,10 +469,13 @@ class _LoopGen:
         for b in region.args:
             arg = b.arg
             t = arg.type
+            # a parameter the widened code never reads gets no C variable
+            # (it would be unused): only its form, and what else needs it
+            read = w.reads_value(arg)
             if b.role in VARIANT_PARAMS:
                 name = w.name(b.c_expr)
                 value = VARIANT_PARAMS[b.role].replace("{W}", str(self.W))
-                iter_setup.append(f"const {c_decl(t, name)} = {value};")
+                iter_setup += [f"const {c_decl(t, name)} = {value};"] * read
                 w.forms[arg] = Form(scalar=name)
             elif b.role == "reduction" and tail:
                 w.forms[arg] = Form(vec=(accumulators or {})[b.c_expr])
@@ -482,23 +485,26 @@ class _LoopGen:
                 if not tail:
                     self.iv_binding = b
                 name = w.name(bounds.var)
-                w.body.decls.append(c_decl(t, name))
-                iter_setup.append(f"{name} = {self.lane0('s2s_lo', bounds.step, t, 's2s_k')};")
+                if read:
+                    w.body.decls.append(c_decl(t, name))
+                    iter_setup.append(f"{name} = {self.lane0('s2s_lo', bounds.step, t, 's2s_k')};")
                 w.forms[arg] = Form(scalar=name)
             elif b.role == "linear":
+                # the start also gives the final value after the loop
                 start = w.name(b.c_expr + "_start")
                 const = "" if isinstance(t, PtrType) else "const "
                 setup.append(f"{const}{c_decl(t, start)} = {self.conv(t, b.c_expr)};")
                 name = w.name(b.c_expr)
-                w.body.decls.append(c_decl(t, name))
-                iter_setup.append(f"{name} = {self.lane0(start, b.step, t, 's2s_k')};")
+                if read:
+                    w.body.decls.append(c_decl(t, name))
+                    iter_setup.append(f"{name} = {self.lane0(start, b.step, t, 's2s_k')};")
                 w.forms[arg] = Form(scalar=name)
                 if not tail:
                     self.linears.append((b, start))
             elif b.role == "uniform":
                 name = w.name(arg.name or "u")
-                setup.append(f"{'' if isinstance(t, PtrType) else 'const '}"
-                             f"{c_decl(t, name)} = {self.conv(t, b.c_expr)};")
+                setup += [f"{'' if isinstance(t, PtrType) else 'const '}"
+                          f"{c_decl(t, name)} = {self.conv(t, b.c_expr)};"] * read
                 w.forms[arg] = Form(scalar=name, invariant=True)
             elif b.role == "reduction":
                 if t == I1 or not (t.is_int() or t.is_float()):

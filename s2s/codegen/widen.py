@@ -29,6 +29,7 @@ to do at ``ret``.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
@@ -42,7 +43,7 @@ from ..ir.values import (HORIZONTAL, LANE, WIDTH, Alloca, BinOp, Block, Br, Call
                          Constant, FieldAddr, Gep, Instruction, Load, Phi, Ret,
                          Select, Store, Switch, UnOp, Undef, Value)
 from .cexpr import c_decl, c_type, cast_expr, literal, scalar_expr, unsigned_of, value_literal
-from ..transform.dce import live_instructions
+from ..transform.dce import live_instructions, operands_and_mask
 from .target import Target, TypeInfo
 from .vector_ir import CStmt, LaneCode, Operand, VBlock, VectorBody, VOp
 
@@ -352,7 +353,6 @@ class Widener:
     # -- driver ------------------------------------------------------------------------
     def run(self) -> VectorBody:
         blocks = list(self.fn.blocks)
-        self.live = live_instructions(self.fn)
         self.preds = self.fn.predecessors()
         self._prepare_phis()
         for index, block in enumerate(blocks):
@@ -769,7 +769,35 @@ class Widener:
         code, *operands = self.lane_address(ptr, elem, kind)
         self.set_vec(inst, self.per_lane(f"(*{code})", operands, t, elem, hint, mask))
 
+    @functools.cached_property
+    def live(self) -> set[Instruction]:
+        """The instructions whose code is made (the others' values are never
+        read: their variables would be set but unused)."""
+        return live_instructions(self.fn, self.reads)
+
+    @functools.cached_property
+    def read_values(self) -> set[Value]:
+        """Every value the code made reads."""
+        return {v for inst in self.live for v in self.reads(inst)}
+
+    def reads_value(self, v: Value) -> bool:
+        """Whether the code made reads ``v`` (a region argument's C copy is
+        made only then)."""
+        return v in self.read_values
+
     # -- record groups (s2s.analysis.records) ------------------------------------------------
+    def reads(self, inst: Instruction) -> list[Value]:
+        """What the code of ``inst`` reads: its operands and mask, except
+        that a member of a group moved as whole records reads the group's
+        base instead of its own address (record_access), so an address only
+        such members use is not computed (it would be set but never read)."""
+        used = operands_and_mask(inst)
+        group = self.records.group_of(inst) if self.records is not None else None
+        if group is None or self.record_type(group) is None:
+            return used
+        address = 0 if isinstance(inst, Load) else 1
+        return [v for i, v in enumerate(used) if i != address] + [group.base]
+
     def record_type(self, group: RecordGroup) -> Optional[TypeInfo]:
         """The vector type of the group's fields when the target can move its
         records (else None: the members keep their gathers and scatters)."""
@@ -790,6 +818,8 @@ class Widener:
             if group.needs_load:
                 self.vop("load_records", None, t=t, k=group.slots, p=self.scalar(group.base),
                          outs=slots)
+                for s in sorted(self.unread_slots(group)):
+                    self.stmt(f"(void){slots[s]};  /* loaded with the record, not read */")
         slot = slots[group.slot_of(inst)]
         if value is None:
             # a copy: a later member store changes the slot vector
@@ -802,6 +832,14 @@ class Widener:
             self.vop("store_records", None, t=t, k=group.slots, p=self.scalar(group.base),
                      vs=slots)
         return True
+
+    def unread_slots(self, group: RecordGroup) -> set[int]:
+        """Slots of a loaded group that neither a live member load reads nor
+        a store of the records writes back."""
+        if group.last_store is not None:
+            return set()
+        read = {s for i, s in group.members if isinstance(i, Load) and i in self.live}
+        return set(range(group.slots)) - read
 
     def scatter_base(self, ptr: Value, t: TypeInfo, vv: str, mask: Optional[Operand]) -> bool:
         """A scatter to ``base[index]`` from the index itself (no 64-bit addresses)."""
@@ -947,8 +985,9 @@ class Widener:
                           "vectorized")
         ret = inst.type
         t = self.vtype(ret) if ret.is_int() or ret.is_float() or ret.is_ptr() else None
+        # the mask in lanes of the result: made where it is passed (a variant
+        # converts it to its own lanes; a conversion nobody reads is dead code)
         mask_bits = t.bits if t is not None else self.canon.bits
-        mask = self.mask_operand(inst, mask_bits)
         base = inst.callee[:-1] if isinstance(ret, FloatType) and ret.bits == 32 \
             and inst.callee.endswith("f") else inst.callee
         float_args = t is not None and t.is_float and all(a.type == ret for a in args)
@@ -965,10 +1004,12 @@ class Widener:
                 self.stats.calls["vector_math"] += 1
                 self.needs.add(("proto", vname, t.ctype, len(args)))
                 dst = self.new_vec(t, hint)
+                mask = self.mask_operand(inst, mask_bits)
                 self.stmt(f"{dst} = {vname}({', '.join(self.math_args(args, t, mask))});")
                 return self.set_vec(inst, dst)
         if self.vector_variant(inst, t, hint):
             return
+        mask = self.mask_operand(inst, mask_bits)
         self.stats.calls["serialized"] += 1
         inputs = [self.lane_operand(a) for a in args]
         code = f"{inst.callee}({', '.join('{%d}' % i for i in range(len(args)))})"
