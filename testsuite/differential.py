@@ -46,6 +46,9 @@ Kernel metadata is the first comment of the file, for example
   cflags="..."        extra compiler flags for both sides
   gcc_cflags="..."    extra flags for gcc builds only (a workaround for a
                       gcc bug that clang does not need)
+  candidate_cflags="..."  extra flags for the candidate only (``-fopenmp-simd``:
+                      s2svec's output built as OpenMP programs are; the
+                      reference stays the plain scalar program)
   grep="REGEX"        the s2svec output must match REGEX
   report="memory.gather=1 ..."   statistics every vectorized entry must show
   width="avx2:4 avx512:8 neon:2" expected width per target
@@ -362,6 +365,7 @@ class Meta:
     args: tuple[str, ...] = ()
     cflags: tuple[str, ...] = ()
     gcc_cflags: tuple[str, ...] = ()
+    candidate_cflags: tuple[str, ...] = ()
     grep: tuple[str, ...] = ()
     report: tuple[tuple[str, int], ...] = ()
     """(dotted.path, value) every vectorized report entry must have."""
@@ -405,6 +409,7 @@ def parse_meta(text: str) -> Meta:
         args=tuple(shlex.split(values.pop("args", ""))),
         cflags=tuple(shlex.split(values.pop("cflags", ""))),
         gcc_cflags=tuple(shlex.split(values.pop("gcc_cflags", ""))),
+        candidate_cflags=tuple(shlex.split(values.pop("candidate_cflags", ""))),
         grep=tuple(g for g in [values.pop("grep", "")] if g),
         report=tuple(_pairs(values.pop("report", ""), "=")),
         width=tuple(_pairs(values.pop("width", ""), ":")),
@@ -521,13 +526,21 @@ def kernel_text(path: Path) -> str:
     return path.read_text(errors="surrogateescape")
 
 
+def own_headers(kernel: Path) -> bytes:
+    """The headers next to a kernel that it includes (``#include "x.h"``; a
+    generated program's own), for the hashes that key its builds."""
+    names = re.findall(rb'^\s*#\s*include\s*"([^"/]+)"', kernel.read_bytes(), re.M)
+    return b"".join(kernel.with_name(n.decode()).read_bytes() for n in sorted(set(names))
+                    if kernel.with_name(n.decode()).is_file())
+
+
 def transform(kernel: Path, variant: str = "all", build: Path = BUILD) -> Transform:
     """Run s2svec on a kernel once per output variant (cached on disk by content hash)."""
     text = kernel.read_bytes()
     var = VARIANTS[variant]
     meta = parse_meta(text.decode(errors="surrogateescape"))
     args = [*meta.args, *var.args]
-    key = hashlib.sha256(text + HARNESS.read_bytes() + tool_hash().encode()
+    key = hashlib.sha256(text + own_headers(kernel) + HARNESS.read_bytes() + tool_hash().encode()
                          + "\0".join(args).encode()).hexdigest()[:16]
     directory = build / f"{kernel.stem}-{key}"
     out = directory / f"{kernel.stem}.s2s.c"
@@ -566,7 +579,7 @@ def transform(kernel: Path, variant: str = "all", build: Path = BUILD) -> Transf
 
 
 def _kernel_key(kernel: Path) -> str:
-    return hashlib.sha256(kernel.read_bytes() + HARNESS.read_bytes()
+    return hashlib.sha256(kernel.read_bytes() + own_headers(kernel) + HARNESS.read_bytes()
                           + tool_hash().encode()).hexdigest()[:16]
 
 
@@ -596,12 +609,14 @@ def s2svec_failure(tr: Transform) -> Optional[Problem]:
 
 def _ref_directory(kernel: Path, build: Path = BUILD) -> Path:
     abis = repr((sorted((a.name, a.cc, a.flags) for a in ABIS.values()), COMMON_FLAGS)).encode()
-    key = hashlib.sha256(kernel.read_bytes() + HARNESS.read_bytes() + abis).hexdigest()[:16]
+    key = hashlib.sha256(kernel.read_bytes() + own_headers(kernel) + HARNESS.read_bytes()
+                         + abis).hexdigest()[:16]
     return build / f"{kernel.stem}-ref-{key}"
 
 
 def compile_c(source: Path, binary: Path, cc: str, flags: tuple[str, ...], meta: Meta,
-              libs: tuple[str, ...], prelude: tuple[str, ...] = ()) -> str:
+              libs: tuple[str, ...], prelude: tuple[str, ...] = (),
+              extra: tuple[str, ...] = ()) -> str:
     """Compile once; the binary and the compiler's messages are kept (a
     later call with the same path reuses them).  Returns the messages.
 
@@ -612,7 +627,7 @@ def compile_c(source: Path, binary: Path, cc: str, flags: tuple[str, ...], meta:
     with _locked(binary.parent):
         if binary.exists():
             return messages.read_text(errors="surrogateescape") if messages.exists() else ""
-        cmd = [cc, *COMMON_FLAGS, *flags, *kernel_cflags(cc, meta), "-I", str(TESTSUITE),
+        cmd = [cc, *COMMON_FLAGS, *flags, *kernel_cflags(cc, meta), *extra, "-I", str(TESTSUITE),
                *prelude, "-o", str(binary) + ".tmp", str(source), *libs]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
@@ -632,12 +647,22 @@ def compile_c(source: Path, binary: Path, cc: str, flags: tuple[str, ...], meta:
     return proc.stderr
 
 
-def kernel_cflags(cc: str, meta: Meta) -> list[str]:
-    """The kernel's own cflags for `cc`, with its gcc-only ones for gcc
-    (Debian's clang has no libomp: it gets gcc's runtime for -fopenmp)."""
+def kernel_cflags(cc: str, meta: Meta, candidate: bool = False) -> list[str]:
+    """The kernel's own cflags for `cc`, with its gcc-only ones for gcc and
+    (``candidate``) its candidate-only ones (Debian's clang has no libomp:
+    it gets gcc's runtime for -fopenmp)."""
     clang = "clang" in Path(cc).name
     flags = meta.cflags if clang else meta.cflags + meta.gcc_cflags
+    flags += meta.candidate_cflags if candidate else ()
     return [("-fopenmp=libgomp" if f == "-fopenmp" and clang else f) for f in flags]
+
+
+def candidate_flags(cc: str, meta: Meta, source: Path) -> tuple[str, ...]:
+    """What a candidate build adds to the kernel's flags: its candidate-only
+    ones, and the kernel's directory for its own headers (the candidate is
+    s2svec's output, in the build directory)."""
+    only = [f for f in kernel_cflags(cc, meta, candidate=True) if f not in kernel_cflags(cc, meta)]
+    return (*only, "-iquote", str(source.parent))
 
 
 def prelude_flags(source: Path, config: "Config", meta: Meta) -> tuple[str, ...]:
@@ -653,7 +678,7 @@ def prelude_flags(source: Path, config: "Config", meta: Meta) -> tuple[str, ...]
     headers = ABIS[config.abi].prelude
     if not headers or not _prelude_safe(kernel_text(source), headers):
         return ()
-    cmd = [config.cc, *COMMON_FLAGS, *config.flags, *kernel_cflags(config.cc, meta),
+    cmd = [config.cc, *COMMON_FLAGS, *config.flags, *kernel_cflags(config.cc, meta, candidate=True),
            "-I", str(TESTSUITE)]
     text = '#include "harness.h"\n' + "".join(f"#include <{h}>\n" for h in headers)
     key = hashlib.sha256("\0".join([*cmd, text, compiler_version(config.cc)]).encode()
@@ -875,15 +900,17 @@ def _check_entry(e: dict, meta: Meta, target: str) -> list[str]:
     return problems
 
 
-def preprocessed_own_text(source: Path, config: Config, meta: Meta) -> str:
-    """The lines of `source` itself that survive preprocessing for `config`.
+def preprocessed_own_text(source: Path, config: Config, meta: Meta,
+                          extra: tuple[str, ...] = ()) -> str:
+    """The lines of `source` itself that survive preprocessing for `config`
+    (``extra``: the candidate's own flags, see candidate_flags).
 
     Headers are dropped (they define every intrinsic name), so what remains
     is the code the compiler really builds: intrinsics hidden behind an
     ``#if`` that this configuration does not take do not count.
     """
-    cmd = [config.cc, "-E", *COMMON_FLAGS, *config.flags, *meta.cflags, "-I", str(TESTSUITE),
-           str(source)]
+    cmd = [config.cc, "-E", *COMMON_FLAGS, *config.flags, *meta.cflags, *extra,
+           "-I", str(TESTSUITE), str(source)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT,
                           errors="surrogateescape")
     if proc.returncode != 0:
@@ -937,7 +964,8 @@ def active_text(tr: Transform, config: Config, meta: Meta) -> str:
             marked = tr.directory / f"marked-{key}.c"
             marked.write_text(re.sub(config.intrinsics, lambda m: MARK + m.group(0),
                                      kernel_text(tr.output_path)), errors="surrogateescape")
-            text = preprocessed_own_text(marked, config, meta).replace(MARK, "")
+            extra = candidate_flags(config.cc, meta, tr.kernel)
+            text = preprocessed_own_text(marked, config, meta, extra).replace(MARK, "")
             tmp = cached.with_suffix(".tmp")
             tmp.write_text(text, errors="surrogateescape")
             os.replace(tmp, cached)
@@ -1034,7 +1062,8 @@ def check_source(source: Path, config: Config, *, build: Path = BUILD,
     cand_bin = tr.directory / f"cand-{config.name}"
     try:
         messages = compile_c(tr.output_path, cand_bin, config.cc, config.flags, meta,
-                             config.candidate_libs, prelude_flags(tr.output_path, config, meta))
+                             config.candidate_libs, prelude_flags(tr.output_path, config, meta),
+                             candidate_flags(config.cc, meta, source))
     except BuildFailure as exc:
         return problems + [Problem(exc.kind, str(exc))]
     same_compiler = Path(config.cc).name == Path(ABIS[config.abi].cc).name

@@ -363,12 +363,15 @@ class _LoopGen:
         invariants = invariant_lines(em, body)
         acc = self.accumulator_items(em, folds, acc_init)
         copy = self.second_copy(tag, body, (setup, iter_setup, body.decls, invariants))
-        setup += invariants
         accumulators = {b.c_expr: n for b, n, _ in folds}
         refill = None if self.parallel else \
             self.variant_block(self.refill, tag + "_refill", accumulators)
         tail = None if self.parallel or refill else \
             self.variant_block(self.tail, tag + "_tail", accumulators)
+        # the refill schedule replaces the vector loop, and sets up its own
+        # values: of the loop's, only the linear starts are read (after it)
+        setup = [self.start_line(b, start) for b, start in self.linears] if refill \
+            else setup + invariants
         text = self.assemble(setup, iter_setup, acc, body, body_lines, tail, refill, copy)
         needs = set(w.needs) | set(em.needs)
         for variant in (tail, refill, copy):
@@ -492,8 +495,7 @@ class _LoopGen:
             elif b.role == "linear":
                 # the start also gives the final value after the loop
                 start = w.name(b.c_expr + "_start")
-                const = "" if isinstance(t, PtrType) else "const "
-                setup.append(f"{const}{c_decl(t, start)} = {self.conv(t, b.c_expr)};")
+                setup.append(self.start_line(b, start))
                 name = w.name(b.c_expr)
                 if read:
                     w.body.decls.append(c_decl(t, name))
@@ -503,8 +505,10 @@ class _LoopGen:
                     self.linears.append((b, start))
             elif b.role == "uniform":
                 name = w.name(arg.name or "u")
-                setup += [f"{'' if isinstance(t, PtrType) else 'const '}"
-                          f"{c_decl(t, name)} = {self.conv(t, b.c_expr)};"] * read
+                setup.append(f"{'' if isinstance(t, PtrType) else 'const '}"
+                             f"{c_decl(t, name)} = {self.conv(t, b.c_expr)};" if read else
+                             # the original loop reads it (unused, the compiler would warn)
+                             f"(void){b.c_expr};")
                 w.forms[arg] = Form(scalar=name, invariant=True)
             elif b.role == "reduction":
                 if t == I1 or not (t.is_int() or t.is_float()):
@@ -522,6 +526,12 @@ class _LoopGen:
         if tail:
             return [], setup + iter_setup, [], []
         return setup, iter_setup, acc_init, folds
+
+    def start_line(self, b: Any, start: str) -> str:
+        """The constant holding a linear variable's value before the loop."""
+        t = b.arg.type
+        const = "" if isinstance(t, PtrType) else "const "
+        return f"{const}{c_decl(t, start)} = {self.conv(t, b.c_expr)};"
 
     @staticmethod
     def conv(t: Type, expr: str) -> str:

@@ -787,11 +787,13 @@ class Widener:
 
     # -- record groups (s2s.analysis.records) ------------------------------------------------
     def reads(self, inst: Instruction) -> list[Value]:
-        """What the code of ``inst`` reads: its operands and mask, except
-        that a member of a group moved as whole records reads the group's
-        base instead of its own address (record_access), so an address only
-        such members use is not computed (it would be set but never read)."""
-        used = operands_and_mask(inst)
+        """What the code of ``inst`` reads: its operands, its mask where the
+        code is guarded by it (_reads_mask), and for a member of a group
+        moved as whole records the group's base instead of its own address
+        (record_access).  Values only the IR reads get no code (their C
+        variables would be set but never read)."""
+        reads_mask = _reads_mask(inst) and self.exact_math(inst) is None
+        used = operands_and_mask(inst) if reads_mask else list(inst.operands)
         group = self.records.group_of(inst) if self.records is not None else None
         if group is None or self.record_type(group) is None:
             return used
@@ -991,12 +993,11 @@ class Widener:
         base = inst.callee[:-1] if isinstance(ret, FloatType) and ret.bits == 32 \
             and inst.callee.endswith("f") else inst.callee
         float_args = t is not None and t.is_float and all(a.type == ret for a in args)
-        if inst.pure and float_args and base in EXACT_MATH and t is not None:
+        if t is not None and self.exact_math(inst) == base:
             names = ["a", "b", "c"][:len(args)]
             kw = {n: self.vec(a) for n, a in zip(names, args)}
-            if self.probe(base, t=t, **{n: "" for n in names}):
-                self.stats.calls["vector_math"] += 1
-                return self.set_vec(inst, self.vop(base, t, hint, t=t, **kw))
+            self.stats.calls["vector_math"] += 1
+            return self.set_vec(inst, self.vop(base, t, hint, t=t, **kw))
         # pure math may run on inactive lanes too (no memory, no traps)
         if inst.pure and float_args and self.math == "vector" and t is not None:
             vname = self.target.vector_math_name(inst.callee, len(args), t)
@@ -1007,16 +1008,31 @@ class Widener:
                 mask = self.mask_operand(inst, mask_bits)
                 self.stmt(f"{dst} = {vname}({', '.join(self.math_args(args, t, mask))});")
                 return self.set_vec(inst, dst)
-        if self.vector_variant(inst, t, hint):
+        # a call that runs for its effects only: no vector of its results
+        kept = t if self.reads_value(inst) else None
+        if self.vector_variant(inst, kept, hint):
             return
         mask = self.mask_operand(inst, mask_bits)
         self.stats.calls["serialized"] += 1
         inputs = [self.lane_operand(a) for a in args]
         code = f"{inst.callee}({', '.join('{%d}' % i for i in range(len(args)))})"
-        if t is None:
+        if kept is None:
             self.per_lane(code + ";", inputs, None, None, hint, mask)
             return
-        self.set_vec(inst, self.per_lane(code, inputs, t, ret, hint, mask))
+        self.set_vec(inst, self.per_lane(code, inputs, kept, ret, hint, mask))
+
+    def exact_math(self, inst: Instruction) -> Optional[str]:
+        """The target's template computing this pure math call exactly on
+        every lane (``sqrt``, ``fabs`` ...: it needs no mask), else None."""
+        if not isinstance(inst, Call) or not inst.pure or not isinstance(inst.type, FloatType):
+            return None
+        base = inst.callee[:-1] if inst.type.bits == 32 and inst.callee.endswith("f") \
+            else inst.callee
+        t = self.target.vtype(inst.type, self.W)
+        if base not in EXACT_MATH or t is None or any(a.type != inst.type for a in inst.operands):
+            return None
+        names = ["a", "b", "c"][:len(inst.operands)]
+        return base if self.probe(base, t=t, **{n: "" for n in names}) else None
 
     def math_args(self, args: list[Value], t: TypeInfo, mask: Optional[Operand]) -> list[str]:
         """A math call's vector arguments, 1.0 on the lanes its mask leaves out:
@@ -1095,6 +1111,15 @@ class Widener:
         if k.kind != "v":
             return self.scalar(a)
         return f"({pieces(v.isa, a.type, v.vlen, v.mangled)[0].ctype}){self.vec(a)}"
+
+
+def _reads_mask(inst: Instruction) -> bool:
+    """Whether the code of ``inst`` reads its lane mask: memory accesses and
+    calls (an inactive lane must not touch memory or run a callee) and
+    integer divisions (nor trap).  Other operations run on every lane, and
+    a uniform branch's mask is the predicated IR's, not the C code's."""
+    return isinstance(inst, (Load, Store, Call)) or (
+        isinstance(inst, BinOp) and inst.op in ("div", "rem") and inst.type.is_int())
 
 
 def record_vector_type(target: Target, group: RecordGroup, width: int, threads: bool,
