@@ -372,6 +372,9 @@ class _LoopGen:
         # values: of the loop's, only the linear starts are read (after it)
         setup = [self.start_line(b, start) for b, start in self.linears] if refill \
             else setup + invariants
+        # the original loop reads its private variables; the vector code has
+        # its own (the compiler would call an initialized one unused)
+        setup += [f"(void){name};" for name in (region.clauses.private if region.clauses else [])]
         text = self.assemble(setup, iter_setup, acc, body, body_lines, tail, refill, copy)
         needs = set(w.needs) | set(em.needs)
         for variant in (tail, refill, copy):

@@ -1825,6 +1825,11 @@ class ProgramGen:
         cflags = ' gcc_cflags="-frounding-math"'
         # s2svec's output is built as OpenMP programs are, by part of the seeds
         openmp = self.forms.choice(OPENMP_FLAGS)
+        if "for-simd" in features:
+            # an orphaned 'omp for simd' may not reduce into a local of its
+            # function: OpenMP compilers reject it (gcc: "reduction variable
+            # is private in outer context", clang: "... must be shared")
+            openmp = ""
         if openmp:
             cflags += f' candidate_cflags="{openmp}"'
             features.add(f"build{openmp}")
