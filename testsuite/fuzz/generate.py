@@ -38,7 +38,15 @@ output as exact bits), with 2-4 functions of one annotated loop each:
   and ``linear`` (the loop's k with its step, ``&a[k]``) parameters, bodies
   with a divergent if/else, a divergent loop and an early return, called
   unmasked or under a divergent condition; ``inbranch`` ones only under a
-  condition, ``notinbranch`` ones only where every lane runs.
+  condition, ``notinbranch`` ones only where every lane runs.  Each such
+  function is written one of the ways of LINKAGES (the definition with the
+  pragma; ``static``; ``static inline``; a C99 ``inline`` definition and an
+  ``extern`` declaration; the pragma only on a declaration in the program's
+  own header ``fz_simd_<seed>.h``; a ``static inline`` definition there),
+  and the candidates of a third of the programs are built with
+  ``-fopenmp-simd``, of another third with ``-fopenmp`` (metadata
+  ``candidate_cflags``).  These choices come from a random stream of their
+  own, so the code of the programs of earlier seeds stays what it was.
 * clauses: ``reduction`` (+ - * min max & | ^ && ||), ``lastprivate``,
   ``private``, ``linear``, ``collapse``, ``simdlen``/``safelen``,
   ``if(simd:)``, ``order(concurrent)``, ``nontemporal``.
