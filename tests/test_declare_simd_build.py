@@ -320,3 +320,18 @@ def test_which_definitions_gcc_emits(tmp_path: Path, text: str, mode: str,
     definition = next(c for c in tu.cursor.get_children()
                       if c.spelling == "f" and c.is_definition())
     assert is_emitted(definition) == emitted
+
+
+@pytest.mark.parametrize("openmp", ["-fopenmp-simd", "-fopenmp"])
+def test_wrapper_builds_the_translation_with_openmp_flags(sources: Path, openmp: str) -> None:
+    """``s2svec-cc gcc -fopenmp...`` compiles s2svec's translation (it fell
+    back to the original file when gcc's clones clashed with s2svec's
+    variants), and the object has s2svec's variants."""
+    _have("gcc")
+    obj = f"wrapped{openmp}.o"
+    r = subprocess.run([sys.executable, "-m", "s2s.wrapper", "gcc", "-O2", "-march=native",
+                        openmp, "-c", "defs.c", "-o", obj], capture_output=True, text=True,
+                       cwd=sources)
+    assert r.returncode == 0 and "s2svec-cc" not in r.stderr, r.stderr
+    variants = {n for n in _symbols("nm", sources / obj) if n.startswith("_ZGV")}
+    assert variants == _variants_written((sources / "defs_simd.c").read_text(), "__x86_64__")
