@@ -2045,9 +2045,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         prog.write(Path(ns.output))
     else:
         sys.stdout.write(prog.text)
-        for name, text in prog.headers.items():  # the program includes it from its directory
-            Path(name).write_text(text)
-            print(f"generate.py: wrote {name}, which the program includes", file=sys.stderr)
+        for name in prog.headers:
+            print(f"generate.py: the program includes its own header {name}: write both "
+                  "with -o FILE", file=sys.stderr)
     return 0
 
 
