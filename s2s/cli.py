@@ -171,9 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print each region's IR annotated with vector shapes to stdout")
     p.add_argument("--print-after", action="append", default=[], metavar="PASS",
                    help="print each region's IR after the pipeline pass PASS to stdout "
-                        "(dce, canonicalize, licm, merge-arms, hoist, per-lane-storage, speculate, "
-                        "all-true, boscc, divergent-loops, loop-closed-ssa, linearize, cse, cleanup; "
-                        "repeatable)")
+                        "(inline, sroa, dce, canonicalize, licm, merge-arms, hoist, per-lane-storage, "
+                        "speculate, all-true, boscc, divergent-loops, loop-closed-ssa, linearize, "
+                        "cse, cleanup; repeatable)")
     p.add_argument("--version", action="version", version=f"s2svec {__version__}")
     return p
 

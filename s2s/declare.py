@@ -18,7 +18,8 @@ import clang.cindex as ci
 
 from .codegen.generate import CodegenOptions, GeneratedLoop
 from .codegen.target import Target
-from .codegen.variant import Core, Signature, family_block, lane_call, wrapper
+from .codegen.variant import (Core, Signature, family_block, lane_call, no_gcc_clones,
+                              wrapper)
 from .codegen.vfabi import ISAS, FAMILIES, Variant
 from .diagnostics import Unsupported
 from .frontend.clauses import ClauseSet
@@ -99,7 +100,7 @@ def function_variants(fn: SimdFunction, definitions: dict[str, Any], data: bytes
                     reason="one lane: the variant calls the scalar function")
                     for t in targets if v.isa.letter in t.vfabi_family and t.name in definitions)
         isa = ISAS[family[0]]
-        blocks.append(family_block(sig, isa.arch, isa.header, texts))
+        blocks.append(family_block(isa.arch, isa.header, texts, no_gcc_clones(sig)))
     out.text = "".join(blocks)
     if out.offset == len(data) and not data.endswith(b"\n"):
         out.text = "\n" + out.text  # a file whose last line has no newline
@@ -118,11 +119,14 @@ def _offset(definition: Any, data: bytes) -> int:
 
 
 def _core(fn: SimdFunction, sig: Signature, cursor: Any, shape: Shape, target: Target,
-          options: Any, codegen: CodegenOptions) -> tuple[Core, GeneratedLoop, RegionReport]:
+          options: Any, codegen: CodegenOptions, site: Optional[int] = None
+          ) -> tuple[Core, GeneratedLoop, RegionReport]:
+    """The vectorized body of one variant shape for one target; ``site``:
+    where the variant goes in the main file (default: after the definition)."""
     masked, vlen, kinds, cdt_bits = shape
     clauses = ClauseSet("simd", fn.location, simdlen=vlen, safelen=vlen)
     region = lower_function(None, cursor, vlen, masked, kinds, clauses, cdt_bits,
-                            plain_char_signed=target.plain_char_signed)
+                            plain_char_signed=target.plain_char_signed, site=site)
     v = Variant(ISAS[target.vfabi_isa], masked, vlen, kinds, fn.name, cdt_bits, False)
     region.body_text = "{ " + lane_call(sig, v) + " }"
     threshold = options.boscc_threshold if options.boscc else None

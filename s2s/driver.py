@@ -21,6 +21,8 @@ from .diagnostics import Location, Unsupported, UserError, internal_error
 from .declare import FunctionVariants, function_variants, not_vectorized, signature_of
 from .frontend.declare_simd import NONE, SimdFunction, collect, definition_of
 from .frontend.lower import lower_loop
+from .frontend.lower_callee import set_declared_simd
+from .internal_variants import InternalVariants
 from .frontend.macro_checks import source_checks
 from .frontend.parse import ParsedFile
 from .frontend.pragmas import (Pragma, find_header_declare_simd, find_pragmas,
@@ -153,6 +155,10 @@ def run(path: str, options: Options) -> Result:
     by_offset = _pragmas_by_offset(views, targets)
     _file_warnings(views, result)
     simd = collect_simd_functions(_header_pragmas(views, targets) + by_offset, main.data)
+    internal = InternalVariants(options, codegen_options, len(main.data))
+    for view in views.values():
+        if view.parsed is not None:
+            set_declared_simd(view.parsed.tu, set(simd))
     _all_variants(simd, main, targets, options, codegen_options, result, replacements, needs)
     for per_target in by_offset:
         first = next(iter(per_target.values()))
@@ -164,7 +170,7 @@ def run(path: str, options: Options) -> Result:
                   f"loop at line {enclosing.line}, which is vectorized (the inner "
                   "simd pragma has no effect there)")
             continue
-        lowered = _Lowered(views, per_target, options)
+        lowered = _Lowered(views, per_target, options, internal)
         generated = _vectorize_loop(lowered, targets, codegen_options, result)
         if generated is None:
             continue
@@ -172,10 +178,26 @@ def run(path: str, options: Options) -> Result:
         for target, loop in loops:
             needs[target.name] = (needs[target.name] or set()) | loop.needs
         replacements.append(_dispatch(region, loops, main, options.line_directives))
+    _add_internal_variants(internal, main, replacements, needs)
     head = _preludes(targets, needs)
     at = _prelude_offset(main, replacements) if head else 0
     result.output = _splice(main.data, replacements, head, at, options.line_directives)
     return result
+
+
+def _add_internal_variants(internal: InternalVariants, main: ParsedFile,
+                           replacements: list[Replacement],
+                           needs: dict[str, Optional[set[str]]]) -> None:
+    """The internal vector variants the loops call, at the end of the file."""
+    text = internal.text()
+    if not text:
+        return
+    end = len(main.data)
+    newline = b"" if main.data.endswith(b"\n") or not main.data else b"\n"
+    replacements.append(Replacement(end, end, newline + text.encode()))
+    for name, items in internal.needs.items():
+        if needs.get(name) is not None:
+            needs[name] = (needs[name] or set()) | items
 
 
 def _warn_unparsed(views: dict[str, FileView], result: Result) -> None:
@@ -376,12 +398,7 @@ def _vectorize_loop(lowered: "_Lowered", targets: list[Target],
         report = _report(pragma, target, "loop", f"loop at line {pragma.location.line}")
         result.reports.append(report)
         try:
-            analyzed = lowered.region_for(target)
-            report.name = analyzed.region.name
-            control_counts(analyzed, report)
-            tail = lowered.variant_for(target, "tail") if target.masked_tail else None
-            refill = lowered.variant_for(target, "refill") if lowered.options.refill else None
-            loop = generate(analyzed, target, codegen_options, report, tail, refill)
+            analyzed, loop = _generate_for(lowered, target, codegen_options, report)
         except Exception as exc:  # noqa: BLE001 - a bug in one loop must not fail the file
             e = _contained(exc, lowered.location)
             report.reason = e.message
@@ -392,6 +409,33 @@ def _vectorize_loop(lowered: "_Lowered", targets: list[Target],
         result.loops.append(loop)
     _warn_failures(failures, len(lowered.pragmas), lowered.location, result)
     return (region, loops) if region is not None else None
+
+
+def _generate_for(lowered: "_Lowered", target: Target, codegen_options: CodegenOptions,
+                  report: RegionReport) -> tuple[AnalyzedRegion, GeneratedLoop]:
+    """The loop's code for one target; when the loop with its callees
+    inlined cannot be vectorized, the loop with its calls kept as calls."""
+    try:
+        return _generate_once(lowered, target, codegen_options, report)
+    except Exception as exc:  # noqa: BLE001 - retried below, or raised again
+        if not lowered.inlines(target) or os.environ.get("S2SVEC_DEBUG"):
+            raise
+        e = _contained(exc, lowered.location)
+        plain = lowered.without_inlining(f"inlined, the loop is not vectorized ({e.message})")
+        return _generate_once(plain, target, codegen_options, report)
+
+
+def _generate_once(lowered: "_Lowered", target: Target, codegen_options: CodegenOptions,
+                   report: RegionReport) -> tuple[AnalyzedRegion, GeneratedLoop]:
+    analyzed = lowered.region_for(target)
+    report.name = analyzed.region.name
+    control_counts(analyzed, report)
+    tail = lowered.variant_for(target, "tail") if target.masked_tail else None
+    refill = lowered.variant_for(target, "refill") if lowered.options.refill else None
+    if lowered.internal is not None:
+        lowered.internal.prepare([analyzed, tail, refill], target,
+                                 lowered.views[target.name].parsed.tu)
+    return analyzed, generate(analyzed, target, codegen_options, report, tail, refill)
 
 
 def _contained(exc: Exception, location: Location) -> Unsupported:
@@ -425,11 +469,30 @@ class _Lowered:
     and plain-char signedness (signed on x86, unsigned on AArch64)."""
 
     def __init__(self, views: dict[str, FileView], pragmas: dict[str, Pragma],
-                 options: Options) -> None:
+                 options: Options, internal: Optional[InternalVariants] = None,
+                 no_inline: str = "") -> None:
         self.views, self.pragmas, self.options = views, pragmas, options
+        self.internal = internal
+        """Where the loop's calls find internal vector variants of their callees."""
         self.location = next(iter(pragmas.values())).location
         self.cache: dict[tuple[int, bool, bool], AnalyzedRegion | Unsupported] = {}
         self.variants: dict[tuple[object, ...], Optional[AnalyzedRegion]] = {}
+        self.no_inline = no_inline
+        """Why no call is inlined (lower_loop's ``no_inline``); empty: they may be."""
+        self.inlinable: set[int] = set()
+        """The parses (ids) whose lowering had calls to inline."""
+        self._plain: Optional["_Lowered"] = None
+
+    def inlines(self, target: Target) -> bool:
+        """Whether the target's region had calls to inline."""
+        return id(self.views[target.name].parsed) in self.inlinable
+
+    def without_inlining(self, reason: str) -> "_Lowered":
+        """The same loop lowered with its calls kept as calls (``reason``)."""
+        if self._plain is None:
+            self._plain = _Lowered(self.views, self.pragmas, self.options, self.internal,
+                                   reason)
+        return self._plain
 
     def region_for(self, target: Target) -> AnalyzedRegion:
         view = self.views[target.name]
@@ -473,17 +536,23 @@ class _Lowered:
                          ) -> Optional[AnalyzedRegion]:
         try:
             threshold = self.options.boscc_threshold if self.options.boscc else None
-            return build(lower_loop(parsed, pragma, plain_char_signed=signed),
-                         boscc_threshold=threshold, **costs)
+            return build(self._lower(parsed, pragma, signed), boscc_threshold=threshold,
+                         **costs)
         except Exception:  # noqa: BLE001 - the plain vector loop is always there
             if os.environ.get("S2SVEC_DEBUG"):
                 raise
             return None
 
+    def _lower(self, parsed: Any, pragma: Pragma, signed: bool) -> Region:
+        region = lower_loop(parsed, pragma, plain_char_signed=signed, no_inline=self.no_inline)
+        if region.callees:
+            self.inlinable.add(id(parsed))
+        return region
+
     def _analyze(self, parsed: Any, pragma: Pragma, signed: bool, all_true: bool
                  ) -> AnalyzedRegion | Unsupported:
         try:
-            region = lower_loop(parsed, pragma, plain_char_signed=signed)
+            region = self._lower(parsed, pragma, signed)
             region.source_checks = source_checks(parsed, pragma, region.replace.end)
             first = not self.cache
             threshold = self.options.boscc_threshold if self.options.boscc else None

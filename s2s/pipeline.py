@@ -2,6 +2,10 @@
 
 Every change of control flow is a pass here, on the IR, before widening:
 
+    inline            calls of functions with a body in the translation unit
+                      replaced by that body (and what it calls in turn)
+    sroa              stack objects whose address does not escape (struct
+                      locals, ``&seed`` of an inlined call) become SSA values
     dce               dead code (a local computed with ``&&`` and never read)
                       deleted before it decides anything
     canonicalize      preheaders, one latch, dedicated exits, loop-closed SSA
@@ -51,7 +55,7 @@ from .codegen.target import Target
 from .deep import is_too_deep
 from .diagnostics import Location, Unsupported
 from .ir.printer import print_function
-from .ir.region import Region
+from .ir.region import CalleeBody, Region
 from .ir.values import Alloca, Argument, CondBr, Function, Switch
 from .ir.verifier import verify
 from .report import RegionReport
@@ -61,6 +65,7 @@ from .transform.canonicalize import canonicalize
 from .transform.cse import eliminate_common_subexpressions
 from .transform.dce import eliminate_dead_code
 from .transform.hoist import hoist_common_computations
+from .transform.inline import CallSite, inline_calls
 from .transform.divergent_loops import make_loops_uniform
 from .transform.per_lane_storage import interleave_per_lane_objects
 from .transform.licm import hoist_invariants
@@ -69,6 +74,7 @@ from .transform.masked_tail import guard_tail
 from .transform.merge_arms import merge_arms
 from .transform.refill import DEFAULT_MIN_RATIO, refill_lanes
 from .transform.speculate import speculate
+from .transform.sroa import replace_stack_objects
 
 ALL = ("divergence",)
 
@@ -85,6 +91,8 @@ class PassState:
     and no all-true paths)."""
     all_true: bool = True
     """Whether divergent arms may get all-true paths (transform.all_true)."""
+    callees: dict[str, CalleeBody] = field(default_factory=dict)
+    """Bodies the inline pass may clone in (Region.callees)."""
     analyses: dict[str, Any] = field(default_factory=dict)
     results: dict[str, Any] = field(default_factory=dict)
     """What each pass returned (the report reads the BOSCC gadgets)."""
@@ -110,6 +118,14 @@ class Pass:
     run: Callable[[PassState], object]
     requires: tuple[str, ...] = ()
     invalidates: tuple[str, ...] = ALL
+
+
+def _inline(state: PassState) -> object:
+    return inline_calls(state.fn, state.callees)
+
+
+def _sroa(state: PassState) -> object:
+    return replace_stack_objects(state.fn)
 
 
 def _hoist(state: PassState) -> object:
@@ -169,6 +185,8 @@ def _linearize(state: PassState) -> object:
 
 
 PIPELINE: tuple[Pass, ...] = (
+    Pass("inline", _inline),
+    Pass("sroa", _sroa),
     Pass("dce", _dce),
     Pass("canonicalize", _canonicalize),
     Pass("licm", _licm),
@@ -187,6 +205,12 @@ PIPELINE: tuple[Pass, ...] = (
 PASS_NAMES = tuple(p.name for p in PIPELINE)
 
 
+def passes(*names: str) -> tuple[Pass, ...]:
+    """The pipeline's passes of these names, in the order given."""
+    by_name = {p.name: p for p in PIPELINE}
+    return tuple(by_name[n] for n in names)
+
+
 @dataclass
 class AnalyzedRegion:
     """A region with uniform control flow and the analyses the code generator reads."""
@@ -203,6 +227,8 @@ class AnalyzedRegion:
     """The all-true paths added (transform.all_true.AllTruePath)."""
     records: Optional[RecordInfo] = None
     """Strided field accesses that move whole records (analysis.records)."""
+    call_sites: list[CallSite] = field(default_factory=list)
+    """The inlinable calls of the source and whether they were inlined."""
 
 
 Observer = Callable[[str, PassState], None]
@@ -214,7 +240,8 @@ def analyze(region: Region, print_after: tuple[str, ...] = (),
             boscc_threshold: Optional[int] = DEFAULT_THRESHOLD,
             all_true: bool = True) -> AnalyzedRegion:
     """Run the pipeline on ``region`` (changes ``region.fn``)."""
-    state = PassState(region.fn, region_arg_shapes(region), boscc_threshold, all_true)
+    state = PassState(region.fn, region_arg_shapes(region), boscc_threshold, all_true,
+                      region.callees)
     try:
         source_counts = run_passes(state, PIPELINE, print_after, out, label=region.name,
                                    observe=observe)
@@ -227,7 +254,8 @@ def analyze(region: Region, print_after: tuple[str, ...] = (),
         raise _too_deep(region) from None
     return AnalyzedRegion(region, div, mem, source_counts,
                           list(state.results.get("boscc") or []),
-                          list(state.results.get("all-true") or []), records)
+                          list(state.results.get("all-true") or []), records,
+                          list(state.results.get("inline") or []))
 
 
 def analyze_tail(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRESHOLD,
@@ -250,8 +278,9 @@ def analyze_refill(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRE
     pay (``gather_weight``: the target's ``refill_gather_weight``;
     ``min_ratio``: ``--refill-ratio``).
     ``region`` is a fresh lowering: it is changed."""
-    state = PassState(region.fn, region_arg_shapes(region), boscc_threshold)
-    run_passes(state, PIPELINE[:2])    # dce, canonicalize
+    state = PassState(region.fn, region_arg_shapes(region), boscc_threshold,
+                      callees=region.callees)
+    run_passes(state, passes("inline", "sroa", "dce", "canonicalize"))
     refilled = refill_lanes(region, state.get("divergence"), gather_weight, min_ratio)
     return None if refilled is None else analyze(refilled, boscc_threshold=boscc_threshold,
                                                  all_true=all_true)
@@ -362,6 +391,20 @@ def generate(analyzed: AnalyzedRegion, target: Target, options: CodegenOptions,
         transform_notes(refill, report)
     for kind, n in loop.stats.get("memory", {}).items():
         report.memory[kind] += n
-    for kind, n in loop.stats.get("calls", {}).items():
-        report.calls[kind] += n
+    call_sites(analyzed, loop, report)
     return loop
+
+
+def call_sites(analyzed: AnalyzedRegion, loop: GeneratedLoop, report: RegionReport) -> None:
+    """The report's account of each call: inlined ones from the inline pass,
+    the rest as the code generator made them."""
+    report.call_sites = []
+    for site in analyzed.call_sites:
+        if site.inlined:
+            report.add_call_site("inlined", site.callee, site.loc)
+    for how, callee, loc, detail in loop.stats.get("call_sites", []):
+        report.add_call_site(how, callee, loc, detail)
+    # count calls of the source, not their copies (all-true paths, unrolling)
+    for how, key in (("inlined", "inlined"), ("variant", "vector_variant"),
+                     ("vector math", "vector_math"), ("serialized", "serialized")):
+        report.calls[key] = sum(s["how"] == how for s in report.call_sites)

@@ -30,9 +30,14 @@ class RegionReport:
     memory: dict[str, int] = field(default_factory=lambda: _counts(
         "contiguous", "strided", "gather", "scatter", "masked", "uniform"))
     calls: dict[str, int] = field(default_factory=lambda: _counts(
-        "vector_variant", "vector_math", "serialized"))
+        "vector_variant", "vector_math", "serialized", "inlined"))
     boscc: int = 0
     allocas: dict[str, int] = field(default_factory=lambda: _counts("uniform", "varying"))
+    call_sites: list[dict[str, object]] = field(default_factory=list)
+    """Each call of the source: ``callee``, ``line``, ``column``, ``how``
+    (``inlined``, ``variant``, ``vector math``, ``serialized``) and
+    ``detail`` (the variant or vector function called, or why the call runs
+    lane by lane)."""
     column: int = field(default=0, repr=False)
     """Kept for the text form; not part of the JSON schema."""
     refill: bool = field(default=False, repr=False)
@@ -62,7 +67,37 @@ class RegionReport:
         if self.refill:
             detail += "; lane refill"
         return "\n".join([f"{where}: remark: {what} vectorized for {self.target} "
-                          f"with {self.width} lanes{detail}", *self.notes])
+                          f"with {self.width} lanes{detail}", *self.notes,
+                          *self.call_notes()])
+
+    def call_notes(self) -> list[str]:
+        """A note per call that is not a vector math function: inlined,
+        a vector variant, or lane by lane and why."""
+        notes = []
+        for site in self.call_sites:
+            where = f"{site['file']}:{site['line']}:{site['column']}"
+            callee, how, detail = site["callee"], site["how"], site["detail"]
+            if how == "inlined":
+                notes.append(f"{where}: note: call to '{callee}' inlined")
+            elif how == "variant":
+                notes.append(f"{where}: note: call to '{callee}' calls its vector variant "
+                             f"'{detail}'")
+            elif how == "serialized":
+                notes.append(f"{where}: note: call to '{callee}' runs lane by lane: {detail}")
+        return notes
+
+    def add_call_site(self, how: str, callee: str, loc: object, detail: str = "") -> None:
+        """Record one call (once, however many copies of it the code has)."""
+        site: dict[str, object] = {
+            "callee": callee, "file": getattr(loc, "file", self.file),
+            "line": getattr(loc, "line", 0), "column": getattr(loc, "column", 0),
+            "how": how, "detail": detail}
+        for known in self.call_sites:
+            if all(known[k] == site[k] for k in ("callee", "file", "line", "column", "how")):
+                if detail and detail not in str(known["detail"]).split(" / "):
+                    known["detail"] = f"{known['detail']} / {detail}"  # copies of the call
+                return
+        self.call_sites.append(site)
 
 
 def render_json(entries: list[RegionReport]) -> str:

@@ -1,7 +1,9 @@
 """A small FileCheck for the textual IR tests of the transforms (tests/ir/transform/).
 
 A test file holds cases separated by ``; -----``.  Each case is one IR
-function plus directives:
+function (the region) plus directives; functions after the first are
+callees the ``inline`` pass may clone in (all their arguments are C
+parameters):
 
     ; RUN: divergent-loops linearize    pipeline passes to run, in order
                                         (canonicalize always runs first)
@@ -26,7 +28,8 @@ import sys
 from pathlib import Path
 
 from s2s.analysis.shapes import VectorShape
-from s2s.ir.parser import parse_function
+from s2s.ir.parser import parse_module
+from s2s.ir.region import CalleeBody
 from s2s.ir.printer import print_function
 from s2s.pipeline import PIPELINE, PassState, run_passes
 
@@ -88,7 +91,7 @@ def run_case(text: str) -> tuple[str, list[tuple[str, str]]]:
     unknown = [k for k, _ in directives if k not in KNOWN and not COUNT.match(k)]
     if unknown:
         raise ValueError(f"unknown directive(s): {', '.join(unknown)}")
-    fn = parse_function(text)
+    fn, *others = parse_module(text)
     shapes = {a: VectorShape.uniform() for a in fn.args}
     by_name = {a.name: a for a in fn.args}
     for k, v in directives:
@@ -96,7 +99,8 @@ def run_case(text: str) -> tuple[str, list[tuple[str, str]]]:
             name, shape = v.split(None, 1)
             shapes[by_name[name.lstrip("%")]] = VectorShape.parse(shape)
     words = " ".join(v for k, v in directives if k == "RUN").split()
-    state = PassState(fn, shapes)
+    state = PassState(fn, shapes, callees={f.name: CalleeBody(f.name, f, len(f.args))
+                                           for f in others})
     for option in (w for w in words if w.startswith("--")):
         _set_option(state, option)
     names = ["canonicalize"] + [w for w in words if not w.startswith("--")]

@@ -51,8 +51,10 @@ def test_json_report_schema_and_counts(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     entries = json.loads((tmp_path / "r.json").read_text())
     keys = {"file", "line", "kind", "name", "vectorized", "reason", "target", "width",
-            "branches", "loops", "memory", "calls", "boscc", "allocas"}
+            "branches", "loops", "memory", "calls", "boscc", "allocas", "call_sites"}
     assert all(set(e) == keys for e in entries)
+    assert all(set(e["calls"]) == {"vector_variant", "vector_math", "serialized", "inlined"}
+               for e in entries)
     loops = [e for e in entries if e["kind"] == "loop"]
     assert sorted(e["target"] for e in loops) == ["avx2", "avx512", "neon"]
     by_target = {e["target"]: e for e in loops}

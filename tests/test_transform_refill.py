@@ -21,7 +21,7 @@ from s2s.codegen.generate import region_arg_shapes
 from s2s.ir.interpreter import Memory, run_lanes, run_predicated, run_scalar
 from s2s.ir.printer import print_function
 from s2s.ir.types import F64, I32
-from s2s.pipeline import PIPELINE, AnalyzedRegion, PassState, analyze_refill, run_passes
+from s2s.pipeline import AnalyzedRegion, PassState, analyze_refill, passes, run_passes
 from s2s.report import RegionReport
 from s2s.transform.refill import refill_lanes
 from test_codegen_kit import vectorize
@@ -56,7 +56,7 @@ CHEAP = LOOP.replace(TRIP, "v * 0.5 + 1.0")
 def _canonical(tmp_path: Path, code: str):
     region = lower_one(tmp_path, code)
     state = PassState(region.fn, region_arg_shapes(region))
-    run_passes(state, PIPELINE[:2])
+    run_passes(state, passes("dce", "canonicalize"))
     return region, state.get("divergence")
 
 
@@ -98,7 +98,7 @@ def test_the_arm_that_stays_in_the_loop_gets_no_all_false_skip(tmp_path: Path) -
 
 def _canonical_fn(region):
     state = PassState(region.fn, region_arg_shapes(region))
-    run_passes(state, PIPELINE[1:2])
+    run_passes(state, passes("canonicalize"))
     return region, state.get("divergence")
 
 

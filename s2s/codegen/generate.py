@@ -43,8 +43,11 @@ class CodegenOptions:
     simdlen: Optional[int] = None
     """Overrides the simdlen clause (the --simdlen option)."""
     simd_functions: dict[str, Any] = field(default_factory=dict)
-    """declare simd functions the file declares or defines with variants:
+    """declare simd functions the file declares or defines with variants,
+    and callees with internal variants (s2s.internal_variants):
     name -> (codegen.variant.Signature, [vfabi.Variant])."""
+    no_variant: dict[str, str] = field(default_factory=dict)
+    """Callees whose internal variant could not be made, and why."""
 
 
 @dataclass
@@ -53,8 +56,9 @@ class GeneratedLoop:
     """The C statement block replacing the lines of the pragma and the loop
     (indented like the pragma; splice it at the start of the pragma's line)."""
     width: int
-    stats: dict[str, dict[str, int]]
-    """``memory``, ``calls``, ``allocas`` counts for the report."""
+    stats: dict[str, Any]
+    """``memory``, ``calls``, ``allocas`` counts for the report, and the
+    ``call_sites`` (WidenStats.call_sites)."""
     needs: set[Any] = field(default_factory=set)
     """Prelude items (see ``prelude``)."""
     refill: bool = False
@@ -381,7 +385,7 @@ class _LoopGen:
             needs |= variant["needs"] if variant else set()
         counted = refill["stats"] if refill else w.stats    # what the output runs
         stats = {"memory": dict(counted.memory), "calls": dict(counted.calls),
-                 "allocas": dict(counted.allocas)}
+                 "allocas": dict(counted.allocas), "call_sites": list(counted.call_sites)}
         return GeneratedLoop(text, W, stats, needs, refill=refill is not None)
 
     def accumulator_items(self, em: Emitter, folds: list[Any], acc_init: list[Any]
@@ -427,7 +431,8 @@ class _LoopGen:
     def widener(self, fn: Any, div: Any, mem: Any, records: Any, tag: str) -> Widener:
         return Widener(fn, div, mem, self.target, self.W, self.mbits, tag,
                        self.options.math, self.loc, self.options.simd_functions,
-                       records, threads=bool(self.region.worksharing))
+                       records, threads=bool(self.region.worksharing),
+                       no_variant=self.options.no_variant)
 
     def variant_block(self, variant: Any, tag: str, accumulators: dict[str, str]
                       ) -> Optional[dict[str, Any]]:

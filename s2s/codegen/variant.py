@@ -23,7 +23,7 @@ and ``e`` variants (per lane), as the ABI requires of every object.
 
 The variants of a function with internal linkage are static (gcc's clones
 of a static function are local symbols too), marked unused: like gcc's
-clones they may have no caller in the file.  Each architecture's block
+clones they may have no caller in the file.  A declare simd function's block
 first redeclares the function ``__noclone__`` for gcc: with ``-fopenmp`` or
 ``-fopenmp-simd`` gcc would otherwise clone the definition under the same
 names, and the object would define each variant twice.
@@ -145,6 +145,7 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
 
 def _head(sig: Signature, v: Variant, ret_type: str, params: list[str]) -> str:
     attr = f'__attribute__((target("{v.isa.attribute}"))) ' if v.isa.attribute else ""
+    # unused where the build compiles another branch, or nothing calls it
     linkage = "static __attribute__((__unused__)) " if sig.static else ""
     return f"{linkage}{attr}{ret_type} {v.mangled}({', '.join(params)})"
 
@@ -209,16 +210,16 @@ def _return(sig: Signature, v: Variant, typedefs: list[str]) -> tuple[str, list[
                   "return s2s_r;"]
 
 
-def family_block(sig: Signature, arch: str, header: str, texts: list[str]) -> str:
-    """The variants of one architecture behind its macro, after the
-    redeclaration that keeps gcc's own clones of the function out."""
+def family_block(arch: str, header: str, texts: list[str], before: str = "") -> str:
+    """The variants of one architecture behind its macro (``before`` them:
+    no_gcc_clones for a declare simd function's)."""
     if not texts:
         return ""
-    return (f"#if defined({arch})\n#include <{header}>\n" + _no_gcc_clones(sig)
-            + "\n".join(texts) + "#endif\n")
+    return (f"#if defined({arch})\n#include <{header}>\n" + before + "\n".join(texts)
+            + "#endif\n")
 
 
-def _no_gcc_clones(sig: Signature) -> str:
+def no_gcc_clones(sig: Signature) -> str:
     """gcc gives a definition that a ``declare simd`` pragma (on it or on an
     earlier declaration) covers simd clones of its own when the file is
     built with -fopenmp or -fopenmp-simd, under the names of the variants

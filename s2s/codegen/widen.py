@@ -74,6 +74,14 @@ class WidenStats:
         ("vector_variant", "vector_math", "serialized"), 0))
     allocas: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
         ("uniform", "varying"), 0))
+    call_sites: list[tuple[str, str, Optional[Location], str]] = field(default_factory=list)
+    """(how: ``vector math``, ``variant`` or ``serialized``; callee; where; a
+    detail: the variant's name or why the call runs lane by lane)."""
+
+    def call(self, how: str, inst: Call, detail: str = "") -> None:
+        key = {"vector math": "vector_math", "variant": "vector_variant"}.get(how, how)
+        self.calls[key] += 1
+        self.call_sites.append((how, inst.callee, inst.loc, detail))
 
 
 class Widener:
@@ -82,7 +90,8 @@ class Widener:
     def __init__(self, fn: Any, div: Any, mem: Any, target: Target, width: int,
                  mask_bits: int, tag: str, math: str, location: Optional[Location],
                  simd_functions: Optional[dict[str, Any]] = None,
-                 records: Optional[RecordInfo] = None, threads: bool = False) -> None:
+                 records: Optional[RecordInfo] = None, threads: bool = False,
+                 no_variant: Optional[dict[str, str]] = None) -> None:
         self.fn = fn
         self.div = div
         self.mem: dict[Any, Any] = mem or {}
@@ -93,7 +102,10 @@ class Widener:
         self.math = math
         self.location = location
         self.simd_functions = simd_functions or {}
-        """declare simd functions: name -> (Signature, variants) (codegen.variant)."""
+        """declare simd functions and internal variants: name -> (Signature,
+        variants) (codegen.variant)."""
+        self.no_variant = no_variant or {}
+        """Callees whose internal variant could not be made: why."""
         self.records = records
         """Record groups (s2s.analysis.records): strided fields moved as whole records."""
         self.threads = threads
@@ -996,13 +1008,13 @@ class Widener:
         if t is not None and self.exact_math(inst) == base:
             names = ["a", "b", "c"][:len(args)]
             kw = {n: self.vec(a) for n, a in zip(names, args)}
-            self.stats.calls["vector_math"] += 1
+            self.stats.call("vector math", inst)
             return self.set_vec(inst, self.vop(base, t, hint, t=t, **kw))
         # pure math may run on inactive lanes too (no memory, no traps)
         if inst.pure and float_args and self.math == "vector" and t is not None:
             vname = self.target.vector_math_name(inst.callee, len(args), t)
             if vname is not None:
-                self.stats.calls["vector_math"] += 1
+                self.stats.call("vector math", inst, vname)
                 self.needs.add(("proto", vname, t.ctype, len(args)))
                 dst = self.new_vec(t, hint)
                 mask = self.mask_operand(inst, mask_bits)
@@ -1013,7 +1025,7 @@ class Widener:
         if self.vector_variant(inst, kept, hint):
             return
         mask = self.mask_operand(inst, mask_bits)
-        self.stats.calls["serialized"] += 1
+        self.stats.call("serialized", inst, self.why_serialized(inst))
         inputs = [self.lane_operand(a) for a in args]
         code = f"{inst.callee}({', '.join('{%d}' % i for i in range(len(args)))})"
         if kept is None:
@@ -1033,6 +1045,20 @@ class Widener:
             return None
         names = ["a", "b", "c"][:len(inst.operands)]
         return base if self.probe(base, t=t, **{n: "" for n in names}) else None
+
+    def why_serialized(self, inst: Call) -> str:
+        """The report's reason for a call run lane by lane."""
+        if inst.wants_variant and inst.callee in self.no_variant:
+            return f"{inst.not_inlined}; {self.no_variant[inst.callee]}"
+        if inst.callee in self.simd_functions:
+            return f"{inst.not_inlined or 'no vector variant'}; none of its vector variants " \
+                "fits this call"
+        if inst.not_inlined:
+            return inst.not_inlined
+        if inst.pure:
+            return ("--math exact" if self.math != "vector"
+                    else f"no vector version on {self.target.name}")
+        return "no vector variant"
 
     def math_args(self, args: list[Value], t: TypeInfo, mask: Optional[Operand]) -> list[str]:
         """A math call's vector arguments, 1.0 on the lanes its mask leaves out:
@@ -1073,7 +1099,7 @@ class Widener:
                 assert m is not None
                 args.append(f"({mask_pieces(v)[0].ctype}){m.text}")
             self.needs.add(("decl", proto))
-            self.stats.calls["vector_variant"] += 1
+            self.stats.call("variant", inst, v.mangled)
             call = f"{v.mangled}({', '.join(args)})"
             if t is None:
                 self.stmt(f"{call};")

@@ -50,9 +50,11 @@ from .loop_form import CanonicalLoop, collapse_nest
 from ..transform.cse import eliminate_common_subexpressions
 from .lower_clang import (SourceText, binary_op, children, decl_key, location, strip_parens,
                           unary_op, unsupported, walk_preorder)
+from .lower_callee import GlobalArgs, RegionCalls, callee_table
 from .lower_expr import LValue, Var
 from .lower_stmt import BodyLowerer
-from .lower_types import TypeMapper, is_array_ctype, is_struct_ctype, pointer_c_type
+from .lower_types import (TypeMapper, is_array_ctype, is_function_pointer, is_struct_ctype,
+                          pointer_c_type)
 from .parse import ParsedFile
 from .pragmas import Pragma
 
@@ -60,12 +62,14 @@ CK = ci.CursorKind
 TK = ci.TypeKind
 
 
-def lower_loop(parsed: ParsedFile, pragma: Pragma, plain_char_signed: bool = True) -> Region:
+def lower_loop(parsed: ParsedFile, pragma: Pragma, plain_char_signed: bool = True,
+               no_inline: str = "") -> Region:
     """Lower the loop a simd pragma annotates into a Region (or Unsupported).
 
     ``pragma``'s target is the FOR_STMT.  Plain ``char``
     is i8 unless ``plain_char_signed`` is False (AArch64: u8); when
-    ``Region.plain_char`` is False the region does not depend on it."""
+    ``Region.plain_char`` is False the region does not depend on it.
+    ``no_inline``: why no call is inlinable this time (lower_callee)."""
     if pragma.unsupported is not None:
         raise pragma.unsupported  # found with the pragma (pragmas.py)
     clauses = pragma.clauses
@@ -81,9 +85,11 @@ def lower_loop(parsed: ParsedFile, pragma: Pragma, plain_char_signed: bool = Tru
     low = BodyLowerer(fn, types, address_taken)
     loc = pragma.location
     args, results = _bind_variables(low, loop, outer, uses, clauses, loc)
+    calls = region_calls(low, parsed.tu, plain_char_signed, args, pragma.start, no_inline)
     low.stmt(loop.body)
     low.jump(low.ret_block)
     _finish_region(low, loop.cursor)
+    args += calls.globals.added
     start = pragma.start
     end = _statement_end(src, pragma.target)
     return Region(
@@ -96,8 +102,18 @@ def lower_loop(parsed: ParsedFile, pragma: Pragma, plain_char_signed: bool = Tru
         pragma_text=src.slice(start, pragma.end),
         outer_loops=[o.header_text for o in outer],
         outer_bounds=[_bounds(o) for o in outer],
-        worksharing=clauses.worksharing,
-        plain_char=types.saw_plain_char)
+        worksharing=clauses.worksharing, callees=calls.callees,
+        plain_char=types.saw_plain_char or calls.saw_plain_char)
+
+
+def region_calls(low: BodyLowerer, tu: ci.TranslationUnit, plain_char_signed: bool,
+                 args: list[ArgBinding], offset: int, no_inline: str = "") -> RegionCalls:
+    """Calls of functions with a body here become inlinable (lower_callee)
+    where their code can be spliced at ``offset``, the region's place."""
+    calls = RegionCalls(callee_table(tu, plain_char_signed), GlobalArgs(low.fn, args), offset,
+                        no_inline)
+    low.calls = calls
+    return calls
 
 
 def _bounds(loop: CanonicalLoop) -> LoopBounds:
@@ -193,6 +209,8 @@ def _scan_uses(body: ci.Cursor, loop: CanonicalLoop, address_taken: set[Hashable
         if inside:
             continue
         is_written = c.hash in written
+        if is_function_pointer(decl.type) and not is_written:
+            continue  # called by its name, lane by lane (lower_expr.visit_CALL_EXPR)
         if key == loop.var_key:
             if is_written and uses.iv_written is None:
                 uses.iv_written = c

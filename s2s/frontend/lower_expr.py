@@ -22,18 +22,19 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Hashable, Optional
+from typing import Any, Hashable, Optional
 
 import clang.cindex as ci
 
 from ..ir.builder import IRBuilder
 from ..ir.types import (F32, I1, I8, I32, I64, VOID, ArrayType, FloatType, IntType, PtrType,
                         StructType, Type)
-from ..ir.values import Block, Constant, Function, Phi, Undef, Value
+from ..ir.values import Block, Call, Constant, Function, Phi, Undef, Value
 from .lower_clang import (binary_op, children, construct_name, decl_key, evaluate,
                           is_anonymous_record,
-                          is_lvalue_kind, location, strip_implicit, unary_op, unsupported)
-from .lower_types import TypeMapper, is_bool_ctype
+                          is_lvalue_kind, location, strip_implicit, unary_op, unsupported,
+                          walk_preorder)
+from .lower_types import TypeMapper, is_bool_ctype, is_function_pointer
 from ..ir.ssa import SSABuilder
 
 CK = ci.CursorKind
@@ -94,6 +95,9 @@ class ExprLowerer:
         self.ssa.seal(self.entry)
         self.alloca_builder = IRBuilder()
         self.n_allocas = 0
+        self.calls: Optional[Any] = None
+        """How calls of functions with a body here are lowered
+        (lower_callee.CallLowering; None: as plain calls)."""
         self.constant_memo: dict[ci.Cursor, bool] = {}
         """``_constant_tree`` per expression: ``_fold`` asks at every level of
         an expression tree, so without it a deep tree costs quadratic time."""
@@ -275,8 +279,8 @@ class ExprLowerer:
             self.rvalue(c)
             return
         if c.type.get_canonical().kind == TK.RECORD and c.kind != CK.BINARY_OPERATOR:
-            if c.kind == CK.CALL_EXPR:
-                raise unsupported("call returning a struct in simd loop", c)
+            if strip_implicit(c).kind == CK.CALL_EXPR:
+                self.visit_CALL_EXPR(strip_implicit(c))
             return
         self.rvalue(c)
 
@@ -456,6 +460,8 @@ class ExprLowerer:
     def visit_CALL_EXPR(self, c: ci.Cursor) -> Value:
         kids = children(c)
         callee = strip_implicit(kids[0])
+        if self.is_named_pointer(callee):
+            return self.call_through_pointer(c, callee.spelling, kids[1:])
         if callee.kind != CK.DECL_REF_EXPR or callee.referenced is None or \
                 callee.referenced.kind != CK.FUNCTION_DECL:
             raise unsupported("call through a function pointer in simd loop", c)
@@ -466,18 +472,62 @@ class ExprLowerer:
                 return special
             if name[len("__builtin_"):] in PURE_FUNCTIONS:
                 name = name[len("__builtin_"):]
-        args = []
-        for a in kids[1:]:
-            if a.type.get_canonical().kind == TK.RECORD:
-                raise unsupported(f"struct argument in call to '{name}' in simd loop", a)
-            args.append(self.rvalue(a))
         ret_kind = c.type.get_canonical().kind
-        if ret_kind == TK.RECORD:
-            raise unsupported(f"call to '{name}' returning a struct in simd loop", c)
-        ret = VOID if ret_kind == TK.VOID else self.ir_type(c)
+        ret = VOID if ret_kind in (TK.VOID, TK.RECORD) else self.ir_type(c)
         pure = name in PURE_FUNCTIONS and ret != VOID
-        result = self.bld().call(name, args, ret, pure)
-        return result
+        extra, not_inlined = [], ""
+        if self.calls is not None and not pure:
+            extra, not_inlined = self.calls.operands(callee.referenced, name)
+        records = [a for a in kids[1:] if a.type.get_canonical().kind == TK.RECORD]
+        if records and (self.calls is None or not_inlined):
+            raise unsupported(f"struct argument in call to '{name}' in simd loop"
+                              + (f" ({not_inlined})" if not_inlined else ""), records[0])
+        if ret_kind == TK.RECORD and (self.calls is None or not_inlined):
+            raise unsupported(f"call to '{name}' returning a struct in simd loop"
+                              + (f" ({not_inlined})" if not_inlined else ""), c)
+        # structs go by address: only to calls that are inlined (lower_callee)
+        args = [self.struct_argument(a, kids[1:]) if a in records else self.rvalue(a)
+                for a in kids[1:]]
+        slot = self.alloca(self.ir_type(c), "result") if ret_kind == TK.RECORD else None
+        result = self.bld().call(name, args + ([slot] if slot else []) + extra, ret, pure)
+        assert isinstance(result, Call)
+        result.loc = location(c)
+        result.not_inlined = not_inlined
+        return slot if slot is not None else result
+
+    def is_named_pointer(self, callee: ci.Cursor) -> bool:
+        """A function pointer variable from outside the loop (``fp(x)``):
+        the vector code can call it by its name."""
+        ref = callee.referenced
+        return callee.kind == CK.DECL_REF_EXPR and ref is not None and \
+            ref.kind in (CK.VAR_DECL, CK.PARM_DECL) and decl_key(ref) not in self.vars and \
+            is_function_pointer(ref.type) and self.calls is not None
+
+    def call_through_pointer(self, c: ci.Cursor, name: str, args: list[ci.Cursor]) -> Value:
+        """A call through a function pointer: lane by lane, never inlined."""
+        if any(a.type.get_canonical().kind == TK.RECORD for a in args) or \
+                c.type.get_canonical().kind == TK.RECORD:
+            raise unsupported(f"struct argument or result in a call through '{name}' in "
+                              "simd loop", c)
+        ret = VOID if c.type.get_canonical().kind == TK.VOID else self.ir_type(c)
+        call = self.bld().call(name, [self.rvalue(a) for a in args], ret, False)
+        assert isinstance(call, Call)
+        call.loc = location(c)
+        call.not_inlined = f"a call through the function pointer '{name}'"
+        self.calls.plain_calls.add(name)  # the name must be visible where it is inlined
+        return call
+
+    def struct_argument(self, a: ci.Cursor, others: list[ci.Cursor]) -> Value:
+        """The address of a struct passed by value: the object itself, or a
+        copy when another argument takes the address of the same variable
+        (the callee could write it through that pointer and read the copy)."""
+        src = self.struct_source(a)
+        base = _base_variable(a)
+        if base is None or not any(_takes_address_of(o, base) for o in others if o != a):
+            return src
+        copy = self.alloca(src.type.pointee, "arg")  # type: ignore[attr-defined]
+        self.copy_struct(copy, src, a)
+        return copy
 
     def builtin(self, c: ci.Cursor, name: str, args: list[ci.Cursor]) -> Optional[Value]:
         """The GNU builtins math.h macros expand to (isnan, isinf, ...) and
@@ -548,6 +598,40 @@ def _anonymous_member(field: ci.Cursor) -> bool:
         return False
     t = field.type.get_canonical()
     return t.kind == TK.RECORD and is_anonymous_record(t.get_declaration())
+
+
+def _base_variable(c: ci.Cursor) -> Optional[Hashable]:
+    """The variable an lvalue such as ``s``, ``s.a.b`` or ``s.arr[2]`` is
+    part of (None: through a pointer, or no variable)."""
+    c = strip_implicit(c)
+    while True:
+        if c.kind == CK.DECL_REF_EXPR:
+            return decl_key(c.referenced) if c.referenced is not None else None
+        kids = children(c)
+        if c.kind == CK.MEMBER_REF_EXPR and kids and \
+                kids[0].type.get_canonical().kind != TK.POINTER:
+            c = strip_implicit(kids[0])
+        elif c.kind == CK.ARRAY_SUBSCRIPT_EXPR and kids and \
+                kids[0].type.get_canonical().kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY):
+            c = strip_implicit(kids[0])
+        elif c.kind == CK.UNEXPOSED_EXPR and len(kids) == 1:
+            c = kids[0]
+        else:
+            return None
+
+
+def _takes_address_of(c: ci.Cursor, var: Hashable) -> bool:
+    """Whether expression ``c`` has ``&`` of (a part of) variable ``var``,
+    or names an array variable ``var`` (which decays to its address)."""
+    for k in walk_preorder(c):
+        if k.kind == CK.UNARY_OPERATOR and unary_op(k) == "&" and \
+                _base_variable(children(k)[0]) == var:
+            return True
+        if k.kind == CK.DECL_REF_EXPR and k.referenced is not None and \
+                decl_key(k.referenced) == var and \
+                k.type.get_canonical().kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY):
+            return True
+    return False
 
 
 def _pointerish(c: ci.Cursor) -> bool:

@@ -21,7 +21,7 @@ parameters, and writes to globals keep the function scalar (Unsupported).
 """
 from __future__ import annotations
 
-from typing import Any, Hashable
+from typing import Any, Hashable, Optional
 
 import clang.cindex as ci
 
@@ -29,7 +29,7 @@ from ..codegen.vfabi import ParamKind
 from ..ir.region import ArgBinding, LoopBounds, Region
 from ..ir.types import I32, FloatType, IntType, PtrType, Type
 from ..ir.values import Constant, Function
-from .lower import _address_taken, _finish_region, _scan_uses, _uniform
+from .lower import _address_taken, _finish_region, _scan_uses, _uniform, region_calls
 from .lower_clang import decl_key, location, unsupported
 from .lower_stmt import BodyLowerer
 from .lower_types import TypeMapper
@@ -73,8 +73,10 @@ class _NoLoop:
 
 def lower_function(parsed: Any, cursor: ci.Cursor, vlen: int, masked: bool,
                    kinds: tuple[ParamKind, ...], clauses: Any, mask_bits: int = 32,
-                   plain_char_signed: bool = True) -> Region:
-    """The region of one variant shape of the function defined at ``cursor``."""
+                   plain_char_signed: bool = True, site: Optional[int] = None) -> Region:
+    """The region of one variant shape of the function defined at ``cursor``;
+    ``site``: where in the main file the variant goes (default: right
+    after the definition)."""
     types = TypeMapper(plain_char_signed, scope=cursor)
     loc = location(cursor)
     fn = Function(f"{cursor.spelling}.simd")
@@ -111,14 +113,17 @@ def lower_function(parsed: Any, cursor: ci.Cursor, vlen: int, masked: bool,
     for key, use in uses.outside.items():
         if key not in param_keys:
             args.append(_uniform(low, key, use))
+    calls = region_calls(low, cursor.translation_unit, plain_char_signed, args,
+                         cursor.extent.end.offset if site is None else site)
     low.stmt(body)
     low.jump(low.ret_block)
     _finish_region(low, cursor, "the function never returns")
+    args += calls.globals.added
     bounds = LoopBounds(LANE, "int", True, "0", str(vlen), "<", 1, var_type=I32)
     # column 1: the core is spliced into the wrapper at the left margin
     return Region(kind="function", name=cursor.spelling, file=loc.file, line=loc.line,
                   column=1, fn=fn, args=args, bounds=bounds, clauses=clauses,
-                  plain_char=types.saw_plain_char)
+                  callees=calls.callees, plain_char=types.saw_plain_char or calls.saw_plain_char)
 
 
 def _index(low: BodyLowerer, lane: Any) -> Any:

@@ -119,8 +119,11 @@ class OperatorLowerer(ExprLowerer):
         return self.cast(v, lv.ir)
 
     def struct_source(self, c: ci.Cursor) -> Value:
-        """The address of a struct-valued expression (only lvalues are supported)."""
+        """The address of a struct-valued expression: an lvalue, or the
+        result of a call (that is inlined, lower_callee)."""
         inner = strip_implicit(c)
+        if inner.kind == CK.CALL_EXPR:
+            return self.visit_CALL_EXPR(inner)
         if not is_lvalue_kind(inner):
             raise unsupported("struct value that is not a variable or element "
                               "in simd loop", c)

@@ -179,6 +179,13 @@ def is_bool_ctype(t: ci.Type) -> bool:
     return t.get_canonical().kind == TK.BOOL
 
 
+def is_function_pointer(t: ci.Type) -> bool:
+    """A pointer to a function (``double (*f)(double)``)."""
+    canon = t.get_canonical()
+    return canon.kind == TK.POINTER and canon.get_pointee().get_canonical().kind in (
+        TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO)
+
+
 def is_struct_ctype(t: ci.Type) -> bool:
     return t.get_canonical().kind == TK.RECORD
 

@@ -87,6 +87,16 @@ class Scopes:
                 break
         return names
 
+    def local_names_at(self, offset: int) -> set[str]:
+        """The identifiers that parameters and block-scope declarations
+        introduce at ``offset`` (they hide file-scope ones of that name)."""
+        names = Names()
+        for start, end, decl in self._functions:
+            if start <= offset < end:
+                self._locals(decl, offset, names)
+                break
+        return names.variables | names.others
+
     def _locals(self, fn: ci.Cursor, offset: int, names: Names) -> None:
         """Parameters, then the block-scope declarations enclosing ``offset``."""
         node = fn

@@ -174,7 +174,15 @@ def copy_with_operands(t: Instruction, ops: Sequence[Value]) -> Instruction:
     if isinstance(t, FieldAddr):
         return FieldAddr(ops[0], t.field, t.type, t.name)
     assert isinstance(t, Call) and t.pure, t
-    return Call(t.callee, ops, t.type, t.pure, t.name)
+    return copy_call(t, ops)
+
+
+def copy_call(call: Call, ops: Sequence[Value]) -> Call:
+    """A call of the same function on ``ops``, with its source location."""
+    copy = Call(call.callee, ops, call.type, call.pure, call.name)
+    copy.loc, copy.not_inlined, copy.wants_variant = call.loc, call.not_inlined, \
+        call.wants_variant
+    return copy
 
 
 def copy_instruction(inst: Instruction, value: Callable[[Value], Value],
@@ -203,7 +211,7 @@ def copy_instruction(inst: Instruction, value: Callable[[Value], Value],
     if isinstance(inst, Store):
         return Store(ops[0], ops[1])
     if isinstance(inst, Call):
-        return Call(inst.callee, ops, inst.type, inst.pure, inst.name)
+        return copy_call(inst, ops)
     if isinstance(inst, Alloca):
         return Alloca(inst.allocated, inst.name, inst.interleaved)
     return copy_with_operands(inst, ops)

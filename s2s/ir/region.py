@@ -50,6 +50,42 @@ class ArgBinding:
 
 
 @dataclass
+class CalleeBody:
+    """A function whose definition the translation unit holds, lowered for
+    inlining into regions that call it (s2s.frontend.lower_callee,
+    s2s.transform.inline)."""
+
+    name: str
+    fn: Function
+    """Its body.  Arguments: the C parameters, then one per global object
+    the body (or a function it calls in turn) reads, by address."""
+    params: int
+    """How many of ``fn.args`` are the C parameters (a struct parameter is
+    the address of the caller's object, or of a copy when the callee
+    writes it)."""
+    result_slot: bool = False
+    """Whether a struct result is stored through an argument after the C
+    parameters (the caller's object)."""
+    globals: list[ArgBinding] = field(default_factory=list)
+    """How a caller obtains each argument after the parameters (``&g``, ``t``)."""
+    calls: set[str] = field(default_factory=set)
+    """Functions its body calls that stay calls wherever it is inlined
+    (recursion, no body here): their names must be visible there."""
+    inlinable_calls: set[str] = field(default_factory=set)
+    """Functions its body calls whose calls may be inlined in turn."""
+
+    by_address: bool = False
+    """Structs go to it by address (parameters, result): its calls must be
+    inlined, since a plain C call would pass the values."""
+
+    @property
+    def arity(self) -> int:
+        """Operands of a call that may be inlined: parameters, the result's
+        slot, the globals."""
+        return self.params + self.result_slot + len(self.globals)
+
+
+@dataclass
 class ResultBinding:
     """Where one value returned by the region goes after the loop."""
 
@@ -152,6 +188,9 @@ class Region:
     """C lines the vector code starts with: checks that the build sees the
     loop's macros and preprocessor branches as s2svec did
     (s2s.frontend.macro_checks)."""
+    callees: dict[str, CalleeBody] = field(default_factory=dict)
+    """The bodies of the functions whose calls in ``fn`` may be inlined
+    (with those they call in turn), by name (s2s.transform.inline)."""
     plain_char: bool = False
     """True when the IR depends on the signedness of plain ``char`` (signed
     on x86, unsigned on AArch64): lower again with

@@ -289,6 +289,16 @@ class Call(Instruction):
         """The C name of the called function."""
         self.pure: bool = pure
         """True when the call reads no memory and writes none (math functions)."""
+        self.loc: Optional[Any] = None
+        """Where the call is in the source (a diagnostics Location, set by
+        lowering): the report says at each call how it went."""
+        self.wants_variant: bool = False
+        """Set by transform.inline on a call it leaves for an internal vector
+        variant of the callee (s2s.internal_variants)."""
+        self.not_inlined: str = ""
+        """Why a call of a function whose body the translation unit holds
+        cannot be inlined (set by lowering and by transform.inline; the
+        report gives it for calls that are serialized)."""
 
     @property
     def has_side_effects(self) -> bool:
@@ -314,6 +324,10 @@ class Phi(Instruction):
 
     def value_from(self, block: "Block") -> Value:
         return self.operands[self.incoming_blocks.index(block)]
+
+    def replace_incoming_block(self, old: "Block", new: "Block") -> None:
+        """The values that came from ``old`` come from ``new`` now."""
+        self.incoming_blocks = [new if b is old else b for b in self.incoming_blocks]
 
     def remove_incoming(self, block: "Block") -> None:
         i = self.incoming_blocks.index(block)

@@ -1,13 +1,15 @@
-/* s2s-test: vectorized=1 tolerance=exact report="calls.serialized=1 calls.vector_math=0" */
-/* call_serialized: a call to a user function without a vector variant
- * (and no declare simd) is made once per active lane with that lane's
- * arguments. */
+/* s2s-test: vectorized=1 tolerance=exact report="calls.serialized=1 calls.vector_math=0 calls.inlined=0" */
+/* call_serialized: a call to a user function that is not inlined (its
+ * address is taken) and has no vector variant (no declare simd) is made
+ * once per active lane with that lane's arguments. */
 #include "harness.h"
 
 static double userf(double v, int i)
 {
     return v * v - 1.0 + (i & 3);
 }
+
+double (*const userf_pointer)(double, int) = userf;
 
 void callit(int n, const double *x, double *y)
 {

@@ -1,6 +1,7 @@
-/* s2s-test: vectorized=1 tolerance=exact */
+/* s2s-test: vectorized=1 tolerance=exact report="calls.inlined=2 calls.serialized=0" */
 /* divergent_call_counted: a function with no vector variant (defined in
- * this file, not static inline, so a call stays a call) that counts its
+ * this file, so its calls are inlined, the stores under the masks of their
+ * divergent conditions) that counts its
  * calls through the pointer it is given, called only under a divergent
  * condition: each iteration has its own counter (race-free), so the
  * counts show exactly which lanes called it, and how often (a second call

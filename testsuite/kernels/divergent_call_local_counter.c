@@ -1,8 +1,9 @@
-/* s2s-test: vectorized=1 tolerance=exact */
+/* s2s-test: vectorized=1 tolerance=exact report="calls.inlined=3 calls.serialized=0" */
 /* divergent_call_local_counter: an address-taken local: each iteration
  * passes the address of its own counter (a local of the loop body) to a
  * function with no vector variant, called under divergent conditions in
- * two places; the local is read back after the calls. */
+ * two places (inlined: the counter is per-lane storage); the local is read
+ * back after the calls. */
 #include "harness.h"
 
 double step(double v, int32_t *count)
