@@ -328,6 +328,28 @@ def test_gcc_cflags_reach_gcc_builds_only() -> None:
     assert dt.kernel_cflags("clang-19", meta) == ["-O1"]
 
 
+def test_candidate_cflags_reach_the_candidate_only(tmp_path: Path) -> None:
+    """``candidate_cflags`` (a generated program's -fopenmp-simd or -fopenmp)
+    build s2svec's output, not the reference; clang gets gcc's OpenMP
+    runtime; candidates find the kernel's own headers."""
+    meta = dt.parse_meta('/* s2s-test: vectorized=? candidate_cflags="-fopenmp" */\n')
+    assert dt.kernel_cflags("gcc", meta) == []
+    assert dt.kernel_cflags("gcc", meta, candidate=True) == ["-fopenmp"]
+    kernel = tmp_path / "k.c"
+    assert dt.candidate_flags("clang-19", meta, kernel) == ("-fopenmp=libgomp", "-iquote",
+                                                              str(tmp_path))
+
+
+def test_a_kernels_own_headers_key_its_builds(tmp_path: Path) -> None:
+    kernel = tmp_path / "k.c"
+    kernel.write_text('#include "harness.h"\n#include "k_own.h"\nint main(void) { return 0; }\n')
+    (tmp_path / "k_own.h").write_text("#define A 1\n")
+    before = dt._ref_directory(kernel, tmp_path)
+    (tmp_path / "k_own.h").write_text("#define A 2\n")
+    assert dt._ref_directory(kernel, tmp_path) != before
+    assert dt.own_headers(kernel) == b"#define A 2\n"
+
+
 # --- warnings about s2svec's code ----------------------------------------------
 
 ORIGINAL = "int f(int n)\n{\n    int unused_user;\n    return n;\n}\n"
