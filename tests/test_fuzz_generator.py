@@ -94,10 +94,11 @@ DECLARE_SIMD_FEATURES = (
     "declare-simd", "declare-simd-varying", "declare-simd-uniform", "declare-simd-uniform-ptr",
     "declare-simd-linear", "declare-simd-linear-ptr", "declare-simd-inbranch",
     "declare-simd-notinbranch", "declare-simd-masked",
-    # how the functions are written and the program built (issue 19)
+    # how the functions are written (issue 19)
     *(f"declare-simd-form-{f.replace(' ', '-')}" for f in gen.LINKAGES),
-    "build-fopenmp-simd", "build-fopenmp",
 )
+BUILD_FEATURES = ("build-fopenmp-simd", "build-fopenmp")
+"""The candidates built as OpenMP programs are (issue 19)."""
 NEW_KINDS = ("switch", "continue", "divergent_loop", "early_exit_loop", "nested_break",
              "local_array", "short_circuit", "declare_simd", "formula_cascade")
 
@@ -117,7 +118,7 @@ REQUIRED_FEATURES = {
     "lastprivate", "private", "linear", "collapse", "collapse-lastprivate", "clauses",
     "for-simd",
     "call", "libm", "math-exact",
-    *DIVERGENT_FEATURES, *DECLARE_SIMD_FEATURES,
+    *DIVERGENT_FEATURES, *DECLARE_SIMD_FEATURES, *BUILD_FEATURES,
 }
 
 
