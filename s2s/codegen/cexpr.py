@@ -9,7 +9,7 @@ compares and conversions are C's.  Nothing here depends on the target.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Optional, Sequence
 
 from ..diagnostics import internal_error
 from ..ir.types import ArrayType, FloatType, IntType, PtrType, StructType, Type, VoidType
@@ -109,7 +109,8 @@ def scalar_expr(inst: Instruction, ops: Sequence[str]) -> str:
     if isinstance(inst, UnOp):
         return _unop(inst.op, t, ops[0])
     if isinstance(inst, Cmp):
-        return f"({ops[0]} {_CMP[inst.pred]} {ops[1]})"
+        known = _unsigned_against_zero(inst)
+        return known if known is not None else f"({ops[0]} {_CMP[inst.pred]} {ops[1]})"
     if isinstance(inst, Cast):
         return cast_expr(inst.operands[0].type, t, ops[0])
     if isinstance(inst, Select):
@@ -123,6 +124,22 @@ def scalar_expr(inst: Instruction, ops: Sequence[str]) -> str:
     if isinstance(inst, Call):
         return f"{inst.callee}({', '.join(ops)})"
     raise internal_error(f"the IR instruction '{inst.opcode}' has no scalar C form")
+
+
+def _unsigned_against_zero(inst: Cmp) -> Optional[str]:
+    """The value of an unsigned comparison with 0 that its type decides
+    (``x >= 0u`` is 1, ``x < 0u`` is 0, the operands have no effects): gcc
+    warns about the C text (-Wtype-limits)."""
+    a, b = inst.operands
+    if not (isinstance(a.type, IntType) and not a.type.signed and a.type.bits > 1):
+        return None
+    right = {"ge": "1", "lt": "0"} if _is_zero(b) else {}   # x >= 0, x < 0
+    left = {"le": "1", "gt": "0"} if _is_zero(a) else {}    # 0 <= x, 0 > x
+    return {**right, **left}.get(inst.pred)
+
+
+def _is_zero(v: object) -> bool:
+    return isinstance(v, Constant) and int(v.value) == 0
 
 
 def _binop(op: str, t: Type, a: str, b: str) -> str:
