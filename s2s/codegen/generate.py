@@ -486,7 +486,8 @@ class _LoopGen:
             if b.role in VARIANT_PARAMS:
                 name = w.name(b.c_expr)
                 value = VARIANT_PARAMS[b.role].replace("{W}", str(self.W))
-                iter_setup += [f"const {c_decl(t, name)} = {value};"] * read
+                if read:
+                    iter_setup.append(f"const {c_decl(t, name)} = {value};")
                 w.forms[arg] = Form(scalar=name)
             elif b.role == "reduction" and tail:
                 w.forms[arg] = Form(vec=(accumulators or {})[b.c_expr])

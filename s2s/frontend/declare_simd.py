@@ -20,10 +20,9 @@ the function (s2s.frontend.linkage), and s2svec writes them into the file:
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
-
-import re
 
 import clang.cindex as ci
 
