@@ -109,7 +109,7 @@ def scalar_expr(inst: Instruction, ops: Sequence[str]) -> str:
     if isinstance(inst, UnOp):
         return _unop(inst.op, t, ops[0])
     if isinstance(inst, Cmp):
-        known = _unsigned_against_zero(inst)
+        known = _decided(inst)
         return known if known is not None else f"({ops[0]} {_CMP[inst.pred]} {ops[1]})"
     if isinstance(inst, Cast):
         return cast_expr(inst.operands[0].type, t, ops[0])
@@ -126,20 +126,34 @@ def scalar_expr(inst: Instruction, ops: Sequence[str]) -> str:
     raise internal_error(f"the IR instruction '{inst.opcode}' has no scalar C form")
 
 
-def _unsigned_against_zero(inst: Cmp) -> Optional[str]:
-    """The value of an unsigned comparison with 0 that its type decides
-    (``x >= 0u`` is 1, ``x < 0u`` is 0, the operands have no effects): gcc
-    warns about the C text (-Wtype-limits)."""
+_MIRROR = {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
+
+
+def _decided(inst: Cmp) -> Optional[str]:
+    """The value of an integer comparison that its operands' type decides: a
+    value with itself, or with its type's least or greatest value (``x >=
+    0u`` is 1, ``x < INT_MIN`` is 0).  gcc warns about such C text
+    (-Wtautological-compare, -Wtype-limits); the operands have no effects."""
     a, b = inst.operands
-    if not (isinstance(a.type, IntType) and not a.type.signed and a.type.bits > 1):
+    t = a.type
+    if not isinstance(t, IntType) or t.bits == 1:
         return None
-    right = {"ge": "1", "lt": "0"} if _is_zero(b) else {}   # x >= 0, x < 0
-    left = {"le": "1", "gt": "0"} if _is_zero(a) else {}    # 0 <= x, 0 > x
-    return {**right, **left}.get(inst.pred)
+    if a is b:
+        return "1" if inst.pred in ("eq", "le", "ge") else "0"
+    if isinstance(b, Constant):
+        pred, c = inst.pred, _int_value(b, t)
+    elif isinstance(a, Constant):
+        pred, c = _MIRROR[inst.pred], _int_value(a, t)
+    else:
+        return None
+    low, high = (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.signed else (0, (1 << t.bits) - 1)
+    return {("lt", low): "0", ("ge", low): "1", ("gt", high): "0", ("le", high): "1"}.get((pred, c))
 
 
-def _is_zero(v: object) -> bool:
-    return isinstance(v, Constant) and int(v.value) == 0
+def _int_value(c: Constant, t: IntType) -> int:
+    """The constant as a value of ``t`` (its bits read with t's signedness)."""
+    bits = int(c.value) & ((1 << t.bits) - 1)
+    return bits - (1 << t.bits) if t.signed and bits >> (t.bits - 1) else bits
 
 
 def _binop(op: str, t: Type, a: str, b: str) -> str:
