@@ -785,7 +785,7 @@ class Widener:
     def live(self) -> set[Instruction]:
         """The instructions whose code is made (the others' values are never
         read: their variables would be set but unused)."""
-        return live_instructions(self.fn, self.reads)
+        return live_instructions(self.fn, self.reads, _has_effect)
 
     @functools.cached_property
     def read_values(self) -> set[Value]:
@@ -1137,6 +1137,13 @@ class Widener:
         if k.kind != "v":
             return self.scalar(a)
         return f"({pieces(v.isa, a.type, v.vlen, v.mangled)[0].ctype}){self.vec(a)}"
+
+
+def _has_effect(inst: Instruction) -> bool:
+    """An effect of its own: a horizontal ``s2s.any``/``s2s.all`` has none
+    in C (the IR keeps it as a call; unused, its variable would be set and
+    never read)."""
+    return inst.has_side_effects and not (isinstance(inst, Call) and inst.callee in HORIZONTAL)
 
 
 def _reads_mask(inst: Instruction) -> bool:

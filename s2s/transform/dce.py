@@ -66,12 +66,16 @@ class DeadCodeElimination:
 Reads = Callable[[Instruction], Iterable[Value]]
 
 
-def live_instructions(fn: Function, reads: Optional[Reads] = None) -> set[Instruction]:
+def live_instructions(fn: Function, reads: Optional[Reads] = None,
+                      effect: Optional[Callable[[Instruction], bool]] = None
+                      ) -> set[Instruction]:
     """Instructions with an effect, and everything they use (operands and
-    masks).  ``reads``: what the code made for an instruction reads, when a
-    code generator knows better than the operands (s2s.codegen.widen)."""
+    masks).  ``reads`` and ``effect``: what the code made for an instruction
+    reads and whether it has an effect of its own, when a code generator
+    knows better than the IR (s2s.codegen.widen)."""
     live: set[Instruction] = set()
-    work = [i for i in fn.instructions() if i.is_terminator or i.has_side_effects]
+    work = [i for i in fn.instructions()
+            if i.is_terminator or (effect(i) if effect else i.has_side_effects)]
     while work:
         inst = work.pop()
         if inst in live:
