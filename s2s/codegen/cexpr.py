@@ -109,7 +109,7 @@ def scalar_expr(inst: Instruction, ops: Sequence[str]) -> str:
     if isinstance(inst, UnOp):
         return _unop(inst.op, t, ops[0])
     if isinstance(inst, Cmp):
-        known = _decided(inst)
+        known = decided_comparison(inst)
         return known if known is not None else f"({ops[0]} {_CMP[inst.pred]} {ops[1]})"
     if isinstance(inst, Cast):
         return cast_expr(inst.operands[0].type, t, ops[0])
@@ -129,7 +129,7 @@ def scalar_expr(inst: Instruction, ops: Sequence[str]) -> str:
 _MIRROR = {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
 
-def _decided(inst: Cmp) -> Optional[str]:
+def decided_comparison(inst: Cmp) -> Optional[str]:
     """The value of an integer comparison that its operands' type decides: a
     value with itself, or with its type's least or greatest value (``x >=
     0u`` is 1, ``x < INT_MIN`` is 0).  gcc warns about such C text

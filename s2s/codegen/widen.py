@@ -42,7 +42,8 @@ from .vfabi import ISAS, mask_pieces, pieces
 from ..ir.values import (HORIZONTAL, LANE, WIDTH, Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
                          Constant, FieldAddr, Gep, Instruction, Load, Phi, Ret,
                          Select, Store, Switch, UnOp, Undef, Value)
-from .cexpr import c_decl, c_type, cast_expr, literal, scalar_expr, unsigned_of, value_literal
+from .cexpr import (c_decl, c_type, cast_expr, decided_comparison, literal, scalar_expr,
+                    unsigned_of, value_literal)
 from ..transform.dce import live_instructions, operands_and_mask
 from .target import Target, TypeInfo
 from .vector_ir import CStmt, LaneCode, Operand, VBlock, VectorBody, VOp
@@ -517,7 +518,7 @@ class Widener:
             return self.alloca(inst)
         if isinstance(inst, Call):
             return self.call(inst)
-        if self.kind(inst) != "v" and all(self.kind(o) != "v" for o in inst.operands):
+        if self.is_scalar(inst):
             return self.scalar_inst(inst)
         if isinstance(inst, BinOp):
             return self.binop(inst)
@@ -532,6 +533,10 @@ class Widener:
         if isinstance(inst, (Gep, FieldAddr)):
             return self.address(inst)
         self.internal(f"no widening for the IR instruction '{inst.opcode}'")
+
+    def is_scalar(self, inst: Instruction) -> bool:
+        """Computed once for all lanes, as scalar C (scalar_inst)."""
+        return self.kind(inst) != "v" and all(self.kind(o) != "v" for o in inst.operands)
 
     def scalar_inst(self, inst: Instruction) -> None:
         name = self.new_scalar(inst.type, inst.name or inst.opcode)
@@ -804,6 +809,8 @@ class Widener:
         moved as whole records the group's base instead of its own address
         (record_access).  Values only the IR reads get no code (their C
         variables would be set but never read)."""
+        if isinstance(inst, Cmp) and self.is_scalar(inst) and decided_comparison(inst):
+            return []   # written as its value (cexpr)
         reads_mask = _reads_mask(inst) and self.exact_math(inst) is None
         used = operands_and_mask(inst) if reads_mask else list(inst.operands)
         group = self.records.group_of(inst) if self.records is not None else None
