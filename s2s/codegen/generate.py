@@ -556,6 +556,15 @@ class _LoopGen:
         return (f"({c_type(t)})((unsigned long long){start} + {k} * "
                 f"(unsigned long long){literal(step, IntType(64))})")
 
+    @staticmethod
+    def as_declared(b: Any, value: str) -> str:
+        """A linear variable's value back in the type it is declared with: a
+        pointer's IR type may name its target otherwise (``int8_t *`` for a
+        ``const char *``: clang's -Wpointer-sign, and const)."""
+        if isinstance(b.arg.type, PtrType):
+            return f"(__typeof__({b.c_expr}))({value})"
+        return value
+
     def on_ret(self, w: Widener, values: list[Value], results: list[Any]) -> None:
         for rb in results:
             v = values[rb.index]
@@ -612,7 +621,7 @@ class _LoopGen:
         clauses = region.clauses
         after: list[str] = []
         for b, start in self.linears:
-            after.append(f"{b.c_expr} = {self.lane0(start, b.step, b.arg.type, 's2s_trip')};")
+            after.append(f"{b.c_expr} = {self.as_declared(b, self.lane0(start, b.step, b.arg.type, 's2s_trip'))};")
         if not bd.var_declared_in_loop:
             after.append(f"{bd.var} = ({bd.var_c_type})((unsigned long long)s2s_lo + s2s_trip * "
                          f"(unsigned long long){literal(bd.step, IntType(64))});")
@@ -630,7 +639,8 @@ class _LoopGen:
             "iter_setup": iter_setup, "body": indent_lines(body_lines, 0),
             "epi_iv": f"{T} {bd.var} = {value};" if bd.var_declared_in_loop
                       else f"{bd.var} = {value};",
-            "epi_linear": [f"{b.c_expr} = {self.lane0(st, b.step, b.arg.type, '(s2s_k + s2s_e)')};"
+            "epi_linear": [f"{b.c_expr} = "
+                           f"{self.as_declared(b, self.lane0(st, b.step, b.arg.type, '(s2s_k + s2s_e)'))};"
                            for b, st in self.linears],
             "epi_body": _dedent(region.body_text), "after": after,
             "tail": tail["lines"] if tail else [],

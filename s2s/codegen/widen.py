@@ -1034,7 +1034,7 @@ class Widener:
         mask = self.mask_operand(inst, mask_bits)
         self.stats.call("serialized", inst, self.why_serialized(inst))
         inputs = [self.lane_operand(a) for a in args]
-        code = f"{inst.callee}({', '.join('{%d}' % i for i in range(len(args)))})"
+        code = f"{inst.callee}({', '.join(_argument(a, '{%d}' % i) for i, a in enumerate(args))})"
         if kept is None:
             self.per_lane(code + ";", inputs, None, None, hint, mask)
             return
@@ -1142,8 +1142,16 @@ class Widener:
 
     def abi_arg(self, a: Value, k: Any, v: Any) -> str:
         if k.kind != "v":
-            return self.scalar(a)
+            return _argument(a, self.scalar(a))
         return f"({pieces(v.isa, a.type, v.vlen, v.mangled)[0].ctype}){self.vec(a)}"
+
+
+def _argument(a: Value, text: str) -> str:
+    """An argument of a call to the user's function: a pointer through
+    ``void *``, which converts to the parameter's pointer type as declared
+    (the IR's type may name the target otherwise: ``int8_t *`` for ``const
+    char *``, a clang -Wpointer-sign warning)."""
+    return f"(void *)({text})" if isinstance(a.type, PtrType) else text
 
 
 def _has_effect(inst: Instruction) -> bool:
