@@ -637,7 +637,9 @@ class _LoopGen:
             "trip": indent_lines(self.trip_lines(), 0), "setup": setup,
             "decls": [f"{d};" for d in body.decls], "acc": acc,
             "iter_setup": iter_setup, "body": indent_lines(body_lines, 0),
-            "epi_iv": f"{T} {bd.var} = {value};" if bd.var_declared_in_loop
+            # the body may not read the loop variable (the original's for
+            # header did): a declared one is used, or it would be unused
+            "epi_iv": f"{T} {bd.var} = {value}; (void){bd.var};" if bd.var_declared_in_loop
                       else f"{bd.var} = {value};",
             "epi_linear": [f"{b.c_expr} = "
                            f"{self.as_declared(b, self.lane0(st, b.step, b.arg.type, '(s2s_k + s2s_e)'))};"
