@@ -41,6 +41,7 @@ import argparse
 import math
 import os
 import re
+import shlex
 import signal
 import stat
 import sys
@@ -51,8 +52,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
 from . import __version__
-from .compiler_flags import (OPENMP_VERSION, STANDARDS, CompilerFlags, FlagError, describe,
-                             parser_args, split, targets_for)
+from .compiler_flags import (OPENMP_VERSION, STANDARDS, CompilerFlags, FlagError,
+                             compiler_triple, describe, parser_args, preprocessing_flags,
+                             split, targets_for)
 from .diagnostics import UserError
 
 if TYPE_CHECKING:
@@ -139,6 +141,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--line-directives", action="store_true",
                    help="write #line directives so that the compiler's diagnostics and "
                         "debuggers point at INPUT's lines (s2svec-cc does)")
+    p.add_argument("--check-branches", metavar="CC",
+                   help="preprocess the output with the compiler command CC and the "
+                        "compiler flags given here, and warn at each loop whose vector "
+                        "code the report announces but that build does not compile (the "
+                        "report then says so); s2svec-cc always does")
     p.add_argument("--report", nargs="?", const="text", choices=["text", "json"],
                    help="optimization report per annotated loop/function "
                         "(text, the default, or json; to stderr unless --report-file)")
@@ -171,9 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print each region's IR annotated with vector shapes to stdout")
     p.add_argument("--print-after", action="append", default=[], metavar="PASS",
                    help="print each region's IR after the pipeline pass PASS to stdout "
-                        "(inline, sroa, dce, canonicalize, licm, merge-arms, hoist, per-lane-storage, "
-                        "speculate, all-true, boscc, divergent-loops, loop-closed-ssa, linearize, "
-                        "cse, cleanup; repeatable)")
+                        "(inline, sroa, strength, dce, canonicalize, unroll, licm, merge-arms, hoist, "
+                        "per-lane-storage, speculate, all-true, boscc, divergent-loops, "
+                        "loop-closed-ssa, linearize, cse, cleanup; repeatable)")
     p.add_argument("--version", action="version", version=f"s2svec {__version__}")
     return p
 
@@ -535,6 +542,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     except ValueError as e:
         parser.error(str(e))  # exits with status 2
     usage_warnings = check_usage(parser, args, flags, targets)
+    check = _check_command(parser, args.check_branches)
     from .pipeline import PASS_NAMES
     for name in args.print_after:
         if name not in PASS_NAMES:
@@ -565,6 +573,8 @@ def _main(argv: Optional[Sequence[str]]) -> int:
         except OSError as e:  # --emit-cfg files, templates
             where = f"{shown(e.filename)}: " if isinstance(e.filename, str) else ""
             raise UserError(f"{where}{_os_reason(e)}") from None
+        if check is not None:
+            result.warnings += _check_branches(result, check, flags, args.input)
         report_text = _report_text(result, args.report, to_stderr=report is None) \
             if args.report else ""
         writes = [(output, result.output)]
@@ -579,6 +589,33 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     if args.report and report is None:
         sys.stderr.write(report_text)
     return EXIT_OK
+
+
+def _check_command(parser: argparse.ArgumentParser, spec: Optional[str]
+                   ) -> Optional[list[str]]:
+    """The compiler command of ``--check-branches=CC`` (exit 2 when empty
+    or badly quoted)."""
+    if spec is None:
+        return None
+    try:
+        words = shlex.split(spec)
+    except ValueError as e:
+        parser.error(f"--check-branches '{shown(spec)}': {e}")
+    if not words:
+        parser.error("--check-branches needs a compiler command (gcc, clang-19)")
+    return words
+
+
+def _check_branches(result: "Result", compiler: list[str], flags: CompilerFlags,
+                    source: str) -> list[str]:
+    """--check-branches: the build's branch of every vectorized region
+    (s2s.branch_check); the compiler gets the flags given to s2svec, less
+    the ``--target=`` of its own triple (what s2svec-cc adds)."""
+    from .branch_check import Build, check_branches
+    triples = any(f.startswith(("--target=", "-target")) for f in flags.given)
+    own = compiler_triple(tuple(compiler)) if triples else None
+    build = Build(compiler, preprocessing_flags(flags.given, own), source)
+    return check_branches(result.reports, result.targets, result.output, build)
 
 
 def _target_spec(args: argparse.Namespace, flags: CompilerFlags) -> str:

@@ -27,7 +27,9 @@ Options starting with ``--`` are s2svec's own, except ``--target=TRIPLE``
 """
 from __future__ import annotations
 
+import functools
 import re
+import subprocess
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -259,6 +261,46 @@ def _level_after(flag: str, level: Optional[str], host: Optional[str]) -> Option
     if flag == "-mno-avx512f":
         return "avx2" if level == "avx512" else level
     return level
+
+
+_NOT_FOR_PREPROCESSING = frozenset((
+    "-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MP", "-MG", "-MF", "-MT", "-MQ", "-x",
+    "-fsyntax-only"))
+"""What ``preprocessing_flags`` leaves out: flags that choose the output
+(or write dependency files) rather than how the code reads."""
+
+
+def preprocessing_flags(given: list[str], own_triple: Optional[str] = None) -> list[str]:
+    """The compiler flags ``given`` (``CompilerFlags.given``) for a
+    ``CC -E`` run that reads the file as the compile does: without output
+    and dependency flags, and without ``--target=own_triple`` (what
+    ``s2svec-cc`` adds to choose the targets; the compiler's own triple)."""
+    kept: list[str] = []
+    i = 0
+    while i < len(given):
+        try:
+            flag, value, used = _value(_match(given[i]) or Flag(given[i], IGNORED), given, i)
+        except FlagError:
+            break  # not from ``split``: a flag without its value ends the list
+        own = flag.name in ("--target=", "-target") and value == own_triple
+        dropped = flag.name in _NOT_FOR_PREPROCESSING or flag.name.startswith("-save-temps")
+        if not (own or dropped):
+            kept += given[i:i + used]
+        i += used
+    return kept
+
+
+@functools.lru_cache(maxsize=None)
+def compiler_triple(cc: tuple[str, ...]) -> Optional[str]:
+    """The compiler's target triple (``x86_64-linux-gnu``), if it says
+    (``CC -dumpmachine``; asked once per compiler command)."""
+    try:
+        done = subprocess.run([*cc, "-dumpmachine"], capture_output=True, text=True,
+                              timeout=60, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    answer = done.stdout.strip()
+    return answer if done.returncode == 0 and answer and " " not in answer else None
 
 
 def parser_args(parser: list[tuple[str, str]]) -> list[str]:

@@ -137,7 +137,7 @@ def _core(fn: SimdFunction, sig: Signature, cursor: Any, shape: Shape, target: T
                           target=target.name)
     control_counts(analyzed, report)
     loop = generate(analyzed, target, codegen, report)
-    return Core(target.condition, loop.text), loop, report
+    return Core(target.condition, loop.text, target.name), loop, report
 
 
 def _variant_report(core: RegionReport, v: Variant, loop: GeneratedLoop) -> RegionReport:

@@ -14,6 +14,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from .codegen.branch_markers import SCALAR, branch_marker, loop_region
 from .codegen.generate import CodegenOptions, GeneratedLoop, prelude
 from .codegen.target import TEMPLATE_ROOT, Target, load_target
 from .deep import deep_stack
@@ -110,6 +111,8 @@ class Result:
     reports: list[RegionReport] = field(default_factory=list)
     loops: list[GeneratedLoop] = field(default_factory=list)
     """Every vectorized loop of every target, in file order."""
+    targets: list[Target] = field(default_factory=list)
+    """The targets in the order of the output's ``#if`` chains (widest first)."""
 
     def report_text(self) -> str:
         return render_text(self.reports)
@@ -143,9 +146,9 @@ def run(path: str, options: Options) -> Result:
     targets = sorted((load_target(n) for n in options.targets),
                      key=lambda t: -t.register_bits)
     views = parse_views(path, options.include_dirs, options.defines, options.std, targets,
-                        options.preprocessor)
+                        options.preprocessor, _every_targets_parse_args)
     targets = [_in_view(t, views[t.name]) for t in targets]
-    result = Result(output=b"")
+    result = Result(output=b"", targets=targets)
     _warn_unparsed(views, result)
     main = next(v.parsed for v in views.values() if v.parsed is not None)
     _warn_included_loops(main, result)
@@ -198,6 +201,12 @@ def _add_internal_variants(internal: InternalVariants, main: ParsedFile,
     for name, items in internal.needs.items():
         if needs.get(name) is not None:
             needs[name] = (needs[name] or set()) | items
+
+
+def _every_targets_parse_args() -> tuple[tuple[str, ...], ...]:
+    """The parse arguments of every target, also those not selected: a
+    build may enable them, and the file must read alike there too."""
+    return tuple(load_target(n).parse_args for n in known_targets())
 
 
 def _warn_unparsed(views: dict[str, FileView], result: Result) -> None:
@@ -606,17 +615,21 @@ def _in_view(target: Target, view: FileView) -> Target:
 
 def _dispatch(region: Region, loops: list[tuple[Target, GeneratedLoop]],
               parsed: ParsedFile, line_file: Optional[str] = None) -> Replacement:
-    """The #if chain replacing one annotated loop (pragma included); with
-    ``line_file`` each branch starts with a ``#line`` of the pragma's line."""
+    """The #if chain replacing one annotated loop (pragma included); each
+    branch starts with its marker (``codegen.branch_markers``) and, with
+    ``line_file``, a ``#line`` of the pragma's line."""
     assert region.replace is not None
     start = _line_start(parsed.data, region.replace.start)
     here = [line_directive(_line_of(parsed.data, start), line_file)] if line_file else []
+    name = loop_region(region.file, region.line, region.column)
     lines: list[str] = []
     for i, (target, loop) in enumerate(loops):
         lines.append(f"{'#if' if i == 0 else '#elif'} {target.condition}")
+        lines.append(branch_marker(target.name, name))
         lines += here
         lines.append(loop.text.rstrip("\n"))
     lines.append("#else")
+    lines.append(branch_marker(SCALAR, name))
     lines += here
     lines.append(parsed.data[start:region.replace.end].decode("utf-8", "surrogateescape"))
     lines.append("#endif")

@@ -6,9 +6,13 @@ Every change of control flow is a pass here, on the IR, before widening:
                       replaced by that body (and what it calls in turn)
     sroa              stack objects whose address does not escape (struct
                       locals, ``&seed`` of an inlined call) become SSA values
+    strength          integer division and remainder by a power of two become
+                      shifts and masks (no target divides integer vectors)
     dce               dead code (a local computed with ``&&`` and never read)
                       deleted before it decides anything
     canonicalize      preheaders, one latch, dedicated exits, loop-closed SSA
+    unroll            small loops with a constant trip count become straight-line
+                      code (then sroa again: their arrays get constant indices)
     licm              loop-invariant computations move before their loop
     merge-arms        what the arms of a divergent cascade compute alike on
                       different inputs, computed once after they join
@@ -75,6 +79,8 @@ from .transform.merge_arms import merge_arms
 from .transform.refill import DEFAULT_MIN_RATIO, refill_lanes
 from .transform.speculate import speculate
 from .transform.sroa import replace_stack_objects
+from .transform.unroll import unroll_loops
+from .transform.strength import reduce_divisions
 
 ALL = ("divergence",)
 
@@ -126,6 +132,14 @@ def _inline(state: PassState) -> object:
 
 def _sroa(state: PassState) -> object:
     return replace_stack_objects(state.fn)
+
+
+def _strength(state: PassState) -> object:
+    return reduce_divisions(state.fn)
+
+
+def _unroll(state: PassState) -> object:
+    return unroll_loops(state.fn)
 
 
 def _hoist(state: PassState) -> object:
@@ -187,8 +201,10 @@ def _linearize(state: PassState) -> object:
 PIPELINE: tuple[Pass, ...] = (
     Pass("inline", _inline),
     Pass("sroa", _sroa),
+    Pass("strength", _strength),
     Pass("dce", _dce),
     Pass("canonicalize", _canonicalize),
+    Pass("unroll", _unroll),
     Pass("licm", _licm),
     Pass("merge-arms", _merge_arms, requires=("divergence",)),
     Pass("hoist", _hoist),
@@ -280,7 +296,7 @@ def analyze_refill(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRE
     ``region`` is a fresh lowering: it is changed."""
     state = PassState(region.fn, region_arg_shapes(region), boscc_threshold,
                       callees=region.callees)
-    run_passes(state, passes("inline", "sroa", "dce", "canonicalize"))
+    run_passes(state, passes("inline", "sroa", "strength", "dce", "canonicalize"))
     refilled = refill_lanes(region, state.get("divergence"), gather_weight, min_ratio)
     return None if refilled is None else analyze(refilled, boscc_threshold=boscc_threshold,
                                                  all_true=all_true)

@@ -9,7 +9,9 @@ compile step replaced by its translation:
 * A compile step (``-c``, ``-S``, or a compile-and-link) translates each
   ``.c`` operand with exactly the compiler's flags (``compiler_flags``),
   ``--target=`` the compiler's triple (``CC -dumpmachine``, so an AArch64
-  compiler gets NEON code), ``--line-directives`` and the options of
+  compiler gets NEON code), ``--line-directives``, ``--check-branches=CC``
+  (a warning at each loop whose announced vector code this compiler and
+  these flags do not compile, ``s2s.branch_check``) and the options of
   ``S2SVEC_FLAGS``.  The translation is written to a fresh temporary folder
   under the file's own name, so the compiler's default object and dependency
   names are unchanged, and compiled with ``-iquote`` the file's folder, so
@@ -39,7 +41,6 @@ Exit status: the compiler's; 2 when no compiler is given.
 from __future__ import annotations
 
 import contextlib
-import functools
 import io
 import os
 import shlex
@@ -50,7 +51,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from .compiler_flags import split
+from .compiler_flags import compiler_triple, split
 
 PROG = "s2svec-cc"
 FLAGS_ENV = "S2SVEC_FLAGS"
@@ -190,7 +191,8 @@ def translate(step: Step, source: str, folder: str
     said = io.StringIO()
     with contextlib.redirect_stderr(said):
         try:
-            status = s2svec([*target, *step.flags, "--line-directives", source, "-o", out,
+            status = s2svec([*target, *step.flags, "--line-directives",
+                             f"--check-branches={shlex.join(step.cc)}", source, "-o", out,
                              *user])
         except SystemExit as e:  # bad usage: argparse exits
             status = e.code if isinstance(e.code, int) else 2
@@ -266,16 +268,9 @@ def _link_libraries(step: Step) -> list[str]:
     return VECTOR_MATH_LIBS if triple.startswith("x86_64") else []
 
 
-@functools.lru_cache(maxsize=None)
 def _triple(cc: tuple[str, ...]) -> Optional[str]:
     """The compiler's target triple (``x86_64-linux-gnu``), if it says."""
-    try:
-        done = subprocess.run([*cc, "-dumpmachine"], capture_output=True, text=True,
-                              timeout=60, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    answer = done.stdout.strip()
-    return answer if done.returncode == 0 and answer and " " not in answer else None
+    return compiler_triple(cc)
 
 
 def _run(command: list[str]) -> int:

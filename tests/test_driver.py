@@ -168,8 +168,10 @@ def test_everything_else_is_byte_identical(tmp_path: Path) -> None:
     tail = SOURCE[loop_end:]
     assert tail in out and out[out.index(tail) + len(tail):].startswith("#if defined(__x86_64__)")
     assert SOURCE[SOURCE.index("double kern"):pragma_at] in out
-    # the original loop is kept in the #else branch, pragma included
-    assert "#else\n" + SOURCE[pragma_at:loop_end] + "#endif\n" in out
+    # the original loop is kept in the #else branch (after its marker), pragma included
+    line = SOURCE[:pragma_at].count("\n") + 1
+    marker = f"/* s2svec branch: scalar code of the loop at {tmp_path / 'k.c'}:{line}:5 */"
+    assert f"#else\n{marker}\n" + SOURCE[pragma_at:loop_end] + "#endif\n" in out
 
 
 def test_prelude_comes_after_feature_macros(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from test_lower_support import unsupported_of
 PRELUDE = """\
 struct S { int a; int b : 3; };
 union U { int i; float f; };
-int ext(int);
+int ext(int); _Complex double ext2(_Complex double);
 void f(int n, int *a, double *d, struct S *s, union U *u, long double *ld, int (*fp)(int)) {
   #pragma omp simd
 """
@@ -36,8 +36,15 @@ BODY_CASES = [
      "loop variable 'i' is modified in the simd loop body", 7, 5),
     ("for (int i = 0; i < n; i++) {\n  volatile int v = a[i]; a[i] = v;\n}",
      "volatile object in simd loop", 7, 18),
-    ("for (int i = 0; i < n; i++) {\n  _Complex double z = d[i]; d[i] = __real__ z;\n}",
-     "_Complex in simd loop", 7, 21),
+    ("for (int i = 0; i < n; i++) {\n  _Complex long double z = d[i]; d[i] = __real__ z;\n}",
+     "'_Complex long double' in simd loop", 7, 26),
+    ("for (int i = 0; i < n; i++) {\n  _Complex int z = a[i]; a[i] = __real__ z;\n}",
+     "'_Complex int' in simd loop", 7, 18),
+    ("for (int i = 0; i < n; i++) {\n  _Complex double z = d[i]; z++; d[i] = __real__ z;\n}",
+     "operator '++' on a complex value in simd loop", 7, 31),
+    ("for (int i = 0; i < n; i++) {\n  _Complex double z = d[i]; d[i] = __real__ ext2(z);\n}",
+     "complex argument or result in call to 'ext2' in simd loop ('ext2' has no body in "
+     "this translation unit)", 7, 47),
     ("for (int i = 0; i < n; i++) {\n  ld[i] = 1;\n}",
      "long double in simd loop", 7, 5),
     ("for (int i = 0; i < n; i++) {\n  double t[n]; t[0] = 1; d[i] = t[0];\n}",

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from s2s.frontend.parse import parse_file
-from s2s.frontend.views import parse_views, conditionals_name_reserved
+from s2s.frontend.views import conditional_names, parse_views
 from s2s.codegen.target import load_target
 
 TARGETS = [load_target(n) for n in ("avx512", "avx2", "neon")]
@@ -96,7 +96,7 @@ def test_x86_targets_share_a_parse_unless_the_code_tests_isa_macros(tmp_path: Pa
     assert views["avx512"] is views["avx2"] and views["neon"] is not views["avx2"]
     isa = tmp_path / "isa.c"
     isa.write_text("#ifdef __AVX512F__\nint wide;\n#endif\n")
-    assert conditionals_name_reserved(parse_file(str(isa), [], [], "gnu17"))
+    assert "__AVX512F__" in conditional_names(parse_file(str(isa), [], [], "gnu17"))
     views = parse_views(str(isa), [], [], "gnu17", TARGETS)
     assert views["avx512"] is not views["avx2"]
 
@@ -267,3 +267,105 @@ def test_simd_loops_in_an_included_c_file_get_a_warning(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert "k.c:1:10: warning: simd loops in the included file" in r.stderr
     assert "part.c" in r.stderr and "guarded.h" not in r.stderr
+
+
+# -- include guards and other user macros are not target macros (issue 19, item 3) -------
+
+GUARDED_HEADER = """\
+#ifndef {guard}
+#define {guard}
+void scale(float *a, const float *b, int n);
+#endif
+"""
+
+SCALE = """\
+void scale(float *a, const float *b, int n) {
+#pragma omp simd
+    for (int i = 0; i < n; i++) a[i] = b[i] * 2.0f + 1.0f;
+}
+"""
+
+SCALE_MAIN = """\
+#include <stdio.h>
+void scale(float *a, const float *b, int n);
+int main(void) {
+    float a[37], b[37];
+    for (int i = 0; i < 37; i++) b[i] = (float)i;
+    scale(a, b, 37);
+    printf("%g %g\\n", a[0], a[36]);
+    return 0;
+}
+"""
+
+X86_FLAGS = {"avx512": ["-mavx512f", "-mavx512dq", "-mavx512bw", "-mavx512vl", "-mavx2",
+                        "-mfma"],
+             "avx2": ["-mavx2", "-mfma"]}
+
+
+def guarded_source(tmp_path: Path, guard: str, where: str) -> str:
+    """A file holding SCALE with an include guard in a header or around itself."""
+    if where == "header":
+        (tmp_path / "scale.h").write_text(GUARDED_HEADER.format(guard=guard))
+        return '#include "scale.h"\n' + SCALE
+    return f"#ifndef {guard}\n#define {guard}\n{SCALE}#endif\n"
+
+
+def host_has(flag: str) -> bool:
+    return f" {flag}" in Path("/proc/cpuinfo").read_text()
+
+
+@pytest.mark.parametrize("where", ["header", "main file"])
+@pytest.mark.parametrize("guard", ["__FOO_H__", "__FOO_H", "_FOO_H_"])
+def test_include_guards_never_guard_the_vector_code(tmp_path: Path, guard: str,
+                                                    where: str) -> None:
+    r = s2svec(tmp_path, guarded_source(tmp_path, guard, where), "--report")
+    assert r.returncode == 0, r.stderr
+    out = (tmp_path / "out.c").read_text()
+    conditions = [line for line in out.splitlines() if line.startswith(("#if ", "#elif "))]
+    assert conditions and not any(guard in line for line in conditions), conditions
+    for target, flags in X86_FLAGS.items():
+        pre = subprocess.run(["gcc", "-E", "-P", *flags, str(tmp_path / "out.c")],
+                             capture_output=True, text=True, cwd=tmp_path)
+        assert pre.returncode == 0, pre.stderr
+        body = pre.stdout[pre.stdout.rindex("void scale("):]
+        wide = {"avx512": "_mm512_loadu_ps", "avx2": "_mm256_loadu_ps"}
+        assert wide[target] in body and all(w not in body for t, w in wide.items()
+                                            if t != target), body
+
+
+@pytest.mark.parametrize("guard", ["__FOO_H__", "_FOO_H_"])
+def test_a_guarded_program_runs_the_vector_code(tmp_path: Path, guard: str) -> None:
+    """Built with the avx2 flags, scale() holds ymm instructions and computes
+    what the scalar program computes."""
+    if not host_has("avx2"):
+        pytest.skip("the host has no AVX2")
+    r = s2svec(tmp_path, guarded_source(tmp_path, guard, "header"))
+    assert r.returncode == 0, r.stderr
+    (tmp_path / "main.c").write_text(SCALE_MAIN)
+    subprocess.run(["gcc", "-O1", *X86_FLAGS["avx2"], "-c", "out.c", "-o", "out.o"],
+                   cwd=tmp_path, check=True)
+    dump = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "out.o"], cwd=tmp_path,
+                          capture_output=True, text=True, check=True).stdout
+    assert "%ymm" in dump.split("<scale>:")[1]
+    subprocess.run(["gcc", "out.o", "main.c", "-o", "prog"], cwd=tmp_path, check=True)
+    ran = subprocess.run(["./prog"], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert ran.stdout == "1 73\n"
+
+
+def test_include_guards_do_not_split_the_x86_parse(tmp_path: Path) -> None:
+    source = tmp_path / "k.c"
+    source.write_text(guarded_source(tmp_path, "__FOO_H__", "header"))
+    views = parse_views(str(source), [], [], "gnu17", TARGETS)
+    assert views["avx512"] is views["avx2"] and views["avx2"].assumed == {}
+    assert "__FOO_H__" in views["avx2"].names
+
+
+def test_only_macros_the_compilers_predefine_per_target_tell_targets_apart() -> None:
+    from s2s.frontend.target_macros import target_macros
+    avx2, avx512, neon = (load_target(n).parse_args for n in ("avx2", "avx512", "neon"))
+    macros = target_macros((avx2, avx512, neon))
+    assert {"__AVX512F__", "__AVX512VL__"} <= macros.differ(avx2, avx512)
+    assert "__AVX2__" not in macros.differ(avx2, avx512)
+    assert {"__aarch64__", "__x86_64__", "__AVX512F__", "__ARM_NEON"} <= macros.toggled
+    for user in ("__FOO_H__", "__FOO_H", "_FOO_H_", "__unreadable__", "WEIGHT"):
+        assert user not in macros.varying

@@ -51,6 +51,14 @@ RELOADS = LOOP.replace("while (k < m) {", """while (k < lim[i]) {
         v -= x[i] * 0.125;""")
 TRIP = "log(v * v + 2.0) + exp(-v) + sqrt(v + 1.0) + log(v + 3.0) + exp(v * 0.25)"
 CHEAP = LOOP.replace(TRIP, "v * 0.5 + 1.0")
+# Loops of their own before the divergent loop (divergent: per-lane trips)
+# and after it (uniform): they run with the lane's start and end of an
+# iteration, the heaviest loop is the refilled one.
+PRE_POST_LOOPS = LOOP.replace("int k = 0, m = lim[i];", """int k = 0, m = lim[i];
+    for (int s = 0; s < (m & 3); s++)
+      v += 0.5;""").replace("out[i] = v + k;", """for (int j = 0; j < 3; j++)
+      v = v * 0.5 + j;
+    out[i] = v + k;""")
 
 
 def _canonical(tmp_path: Path, code: str):
@@ -124,10 +132,10 @@ def _reference(tmp_path: Path, n: int, lim: list[int], code: str) -> list[float]
     return mem.read_array(out, F64, n)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(n=st.integers(0, 13), width=st.sampled_from([2, 4, 8]),
        lim=st.lists(st.integers(0, 6), min_size=13, max_size=13),
-       code=st.sampled_from([LOOP, RELOADS]))
+       code=st.sampled_from([LOOP, RELOADS, PRE_POST_LOOPS]))
 def test_lanes_leave_memory_as_the_iterations_do(n: int, width: int, lim: list[int],
                                                  code: str) -> None:
     tmp_path = Path(tempfile.mkdtemp(prefix="s2s_refill_"))
@@ -193,7 +201,8 @@ def test_the_vector_loop_is_the_refill_region(tmp_path: Path, target: str) -> No
     """No vector loop over blocks of W iterations and no remainder: one run
     of the refill region per 2^30 iterations; --no-refill keeps the plain loop."""
     res, _ = vectorize(LOOP, target, workdir=tmp_path, refill_ratio=0)
-    assert "s2s_trip - s2s_k <= 0x40000000ULL" in res.text
+    assert "s2s_chunk = 0x40000000ULL;" in res.text
+    assert "s2s_trip - s2s_k <= s2s_chunk" in res.text
     assert "s2s_e++" not in res.text            # no scalar remainder loop
     plain = (tmp_path / "plain")
     plain.mkdir()

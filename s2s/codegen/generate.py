@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..diagnostics import Location, Unsupported, internal_error
+from ..ir.complex_calls import COMPLEX_CALLS
 from ..ir.types import I1, I32, U64, FloatType, IntType, PtrType, Type
 from ..ir.values import (Argument, Call, Cast, Cmp, Constant, Gep, Load, Ret,
                          Store, Value)
@@ -322,12 +323,16 @@ def invariant_lines(em: Emitter, body: Any) -> list[str]:
 
 REFILL_BLOCK = "0x40000000ULL"
 """Iterations per run of a refill region (its lane counters are 32-bit)."""
+REFILL_CHUNK = "(s2s_trip / 64 < 64 * {W} ? 64ULL * {W} : (s2s_trip / 64 + {W} - 1) / {W} * {W})"
+"""Iterations per run of a refill region shared by OpenMP threads: about a
+64th of the loop (so threads balance), at least 64 vectors (so lanes idle
+at the end of a run little)."""
 
 
 VARIANT_PARAMS = {
     "lane": "0",                                    # lane l: 0 + l
     "rem": "(int32_t)(s2s_trip - s2s_k)",           # masked tail: iterations left
-    "count": f"(int32_t)(s2s_trip - s2s_k < {REFILL_BLOCK} ? s2s_trip - s2s_k : {REFILL_BLOCK})",
+    "count": "(int32_t)(s2s_trip - s2s_k < s2s_chunk ? s2s_trip - s2s_k : s2s_chunk)",
     "width": "{W}",
 }
 """C values of the parameters that region variants add (transform.masked_tail,
@@ -368,8 +373,7 @@ class _LoopGen:
         acc = self.accumulator_items(em, folds, acc_init)
         copy = self.second_copy(tag, body, (setup, iter_setup, body.decls, invariants))
         accumulators = {b.c_expr: n for b, n, _ in folds}
-        refill = None if self.parallel else \
-            self.variant_block(self.refill, tag + "_refill", accumulators)
+        refill = self.variant_block(self.refill, tag + "_refill", accumulators)
         tail = None if self.parallel or refill else \
             self.variant_block(self.tail, tag + "_tail", accumulators)
         # the refill schedule replaces the vector loop, and sets up its own
@@ -646,7 +650,9 @@ class _LoopGen:
                            for b, st in self.linears],
             "epi_body": _dedent(region.body_text), "after": after,
             "tail": tail["lines"] if tail else [],
-            "refill": refill["lines"] if refill else [], "refill_block": REFILL_BLOCK,
+            "refill": refill["lines"] if refill else [],
+            "refill_block": (REFILL_CHUNK.replace("{W}", str(W)) if self.parallel
+                             else REFILL_BLOCK),
         }
         g.update(unroll=copy is not None, acc2=copy["acc2"] if copy else [],
                  body2=copy["body2"] if copy else [])
@@ -825,6 +831,17 @@ def _dedent(text: str) -> list[str]:
 
 
 # -- prelude ---------------------------------------------------------------------------------
+def complex_helpers(target: Target, needs: set[Any]) -> list[str]:
+    """The C helpers of the complex operations the code calls
+    (s2s/ir/complex_calls.py, templates/common/complex.j2)."""
+    wanted = sorted(x for x in needs if x[0] in ("complex", "complex_pair"))
+    if not wanted:
+        return []
+    module = target.env.get_template("complex.j2").module
+    return [str((module.part_helper if kind == "complex" else module.pair_helper)(
+        COMPLEX_CALLS[name])).strip() for kind, name in wanted]
+
+
 def prelude(target: Target, needs: set[Any]) -> str:
     """#includes, libmvec prototypes, declarations of the declare simd
     variants the loops call and helper functions for the given needs."""
@@ -839,6 +856,7 @@ def prelude(target: Target, needs: set[Any]) -> str:
             base, _, key = item.partition(":")
             macro = getattr(module, f"helper_{base}")
             helpers_src.append(str(macro(target.types[key]) if key else macro()).strip())
+    helpers_src += complex_helpers(target, needs)
     return target.render("prelude.c.j2", target=target, headers=target.headers,
                          prototypes=protos, variants=variants,
                          helpers=helpers_src).strip() + "\n"

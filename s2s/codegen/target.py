@@ -7,7 +7,6 @@ The schema is documented in templates/README.md.
 """
 from __future__ import annotations
 
-import os
 import sys
 import tomllib
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import Any, Callable, Optional
 
 import jinja2
 
+from ..cache import cache_folder
 from ..ir.types import SCALAR_TYPES, FloatType, IntType, Type
 
 def _template_root() -> Path:
@@ -136,8 +136,16 @@ class Target:
     @property
     def condition(self) -> str:
         """The preprocessor condition selecting this target's code."""
-        return " && ".join([f"defined({g})" for g in self.guards] +
-                           [f"!({a})" for a in self.avoid] + list(self.assumed))
+        return " && ".join(self._isa_terms() + list(self.assumed))
+
+    @property
+    def isa_condition(self) -> str:
+        """The condition without ``assumed``: a build whose flags and compiler
+        give this target's code (s2s.branch_check asks the build about it)."""
+        return " && ".join(self._isa_terms())
+
+    def _isa_terms(self) -> list[str]:
+        return [f"defined({g})" for g in self.guards] + [f"!({a})" for a in self.avoid]
 
     @property
     def guard(self) -> str:
@@ -223,20 +231,11 @@ def _type_infos(entries: list[dict[str, Any]]) -> dict[str, TypeInfo]:
 @lru_cache(maxsize=1)
 def _bytecode_cache() -> Optional[jinja2.BytecodeCache]:
     """Compiled templates kept between runs (compiling them is most of the
-    start-up time): ``$S2SVEC_CACHE``, else ``$XDG_CACHE_HOME/s2svec``, else
-    ``~/.cache/s2svec``; none when that folder cannot be made.  Jinja checks
-    each entry against its template's source, so an edited template is
-    compiled again."""
-    base = os.environ.get("S2SVEC_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "s2svec")
-    folder = os.path.join(base, f"jinja-{jinja2.__version__}")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-    except OSError:
-        return None
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return None
-    return jinja2.FileSystemBytecodeCache(folder)
+    start-up time) in the cache folder of ``s2s.cache``; none when that
+    folder cannot be made.  Jinja checks each entry against its template's
+    source, so an edited template is compiled again."""
+    folder = cache_folder(f"jinja-{jinja2.__version__}")
+    return jinja2.FileSystemBytecodeCache(folder) if folder is not None else None
 
 
 @lru_cache(maxsize=None)

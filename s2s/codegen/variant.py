@@ -35,6 +35,7 @@ from typing import Optional
 
 from ..ir.types import PtrType, Type
 from ..frontend.lower_function import MASK_C
+from .branch_markers import SCALAR, branch_marker, variant_region
 from .vfabi import Piece, Variant, mask_pieces, pieces
 
 INDENT = "    "
@@ -61,6 +62,8 @@ class Core:
     """The #if condition of the s2svec target (``defined(__AVX2__) && ...``)."""
     text: str
     """The vectorized block (braces included)."""
+    target: str = ""
+    """The s2svec target's name (for the branch's marker)."""
 
 
 def lane_call(sig: Signature, v: Variant, lane: str = "s2s_l") -> str:
@@ -128,11 +131,13 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
     scalar = [f"for (int s2s_l = 0; s2s_l < {n}; s2s_l++) {{",
               INDENT + lane_call(sig, v), "}"]
     body = list(unpack)
+    region = variant_region(v.mangled)
     for i, core in enumerate(cores):
         body.append(f"{'#if' if i == 0 else '#elif'} {core.condition}")
+        body.append(branch_marker(core.target, region))
         body.extend(core.text.rstrip("\n").split("\n"))
     if cores:
-        body.append("#else")
+        body.extend(["#else", branch_marker(SCALAR, region)])
     body.extend(scalar)
     if cores:
         body.append("#endif")

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from ..frontend.clauses import ClauseSet, Linear
-from ..ir.types import FloatType, IntType, PtrType, Type
+from ..ir.types import FloatType, IntType, PtrType, StructType, Type
 
 # -- the ISAs ------------------------------------------------------------------------
 
@@ -141,8 +141,9 @@ def _bits(t: Type) -> int:
         return max(8, t.bits)
     if isinstance(t, PtrType):
         return 64
+    spelling = t.c_spelling if isinstance(t, StructType) and t.c_spelling else t
     raise NoVariants(f"a parameter or return type the Vector Function ABI does not pass "
-                     f"by vector ('{t}')")
+                     f"by vector ('{spelling}')")
 
 
 def characteristic_type(ret: Optional[Type], params: Sequence[Type],

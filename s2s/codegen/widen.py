@@ -36,6 +36,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from ..analysis.records import RecordGroup, RecordInfo
 from ..diagnostics import Location, Unsupported, internal_error
+from ..ir.complex_calls import ComplexCall, complex_call_named
 from ..ir.types import I1, U64, FloatType, IntType, PtrType, Type
 from .variant import prototype
 from .vfabi import ISAS, mask_pieces, pieces
@@ -82,7 +83,9 @@ class WidenStats:
     def call(self, how: str, inst: Call, detail: str = "") -> None:
         key = {"vector math": "vector_math", "variant": "vector_variant"}.get(how, how)
         self.calls[key] += 1
-        self.call_sites.append((how, inst.callee, inst.loc, detail))
+        helper = complex_call_named(inst.callee)  # a complex operation's: by the source's name
+        callee = helper.source if helper is not None else inst.callee
+        self.call_sites.append((how, callee, inst.loc, detail))
 
 
 class Widener:
@@ -992,6 +995,9 @@ class Widener:
     def call(self, inst: Call) -> None:
         args = inst.operands
         hint = inst.name or inst.callee
+        helper = complex_call_named(inst.callee)
+        if helper is not None and inst in self.forms:  # made with its other part
+            return None
         if inst.callee in HORIZONTAL:
             return self.horizontal(inst)
         if inst.callee in (LANE, WIDTH):  # lane 0's value; the shape gives the others
@@ -999,6 +1005,8 @@ class Widener:
             self.forms[inst] = Form(scalar=literal(value, inst.type))
             return None
         if inst.pure and self.kind(inst) != "v" and all(self.kind(a) != "v" for a in args):
+            if helper is not None:
+                self.needs.add(("complex", inst.callee))
             return self.scalar_inst(inst)   # a math call's mask only spares inactive lanes work
         for a in args:
             if not (a.type.is_int() or a.type.is_float() or a.type.is_ptr()):
@@ -1033,6 +1041,10 @@ class Widener:
             return
         mask = self.mask_operand(inst, mask_bits)
         self.stats.call("serialized", inst, self.why_serialized(inst))
+        if helper is not None:
+            if t is not None and self.complex_pair(inst, helper, t, mask):
+                return
+            self.needs.add(("complex", inst.callee))
         inputs = [self.lane_operand(a) for a in args]
         code = f"{inst.callee}({', '.join(_argument(a, '{%d}' % i) for i, a in enumerate(args))})"
         if kept is None:
@@ -1053,8 +1065,40 @@ class Widener:
         names = ["a", "b", "c"][:len(inst.operands)]
         return base if self.probe(base, t=t, **{n: "" for n in names}) else None
 
+    def complex_pair(self, inst: Call, helper: ComplexCall, t: TypeInfo,
+                     mask: Optional[Operand]) -> bool:
+        """Both parts of a complex operation (``inst`` and the call of the
+        other part on the same operands) from one evaluation per lane, by the
+        pair helper; False when the other part is not computed here."""
+        other = next((i for i in inst.block.instructions  # type: ignore[union-attr]
+                      if isinstance(i, Call) and i.callee == helper.sibling
+                      and i in self.live and i not in self.forms and i.mask is inst.mask
+                      and len(i.operands) == len(inst.operands)
+                      and all(a is b for a, b in zip(i.operands, inst.operands))), None)
+        if other is None:
+            return False
+        self.needs.add(("complex_pair", inst.callee))
+        parts = {inst: "", other: ""}
+        for call in parts:
+            parts[call] = self.name((call.name or call.callee) + "_lanes")
+            self.body.decls.append(f"{t.scalar} {parts[call]}[{self.W}]")
+            if mask is not None:  # the inactive lanes' elements are loaded too
+                self.vop("store", None, t=t, p=parts[call], v=self.const_vec(t, 0.0))
+        re, im = (parts[inst], parts[other]) if helper.part == "re" else \
+            (parts[other], parts[inst])
+        inputs = [self.lane_operand(a) for a in inst.operands]
+        args = ", ".join("{%d}" % k for k in range(len(inputs)))
+        self.per_lane(f"{helper.pair_name}({args}, &{re}[s2s_j], &{im}[s2s_j]);", inputs,
+                      None, None, helper.base, mask)
+        for call, array in parts.items():
+            self.set_vec(call, self.vop("load", t, call.name or "part", t=t, p=array))
+        return True
+
     def why_serialized(self, inst: Call) -> str:
         """The report's reason for a call run lane by lane."""
+        helper = complex_call_named(inst.callee)
+        if helper is not None:
+            return helper.why
         if inst.wants_variant and inst.callee in self.no_variant:
             return f"{inst.not_inlined}; {self.no_variant[inst.callee]}"
         if inst.callee in self.simd_functions:

@@ -42,7 +42,7 @@ from typing import Any, Hashable, Optional
 import clang.cindex as ci
 
 from ..diagnostics import Unsupported, UserError
-from ..ir.types import I1, ArrayType, IntType, PtrType, StructType, Type
+from ..ir.types import I1, ArrayType, IntType, PtrType, StructType, Type, complex_part
 from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, SourceRange
 from ..ir.values import Function, Undef
 from .clauses import ClauseSet
@@ -53,8 +53,8 @@ from .lower_clang import (SourceText, binary_op, children, decl_key, location, s
 from .lower_callee import GlobalArgs, RegionCalls, callee_table
 from .lower_expr import LValue, Var
 from .lower_stmt import BodyLowerer
-from .lower_types import (TypeMapper, is_array_ctype, is_function_pointer, is_struct_ctype,
-                          pointer_c_type)
+from .lower_types import (TypeMapper, is_array_ctype, is_complex_ctype, is_function_pointer,
+                          is_struct_ctype, pointer_c_type)
 from .parse import ParsedFile
 from .pragmas import Pragma
 
@@ -354,7 +354,7 @@ class _Binder:
         ir = self.low.ir_type(use.decl)
         if not _is_scalar(ir) or use.address_taken:
             if last and not _is_scalar(ir):
-                raise Unsupported(f"lastprivate array or struct '{name}' is not supported",
+                raise Unsupported(f"lastprivate {_aggregate_kind(ir)} '{name}' is not supported",
                                   location(use.first))
             if last:
                 # its assignments through pointers cannot be tracked
@@ -392,10 +392,17 @@ def _is_scalar(ir: Type) -> bool:
     return not isinstance(ir, (ArrayType, StructType))
 
 
+def _aggregate_kind(ir: Type) -> str:
+    return "complex variable" if complex_part(ir) is not None else "array or struct"
+
+
 def _scalar_var(low: BodyLowerer, use: _Use, role: str) -> Type:
     ir = low.ir_type(use.decl)
     name = use.decl.spelling
     if not _is_scalar(ir):
+        if complex_part(ir) is not None:
+            raise Unsupported(f"{role} variable '{name}' of type '{use.decl.type.spelling}' "
+                              "is not supported", location(use.first))
         raise Unsupported(f"{role} variable '{name}' must be a scalar", location(use.first))
     if use.address_taken:
         raise Unsupported(f"address of {role} variable '{name}' is taken", location(use.first))
@@ -437,7 +444,9 @@ def _uniform(low: BodyLowerer, key: Hashable, use: _Use) -> ArgBinding:
             low.vars[key].ir = ArrayType(elem_ptr.pointee, 0)
         return ArgBinding(arg, "uniform", name, pointer_c_type(ctype))
     ir = low.types.map(ctype, location(use.first))
-    by_address = is_struct_ctype(ctype) or use.address_taken or _has_global_storage(decl)
+    # a complex value is read through its address too: its two parts
+    by_address = is_struct_ctype(ctype) or is_complex_ctype(ctype) or use.address_taken \
+        or _has_global_storage(decl)
     if by_address:
         arg = fn.add_arg(PtrType(ir), name)
         low.declare_memory(key, name, ir, arg)

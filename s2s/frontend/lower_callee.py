@@ -15,6 +15,9 @@ object the body reads (or a function it calls in turn reads), by address,
 so that the caller passes its own binding of that global (a region
 argument ``&scale``) and the inlined code reads it as the loop body would.
 ``return e`` stores the result variable and jumps to the ``ret`` block.
+A struct parameter comes by address, a complex one as two arguments (its
+parts, lower_complex.py); a struct or complex result goes through a slot
+argument after the parameters: calls of such functions must be inlined.
 
 A function is not inlinable (its calls stay calls, serialized lane by lane
 unless a vector variant exists; the reason goes to the report) when it
@@ -36,7 +39,7 @@ import clang.cindex as ci
 
 from ..diagnostics import Unsupported
 from ..ir.region import ArgBinding, CalleeBody
-from ..ir.types import ArrayType, FloatType, IntType, PtrType, StructType
+from ..ir.types import ArrayType, FloatType, IntType, PtrType, StructType, complex_part
 from ..ir.values import Argument, Function, Undef, Value
 from .lower_clang import (binary_op, children, decl_key, location, unary_op, unsupported,
                           walk_preorder)
@@ -232,12 +235,17 @@ def _lower_definition(table: CalleeTable, definition: ci.Cursor, types: TypeMapp
     by_address = False
     for p in params:
         by_address = _bind_parameter(low, p, body) or by_address
+    n_params = len(fn.args)  # a complex parameter is two arguments
     low.result_ctype = definition.type.get_result()
     low.result_slot = None
     result_kind = low.result_ctype.get_canonical().kind
     if result_kind == ci.TypeKind.RECORD:
         ir = types.map(low.result_ctype, location(definition))
         low.result_slot = fn.add_arg(PtrType(ir), "result")
+        by_address = True
+    elif result_kind == ci.TypeKind.COMPLEX:  # its two parts, through a slot
+        ir = types.map(low.result_ctype, location(definition))
+        low.result_slot = fn.add_arg(PtrType(complex_part(ir) or ir), "result")
         by_address = True
     elif result_kind != ci.TypeKind.VOID:
         ir = types.map(low.result_ctype, location(definition))
@@ -262,7 +270,7 @@ def _lower_definition(table: CalleeTable, definition: ci.Cursor, types: TypeMapp
     low.jump(low.ret_block)
     _finish_region(low, definition, "a body that never returns")
     calls: CalleeCalls = low.calls
-    body_ir = CalleeBody(name, fn, len(params), low.result_slot is not None,
+    body_ir = CalleeBody(name, fn, n_params, low.result_slot is not None,
                          bindings + calls.globals.added, calls.plain_calls, calls.inlinable,
                          by_address)
     return body_ir, types.saw_plain_char or calls.saw_plain_char
@@ -276,6 +284,9 @@ def _bind_parameter(low: "BodyLowerer", p: ci.Cursor, body: ci.Cursor) -> bool:
     ir = low.ir_type(p)
     if isinstance(ir, ArrayType):  # ``double a[]``: a pointer
         ir = PtrType(ir.elem)
+    if complex_part(ir) is not None:
+        low.bind_complex_parameter(key, p.spelling or "arg", ir)
+        return True  # two arguments: only an inlined call can pass them
     if isinstance(ir, StructType):
         arg = low.fn.add_arg(PtrType(ir), p.spelling or "arg")
         ptr: Value = arg
@@ -322,7 +333,7 @@ def _callee_lowerer() -> type:
         def visit_RETURN_STMT(self, c: ci.Cursor) -> None:
             kids = [k for k in children(c) if k.kind.is_expression()]
             if kids and self.result_slot is not None:
-                self.copy_struct(self.result_slot, self.struct_source(kids[0]), c)
+                self.store_result(self.result_slot, kids[0], c)
             elif kids and self.result_keys:
                 self.write_var(self.vars[RESULT],
                                self.convert(self.rvalue(kids[0]), self.result_ctype, kids[0]))

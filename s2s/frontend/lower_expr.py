@@ -217,6 +217,9 @@ class ExprLowerer:
 
     def cast(self, v: Value, to: Type) -> Value:
         """C conversion, folded for constants; integer 0 to a pointer is null."""
+        if isinstance(to, ArrayType):
+            # an array-typed parameter (``const double m[5]``) is a pointer
+            to = PtrType(to.elem)
         if v.type == to:
             return v
         if isinstance(v, Constant) and isinstance(v.type, PtrType) and isinstance(to, PtrType):

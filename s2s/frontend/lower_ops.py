@@ -129,6 +129,11 @@ class OperatorLowerer(ExprLowerer):
                               "in simd loop", c)
         return self.address(self.lvalue(inner), c)
 
+    def store_result(self, slot: Value, expr: ci.Cursor, c: ci.Cursor) -> None:
+        """``return expr`` of a function whose result goes through ``slot``
+        (a struct: copied member-wise; lower_complex adds complex results)."""
+        self.copy_struct(slot, self.struct_source(expr), c)
+
     def copy_struct(self, dst: Value, src: Value, c: ci.Cursor) -> None:
         """Member-wise copy of an aggregate (struct assignment)."""
         t = dst.type.pointee  # type: ignore[attr-defined]

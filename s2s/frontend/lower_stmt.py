@@ -29,13 +29,14 @@ import clang.cindex as ci
 
 from ..deep import is_too_deep
 from ..diagnostics import Unsupported
-from ..ir.types import I64, ArrayType, FloatType, IntType, PtrType, StructType, Type
+from ..ir.types import (I64, ArrayType, FloatType, IntType, PtrType, StructType, Type,
+                        complex_part)
 from ..ir.values import Block, Constant, Function, Undef, Value
 from .loop_form import for_parts
 from .lower_clang import (children, construct_name, decl_key, evaluate, unsupported,
                           var_initializer)
 from .lower_expr import LValue, wrap_int
-from .lower_ops import OperatorLowerer
+from .lower_complex import ComplexLowerer
 from .lower_types import TypeMapper
 
 CK = ci.CursorKind
@@ -52,7 +53,7 @@ class Targets:
     cont: Optional[Block]
 
 
-class BodyLowerer(OperatorLowerer):
+class BodyLowerer(ComplexLowerer):
     """Lowers the statements of one loop body into ``fn``."""
 
     def __init__(self, fn: Function, types: TypeMapper, address_taken: set[Hashable]) -> None:
@@ -127,7 +128,7 @@ class BodyLowerer(OperatorLowerer):
         ir = self.ir_type(d)
         key = decl_key(d)
         init = var_initializer(d)
-        if isinstance(ir, (ArrayType, StructType)) or key in self.address_taken:
+        if _aggregate(ir) or key in self.address_taken:
             ptr = self.alloca(ir, d.spelling)
             self.declare_memory(key, d.spelling, ir, ptr)
             if init is not None:
@@ -166,7 +167,7 @@ class BodyLowerer(OperatorLowerer):
         if init.kind == CK.INIT_LIST_EXPR:
             if any(t.spelling == "=" for t in init.get_tokens()):
                 raise unsupported("designated initializer in simd loop", init)
-            if not isinstance(ir, (ArrayType, StructType)):  # int x = {3};
+            if not _aggregate(ir):  # int x = {3};
                 items = children(init)
                 if len(items) != 1:
                     raise unsupported("bad scalar initializer in simd loop", init)
@@ -176,12 +177,12 @@ class BodyLowerer(OperatorLowerer):
             if pos != len(children(init)):
                 raise unsupported("excess elements in initializer", init)
             return
-        if isinstance(ir, StructType):
+        if _aggregate(ir) and isinstance(ir, StructType):
             self.copy_struct(ptr, self.struct_source(init), init)
             return
         if isinstance(ir, ArrayType):
             raise unsupported("array initialized from a string in simd loop", init)
-        self.bld().store(self.cast(self.rvalue(init), ir), ptr)
+        self.store(LValue(ir, ptr=ptr), self.rvalue(init))
 
     def init_aggregate(self, ptr: Value, ir: Type, items: list[ci.Cursor], pos: int,
                        where: ci.Cursor) -> int:
@@ -193,7 +194,7 @@ class BodyLowerer(OperatorLowerer):
                 self.zero_fill(sub_ptr, sub_ir)
                 continue
             item = items[pos]
-            aggregate = isinstance(sub_ir, (ArrayType, StructType))
+            aggregate = _aggregate(sub_ir)
             if item.kind == CK.INIT_LIST_EXPR:
                 self.init_memory(sub_ptr, sub_ir, item)
                 pos += 1
@@ -360,6 +361,12 @@ class BodyLowerer(OperatorLowerer):
         self.jump(bb)  # fallthrough from the previous label, if reachable
         self.ssa.seal(bb)
         self.set_block(bb)
+
+
+def _aggregate(ir: Type) -> bool:
+    """An array or struct; a complex value is a scalar of C, though its
+    objects in memory are structs (lower_types.py)."""
+    return isinstance(ir, (ArrayType, StructType)) and complex_part(ir) is None
 
 
 def _case_labels(c: ci.Cursor) -> list[ci.Cursor]:

@@ -3,6 +3,8 @@
     char, signed char -> i8      unsigned char -> u8     _Bool -> i8 (0/1)
     short -> i16   int -> i32   long, long long -> i64   (unsigned: u16 u32 u64)
     float -> f32   double -> f64
+    _Complex float, _Complex double -> struct.complex.f32, struct.complex.f64
+                 (in memory: the real part, then the imaginary part)
     T* -> ptr<T>   T[N] -> [N x T]   struct S -> struct.S (offsets from clang)
     enum -> its underlying integer type; typedefs resolve to the canonical type
 
@@ -17,7 +19,12 @@ Struct types get the C spelling the generated code uses at the loop from
 variable for unnamed structs); the members of an anonymous struct member are
 members of the enclosing struct.
 
-Rejected with Unsupported: long double, _Complex, __int128, half floats
+A complex value is two SSA values in the lowering (lower_complex.py); its
+struct type only describes complex objects in memory (``double complex *p``,
+arrays of complex, struct members), so the IR stays real.
+
+Rejected with Unsupported: long double, _Complex long double, integer
+_Complex (a GNU extension), __int128, half floats
 (``_Float16``), unions (also anonymous union members), bit-fields,
 variable-length arrays, function pointers, volatile, structs declared inside
 the simd loop.
@@ -29,8 +36,9 @@ from typing import Optional
 import clang.cindex as ci
 
 from ..diagnostics import Location, Unsupported
-from ..ir.types import (F32, F64, I8, I16, I32, I64, U8, U16, U32, U64, VOID, ArrayType,
-                        FloatType, IntType, PtrType, StructField, StructType, Type)
+from ..ir.types import (COMPLEX_F32, COMPLEX_F64, F32, F64, I8, I16, I32, I64, U8, U16, U32,
+                        U64, VOID, ArrayType, FloatType, IntType, PtrType, StructField,
+                        StructType, Type)
 from .lower_clang import is_anonymous_record
 from .record_names import RecordNamer, describe_record, record_kind
 
@@ -44,7 +52,7 @@ _SCALARS: dict[TK, Type] = {
 }
 
 _NAMED_UNSUPPORTED: dict[TK, str] = {
-    TK.LONGDOUBLE: "long double", TK.COMPLEX: "_Complex", TK.INT128: "__int128",
+    TK.LONGDOUBLE: "long double", TK.INT128: "__int128",
     TK.UINT128: "unsigned __int128", TK.HALF: "half float", TK.ATOMIC: "_Atomic",
     TK.FLOAT128: "__float128", TK.VARIABLEARRAY: "variable-length array",
     TK.DEPENDENTSIZEDARRAY: "variable-length array",
@@ -88,6 +96,8 @@ class TypeMapper:
             raise Unsupported(f"{_NAMED_UNSUPPORTED[kind]} in simd loop", loc)
         if kind == TK.ENUM:
             return self.map(canon.get_declaration().enum_type, loc)
+        if kind == TK.COMPLEX:
+            return self._complex(canon, loc)
         if kind == TK.POINTER:
             return PtrType(self.map(canon.get_pointee(), loc))
         if kind == TK.CONSTANTARRAY:
@@ -99,6 +109,12 @@ class TypeMapper:
         if kind == TK.RECORD:
             return self._record(t, canon, loc)
         raise Unsupported(f"type '{t.spelling}' in simd loop", loc)
+
+    def _complex(self, canon: ci.Type, loc: Optional[Location]) -> StructType:
+        part = canon.element_type.get_canonical()
+        if part.kind not in (TK.FLOAT, TK.DOUBLE):
+            raise Unsupported(f"'{canon.spelling}' in simd loop", loc)
+        return COMPLEX_F32 if part.kind == TK.FLOAT else COMPLEX_F64
 
     def _record(self, t: ci.Type, canon: ci.Type, loc: Optional[Location]) -> StructType:
         decl = canon.get_declaration()
@@ -168,6 +184,10 @@ class TypeMapper:
             n += 1
             name = f"{base}.{n}"
         return name
+
+
+def is_complex_ctype(t: ci.Type) -> bool:
+    return t.get_canonical().kind == TK.COMPLEX
 
 
 def _decl_key(decl: ci.Cursor) -> tuple[str, int]:

@@ -5,10 +5,12 @@ reads it: its predefined macros (``__aarch64__``, ``__AVX512F__``), type
 sizes and plain ``char`` signedness.  ``parse_views`` parses the file once
 per distinct set of target arguments (``Target.parse_args``: the triple and
 the ISA flags).  Targets on the same triple (avx2, avx512) share one parse
-when no preprocessor conditional of the user's own files names a reserved
-identifier (one starting with ``__``): the ISA macros that tell such targets
-apart are then invisible to the user's code, and only system headers (which
-no region comes from) read differently.
+when no preprocessor conditional of the user's own files (the main file and
+non-system headers) names a macro the compilers predefine differently under
+the two targets' flags (``s2s.frontend.target_macros``): the file then reads
+alike for both, and only system headers (which no region comes from) read
+differently.  User macros -- include guards such as ``__FOO_H__`` among them
+-- never tell targets apart.
 
 A parse that fails for some targets but not others leaves those targets
 without vector code (``FileView.error`` says why); when it fails for every
@@ -18,16 +20,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import clang.cindex as ci
 
 from ..diagnostics import UserError
 from .parse import ParsedFile, ParseError, macros_defined_where, parse_file
 from .pragmas import scan_directives
+from .target_macros import Args, target_macros
 
 _CONDITIONALS = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef"}
-_RESERVED = re.compile(rb"\b__\w+")
+_IDENTIFIER = re.compile(rb"\b[A-Za-z_]\w*")
+_UNREADABLE = "<an unreadable header>"
+"""Named when a header the parser read cannot be read again: its
+conditionals are unknown, so its view is shared with no other."""
 
 
 @dataclass
@@ -40,21 +46,30 @@ class FileView:
     """Why it does not parse (the compiler's first error)."""
     targets: list[str] = field(default_factory=list)
     assumed: dict[str, bool] = field(default_factory=dict)
-    """The reserved macros the user's conditionals name, and whether this
-    view defines them (``__AVX512F__``: False for the AVX2 view).  A compiler
-    reads the file as this view only where they are defined alike, so a
-    target's code from this view is compiled only there: AVX2 code built
-    with -march=native would otherwise meet another reading of the file."""
+    """The target macros (``TargetMacros.toggled``) the user's conditionals
+    name, and whether this view defines them (``__AVX512F__``: False for
+    the AVX2 view).  A compiler reads the file as this view only where they
+    are defined alike, so a target's code from this view is compiled only
+    there: AVX2 code built with -march=native would otherwise meet another
+    reading of the file."""
+    names: frozenset[str] = frozenset()
+    """Every identifier the conditionals of the user's files name."""
 
 
 def parse_views(path: str, include_dirs: list[str], defines: list[str], std: str,
-                targets: list[Any], preprocessor: Sequence[str] = ()) -> dict[str, FileView]:
-    """Target name -> the view its code is generated from (see module doc)."""
+                targets: list[Any], preprocessor: Sequence[str] = (),
+                probes: Optional[Callable[[], tuple[Args, ...]]] = None
+                ) -> dict[str, FileView]:
+    """Target name -> the view its code is generated from (see module doc).
+    ``probes`` gives the parse arguments of every target s2svec has (default:
+    those of ``targets``), whose macros tell readings apart; it is called
+    only when the user's conditionals name an identifier."""
+    every = probes or (lambda: tuple(t.parse_args for t in targets))
     views: dict[str, FileView] = {}
     by_args: dict[tuple[str, ...], FileView] = {}
     for target in targets:
         args = target.parse_args
-        view = by_args.get(args) or _shareable(by_args, args)
+        view = by_args.get(args) or _shareable(by_args, args, every)
         if view is None:
             view = _parse(path, include_dirs, defines, std, args, preprocessor)
             by_args[args] = view
@@ -62,7 +77,7 @@ def parse_views(path: str, include_dirs: list[str], defines: list[str], std: str
         views[target.name] = view
     parsed = [v for v in by_args.values() if v.parsed is not None]
     for view in parsed:
-        view.assumed = _assumed(view.parsed)
+        view.assumed = _assumed(view, every)
     if not parsed:
         first = next(iter(by_args.values())).error
         assert first is not None
@@ -73,58 +88,49 @@ def parse_views(path: str, include_dirs: list[str], defines: list[str], std: str
 def _parse(path: str, include_dirs: list[str], defines: list[str], std: str,
            args: tuple[str, ...], preprocessor: Sequence[str]) -> FileView:
     try:
-        return FileView(parse_file(path, include_dirs, defines, std, args, preprocessor))
+        parsed = parse_file(path, include_dirs, defines, std, args, preprocessor)
     except ParseError as e:
         return FileView(None, e)
+    return FileView(parsed, names=conditional_names(parsed))
 
 
-def _shareable(by_args: dict[tuple[str, ...], FileView],
-               args: tuple[str, ...]) -> Optional[FileView]:
-    """A parse on the same triple the user's code cannot tell apart from ``args``."""
+def _shareable(by_args: dict[tuple[str, ...], FileView], args: tuple[str, ...],
+               every: Callable[[], tuple[Args, ...]]) -> Optional[FileView]:
+    """A parse on the same triple the user's code cannot tell apart from
+    ``args`` (the compilers are asked only when the code has conditionals)."""
     for other_args, view in by_args.items():
         same_triple = other_args[:1] == args[:1]
-        if same_triple and view.parsed is not None and not conditionals_name_reserved(view.parsed):
+        if not same_triple or view.parsed is None or _UNREADABLE in view.names:
+            continue
+        if not (view.names and view.names & target_macros(every()).differ(other_args, args)):
             return view
     return None
 
 
-def _assumed(parsed: ParsedFile) -> dict[str, bool]:
-    names = reserved_in_conditionals(parsed)
-    defined = macros_defined_where(parsed, names) if names else set()
+def _assumed(view: FileView, every: Callable[[], tuple[Args, ...]]) -> dict[str, bool]:
+    assert view.parsed is not None
+    names = set(view.names & target_macros(every()).toggled) if view.names else set()
+    defined = macros_defined_where(view.parsed, names) if names else set()
     return {n: n in defined for n in sorted(names)}
 
 
-def reserved_in_conditionals(parsed: ParsedFile) -> set[str]:
-    """The reserved identifiers (``__AVX512F__``) that conditional directives
-    of the main file and of non-system headers name (``__has_include`` and
-    the like are operators, not macros)."""
-    names: set[str] = set()
-    for raw in _user_files(parsed):
+def conditional_names(parsed: ParsedFile) -> frozenset[str]:
+    """The identifiers that conditional directives of the main file and of
+    non-system headers name (include guards, ``__AVX512F__``, ``defined``)."""
+    names: set[bytes] = set()
+    files = _user_files(parsed)
+    for raw in (f for f in files if f is not None):
         for start, end, name in scan_directives(raw):
             if name in _CONDITIONALS:
-                names |= {m.decode() for m in _RESERVED.findall(raw[start:end])}
-    return names - _OPERATORS
+                names.update(_IDENTIFIER.findall(raw[start:end]))
+    unknown = {_UNREADABLE} if None in files else set()
+    return frozenset(n.decode() for n in names) | unknown
 
 
-_OPERATORS = {"__has_include", "__has_include_next", "__has_attribute", "__has_builtin",
-              "__has_feature", "__has_extension", "__has_c_attribute",
-              "__has_cpp_attribute", "__has_declspec_attribute", "__has_warning",
-              "__is_identifier", "__building_module"}
-
-
-def conditionals_name_reserved(parsed: ParsedFile) -> bool:
-    """Does a conditional directive of the main file or a non-system header
-    name a reserved identifier (``#ifdef __AVX512F__``)?"""
-    for raw in _user_files(parsed):
-        for start, end, name in scan_directives(raw):
-            if name in _CONDITIONALS and _RESERVED.search(raw[start:end]):
-                return True
-    return False
-
-
-def _user_files(parsed: ParsedFile) -> list[bytes]:
-    """The bytes of the main file and of every included non-system file."""
-    files = [parsed.raw]
+def _user_files(parsed: ParsedFile) -> list[Optional[bytes]]:
+    """The bytes of the main file and of every included non-system file
+    (None for one that cannot be read)."""
+    files: list[Optional[bytes]] = [parsed.raw]
     tu = parsed.tu
     seen: set[str] = set()
     for inclusion in tu.get_includes():
@@ -139,5 +145,5 @@ def _user_files(parsed: ParsedFile) -> list[bytes]:
             with open(name, "rb") as handle:
                 files.append(handle.read())
         except OSError:
-            files.append(b"#if __unreadable__\n")  # unknown: do not share
+            files.append(None)
     return files

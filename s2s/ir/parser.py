@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from .types import (I1, SCALAR_TYPES, ArrayType, PtrType, StructField, StructType,
-                    Type, VOID)
+from .types import (COMPLEX_SPELLINGS, I1, SCALAR_TYPES, ArrayType, PtrType, StructField,
+                    StructType, Type, VOID)
 from .values import (Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
                      Constant, FieldAddr, Function, Gep, Instruction, IRError, Load,
                      Phi, Ret, Select, Store, Switch, UnOp, Undef, Value)
@@ -208,7 +208,8 @@ class _Parser:
                 name = tok.text[len("struct."):]
                 if name in self.structs:
                     raise IRError(f"line {tok.line}: struct {tok.text} declared twice")
-                self.structs[name] = StructType(name, c_spelling=f"struct {name}")
+                spelling = COMPLEX_SPELLINGS.get(name, f"struct {name}")
+                self.structs[name] = StructType(name, c_spelling=spelling)
 
     def parse_struct_decl(self) -> None:
         name = self.next().text[len("struct."):]

@@ -62,10 +62,10 @@ class CalleeBody:
     params: int
     """How many of ``fn.args`` are the C parameters (a struct parameter is
     the address of the caller's object, or of a copy when the callee
-    writes it)."""
+    writes it; a complex parameter is two arguments, its parts)."""
     result_slot: bool = False
-    """Whether a struct result is stored through an argument after the C
-    parameters (the caller's object)."""
+    """Whether a struct result (or the two parts of a complex one) is
+    stored through an argument after the C parameters (the caller's object)."""
     globals: list[ArgBinding] = field(default_factory=list)
     """How a caller obtains each argument after the parameters (``&g``, ``t``)."""
     calls: set[str] = field(default_factory=set)

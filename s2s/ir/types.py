@@ -9,6 +9,7 @@ the right C type.  ``i1`` is the boolean type of compares and masks.
     f32 f64                            IEEE floats
     ptr<T>                             pointer to T
     struct.NAME                        a C struct (fields, size, offsets)
+    struct.complex.f32, .f64           a C complex object in memory (``re``, ``im``)
     [N x T]                            array (only as alloca / struct field)
     void
 """
@@ -146,6 +147,35 @@ U8, U16, U32, U64 = (IntType(8, False), IntType(16, False),
                      IntType(32, False), IntType(64, False))
 F32, F64 = FloatType(32), FloatType(64)
 VOID = VoidType()
+
+def _complex_struct(part: FloatType) -> StructType:
+    """The layout of a C complex object: C11 6.2.5p13, an array of two parts.
+    Only objects in memory have it; a complex value is two values."""
+    spelling = "_Complex float" if part == F32 else "_Complex double"
+    return StructType(f"complex.{part}", (StructField("re", part, 0),
+                                          StructField("im", part, part.size)),
+                      2 * part.size, spelling)
+
+
+COMPLEX_F32 = _complex_struct(F32)
+COMPLEX_F64 = _complex_struct(F64)
+COMPLEX_SPELLINGS = {t.name: t.c_spelling for t in (COMPLEX_F32, COMPLEX_F64)}
+"""The C spelling of each complex struct, by its IR name."""
+
+
+def complex_part(t: Type) -> "FloatType | None":
+    """The type of the parts of a complex IR type (None: not complex)."""
+    if t == COMPLEX_F32:
+        return F32
+    if t == COMPLEX_F64:
+        return F64
+    return None
+
+
+def complex_of(part: Type) -> StructType:
+    """The complex type whose parts have type ``part`` (f32 or f64)."""
+    return COMPLEX_F32 if part == F32 else COMPLEX_F64
+
 
 SCALAR_TYPES: dict[str, Type] = {
     str(t): t for t in (I1, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, VOID)

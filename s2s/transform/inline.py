@@ -163,7 +163,8 @@ def _plain(call: Call, body: CalleeBody, reason: str, wants_variant: bool) -> No
     """Replace ``call`` by a call of the C parameters only (for an internal
     vector variant of the callee where it may have one)."""
     if body.by_address:
-        raise Unsupported(f"a call passing or returning a struct is not inlined ({reason})",
+        raise Unsupported(f"a call passing or returning a struct or complex value is not "
+                          f"inlined ({reason})",
                           call.loc)  # type: ignore[arg-type]
     plain = copy_call(call, call.operands[:body.params])
     plain.not_inlined = reason

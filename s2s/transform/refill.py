@@ -7,8 +7,9 @@ the vector is done (kdtree: 59% of the lanes busy on average).  OpenMP lets
 the iterations of a ``simd`` loop without ``safelen`` run together in any
 grouping (gcc and clang take its safe length to be unbounded), so lane ``l``
 may take iterations l, l + W, l + 2W, ... in turn.  This pass builds that
-schedule from a copy of the region (after dce and canonicalize) whose top
-level holds one divergent loop L (``Pre; L; Post``): the loop "iterations of
+schedule from a copy of the region (after dce and canonicalize) around
+the heaviest divergent loop L of its top level (``Pre; L; Post``; Pre and
+Post may hold loops of their own): the loop "iterations of
 this lane" around L and L itself become ONE loop, each trip of which runs a
 trip of L for the lanes inside it, and Post, the step to the lane's next
 iteration and that iteration's Pre for the lanes whose L ended:
@@ -51,7 +52,7 @@ before (the order of a reduction is free).
 Declines (returns None) for a region with ``lastprivate`` results (their
 values depend on which lane ran the last iteration),
 ``linear`` parameters, a ``safelen`` clause (it bounds which iterations may
-run together), a worksharing pragma, or whose top level is not one divergent
+run together), the outer loops of a collapsed nest, or whose top level has no divergent
 loop with one latch; and where the cost model (``_pays``) finds that a trip
 of that loop weighs too little against what starting an iteration costs.
 """
@@ -311,7 +312,7 @@ def _refill_loop(region: Region, div: DivergenceInfo, gather_weight: int, min_ra
     """The one divergent top-level loop the schedule is built around, or None
     when the region cannot take the schedule."""
     clauses = region.clauses
-    if region.kind != "loop" or region.worksharing \
+    if region.kind != "loop" or region.outer_loops \
             or (clauses is not None and clauses.safelen is not None) \
             or any(rb.role != "reduction" or rb.arg is None for rb in region.results) \
             or sorted(rb.index for rb in region.results) != list(range(len(region.fn.ret_types))):
@@ -321,15 +322,23 @@ def _refill_loop(region: Region, div: DivergenceInfo, gather_weight: int, min_ra
         return None
     iv = next(b.arg for b in region.args if b.role == "iv")
     rets = [b for b in region.fn.blocks if isinstance(b.terminator, Ret)]
-    top = div.loops.top_level
-    if not isinstance(iv.type, IntType) or len(rets) != 1 or len(top) != 1:
+    divergent = [lp for lp in div.loops.top_level if div.loop_is_divergent(lp.header)]
+    if not isinstance(iv.type, IntType) or len(rets) != 1 or not divergent:
         return None
-    loop = top[0]
+    # the heaviest divergent loop; other loops run with Pre or Post
+    loop = max(divergent, key=lambda lp: _weight(lp, div))
     if loop.latch is None or loop.header is region.fn.entry \
             or not div.loop_is_divergent(loop.header) \
             or not _pays(region.fn, loop, div, gather_weight, min_ratio):
         return None
     return loop
+
+
+def _weight(loop: Loop[Block], div: DivergenceInfo) -> int:
+    """A trip of ``loop``, its nested loops counted NESTED_TRIPS times each."""
+    forest = div.loops
+    return sum(instruction_weight(inst) * NESTED_TRIPS ** (forest.depth(b) - loop.depth)
+               for b in loop.blocks for inst in b.instructions)
 
 
 NESTED_TRIPS = 8
@@ -349,10 +358,10 @@ def _pays(fn: Function, loop: Loop[Block], div: DivergenceInfo, gather_weight: i
     more than the idle lanes it puts to work (measured: an escape-time loop
     of a few flops per trip ran at half its speed)."""
     forest = div.loops
-    inside = sum(instruction_weight(inst) * NESTED_TRIPS ** (forest.depth(b) - loop.depth)
-                 for b in loop.blocks for inst in b.instructions)
-    edge = EDGE_FIXED + sum(EDGE_ACCESS if isinstance(inst, (Load, Store)) else
-                            instruction_weight(inst)
+    inside = _weight(loop, div)
+    # Pre and Post, their own loops counted NESTED_TRIPS times per trip
+    edge = EDGE_FIXED + sum((EDGE_ACCESS if isinstance(inst, (Load, Store)) else
+                             instruction_weight(inst)) * NESTED_TRIPS ** forest.depth(b)
                             for b in fn.blocks if b not in loop for inst in b.instructions)
     cached = not any(_may_write(inst) for b in loop.blocks for inst in b.instructions)
     new_gathers = sum(1 for b in loop.blocks for inst in b.instructions

@@ -1,0 +1,46 @@
+"""Constant folding of integer instructions whose operands are constants.
+
+Full unrolling (transform.unroll) makes a loop's counter a constant in
+each copy; the index computations on it (``cast``, ``add``, ``mul``) fold
+to constants, so sroa sees constant element indices.  Only integer
+operations whose C meaning is fixed fold (division, shifts out of range
+and anything of floating type stay instructions).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .types import I1, IntType
+from .values import BinOp, Cast, Cmp, Constant, Instruction
+
+_OPS = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+        "and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
+        "min": min, "max": max}
+_PREDS = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
+          "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b}
+
+
+def wrap(value: int, t: IntType) -> int:
+    """``value`` in the range of ``t`` (two's complement, as C converts)."""
+    value &= (1 << t.bits) - 1
+    return value - (1 << t.bits) if t.signed and value >= 1 << (t.bits - 1) else value
+
+
+def fold(inst: Instruction) -> Optional[Constant]:
+    """The constant ``inst`` computes, or None."""
+    ops = inst.operands
+    if not ops or not all(isinstance(o, Constant) and isinstance(o.type, IntType)
+                          for o in ops):
+        return None
+    values = [int(o.value) for o in ops]  # type: ignore[attr-defined]
+    t = inst.type
+    if isinstance(inst, Cast) and isinstance(t, IntType):
+        return Constant(t, wrap(values[0], t))
+    if isinstance(inst, BinOp) and inst.op in _OPS and isinstance(t, IntType):
+        return Constant(t, wrap(_OPS[inst.op](values[0], values[1]), t))
+    if isinstance(inst, Cmp):
+        return Constant(I1, int(_PREDS[inst.pred](values[0], values[1])))
+    return None
+
+
+__all__ = ["fold", "wrap"]

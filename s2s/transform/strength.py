@@ -1,0 +1,79 @@
+"""Integer division and remainder by a power of two become shifts and masks.
+
+No target has a vector integer division: widened, ``div`` and ``rem`` run
+lane by lane, through memory, with a hardware division each (a binary
+search's ``lo + (hi - lo) / 2`` cost most of the search's time).  By a
+constant 2^k they are exact shifts, as compilers make them:
+
+    unsigned  x / 2^k  ->  x >> k                (logical)
+              x % 2^k  ->  x & (2^k - 1)
+    signed    x / 2^k  ->  (x + bias) >> k       (arithmetic; bias = 2^k - 1
+                                                  for negative x, else 0:
+                                                  (x >> (b-1)) >>u (b-k))
+              x % 2^k  ->  x - ((x / 2^k) << k)
+
+C truncates toward zero; the bias makes the arithmetic shift, which
+rounds down, do that for negative x.  Runs before linearization (no
+masks yet; none of the new instructions can trap, so none needs one);
+keeps the CFG.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..ir.builder import IRBuilder
+from ..ir.types import IntType
+from ..ir.values import BinOp, Constant, Function, Value
+
+
+def reduce_divisions(fn: Function) -> int:
+    """Rewrite every ``div``/``rem`` of an integer by a power of two; how many."""
+    done = 0
+    for inst in [i for i in fn.instructions() if isinstance(i, BinOp)]:
+        k = _log2_divisor(inst)
+        if k is None:
+            continue
+        b = IRBuilder().before(inst)
+        x = inst.operands[0]
+        new = _quotient(b, x, k) if inst.op == "div" else _remainder(b, x, k)
+        new.name = inst.name
+        inst.replace_all_uses_with(new)
+        inst.erase()
+        done += 1
+    return done
+
+
+def _log2_divisor(inst: BinOp) -> Optional[int]:
+    """k for ``div``/``rem`` of an integer by the constant 2^k, k >= 1."""
+    if inst.op not in ("div", "rem") or not isinstance(inst.type, IntType):
+        return None
+    d = inst.operands[1]
+    if not isinstance(d, Constant) or isinstance(d.value, float):
+        return None
+    v = int(d.value)
+    if v < 2 or v & (v - 1) or v.bit_length() - 1 >= inst.type.bits - 1:
+        return None
+    return v.bit_length() - 1
+
+
+def _quotient(b: IRBuilder, x: Value, k: int) -> Value:
+    t = x.type
+    assert isinstance(t, IntType)
+    if not t.signed:
+        return b.binop("shr", x, Constant(t, k))
+    u = IntType(t.bits, False)
+    sign = b.binop("shr", x, Constant(t, t.bits - 1))           # 0 or -1
+    bias = b.cast(b.binop("shr", b.cast(sign, u), Constant(u, t.bits - k)), t)
+    return b.binop("shr", b.add(x, bias), Constant(t, k))
+
+
+def _remainder(b: IRBuilder, x: Value, k: int) -> Value:
+    t = x.type
+    assert isinstance(t, IntType)
+    if not t.signed:
+        return b.binop("and", x, Constant(t, (1 << k) - 1))
+    q = _quotient(b, x, k)
+    return b.sub(x, b.binop("shl", q, Constant(t, k)))
+
+
+__all__ = ["reduce_divisions"]
