@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.complex_calls import COMPLEX_CALLS
@@ -299,7 +299,8 @@ def combine(op: str, t: Type, var: str, x: str) -> str:
 # -- the loop ------------------------------------------------------------------------------
 def generate_loop(region: Any, div: Any, mem: Any, target: Target,
                   options: Optional[CodegenOptions] = None, records: Any = None,
-                  tail: Any = None, refill: Any = None) -> GeneratedLoop:
+                  tail: Any = None, refill: Any = None,
+                  inlined: Sequence[str] = ()) -> GeneratedLoop:
     """Vectorize one loop region for ``target`` (raises Unsupported).
 
     ``div`` is the DivergenceInfo of ``region.fn`` computed with
@@ -310,9 +311,10 @@ def generate_loop(region: Any, div: Any, mem: Any, target: Target,
     the iterations after the last full vector when it widens at the same
     width; else they run as the scalar loop body.  ``refill`` (the region
     with the lane refill schedule, transform.refill) replaces the vector loop
-    and its remainder when it widens."""
+    and its remainder when it widens.  ``inlined``: the functions the loop
+    calls whose calls were inlined (the block names them, as the loop did)."""
     return _LoopGen(region, div, mem, target, options or CodegenOptions(), records,
-                    tail, refill).run()
+                    tail, refill, inlined).run()
 
 
 def invariant_lines(em: Emitter, body: Any) -> list[str]:
@@ -342,7 +344,8 @@ transform.refill); ``{W}`` stands for the loop's width."""
 class _LoopGen:
     def __init__(self, region: Any, div: Any, mem: Any, target: Target,
                  options: CodegenOptions, records: Any = None, tail: Any = None,
-                 refill: Any = None) -> None:
+                 refill: Any = None, inlined: Sequence[str] = ()) -> None:
+        self.inlined = sorted(set(inlined))
         self.region = region
         self.div = div
         self.mem = mem
@@ -383,6 +386,9 @@ class _LoopGen:
         # the original loop reads its private variables; the vector code has
         # its own (the compiler would call an initialized one unused)
         setup += [f"(void){name};" for name in (region.clauses.private if region.clauses else [])]
+        # so are the functions it calls that the vector code has inlined (a
+        # static one would be unused where no scalar copy of the loop is built)
+        setup += [f"(void){name};" for name in self.inlined]
         text = self.assemble(setup, iter_setup, acc, body, body_lines, tail, refill, copy)
         needs = set(w.needs) | set(em.needs)
         for variant in (tail, refill, copy):
