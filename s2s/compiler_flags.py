@@ -58,6 +58,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag("-imacros", PARSER, "both"), Flag("--sysroot=", PARSER, "joined"),
     Flag("--sysroot", PARSER, "separate"), Flag("-nostdinc", PARSER),
     Flag("-std=", STD, "joined"), Flag("-ansi", STD),
+    # inline semantics: which inline definitions are emitted (frontend.linkage)
+    Flag("-fgnu89-inline", PARSER), Flag("-fno-gnu89-inline", PARSER),
     Flag("-march=", MACHINE, "joined"), Flag("-mcpu=", MACHINE, "joined"),
     Flag("-target", MACHINE, "separate"), Flag("--target=", MACHINE, "joined"),
     Flag("-m", MACHINE, "joined"),

@@ -14,9 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+import clang.cindex as ci
+
 from .codegen.generate import CodegenOptions, GeneratedLoop
 from .codegen.target import Target
-from .codegen.variant import Core, Signature, family_block, lane_call, wrapper
+from .codegen.variant import (Core, Signature, family_block, lane_call, no_gcc_clones,
+                              wrapper)
 from .codegen.vfabi import ISAS, FAMILIES, Variant
 from .diagnostics import Unsupported
 from .frontend.clauses import ClauseSet
@@ -33,7 +36,7 @@ class FunctionVariants:
     """What the driver splices and reports for one function."""
 
     offset: int
-    """Where the variants go: the start of the line after the definition."""
+    """Where the variants go (``_offset``)."""
     text: str
     reports: list[RegionReport] = field(default_factory=list)
     needs: dict[str, set[Any]] = field(default_factory=dict)
@@ -42,7 +45,7 @@ class FunctionVariants:
 
 def signature_of(fn: SimdFunction, cursor: Any) -> Signature:
     params = [p for p in cursor.get_children() if p.kind.name == "PARM_DECL"]
-    static = cursor.storage_class is not None and cursor.storage_class.name == "STATIC"
+    static = cursor.linkage == ci.LinkageKind.INTERNAL  # also `static f(); f() {...}`
     ret_c = cursor.type.get_result().spelling if fn.ret is not None else ""
     return Signature(fn.name, ret_c, fn.ret, [p.type.spelling for p in params], fn.params,
                      fn.param_names, static)
@@ -55,8 +58,7 @@ def function_variants(fn: SimdFunction, definitions: dict[str, Any], data: bytes
     definition's cursor in that target's view (missing: code the target's
     preprocessor skips)."""
     cursor = next(iter(definitions.values()))
-    end = data.find(b"\n", cursor.extent.end.offset)
-    out = FunctionVariants(len(data) if end < 0 else end + 1, "")
+    out = FunctionVariants(_offset(cursor, data), "")
     loc = fn.location
     if fn.problem is not None:
         not_vectorized(out, fn, fn.problem, targets)
@@ -98,9 +100,22 @@ def function_variants(fn: SimdFunction, definitions: dict[str, Any], data: bytes
                     reason="one lane: the variant calls the scalar function")
                     for t in targets if v.isa.letter in t.vfabi_family and t.name in definitions)
         isa = ISAS[family[0]]
-        blocks.append(family_block(isa.arch, isa.header, texts))
+        blocks.append(family_block(isa.arch, isa.header, texts, no_gcc_clones(sig)))
     out.text = "".join(blocks)
+    if out.offset == len(data) and not data.endswith(b"\n"):
+        out.text = "\n" + out.text  # a file whose last line has no newline
     return out
+
+
+def _offset(definition: Any, data: bytes) -> int:
+    """Where the variants go: the start of the line after the definition,
+    or the end of the file for a definition in an included header (all the
+    header declares is visible there)."""
+    location = definition.extent.end
+    if location.file is None or location.file.name != definition.translation_unit.spelling:
+        return len(data)
+    end = data.find(b"\n", location.offset)
+    return len(data) if end < 0 else end + 1
 
 
 def _core(fn: SimdFunction, sig: Signature, cursor: Any, shape: Shape, target: Target,

@@ -20,13 +20,14 @@ from .codegen.target import TEMPLATE_ROOT, Target, load_target
 from .deep import deep_stack
 from .diagnostics import Location, Unsupported, UserError, internal_error
 from .declare import FunctionVariants, function_variants, not_vectorized, signature_of
-from .frontend.declare_simd import SimdFunction, collect, definition_of
+from .frontend.declare_simd import NONE, SimdFunction, collect, definition_of
 from .frontend.lower import lower_loop
 from .frontend.lower_callee import set_declared_simd
 from .internal_variants import InternalVariants
 from .frontend.macro_checks import source_checks
 from .frontend.parse import ParsedFile
-from .frontend.pragmas import Pragma, find_pragmas, scan_pragma_lines
+from .frontend.pragmas import (Pragma, find_header_declare_simd, find_pragmas,
+                               scan_pragma_lines)
 from .frontend.views import FileView, parse_views
 from .ir.region import Region
 from .transform.boscc import DEFAULT_THRESHOLD
@@ -156,7 +157,7 @@ def run(path: str, options: Options) -> Result:
     needs: dict[str, Optional[set[str]]] = {t.name: None for t in targets}
     by_offset = _pragmas_by_offset(views, targets)
     _file_warnings(views, result)
-    simd = collect_simd_functions(by_offset)
+    simd = collect_simd_functions(_header_pragmas(views, targets) + by_offset, main.data)
     internal = InternalVariants(options, codegen_options, len(main.data))
     for view in views.values():
         if view.parsed is not None:
@@ -262,6 +263,19 @@ def _pragmas_by_offset(views: dict[str, FileView], targets: list[Target]
     return [found[start] for start in sorted(found)]
 
 
+def _header_pragmas(views: dict[str, FileView], targets: list[Target]
+                    ) -> list[dict[str, Pragma]]:
+    """The declare simd pragmas of the user's headers, in the order of
+    ``_pragmas_by_offset`` (by target; keyed by header and offset)."""
+    found: dict[tuple[str, int], dict[str, Pragma]] = {}
+    for target in targets:
+        view = views[target.name]
+        if view.parsed is not None:
+            for pragma in find_header_declare_simd(view.parsed):
+                found.setdefault((pragma.location.file, pragma.start), {})[target.name] = pragma
+    return list(found.values())
+
+
 def _file_warnings(views: dict[str, FileView], result: Result) -> None:
     """Warnings about the file that belong to no loop (``_Pragma`` forms ...),
     once each although every view finds them."""
@@ -295,13 +309,13 @@ def _warn(result: Result, location: Optional[Location], message: str) -> None:
     result.warnings.append(f"{where}warning: {message}")
 
 
-def collect_simd_functions(by_offset: list[dict[str, Pragma]]
+def collect_simd_functions(by_offset: list[dict[str, Pragma]], main_text: bytes
                            ) -> dict[str, tuple[SimdFunction, dict[str, Any]]]:
     """The declare simd functions (from the first view that has each
     pragma) and, per target, the definition's cursor in its view when the
-    file defines the function."""
+    variants are s2svec's to emit (s2s.frontend.declare_simd)."""
     first = [next(iter(p.values())) for p in by_offset]
-    functions = collect(first)
+    functions = collect(first, main_text)
     out: dict[str, tuple[SimdFunction, dict[str, Any]]] = {
         name: (fn, {}) for name, fn in functions.items()}
     for per_target in by_offset:
@@ -309,7 +323,7 @@ def collect_simd_functions(by_offset: list[dict[str, Pragma]]
             if pragma.clauses.directive != "declare simd":
                 continue
             entry = out.get(pragma.target.spelling)
-            d = definition_of(pragma.target)
+            d = definition_of(pragma.target, main_text)
             if entry is not None and d is not None:
                 entry[1].setdefault(target_name, d)
     return out
@@ -318,10 +332,11 @@ def collect_simd_functions(by_offset: list[dict[str, Pragma]]
 def callable_variants(simd: dict[str, tuple[SimdFunction, dict[str, Any]]]
                       ) -> dict[str, Any]:
     """The functions whose variants exist: declared only (defined elsewhere,
-    as gcc would call them) or defined here with a body s2svec takes."""
+    as gcc would call them) or defined here with a body s2svec takes; not
+    static ones of a header that the file never names (home ``none``)."""
     out: dict[str, Any] = {}
     for fn, definitions in simd.values():
-        if fn.problem is not None or not fn.pragmas:
+        if fn.problem is not None or not fn.pragmas or fn.home == NONE:
             continue
         cursor = next(iter(definitions.values()), fn.pragmas[0].target)
         out[fn.name] = (signature_of(fn, cursor), fn.variants)

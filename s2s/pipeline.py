@@ -395,7 +395,8 @@ def generate(analyzed: AnalyzedRegion, target: Target, options: CodegenOptions,
     target cannot take the region."""
     try:
         loop = generate_loop(analyzed.region, analyzed.div, analyzed.mem, target, options,
-                             analyzed.records, tail, refill)
+                             analyzed.records, tail, refill,
+                             [site.callee for site in analyzed.call_sites if site.inlined])
     except (RecursionError, ctypes.ArgumentError) as exc:
         if not is_too_deep(exc):
             raise

@@ -28,11 +28,13 @@ def test_loops_call_other_isa_variants_of_their_width(tmp_path: Path) -> None:
     calls = {key: (e["width"], e["calls"].get("vector_variant", 0), e["calls"].get("serialized", 0))
              for key, e in loops.items()}
     # the masked call's arm stores contiguously: on avx2 and neon it has an
-    # all-true copy (transform.all_true) calling the unmasked variant
+    # all-true copy (transform.all_true) calling the unmasked variant; the
+    # report counts the calls of the source, each once (the two names are
+    # the call site's detail, checked in the text below)
     assert calls == {
-        ("mixed", "avx2"): (4, 1, 0), ("masked", "avx2"): (4, 2, 0),
+        ("mixed", "avx2"): (4, 1, 0), ("masked", "avx2"): (4, 1, 0),
         ("mixed", "avx512"): (8, 1, 0), ("masked", "avx512"): (8, 0, 1),
-        ("mixed", "neon"): (2, 1, 0), ("masked", "neon"): (2, 2, 0),
+        ("mixed", "neon"): (2, 1, 0), ("masked", "neon"): (2, 1, 0),
     }
     text = out.read_text()
     for name in ("_ZGVbN4v_halve((__m128)", "_ZGVbM4v_halve((__m128)", "_ZGVdN8v_halve((__m256)"):

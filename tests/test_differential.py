@@ -326,3 +326,66 @@ def test_gcc_cflags_reach_gcc_builds_only() -> None:
     assert dt.kernel_cflags("gcc", meta) == ["-O1", "-frounding-math"]
     assert dt.kernel_cflags("aarch64-linux-gnu-gcc", meta) == ["-O1", "-frounding-math"]
     assert dt.kernel_cflags("clang-19", meta) == ["-O1"]
+
+
+def test_candidate_cflags_reach_the_candidate_only(tmp_path: Path) -> None:
+    """``candidate_cflags`` (a generated program's -fopenmp-simd or -fopenmp)
+    build s2svec's output, not the reference; clang gets gcc's OpenMP
+    runtime; candidates find the kernel's own headers."""
+    meta = dt.parse_meta('/* s2s-test: vectorized=? candidate_cflags="-fopenmp" */\n')
+    assert dt.kernel_cflags("gcc", meta) == []
+    assert dt.kernel_cflags("gcc", meta, candidate=True) == ["-fopenmp"]
+    kernel = tmp_path / "k.c"
+    assert dt.candidate_flags("clang-19", meta, kernel) == ("-fopenmp=libgomp", "-iquote",
+                                                              str(tmp_path))
+
+
+def test_a_kernels_own_headers_key_its_builds(tmp_path: Path) -> None:
+    kernel = tmp_path / "k.c"
+    kernel.write_text('#include "harness.h"\n#include "k_own.h"\nint main(void) { return 0; }\n')
+    (tmp_path / "k_own.h").write_text("#define A 1\n")
+    before = dt._ref_directory(kernel, tmp_path)
+    (tmp_path / "k_own.h").write_text("#define A 2\n")
+    assert dt._ref_directory(kernel, tmp_path) != before
+    assert dt.own_headers(kernel) == b"#define A 2\n"
+
+
+# --- warnings about s2svec's code ----------------------------------------------
+
+ORIGINAL = "int f(int n)\n{\n    int unused_user;\n    return n;\n}\n"
+OUTPUT = ("int f(int n)\n{\n    int unused_user;\n    int s2s_t_0;\n    s2s_t_0 = n;\n"
+          "    return n;\n}\n")
+
+
+def _messages(path: Path, *lines: tuple[int, str, str]) -> str:
+    return "".join(f"{path}:{line}:5: warning: {text} [{flag}]\n  note: ...\n"
+                   for line, text, flag in lines)
+
+
+def test_warnings_in_lines_s2svec_wrote_are_its_own(tmp_path: Path) -> None:
+    out = tmp_path / "k.s2s.c"
+    messages = _messages(out, (4, "variable ‘s2s_t_0’ set but not used",
+                               "-Wunused-but-set-variable"),
+                         (3, "unused variable ‘unused_user’", "-Wunused-variable"))
+    found = dt.own_warnings(ORIGINAL, OUTPUT, out, messages, None)
+    assert len(found) == 1 and "s2s_t_0" in found[0]
+    # a header's warnings are not the output's
+    assert dt.own_warnings(ORIGINAL, OUTPUT, out,
+                           _messages(tmp_path / "harness.h", (4, "x", "-Wunused")), None) == []
+
+
+def test_unused_warnings_at_user_lines_compare_with_the_reference(tmp_path: Path) -> None:
+    """Under gcc, an unused-name warning at one of the user's lines is
+    s2svec's unless the (gcc) reference has it too, quoted the same."""
+    out, src = tmp_path / "k.s2s.c", tmp_path / "k.c"
+    messages = _messages(out, (3, "unused variable ‘unused_user’", "-Wunused-variable"))
+    reference = dt.parse_warnings(
+        _messages(src, (3, "unused variable ‘unused_user’", "-Wunused-variable")), src)
+    assert dt.own_warnings(ORIGINAL, OUTPUT, out, messages, reference) == []
+    assert dt.own_warnings(ORIGINAL, OUTPUT, out, messages, []) != []
+    clang = _messages(out, (3, "unused variable 'unused_user'", "-Wunused-variable"))
+    assert dt.own_warnings(ORIGINAL, OUTPUT, out, clang, reference) == []
+
+
+def test_builds_warn_with_wall_wextra() -> None:
+    assert {"-Wall", "-Wextra"} <= set(dt.COMMON_FLAGS)

@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "testsuite" / "fuzz
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import run  # noqa: E402
 from generate import generate  # noqa: E402
-from test_fuzz_generator import DECLARE_SIMD_FEATURES, DIVERGENT_FEATURES  # noqa: E402
+from test_fuzz_generator import (BUILD_FEATURES, DECLARE_SIMD_FEATURES,  # noqa: E402
+                                 DIVERGENT_FEATURES)
 
 CI_SEEDS = range(200)
 CONFIGS_PER_SEED = 3
@@ -66,6 +67,6 @@ def test_batch_holds_the_divergent_constructs() -> None:
     for seed in CI_SEEDS:
         for f in generate(seed, run.CI_OPTIONS).features:
             seen[f] = seen.get(f, 0) + 1
-    few = {f: seen.get(f, 0) for f in DIVERGENT_FEATURES + DECLARE_SIMD_FEATURES
+    few = {f: seen.get(f, 0) for f in DIVERGENT_FEATURES + DECLARE_SIMD_FEATURES + BUILD_FEATURES
            if seen.get(f, 0) < 10}
     assert not few, f"constructs in fewer than 10 of the {len(CI_SEEDS)} CI programs: {few}"

@@ -94,7 +94,11 @@ DECLARE_SIMD_FEATURES = (
     "declare-simd", "declare-simd-varying", "declare-simd-uniform", "declare-simd-uniform-ptr",
     "declare-simd-linear", "declare-simd-linear-ptr", "declare-simd-inbranch",
     "declare-simd-notinbranch", "declare-simd-masked",
+    # how the functions are written (issue 19)
+    *(f"declare-simd-form-{f.replace(' ', '-')}" for f in gen.LINKAGES),
 )
+BUILD_FEATURES = ("build-fopenmp-simd", "build-fopenmp")
+"""The candidates built as OpenMP programs are (issue 19)."""
 NEW_KINDS = ("switch", "continue", "divergent_loop", "early_exit_loop", "nested_break",
              "local_array", "short_circuit", "declare_simd", "formula_cascade")
 
@@ -114,7 +118,7 @@ REQUIRED_FEATURES = {
     "lastprivate", "private", "linear", "collapse", "collapse-lastprivate", "clauses",
     "for-simd",
     "call", "libm", "math-exact",
-    *DIVERGENT_FEATURES, *DECLARE_SIMD_FEATURES,
+    *DIVERGENT_FEATURES, *DECLARE_SIMD_FEATURES, *BUILD_FEATURES,
 }
 
 
@@ -193,7 +197,7 @@ def test_compiles_without_ub_warnings(tmp_path: Path, cc: str, seed: int) -> Non
     if shutil.which(cc) is None:
         pytest.skip(f"{cc} is not installed (scripts/setup.sh installs it)")
     src = tmp_path / f"fuzz{seed}.c"
-    src.write_text(gen.generate(seed).text)
+    gen.generate(seed).write(src)
     flags = ("-O2",) + UB_WERROR + (CLANG_WERROR if cc.startswith("clang") else ())
     proc = _compile(cc, src, tmp_path / "prog", flags)
     assert proc.returncode == 0, proc.stderr[-4000:]
@@ -203,13 +207,13 @@ def test_compiles_without_ub_warnings(tmp_path: Path, cc: str, seed: int) -> Non
 def test_sanitizers_find_nothing(tmp_path: Path, seed: int) -> None:
     """UBSan (signed overflow, shifts, division, float-to-int, bounds, ...)
     and ASan (out-of-bounds, use of freed memory) on the reference program."""
-    _sanitize(tmp_path, gen.generate(seed).text, seed)
+    _sanitize(tmp_path, gen.generate(seed), seed)
 
 
-def _sanitize(tmp_path: Path, text: str, seed: int) -> None:
+def _sanitize(tmp_path: Path, prog: gen.Program, seed: int) -> None:
     cc = "clang-19" if shutil.which("clang-19") else "gcc"
     src = tmp_path / f"fuzz{seed}.c"
-    src.write_text(text)
+    prog.write(src)
     exe = tmp_path / "prog"
     proc = _compile(cc, src, exe, ("-O1", "-g", "-fsanitize=undefined,address",
                                    "-fno-sanitize-recover=all"))
@@ -225,7 +229,7 @@ def test_distinct_operands_do_not_overflow(tmp_path: Path) -> None:
     """Campaign seed 20600973: two equal operands made distinct as ``x + 1``
     overflowed for x = INT64_MAX (the generated program had UB; gcc folded
     ``x < x + 1`` and its UBSan saw nothing, clang's does)."""
-    _sanitize(tmp_path, gen.generate(20600973, gen.small_options()).text, 20600973)
+    _sanitize(tmp_path, gen.generate(20600973, gen.small_options()), 20600973)
 
 
 def test_sanitizers_catch_ub_in_this_setup(tmp_path: Path) -> None:
@@ -342,11 +346,22 @@ def is_loop(stmt: str) -> bool:
     return stmt.startswith(("for ", "for(", "while ", "do {"))
 
 
+DECLARE_SIMD_RE = r"(#pragma omp declare simd[^\n]*)\n(?:static |inline )*\w+ (fz_simd\d+)\(([^)]*)\)"
+"""A generated declare simd function's pragma, name and parameters (its
+definition's or, for a pragma only in the program's header, its declaration's)."""
+
+
+def program_text(prog: gen.Program) -> str:
+    """The program and its own headers."""
+    return "".join([prog.text, *prog.headers.values()])
+
+
 def simd_calls(text: str) -> list[tuple[str, str, list[str], bool]]:
     """(callee, its branch clause, the statements around the call inside the
     simd loop body, whether a `continue` of the simd loop comes before it)."""
-    branch = {m.group(2): m.group(1) for m in re.finditer(
-        r"#pragma omp declare simd[^\n]*?(inbranch|notinbranch|)\n\w+ (fz_simd\d+)\(", text)}
+    branch = {m.group(2): next((w for w in m.group(1).split()[-1:]
+                                if w in ("inbranch", "notinbranch")), "")
+              for m in re.finditer(DECLARE_SIMD_RE, text)}
     out = []
     lines = text.splitlines()
     for start, line in enumerate(lines):
@@ -372,7 +387,7 @@ def test_declare_simd_calls_keep_their_promises() -> None:
     calls undefined); every kind of call site occurs."""
     kinds = set()
     for seed in range(150):
-        for callee, branch, around, continued in simd_calls(gen.generate(seed).text):
+        for callee, branch, around, continued in simd_calls(program_text(gen.generate(seed))):
             conditional = bool(around) or continued
             kinds.add((branch, conditional))
             if branch == "inbranch":
@@ -397,14 +412,13 @@ def test_linear_arguments_step_with_the_loop() -> None:
     """A linear(i:S) argument is (int)(k) of a loop whose k steps by S (no
     collapse); a linear pointer is &a[k]."""
     for seed in seeds_with("declare-simd-linear", 15, gen.Options()):
-        text = gen.generate(seed).text
-        for m in re.finditer(r"(#pragma omp declare simd[^\n]*)\n\w+ (fz_simd\d+)\(([^)]*)\)",
-                             text):
+        text = program_text(gen.generate(seed))
+        for m in re.finditer(DECLARE_SIMD_RE, text):
             # linear(a, b:S) gives both the step S: the generator writes one per clause
             steps = dict(x.split(":") for x in re.findall(r"linear\((\w+:-?\d+)\)", m.group(1)))
             assert len(steps) == m.group(1).count("linear("), m.group(1)
             params = [p.split()[-1].lstrip("*") for p in m.group(3).split(",")]
-            call = re.search(rf"{m.group(2)}\((.*)\);", text)
+            call = re.search(rf"= {m.group(2)}\((.*)\);", text)  # not a declaration
             assert call, seed
             args = split_args(call.group(1))
             for name, step in steps.items():
@@ -434,7 +448,7 @@ def test_sanitizers_on_divergent_constructs(tmp_path: Path, feature: str) -> Non
     """The reference of a CI-sized program with each construct runs clean
     under UBSan and ASan (every index in bounds, every loop ends)."""
     seed = seeds_with(feature, 1)[0]
-    _sanitize(tmp_path, gen.generate(seed, gen.small_options()).text, seed)
+    _sanitize(tmp_path, gen.generate(seed, gen.small_options()), seed)
 
 
 def test_fma_results_have_a_canonical_zero() -> None:

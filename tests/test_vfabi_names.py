@@ -67,7 +67,7 @@ def _ours(tmp_path: Path, code: str, isas: str) -> set[str]:
     src = tmp_path / "d.c"
     src.write_text(code + "\n")
     parsed = parse_file(str(src), [], [], "gnu17")
-    fns = collect(find_pragmas(parsed))
+    fns = collect(find_pragmas(parsed), parsed.data)
     return {v.mangled for fn in fns.values() for v in fn.variants if v.isa.letter in isas}
 
 

@@ -20,6 +20,12 @@ For one kernel (testsuite/kernels/NAME.c) and one toolchain configuration:
    regions for the target whose ``#if`` branch the configuration compiles,
    and that branch must hold the target's intrinsics, so neither a silent
    scalar fall-back nor a no-op tool can pass.
+4. Every build has ``-Wall -Wextra``; the candidate must not warn about code
+   s2svec wrote (``own_warnings``): a warning in a line of the output that
+   is not a line of the original, or, under gcc, an ``-Wunused-*`` warning
+   at one of the original's lines that the reference build (gcc too) does
+   not have.  The user's own warnings, also in the copies s2svec keeps of
+   the loop (the ``#else`` branch, the scalar epilogue), are the user's.
 
 The configurations (see ``CONFIGS`` and testsuite/README.md) are every
 plausible build of the output: gcc 12, Debian's default clang and clang-19,
@@ -40,6 +46,9 @@ Kernel metadata is the first comment of the file, for example
   cflags="..."        extra compiler flags for both sides
   gcc_cflags="..."    extra flags for gcc builds only (a workaround for a
                       gcc bug that clang does not need)
+  candidate_cflags="..."  extra flags for the candidate only (``-fopenmp-simd``:
+                      s2svec's output built as OpenMP programs are; the
+                      reference stays the plain scalar program)
   grep="REGEX"        the s2svec output must match REGEX
   report="memory.gather=1 ..."   statistics every vectorized entry must show
   width="avx2:4 avx512:8 neon:2" expected width per target
@@ -94,7 +103,7 @@ RUN_TIMEOUT = 120
 
 # Both sides, every configuration: no FMA contraction, so results can be
 # compared bit for bit (the optimization level is part of each config).
-COMMON_FLAGS = ("-ffp-contract=off", "-Wno-unknown-pragmas")
+COMMON_FLAGS = ("-ffp-contract=off", "-Wno-unknown-pragmas", "-Wall", "-Wextra")
 # Vector intrinsics a target's branch may use: narrower registers are fine
 # (safelen, or a width chosen from the widest type), the branch the compiler
 # really takes is checked separately (see preprocessed_own_text).
@@ -114,7 +123,8 @@ class Problem:
 
     kind: ``s2svec`` (crash, error exit or timeout of the tool), ``report``
     (wrong region counts or statistics), ``text`` (intrinsics missing,
-    kept lines changed), ``compile-error``, ``ice`` (the compiler crashed),
+    kept lines changed), ``warning`` (the compiler warns about s2svec's
+    code), ``compile-error``, ``ice`` (the compiler crashed),
     ``compile-timeout``, ``reference`` (the original program itself fails:
     a kernel or generator bug), ``crash`` (the candidate exits non-zero or
     on a signal), ``timeout`` (the candidate hangs), ``wrong-output``.
@@ -355,6 +365,7 @@ class Meta:
     args: tuple[str, ...] = ()
     cflags: tuple[str, ...] = ()
     gcc_cflags: tuple[str, ...] = ()
+    candidate_cflags: tuple[str, ...] = ()
     grep: tuple[str, ...] = ()
     report: tuple[tuple[str, int], ...] = ()
     """(dotted.path, value) every vectorized report entry must have."""
@@ -398,6 +409,7 @@ def parse_meta(text: str) -> Meta:
         args=tuple(shlex.split(values.pop("args", ""))),
         cflags=tuple(shlex.split(values.pop("cflags", ""))),
         gcc_cflags=tuple(shlex.split(values.pop("gcc_cflags", ""))),
+        candidate_cflags=tuple(shlex.split(values.pop("candidate_cflags", ""))),
         grep=tuple(g for g in [values.pop("grep", "")] if g),
         report=tuple(_pairs(values.pop("report", ""), "=")),
         width=tuple(_pairs(values.pop("width", ""), ":")),
@@ -514,13 +526,21 @@ def kernel_text(path: Path) -> str:
     return path.read_text(errors="surrogateescape")
 
 
+def own_headers(kernel: Path) -> bytes:
+    """The headers next to a kernel that it includes (``#include "x.h"``; a
+    generated program's own), for the hashes that key its builds."""
+    names = re.findall(rb'^\s*#\s*include\s*"([^"/]+)"', kernel.read_bytes(), re.M)
+    return b"".join(kernel.with_name(n.decode()).read_bytes() for n in sorted(set(names))
+                    if kernel.with_name(n.decode()).is_file())
+
+
 def transform(kernel: Path, variant: str = "all", build: Path = BUILD) -> Transform:
     """Run s2svec on a kernel once per output variant (cached on disk by content hash)."""
     text = kernel.read_bytes()
     var = VARIANTS[variant]
     meta = parse_meta(text.decode(errors="surrogateescape"))
     args = [*meta.args, *var.args]
-    key = hashlib.sha256(text + HARNESS.read_bytes() + tool_hash().encode()
+    key = hashlib.sha256(text + own_headers(kernel) + HARNESS.read_bytes() + tool_hash().encode()
                          + "\0".join(args).encode()).hexdigest()[:16]
     directory = build / f"{kernel.stem}-{key}"
     out = directory / f"{kernel.stem}.s2s.c"
@@ -559,7 +579,7 @@ def transform(kernel: Path, variant: str = "all", build: Path = BUILD) -> Transf
 
 
 def _kernel_key(kernel: Path) -> str:
-    return hashlib.sha256(kernel.read_bytes() + HARNESS.read_bytes()
+    return hashlib.sha256(kernel.read_bytes() + own_headers(kernel) + HARNESS.read_bytes()
                           + tool_hash().encode()).hexdigest()[:16]
 
 
@@ -588,22 +608,26 @@ def s2svec_failure(tr: Transform) -> Optional[Problem]:
 
 
 def _ref_directory(kernel: Path, build: Path = BUILD) -> Path:
-    abis = repr(sorted((a.name, a.cc, a.flags) for a in ABIS.values())).encode()
-    key = hashlib.sha256(kernel.read_bytes() + HARNESS.read_bytes() + abis).hexdigest()[:16]
+    abis = repr((sorted((a.name, a.cc, a.flags) for a in ABIS.values()), COMMON_FLAGS)).encode()
+    key = hashlib.sha256(kernel.read_bytes() + own_headers(kernel) + HARNESS.read_bytes()
+                         + abis).hexdigest()[:16]
     return build / f"{kernel.stem}-ref-{key}"
 
 
 def compile_c(source: Path, binary: Path, cc: str, flags: tuple[str, ...], meta: Meta,
-              libs: tuple[str, ...], prelude: tuple[str, ...] = ()) -> None:
-    """Compile once; the binary is kept (a later call with the same path reuses it).
+              libs: tuple[str, ...], prelude: tuple[str, ...] = (),
+              extra: tuple[str, ...] = ()) -> str:
+    """Compile once; the binary and the compiler's messages are kept (a
+    later call with the same path reuses them).  Returns the messages.
 
     Raises BuildFailure: ``compile-error``, ``ice`` (the compiler crashed or
     said so) or ``compile-timeout``.
     """
+    messages = binary.with_name(binary.name + ".stderr")
     with _locked(binary.parent):
         if binary.exists():
-            return
-        cmd = [cc, *COMMON_FLAGS, *flags, *kernel_cflags(cc, meta), "-I", str(TESTSUITE),
+            return messages.read_text(errors="surrogateescape") if messages.exists() else ""
+        cmd = [cc, *COMMON_FLAGS, *flags, *kernel_cflags(cc, meta), *extra, "-I", str(TESTSUITE),
                *prelude, "-o", str(binary) + ".tmp", str(source), *libs]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
@@ -618,15 +642,27 @@ def compile_c(source: Path, binary: Path, cc: str, flags: tuple[str, ...], meta:
                 "ice" if ice else "compile-error",
                 f"{'compiler crash' if ice else 'compile failed'} ({proc.returncode}): "
                 f"{shlex.join(cmd)}\n{_clip(proc.stderr)}")
+        messages.write_text(proc.stderr, errors="surrogateescape")
         os.replace(str(binary) + ".tmp", binary)
+    return proc.stderr
 
 
-def kernel_cflags(cc: str, meta: Meta) -> list[str]:
-    """The kernel's own cflags for `cc`, with its gcc-only ones for gcc
-    (Debian's clang has no libomp: it gets gcc's runtime for -fopenmp)."""
+def kernel_cflags(cc: str, meta: Meta, candidate: bool = False) -> list[str]:
+    """The kernel's own cflags for `cc`, with its gcc-only ones for gcc and
+    (``candidate``) its candidate-only ones (Debian's clang has no libomp:
+    it gets gcc's runtime for -fopenmp)."""
     clang = "clang" in Path(cc).name
     flags = meta.cflags if clang else meta.cflags + meta.gcc_cflags
+    flags += meta.candidate_cflags if candidate else ()
     return [("-fopenmp=libgomp" if f == "-fopenmp" and clang else f) for f in flags]
+
+
+def candidate_flags(cc: str, meta: Meta, source: Path) -> tuple[str, ...]:
+    """What a candidate build adds to the kernel's flags: its candidate-only
+    ones, and the kernel's directory for its own headers (the candidate is
+    s2svec's output, in the build directory)."""
+    only = [f for f in kernel_cflags(cc, meta, candidate=True) if f not in kernel_cflags(cc, meta)]
+    return (*only, "-iquote", str(source.parent))
 
 
 def prelude_flags(source: Path, config: "Config", meta: Meta) -> tuple[str, ...]:
@@ -642,7 +678,7 @@ def prelude_flags(source: Path, config: "Config", meta: Meta) -> tuple[str, ...]
     headers = ABIS[config.abi].prelude
     if not headers or not _prelude_safe(kernel_text(source), headers):
         return ()
-    cmd = [config.cc, *COMMON_FLAGS, *config.flags, *kernel_cflags(config.cc, meta),
+    cmd = [config.cc, *COMMON_FLAGS, *config.flags, *kernel_cflags(config.cc, meta, candidate=True),
            "-I", str(TESTSUITE)]
     text = '#include "harness.h"\n' + "".join(f"#include <{h}>\n" for h in headers)
     key = hashlib.sha256("\0".join([*cmd, text, compiler_version(config.cc)]).encode()
@@ -700,21 +736,22 @@ def run_binary(binary: Path, runner: tuple[str, ...] = (),
 
 
 def reference_output(kernel: Path, abi: str, meta: Meta, build: Path = BUILD,
-                     timeout: float = RUN_TIMEOUT) -> tuple[int, str]:
-    """Build and run the original program once per ABI (cached on disk)."""
+                     timeout: float = RUN_TIMEOUT) -> tuple[int, str, str]:
+    """Build and run the original program once per ABI (cached on disk):
+    exit status, output and the compiler's messages."""
     a = ABIS[abi]
     directory = _ref_directory(kernel, build)
     binary = directory / f"ref-{abi}"
     result = directory / f"ref-{abi}.json"
-    compile_c(kernel, binary, a.cc, a.flags, meta, ("-lm",))
+    messages = compile_c(kernel, binary, a.cc, a.flags, meta, ("-lm",))
     with _locked(directory):
         if result.exists():
             info = json.loads(result.read_text())
-            return info["returncode"], info["stdout"]
+            return info["returncode"], info["stdout"], messages
         rc, out = run_binary(binary, a.runner, timeout)
         if rc != -999:          # a timeout on a busy machine is not remembered
             result.write_text(json.dumps({"returncode": rc, "stdout": out}))
-    return rc, out
+    return rc, out, messages
 
 
 def _clip(text: str, limit: int = 3000) -> str:
@@ -863,15 +900,17 @@ def _check_entry(e: dict, meta: Meta, target: str) -> list[str]:
     return problems
 
 
-def preprocessed_own_text(source: Path, config: Config, meta: Meta) -> str:
-    """The lines of `source` itself that survive preprocessing for `config`.
+def preprocessed_own_text(source: Path, config: Config, meta: Meta,
+                          extra: tuple[str, ...] = ()) -> str:
+    """The lines of `source` itself that survive preprocessing for `config`
+    (``extra``: the candidate's own flags, see candidate_flags).
 
     Headers are dropped (they define every intrinsic name), so what remains
     is the code the compiler really builds: intrinsics hidden behind an
     ``#if`` that this configuration does not take do not count.
     """
-    cmd = [config.cc, "-E", *COMMON_FLAGS, *config.flags, *meta.cflags, "-I", str(TESTSUITE),
-           str(source)]
+    cmd = [config.cc, "-E", *COMMON_FLAGS, *config.flags, *meta.cflags, *extra,
+           "-I", str(TESTSUITE), str(source)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT,
                           errors="surrogateescape")
     if proc.returncode != 0:
@@ -925,7 +964,8 @@ def active_text(tr: Transform, config: Config, meta: Meta) -> str:
             marked = tr.directory / f"marked-{key}.c"
             marked.write_text(re.sub(config.intrinsics, lambda m: MARK + m.group(0),
                                      kernel_text(tr.output_path)), errors="surrogateescape")
-            text = preprocessed_own_text(marked, config, meta).replace(MARK, "")
+            extra = candidate_flags(config.cc, meta, tr.kernel)
+            text = preprocessed_own_text(marked, config, meta, extra).replace(MARK, "")
             tmp = cached.with_suffix(".tmp")
             tmp.write_text(text, errors="surrogateescape")
             os.replace(tmp, cached)
@@ -934,6 +974,58 @@ def active_text(tr: Transform, config: Config, meta: Meta) -> str:
 
 MARK = "S2S_INTRINSIC_"
 """Prefixed to intrinsic names before preprocessing (active_text)."""
+
+
+# --------------------------------------------------------------------------
+# Warnings about s2svec's code
+
+
+@dataclass(frozen=True)
+class CompilerWarning:
+    """One ``file:line:col: warning: text [-Wflag]`` of a compiler."""
+
+    file: str
+    line: int
+    text: str
+    flag: str
+
+    @property
+    def key(self) -> tuple[str, tuple[str, ...]]:
+        """The flag and the names the warning quotes (gcc's and clang's
+        wordings and quote marks differ, these do not)."""
+        return self.flag, tuple(re.findall(r"['\u2018]([^'\u2019]*)['\u2019]", self.text))
+
+
+_WARNING_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:\d+:)? warning: (?P<text>.*?)"
+                         r"(?: \[(?P<flag>-W[^\],]+)[^\]]*\])?$", re.M)
+UNUSED_FLAGS = ("-Wunused-variable", "-Wunused-but-set-variable", "-Wunused-function",
+                "-Wunused-label", "-Wunused-parameter", "-Wunused-value")
+"""Warnings s2svec can cause at the user's lines (by not reading a name the
+original reads); they do not depend on the optimization level."""
+
+
+def parse_warnings(messages: str, source: Path) -> list[CompilerWarning]:
+    """The compiler's warnings located in ``source`` (not in headers)."""
+    return [CompilerWarning(m["file"], int(m["line"]), m["text"], m["flag"] or "")
+            for m in _WARNING_RE.finditer(messages) if Path(m["file"]) == source]
+
+
+def own_warnings(original: str, output: str, output_path: Path, messages: str,
+                 reference: Optional[list[CompilerWarning]]) -> list[str]:
+    """The candidate's warnings about code s2svec wrote: in a line of the
+    output that the original does not have, or (``reference``: the gcc
+    reference's warnings, for a gcc build) an unused-name warning at one
+    of the original's lines that the reference does not have."""
+    user_lines = {ln.strip() for ln in original.splitlines()}
+    out_lines = output.splitlines()
+    known = {w.key for w in reference or []}
+    found = []
+    for w in parse_warnings(messages, output_path):
+        text = out_lines[w.line - 1].strip() if 0 < w.line <= len(out_lines) else ""
+        if text not in user_lines or (reference is not None and w.flag in UNUSED_FLAGS
+                                      and w.key not in known):
+            found.append(f"line {w.line}: warning: {w.text} [{w.flag}]\n  {_clip(text, 200)}")
+    return found
 
 
 # --------------------------------------------------------------------------
@@ -960,7 +1052,8 @@ def check_source(source: Path, config: Config, *, build: Path = BUILD,
     problems += [Problem("text", p)
                  for p in check_output_text(text, tr.output, meta, config, active)]
     try:
-        ref_rc, ref_out = reference_output(source, config.abi, meta, build, run_timeout)
+        ref_rc, ref_out, ref_messages = reference_output(source, config.abi, meta, build,
+                                                         run_timeout)
     except BuildFailure as exc:
         return [Problem("reference", f"the reference does not build: {exc}")]
     if ref_rc != 0:
@@ -968,10 +1061,15 @@ def check_source(source: Path, config: Config, *, build: Path = BUILD,
                         f"(kernel bug)")]
     cand_bin = tr.directory / f"cand-{config.name}"
     try:
-        compile_c(tr.output_path, cand_bin, config.cc, config.flags, meta, config.candidate_libs,
-                  prelude_flags(tr.output_path, config, meta))
+        messages = compile_c(tr.output_path, cand_bin, config.cc, config.flags, meta,
+                             config.candidate_libs, prelude_flags(tr.output_path, config, meta),
+                             candidate_flags(config.cc, meta, source))
     except BuildFailure as exc:
         return problems + [Problem(exc.kind, str(exc))]
+    same_compiler = Path(config.cc).name == Path(ABIS[config.abi].cc).name
+    reference = parse_warnings(ref_messages, source) if same_compiler else None
+    problems += [Problem("warning", f"{config.cc} warns about s2svec's code, {w}")
+                 for w in own_warnings(text, tr.output, tr.output_path, messages, reference)]
     cand_rc, cand_out = run_binary(cand_bin, config.runner, run_timeout)
     if cand_rc == -999:
         problems.append(Problem("timeout", f"candidate {cand_out} (the reference finishes)"))
@@ -1006,7 +1104,7 @@ def check_kernel(kernel: Path, config: Config) -> None:
 def check_reference(kernel: Path, abi: str) -> str:
     """Build and run only the reference (to validate kernels before s2svec works)."""
     meta = parse_meta(kernel_text(kernel))
-    rc, out = reference_output(kernel, abi, meta)
+    rc, out, _ = reference_output(kernel, abi, meta)
     if rc != 0:
         raise DifferentialFailure(f"{kernel.name} [{abi}]: reference exits {rc}")
     return out

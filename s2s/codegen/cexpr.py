@@ -9,7 +9,7 @@ compares and conversions are C's.  Nothing here depends on the target.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Optional, Sequence
 
 from ..diagnostics import internal_error
 from ..ir.types import ArrayType, FloatType, IntType, PtrType, StructType, Type, VoidType
@@ -109,7 +109,8 @@ def scalar_expr(inst: Instruction, ops: Sequence[str]) -> str:
     if isinstance(inst, UnOp):
         return _unop(inst.op, t, ops[0])
     if isinstance(inst, Cmp):
-        return f"({ops[0]} {_CMP[inst.pred]} {ops[1]})"
+        known = decided_comparison(inst)
+        return known if known is not None else f"({ops[0]} {_CMP[inst.pred]} {ops[1]})"
     if isinstance(inst, Cast):
         return cast_expr(inst.operands[0].type, t, ops[0])
     if isinstance(inst, Select):
@@ -123,6 +124,36 @@ def scalar_expr(inst: Instruction, ops: Sequence[str]) -> str:
     if isinstance(inst, Call):
         return f"{inst.callee}({', '.join(ops)})"
     raise internal_error(f"the IR instruction '{inst.opcode}' has no scalar C form")
+
+
+_MIRROR = {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
+
+
+def decided_comparison(inst: Cmp) -> Optional[str]:
+    """The value of an integer comparison that its operands' type decides: a
+    value with itself, or with its type's least or greatest value (``x >=
+    0u`` is 1, ``x < INT_MIN`` is 0).  gcc warns about such C text
+    (-Wtautological-compare, -Wtype-limits); the operands have no effects."""
+    a, b = inst.operands
+    t = a.type
+    if not isinstance(t, IntType) or t.bits == 1:
+        return None
+    if a is b:
+        return "1" if inst.pred in ("eq", "le", "ge") else "0"
+    if isinstance(b, Constant):
+        pred, c = inst.pred, _int_value(b, t)
+    elif isinstance(a, Constant):
+        pred, c = _MIRROR[inst.pred], _int_value(a, t)
+    else:
+        return None
+    low, high = (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.signed else (0, (1 << t.bits) - 1)
+    return {("lt", low): "0", ("ge", low): "1", ("gt", high): "0", ("le", high): "1"}.get((pred, c))
+
+
+def _int_value(c: Constant, t: IntType) -> int:
+    """The constant as a value of ``t`` (its bits read with t's signedness)."""
+    bits = int(c.value) & ((1 << t.bits) - 1)
+    return bits - (1 << t.bits) if t.signed and bits >> (t.bits - 1) else bits
 
 
 def _binop(op: str, t: Type, a: str, b: str) -> str:

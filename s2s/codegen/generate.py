@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.complex_calls import COMPLEX_CALLS
@@ -299,7 +299,8 @@ def combine(op: str, t: Type, var: str, x: str) -> str:
 # -- the loop ------------------------------------------------------------------------------
 def generate_loop(region: Any, div: Any, mem: Any, target: Target,
                   options: Optional[CodegenOptions] = None, records: Any = None,
-                  tail: Any = None, refill: Any = None) -> GeneratedLoop:
+                  tail: Any = None, refill: Any = None,
+                  inlined: Sequence[str] = ()) -> GeneratedLoop:
     """Vectorize one loop region for ``target`` (raises Unsupported).
 
     ``div`` is the DivergenceInfo of ``region.fn`` computed with
@@ -310,9 +311,10 @@ def generate_loop(region: Any, div: Any, mem: Any, target: Target,
     the iterations after the last full vector when it widens at the same
     width; else they run as the scalar loop body.  ``refill`` (the region
     with the lane refill schedule, transform.refill) replaces the vector loop
-    and its remainder when it widens."""
+    and its remainder when it widens.  ``inlined``: the functions the loop
+    calls whose calls were inlined (the block names them, as the loop did)."""
     return _LoopGen(region, div, mem, target, options or CodegenOptions(), records,
-                    tail, refill).run()
+                    tail, refill, inlined).run()
 
 
 def invariant_lines(em: Emitter, body: Any) -> list[str]:
@@ -342,7 +344,8 @@ transform.refill); ``{W}`` stands for the loop's width."""
 class _LoopGen:
     def __init__(self, region: Any, div: Any, mem: Any, target: Target,
                  options: CodegenOptions, records: Any = None, tail: Any = None,
-                 refill: Any = None) -> None:
+                 refill: Any = None, inlined: Sequence[str] = ()) -> None:
+        self.inlined = sorted(set(inlined))
         self.region = region
         self.div = div
         self.mem = mem
@@ -372,11 +375,20 @@ class _LoopGen:
         invariants = invariant_lines(em, body)
         acc = self.accumulator_items(em, folds, acc_init)
         copy = self.second_copy(tag, body, (setup, iter_setup, body.decls, invariants))
-        setup += invariants
         accumulators = {b.c_expr: n for b, n, _ in folds}
         refill = self.variant_block(self.refill, tag + "_refill", accumulators)
         tail = None if self.parallel or refill else \
             self.variant_block(self.tail, tag + "_tail", accumulators)
+        # the refill schedule replaces the vector loop, and sets up its own
+        # values: of the loop's, only the linear starts are read (after it)
+        setup = [self.start_line(b, start) for b, start in self.linears] if refill \
+            else setup + invariants
+        # the original loop reads its private variables; the vector code has
+        # its own (the compiler would call an initialized one unused)
+        setup += [f"(void){name};" for name in (region.clauses.private if region.clauses else [])]
+        # so are the functions it calls that the vector code has inlined (a
+        # static one would be unused where no scalar copy of the loop is built)
+        setup += [f"(void){name};" for name in self.inlined]
         text = self.assemble(setup, iter_setup, acc, body, body_lines, tail, refill, copy)
         needs = set(w.needs) | set(em.needs)
         for variant in (tail, refill, copy):
@@ -478,10 +490,14 @@ class _LoopGen:
         for b in region.args:
             arg = b.arg
             t = arg.type
+            # a parameter the widened code never reads gets no C variable
+            # (it would be unused): only its form, and what else needs it
+            read = w.reads_value(arg)
             if b.role in VARIANT_PARAMS:
                 name = w.name(b.c_expr)
                 value = VARIANT_PARAMS[b.role].replace("{W}", str(self.W))
-                iter_setup.append(f"const {c_decl(t, name)} = {value};")
+                if read:
+                    iter_setup.append(f"const {c_decl(t, name)} = {value};")
                 w.forms[arg] = Form(scalar=name)
             elif b.role == "reduction" and tail:
                 w.forms[arg] = Form(vec=(accumulators or {})[b.c_expr])
@@ -491,23 +507,27 @@ class _LoopGen:
                 if not tail:
                     self.iv_binding = b
                 name = w.name(bounds.var)
-                w.body.decls.append(c_decl(t, name))
-                iter_setup.append(f"{name} = {self.lane0('s2s_lo', bounds.step, t, 's2s_k')};")
+                if read:
+                    w.body.decls.append(c_decl(t, name))
+                    iter_setup.append(f"{name} = {self.lane0('s2s_lo', bounds.step, t, 's2s_k')};")
                 w.forms[arg] = Form(scalar=name)
             elif b.role == "linear":
+                # the start also gives the final value after the loop
                 start = w.name(b.c_expr + "_start")
-                const = "" if isinstance(t, PtrType) else "const "
-                setup.append(f"{const}{c_decl(t, start)} = {self.conv(t, b.c_expr)};")
+                setup.append(self.start_line(b, start))
                 name = w.name(b.c_expr)
-                w.body.decls.append(c_decl(t, name))
-                iter_setup.append(f"{name} = {self.lane0(start, b.step, t, 's2s_k')};")
+                if read:
+                    w.body.decls.append(c_decl(t, name))
+                    iter_setup.append(f"{name} = {self.lane0(start, b.step, t, 's2s_k')};")
                 w.forms[arg] = Form(scalar=name)
                 if not tail:
                     self.linears.append((b, start))
             elif b.role == "uniform":
                 name = w.name(arg.name or "u")
                 setup.append(f"{'' if isinstance(t, PtrType) else 'const '}"
-                             f"{c_decl(t, name)} = {self.conv(t, b.c_expr)};")
+                             f"{c_decl(t, name)} = {self.conv(t, b.c_expr)};" if read else
+                             # the original loop reads it (unused, the compiler would warn)
+                             f"(void){b.c_expr};")
                 w.forms[arg] = Form(scalar=name, invariant=True)
             elif b.role == "reduction":
                 if t == I1 or not (t.is_int() or t.is_float()):
@@ -526,6 +546,12 @@ class _LoopGen:
             return [], setup + iter_setup, [], []
         return setup, iter_setup, acc_init, folds
 
+    def start_line(self, b: Any, start: str) -> str:
+        """The constant holding a linear variable's value before the loop."""
+        t = b.arg.type
+        const = "" if isinstance(t, PtrType) else "const "
+        return f"{const}{c_decl(t, start)} = {self.conv(t, b.c_expr)};"
+
     @staticmethod
     def conv(t: Type, expr: str) -> str:
         if isinstance(t, PtrType):
@@ -539,6 +565,15 @@ class _LoopGen:
             return f"{start} + (long long){k} * {step}"
         return (f"({c_type(t)})((unsigned long long){start} + {k} * "
                 f"(unsigned long long){literal(step, IntType(64))})")
+
+    @staticmethod
+    def as_declared(b: Any, value: str) -> str:
+        """A linear variable's value back in the type it is declared with: a
+        pointer's IR type may name its target otherwise (``int8_t *`` for a
+        ``const char *``: clang's -Wpointer-sign, and const)."""
+        if isinstance(b.arg.type, PtrType):
+            return f"(__typeof__({b.c_expr}))({value})"
+        return value
 
     def on_ret(self, w: Widener, values: list[Value], results: list[Any]) -> None:
         for rb in results:
@@ -596,7 +631,7 @@ class _LoopGen:
         clauses = region.clauses
         after: list[str] = []
         for b, start in self.linears:
-            after.append(f"{b.c_expr} = {self.lane0(start, b.step, b.arg.type, 's2s_trip')};")
+            after.append(f"{b.c_expr} = {self.as_declared(b, self.lane0(start, b.step, b.arg.type, 's2s_trip'))};")
         if not bd.var_declared_in_loop:
             after.append(f"{bd.var} = ({bd.var_c_type})((unsigned long long)s2s_lo + s2s_trip * "
                          f"(unsigned long long){literal(bd.step, IntType(64))});")
@@ -612,9 +647,12 @@ class _LoopGen:
             "trip": indent_lines(self.trip_lines(), 0), "setup": setup,
             "decls": [f"{d};" for d in body.decls], "acc": acc,
             "iter_setup": iter_setup, "body": indent_lines(body_lines, 0),
-            "epi_iv": f"{T} {bd.var} = {value};" if bd.var_declared_in_loop
+            # the body may not read the loop variable (the original's for
+            # header did): a declared one is used, or it would be unused
+            "epi_iv": f"{T} {bd.var} = {value}; (void){bd.var};" if bd.var_declared_in_loop
                       else f"{bd.var} = {value};",
-            "epi_linear": [f"{b.c_expr} = {self.lane0(st, b.step, b.arg.type, '(s2s_k + s2s_e)')};"
+            "epi_linear": [f"{b.c_expr} = "
+                           f"{self.as_declared(b, self.lane0(st, b.step, b.arg.type, '(s2s_k + s2s_e)'))};"
                            for b, st in self.linears],
             "epi_body": _dedent(region.body_text), "after": after,
             "tail": tail["lines"] if tail else [],
@@ -811,10 +849,11 @@ def complex_helpers(target: Target, needs: set[Any]) -> list[str]:
 
 
 def prelude(target: Target, needs: set[Any]) -> str:
-    """#includes, libmvec prototypes and helper functions for the given needs."""
+    """#includes, libmvec prototypes, declarations of the declare simd
+    variants the loops call and helper functions for the given needs."""
     protos = sorted(f"{ctype} {name}({', '.join([ctype] * n)});"
                     for kind, name, ctype, n in (x for x in needs if x[0] == "proto"))
-    protos += sorted(x[1] for x in needs if x[0] == "decl")
+    variants = sorted(x[1] for x in needs if x[0] == "decl")
     helpers_src: list[str] = []
     helper_names = sorted(x[1] for x in needs if x[0] == "helper")
     if helper_names:
@@ -825,5 +864,6 @@ def prelude(target: Target, needs: set[Any]) -> str:
             helpers_src.append(str(macro(target.types[key]) if key else macro()).strip())
     helpers_src += complex_helpers(target, needs)
     return target.render("prelude.c.j2", target=target, headers=target.headers,
-                         prototypes=protos, helpers=helpers_src).strip() + "\n"
+                         prototypes=protos, variants=variants,
+                         helpers=helpers_src).strip() + "\n"
 

@@ -2,7 +2,7 @@
 
 Each variant is an ABI wrapper around a core (s2s.codegen.vfabi has the ABI):
 
-    [static] <target attribute> RET _ZGV...(vector pieces..., mask pieces...)
+    [static unused] <target attribute> RET _ZGV...(vector pieces..., mask pieces...)
     {
         lane arrays of the varying parameters  <- the vector registers
         uniform and linear parameters           <- their scalars (lane 0)
@@ -20,6 +20,13 @@ The wrapper is plain C with the ISA's vector types (the target attribute
 makes them legal whatever the file is compiled with); the core is compiled
 with the file's flags, so a build without AVX2 still defines correct ``d``
 and ``e`` variants (per lane), as the ABI requires of every object.
+
+The variants of a function with internal linkage are static (gcc's clones
+of a static function are local symbols too), marked unused: like gcc's
+clones they may have no caller in the file.  A declare simd function's block
+first redeclares the function ``__noclone__`` for gcc: with ``-fopenmp`` or
+``-fopenmp-simd`` gcc would otherwise clone the definition under the same
+names, and the object would define each variant twice.
 """
 from __future__ import annotations
 
@@ -46,6 +53,7 @@ class Signature:
     params: list[Type]
     names: list[str]
     static: bool = False
+    """Internal linkage: the variants are static too."""
 
 
 @dataclass
@@ -79,6 +87,14 @@ def lane_call(sig: Signature, v: Variant, lane: str = "s2s_l") -> str:
     return f"if (s2s_mask[{lane}]) {body}" if v.masked else body
 
 
+def _unqualified(ctype: str) -> str:
+    """``ctype`` without its top-level qualifiers (a cast's result is
+    unqualified, C11 6.5.4): lane arrays are written, and a ``const`` or
+    ``restrict`` element would make that undefined (and each memcpy a
+    warning)."""
+    return f"__typeof__(({ctype})0)"
+
+
 def _typeof(sig: Signature, name: str) -> str:
     return f"__typeof__({sig.params_c[sig.names.index(name)]})"
 
@@ -93,7 +109,7 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
     for name, t, ct, k in zip(sig.names, sig.params, sig.params_c, v.params):
         if k.kind == "v":
             regs = pieces(v.isa, t, n, tag)
-            unpack.append(f"__typeof__({ct}) s2s_a_{name}[{n}];")
+            unpack.append(f"{_unqualified(ct)} s2s_a_{name}[{n}];")
             for i, p in enumerate(regs):
                 params.append(f"{p.ctype} s2s_{name}_{i}")
                 typedefs.append(p.typedef)
@@ -110,7 +126,8 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
     ret_type, ret_lines = _return(sig, v, typedefs)
     head = _head(sig, v, ret_type, params)
     if sig.ret is not None:
-        unpack.insert(0, f"__typeof__({sig.ret_c}) s2s_ret[{n}];")
+        # an inactive lane's result is returned too: a defined zero
+        unpack.insert(0, f"{_unqualified(sig.ret_c)} s2s_ret[{n}]{' = {0}' if v.masked else ''};")
     scalar = [f"for (int s2s_l = 0; s2s_l < {n}; s2s_l++) {{",
               INDENT + lane_call(sig, v), "}"]
     body = list(unpack)
@@ -133,14 +150,16 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
 
 def _head(sig: Signature, v: Variant, ret_type: str, params: list[str]) -> str:
     attr = f'__attribute__((target("{v.isa.attribute}"))) ' if v.isa.attribute else ""
-    # a static variant is unused where the build compiles another branch
-    static = "static __attribute__((unused)) " if sig.static else ""
-    return f"{static}{attr}{ret_type} {v.mangled}({', '.join(params)})"
+    # unused where the build compiles another branch, or nothing calls it
+    linkage = "static __attribute__((__unused__)) " if sig.static else ""
+    return f"{linkage}{attr}{ret_type} {v.mangled}({', '.join(params)})"
 
 
 def prototype(sig: Signature, v: Variant) -> Optional[str]:
     """The declaration a vector loop calls the variant through (the
-    definition's exact types); None when a piece needs a typedef."""
+    definition's exact types and linkage: ``extern``, or ``static`` for a
+    static function's variants, which its block defines further down);
+    None when a piece needs a typedef."""
     params: list[str] = []
     for name, t, ct, k in zip(sig.names, sig.params, sig.params_c, v.params):
         if k.kind == "v":
@@ -161,7 +180,7 @@ def prototype(sig: Signature, v: Variant) -> Optional[str]:
         if len(regs) != 1 or regs[0].typedef:
             return None
         ret = regs[0].ctype
-    return _head(sig, v, ret, params) + ";"
+    return ("" if sig.static else "extern ") + _head(sig, v, ret, params) + ";"
 
 
 def _unpack_mask(v: Variant, p: Piece, i: int) -> list[str]:
@@ -196,8 +215,23 @@ def _return(sig: Signature, v: Variant, typedefs: list[str]) -> tuple[str, list[
                   "return s2s_r;"]
 
 
-def family_block(arch: str, header: str, texts: list[str]) -> str:
-    """The variants of one architecture behind its macro."""
+def family_block(arch: str, header: str, texts: list[str], before: str = "") -> str:
+    """The variants of one architecture behind its macro (``before`` them:
+    no_gcc_clones for a declare simd function's)."""
     if not texts:
         return ""
-    return (f"#if defined({arch})\n#include <{header}>\n" + "\n".join(texts) + "#endif\n")
+    return (f"#if defined({arch})\n#include <{header}>\n" + before + "\n".join(texts)
+            + "#endif\n")
+
+
+def no_gcc_clones(sig: Signature) -> str:
+    """gcc gives a definition that a ``declare simd`` pragma (on it or on an
+    earlier declaration) covers simd clones of its own when the file is
+    built with -fopenmp or -fopenmp-simd, under the names of the variants
+    that follow; it makes none of a function declared ``__noclone__``.  The
+    redeclaration is ``extern`` whatever the definition says: for a static
+    function it keeps the internal linkage (C11 6.2.2p4).  clang makes no
+    clones, and warns about attributes it does not know."""
+    return ("#if defined(__GNUC__) && !defined(__clang__)\n"
+            f"extern __typeof__({sig.name}) {sig.name} __attribute__((__noclone__));\n"
+            "#endif\n")

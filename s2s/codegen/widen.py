@@ -29,6 +29,7 @@ to do at ``ret``.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
@@ -42,8 +43,9 @@ from .vfabi import ISAS, mask_pieces, pieces
 from ..ir.values import (HORIZONTAL, LANE, WIDTH, Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
                          Constant, FieldAddr, Gep, Instruction, Load, Phi, Ret,
                          Select, Store, Switch, UnOp, Undef, Value)
-from .cexpr import c_decl, c_type, cast_expr, literal, scalar_expr, unsigned_of, value_literal
-from ..transform.dce import live_instructions
+from .cexpr import (c_decl, c_type, cast_expr, decided_comparison, literal, scalar_expr,
+                    unsigned_of, value_literal)
+from ..transform.dce import live_instructions, operands_and_mask
 from .target import Target, TypeInfo
 from .vector_ir import CStmt, LaneCode, Operand, VBlock, VectorBody, VOp
 
@@ -381,7 +383,6 @@ class Widener:
     # -- driver ------------------------------------------------------------------------
     def run(self) -> VectorBody:
         blocks = list(self.fn.blocks)
-        self.live = live_instructions(self.fn)
         self.preds = self.fn.predecessors()
         self._prepare_phis()
         for index, block in enumerate(blocks):
@@ -534,7 +535,7 @@ class Widener:
             return self.alloca(inst)
         if isinstance(inst, Call):
             return self.call(inst)
-        if self.kind(inst) != "v" and all(self.kind(o) != "v" for o in inst.operands):
+        if self.is_scalar(inst):
             return self.scalar_inst(inst)
         if isinstance(inst, BinOp):
             return self.binop(inst)
@@ -549,6 +550,10 @@ class Widener:
         if isinstance(inst, (Gep, FieldAddr)):
             return self.address(inst)
         self.internal(f"no widening for the IR instruction '{inst.opcode}'")
+
+    def is_scalar(self, inst: Instruction) -> bool:
+        """Computed once for all lanes, as scalar C (scalar_inst)."""
+        return self.kind(inst) != "v" and all(self.kind(o) != "v" for o in inst.operands)
 
     def scalar_inst(self, inst: Instruction) -> None:
         name = self.new_scalar(inst.type, inst.name or inst.opcode)
@@ -796,7 +801,39 @@ class Widener:
         code, *operands = self.lane_address(ptr, elem, kind)
         self.set_vec(inst, self.per_lane(f"(*{code})", operands, t, elem, hint, mask))
 
+    @functools.cached_property
+    def live(self) -> set[Instruction]:
+        """The instructions whose code is made (the others' values are never
+        read: their variables would be set but unused)."""
+        return live_instructions(self.fn, self.reads, _has_effect)
+
+    @functools.cached_property
+    def read_values(self) -> set[Value]:
+        """Every value the code made reads."""
+        return {v for inst in self.live for v in self.reads(inst)}
+
+    def reads_value(self, v: Value) -> bool:
+        """Whether the code made reads ``v`` (a region argument's C copy is
+        made only then)."""
+        return v in self.read_values
+
     # -- record groups (s2s.analysis.records) ------------------------------------------------
+    def reads(self, inst: Instruction) -> list[Value]:
+        """What the code of ``inst`` reads: its operands, its mask where the
+        code is guarded by it (_reads_mask), and for a member of a group
+        moved as whole records the group's base instead of its own address
+        (record_access).  Values only the IR reads get no code (their C
+        variables would be set but never read)."""
+        if isinstance(inst, Cmp) and self.is_scalar(inst) and decided_comparison(inst):
+            return []   # written as its value (cexpr)
+        reads_mask = _reads_mask(inst) and self.exact_math(inst) is None
+        used = operands_and_mask(inst) if reads_mask else list(inst.operands)
+        group = self.records.group_of(inst) if self.records is not None else None
+        if group is None or self.record_type(group) is None:
+            return used
+        address = 0 if isinstance(inst, Load) else 1
+        return [v for i, v in enumerate(used) if i != address] + [group.base]
+
     def record_type(self, group: RecordGroup) -> Optional[TypeInfo]:
         """The vector type of the group's fields when the target can move its
         records (else None: the members keep their gathers and scatters)."""
@@ -817,6 +854,8 @@ class Widener:
             if group.needs_load:
                 self.vop("load_records", None, t=t, k=group.slots, p=self.scalar(group.base),
                          outs=slots)
+                for s in sorted(self.unread_slots(group)):
+                    self.stmt(f"(void){slots[s]};  /* loaded with the record, not read */")
         slot = slots[group.slot_of(inst)]
         if value is None:
             # a copy: a later member store changes the slot vector
@@ -829,6 +868,14 @@ class Widener:
             self.vop("store_records", None, t=t, k=group.slots, p=self.scalar(group.base),
                      vs=slots)
         return True
+
+    def unread_slots(self, group: RecordGroup) -> set[int]:
+        """Slots of a loaded group that neither a live member load reads nor
+        a store of the records writes back."""
+        if group.last_store is not None:
+            return set()
+        read = {s for i, s in group.members if isinstance(i, Load) and i in self.live}
+        return set(range(group.slots)) - read
 
     def scatter_base(self, ptr: Value, t: TypeInfo, vv: str, mask: Optional[Operand]) -> bool:
         """A scatter to ``base[index]`` from the index itself (no 64-bit addresses)."""
@@ -977,17 +1024,17 @@ class Widener:
                           "vectorized")
         ret = inst.type
         t = self.vtype(ret) if ret.is_int() or ret.is_float() or ret.is_ptr() else None
+        # the mask in lanes of the result: made where it is passed (a variant
+        # converts it to its own lanes; a conversion nobody reads is dead code)
         mask_bits = t.bits if t is not None else self.canon.bits
-        mask = self.mask_operand(inst, mask_bits)
         base = inst.callee[:-1] if isinstance(ret, FloatType) and ret.bits == 32 \
             and inst.callee.endswith("f") else inst.callee
         float_args = t is not None and t.is_float and all(a.type == ret for a in args)
-        if inst.pure and float_args and base in EXACT_MATH and t is not None:
+        if t is not None and self.exact_math(inst) == base:
             names = ["a", "b", "c"][:len(args)]
             kw = {n: self.vec(a) for n, a in zip(names, args)}
-            if self.probe(base, t=t, **{n: "" for n in names}):
-                self.stats.call("vector math", inst)
-                return self.set_vec(inst, self.vop(base, t, hint, t=t, **kw))
+            self.stats.call("vector math", inst)
+            return self.set_vec(inst, self.vop(base, t, hint, t=t, **kw))
         # pure math may run on inactive lanes too (no memory, no traps)
         if inst.pure and float_args and self.math == "vector" and t is not None:
             vname = self.target.vector_math_name(inst.callee, len(args), t)
@@ -995,21 +1042,38 @@ class Widener:
                 self.stats.call("vector math", inst, vname)
                 self.needs.add(("proto", vname, t.ctype, len(args)))
                 dst = self.new_vec(t, hint)
+                mask = self.mask_operand(inst, mask_bits)
                 self.stmt(f"{dst} = {vname}({', '.join(self.math_args(args, t, mask))});")
                 return self.set_vec(inst, dst)
-        if self.vector_variant(inst, t, hint):
+        # a call that runs for its effects only: no vector of its results
+        kept = t if self.reads_value(inst) else None
+        if self.vector_variant(inst, kept, hint):
             return
+        mask = self.mask_operand(inst, mask_bits)
         self.stats.call("serialized", inst, self.why_serialized(inst))
         if helper is not None:
             if t is not None and self.complex_pair(inst, helper, t, mask):
                 return
             self.needs.add(("complex", inst.callee))
         inputs = [self.lane_operand(a) for a in args]
-        code = f"{inst.callee}({', '.join('{%d}' % i for i in range(len(args)))})"
-        if t is None:
+        code = f"{inst.callee}({', '.join(_argument(a, '{%d}' % i) for i, a in enumerate(args))})"
+        if kept is None:
             self.per_lane(code + ";", inputs, None, None, hint, mask)
             return
-        self.set_vec(inst, self.per_lane(code, inputs, t, ret, hint, mask))
+        self.set_vec(inst, self.per_lane(code, inputs, kept, ret, hint, mask))
+
+    def exact_math(self, inst: Instruction) -> Optional[str]:
+        """The target's template computing this pure math call exactly on
+        every lane (``sqrt``, ``fabs`` ...: it needs no mask), else None."""
+        if not isinstance(inst, Call) or not inst.pure or not isinstance(inst.type, FloatType):
+            return None
+        base = inst.callee[:-1] if inst.type.bits == 32 and inst.callee.endswith("f") \
+            else inst.callee
+        t = self.target.vtype(inst.type, self.W)
+        if base not in EXACT_MATH or t is None or any(a.type != inst.type for a in inst.operands):
+            return None
+        names = ["a", "b", "c"][:len(inst.operands)]
+        return base if self.probe(base, t=t, **{n: "" for n in names}) else None
 
     def complex_pair(self, inst: Call, helper: ComplexCall, t: TypeInfo,
                      mask: Optional[Operand]) -> bool:
@@ -1132,8 +1196,32 @@ class Widener:
 
     def abi_arg(self, a: Value, k: Any, v: Any) -> str:
         if k.kind != "v":
-            return self.scalar(a)
+            return _argument(a, self.scalar(a))
         return f"({pieces(v.isa, a.type, v.vlen, v.mangled)[0].ctype}){self.vec(a)}"
+
+
+def _argument(a: Value, text: str) -> str:
+    """An argument of a call to the user's function: a pointer through
+    ``void *``, which converts to the parameter's pointer type as declared
+    (the IR's type may name the target otherwise: ``int8_t *`` for ``const
+    char *``, a clang -Wpointer-sign warning)."""
+    return f"(void *)({text})" if isinstance(a.type, PtrType) else text
+
+
+def _has_effect(inst: Instruction) -> bool:
+    """An effect of its own: a horizontal ``s2s.any``/``s2s.all`` has none
+    in C (the IR keeps it as a call; unused, its variable would be set and
+    never read)."""
+    return inst.has_side_effects and not (isinstance(inst, Call) and inst.callee in HORIZONTAL)
+
+
+def _reads_mask(inst: Instruction) -> bool:
+    """Whether the code of ``inst`` reads its lane mask: memory accesses and
+    calls (an inactive lane must not touch memory or run a callee) and
+    integer divisions (nor trap).  Other operations run on every lane, and
+    a uniform branch's mask is the predicated IR's, not the C code's."""
+    return isinstance(inst, (Load, Store, Call)) or (
+        isinstance(inst, BinOp) and inst.op in ("div", "rem") and inst.type.is_int())
 
 
 def record_vector_type(target: Target, group: RecordGroup, width: int, threads: bool,

@@ -1,13 +1,26 @@
 """The ``declare simd`` functions of a file: signature, clauses, ABI variants.
 
 Every ``#pragma omp declare simd`` on a declaration or definition of a
-function adds that pragma's variants (several pragmas: several sets; gcc
-drops a repeated one, so do we).  The definition, when the file has it,
-gets the variants emitted after it; a declaration alone makes its variants
-callable from simd loops (they are defined in another object).
+function (in the file or in a user header) adds that pragma's variants
+(several pragmas: several sets; gcc drops a repeated one, so do we).  The
+variants are defined where gcc 12 puts its clones, in the object that emits
+the function (s2s.frontend.linkage), and s2svec writes them into the file:
+
+    home              the function is                        its variants
+    ----------------  -------------------------------------  ------------------------------
+    after-definition  defined in the file, emitted there     after the definition (static
+                                                               for a static function)
+    end-of-file       defined in an included header,         at the end of the file
+                        emitted in this object
+    elsewhere         only declared, or an inline            another object's: simd loops
+                        definition the compiler does not       call them by name
+                        emit
+    none              static in a header, and the file       none (no code here can call
+                        never names it                         them)
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -16,6 +29,7 @@ import clang.cindex as ci
 from ..codegen.vfabi import FAMILIES, NoVariants, Variant, param_kinds, variants
 from ..diagnostics import Location, Unsupported
 from ..ir.types import Type, VoidType
+from .linkage import is_emitted
 from .lower_types import TypeMapper
 
 CK = ci.CursorKind
@@ -33,6 +47,9 @@ class SimdFunction:
     variants: list[Variant] = field(default_factory=list)
     """For every family (x86 and AArch64), in gcc's order, no repeats."""
     definition: Optional[ci.Cursor] = None
+    """The definition the variants are made from, when they are s2svec's."""
+    home: str = "elsewhere"
+    """Where the variants are defined (see the module docstring)."""
     pragmas: list[Any] = field(default_factory=list)
     problem: Optional[Unsupported] = None
     """Why the function gets no variants (the warning)."""
@@ -54,8 +71,10 @@ def signature(cursor: ci.Cursor, types: TypeMapper, loc: Location
     return ret, [types.map(p.type, loc) for p in params], [p.spelling for p in params]
 
 
-def collect(pragmas: list[Any], plain_char_signed: bool = True) -> dict[str, SimdFunction]:
-    """The declare simd functions of the file by name (pragmas in source order)."""
+def collect(pragmas: list[Any], main_text: bytes, plain_char_signed: bool = True
+            ) -> dict[str, SimdFunction]:
+    """The declare simd functions of the file by name (pragmas in source
+    order; ``main_text``: the file's bytes)."""
     out: dict[str, SimdFunction] = {}
     for pragma in pragmas:
         if pragma.clauses.directive != "declare simd":
@@ -66,13 +85,11 @@ def collect(pragmas: list[Any], plain_char_signed: bool = True) -> dict[str, Sim
         if fn is None:
             fn = out[name] = _new(cursor, pragma, plain_char_signed)
         fn.pragmas.append(pragma)
-        if cursor.is_definition():
-            fn.definition = cursor
         if fn.problem is None:
             _add_variants(fn, pragma)
     for fn in out.values():
-        if fn.definition is None and fn.pragmas:
-            fn.definition = definition_of(fn.pragmas[0].target)
+        fn.home = home_of(fn.pragmas[0].target, main_text)
+        fn.definition = definition_of(fn.pragmas[0].target, main_text)
     return out
 
 
@@ -105,9 +122,27 @@ def _add_variants(fn: SimdFunction, pragma: Any) -> None:
         fn.problem = Unsupported(str(e), pragma.location)
 
 
-def definition_of(cursor: ci.Cursor) -> Optional[ci.Cursor]:
+AFTER_DEFINITION, END_OF_FILE, ELSEWHERE, NONE = ("after-definition", "end-of-file",
+                                                  "elsewhere", "none")
+OWN_HOMES = (AFTER_DEFINITION, END_OF_FILE)
+"""The homes where the variants are s2svec's to emit."""
+
+
+def home_of(cursor: ci.Cursor, main_text: bytes) -> str:
+    """Where the variants of the function ``cursor`` declares are defined
+    (see the module docstring)."""
     d = cursor.get_definition()
-    if d is None or d.location.file is None or cursor.location.file is None \
-            or d.location.file.name != cursor.location.file.name:
-        return None
-    return d
+    if d is None or not is_emitted(d):
+        return ELSEWHERE
+    if d.location.file is not None and d.location.file.name == d.translation_unit.spelling:
+        return AFTER_DEFINITION
+    if d.linkage == ci.LinkageKind.INTERNAL and \
+            not re.search(rb"\b" + d.spelling.encode() + rb"\b", main_text):
+        return NONE
+    return END_OF_FILE
+
+
+def definition_of(cursor: ci.Cursor, main_text: bytes) -> Optional[ci.Cursor]:
+    """The definition of the function ``cursor`` declares when its variants
+    are s2svec's to emit, else None."""
+    return cursor.get_definition() if home_of(cursor, main_text) in OWN_HOMES else None

@@ -4,8 +4,12 @@ The file is parsed without OpenMP, so the pragmas are not in the AST. They are
 found by scanning the main file's text for preprocessing directives (a ``#``
 that is the first token of a line, outside comments and string literals,
 with backslash continuations followed); lines in ``#if``-skipped code are
-ignored, as are pragmas in included headers. Each SIMD pragma is attached to
-the statement or declaration whose first token follows it:
+ignored.  Of the included files only the user's headers are read, and only
+for ``declare simd`` pragmas on file-scope declarations
+(``find_header_declare_simd``: a header commonly declares, with the pragma,
+a function this file defines or calls; loops of headers are not rewritten).
+Each SIMD pragma is attached to the statement or declaration whose first
+token follows it:
 
     #pragma omp simd ...           -> the FOR_STMT that follows
     #pragma omp declare simd ...   -> the FUNCTION_DECL that follows
@@ -141,6 +145,77 @@ def find_pragmas(parsed: ParsedFile) -> list[Pragma]:
     parsed.warnings.sort(key=lambda w: (w.location.line, w.location.column)
                          if w.location else (0, 0))
     return pragmas
+
+
+def find_header_declare_simd(parsed: ParsedFile) -> list[Pragma]:
+    """The ``declare simd`` pragmas of the user's headers (not system
+    headers), in the order the headers were first included; each header is
+    read once, with the code its include guards and ``#if``s skip left out.
+    ``Pragma.start`` and ``end`` are offsets in the header."""
+    macros = _MacroTable(parsed)
+    pragmas: list[Pragma] = []
+    seen: set[str] = set()
+    for inclusion in parsed.tu.get_includes():
+        header = inclusion.include
+        if header is None or header.name in seen or _is_system_header(parsed.tu, header):
+            continue
+        seen.add(header.name)
+        pragmas += _declare_simd_in_header(parsed, header, macros)
+    return pragmas
+
+
+def _is_system_header(tu: ci.TranslationUnit, header: ci.File) -> bool:
+    return bool(ci.SourceLocation.from_offset(tu, header, 0).is_in_system_header)
+
+
+def _declare_simd_in_header(parsed: ParsedFile, header: ci.File, macros: "_MacroTable"
+                            ) -> list[Pragma]:
+    try:
+        with open(header.name, "rb") as handle:
+            raw = handle.read()
+    except OSError:
+        return []
+    text = raw.decode("latin-1")  # one char per byte: indices are byte offsets
+    skipped = skipped_ranges(parsed, header)
+    pragmas: list[Pragma] = []
+    for start, end in _scan_raw(raw).pragmas:
+        if _in_ranges(start, skipped):
+            continue
+        where = Location(header.name, raw.count(b"\n", 0, start) + 1,
+                         start - raw.rfind(b"\n", 0, start))
+        tokens = tokenize(text[start:end], where)
+        words = [t.text for t in tokens[:5]]
+        if words != ["#", "pragma", "omp", "declare", "simd"]:
+            continue
+        clauses = parse_pragma(tokens[3:], where, lambda name: macros.lookup(name, 0))
+        offset = _next_token(text, end)
+        while text.startswith("#", offset) and _is_declare_simd(text, offset):
+            offset = _next_token(text, _directive_end(text, offset))
+        function = _file_scope_function(parsed.tu, header, offset)
+        if clauses is None or function is None:
+            continue  # gcc complains about the header itself
+        _check_parameters(clauses, function)
+        pragmas.append(Pragma(clauses, where, start, end, function,
+                              clauses.unsupported[0] if clauses.unsupported else None))
+    return pragmas
+
+
+def _is_declare_simd(text: str, offset: int) -> bool:
+    """The directive at ``offset`` is another ``#pragma omp declare simd``."""
+    words = [t.text for t in tokenize(text[offset:_directive_end(text, offset)],
+                                      Location("", 1, 1))[:5]]
+    return words == ["#", "pragma", "omp", "declare", "simd"]
+
+
+def _file_scope_function(tu: ci.TranslationUnit, file: ci.File, offset: int
+                         ) -> Optional[ci.Cursor]:
+    """The file-scope function declaration starting at ``offset`` of ``file``."""
+    cursor = ci.Cursor.from_location(tu, ci.SourceLocation.from_offset(tu, file, offset))
+    if cursor is None or cursor.kind != ci.CursorKind.FUNCTION_DECL or \
+            cursor.extent.start.offset != offset or cursor.semantic_parent is None or \
+            cursor.semantic_parent.kind != ci.CursorKind.TRANSLATION_UNIT:
+        return None
+    return cursor
 
 
 def _omp_line(parsed: ParsedFile, start: int, end: int, macros: "_MacroTable"
@@ -509,11 +584,13 @@ class _SourceRangeList(ctypes.Structure):
     _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(ci.SourceRange))]
 
 
-def skipped_ranges(parsed: ParsedFile) -> list[tuple[int, int]]:
-    """Byte ranges of the main file that the preprocessor skipped."""
+def skipped_ranges(parsed: ParsedFile, file: Optional[ci.File] = None
+                   ) -> list[tuple[int, int]]:
+    """Byte ranges of the main file (or of ``file``, an included one) that
+    the preprocessor skipped."""
     lib = ci.conf.lib
     get = getattr(lib, "clang_getSkippedRanges", None)
-    main = parsed.tu.get_file(parsed.tu.spelling)
+    main = file or parsed.tu.get_file(parsed.tu.spelling)
     if get is None or main is None:
         return []
     get.restype = ctypes.POINTER(_SourceRangeList)

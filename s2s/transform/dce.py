@@ -38,9 +38,9 @@ Runs in the pipeline right after lowering, before canonicalization
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Callable, ClassVar, Iterable, Optional
 
-from ..ir.values import Block, Br, CondBr, Function, Instruction
+from ..ir.values import Block, Br, CondBr, Function, Instruction, Value
 
 
 @dataclass
@@ -63,21 +63,34 @@ class DeadCodeElimination:
         return eliminate_dead_code(fn)
 
 
-def live_instructions(fn: Function) -> set[Instruction]:
-    """Instructions with an effect, and everything they use (operands and masks)."""
+Reads = Callable[[Instruction], Iterable[Value]]
+
+
+def live_instructions(fn: Function, reads: Optional[Reads] = None,
+                      effect: Optional[Callable[[Instruction], bool]] = None
+                      ) -> set[Instruction]:
+    """Instructions with an effect, and everything they use (operands and
+    masks).  ``reads`` and ``effect``: what the code made for an instruction
+    reads and whether it has an effect of its own, when a code generator
+    knows better than the IR (s2s.codegen.widen)."""
     live: set[Instruction] = set()
-    work = [i for i in fn.instructions() if i.is_terminator or i.has_side_effects]
+    work = [i for i in fn.instructions()
+            if i.is_terminator or (effect(i) if effect else i.has_side_effects)]
     while work:
         inst = work.pop()
         if inst in live:
             continue
         live.add(inst)
-        # a branch's mask too: the predicated semantics read it (a uniform
-        # branch with no active lane need not have a defined condition)
-        mask = [inst.mask] if inst.mask is not None else []
-        work.extend(d for d in list(inst.operands) + mask
+        work.extend(d for d in (reads or operands_and_mask)(inst)
                     if isinstance(d, Instruction) and d not in live)
     return live
+
+
+def operands_and_mask(inst: Instruction) -> list[Value]:
+    """What an instruction uses: its operands, and its mask too (a branch's
+    as well: the predicated semantics read it, and a uniform branch with no
+    active lane need not have a defined condition)."""
+    return list(inst.operands) + ([inst.mask] if inst.mask is not None else [])
 
 
 def eliminate_dead_code(fn: Function) -> DceResult:

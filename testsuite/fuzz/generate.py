@@ -38,7 +38,15 @@ output as exact bits), with 2-4 functions of one annotated loop each:
   and ``linear`` (the loop's k with its step, ``&a[k]``) parameters, bodies
   with a divergent if/else, a divergent loop and an early return, called
   unmasked or under a divergent condition; ``inbranch`` ones only under a
-  condition, ``notinbranch`` ones only where every lane runs.
+  condition, ``notinbranch`` ones only where every lane runs.  Each such
+  function is written one of the ways of LINKAGES (the definition with the
+  pragma; ``static``; ``static inline``; a C99 ``inline`` definition and an
+  ``extern`` declaration; the pragma only on a declaration in the program's
+  own header ``fz_simd_<seed>.h``; a ``static inline`` definition there),
+  and the candidates of a third of the programs are built with
+  ``-fopenmp-simd``, of another third with ``-fopenmp`` (metadata
+  ``candidate_cflags``).  These choices come from a random stream of their
+  own, so the code of the programs of earlier seeds stays what it was.
 * clauses: ``reduction`` (+ - * min max & | ^ && ||), ``lastprivate``,
   ``private``, ``linear``, ``collapse``, ``simdlen``/``safelen``,
   ``if(simd:)``, ``order(concurrent)``, ``nontemporal``.
@@ -146,6 +154,19 @@ class Program:
     text: str
     features: tuple[str, ...]
     """Constructs the program uses (for statistics and reduction)."""
+    headers: dict[str, str] = field(default_factory=dict)
+    """The program's own headers by file name (``#include "NAME"``): they go
+    next to the program's file (``write``)."""
+
+    def write(self, path: Path) -> None:
+        """The program as ``path`` and its headers next to it (a file whose
+        text is already that is not rewritten: build caches see no change)."""
+        for name, text in [(path.name, self.text), *self.headers.items()]:
+            target = path.with_name(name)
+            if not target.exists() or target.read_text() != text:
+                tmp = target.with_name(target.name + ".tmp")
+                tmp.write_text(text)
+                tmp.replace(target)
 
 
 # ---------------------------------------------------------------------------
@@ -1691,6 +1712,15 @@ class SimdBody:
 # The program
 
 
+LINKAGES = ("extern", "static", "static inline", "inline", "header-declaration",
+            "header-definition")
+"""How a declare simd function is written (DeclareSimdForm); ``extern``: the
+definition with the pragma in the program, as before issue 19."""
+OPENMP_FLAGS = ("", "-fopenmp-simd", "-fopenmp")
+"""The candidate builds of a program are made with one of these (metadata
+``candidate_cflags``): s2svec's output must build as OpenMP programs are built."""
+
+
 class ProgramGen:
     def __init__(self, seed: int, options: Options) -> None:
         self.seed = seed
@@ -1699,6 +1729,12 @@ class ProgramGen:
         self.helpers: dict[str, str] = {}
         self.red_float: set[str] = set()
         self.call_graph = CallGraph(seed)
+        # choices made after issue 19 draw from a stream of their own, so the
+        # programs of the seeds before it keep their code
+        self.forms = random.Random(f"declare-simd-forms:{seed}")
+        self.header: list[str] = []
+        """Declarations and definitions for the program's own header."""
+        self.features: set[str] = set()
 
     def helper(self, t: CType) -> str:
         """The top of a call graph of plain functions of the program
@@ -1724,9 +1760,47 @@ class ProgramGen:
         pragma += "".join(f" linear({x})" for x in linear)     # one step per clause
         pragma += f" {branch}" if branch else ""
         body = SimdBody(self.g, t, params).lines()
-        head = f"{t.name} {name}({', '.join(p.decl() for p in params)})"
-        self.helpers[name] = "\n".join([pragma, head, "{", *indent(body), "}"]) + "\n"
+        signature = f"{t.name} {name}({', '.join(p.decl() for p in params)})"
+        self.helpers[name] = self.place_declare_simd(pragma, signature, body)
         return name
+
+    def place_declare_simd(self, pragma: str, signature: str, body: list[str]) -> str:
+        """The program's text of a declare simd function, written in one of
+        LINKAGES (its header gets the rest):
+
+            extern               the pragma and the definition
+            static               ... a static definition (static variants)
+            static inline        ... a static inline one
+            inline               a C99 inline definition and an extern
+                                 declaration: this file has the external one
+            header-declaration   the pragma only on a declaration in the
+                                 header, the definition here without it
+            header-definition    a static inline definition in the header
+                                 (its variants go at the end of the file)
+        """
+        form = self.forms.choice(LINKAGES)
+        self.features.add(f"declare-simd-form-{form.replace(' ', '-')}")
+        definition = [signature, "{", *indent(body), "}"]
+        if form == "header-declaration":
+            self.header += [pragma, signature + ";", ""]
+            return "\n".join(definition) + "\n"
+        if form == "header-definition":
+            self.header += [pragma, "static inline " + definition[0], *definition[1:], ""]
+            return ""
+        if form == "inline":
+            return "\n".join([pragma, "inline " + definition[0], *definition[1:],
+                              f"extern {signature};"]) + "\n"
+        prefix = "" if form == "extern" else form + " "
+        return "\n".join([pragma, prefix + definition[0], *definition[1:]]) + "\n"
+
+    def header_name(self) -> str:
+        return f"fz_simd_{self.seed}.h"
+
+    def header_text(self) -> str:
+        guard = f"FZ_SIMD_{self.seed}_H"
+        return "\n".join([f"/* declare simd functions of testsuite/fuzz/generate.py seed "
+                          f"{self.seed} */", f"#ifndef {guard}", f"#define {guard}", "",
+                          *self.header, f"#endif /* {guard} */", ""])
 
     def float_reduction(self, t: CType) -> None:
         self.red_float.add(t.tag)
@@ -1759,13 +1833,27 @@ class ProgramGen:
         # candidate alike.  gcc only: clang 19 needs none, and its strict-FP
         # path crashes now and then at -O3 (LICM, seeds 137 and 20603878).
         cflags = ' gcc_cflags="-frounding-math"'
+        # s2svec's output is built as OpenMP programs are, by part of the seeds
+        openmp = self.forms.choice(OPENMP_FLAGS)
+        if "for-simd" in features:
+            # an orphaned 'omp for simd' may not reduce into a local of its
+            # function: OpenMP compilers reject it (gcc: "reduction variable
+            # is private in outer context", clang: "... must be shared")
+            openmp = ""
+        if openmp:
+            cflags += f' candidate_cflags="{openmp}"'
+            features.add(f"build{openmp}")
+        features |= self.features
         header = (f"/* s2s-test: vectorized=? tolerance={tol}{args}{cflags} */\n"
                   f"/* Generated by testsuite/fuzz/generate.py, seed {self.seed}: "
                   "python testsuite/fuzz/generate.py "
                   f"{self.seed}{opts.command}\n * features: {' '.join(sorted(features))} */\n")
-        text = (header + PRELUDE + "\n" + "".join(h + "\n" for h in self.helpers.values())
+        include = f'#include "{self.header_name()}"\n' if self.header else ""
+        text = (header + PRELUDE + include + "\n"
+                + "".join(h + "\n" for h in self.helpers.values() if h)
                 + "\n".join(text for _, text in funcs) + "\n" + self.main(funcs, mains))
-        return Program(self.seed, text, tuple(sorted(features)))
+        headers = {self.header_name(): self.header_text()} if self.header else {}
+        return Program(self.seed, text, tuple(sorted(features)), headers)
 
     def main(self, funcs, mains: list[list[str]]) -> str:
         """One test_fN(n) per function (a small function each: gcc's SLP
@@ -1956,9 +2044,12 @@ def main(argv: Optional[list[str]] = None) -> int:
         options.command += " --no-narrow-index"
     prog = generate(ns.seed, options)
     if ns.output:
-        Path(ns.output).write_text(prog.text)
+        prog.write(Path(ns.output))
     else:
         sys.stdout.write(prog.text)
+        for name in prog.headers:
+            print(f"generate.py: the program includes its own header {name}: write both "
+                  "with -o FILE", file=sys.stderr)
     return 0
 
 

@@ -124,14 +124,11 @@ def select_configs(spec: str, seed: int) -> list[str]:
 
 
 def program_path(seed: int, build: Path = FUZZ_BUILD, options: Optional[Options] = None) -> Path:
-    """Write the program of `seed` (unchanged text is not rewritten: caching)."""
-    text = generate(seed, options).text
+    """Write the program of `seed` and its headers (unchanged text is not
+    rewritten: caching)."""
     build.mkdir(parents=True, exist_ok=True)
     path = build / f"fuzz{seed}.c"
-    if not path.exists() or path.read_text() != text:
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(text)
-        tmp.replace(path)
+    generate(seed, options).write(path)
     return path
 
 
@@ -259,6 +256,8 @@ def save_failure(r: ProgramResult, out: Path) -> None:
     d = out / "failures"
     d.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(r.source, d / f"seed{r.seed}.c")
+    for header in re.findall(r'^#include "(fz_\w+\.h)"', Path(r.source).read_text(), re.M):
+        shutil.copyfile(Path(r.source).with_name(header), d / header)  # the program's own
     text = [f"seed {r.seed}: python testsuite/fuzz/generate.py {r.seed}", ""]
     for c in r.failures:
         text += [f"== {c.config} ({dt.CONFIGS[c.config].describe()}): {c.kind}", c.detail, ""]

@@ -1,0 +1,62 @@
+"""s2svec's code in the output of the bench kernels is warning-clean.
+
+The testsuite kernels are checked by the differential driver, whose builds
+all have ``-Wall -Wextra`` (testsuite/differential.py, ``own_warnings``);
+bench/kernels are built only by the bench runner, so here each kernel's
+output (all targets) is compiled once per vector branch, by gcc (its
+warnings need the optimizers: ``-O3 -c``) and clang-19 (``-fsyntax-only``),
+and must draw no warning about code s2svec wrote, by the same rule.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "testsuite"))
+import differential as dt  # noqa: E402
+
+KERNELS = sorted((ROOT / "bench" / "kernels").glob("*.c"))
+BRANCHES = {
+    "avx512": ("-march=x86-64-v4",),
+    "avx2": ("-mavx2", "-mfma"),
+    "neon": ("--target=aarch64-linux-gnu",),
+}
+COMPILERS = {"gcc": ("-O3", "-c", "-o", "/dev/null"), "clang-19": ("-fsyntax-only",)}
+CROSS_GCC = "aarch64-linux-gnu-gcc"
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("bench_warnings")
+
+
+def _command(cc: str, branch: str, source: Path) -> list[str]:
+    flags = BRANCHES[branch]
+    if cc == "gcc" and branch == "neon":
+        return [CROSS_GCC, *COMPILERS[cc], str(source)]
+    return [cc, *flags, *COMPILERS[cc], str(source)]
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=lambda k: k.stem)
+def test_bench_kernel_output_is_warning_clean(outputs: Path, kernel: Path) -> None:
+    out = outputs / f"{kernel.stem}.s2s.c"
+    r = subprocess.run([sys.executable, "-m", "s2s", str(kernel), "-o", str(out)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    original, output = kernel.read_text(), out.read_text()
+    found = []
+    for cc in COMPILERS:
+        for branch in BRANCHES:
+            cmd = _command(cc, branch, out)
+            if shutil.which(cmd[0]) is None:
+                pytest.skip(f"{cmd[0]} is not installed (scripts/setup.sh installs it)")
+            proc = subprocess.run([*cmd, *dt.COMMON_FLAGS], capture_output=True, text=True)
+            assert proc.returncode == 0, proc.stderr[-3000:]
+            found += [f"{' '.join(cmd[:2])}: {w}"
+                      for w in dt.own_warnings(original, output, out, proc.stderr, None)]
+    assert not found, "\n".join(found)
