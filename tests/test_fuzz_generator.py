@@ -97,6 +97,9 @@ DECLARE_SIMD_FEATURES = (
     # how the functions are written (issue 19)
     *(f"declare-simd-form-{f.replace(' ', '-')}" for f in gen.LINKAGES),
 )
+CALL_GRAPH_FEATURES = ("call-walk", "call-find", "call-mix", "call-rec", "call-taken",
+                       "call-big", "call-big-thrice")
+"""Call graphs of plain functions (issue 19, testsuite/fuzz/call_graph.py)."""
 BUILD_FEATURES = ("build-fopenmp-simd", "build-fopenmp")
 """The candidates built as OpenMP programs are (issue 19)."""
 NEW_KINDS = ("switch", "continue", "divergent_loop", "early_exit_loop", "nested_break",
@@ -118,7 +121,7 @@ REQUIRED_FEATURES = {
     "lastprivate", "private", "linear", "collapse", "collapse-lastprivate", "clauses",
     "for-simd",
     "call", "libm", "math-exact",
-    *DIVERGENT_FEATURES, *DECLARE_SIMD_FEATURES, *BUILD_FEATURES,
+    *DIVERGENT_FEATURES, *DECLARE_SIMD_FEATURES, *BUILD_FEATURES, *CALL_GRAPH_FEATURES,
 }
 
 

@@ -54,30 +54,35 @@ class CallGraph:
         out = [self.tables(t), self.leaf(t)]
         calls = [f"r = fz_leaf_{tag}(x, s);"]
         if self.chance(0.7):
+            self.features.add("call-walk")
             out.append(self.walk(t, lit))
             calls += [f"if (x > s)",
                       f"    r += fz_walk_{tag}(x, ((int)({_fn(t, 'fabs')}(x) < {lit(100.0)} ? "
                       f"{_fn(t, 'fabs')}(x) : {lit(0.0)})) & 7);"]
         if self.chance(0.6):
+            self.features.add("call-find")
             out.append(self.find(t, lit))
             calls.append(f"r += fz_grid_{tag}[fz_find_{tag}(x)];")
         if self.chance(0.5):
+            self.features.add("call-mix")
             out += [f"struct fz_pair_{tag} {{ {T} a; {T} b; }};", self.mix(t)]
             calls += [f"struct fz_pair_{tag} p = {{ s, x }};", f"r += fz_mix_{tag}(p, x);"]
         if self.chance(0.3):
+            self.features.add("call-rec")
             out.append(self.rec(t, lit))
             calls.append(f"r += fz_rec_{tag}(x, 3);")
         if self.chance(0.3):
+            self.features.add("call-taken")
             out += [self.taken(t), f"{T} (*const fz_taken_ptr_{tag})({T}, {T}) = fz_taken_{tag};"]
             calls.append(f"r += fz_taken_{tag}(x, s);")
         out.append(self.big(t, lit))   # also called by loops (direct_calls)
         if self.chance(0.3):
+            self.features.add("call-big")
             calls += [f"r += fz_big_{tag}(x, 1) - fz_big_{tag}(s, 2);",
                       f"if (r < s)", f"    r += fz_big_{tag}(r, 3);"]
         out.append("\n".join([f"{self.link()}{T} fz_h_{tag}({T} x, {T} s)", "{",
                               f"    {T} r;", *("    " + c for c in calls), "    return r;",
                               "}"]))
-        self.features.add(f"call-graph-{len(calls)}")
         return [text + "\n" for text in out]
 
     def direct_calls(self, t: CType, x: str, s: str) -> str:
