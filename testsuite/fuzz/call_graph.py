@@ -51,15 +51,16 @@ class CallGraph:
         top is ``fz_h_<tag>(x, s)``."""
         tag, T = t.tag, t.name
         lit = (lambda v: f"{v}f") if t is F32 else str
-        out = [self.tables(t), self.leaf(t)]
+        out = [self.leaf(t)]
         calls = [f"r = fz_leaf_{tag}(x, s);"]
+        find = self.chance(0.6)
         if self.chance(0.7):
             self.features.add("call-walk")
             out.append(self.walk(t, lit))
             calls += [f"if (x > s)",
                       f"    r += fz_walk_{tag}(x, ((int)({_fn(t, 'fabs')}(x) < {lit(100.0)} ? "
                       f"{_fn(t, 'fabs')}(x) : {lit(0.0)})) & 7);"]
-        if self.chance(0.6):
+        if find:
             self.features.add("call-find")
             out.append(self.find(t, lit))
             calls.append(f"r += fz_grid_{tag}[fz_find_{tag}(x)];")
@@ -83,6 +84,8 @@ class CallGraph:
         out.append("\n".join([f"{self.link()}{T} fz_h_{tag}({T} x, {T} s)", "{",
                               f"    {T} r;", *("    " + c for c in calls), "    return r;",
                               "}"]))
+        # only the tables a chosen callee reads: -Wall warns of unused ones
+        out.insert(0, self.tables(t, find))
         return [text + "\n" for text in out]
 
     def direct_calls(self, t: CType, x: str, s: str) -> str:
@@ -95,11 +98,12 @@ class CallGraph:
             return f"fz_big_{tag}({x}, 1) + fz_big_{tag}({s}, 2) * fz_big_{tag}({x}, 3)"
         return f"fz_h_{tag}({x}, {s})"
 
-    def tables(self, t: CType) -> str:
+    def tables(self, t: CType, find: bool) -> str:
         grid = ", ".join(f"{k * 1.5 - 8.0}" for k in range(16))
         tab = ", ".join(f"{(k * 7 % 11) * 0.25 - 1.0}" for k in range(16))
-        return (f"static const {t.name} fz_grid_{t.tag}[16] = {{ {grid} }};\n"
-                f"static const {t.name} fz_tab_{t.tag}[16] = {{ {tab} }};")
+        return "".join([
+            f"static const {t.name} fz_grid_{t.tag}[16] = {{ {grid} }};\n" if find else "",
+            f"static const {t.name} fz_tab_{t.tag}[16] = {{ {tab} }};\n"])   # walk and big
 
     def leaf(self, t: CType) -> str:
         T = t.name
