@@ -180,7 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print each region's IR after the pipeline pass PASS to stdout "
                         "(inline, sroa, strength, dce, canonicalize, unroll, licm, merge-arms, hoist, "
                         "per-lane-storage, speculate, all-true, boscc, divergent-loops, "
-                        "loop-closed-ssa, linearize, cse, cleanup; repeatable)")
+                        "loop-closed-ssa, linearize, cse, cleanup; and for a loop's variants "
+                        "masked-tail, refill; repeatable)")
     p.add_argument("--version", action="version", version=f"s2svec {__version__}")
     return p
 

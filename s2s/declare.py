@@ -129,9 +129,7 @@ def _core(fn: SimdFunction, sig: Signature, cursor: Any, shape: Shape, target: T
                             plain_char_signed=target.plain_char_signed, site=site)
     v = Variant(ISAS[target.vfabi_isa], masked, vlen, kinds, fn.name, cdt_bits, False)
     region.body_text = "{ " + lane_call(sig, v) + " }"
-    threshold = options.boscc_threshold if options.boscc else None
-    analyzed = analyze(region, tuple(options.print_after), boscc_threshold=threshold,
-                       all_true=options.all_true and target.all_true_paths)
+    analyzed = analyze(region, options.pass_options(target), tuple(options.print_after))
     report = RegionReport(file=fn.location.file, line=fn.location.line,
                           column=fn.location.column, kind="function", name=fn.name,
                           target=target.name)

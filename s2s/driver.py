@@ -29,9 +29,11 @@ from .frontend.parse import ParsedFile
 from .frontend.pragmas import (Pragma, find_header_declare_simd, find_pragmas,
                                scan_pragma_lines)
 from .frontend.views import FileView, parse_views
+from .analysis.divergence import DivergenceInfo
+from .ir.clone import clone_region
 from .ir.region import Region
-from .transform.boscc import DEFAULT_THRESHOLD
-from .pipeline import (AnalyzedRegion, analyze, analyze_refill, analyze_tail, control_counts,
+from .transform.passes import BOSCC_THRESHOLD, PassOptions
+from .pipeline import (AnalyzedRegion, analyze, analyze_variant, control_counts,
                        generate)
 from .report import RegionReport, render_json, render_text
 
@@ -85,7 +87,7 @@ class Options:
     math: str = "vector"
     simdlen: Optional[int] = None
     boscc: bool = True
-    boscc_threshold: int = DEFAULT_THRESHOLD
+    boscc_threshold: int = BOSCC_THRESHOLD
     """Weight of a divergent arm that gets an all-false skip (transform.boscc)."""
     all_true: bool = True
     """Unmasked copies of divergent arms every lane takes (transform.all_true)."""
@@ -98,6 +100,15 @@ class Options:
     print_shapes: bool = False
     print_after: list[str] = field(default_factory=list)
     """Pipeline passes after which each region's IR is printed to stdout."""
+
+    def pass_options(self, target: Target) -> PassOptions:
+        """What the passes read, for ``target``."""
+        return PassOptions(
+            boscc_threshold=self.boscc_threshold if self.boscc else None,
+            all_true=self.all_true and target.all_true_paths,
+            refill_gather_weight=target.refill_gather_weight,
+            refill_min_ratio=target.refill_min_ratio if self.refill_ratio is None
+            else self.refill_ratio)
     preprocessor: list[str] = field(default_factory=list)
     """The compiler's -D -U -I -isystem -include ... flags, in order."""
     line_directives: Optional[str] = None
@@ -470,12 +481,10 @@ def _warn_failures(failures: list[tuple[Target, Unsupported]], attempted: int,
               f"loop not vectorized for {target.name}: {e.message}")
 
 
-VARIANTS = {"tail": analyze_tail, "refill": analyze_refill}
-
-
 class _Lowered:
     """The analyzed region of one loop per target: lowered once per file view
-    and plain-char signedness (signed on x86, unsigned on AArch64)."""
+    and plain-char signedness (signed on x86, unsigned on AArch64); the
+    pipeline and the variants' pipelines each run on a copy."""
 
     def __init__(self, views: dict[str, FileView], pragmas: dict[str, Pragma],
                  options: Options, internal: Optional[InternalVariants] = None,
@@ -484,6 +493,8 @@ class _Lowered:
         self.internal = internal
         """Where the loop's calls find internal vector variants of their callees."""
         self.location = next(iter(pragmas.values())).location
+        self.lowered: dict[tuple[int, bool], Region | Unsupported] = {}
+        """The loop as lowered, per view and signedness (never changed)."""
         self.cache: dict[tuple[int, bool, bool], AnalyzedRegion | Unsupported] = {}
         self.variants: dict[tuple[object, ...], Optional[AnalyzedRegion]] = {}
         self.no_inline = no_inline
@@ -505,69 +516,72 @@ class _Lowered:
 
     def region_for(self, target: Target) -> AnalyzedRegion:
         view = self.views[target.name]
-        all_true = self.all_true(target)
+        all_true = self.options.pass_options(target).all_true
         key = (id(view), target.plain_char_signed, all_true)
         if key not in self.cache:
             other = self.cache.get((id(view), not target.plain_char_signed, all_true))
             if isinstance(other, AnalyzedRegion) and not other.region.plain_char:
                 self.cache[key] = other
             else:
-                self.cache[key] = self._analyze(view.parsed, self.pragmas[target.name],
-                                                target.plain_char_signed, all_true)
+                self.cache[key] = self._analyze(target)
         found = self.cache[key]
         if isinstance(found, Unsupported):
             raise found
         return found
 
-    def all_true(self, target: Target) -> bool:
-        """Whether the target's regions get all-true paths (transform.all_true)."""
-        return self.options.all_true and target.all_true_paths
-
     def variant_for(self, target: Target, kind: str) -> Optional[AnalyzedRegion]:
-        """A variant of the loop's region for ``target``: ``tail``, its masked
-        last iteration (transform.masked_tail), or ``refill``, the lane refill
-        schedule (transform.refill); None where the loop has none (the plain
-        vector loop and scalar remainder stay)."""
+        """A variant of the loop's region for ``target`` (pipeline.VARIANTS:
+        ``tail``, its masked last iteration; ``refill``, the lane refill
+        schedule); None where the loop has none (the plain vector loop and
+        scalar remainder stay)."""
         view = self.views[target.name]
-        costs = {"gather_weight": target.refill_gather_weight,
-                 "min_ratio": target.refill_min_ratio if self.options.refill_ratio is None
-                 else self.options.refill_ratio} if kind == "refill" else {}
-        costs["all_true"] = self.all_true(target)
-        key = (kind, id(view), target.plain_char_signed, *costs.values())
+        options = self.options.pass_options(target)
+        key = (kind, id(view), target.plain_char_signed, *dataclasses.astuple(options))
         if key not in self.variants:
-            self.variants[key] = self._analyze_variant(
-                VARIANTS[kind], view.parsed, self.pragmas[target.name], target.plain_char_signed,
-                costs)
+            self.variants[key] = self._analyze_variant(target, kind, options)
         return self.variants[key]
 
-    def _analyze_variant(self, build: Callable[..., Optional[AnalyzedRegion]], parsed: Any,
-                         pragma: Pragma, signed: bool, costs: dict[str, Any]
+    def _analyze_variant(self, target: Target, kind: str, options: PassOptions
                          ) -> Optional[AnalyzedRegion]:
         try:
-            threshold = self.options.boscc_threshold if self.options.boscc else None
-            return build(self._lower(parsed, pragma, signed), boscc_threshold=threshold,
-                         **costs)
+            return analyze_variant(self._lowered(target), kind, options,
+                                   tuple(self.options.print_after))
         except Exception:  # noqa: BLE001 - the plain vector loop is always there
             if os.environ.get("S2SVEC_DEBUG"):
                 raise
             return None
 
-    def _lower(self, parsed: Any, pragma: Pragma, signed: bool) -> Region:
-        region = lower_loop(parsed, pragma, plain_char_signed=signed, no_inline=self.no_inline)
-        if region.callees:
-            self.inlinable.add(id(parsed))
-        return region
+    def _lowered(self, target: Target) -> Region:
+        """The loop as lowered for the target's view (raises what lowering does)."""
+        view = self.views[target.name]
+        key = (id(view), target.plain_char_signed)
+        if key not in self.lowered:
+            pragma = self.pragmas[target.name]
+            try:
+                region = lower_loop(view.parsed, pragma, plain_char_signed=key[1],
+                                    no_inline=self.no_inline)
+                region.source_checks = source_checks(view.parsed, pragma, region.replace.end)
+                self.lowered[key] = region
+            except RecursionError:
+                self.lowered[key] = Unsupported("the loop's code is nested too deeply",
+                                                pragma.location)
+            except Exception as exc:  # noqa: BLE001 - see _contained
+                self.lowered[key] = _contained(exc, pragma.location)
+            if isinstance(self.lowered[key], Region) and self.lowered[key].callees:
+                self.inlinable.add(id(view.parsed))
+        found = self.lowered[key]
+        if isinstance(found, Unsupported):
+            raise found
+        return found
 
-    def _analyze(self, parsed: Any, pragma: Pragma, signed: bool, all_true: bool
-                 ) -> AnalyzedRegion | Unsupported:
+    def _analyze(self, target: Target) -> AnalyzedRegion | Unsupported:
+        pragma = self.pragmas[target.name]
         try:
-            region = self._lower(parsed, pragma, signed)
-            region.source_checks = source_checks(parsed, pragma, region.replace.end)
+            region = clone_region(self._lowered(target))
             first = not self.cache
-            threshold = self.options.boscc_threshold if self.options.boscc else None
-            analyzed = analyze(region, tuple(self.options.print_after),
-                               observe=_emit_cfg(region, self.options) if first else None,
-                               boscc_threshold=threshold, all_true=all_true)
+            analyzed = analyze(region, self.options.pass_options(target),
+                               tuple(self.options.print_after),
+                               observe=_emit_cfg(region, self.options) if first else None)
         except RecursionError:
             return Unsupported("the loop's code is nested too deeply", pragma.location)
         except Exception as exc:  # noqa: BLE001 - see _contained
@@ -590,7 +604,7 @@ def _emit_cfg(region: Region, options: Options) -> Optional[Callable[[str, Any],
         views = {"canonicalize": "before", "linearize": "after"}
         if name in views:
             os.makedirs(directory, exist_ok=True)
-            write_dot(state.fn, state.get("divergence"),
+            write_dot(state.fn, state.get(DivergenceInfo),
                       os.path.join(directory, f"{stem}.{views[name]}.dot"))
     return observe
 

@@ -29,14 +29,18 @@ Every change of control flow is a pass here, on the IR, before widening:
                       to selects on edge predicates, masks on memory and calls
     cleanup           dce again: predicates nothing uses
 
-Two variants of a loop region, each from a second lowering, also go
-through it: the masked last iteration (transform.masked_tail,
-``analyze_tail``) and lane refill (transform.refill, ``analyze_refill``,
-built after dce and canonicalize).
+Two variants of a loop region are pipelines of their own over a copy of
+the lowered loop (``analyze_variant``, VARIANTS): the masked last iteration
+(``masked-tail`` then the pipeline) and lane refill (inline .. unroll, then
+``refill``, then the pipeline).  A variant's pass raises Declined when the
+loop has no such variant.
 
-Each pass names the analyses it requires and invalidates; the verifier runs
-after every pass (after ``linearize`` it also rejects a divergent branch
-that is left), and ``print_after`` prints the IR after the named passes
+Each transform module exports its pass object (s2s.transform.passes.Pass):
+the pass manager (``run_passes``) computes the analyses a pass requires
+before it runs (the pass may read no other: AnalysisCache.only), drops
+those it does not preserve after it, and runs the verifier (after
+``linearize`` it also rejects a divergent branch that is left);
+``print_after`` prints the IR after the named passes, the variants' too
 (``s2svec --print-after=linearize``).  The code generator then receives IR
 whose control flow is uniform, with the divergence and memory analyses of
 that IR; the report's branch and loop counts come from the analysis of the
@@ -47,184 +51,65 @@ from __future__ import annotations
 
 import ctypes
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional, TextIO
 
-from .analysis.divergence import DivergenceInfo, compute_divergence
-from .analysis.memory import memory_shapes
-from .analysis.records import RecordInfo, compute_record_groups
-from .analysis.shapes import VectorShape
-from .codegen.generate import CodegenOptions, GeneratedLoop, generate_loop, region_arg_shapes
+from .analysis.divergence import DivergenceInfo
+from .analysis.memory import MemoryAccesses
+from .analysis.records import RecordInfo
+from .codegen.generate import CodegenOptions, GeneratedLoop, generate_loop
 from .codegen.target import Target
 from .deep import is_too_deep
 from .diagnostics import Location, Unsupported
+from .ir.clone import clone_region
 from .ir.printer import print_function
-from .ir.region import CalleeBody, Region
-from .ir.values import Alloca, Argument, CondBr, Function, Switch
+from .ir.region import Region
+from .ir.values import Alloca, CondBr, Switch
 from .ir.verifier import verify
 from .report import RegionReport
-from .transform.all_true import insert_all_true_paths
-from .transform.boscc import DEFAULT_THRESHOLD, insert_gadgets
-from .transform.canonicalize import canonicalize
-from .transform.cse import eliminate_common_subexpressions
-from .transform.dce import eliminate_dead_code
-from .transform.hoist import hoist_common_computations
-from .transform.inline import CallSite, inline_calls
-from .transform.divergent_loops import make_loops_uniform
-from .transform.per_lane_storage import interleave_per_lane_objects
-from .transform.licm import hoist_invariants
-from .transform.linearize import linearize
-from .transform.masked_tail import guard_tail
-from .transform.merge_arms import merge_arms
-from .transform.refill import DEFAULT_MIN_RATIO, refill_lanes
-from .transform.speculate import speculate
-from .transform.sroa import replace_stack_objects
-from .transform.unroll import unroll_loops
-from .transform.strength import reduce_divisions
-
-ALL = ("divergence",)
-
-
-@dataclass
-class PassState:
-    """The function being transformed and the analyses computed for it."""
-
-    fn: Function
-    arg_shapes: dict[Argument, VectorShape]
-    """Shapes of the parameters (a loop region: iv strided, live-ins uniform)."""
-    boscc_threshold: Optional[int] = DEFAULT_THRESHOLD
-    """Weight of a divergent arm that gets an all-false skip (None: no BOSCC
-    and no all-true paths)."""
-    all_true: bool = True
-    """Whether divergent arms may get all-true paths (transform.all_true)."""
-    callees: dict[str, CalleeBody] = field(default_factory=dict)
-    """Bodies the inline pass may clone in (Region.callees)."""
-    analyses: dict[str, Any] = field(default_factory=dict)
-    results: dict[str, Any] = field(default_factory=dict)
-    """What each pass returned (the report reads the BOSCC gadgets)."""
-
-    def get(self, name: str) -> Any:
-        if name not in self.analyses:
-            self.analyses[name] = ANALYSES[name](self)
-        return self.analyses[name]
-
-    def invalidate(self, names: tuple[str, ...]) -> None:
-        for name in names:
-            self.analyses.pop(name, None)
-
-
-ANALYSES: dict[str, Callable[[PassState], Any]] = {
-    "divergence": lambda state: compute_divergence(state.fn, state.arg_shapes),
-}
-
-
-@dataclass(frozen=True)
-class Pass:
-    name: str
-    run: Callable[[PassState], object]
-    requires: tuple[str, ...] = ()
-    invalidates: tuple[str, ...] = ALL
-
-
-def _inline(state: PassState) -> object:
-    return inline_calls(state.fn, state.callees)
-
-
-def _sroa(state: PassState) -> object:
-    return replace_stack_objects(state.fn)
-
-
-def _strength(state: PassState) -> object:
-    return reduce_divisions(state.fn)
-
-
-def _unroll(state: PassState) -> object:
-    return unroll_loops(state.fn)
-
-
-def _hoist(state: PassState) -> object:
-    return hoist_common_computations(state.fn)
-
-
-def _cse(state: PassState) -> object:
-    return eliminate_common_subexpressions(state.fn)
-
-
-def _dce(state: PassState) -> object:
-    return eliminate_dead_code(state.fn)
-
-
-def _canonicalize(state: PassState) -> object:
-    return canonicalize(state.fn)
-
-
-def _licm(state: PassState) -> object:
-    return hoist_invariants(state.fn)
-
-
-def _per_lane_storage(state: PassState) -> object:
-    return interleave_per_lane_objects(state.fn, state.get("divergence"))
-
-
-def _merge_arms(state: PassState) -> object:
-    merged = 0
-    while merge_arms(state.fn, state.get("divergence")):
-        state.invalidate(ALL)
-        merged += 1
-    return merged
-
-
-def _speculate(state: PassState) -> object:
-    return speculate(state.fn, state.get("divergence"))
-
-
-def _all_true(state: PassState) -> object:
-    if state.boscc_threshold is None or not state.all_true:
-        return []
-    return insert_all_true_paths(state.fn, state.get("divergence"), state.boscc_threshold)
-
-
-def _boscc(state: PassState) -> object:
-    if state.boscc_threshold is None:
-        return []
-    return insert_gadgets(state.fn, state.get("divergence"), state.boscc_threshold)
-
-
-def _divergent_loops(state: PassState) -> object:
-    return make_loops_uniform(state.fn, state.get("divergence"))
-
-
-def _linearize(state: PassState) -> object:
-    return linearize(state.fn, state.get("divergence"))
-
+from .transform import (all_true, boscc, canonicalize, cse, dce, divergent_loops, hoist, inline,
+                        licm, linearize, masked_tail, merge_arms, per_lane_storage, refill,
+                        speculate, sroa, strength, unroll)
+from .transform.inline import CallSite
+from .transform.passes import Declined, Pass, PassOptions, PassState
 
 PIPELINE: tuple[Pass, ...] = (
-    Pass("inline", _inline),
-    Pass("sroa", _sroa),
-    Pass("strength", _strength),
-    Pass("dce", _dce),
-    Pass("canonicalize", _canonicalize),
-    Pass("unroll", _unroll),
-    Pass("licm", _licm),
-    Pass("merge-arms", _merge_arms, requires=("divergence",)),
-    Pass("hoist", _hoist),
-    Pass("per-lane-storage", _per_lane_storage, requires=("divergence",)),
-    Pass("speculate", _speculate, requires=("divergence",)),
-    Pass("all-true", _all_true, requires=("divergence",)),
-    Pass("boscc", _boscc, requires=("divergence",)),
-    Pass("divergent-loops", _divergent_loops, requires=("divergence",)),
-    Pass("loop-closed-ssa", _canonicalize),
-    Pass("linearize", _linearize, requires=("divergence",)),
-    Pass("cse", _cse),
-    Pass("cleanup", _dce),
+    inline.PASS,
+    sroa.PASS,
+    strength.PASS,
+    dce.PASS,
+    canonicalize.PASS,
+    unroll.PASS,
+    licm.PASS,
+    merge_arms.PASS,
+    hoist.PASS,
+    per_lane_storage.PASS,
+    speculate.PASS,
+    all_true.PASS,
+    boscc.PASS,
+    divergent_loops.PASS,
+    replace(canonicalize.PASS, name="loop-closed-ssa"),
+    linearize.PASS,
+    cse.PASS,
+    replace(dce.PASS, name="cleanup"),
 )
-PASS_NAMES = tuple(p.name for p in PIPELINE)
 
 
 def passes(*names: str) -> tuple[Pass, ...]:
     """The pipeline's passes of these names, in the order given."""
     by_name = {p.name: p for p in PIPELINE}
     return tuple(by_name[n] for n in names)
+
+
+VARIANTS: dict[str, tuple[str, tuple[Pass, ...]]] = {
+    "tail": ("masked tail", (masked_tail.PASS,) + PIPELINE),
+    "refill": ("lane refill",
+               passes("inline", "sroa", "strength", "dce", "canonicalize", "unroll")
+               + (refill.PASS,) + PIPELINE),
+}
+"""The variants of a loop region: (what the IR dumps call it, its pipeline)."""
+PASS_NAMES = tuple(p.name for p in PIPELINE) + (masked_tail.PASS.name, refill.PASS.name)
+"""What ``--print-after`` takes."""
 
 
 @dataclass
@@ -251,55 +136,42 @@ Observer = Callable[[str, PassState], None]
 """Called after each pass with its name (debug views: ``--emit-cfg``)."""
 
 
-def analyze(region: Region, print_after: tuple[str, ...] = (),
-            out: Optional[TextIO] = None, observe: Optional[Observer] = None,
-            boscc_threshold: Optional[int] = DEFAULT_THRESHOLD,
-            all_true: bool = True) -> AnalyzedRegion:
-    """Run the pipeline on ``region`` (changes ``region.fn``)."""
-    state = PassState(region.fn, region_arg_shapes(region), boscc_threshold, all_true,
-                      region.callees)
+def analyze(region: Region, options: Optional[PassOptions] = None,
+            print_after: tuple[str, ...] = (), out: Optional[TextIO] = None,
+            observe: Optional[Observer] = None, pipeline: tuple[Pass, ...] = PIPELINE,
+            label: str = "") -> AnalyzedRegion:
+    """Run ``pipeline`` on ``region`` (changes it) and the analyses the code
+    generator reads; raises Declined when a variant's pass finds none."""
+    state = PassState.of_region(region, options)
     try:
-        source_counts = run_passes(state, PIPELINE, print_after, out, label=region.name,
-                                   observe=observe)
-        div = state.get("divergence")
-        mem = memory_shapes(region.fn, div)
-        records = compute_record_groups(region.fn, div, mem)
+        source_counts = run_passes(state, pipeline, print_after, out, label or region.name,
+                                   observe)
+        div, mem = state.get(DivergenceInfo), state.get(MemoryAccesses)
+        records = state.get(RecordInfo)
     except (RecursionError, ctypes.ArgumentError) as exc:
         if not is_too_deep(exc):
             raise
         raise _too_deep(region) from None
-    return AnalyzedRegion(region, div, mem, source_counts,
-                          list(state.results.get("boscc") or []),
-                          list(state.results.get("all-true") or []), records,
-                          list(state.results.get("inline") or []))
+    return AnalyzedRegion(state.region or region, div, mem, source_counts,
+                          list(state.results.get("boscc") or []),  # type: ignore[call-overload]
+                          list(state.results.get("all-true") or []),  # type: ignore[call-overload]
+                          records,
+                          list(state.results.get("inline") or []))  # type: ignore[call-overload]
 
 
-def analyze_tail(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRESHOLD,
-                 all_true: bool = True) -> Optional[AnalyzedRegion]:
-    """A loop region's masked last iteration (transform.masked_tail: the body
-    under ``lane < rem``) through the pipeline; None when the region has no
-    such form (the scalar remainder stays).  ``region`` is a fresh lowering:
-    it is changed."""
-    tail = guard_tail(region)
-    return None if tail is None else analyze(tail, boscc_threshold=boscc_threshold,
-                                             all_true=all_true)
-
-
-def analyze_refill(region: Region, boscc_threshold: Optional[int] = DEFAULT_THRESHOLD,
-                   gather_weight: int = 8, min_ratio: float = DEFAULT_MIN_RATIO,
-                   all_true: bool = True) -> Optional[AnalyzedRegion]:
-    """A loop region with the lane refill schedule (transform.refill: each
-    lane runs its own iterations in turn) through the pipeline; None when
-    the region has no divergent loop to refill around or refill would not
-    pay (``gather_weight``: the target's ``refill_gather_weight``;
-    ``min_ratio``: ``--refill-ratio``).
-    ``region`` is a fresh lowering: it is changed."""
-    state = PassState(region.fn, region_arg_shapes(region), boscc_threshold,
-                      callees=region.callees)
-    run_passes(state, passes("inline", "sroa", "strength", "dce", "canonicalize", "unroll"))
-    refilled = refill_lanes(region, state.get("divergence"), gather_weight, min_ratio)
-    return None if refilled is None else analyze(refilled, boscc_threshold=boscc_threshold,
-                                                 all_true=all_true)
+def analyze_variant(region: Region, kind: str, options: Optional[PassOptions] = None,
+                    print_after: tuple[str, ...] = (), out: Optional[TextIO] = None
+                    ) -> Optional[AnalyzedRegion]:
+    """A variant of a loop region (VARIANTS: ``tail``, the masked last
+    iteration, transform.masked_tail; ``refill``, the lane refill schedule,
+    transform.refill), made by its pipeline from a copy of ``region`` (the
+    lowered loop, unchanged); None when the loop has no such variant."""
+    title, pipeline = VARIANTS[kind]
+    try:
+        return analyze(clone_region(region), options, print_after, out, pipeline=pipeline,
+                       label=f"{region.name} ({title})")
+    except Declined:
+        return None
 
 
 def _too_deep(region: Region) -> Unsupported:
@@ -312,18 +184,26 @@ def _too_deep(region: Region) -> Unsupported:
 def run_passes(state: PassState, passes: tuple[Pass, ...], print_after: tuple[str, ...] = (),
                out: Optional[TextIO] = None, label: str = "",
                observe: Optional[Observer] = None) -> dict[str, dict[str, int]]:
-    """Run ``passes`` in order with the verifier after each; returns the branch
-    and loop classes seen after the first ``canonicalize`` (else the first
-    pass): the source as written, less its dead code."""
+    """Run ``passes`` in order: the analyses each requires first, then the
+    pass, then every analysis it does not preserve dropped and the verifier
+    run.  Returns the branch and loop classes seen after the first
+    ``canonicalize`` (else the first pass): the source as written, less its
+    dead code."""
     source_counts: dict[str, dict[str, int]] = {}
     count_after = "canonicalize" if any(p.name == "canonicalize" for p in passes) \
         else passes[0].name if passes else ""
     for p in passes:
-        state.results[p.name] = p.run(state)
-        state.invalidate(p.invalidates)
+        for key in p.requires:
+            state.get(key)
+        with state.analyses.only(p.requires):
+            state.results[p.name] = p.run(state)
+        if p.changes_region:
+            state.region_changed()
+        else:
+            state.analyses.keep(p.preserves)
         _verify(state, p)
         if not source_counts and p.name == count_after:
-            source_counts = _source_counts(state.get("divergence"))
+            source_counts = _source_counts(state.get(DivergenceInfo))
         if p.name in print_after:
             (out or sys.stdout).write(f"; IR of {label or state.fn.name} after {p.name}\n"
                                       f"{print_function(state.fn)}\n")
@@ -340,7 +220,7 @@ def _verify(state: PassState, p: Pass) -> None:
                           "please report this") from e
     if p.name in ("linearize", "cleanup"):
         left = [b.name for b in state.fn.blocks
-                if state.get("divergence").is_divergent_branch(b)]
+                if state.get(DivergenceInfo).is_divergent_branch(b)]
         if left:
             raise Unsupported(f"internal error: divergent branches left after "
                               f"linearization ({', '.join(left)}); please report this")

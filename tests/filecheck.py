@@ -112,9 +112,9 @@ def run_case(text: str) -> tuple[str, list[tuple[str, str]]]:
 def _set_option(state: PassState, option: str) -> None:
     name, _, value = option.partition("=")
     if name == "--boscc-threshold" and value.isdigit():
-        state.boscc_threshold = int(value)
+        state.options.boscc_threshold = int(value)
     elif option == "--no-all-true":
-        state.all_true = False
+        state.options.all_true = False
     else:
         raise ValueError(f"unknown RUN option {option!r}")
 

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from test_codegen_kit import available_targets, build_and_run, kernel_source, vectorize
+from test_codegen_kit import available_targets, build_and_run, kernel_source
 
 TARGETS = available_targets()
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_codegen_kit import available_targets, build_and_run, kernel_source, vectorize
+from test_codegen_kit import available_targets, build_and_run, kernel_source
 
 TARGETS = available_targets()
 

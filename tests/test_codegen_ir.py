@@ -6,9 +6,10 @@ import pytest
 
 from s2s.analysis.divergence import compute_divergence
 from s2s.pipeline import analyze
-from s2s.codegen.generate import CodegenOptions, choose_width, generate_loop, region_arg_shapes
+from s2s.transform.passes import PassOptions
+from s2s.analysis.shapes import region_arg_shapes
+from s2s.codegen.generate import CodegenOptions, choose_width, generate_loop
 from s2s.codegen.target import load_target
-from s2s.diagnostics import Unsupported
 from s2s.ir.parser import parse_function
 from s2s.ir.region import ArgBinding, LoopBounds, Region, ResultBinding
 
@@ -31,7 +32,7 @@ def region_of(ir: str, roles: dict[str, str], results: list[ResultBinding] = ())
 
 def gen(reg: Region, target: str = "avx2", all_true: bool = True, **kw):
     """The pipeline (canonicalize, divergent loops, linearize), then code generation."""
-    analyzed = analyze(reg, all_true=all_true)
+    analyzed = analyze(reg, PassOptions(all_true=all_true))
     return generate_loop(reg, analyzed.div, analyzed.mem, load_target(target),
                          CodegenOptions(**kw))
 

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from s2s.analysis.divergence import compute_divergence
-from s2s.codegen.generate import generate_loop, prelude, region_arg_shapes
+from s2s.analysis.shapes import region_arg_shapes
+from s2s.codegen.generate import generate_loop, prelude
 from s2s.codegen.target import load_target
 from s2s.ir.parser import parse_function
-from s2s.ir.region import ArgBinding, LoopBounds, Region, ResultBinding
+from s2s.ir.region import ArgBinding, LoopBounds, Region
 from test_codegen_kit import CROSS, TARGET_FLAGS, available_targets
 
 TARGETS = available_targets()

@@ -16,7 +16,7 @@ import pytest
 from s2s.ir.interpreter import Memory, run_lanes, run_predicated
 from s2s.ir.printer import print_function
 from s2s.ir.types import F64
-from s2s.pipeline import AnalyzedRegion, analyze_tail
+from s2s.pipeline import AnalyzedRegion, analyze_variant
 from s2s.transform.masked_tail import guard_tail
 from test_codegen_kit import vectorize
 from test_lower_support import lower_one
@@ -63,7 +63,7 @@ def _lane_args(region, lanes: int, rem: int, a: int, b: int, tail: bool) -> list
 
 @pytest.mark.parametrize("rem", [1, 3, 7])
 def test_the_tail_does_what_the_first_rem_lanes_do(tmp_path: Path, rem: int) -> None:
-    tail = analyze_tail(lower_one(tmp_path, LOOP))
+    tail = analyze_variant(lower_one(tmp_path, LOOP), "tail")
     assert isinstance(tail, AnalyzedRegion)
     plain = lower_one(tmp_path, LOOP)
     data = [float((k * 5) % 7) for k in range(rem)]

@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from s2s.ir.interpreter import InterpreterError, Memory, run_lanes, run_predicated
 from s2s.ir.types import I32
 from s2s.pipeline import PIPELINE, PassState, run_passes
+from s2s.transform.passes import PassOptions
 from transform_gen import OUT, TABLE, arg_shapes, build_region
 
 
@@ -40,7 +41,7 @@ def transformed(seed: int, until: str = "linearize", boscc: int = 16, **kw: int)
         passes.append(p)
         if p.name == until:
             break
-    run_passes(PassState(fn, arg_shapes(fn), boscc_threshold=boscc), tuple(passes))
+    run_passes(PassState(fn, arg_shapes(fn), options=PassOptions(boscc_threshold=boscc)), tuple(passes))
     return fn
 
 

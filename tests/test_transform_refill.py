@@ -17,11 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from s2s.codegen.generate import region_arg_shapes
+from s2s.analysis.shapes import region_arg_shapes
 from s2s.ir.interpreter import Memory, run_lanes, run_predicated, run_scalar
 from s2s.ir.printer import print_function
 from s2s.ir.types import F64, I32
-from s2s.pipeline import AnalyzedRegion, PassState, analyze_refill, passes, run_passes
+from s2s.pipeline import AnalyzedRegion, PassState, analyze_variant, passes, run_passes
+from s2s.transform.passes import PassOptions
+from s2s.analysis.divergence import DivergenceInfo
 from s2s.report import RegionReport
 from s2s.transform.refill import refill_lanes
 from test_codegen_kit import vectorize
@@ -65,7 +67,7 @@ def _canonical(tmp_path: Path, code: str):
     region = lower_one(tmp_path, code)
     state = PassState(region.fn, region_arg_shapes(region))
     run_passes(state, passes("dce", "canonicalize"))
-    return region, state.get("divergence")
+    return region, state.get(DivergenceInfo)
 
 
 def test_the_loop_nest_becomes_one_loop(tmp_path: Path) -> None:
@@ -107,7 +109,7 @@ def test_the_arm_that_stays_in_the_loop_gets_no_all_false_skip(tmp_path: Path) -
 def _canonical_fn(region):
     state = PassState(region.fn, region_arg_shapes(region))
     run_passes(state, passes("canonicalize"))
-    return region, state.get("divergence")
+    return region, state.get(DivergenceInfo)
 
 
 def _memory(n: int, lim: list[int]) -> tuple[Memory, int, int, int]:
@@ -143,7 +145,8 @@ def test_lanes_leave_memory_as_the_iterations_do(n: int, width: int, lim: list[i
     expected = _reference(tmp_path, n, lim, code)
     region, div = _canonical(tmp_path, code)
     assert refill_lanes(region, div, min_ratio=0) is not None
-    analyzed = analyze_refill(lower_one(tmp_path, code), min_ratio=0)
+    analyzed = analyze_variant(lower_one(tmp_path, code), "refill",
+                               PassOptions(refill_min_ratio=0))
     assert isinstance(analyzed, AnalyzedRegion)
     for fn_region, run in ((region, run_lanes), (analyzed.region, run_predicated)):
         mem, x, lim_addr, out = _memory(n, lim)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from s2s.codegen.generate import region_arg_shapes
+from s2s.analysis.shapes import region_arg_shapes
 from s2s.ir.interpreter import Memory
 from s2s.ir.types import F64
 from s2s.pipeline import PIPELINE, PassState, run_passes

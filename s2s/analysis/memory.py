@@ -62,9 +62,14 @@ class MemoryAccess:
         return self.alignment != 0 and self.alignment % vector_bytes == 0
 
 
-def memory_shapes(fn: Function, div: DivergenceInfo) -> dict[Instruction, MemoryAccess]:
+class MemoryAccesses(dict[Instruction, MemoryAccess]):
+    """The access of every reachable load and store of a function (the
+    pass manager's key for this analysis)."""
+
+
+def memory_shapes(fn: Function, div: DivergenceInfo) -> MemoryAccesses:
     """The access shape of every reachable load and store of ``fn``."""
-    out: dict[Instruction, MemoryAccess] = {}
+    out = MemoryAccesses()
     for block in fn.blocks:
         if not div.cfg.reachable(block):
             continue

@@ -28,6 +28,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..ir.types import PtrType
+
+if TYPE_CHECKING:
+    from ..ir.region import Region
+    from ..ir.values import Argument
 
 
 @dataclass(frozen=True)
@@ -168,3 +175,23 @@ def _divides(d: int, n: int) -> bool:
     if d == 0:
         return n == 0
     return n % d == 0
+
+
+def region_arg_shapes(region: "Region") -> dict["Argument", VectorShape]:
+    """The shapes of a region's parameters: iv/linear -> strided(step)
+    (pointers: bytes), the lane number of a masked last iteration or of lane
+    refill -> strided(1), reduction -> varying, else uniform."""
+    shapes: dict[Argument, VectorShape] = {}
+    for b in region.args:
+        if b.role == "lane":
+            shapes[b.arg] = VectorShape.strided(1)
+        elif b.role in ("iv", "linear"):
+            step = b.step
+            if isinstance(b.arg.type, PtrType):
+                step *= b.arg.type.pointee.size
+            shapes[b.arg] = VectorShape.strided(step) if step else VectorShape.uniform()
+        elif b.role == "reduction":
+            shapes[b.arg] = VectorShape.varying()
+        else:
+            shapes[b.arg] = VectorShape.uniform()
+    return shapes

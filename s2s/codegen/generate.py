@@ -28,7 +28,7 @@ from typing import Any, Optional, Sequence
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.complex_calls import COMPLEX_CALLS
 from ..ir.types import I1, I32, U64, FloatType, IntType, PtrType, Type
-from ..ir.values import (Argument, Call, Cast, Cmp, Constant, Gep, Load, Ret,
+from ..ir.values import (Call, Cast, Cmp, Constant, Gep, Load, Ret,
                          Store, Value)
 from .cexpr import c_decl, c_type, literal, unsigned_of
 from .emit import INDENT, Emitter, indent_lines
@@ -64,27 +64,6 @@ class GeneratedLoop:
     """Prelude items (see ``prelude``)."""
     refill: bool = False
     """The loop runs with lane refill (transform.refill)."""
-
-
-# -- shapes of the region parameters --------------------------------------------------
-def region_arg_shapes(region: Any) -> dict[Argument, Any]:
-    """iv/linear -> strided(step) (pointers: bytes), the lane number of a
-    masked last iteration -> strided(1), reduction -> varying, else uniform."""
-    from ..analysis.shapes import VectorShape
-    shapes: dict[Argument, Any] = {}
-    for b in region.args:
-        if b.role == "lane":
-            shapes[b.arg] = VectorShape.strided(1)
-        elif b.role in ("iv", "linear"):
-            step = b.step
-            if isinstance(b.arg.type, PtrType):
-                step *= b.arg.type.pointee.size
-            shapes[b.arg] = VectorShape.strided(step) if step else VectorShape.uniform()
-        elif b.role == "reduction":
-            shapes[b.arg] = VectorShape.varying()
-        else:
-            shapes[b.arg] = VectorShape.uniform()
-    return shapes
 
 
 # -- width -------------------------------------------------------------------------------

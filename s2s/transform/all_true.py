@@ -35,7 +35,7 @@ canonical.  Changes the CFG: every analysis is invalid afterwards.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Optional
+from typing import Optional
 
 from ..analysis.cfg import Graph
 from ..analysis.divergence import DivergenceInfo
@@ -45,6 +45,7 @@ from ..ir.builder import copy_instruction
 from ..ir.values import ALL, Alloca, Block, CondBr, Function, Load, Ret, Store
 from .branch_test import test_arm
 from .cost import instruction_weight
+from .passes import Pass, PassState
 
 MAX_COPY = 400
 """The heaviest arm region copied (a bound on code growth)."""
@@ -62,17 +63,6 @@ class AllTruePath:
     """The branch's condition in the source (None: a branch a transform made)."""
     true_arm: bool = True
     """Whether the copied arm is the one the condition being true enters."""
-
-
-@dataclass(frozen=True)
-class AllTrue:
-    """The pass object: ``AllTrue(threshold).apply(fn, div)`` -> paths added."""
-
-    threshold: int
-    name: ClassVar[str] = "all-true"
-
-    def apply(self, fn: Function, div: DivergenceInfo) -> list[AllTruePath]:
-        return insert_all_true_paths(fn, div, self.threshold)
 
 
 def insert_all_true_paths(fn: Function, div: DivergenceInfo, threshold: int) -> list[AllTruePath]:
@@ -147,3 +137,13 @@ def _add_path(fn: Function, a: Block, arm: Block, region: list[Block]) -> AllTru
     every, mixed = test_arm(fn, a, arm, ALL, "mixed")
     a.append(CondBr(every, copies[arm], mixed))
     return AllTruePath(a, arm, copies[arm], term.loc, arm is term.if_true)
+
+
+def _run(state: PassState) -> list[AllTruePath]:
+    threshold = state.options.boscc_threshold
+    if threshold is None or not state.options.all_true:
+        return []
+    return insert_all_true_paths(state.fn, state.get(DivergenceInfo), threshold)
+
+
+PASS = Pass("all-true", _run, requires=(DivergenceInfo,), options=("boscc_threshold", "all_true"))

@@ -38,7 +38,7 @@ CFG: every analysis is invalid afterwards.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Optional
+from typing import Optional
 
 from ..analysis.cfg import Graph
 from ..analysis.divergence import DivergenceInfo
@@ -47,20 +47,7 @@ from ..ir.values import ANY, Block, CondBr, Function
 from .branch_test import test_arm
 from .canonicalize import canonicalize
 from .cost import instruction_weight
-
-DEFAULT_THRESHOLD = 16
-"""A region weighing this much gets a gadget (one math call does)."""
-
-
-@dataclass(frozen=True)
-class Boscc:
-    """The pass object: ``Boscc(threshold).apply(fn, div)`` -> gadgets inserted."""
-
-    threshold: int = DEFAULT_THRESHOLD
-    name: ClassVar[str] = "boscc"
-
-    def apply(self, fn: Function, div: DivergenceInfo) -> list["Gadget"]:
-        return insert_gadgets(fn, div, self.threshold)
+from .passes import Pass, PassState
 
 
 @dataclass(frozen=True)
@@ -126,3 +113,10 @@ def _gadget(fn: Function, a: Block, arm: Block) -> Block:
     return inner
 
 
+def _run(state: PassState) -> list[Gadget]:
+    threshold = state.options.boscc_threshold
+    return [] if threshold is None else insert_gadgets(state.fn, state.get(DivergenceInfo),
+                                                       threshold)
+
+
+PASS = Pass("boscc", _run, requires=(DivergenceInfo,), options=("boscc_threshold",))

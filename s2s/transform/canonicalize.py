@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import ClassVar, Optional
+from typing import Optional
 
 from ..analysis.cfg import Graph, Loop, cfg_of
 from ..diagnostics import internal_error
 from ..ir.ssa import SSABuilder
 from ..ir.values import Block, Br, Function, Instruction, Phi, Undef, Value
+from .passes import Pass, PassState
 
 
 @dataclass
@@ -45,16 +46,6 @@ class CanonicalizeResult:
     blocks_added: int = 0
     blocks_removed: int = 0
     lcssa_phis: int = 0
-
-
-@dataclass(frozen=True)
-class Canonicalize:
-    """The pass object (``--print-after=canonicalize``): ``Canonicalize().apply(fn)``."""
-
-    name: ClassVar[str] = "canonicalize"
-
-    def apply(self, fn: Function) -> CanonicalizeResult:
-        return canonicalize(fn)
 
 
 def canonicalize(fn: Function) -> CanonicalizeResult:
@@ -261,3 +252,10 @@ def first_exit_phi(block: Block) -> Optional[Phi]:
     """The first phi of an exit block (helper for tests)."""
     phis = block.phis
     return phis[0] if phis else None
+
+
+def _run(state: PassState) -> CanonicalizeResult:
+    return canonicalize(state.fn)
+
+
+PASS = Pass("canonicalize", _run)

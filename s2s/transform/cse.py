@@ -27,6 +27,7 @@ from typing import Hashable
 from ..ir.values import (BinOp, Block, Call, Cast, Cmp, Constant, FieldAddr, Function, Gep,
                          Instruction, Load, Select, UnOp, Undef, Value)
 from ..ir.verifier import compute_idoms
+from .passes import Pass, PassState
 
 _PURE = (BinOp, UnOp, Cmp, Cast, Select, Gep, FieldAddr)
 
@@ -119,3 +120,10 @@ def operation_key(inst: Instruction) -> Hashable:
 def value_key(inst: Instruction) -> Hashable:
     """Equal for instructions that compute the same value from the same operands."""
     return operation_key(inst) + (tuple(operand_key(o) for o in inst.operands),)
+
+
+def _run(state: PassState) -> int:
+    return eliminate_common_subexpressions(state.fn)
+
+
+PASS = Pass("cse", _run)

@@ -38,9 +38,10 @@ Runs in the pipeline right after lowering, before canonicalization
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, ClassVar, Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 from ..ir.values import Block, Br, CondBr, Function, Instruction, Value
+from .passes import Pass, PassState
 
 
 @dataclass
@@ -51,16 +52,6 @@ class DceResult:
     """Instructions deleted (phis included)."""
     branches_folded: int = 0
     """Conditional branches that became ``br``."""
-
-
-@dataclass(frozen=True)
-class DeadCodeElimination:
-    """The pass object (``--print-after=dce``): ``DeadCodeElimination().apply(fn)``."""
-
-    name: ClassVar[str] = "dce"
-
-    def apply(self, fn: Function) -> DceResult:
-        return eliminate_dead_code(fn)
 
 
 Reads = Callable[[Instruction], Iterable[Value]]
@@ -144,3 +135,10 @@ def _through_empty(block: Block, origin: Block) -> Block:
         seen.add(block)
         block = block.terminator.target
     return block
+
+
+def _run(state: PassState) -> DceResult:
+    return eliminate_dead_code(state.fn)
+
+
+PASS = Pass("dce", _run)

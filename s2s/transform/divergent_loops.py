@@ -42,24 +42,13 @@ of the new loops.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Optional
+from typing import Optional
 
 from ..analysis.cfg import Graph, Loop, cfg_of
 from ..analysis.divergence import DivergenceInfo
-from ..ir.types import I1
-from ..ir.types import Type
+from ..ir.types import I1, Type
 from ..ir.values import ANY, Block, Br, Call, CondBr, Constant, Function, Phi, Undef, Value
-
-
-
-@dataclass(frozen=True)
-class DivergentLoops:
-    """The pass object: ``DivergentLoops().apply(fn, div)`` -> loops transformed."""
-
-    name: ClassVar[str] = "divergent-loops"
-
-    def apply(self, fn: Function, div: DivergenceInfo) -> int:
-        return make_loops_uniform(fn, div)
+from .passes import Pass, PassState
 
 
 def make_loops_uniform(fn: Function, div: DivergenceInfo) -> int:
@@ -205,3 +194,10 @@ class _Tracker:
     next: Phi
     leaving: Optional[tuple[Value, Block]] = None
     """Live-outs: the value a lane takes out and the rebound block it leaves through."""
+
+
+def _run(state: PassState) -> int:
+    return make_loops_uniform(state.fn, state.get(DivergenceInfo))
+
+
+PASS = Pass("divergent-loops", _run, requires=(DivergenceInfo,))

@@ -43,6 +43,7 @@ from ..ir.values import Block, CondBr, Function, Instruction, Load, Phi, Value
 from ..ir.verifier import compute_idoms
 from .cse import load_key, numbered, value_key
 from .safety import can_speculate
+from .passes import Pass, PassState
 
 
 def hoist_common_computations(fn: Function) -> int:
@@ -213,3 +214,10 @@ class _Dominators:
         if not isinstance(v, Instruction):
             return True
         return v.block is not None and self.reachable(v.block) and self.dominates(v.block, at)
+
+
+def _run(state: PassState) -> int:
+    return hoist_common_computations(state.fn)
+
+
+PASS = Pass("hoist", _run)

@@ -59,6 +59,7 @@ from ..ir.builder import copy_call, copy_instruction
 from ..ir.region import CalleeBody
 from ..ir.values import (Alloca, Block, Br, Call, Function, Instruction, Phi, Ret, Undef,
                          Value)
+from .passes import Pass, PassState
 
 SMALL = 200
 """A callee of at most this many instructions (with what it inlines in
@@ -267,3 +268,10 @@ def _place(fn: Function, anchor: Block, new: list[Block], before_next: bool = Fa
 
 
 __all__ = ["CallSite", "inline_calls", "expansion"]
+
+
+def _run(state: PassState) -> list[CallSite]:
+    return inline_calls(state.fn, state.callees)
+
+
+PASS = Pass("inline", _run)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from ..analysis.cfg import Loop, cfg_of
 from ..ir.values import Block, Function, Instruction
 from .safety import can_speculate
+from .passes import Pass, PassState
 
 
 def hoist_invariants(fn: Function) -> int:
@@ -65,3 +66,10 @@ def _forward_exit_phis(lp: Loop[Block]) -> None:
                 if _outside(value, lp):
                     phi.replace_all_uses_with(value)
                     phi.erase()
+
+
+def _run(state: PassState) -> int:
+    return hoist_invariants(state.fn)
+
+
+PASS = Pass("licm", _run)

@@ -34,24 +34,14 @@ a fresh analysis).  Every analysis of the function is invalid afterwards.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar, Optional
+from typing import Optional
 
 from ..analysis.cfg import Graph, cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..ir.values import Block, Br, CondBr, Function, Ret, Switch, Terminator
 from .predicates import OriginalEdges, apply_predicates
 from .ssa_repair import DominanceRepair
-
-
-@dataclass(frozen=True)
-class Linearize:
-    """The pass object: ``Linearize().apply(fn, div)`` -> divergent branches removed."""
-
-    name: ClassVar[str] = "linearize"
-
-    def apply(self, fn: Function, div: DivergenceInfo) -> int:
-        return linearize(fn, div)
+from .passes import Pass, PassState
 
 
 def linearize(fn: Function, div: DivergenceInfo) -> int:
@@ -138,3 +128,10 @@ def _retarget(block: Block, mapping: dict[Block, Block]) -> None:
     term.drop_operands()
     block.instructions[-1] = new
     new.block = block
+
+
+def _run(state: PassState) -> int:
+    return linearize(state.fn, state.get(DivergenceInfo))
+
+
+PASS = Pass("linearize", _run, requires=(DivergenceInfo,))

@@ -43,6 +43,7 @@ from ..ir.builder import IRBuilder
 from ..ir.region import ArgBinding, Region, ResultBinding
 from ..ir.types import I1, I32
 from ..ir.values import Block, Constant, Ret, Store, Undef, Value
+from .passes import Declined, Pass, PassState
 
 LANE = "s2s.lane"
 REM = "s2s.rem"
@@ -115,3 +116,13 @@ def _skip_plan(region: Region, values: list[Value]
     if any(s is None for s in skips):
         return None
     return results, skips  # type: ignore[return-value]
+
+
+def _run(state: PassState) -> Region:
+    assert state.region is not None
+    if guard_tail(state.region) is None:
+        raise Declined("the loop has no masked last iteration")
+    return state.region
+
+
+PASS = Pass("masked-tail", _run, changes_region=True)

@@ -73,6 +73,7 @@ from ..ir.values import (BinOp, Block, Br, Call, Cast, Cmp, CondBr, Constant, Fu
                          Instruction, Phi, Select, UnOp, Value)
 from .cost import instruction_weight
 from .cse import operand_key, operation_key
+from .passes import Pass, PassState
 
 MIN_GAIN = 16
 """A nest merges when it saves this much weight (one math call)."""
@@ -473,3 +474,15 @@ def _available(g: Graph[Block], v: Value, join: Block) -> bool:
 def _unused(type_) -> Constant:
     """The value of an arm whose value is never used (module doc)."""
     return Constant(type_, 1.0 if isinstance(type_, FloatType) else 0)
+
+
+def _run(state: PassState) -> int:
+    """Merge until nothing merges (each round on the divergence of the last)."""
+    merged = 0
+    while merge_arms(state.fn, state.get(DivergenceInfo)):
+        state.analyses.keep(())
+        merged += 1
+    return merged
+
+
+PASS = Pass("merge-arms", _run, requires=(DivergenceInfo,))

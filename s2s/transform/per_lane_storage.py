@@ -30,23 +30,14 @@ linearization (s2s/pipeline.py), which treat the new accesses as any other.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Optional
+from typing import Optional
 
 from ..analysis.divergence import DivergenceInfo
 from ..ir.builder import IRBuilder
 from ..ir.types import I32, I64, ArrayType, FloatType, IntType, PtrType, Type
 from ..ir.values import (LANE, WIDTH, Alloca, Call, Cast, Constant, Function, Gep,
                          Instruction, Load, Store, Value)
-
-
-@dataclass(frozen=True)
-class PerLaneStorage:
-    """The pass object (``--print-after=per-lane-storage``)."""
-
-    name: ClassVar[str] = "per-lane-storage"
-
-    def apply(self, fn: Function, div: DivergenceInfo) -> int:
-        return interleave_per_lane_objects(fn, div)
+from .passes import Pass, PassState
 
 
 def interleave_per_lane_objects(fn: Function, div: DivergenceInfo) -> int:
@@ -191,3 +182,10 @@ def _narrow_step(step: Value) -> Optional[Value]:
 
 def _is_zero(v: Value) -> bool:
     return isinstance(v, Constant) and v.value == 0
+
+
+def _run(state: PassState) -> int:
+    return interleave_per_lane_objects(state.fn, state.get(DivergenceInfo))
+
+
+PASS = Pass("per-lane-storage", _run, requires=(DivergenceInfo,))

@@ -70,16 +70,13 @@ from ..ir.values import (Alloca, BinOp, Block, Cast, Cmp, Constant, FieldAddr, F
                          Instruction, Load, Phi, Ret, Select, Store, UnOp, Undef, Value)
 from .cost import instruction_weight
 from .ssa_repair import DominanceRepair
+from .passes import REFILL_MIN_RATIO, Declined, Pass, PassState
 
 LANE, COUNT, WIDTH = "s2s.lane", "s2s.count", "s2s.width"
-DEFAULT_MIN_RATIO = 2.0
-"""A trip of the loop must weigh this many times what refill adds
-(calibrated on the bench kernels, AVX-512: kdtree 2.2, xs_lookup 4.6 and
-the generalized-Born loop 3.3 gain; iterlog 0.7 and mandel 0.8 lose)."""
 
 
 def refill_lanes(region: Region, div: DivergenceInfo, gather_weight: int = 8,
-                 min_ratio: float = DEFAULT_MIN_RATIO) -> Optional[Region]:
+                 min_ratio: float = REFILL_MIN_RATIO) -> Optional[Region]:
     """Give ``region`` (a canonical copy, changed in place) the refill
     schedule; None when it cannot have it or it does not pay (``region`` is
     then unchanged).  ``div``: the divergence of the plain region;
@@ -368,3 +365,16 @@ def _pays(fn: Function, loop: Loop[Block], div: DivergenceInfo, gather_weight: i
                       if isinstance(inst, (Load, Store)) and not (isinstance(inst, Load) and cached)
                       and div.shape_of(inst.operands[-1]).is_strided)
     return inside >= min_ratio * (edge + gather_weight * new_gathers)
+
+
+def _run(state: PassState) -> Region:
+    assert state.region is not None
+    options = state.options
+    if refill_lanes(state.region, state.get(DivergenceInfo), options.refill_gather_weight,
+                    options.refill_min_ratio) is None:
+        raise Declined("the loop has no lane refill schedule that pays")
+    return state.region
+
+
+PASS = Pass("refill", _run, requires=(DivergenceInfo,),
+            options=("refill_gather_weight", "refill_min_ratio"), changes_region=True)

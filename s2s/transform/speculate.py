@@ -33,6 +33,7 @@ from ..analysis.divergence import DivergenceInfo
 from ..ir.types import I1
 from ..ir.values import BinOp, Block, Br, CondBr, Constant, Function, Instruction, Select, Value
 from .safety import can_speculate
+from .passes import Pass, PassState
 
 MAX_ARM = 8
 """Instructions an arm may hold (more is left to linearization)."""
@@ -147,3 +148,10 @@ def _select(a: Block, c: Value, x: Value, y: Value, name: str) -> Value:
         inst = Select(c, x, y, name)
     a.insert(at, inst)
     return inst
+
+
+def _run(state: PassState) -> int:
+    return speculate(state.fn, state.get(DivergenceInfo))
+
+
+PASS = Pass("speculate", _run, requires=(DivergenceInfo,))

@@ -41,6 +41,7 @@ from ..ir.ssa import SSABuilder
 from ..ir.types import ArrayType, PtrType, Type
 from ..ir.values import (Alloca, Block, Cast, Constant, FieldAddr, Function, Gep, Instruction,
                          Load, Store, Value)
+from .passes import Pass, PassState
 
 
 @dataclass
@@ -230,3 +231,10 @@ def _replace_load(load: Instruction, value: Value, ssa: SSABuilder) -> None:
 
 
 __all__ = ["replace_stack_objects"]
+
+
+def _run(state: PassState) -> int:
+    return replace_stack_objects(state.fn)
+
+
+PASS = Pass("sroa", _run)

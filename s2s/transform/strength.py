@@ -24,6 +24,7 @@ from typing import Optional
 from ..ir.builder import IRBuilder
 from ..ir.types import IntType
 from ..ir.values import BinOp, Constant, Function, Value
+from .passes import Pass, PassState
 
 
 def reduce_divisions(fn: Function) -> int:
@@ -77,3 +78,10 @@ def _remainder(b: IRBuilder, x: Value, k: int) -> Value:
 
 
 __all__ = ["reduce_divisions"]
+
+
+def _run(state: PassState) -> int:
+    return reduce_divisions(state.fn)
+
+
+PASS = Pass("strength", _run)

@@ -39,10 +39,11 @@ from ..analysis.cfg import Loop, cfg_of
 from ..ir.builder import copy_instruction
 from ..ir.fold import fold, wrap
 from ..ir.types import IntType
-from ..ir.values import (BinOp, Block, Br, Cmp, CondBr, Constant, Function, Instruction, Phi,
+from ..ir.values import (BinOp, Block, Br, Cmp, CondBr, Constant, Function, Phi,
                          Value)
 from .canonicalize import canonicalize
 from .sroa import replace_stack_objects
+from .passes import Pass, PassState
 
 MAX_TRIPS = 16
 """Most trips a loop may have to be unrolled."""
@@ -247,3 +248,10 @@ def _insert(fn: Function, at: int, blocks: list[Block]) -> None:
 
 
 __all__ = ["unroll_loops"]
+
+
+def _run(state: PassState) -> int:
+    return unroll_loops(state.fn)
+
+
+PASS = Pass("unroll", _run)

@@ -1,0 +1,187 @@
+"""The pass manager (s2s/pipeline.py), the analysis cache and region copies.
+
+A pass's required analyses are computed before it runs and it may read no
+other; analyses it does not preserve are dropped after it (and those
+computed from them); the variants of a loop are pipelines over a copy of the
+lowered loop, which stays as lowered; ``--print-after`` shows them.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import random
+from pathlib import Path
+
+import pytest
+
+import s2s.transform
+from s2s.analysis.divergence import DivergenceInfo
+from s2s.analysis.memory import MemoryAccesses
+from s2s.diagnostics import Unsupported
+from s2s.ir.clone import clone_function, clone_region
+from s2s.ir.interpreter import Memory, run_lanes
+from s2s.ir.parser import parse_function
+from s2s.ir.printer import print_function
+from s2s.ir.types import I32
+from s2s.ir.verifier import verify
+from s2s.pipeline import PASS_NAMES, PIPELINE, VARIANTS, analyze_variant, run_passes
+from s2s.transform.passes import Pass, PassOptions, PassState
+from test_driver import s2svec
+from test_lower_support import lower_one
+from transform_gen import OUT, TABLE, arg_shapes, build_region
+
+LATE_DEFINITION = """func @f(i32 %n) -> (i32) {
+entry:
+  br def
+use:
+  %y = add %x, i32 1
+  ret %y
+def:
+  %x = mul %n, i32 3
+  br use
+}"""
+
+
+def _outputs(fn, lanes: list[int], u: int):
+    mem = Memory()
+    a = mem.alloc_array(I32, [(k * 5) % 13 - 4 for k in range(TABLE)])
+    out = mem.alloc_array(I32, [0] * OUT)
+    result = run_lanes(fn, [[v, k, u, a, out] for k, v in enumerate(lanes)], mem)
+    return result, mem.read_array(out, I32, OUT)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_copy_prints_and_runs_as_the_original(seed: int) -> None:
+    fn = build_region(seed)
+    copy, values = clone_function(fn)
+    verify(copy)
+    assert print_function(copy) == print_function(fn)
+    assert all(values[a] is b for a, b in zip(fn.args, copy.args))
+    r = random.Random(seed)
+    lanes, u = [r.randint(-4, 9) for _ in range(4)], r.randint(-2, 6)
+    assert _outputs(copy, lanes, u) == _outputs(fn, lanes, u)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_pipeline_on_a_copy_leaves_the_original(seed: int) -> None:
+    fn = build_region(seed)
+    before = print_function(fn)
+    copy, _ = clone_function(fn)
+    run_passes(PassState(copy, arg_shapes(copy)), PIPELINE)
+    assert print_function(fn) == before
+    assert print_function(copy) != before
+
+
+def test_a_copy_maps_operands_defined_later_in_the_layout() -> None:
+    fn = parse_function(LATE_DEFINITION)
+    copy, _ = clone_function(fn)
+    verify(copy)
+    originals = {id(i) for i in fn.instructions()}
+    assert all(id(op) not in originals for i in copy.instructions() for op in i.operands)
+    assert print_function(copy) == print_function(fn)
+
+
+def _state(seed: int = 3) -> PassState:
+    fn = build_region(seed)
+    return PassState(fn, arg_shapes(fn))
+
+
+def test_required_analyses_are_computed_before_the_pass() -> None:
+    seen = []
+    needs = Pass("needs", lambda s: seen.append(s.analyses.cached(DivergenceInfo)),
+                 requires=(DivergenceInfo,))
+    run_passes(_state(), (needs,))
+    assert seen == [True]
+
+
+def test_reading_an_undeclared_analysis_is_an_internal_error() -> None:
+    sneaky = Pass("sneaky", lambda s: s.get(DivergenceInfo))
+    with pytest.raises(Unsupported, match="does not require"):
+        run_passes(_state(), (sneaky,))
+
+
+def test_what_a_pass_does_not_preserve_is_computed_again() -> None:
+    state = _state()
+    keeps = Pass("keeps", lambda s: None, requires=(DivergenceInfo,), preserves=(DivergenceInfo,))
+    drops = Pass("drops", lambda s: None, requires=(DivergenceInfo,))
+    run_passes(state, (keeps, keeps))
+    assert state.analyses.computed[DivergenceInfo] == 1
+    run_passes(state, (drops, keeps))
+    assert state.analyses.computed[DivergenceInfo] == 2
+
+
+def test_an_analysis_goes_with_the_one_it_was_computed_from() -> None:
+    state = _state()
+    state.get(MemoryAccesses)
+    assert state.analyses.cached(DivergenceInfo)
+    state.analyses.keep((MemoryAccesses,))
+    assert not state.analyses.cached(MemoryAccesses)
+    state.get(MemoryAccesses)
+    state.analyses.keep((MemoryAccesses, DivergenceInfo))
+    assert state.analyses.cached(MemoryAccesses) and state.analyses.cached(DivergenceInfo)
+
+
+def test_every_pass_comes_from_its_module() -> None:
+    exported = {}
+    for info in pkgutil.iter_modules(s2s.transform.__path__):
+        module = importlib.import_module(f"s2s.transform.{info.name}")
+        p = getattr(module, "PASS", None)
+        if isinstance(p, Pass):
+            exported[p.name] = p
+    in_pipelines = {p.name: p for _, pipeline in VARIANTS.values() for p in pipeline}
+    for name in PASS_NAMES:
+        assert in_pipelines[name].run is exported[name.replace("loop-closed-ssa", "canonicalize")
+                                                  .replace("cleanup", "dce")].run, name
+    assert set(exported) <= set(PASS_NAMES)
+
+
+REFILL_LOOP = """
+void f(int n, const double *x, const double *lim, double *out) {
+  #pragma omp simd
+  for (int i = 0; i < n; i++) {
+    int k = 0;
+    double v = x[i];
+    while (v > lim[i] && k < 64) {
+      v = v * 0.5 + 0.25;
+      k++;
+    }
+    out[i] = v + k;
+  }
+}
+"""
+
+
+def test_the_variants_leave_the_lowered_loop(tmp_path: Path) -> None:
+    region = lower_one(tmp_path, REFILL_LOOP)
+    before = print_function(region.fn)
+    refilled = analyze_variant(region, "refill", PassOptions(refill_min_ratio=0))
+    assert refilled is not None and refilled.region.fn is not region.fn
+    assert [b.role for b in refilled.region.args][-3:] == ["lane", "count", "width"]
+    assert analyze_variant(region, "tail") is None   # it stores: no masked tail
+    assert print_function(region.fn) == before
+    assert [b.role for b in region.args][-1] != "width"
+
+
+def test_print_after_shows_the_variants(tmp_path: Path) -> None:
+    source = """
+double f(int n, const double *x, const double *lim) {
+  double s = 0.0;
+  #pragma omp simd reduction(+:s)
+  for (int i = 0; i < n; i++) {
+    double v = x[i];
+    while (v > lim[i])
+      v = v * 0.5;
+    s += v;
+  }
+  return s;
+}
+"""
+    r = s2svec(tmp_path, "--target", "avx512", "--refill-ratio", "0",
+               "--print-after", "masked-tail", "--print-after", "refill",
+               "--print-after", "cleanup", source=source)
+    assert r.returncode == 0, r.stderr
+    heads = [line for line in r.stdout.splitlines() if line.startswith("; IR of")]
+    assert any(h.endswith("(masked tail) after masked-tail") for h in heads), heads
+    assert any(h.endswith("(lane refill) after refill") for h in heads), heads
+    assert any(h.endswith("(lane refill) after cleanup") for h in heads), heads
+    assert any(h.endswith(" after cleanup") and "(" not in h for h in heads), heads
