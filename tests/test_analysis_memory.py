@@ -97,3 +97,48 @@ entry:
     load = next(a for i, a in acc.items() if isinstance(i, Load))
     assert not info.alloca_is_uniform(load.alloca)
     assert load.kind == "gather" and load.lane_offset == S.uniform(8)
+
+
+INDEXED = """
+struct.big = { f64 a @0, f64 b @8 } size 16
+func @g(i64 %i, ptr<f64> %a, ptr<i32> %ki, ptr<u32> %ku, ptr<struct.big> %s) -> () {
+entry:
+  %pk = gep %ki, %i
+  %k = load %pk
+  %wide = cast %k to i64
+  %p1 = gep %a, %wide
+  %x1 = load %p1
+  %p2 = gep %a, %k
+  %x2 = load %p2
+  %pu = gep %ku, %i
+  %u = load %pu
+  %p3 = gep %a, %u
+  %x3 = load %p3
+  %p4 = gep %s, %wide
+  %x4 = load %p4
+  %p5 = gep %a, %i
+  %x5 = load %p5
+  ret
+}
+"""
+
+
+def test_indexed_addresses_one_rule_for_width_and_widener() -> None:
+    """base[index] a gather takes from the index itself: a sign-extended
+    signed 32-bit index is taken as the 32-bit one; an unsigned 32-bit
+    index and 16-byte elements have none; a contiguous access has the form
+    too (its kind says it needs no gather)."""
+    fn = parse_function(INDEXED)
+    args = dict(zip(fn.args, [S.strided(1, 8), S.uniform(64), S.uniform(64), S.uniform(64),
+                              S.uniform(64)]))
+    acc = memory_shapes(fn, compute_divergence(fn, args))
+    by_name = {i.name: acc[i] for i in acc if isinstance(i, Load)}
+    k = next(i for i in fn.instructions() if i.name == "k")
+    for name in ("x1", "x2"):
+        found = by_name[name].indexed
+        assert found is not None and found.index is k and found.index_bits == 32, name
+        assert found.elem_size == 8 and found.base is fn.args[1], name
+    assert by_name["x3"].kind == "gather" and by_name["x3"].indexed is None
+    assert by_name["x4"].kind == "gather" and by_name["x4"].indexed is None
+    x5 = by_name["x5"]
+    assert x5.kind == "contiguous" and x5.indexed is not None and x5.indexed.index is fn.args[0]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..ir.types import PtrType
+from ..ir.types import IntType, PtrType
 from ..ir.values import Alloca, Cast, FieldAddr, Function, Gep, Instruction, Load, Store, Value
 from .divergence import DivergenceInfo
 from .shapes import VectorShape
@@ -47,6 +47,9 @@ class MemoryAccess:
     """The per-lane (varying) stack object accessed, if any."""
     lane_offset: Optional[VectorShape] = None
     """For per-lane stack objects: shape of the byte offset inside each lane's copy."""
+    indexed: Optional["IndexedAddress"] = None
+    """The address as ``base[index]`` when a gather or scatter can take the
+    index itself (``indexed_address``); None otherwise."""
 
     @property
     def is_load(self) -> bool:
@@ -60,6 +63,54 @@ class MemoryAccess:
     def is_aligned(self, vector_bytes: int) -> bool:
         """Lane 0's address is a multiple of ``vector_bytes``."""
         return self.alignment != 0 and self.alignment % vector_bytes == 0
+
+
+@dataclass(frozen=True)
+class IndexedAddress:
+    """An address ``base + index * elem_size`` a gather or scatter reaches
+    from the index itself, without a vector of 64-bit addresses."""
+
+    base: Value
+    """Uniform."""
+    index: Value
+    """A signed 32-bit or a 64-bit integer, not uniform."""
+    elem_size: int
+    """1, 2, 4 or 8 bytes."""
+
+    @property
+    def index_bits(self) -> int:
+        return self.index.type.bits  # type: ignore[attr-defined]
+
+
+def indexed_address(ptr: Value, div: DivergenceInfo) -> Optional[IndexedAddress]:
+    """``gep base, index`` with a uniform base, elements of 1, 2, 4 or 8
+    bytes and a non-uniform index of a signed 32-bit or a 64-bit type; a
+    64-bit index that sign-extends a signed 32-bit one is taken as that one
+    (gathers sign-extend their 32-bit indices anyway).  The one rule the width
+    choice and the widener share."""
+    if not isinstance(ptr, Gep) or not _lane_invariant(ptr.operands[0], div):
+        return None
+    index = ptr.operands[1]
+    size = ptr.type.pointee.size  # type: ignore[attr-defined]
+    if size not in (1, 2, 4, 8) or not isinstance(index.type, IntType):
+        return None
+    if isinstance(index, Cast) and index.type.bits == 64 and _signed_i32(index.operands[0]) \
+            and not _lane_invariant(index.operands[0], div):
+        index = index.operands[0]
+    if _lane_invariant(index, div) or not (
+            index.type.bits == 64 or _signed_i32(index)):  # type: ignore[attr-defined]
+        return None
+    return IndexedAddress(ptr.operands[0], index, size)
+
+
+def _lane_invariant(v: Value, div: DivergenceInfo) -> bool:
+    """Uniform, or never computed (unreachable)."""
+    shape = div.shape_of(v)
+    return shape.is_bottom or shape.is_uniform
+
+
+def _signed_i32(v: Value) -> bool:
+    return isinstance(v.type, IntType) and v.type.bits == 32 and v.type.signed
 
 
 class MemoryAccesses(dict[Instruction, MemoryAccess]):
@@ -100,8 +151,10 @@ def access_of(inst: Instruction, div: DivergenceInfo) -> MemoryAccess:
         kind = "strided"
     alloca, offset = _lane_offset(ptr, div)
     align = shape.alignment if shape.stride is not None else shape.lane_alignment()
+    indexed = indexed_address(ptr, div) if kind != "uniform" else None
     return MemoryAccess(inst=inst, kind=kind, stride=shape.stride, alignment=align,
-                        elem_size=elem_size, masked=masked, alloca=alloca, lane_offset=offset)
+                        elem_size=elem_size, masked=masked, alloca=alloca, lane_offset=offset,
+                        indexed=indexed)
 
 
 def _all_true(mask: Value) -> bool:

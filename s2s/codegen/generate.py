@@ -25,6 +25,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
+from ..analysis.memory import indexed_address
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.complex_calls import COMPLEX_CALLS
 from ..ir.types import I1, I32, U64, FloatType, IntType, PtrType, Type
@@ -158,19 +159,12 @@ def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
         """The index type of ``gep uniform_base, index`` used only as the
         address of loads and stores (a gather or scatter takes the index
         itself, no 64-bit addresses), in relaxed mode."""
-        if not relaxed or not isinstance(ptr, Gep) or kind(ptr.operands[0]) != "u" \
-                or ptr.type.pointee.size not in (1, 2, 4, 8):  # type: ignore[attr-defined]
-            return None
-        if not ptr.users or not all(isinstance(u, Load) or (
+        found = indexed_address(ptr, div) if relaxed else None
+        if found is None or not ptr.users or not all(isinstance(u, Load) or (
                 isinstance(u, Store) and u.operands[1] is ptr and u.operands[0] is not ptr)
                 for u in ptr.users):
             return None
-        index = ptr.operands[1]
-        if isinstance(index, Cast) and index.operands[0].type == I32 and index.type.bits == 64:
-            return I32
-        if index.type == I32 or (isinstance(index.type, IntType) and index.type.bits == 64):
-            return index.type
-        return None
+        return found.index.type
 
     def index_only(inst: Value) -> bool:
         """A widening cast of a gather index (never materialized as 64-bit lanes)."""

@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
+from ..analysis.memory import indexed_address
 from ..analysis.records import RecordGroup, RecordInfo
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.complex_calls import ComplexCall, complex_call_named
@@ -714,20 +715,11 @@ class Widener:
 
     def base_index(self, ptr: Value) -> Optional[tuple[str, Value, int]]:
         """(uniform base, varying integer index, element size) of ``gep base, idx``
-        when a gather can take the index as it is (sign-extended 32 or 64 bits)."""
-        if not isinstance(ptr, Gep) or self.kind(ptr.operands[0]) != "u":
+        when a gather can take the index as it is (analysis.memory.indexed_address)."""
+        found = indexed_address(ptr, self.div)
+        if found is None:
             return None
-        index = ptr.operands[1]
-        size = ptr.type.pointee.size  # type: ignore[attr-defined]
-        if size not in (1, 2, 4, 8) or not isinstance(index.type, IntType):
-            return None
-        if isinstance(index, Cast) and isinstance(index.operands[0].type, IntType):
-            src = index.operands[0].type
-            if src.bits == 32 and src.signed and index.type.bits == 64 and self.kind(index.operands[0]) == "v":
-                index = index.operands[0]  # gather indices are sign-extended anyway
-        if index.type.bits not in (32, 64) or (index.type.bits == 32 and not index.type.signed):
-            return None
-        return self.scalar(ptr.operands[0]), index, size
+        return self.scalar(found.base), found.index, found.elem_size
 
     # -- memory ------------------------------------------------------------------------------
     def access_kind(self, inst: Instruction, ptr: Value, elem: Type, store: bool = False) -> str:
