@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Callable, Optional, Sequence, Union
 
 from .types import Type
+from .vector import (VECTOR_INSTRUCTIONS, ExtractLane, Gather, InsertLane, Reduce, Scatter,
+                     Splat, StepVector, VLoad, VStore)
 from .values import (Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr, Constant,
                      FieldAddr, Gep, Instruction, Load, Phi, Ret, Select, Store,
                      Switch, UnOp, Undef, Value)
@@ -223,5 +225,28 @@ def _copy(inst: Instruction, ops: list[Value], block: Callable[[Block], Block]) 
         return copy_call(inst, ops)
     if isinstance(inst, Alloca):
         return Alloca(inst.allocated, inst.name, inst.interleaved)
+    if isinstance(inst, VECTOR_INSTRUCTIONS):
+        return _copy_vector(inst, ops)
     return _copy_pure(inst, ops)
+
+
+def _copy_vector(inst: Instruction, ops: list[Value]) -> Instruction:
+    if isinstance(inst, Splat):
+        return Splat(ops[0], inst.type, inst.name)  # type: ignore[arg-type]
+    if isinstance(inst, StepVector):
+        return StepVector(inst.type, inst.name)  # type: ignore[arg-type]
+    if isinstance(inst, ExtractLane):
+        return ExtractLane(ops[0], ops[1], inst.name)
+    if isinstance(inst, InsertLane):
+        return InsertLane(ops[0], ops[1], ops[2], inst.name)
+    if isinstance(inst, Reduce):
+        return Reduce(inst.op, ops[0], inst.name)
+    if isinstance(inst, VLoad):
+        return VLoad(ops[0], inst.type, inst.name)  # type: ignore[arg-type]
+    if isinstance(inst, VStore):
+        return VStore(ops[0], ops[1])
+    if isinstance(inst, Gather):
+        return Gather(ops[0], inst.name)
+    assert isinstance(inst, Scatter)
+    return Scatter(ops[0], ops[1])
 

@@ -21,13 +21,15 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Callable, Optional, Union
 
 from .types import (COMPLEX_SPELLINGS, I1, SCALAR_TYPES, ArrayType, PtrType, StructField,
-                    StructType, Type, VOID)
+                    StructType, Type, VOID, VectorType, element_type, mask_type)
 from .values import (Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
                      Constant, FieldAddr, Function, Gep, Instruction, IRError, Load,
-                     Phi, Ret, Select, Store, Switch, UnOp, Undef, Value)
+                     Phi, Ret, Select, Store, Switch, UnOp, Undef, Value, gep_type)
+from .vector import (REDUCTIONS, ExtractLane, Gather, InsertLane, Reduce, Scatter, Splat,
+                     StepVector, VLoad, VStore, gathered_type)
 
 
 def parse_module(text: str) -> list[Function]:
@@ -123,7 +125,7 @@ class _Stmt:
 
 
 _TERMINATORS = ("br", "condbr", "switch", "ret")
-_NO_RESULT = ("store",) + _TERMINATORS
+_NO_RESULT = ("store", "vstore", "scatter") + _TERMINATORS
 
 
 class _Parser:
@@ -243,6 +245,17 @@ class _Parser:
     # -- types ------------------------------------------------------------------------
     def parse_type(self) -> Type:
         tok = self.tok
+        if self.accept("<"):
+            scalable = self.accept("vscale")
+            if scalable:
+                self.expect("x")
+            lanes = self._int_text(self.expect_kind("number", "a lane count").text)
+            self.expect("x")
+            elem = self.parse_type()
+            self.expect(">")
+            if lanes < 1 or not (elem.is_int() or elem.is_float() or elem.is_ptr()):
+                raise self.error(f"no vector of {lanes} lanes of {elem}", tok.line)
+            return VectorType(elem, lanes, scalable)
         if self.accept("["):
             count = self._int_text(self.expect_kind("number", "an array length").text)
             self.expect("x")
@@ -269,7 +282,7 @@ class _Parser:
     def at_type(self) -> bool:
         tok = self.tok
         if tok.kind == "punct":
-            return tok.text == "["
+            return tok.text in ("[", "<")
         return tok.kind == "word" and (tok.text in SCALAR_TYPES or tok.text == "ptr"
                                        or tok.text.startswith("struct."))
 
@@ -364,6 +377,26 @@ class _Parser:
     _parse_gep = _parse_operand_list
     _parse_load = _parse_operand_list
     _parse_store = _parse_operand_list
+    _parse_extractlane = _parse_operand_list
+    _parse_insertlane = _parse_operand_list
+    _parse_vstore = _parse_operand_list
+    _parse_gather = _parse_operand_list
+    _parse_scatter = _parse_operand_list
+
+    def _parse_stepvector(self, stmt: _Stmt) -> None:
+        stmt.type = self.parse_type()
+
+    def _parse_vload(self, stmt: _Stmt) -> None:
+        stmt.type = self.parse_type()
+        self.expect(",")
+        stmt.operands.append(self.parse_operand())
+
+    def _parse_reduce(self, stmt: _Stmt) -> None:
+        op = self.expect_kind("word", "a reduction").text
+        if op not in REDUCTIONS:
+            raise self.error(f"unknown reduction '{op}'")
+        stmt.op = op
+        stmt.operands.append(self.parse_operand())
 
     def _parse_cmp(self, stmt: _Stmt) -> None:
         pred = self.expect_kind("word", "a compare predicate").text
@@ -376,6 +409,8 @@ class _Parser:
         stmt.operands.append(self.parse_operand())
         self.expect("to")
         stmt.type = self.parse_type()
+
+    _parse_splat = _parse_cast
 
     def _parse_fieldaddr(self, stmt: _Stmt) -> None:
         stmt.operands.append(self.parse_operand())
@@ -579,12 +614,11 @@ class _FunctionBuilder:
 
     def _try_type(self, stmt: _Stmt) -> bool:
         """Record the result type of ``stmt`` if its operands' types are known."""
-        if stmt.type is not None and stmt.opcode in ("cast", "call", "phi"):
+        if stmt.type is not None and stmt.opcode in _EXPLICIT_TYPE:
             self.types[stmt.result] = stmt.type
             return True
-        if stmt.opcode == "cmp":
-            self.types[stmt.result] = I1
-            return True
+        if stmt.opcode in ("cmp", "gep"):
+            return self._try_lanewise_type(stmt)
         if stmt.opcode == "alloca":
             self.types[stmt.result] = PtrType(stmt.type or VOID)
             return True
@@ -597,6 +631,25 @@ class _FunctionBuilder:
         self.types[stmt.result] = self._derived_type(stmt, t)
         return True
 
+    def _try_lanewise_type(self, stmt: _Stmt) -> bool:
+        """cmp: ``i1`` or the mask of its vector operands; gep: the base's
+        type, or the vector of it when an operand is a vector."""
+        if len(stmt.operands) < 2:
+            raise IRError(f"line {stmt.line}: '{stmt.opcode}' needs more operands")
+        a, b = (self._operand_type(r) for r in stmt.operands[:2])
+        if stmt.opcode == "cmp":
+            known = a if a is not None else b
+            if known is None:
+                return False
+            self.types[stmt.result] = mask_type(known)
+            return True
+        if a is None or b is None:
+            return False
+        if not isinstance(element_type(a), PtrType):
+            raise IRError(f"line {stmt.line}: gep of non-pointer type {a}")
+        self.types[stmt.result] = gep_type(a, b)
+        return True
+
     def _derived_type(self, stmt: _Stmt, t: Type) -> Type:
         if stmt.opcode in ("load", "fieldaddr") and not isinstance(t, PtrType):
             raise IRError(f"line {stmt.line}: {stmt.opcode} of non-pointer type {t}")
@@ -604,6 +657,10 @@ class _FunctionBuilder:
             return t.pointee  # type: ignore[attr-defined]
         if stmt.opcode == "fieldaddr":
             return _field_address_type(stmt, t)
+        if stmt.opcode in ("extractlane", "reduce"):
+            return element_type(t)
+        if stmt.opcode == "gather":
+            return gathered_type(t)
         return t
 
     # -- step 3: instructions ---------------------------------------------------------
@@ -645,6 +702,8 @@ class _FunctionBuilder:
             return Alloca(stmt.type or VOID, interleaved=stmt.interleaved)
         if kind == "call":
             return Call(stmt.op, ops, stmt.type or VOID, stmt.pure)
+        if kind in _VECTOR_MAKERS:
+            return _VECTOR_MAKERS[kind](stmt, ops)
         if kind == "phi":
             phi = Phi(stmt.type or VOID)
             for v, label in zip(ops, stmt.labels):
@@ -654,7 +713,8 @@ class _FunctionBuilder:
 
     def _make_memory(self, stmt: _Stmt, ops: list[Value]) -> Instruction:
         ptr_index = 1 if stmt.opcode == "store" else 0
-        if not isinstance(ops[ptr_index].type, PtrType):
+        ptr_type = ops[ptr_index].type
+        if not isinstance(element_type(ptr_type) if stmt.opcode == "gep" else ptr_type, PtrType):
             raise IRError(f"line {stmt.line}: {stmt.opcode} through non-pointer "
                           f"type {ops[ptr_index].type}")
         if stmt.opcode == "gep":
@@ -676,7 +736,9 @@ class _FunctionBuilder:
 
     _ARITY = {"binop": 2, "unop": 1, "cmp": 2, "cast": 1, "select": 3, "gep": 2,
               "load": 1, "store": 2, "fieldaddr": 1, "alloca": 0, "condbr": 1,
-              "switch": 1, "br": 0}
+              "switch": 1, "br": 0, "splat": 1, "stepvector": 0, "extractlane": 2,
+              "insertlane": 3, "reduce": 1, "vload": 1, "vstore": 2, "gather": 1,
+              "scatter": 2}
 
     def _check_arity(self, stmt: _Stmt) -> None:
         want = self._ARITY.get(stmt.opcode)
@@ -689,6 +751,30 @@ class _FunctionBuilder:
     def _same_type(stmt: _Stmt, a: Value, b: Value) -> None:
         if a.type != b.type:
             raise IRError(f"line {stmt.line}: operand types differ: {a.type} and {b.type}")
+
+
+_EXPLICIT_TYPE = ("cast", "call", "phi", "splat", "stepvector", "vload")
+"""Statements that spell their result type."""
+
+
+def _vector_type(stmt: _Stmt) -> VectorType:
+    if not isinstance(stmt.type, VectorType):
+        raise IRError(f"line {stmt.line}: '{stmt.opcode}' of non-vector type {stmt.type}")
+    return stmt.type
+
+
+_VECTOR_MAKERS: dict[str, Callable[[_Stmt, list[Value]], Instruction]] = {
+    "splat": lambda s, ops: Splat(ops[0], _vector_type(s)),
+    "stepvector": lambda s, ops: StepVector(_vector_type(s)),
+    "extractlane": lambda s, ops: ExtractLane(ops[0], ops[1]),
+    "insertlane": lambda s, ops: InsertLane(ops[0], ops[1], ops[2]),
+    "reduce": lambda s, ops: Reduce(s.op, ops[0]),
+    "vload": lambda s, ops: VLoad(ops[0], _vector_type(s)),
+    "vstore": lambda s, ops: VStore(ops[0], ops[1]),
+    "gather": lambda s, ops: Gather(ops[0]),
+    "scatter": lambda s, ops: Scatter(ops[0], ops[1]),
+}
+"""The vector IR's own instructions (s2s/ir/vector.py) from their statements."""
 
 
 def _field_address_type(stmt: _Stmt, t: Type) -> Type:

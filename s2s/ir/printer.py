@@ -34,6 +34,8 @@ from .values import (Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
                      Constant, FieldAddr, Function, Gep, Instruction, Load, Phi,
                      Ret, Select, Store, Switch, UnOp, Undef, Value)
 
+from .vector import VECTOR_INSTRUCTIONS, Reduce, Splat, StepVector, VLoad
+
 Annotator = Callable[[Value], Optional[str]]
 
 _BAD_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.$]")
@@ -180,9 +182,23 @@ class IRPrinter:
             return f"alloca {self.print_type(inst.allocated)}{suffix}"
         if isinstance(inst, Call):
             return self.print_call(inst, ops)
+        if isinstance(inst, VECTOR_INSTRUCTIONS):
+            return self.print_vector(inst, ops)
         if isinstance(inst, Phi):
             return self.print_phi(inst)
         return self.print_terminator(inst, ops)
+
+    def print_vector(self, inst: Instruction, ops: list[str]) -> str:
+        """The vector IR's own instructions (s2s/ir/vector.py)."""
+        if isinstance(inst, Splat):
+            return f"splat {ops[0]} to {self.print_type(inst.type)}"
+        if isinstance(inst, StepVector):
+            return f"stepvector {self.print_type(inst.type)}"
+        if isinstance(inst, Reduce):
+            return f"reduce {inst.op} {ops[0]}"
+        if isinstance(inst, VLoad):
+            return f"vload {self.print_type(inst.type)}, {ops[0]}"
+        return f"{inst.opcode} {', '.join(ops)}"
 
     def print_call(self, inst: Call, ops: list[str]) -> str:
         text = f"call {self.print_type(inst.type)} @{inst.callee}({', '.join(ops)})"

@@ -11,7 +11,14 @@ the right C type.  ``i1`` is the boolean type of compares and masks.
     struct.NAME                        a C struct (fields, size, offsets)
     struct.complex.f32, .f64           a C complex object in memory (``re``, ``im``)
     [N x T]                            array (only as alloca / struct field)
+    <N x T>, <vscale x N x T>          vector of N (or vscale times N) lanes of an
+                                       integer, float or pointer T; <N x i1> is a mask
     void
+
+Vector types belong to the vector IR the code generator makes from the
+predicated scalar IR (s2s/ir/vector.py): lanewise binops, compares, selects
+and casts take them as LLVM's do; a scalable vector's lane count is a
+multiple of N known only at run time (SVE, RISC-V V).
 """
 from __future__ import annotations
 
@@ -32,6 +39,9 @@ class Type:
 
     def is_bool(self) -> bool:
         return isinstance(self, IntType) and self.bits == 1
+
+    def is_vector(self) -> bool:
+        return isinstance(self, VectorType)
 
     @property
     def size(self) -> int:
@@ -132,6 +142,53 @@ class StructType(Type):
             if f.name == name:
                 return f
         raise KeyError(f"{self} has no field {name}")
+
+
+@dataclass(frozen=True)
+class VectorType(Type):
+    """``<N x T>``: N lanes of T; ``<vscale x N x T>``: vscale times N lanes,
+    vscale a run-time constant >= 1 of the machine."""
+
+    elem: Type
+    """An integer, float or pointer type (``i1`` for masks)."""
+    lanes: int
+    """The lane count, or its factor when ``scalable``."""
+    scalable: bool = False
+
+    def __str__(self) -> str:
+        return f"<{'vscale x ' if self.scalable else ''}{self.lanes} x {self.elem}>"
+
+    @property
+    def size(self) -> int:
+        if self.scalable:
+            raise TypeError(f"type {self} has no size known before run time")
+        return self.lanes * self.elem.size
+
+    def of(self, elem: Type) -> "VectorType":
+        """The vector of ``elem`` with these lanes."""
+        return VectorType(elem, self.lanes, self.scalable)
+
+    def same_lanes(self, other: Type) -> bool:
+        return isinstance(other, VectorType) and (other.lanes, other.scalable) == \
+            (self.lanes, self.scalable)
+
+
+def element_type(t: Type) -> Type:
+    """The lane type of a vector type; a scalar type is its own."""
+    return t.elem if isinstance(t, VectorType) else t
+
+
+def mask_type(t: Type) -> Type:
+    """The type of a compare of values of type ``t``: ``i1``, or the mask
+    ``<N x i1>`` of a vector type's lanes."""
+    return t.of(I1) if isinstance(t, VectorType) else I1
+
+
+def lanes_agree(a: Type, b: Type) -> bool:
+    """Both scalars, or vectors of the same lanes."""
+    if isinstance(a, VectorType):
+        return a.same_lanes(b)
+    return not isinstance(b, VectorType)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional, Sequence, Union
 
-from .types import I1, VOID, PtrType, StructType, Type
+from .types import VOID, PtrType, StructType, Type, VectorType, element_type, mask_type
 
 
 class Value:
@@ -182,7 +182,7 @@ class Cmp(Instruction):
 
     def __init__(self, pred: str, a: Value, b: Value, name: str = "") -> None:
         assert pred in self.PREDS, pred
-        super().__init__(I1, [a, b], name)
+        super().__init__(mask_type(a.type), [a, b], name)
         self.pred: str = pred
 
 
@@ -205,13 +205,21 @@ class Select(Instruction):
 
 
 class Gep(Instruction):
-    """``gep p, i``: address of element i of the array p points into."""
+    """``gep p, i``: address of element i of the array p points into (in
+    the vector IR, lanewise when p or i is a vector: a vector of pointers)."""
 
     opcode = "gep"
 
     def __init__(self, base: Value, index: Value, name: str = "") -> None:
-        assert isinstance(base.type, PtrType), base.type
-        super().__init__(base.type, [base, index], name)
+        assert isinstance(element_type(base.type), PtrType), base.type
+        super().__init__(gep_type(base.type, index.type), [base, index], name)
+
+
+def gep_type(base: Type, index: Type) -> Type:
+    """The result type of ``gep base, index``: the base's pointer type, or the
+    vector of it when either operand is a vector."""
+    lanes = base if isinstance(base, VectorType) else index
+    return lanes.of(element_type(base)) if isinstance(lanes, VectorType) else base
 
 
 class FieldAddr(Instruction):

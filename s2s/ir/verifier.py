@@ -8,8 +8,10 @@
      successors inside the function;
   2. phis: one incoming value per predecessor, exactly the predecessor set;
   3. types: binop/cmp operands agree, select/condbr conditions and masks are
-     ``i1``, store value matches the pointee, ``ret`` matches
-     ``fn.ret_types``, result types follow from the operands;
+     ``i1`` (``<N x i1>`` of the instruction's lanes in the vector IR), store
+     value matches the pointee, ``ret`` matches ``fn.ret_types``, result
+     types follow from the operands, the vector IR's instructions
+     (s2s/ir/vector.py) take what their types say;
   4. SSA dominance: every use is dominated by its definition (a phi use at
      the end of the incoming block); arguments belong to the function;
   5. use lists: ``value.users`` holds each user once per use.
@@ -25,10 +27,12 @@ from collections import Counter
 from typing import Optional
 
 from .printer import IRPrinter
-from .types import I1, VOID, ArrayType, PtrType, StructType, Type
+from .types import (I1, VOID, ArrayType, PtrType, StructType, Type, VectorType, element_type,
+                    lanes_agree, mask_type)
 from .values import (Alloca, Argument, BinOp, Block, Cast, Cmp, CondBr, Constant,
                      FieldAddr, Function, Gep, Instruction, IRError, Load, Phi, Ret,
-                     Select, Store, Switch, Terminator, UnOp, Undef, Value)
+                     Select, Store, Switch, Terminator, UnOp, Undef, Value, gep_type)
+from .vector import VECTOR_INSTRUCTIONS, vector_problem
 
 _INT_ONLY_OPS = ("and", "or", "xor", "shl", "shr")
 
@@ -187,8 +191,9 @@ class _Verifier:
         problem = _type_problem(inst, self.fn)
         if problem is not None:
             self.report(block, f"{self.show(inst)}: {problem}")
-        if inst.mask is not None and inst.mask.type != I1:
-            self.report(block, f"{self.show(inst)}: mask of type {inst.mask.type}, not i1")
+        if inst.mask is not None and inst.mask.type != mask_type(_lanes_of(inst)):
+            self.report(block, f"{self.show(inst)}: mask of type {inst.mask.type}, not "
+                               f"{mask_type(_lanes_of(inst))}")
 
     # -- 4. dominance ------------------------------------------------------------------
     def check_dominance(self) -> None:
@@ -271,33 +276,49 @@ class _Verifier:
         return actual == expected
 
 
+def _lanes_of(inst: Instruction) -> Type:
+    """A vector type among the instruction's result and operands (their
+    lanes are the instruction's), else its result type."""
+    for t in [inst.type] + [o.type for o in inst.operands]:
+        if isinstance(t, VectorType):
+            return t
+    return inst.type
+
+
 def _type_problem(inst: Instruction, fn: Function) -> Optional[str]:
     """A description of the type error of ``inst``, or None."""
     ops = inst.operands
     if isinstance(inst, BinOp):
         return _binop_problem(inst)
     if isinstance(inst, UnOp):
+        elem = element_type(ops[0].type)
         if inst.type != ops[0].type:
             return "result type differs from the operand type"
-        if not (ops[0].type.is_int() or (ops[0].type.is_float() and inst.op == "neg")):
+        if not (elem.is_int() or (elem.is_float() and inst.op == "neg")):
             return f"'{inst.op}' on type {ops[0].type}"
         return None
     if isinstance(inst, Cmp):
         if ops[0].type != ops[1].type:
             return f"compare of different types {ops[0].type} and {ops[1].type}"
-        return None if inst.type == I1 else "compare result is not i1"
+        want = mask_type(ops[0].type)
+        return None if inst.type == want else f"compare result is not {want}"
     if isinstance(inst, Select):
-        if ops[0].type != I1:
-            return f"select condition of type {ops[0].type}, not i1"
         if ops[1].type != ops[2].type or inst.type != ops[1].type:
             return f"select arms of types {ops[1].type} and {ops[2].type}"
+        if ops[0].type not in (I1, mask_type(ops[1].type)):
+            return f"select condition of type {ops[0].type}, not {mask_type(ops[1].type)}"
         return None
+    if isinstance(inst, VECTOR_INSTRUCTIONS):
+        return vector_problem(inst)
     if isinstance(inst, (Gep, Load, Store, FieldAddr)):
         return _memory_problem(inst)
     if isinstance(inst, Alloca):
         return None if inst.type == PtrType(inst.allocated) else "alloca result type"
     if isinstance(inst, Cast):
-        return None if len(ops) == 1 else "cast needs one operand"
+        if len(ops) != 1:
+            return "cast needs one operand"
+        return None if lanes_agree(ops[0].type, inst.type) else \
+            f"cast of {ops[0].type} to {inst.type} changes the lanes"
     if isinstance(inst, CondBr):
         return None if ops[0].type == I1 else f"branch condition of type {ops[0].type}"
     if isinstance(inst, Switch):
@@ -319,15 +340,18 @@ def _binop_problem(inst: BinOp) -> Optional[str]:
         return f"operands of different types {a.type} and {b.type}"
     if inst.type != a.type:
         return "result type differs from the operand type"
-    if inst.op in _INT_ONLY_OPS and not a.type.is_int():
+    elem = element_type(a.type)
+    if inst.op in _INT_ONLY_OPS and not elem.is_int():
         return f"'{inst.op}' on type {a.type}"
-    if not (a.type.is_int() or a.type.is_float()):
+    if not (elem.is_int() or elem.is_float()):
         return f"'{inst.op}' on type {a.type}"
     return None
 
 
 def _memory_problem(inst: Instruction) -> Optional[str]:
     ops = inst.operands
+    if isinstance(inst, Gep):
+        return _gep_problem(inst)
     ptr_op = ops[1] if isinstance(inst, Store) else ops[0]
     if not isinstance(ptr_op.type, PtrType):
         return f"address of non-pointer type {ptr_op.type}"
@@ -337,12 +361,21 @@ def _memory_problem(inst: Instruction) -> Optional[str]:
             f"stores {ops[0].type} through {ptr_op.type}"
     if isinstance(inst, Load):
         return None if inst.type == pointee else f"load result type {inst.type}"
-    if isinstance(inst, Gep):
-        if not ops[1].type.is_int():
-            return f"gep index of type {ops[1].type}"
-        return None if inst.type == ptr_op.type else "gep result type differs from base"
     assert isinstance(inst, FieldAddr)
     return _field_problem(inst, pointee)
+
+
+def _gep_problem(inst: Instruction) -> Optional[str]:
+    base, index = inst.operands
+    if not isinstance(element_type(base.type), PtrType):
+        return f"address of non-pointer type {base.type}"
+    if not element_type(index.type).is_int():
+        return f"gep index of type {index.type}"
+    if isinstance(base.type, VectorType) and isinstance(index.type, VectorType) \
+            and not base.type.same_lanes(index.type):
+        return f"gep of {base.type} at {index.type}"
+    return None if inst.type == gep_type(base.type, index.type) else \
+        "gep result type differs from base"
 
 
 def _field_problem(inst: FieldAddr, pointee: Type) -> Optional[str]:

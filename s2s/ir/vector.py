@@ -1,0 +1,156 @@
+"""The vector IR's own instructions.
+
+The vector IR is this IR with vector types (``<8 x f64>``,
+``<vscale x 2 x f64>``; masks ``<N x i1>``, s2s/ir/types.py): the code
+generator's widening maps the predicated scalar IR of a region to it, and
+legalization and selection work on it before the emitter makes C text.
+Lanewise arithmetic, compares, selects, casts and ``gep`` are the scalar
+instructions on vector operands, as in LLVM; these are the rest:
+
+    %v = splat %x to <8 x f64>        every lane %x
+    %s = stepvector <8 x i32>         lane k holds k
+    %x = extractlane %v, i32 3        one lane's value
+    %w = insertlane %v, %x, i32 3     %v with one lane replaced
+    %s = reduce add %v [mask %m]      the lanes (the active ones) combined
+    %v = vload <8 x f64>, %p [mask]   lanes from p[0], p[1], ... (contiguous)
+    vstore %v, %p [mask %m]           lanes to p[0], p[1], ...
+    %v = gather %ptrs [mask %m]       lane k from ptrs[k] (<N x ptr<T>>)
+    scatter %v, %ptrs [mask %m]       lane k to ptrs[k], in lane order
+
+A masked memory instruction touches no memory for an inactive lane; an
+inactive lane of a masked gather or vload holds 0.
+"""
+from __future__ import annotations
+
+from .types import I32, VOID, PtrType, Type, VectorType, element_type
+from .values import Instruction, Value
+
+REDUCTIONS = ("add", "mul", "min", "max", "and", "or", "xor")
+
+
+class Splat(Instruction):
+    opcode = "splat"
+
+    def __init__(self, value: Value, to: VectorType, name: str = "") -> None:
+        super().__init__(to, [value], name)
+
+
+class StepVector(Instruction):
+    opcode = "stepvector"
+
+    def __init__(self, t: VectorType, name: str = "") -> None:
+        super().__init__(t, [], name)
+
+
+class ExtractLane(Instruction):
+    opcode = "extractlane"
+
+    def __init__(self, vec: Value, lane: Value, name: str = "") -> None:
+        super().__init__(element_type(vec.type), [vec, lane], name)
+
+
+class InsertLane(Instruction):
+    opcode = "insertlane"
+
+    def __init__(self, vec: Value, value: Value, lane: Value, name: str = "") -> None:
+        super().__init__(vec.type, [vec, value, lane], name)
+
+
+class Reduce(Instruction):
+    """``reduce op %v``: the lanes combined with ``op`` in lane order."""
+
+    opcode = "reduce"
+
+    def __init__(self, op: str, vec: Value, name: str = "") -> None:
+        assert op in REDUCTIONS, op
+        super().__init__(element_type(vec.type), [vec], name)
+        self.op: str = op
+
+
+class VLoad(Instruction):
+    opcode = "vload"
+
+    def __init__(self, ptr: Value, t: VectorType, name: str = "") -> None:
+        super().__init__(t, [ptr], name)
+
+
+class VStore(Instruction):
+    opcode = "vstore"
+
+    def __init__(self, value: Value, ptr: Value) -> None:
+        super().__init__(VOID, [value, ptr])
+
+    @property
+    def has_side_effects(self) -> bool:
+        return True
+
+
+class Gather(Instruction):
+    opcode = "gather"
+
+    def __init__(self, ptrs: Value, name: str = "") -> None:
+        super().__init__(gathered_type(ptrs.type), [ptrs], name)
+
+
+class Scatter(Instruction):
+    opcode = "scatter"
+
+    def __init__(self, value: Value, ptrs: Value) -> None:
+        super().__init__(VOID, [value, ptrs])
+
+    @property
+    def has_side_effects(self) -> bool:
+        return True
+
+
+VECTOR_INSTRUCTIONS = (Splat, StepVector, ExtractLane, InsertLane, Reduce, VLoad, VStore,
+                       Gather, Scatter)
+
+
+def gathered_type(ptrs: Type) -> Type:
+    """What a gather through ``ptrs`` (``<N x ptr<T>>``) reads: ``<N x T>``."""
+    if isinstance(ptrs, VectorType) and isinstance(ptrs.elem, PtrType):
+        return ptrs.of(ptrs.elem.pointee)
+    return VOID    # the verifier says why
+
+
+def vector_problem(inst: Instruction) -> str | None:
+    """The type error of a vector IR instruction, or None (the verifier)."""
+    ops = inst.operands
+    t = inst.type
+    if isinstance(inst, Splat):
+        ok = isinstance(t, VectorType) and t.elem == ops[0].type
+        return None if ok else f"splat of {ops[0].type} to {t}"
+    if isinstance(inst, StepVector):
+        ok = isinstance(t, VectorType) and t.elem.is_int()
+        return None if ok else f"stepvector of type {t}"
+    if isinstance(inst, (ExtractLane, InsertLane)):
+        vec, lane = ops[0], ops[-1]
+        if not isinstance(vec.type, VectorType) or lane.type != I32:
+            return f"{inst.opcode} of {vec.type} at a lane of type {lane.type}"
+        if isinstance(inst, InsertLane) and ops[1].type != vec.type.elem:
+            return f"insertlane of {ops[1].type} into {vec.type}"
+        return None
+    if isinstance(inst, Reduce):
+        vt = ops[0].type
+        if not isinstance(vt, VectorType) or not (vt.elem.is_int() or vt.elem.is_float()):
+            return f"reduce of {vt}"
+        if inst.op in ("and", "or", "xor") and not vt.elem.is_int():
+            return f"reduce {inst.op} of {vt}"
+        return None
+    if isinstance(inst, (VLoad, VStore)):
+        vt = t if isinstance(inst, VLoad) else ops[0].type
+        ptr = ops[-1].type
+        if not isinstance(vt, VectorType) or vt != _vector_of_pointee(ptr, vt):
+            return f"{inst.opcode} of {vt} through {ptr}"
+        return None
+    if isinstance(inst, (Gather, Scatter)):
+        ptrs = ops[-1].type
+        vt = t if isinstance(inst, Gather) else ops[0].type
+        return None if vt != VOID and vt == gathered_type(ptrs) else \
+            f"{inst.opcode} of {vt} through {ptrs}"
+    return None
+
+
+def _vector_of_pointee(ptr: Type, like: VectorType) -> Type:
+    return like.of(ptr.pointee) if isinstance(ptr, PtrType) else VOID
