@@ -1,0 +1,357 @@
+"""Widening to the vector IR: a predicated region -> a function of W lanes.
+
+The region reaches here after the pipeline (s2s/pipeline.py): its control
+flow is uniform, masks are IR values, masked memory operations and calls
+carry their mask.  Each value keeps the form its vector shape
+(s2s.analysis.divergence) allows:
+
+    uniform   the scalar instruction, as the scalar loop runs it
+    strided   the scalar instruction on lane 0's values (integers and
+              pointers); where a vector use needs all lanes,
+              ``splat(lane 0) + stepvector * stride`` before that use
+    varying   the lanewise instruction on vectors (scalar operands splat)
+
+A value the analysis finds uniform or strided but that is computed from a
+vector (``and %v, 0``) takes lane 0 of it.  Memory, by the access of
+s2s.analysis.memory: ``contiguous`` -> ``vload``/``vstore`` at lane 0's
+address; ``strided``, ``gather``, ``scatter`` -> ``gather``/``scatter``
+through the vector of addresses; ``uniform`` -> a scalar load (under
+``any(mask)`` when lanes may be inactive), and a store of the last active
+lane's value (sequential semantics: a scatter through the splat address
+runs the lanes in order).  Calls with a vector operand or mask become calls
+on vectors, run lane by lane in lane order unless the target has a vector
+form (selection decides).  ``@s2s.lane()`` is strided from 0, ``@s2s.width()``
+is W; an interleaved stack object holds W copies.
+
+The function's parameters are the region's, scalar when the argument is
+uniform or strided (its lane 0 value), vectors when varying; it returns
+every result as a vector.
+
+This is the first half of the vector IR code generation (issue 20): the
+emitter that turns it into C is not written yet; tests run it with the
+vector interpreter against the region run once per lane.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..analysis.cfg import cfg_of
+from ..analysis.divergence import DivergenceInfo
+from ..analysis.memory import MemoryAccesses, access_of
+from ..diagnostics import Unsupported
+from ..ir.builder import copy_instruction
+from ..ir.types import I1, I8, I32, I64, VOID, ArrayType, IntType, PtrType, Type, VectorType
+from ..ir.values import (ALL, ANY, LANE, WIDTH, Alloca, Argument, BinOp, Block, Call, Cast,
+                         Constant, FieldAddr, Function, Gep, Instruction, Load, Phi, Ret, Select,
+                         Store, Undef, Value)
+from ..ir.vector import ExtractLane, Gather, Scatter, Splat, StepVector, VLoad, VStore
+
+
+@dataclass
+class VectorFunction:
+    """A region widened to the vector IR."""
+
+    fn: Function
+    width: int
+    arg_forms: list[str]
+    """Per parameter: ``scalar`` (uniform), ``lane0`` (strided: lane 0's
+    value) or ``vector``."""
+
+
+def widen_to_vector_ir(fn: Function, div: DivergenceInfo, width: int,
+                       mem: Optional[MemoryAccesses] = None) -> VectorFunction:
+    """The vector IR function of ``fn`` for ``width`` lanes."""
+    return _Widening(fn, div, width, mem).run()
+
+
+class _Widening:
+    def __init__(self, fn: Function, div: DivergenceInfo, width: int,
+                 mem: Optional[MemoryAccesses]) -> None:
+        self.src, self.div, self.W = fn, div, width
+        self.mem = mem if mem is not None else MemoryAccesses()
+        self.out = Function(f"{fn.name}.v{width}")
+        self.scalars: dict[Value, Value] = {}
+        """Value -> its scalar form (uniform: the value; strided: lane 0)."""
+        self.vectors: dict[Value, Value] = {}
+        """Value -> its vector form."""
+        self.blocks: dict[Block, Block] = {}
+        self.cur: Block = Block()
+        self.anchor: Optional[Instruction] = None
+        """Insert before this instruction of ``cur`` (None: at the end)."""
+
+    # -- shapes ---------------------------------------------------------------------
+    def kind(self, v: Value) -> str:
+        """``u`` uniform, ``s`` strided (integers, pointers), ``v`` varying."""
+        if isinstance(v, (Constant, Undef)):
+            return "u"
+        shape = self.div.shape_of(v)
+        if shape.is_bottom or shape.is_uniform:
+            return "u"
+        if shape.is_strided and (v.type.is_ptr() or (v.type.is_int() and v.type != I1)):
+            return "s"
+        return "v"
+
+    def vtype(self, t: Type) -> VectorType:
+        return VectorType(t, self.W)
+
+    # -- insertion ------------------------------------------------------------------
+    def emit(self, inst: Instruction) -> Instruction:
+        if self.anchor is None:
+            self.cur.append(inst)
+        else:
+            self.cur.insert(self.cur.instructions.index(self.anchor), inst)
+        return inst
+
+    # -- forms ----------------------------------------------------------------------
+    def scalar(self, v: Value) -> Value:
+        """The scalar form of a uniform or strided value (lane 0 of a vector)."""
+        if isinstance(v, (Constant, Undef)):
+            return v
+        if v in self.scalars:
+            return self.scalars[v]
+        if v in self.vectors:
+            return self.emit(ExtractLane(self.vectors[v], Constant(I32, 0), f"{v.name}.0"))
+        raise Unsupported(f"internal error: no scalar form of %{v.name}")
+
+    def vec(self, v: Value) -> Value:
+        """The vector form (made before the current insertion point if needed)."""
+        if v in self.vectors:
+            return self.vectors[v]
+        base = self.scalar(v)
+        if self.kind(v) != "s":
+            return self.emit(Splat(base, self.vtype(v.type), f"{v.name}.splat"))
+        return self.strided_vector(v, base)
+
+    def strided_vector(self, v: Value, lane0: Value) -> Value:
+        stride = self.div.shape_of(v).stride
+        assert stride is not None
+        t = v.type
+        index_t = t if isinstance(t, IntType) else I64
+        step = self.emit(StepVector(self.vtype(index_t), "step"))
+        if isinstance(t, PtrType):
+            size = t.pointee.size
+            if stride % size == 0:
+                offs = self.lanewise_mul(step, stride // size, index_t)
+                return self.emit(Gep(lane0, offs, f"{v.name}.lanes"))
+            raw = self.emit(Cast(lane0, PtrType(I8), f"{v.name}.bytes"))
+            lanes = self.emit(Gep(raw, self.lanewise_mul(step, stride, index_t)))
+            return self.emit(Cast(lanes, self.vtype(t), f"{v.name}.lanes"))
+        offs = self.lanewise_mul(step, stride, index_t)
+        return self.emit(BinOp("add", self.emit(Splat(lane0, self.vtype(t))), offs,
+                               f"{v.name}.lanes"))
+
+    def lanewise_mul(self, step: Value, k: int, t: Type) -> Value:
+        if k == 1:
+            return step
+        factor = self.emit(Splat(Constant(t, k), self.vtype(t)))
+        return self.emit(BinOp("mul", step, factor, "offs"))
+
+    def vmask(self, inst: Instruction) -> Optional[Value]:
+        """The instruction's mask as a vector mask (None: every lane)."""
+        if inst.mask is None or _all_true(inst.mask):
+            return None
+        return self.vec(inst.mask)
+
+    def masked_scalar(self, inst: Instruction, copy: Instruction) -> Value:
+        """A uniform operation under the instruction's mask, run when some
+        lane is active; its value is 0 when none is (as the C code's), so
+        that a uniform branch on it is defined either way."""
+        mask = self.any_mask(inst)
+        copy.set_mask(mask)
+        self.emit(copy)
+        if mask is None or copy.type == VOID:
+            return copy
+        zero = Constant(copy.type, 0)
+        return self.emit(Select(mask, copy, zero, f"{inst.name}.or0" if inst.name else ""))
+
+    def any_mask(self, inst: Instruction) -> Optional[Value]:
+        """A scalar mask for a uniform operation under the instruction's
+        mask: the mask itself when uniform, else ``any(mask)``."""
+        if inst.mask is None or _all_true(inst.mask):
+            return None
+        if self.kind(inst.mask) == "u":
+            return self.scalar(inst.mask)
+        return self.emit(Call(ANY, [self.vec(inst.mask)], I1, name="any"))
+
+    # -- the walk -------------------------------------------------------------------
+    def run(self) -> VectorFunction:
+        forms = [self.add_arg(a) for a in self.src.args]
+        order = cfg_of(self.src).rpo
+        for b in self.src.blocks:
+            if b in order:
+                self.blocks[b] = self.out.add_block(Block(b.name))
+        phis: list[Phi] = []
+        for b in order:
+            self.cur, self.anchor = self.blocks[b], None
+            for inst in b.instructions:
+                if isinstance(inst, Phi):
+                    phis.append(inst)
+                    self.phi(inst)
+                else:
+                    self.instruction(inst)
+        for phi in phis:
+            self.phi_incoming(phi)
+        self.out.ret_types = [self.vtype(t) for t in self.src.ret_types]
+        return VectorFunction(self.out, self.W, forms)
+
+    def add_arg(self, a: Argument) -> str:
+        kind = self.kind(a)
+        if kind == "v":
+            self.vectors[a] = self.out.add_arg(self.vtype(a.type), a.name)
+            return "vector"
+        self.scalars[a] = self.out.add_arg(a.type, a.name)
+        return "scalar" if kind == "u" else "lane0"
+
+    def phi(self, phi: Phi) -> None:
+        if self.kind(phi) == "v":
+            self.vectors[phi] = self.emit(Phi(self.vtype(phi.type), phi.name))
+        else:
+            self.scalars[phi] = self.emit(Phi(phi.type, phi.name))
+
+    def phi_incoming(self, phi: Phi) -> None:
+        new = self.vectors.get(phi) or self.scalars[phi]
+        assert isinstance(new, Phi)
+        for v, b in phi.incoming():
+            if b not in self.blocks:
+                continue
+            pred = self.blocks[b]
+            self.cur, self.anchor = pred, pred.terminator
+            value = self.vec(v) if phi in self.vectors else self.scalar(v)
+            new.add_incoming(value, pred)
+
+    def instruction(self, inst: Instruction) -> None:
+        if inst.is_terminator:
+            return self.terminator(inst)
+        if isinstance(inst, Load):
+            return self.load(inst)
+        if isinstance(inst, Store):
+            return self.store(inst)
+        if isinstance(inst, Alloca):
+            return self.alloca(inst)
+        if isinstance(inst, Call):
+            return self.call(inst)
+        if isinstance(inst, FieldAddr) and self.kind(inst) == "v":
+            raise Unsupported("a field address that differs between lanes is not in the "
+                              "vector IR yet")
+        self.pure(inst)
+
+    def pure(self, inst: Instruction) -> None:
+        """Arithmetic, compares, selects, casts, addresses."""
+        if self.kind(inst) != "v":
+            copy = copy_instruction(inst, self.scalar, self.blocks.__getitem__)
+            self.scalars[inst] = self.masked_scalar(inst, copy)
+            return
+        ops = iter([self.operand(inst, k, op) for k, op in enumerate(inst.operands)])
+        # by position: one value may be a scalar and a vector operand at once
+        copy = copy_instruction(inst, lambda _op: next(ops), self.blocks.__getitem__)
+        if isinstance(inst, Cast):
+            source = copy.operands[0]
+            copy.drop_operands()
+            copy = Cast(source, self.vtype(inst.type), inst.name)
+        copy.set_mask(self.vmask(inst))
+        self.vectors[inst] = self.emit(copy)
+
+    def operand(self, inst: Instruction, k: int, op: Value) -> Value:
+        """A lanewise instruction's operand: uniform select conditions and gep
+        bases stay scalar, everything else is a vector."""
+        if self.kind(op) == "u" and ((isinstance(inst, Select) and k == 0)
+                                     or (isinstance(inst, Gep) and k == 0)):
+            return self.scalar(op)
+        return self.vec(op)
+
+    # -- memory ---------------------------------------------------------------------
+    def access_kind(self, inst: Instruction) -> str:
+        access = self.mem.get(inst) or access_of(inst, self.div)
+        return access.kind
+
+    def load(self, inst: Load) -> None:
+        kind = self.access_kind(inst)
+        ptr = inst.operands[0]
+        if kind == "uniform":
+            self.scalars[inst] = self.masked_scalar(inst, Load(self.scalar(ptr), inst.name))
+            return
+        if kind == "contiguous":
+            new: Instruction = VLoad(self.scalar(ptr), self.vtype(inst.type), inst.name)
+        else:
+            new = Gather(self.vec(ptr), inst.name)
+        new.set_mask(self.vmask(inst))
+        self.vectors[inst] = self.emit(new)
+
+    def store(self, inst: Store) -> None:
+        value, ptr = inst.operands
+        kind = self.access_kind(inst)
+        mask = self.vmask(inst)
+        if kind == "uniform" and mask is None and self.kind(value) == "u":
+            store = Store(self.scalar(value), self.scalar(ptr))
+            store.set_mask(self.any_mask(inst))
+            self.emit(store)
+            return
+        if kind == "uniform" and mask is None:
+            last = ExtractLane(self.vec(value), Constant(I32, self.W - 1), "last")
+            self.emit(Store(self.emit(last), self.scalar(ptr)))
+            return
+        if kind == "contiguous":
+            new: Instruction = VStore(self.vec(value), self.scalar(ptr))
+        else:
+            new = Scatter(self.vec(value), self.vec(ptr))
+        new.set_mask(mask)
+        self.emit(new)
+
+    def alloca(self, inst: Alloca) -> None:
+        if inst.interleaved or self.div.alloca_is_uniform(inst):
+            copies = self.W if inst.interleaved else 1
+            obj = self.emit(Alloca(ArrayType(inst.allocated, copies), inst.name))
+            self.scalars[inst] = self.emit(Cast(obj, inst.type, inst.name))
+            return
+        obj = self.emit(Alloca(ArrayType(inst.allocated, self.W), inst.name))
+        first = self.emit(Cast(obj, inst.type, inst.name))
+        step = self.emit(StepVector(self.vtype(I64), "step"))
+        self.vectors[inst] = self.emit(Gep(first, step, inst.name))
+
+    # -- calls ----------------------------------------------------------------------
+    def call(self, inst: Call) -> None:
+        if inst.callee == LANE:
+            self.scalars[inst] = Constant(inst.type, 0)
+            return
+        if inst.callee == WIDTH:
+            self.scalars[inst] = Constant(inst.type, self.W)
+            return
+        if inst.callee in (ANY, ALL):
+            mask = self.vec(inst.operands[0]) if self.kind(inst.operands[0]) != "u" \
+                else self.scalar(inst.operands[0])
+            new = Call(inst.callee, [mask], inst.type, name=inst.name)
+            new.set_mask(self.vmask(inst) if not mask.type == I1 else self.any_mask(inst))
+            self.scalars[inst] = self.emit(new)
+            return
+        lanewise = any(self.kind(op) != "u" for op in inst.operands) or \
+            (inst.mask is not None and self.kind(inst.mask) != "u") or self.kind(inst) == "v"
+        if not lanewise:
+            copy = copy_instruction(inst, self.scalar, self.blocks.__getitem__)
+            self.scalars[inst] = self.masked_scalar(inst, copy)
+            return
+        ret = inst.type if inst.type == VOID else self.vtype(inst.type)
+        new = Call(inst.callee, [self.vec(op) for op in inst.operands], ret, inst.pure,
+                   inst.name)
+        new.loc = inst.loc
+        new.set_mask(self.vmask(inst))
+        self.emit(new)
+        if inst.type != VOID:
+            self.vectors[inst] = new
+
+    # -- control --------------------------------------------------------------------
+    def terminator(self, inst: Instruction) -> None:
+        if isinstance(inst, Ret):
+            self.emit(Ret([self.vec(v) for v in inst.operands]))
+            return
+        for op in inst.operands:
+            if self.kind(op) != "u":
+                raise Unsupported("internal error: a divergent branch reached widening")
+        self.emit(copy_instruction(inst, self.scalar, self.blocks.__getitem__))
+
+
+def _all_true(mask: Value) -> bool:
+    return isinstance(mask, Constant) and bool(mask.value)
+
+
+__all__ = ["VectorFunction", "widen_to_vector_ir"]

@@ -1,0 +1,270 @@
+"""Run vector IR (s2s/ir/vector.py) once, with the lanes of its vectors.
+
+Control flow is scalar (the vector IR has only uniform branches); a scalar
+value is a Python value as in ``s2s.ir.interpreter``, a vector a list of
+lane values (``<vscale x N x T>`` has ``vscale * N`` lanes).  Lanewise
+instructions apply the scalar semantics of s2s.ir.interpreter to each lane,
+a scalar operand standing for every lane.  A masked lanewise instruction
+leaves its inactive lanes undefined and never traps there; a masked
+``vload`` or ``gather`` gives 0 in its inactive lanes and touches no memory
+for them; ``scatter`` and calls with vector operands run lane by lane in
+lane order (a scatter of two lanes to one address leaves the later lane's
+value, as sequential iterations would).  ``s2s.any`` / ``s2s.all`` combine
+the (active) lanes of a mask.
+
+Tests widen a predicated region to vector IR and compare this run with the
+scalar region run once per lane (``run_lanes``): results and memory must be
+equal.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional, Sequence
+
+from .interpreter import (DEFAULT_STEP_LIMIT, HORIZONTAL, MATH_FUNCTIONS, UNDEF,
+                          InterpreterError, Memory, Scalar, _address, _binop, _cast, _cmp,
+                          _constant, _defined, _Frame, _Lane, _phi_input, _scalar_successor,
+                          _select, _Trap, _unop, normalize)
+from .types import Type, VectorType, element_type
+from .values import Argument, BinOp, Call, Cast, Cmp, Gep, Instruction, Select, UnOp, Value
+from .vector import (ExtractLane, Gather, InsertLane, Reduce, Scatter, Splat, StepVector,
+                     VLoad, VStore)
+
+Lanes = list[Scalar]
+VValue = object
+"""A Scalar, or Lanes for a vector."""
+
+
+def run_vector(fn, args: Sequence[object], memory: Memory, vscale: int = 1,
+               externals: Optional[dict[str, Callable[..., object]]] = None,
+               step_limit: int = DEFAULT_STEP_LIMIT) -> list[VValue]:
+    """Run the vector IR function ``fn``; an argument of vector type is a
+    sequence of lane values.  Returns the values of its ``ret``."""
+    return _VectorRun(fn, memory, vscale, externals or {}, step_limit).run(args)
+
+
+class _VectorRun:
+    def __init__(self, fn, memory: Memory, vscale: int,
+                 externals: dict[str, Callable[..., object]], step_limit: int) -> None:
+        self.fn = fn
+        self.memory = memory
+        self.vscale = vscale
+        self.frame = _Frame(fn, step_limit)
+        self.allocas: list[int] = []
+        self.lane = _Lane(memory, externals, self.allocas)
+        self.externals = externals
+        self.env: dict[Value, VValue] = {}
+
+    def lanes(self, t: Type) -> int:
+        assert isinstance(t, VectorType)
+        return t.lanes * (self.vscale if t.scalable else 1)
+
+    def normalized(self, v: object, t: Type) -> VValue:
+        if isinstance(t, VectorType):
+            values = list(v)  # type: ignore[call-overload]
+            if len(values) != self.lanes(t):
+                raise InterpreterError(f"{len(values)} lane values for {t}")
+            return [normalize(x, t.elem) for x in values]
+        return normalize(v, t)
+
+    def value(self, v: Value) -> VValue:
+        if isinstance(v, (Argument, Instruction)):
+            if v not in self.env:
+                raise InterpreterError(f"use of %{v.name} before it is computed")
+            return self.env[v]
+        return _constant(v)
+
+    def run(self, args: Sequence[object]) -> list[VValue]:
+        if len(args) != len(self.fn.args):
+            raise InterpreterError(f"@{self.fn.name} takes {len(self.fn.args)} arguments")
+        self.env = {a: self.normalized(v, a.type) for a, v in zip(self.fn.args, args)}
+        block, prev = self.fn.entry, None
+        try:
+            while True:
+                incoming = [self.value(_phi_input(p, prev)) for p in block.phis]  # type: ignore[arg-type]
+                self.env.update(zip(block.phis, incoming))
+                for inst in block.instructions[len(block.phis):]:
+                    self.frame.step()
+                    if inst.is_terminator:
+                        target = _scalar_successor(inst, self.value)  # type: ignore[arg-type]
+                        if target is None:
+                            return [self.value(v) for v in inst.operands]
+                        block, prev = target, block
+                        break
+                    self.env[inst] = self.execute(inst)
+        finally:
+            for addr in self.allocas:
+                self.memory.free(addr)
+
+    # -- one instruction ---------------------------------------------------------
+    def active(self, inst: Instruction, n: int) -> list[bool]:
+        if inst.mask is None:
+            return [True] * n
+        m = self.value(inst.mask)
+        if isinstance(m, list):
+            return [bool(_defined(x, "mask lane")) for x in m]
+        return [bool(_defined(m, "mask"))] * n  # type: ignore[arg-type]
+
+    def execute(self, inst: Instruction) -> VValue:
+        ops = [self.value(o) for o in inst.operands]
+        own = _OWN.get(type(inst))
+        if own is not None:
+            return own(self, inst, ops)
+        vector = isinstance(inst.type, VectorType) or any(isinstance(o, list) for o in ops)
+        if isinstance(inst, Call) and inst.callee in HORIZONTAL:
+            return self.horizontal(inst, ops)
+        if not vector:
+            if inst.mask is not None and not _defined(self.value(inst.mask), "mask"):
+                return UNDEF
+            return self.lane.execute(inst, ops)  # type: ignore[arg-type]
+        return self.lanewise(inst, ops)
+
+    def width_of(self, inst: Instruction, ops: list[VValue]) -> int:
+        for v in [inst.type] + [o.type for o in inst.operands]:
+            if isinstance(v, VectorType):
+                return self.lanes(v)
+        raise InterpreterError("no vector operand")
+
+    def lanewise(self, inst: Instruction, ops: list[VValue]) -> Lanes:
+        n = self.width_of(inst, ops)
+        on = self.active(inst, n)
+        out: Lanes = []
+        for k in range(n):
+            if not on[k]:
+                out.append(UNDEF)
+                continue
+            lane_ops = [o[k] if isinstance(o, list) else o for o in ops]
+            try:
+                out.append(_lane_result(self, inst, lane_ops))  # type: ignore[arg-type]
+            except _Trap:
+                if inst.mask is not None or isinstance(inst, Call):
+                    raise
+                out.append(UNDEF)     # unmasked arithmetic on a lane nobody reads
+        return out
+
+    def horizontal(self, inst: Call, ops: list[VValue]) -> Scalar:
+        m = ops[0]
+        lanes = m if isinstance(m, list) else [m]
+        on = self.active(inst, len(lanes))
+        result = HORIZONTAL[inst.callee]([lanes], on)
+        return normalize(result, inst.type)
+
+
+def _lane_result(run: _VectorRun, inst: Instruction, ops: list[Scalar]) -> Scalar:
+    """One lane of a lanewise instruction: the scalar semantics on the element types."""
+    t = element_type(inst.type)
+    if isinstance(inst, BinOp):
+        return _binop(inst.op, ops[0], ops[1], t)
+    if isinstance(inst, UnOp):
+        return _unop(inst.op, ops[0], t)
+    if isinstance(inst, Cmp):
+        return _cmp(inst.pred, ops[0], ops[1])
+    if isinstance(inst, Cast):
+        return _cast(ops[0], element_type(inst.operands[0].type), t)
+    if isinstance(inst, Select):
+        return _select(ops[0], ops[1], ops[2])
+    if isinstance(inst, Gep):
+        return _address(ops[0], ops[1], t)
+    if isinstance(inst, Call):
+        return _lane_call(run, inst, ops, t)
+    raise InterpreterError(f"no lanewise {inst.opcode}")
+
+
+def _lane_call(run: _VectorRun, inst: Call, ops: list[Scalar], t: Type) -> Scalar:
+    """One lane's call of a scalar function (lanes run in order)."""
+    if inst.callee in run.externals:
+        result = run.externals[inst.callee](*[_defined(v, f"argument of @{inst.callee}")
+                                              for v in ops])
+    elif inst.callee in MATH_FUNCTIONS:
+        if any(v is UNDEF for v in ops):
+            return UNDEF
+        result = MATH_FUNCTIONS[inst.callee](*[float(v) for v in ops])  # type: ignore[arg-type]
+    else:
+        raise InterpreterError(f"call of unknown function @{inst.callee}")
+    return normalize(result, t) if t.is_int() or t.is_float() or t.is_ptr() else UNDEF
+
+
+# -- the vector IR's own instructions ----------------------------------------------
+def _splat(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
+    return [ops[0]] * run.lanes(inst.type)  # type: ignore[list-item]
+
+
+def _stepvector(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
+    t = inst.type
+    return [normalize(k, element_type(t)) for k in range(run.lanes(t))]
+
+
+def _extract(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Scalar:
+    return ops[0][_lane_index(run, inst, ops[1])]  # type: ignore[index]
+
+
+def _insert(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
+    out = list(ops[0])  # type: ignore[call-overload]
+    out[_lane_index(run, inst, ops[2])] = ops[1]
+    return out
+
+
+def _lane_index(run: _VectorRun, inst: Instruction, k: VValue) -> int:
+    n = run.lanes(inst.operands[0].type)
+    index = int(_defined(k, "lane number"))  # type: ignore[arg-type]
+    if not 0 <= index < n:
+        raise InterpreterError(f"lane {index} of a vector of {n}")
+    return index
+
+
+def _reduce(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Scalar:
+    lanes = ops[0]
+    assert isinstance(lanes, list)
+    on = run.active(inst, len(lanes))
+    picked = [v for v, a in zip(lanes, on) if a]
+    if not picked:
+        raise InterpreterError("reduction of no active lane")
+    t = element_type(inst.type)
+    acc = picked[0]
+    for v in picked[1:]:
+        acc = _binop(inst.op, acc, v, t)  # type: ignore[attr-defined]
+    return acc
+
+
+def _vload(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
+    t = inst.type
+    n, elem = run.lanes(t), element_type(t)
+    on = run.active(inst, n)
+    base = int(_defined(ops[0], "vload address"))  # type: ignore[arg-type]
+    return [run.memory.load(base + k * elem.size, elem) if on[k] else normalize(0, elem)
+            for k in range(n)]
+
+
+def _vstore(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Scalar:
+    t = inst.operands[0].type
+    n, elem = run.lanes(t), element_type(t)
+    on = run.active(inst, n)
+    base = int(_defined(ops[1], "vstore address"))  # type: ignore[arg-type]
+    for k in range(n):
+        if on[k]:
+            run.memory.store(base + k * elem.size, elem, _defined(ops[0][k], "stored lane"))  # type: ignore[index]
+    return UNDEF
+
+
+def _gather(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
+    t = inst.type
+    n, elem = run.lanes(t), element_type(t)
+    on = run.active(inst, n)
+    return [run.memory.load(int(_defined(ops[0][k], "gather address")), elem)  # type: ignore[index]
+            if on[k] else normalize(0, elem) for k in range(n)]
+
+
+def _scatter(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Scalar:
+    t = inst.operands[0].type
+    n, elem = run.lanes(t), element_type(t)
+    on = run.active(inst, n)
+    for k in range(n):
+        if on[k]:
+            run.memory.store(int(_defined(ops[1][k], "scatter address")), elem,  # type: ignore[index]
+                             _defined(ops[0][k], "scattered lane"))  # type: ignore[index]
+    return UNDEF
+
+
+_OWN: dict[type, Callable[[_VectorRun, Instruction, list[VValue]], VValue]] = {
+    Splat: _splat, StepVector: _stepvector, ExtractLane: _extract, InsertLane: _insert,
+    Reduce: _reduce, VLoad: _vload, VStore: _vstore, Gather: _gather, Scatter: _scatter,
+}
