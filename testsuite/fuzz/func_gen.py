@@ -1,0 +1,145 @@
+"""One function with one annotated loop: the loop nest, the data-sharing
+clauses (reduction, lastprivate, private, linear, simdlen, safelen, ...)
+and the body, from the generator's parts combined in FuncGen."""
+from __future__ import annotations
+
+from c_types import I32, I64, U32, U64
+from control import ControlFlow
+from declare_simd import DeclareSimdCalls
+from func_text import FunctionText
+from shapes import LoopShapes
+from values import Reduction, Result, Value
+
+
+class FuncGen(ControlFlow, DeclareSimdCalls, LoopShapes, FunctionText):
+    """Generates one function: ``build`` gives its text and main's code."""
+
+    def build(self) -> tuple[str, list[str]]:
+        """The function's text and main's code for one size (inside S2S_FOR_SIZES)."""
+        self.shape = self.make_shape()
+        self.k = self.shape.k
+        sh = self.shape
+        pre = list(sh.pre)
+        clauses = list(sh.clauses)
+        self.features.update(sh.features)
+        for v in sh.outside:
+            self.results.append(Result(v, "exact", only_if_trip=sh.rows is not None))
+        body_pre: list[str] = []
+        self.scopes = [[]]
+        if sh.k_decl:
+            body_pre.append(sh.k_decl)
+        self.scopes[0].append(sh.iv)
+        if sh.k_decl:
+            self.scopes[0].append(Value("k", sh.k_type, uniform=False))
+        # data-sharing clauses
+        reds: dict[str, list[str]] = {}
+        for _ in range(self.g.pick((0, 0, 1, 1, 2, 3))):
+            red = self.new_reduction(pre)
+            reds.setdefault(red.op, []).append(red.var.name)
+        clauses += [f"reduction({op}:{', '.join(names)})" for op, names in reds.items()]
+        if self.g.chance(0.25):
+            pre_lines, assign = self.new_lastprivate(private=False)
+            pre += pre_lines
+            body_pre += assign
+            clauses.append(f"lastprivate({self.results[-1].value.name})")
+        if self.g.chance(0.2):
+            v = Value(self.fresh("pv"), self.pick_type(), uniform=False)
+            pre.append(f"{v.type.name} {v.name} = {self.const(v.type)};")
+            body_pre.append(f"{v.name} = {self.expr(v.type, 2)};")
+            self.scopes[0].append(v)
+            clauses.append(f"private({v.name})")
+            self.features.add("private")
+        if sh.rows is None and self.g.chance(0.25):
+            clauses.append(self.new_linear(pre))
+            self.no_continue = True
+        clauses += self.extra_clauses()
+        n_stmts = self.g.rng.randint(*self.g.options.statements)
+        self.scopes.append([])
+        body = body_pre
+        for _ in range(n_stmts):
+            body += self.stmt(0)
+        for red in self.reductions:
+            if not red.updated:
+                body += self.reduction_update(red)
+        privates = [v for v in self.scopes[0] if v.name.startswith("pv")]
+        body += self.sink_unused(self.scopes[-1] + privates, body)
+        self.scopes.pop()
+        for v, step, _ in self.linear:
+            body.append(f"{v.name} += {step};")
+        pragma = "#pragma omp " + self.directive() + "".join(f" {c}" for c in clauses)
+        return self.function_text(pre, pragma, body), self.main_lines()
+
+    def directive(self) -> str:
+        r = self.g.rng.random()
+        if r < 0.05:
+            self.features.add("for-simd")
+            return "for simd"
+        return "simd"
+
+    def extra_clauses(self) -> list[str]:
+        out = []
+        r = self.g.rng.random()
+        if r < 0.08:
+            out.append(f"simdlen({self.g.pick((2, 4, 8))})")
+        elif r < 0.14:
+            out.append(f"safelen({self.g.pick((2, 4, 8, 16))})")
+        elif r < 0.18:
+            out += ["simdlen(4)", "safelen(8)"]
+        if self.g.chance(0.04):
+            out.append("order(concurrent)")
+        if self.g.chance(0.04):
+            u = self.uniform_scalar(I32)
+            out.append(f"if(simd: {u.name} > 2)")
+        if out:
+            self.features.add("clauses")
+        return out
+
+    def new_reduction(self, pre: list[str]) -> Reduction:
+        t = self.pick_type()
+        ops = ["+", "*", "min", "max", "-"] if t.floating else \
+            ["+", "*", "min", "max", "&", "|", "^", "-", "&&", "||"]
+        op = self.g.pick(ops)
+        if op in ("&&", "||"):
+            t = I32
+        v = Value(self.fresh("s"), t, uniform=False)
+        init = {"*": t.literal(1) if not t.floating else t.literal(1.5),
+                "&&": "1", "||": "0"}.get(op, self.const(t))
+        if t.floating and op in ("min", "max"):
+            init = t.literal(1e30 if op == "min" else -1e30)
+        elif t.floating and op in "+-":      # terms move away from zero: no cancellation
+            init = t.literal(0.5 if op == "+" else -0.5)
+        elif t.signed and t.bits >= 32 and op in "+-":   # bounded sums cannot overflow
+            init = t.literal(self.g.rng.randint(-1000, 1000))
+        pre.append(f"{t.name} {v.name} = {init};")
+        red = Reduction(v, op)
+        self.reductions.append(red)
+        kind = ("red" if op in "+-*" else "minmax") if t.floating else "exact"
+        self.results.append(Result(v, kind, only_if_trip=False))
+        self.features.add(f"reduction-{op}")
+        if t.floating and op in "+-*":
+            self.prog.float_reduction(t)
+        return red
+
+    def new_lastprivate(self, private: bool) -> tuple[list[str], list[str]]:
+        t = self.pick_type()
+        v = Value(self.fresh("lp"), t, uniform=False)
+        pre = [f"{t.name} {v.name} = {self.const(t)};"]
+        assign = [f"{v.name} = {self.expr(t, 2)};"]
+        self.scopes[0].append(v)
+        self.results.append(Result(v, "exact", only_if_trip=True))
+        self.features.add("lastprivate")
+        return pre, assign
+
+    def new_linear(self, pre: list[str]) -> str:
+        t = self.g.pick((I32, I64, U32, U64))
+        step = self.g.pick((1, 2, 3))
+        v = Value(self.fresh("ln"), t, uniform=False)
+        pre.append(f"{t.name} {v.name} = {t.literal(self.g.rng.randint(0, 3))};")
+        out = self.array(self.pick_type(), "out")
+        assert out is not None
+        out.index = v.name
+        self.linear.append((v, step, out))
+        self.scopes[0].append(v)
+        self.results.append(Result(v, "exact", only_if_trip=False))
+        self.features.add("linear")
+        return f"linear({v.name}:{step})"
