@@ -17,6 +17,8 @@ from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Optional
 
+import pytest
+
 from s2s.codegen.generate import CodegenOptions
 from s2s.driver import Options, run
 
@@ -54,19 +56,56 @@ TARGET_FLAGS = {"avx2": ["-mavx2", "-mfma"],
                 "neon": ["-static"]}
 CROSS = {"neon": ("aarch64-linux-gnu-gcc", ["qemu-aarch64"])}
 """Targets built by a cross compiler and run under an emulator."""
+HOST_FLAGS = {"avx2": ("avx2", "fma"), "avx512": ("avx512f", "avx512dq", "avx512bw", "avx512vl")}
+"""The /proc/cpuinfo flags a native target's output needs to run here."""
+SETUP = "scripts/setup.sh installs it"
 
 
 def available_targets() -> list[str]:
-    """The targets whose templates exist and whose output can run here."""
+    """Every target with templates.  Whether its output can be built and run
+    here is checked where it is built (``require_target``: a visible skip)."""
     from s2s.codegen.target import TEMPLATE_ROOT
-    out = []
-    for name in ("avx2", "avx512", "neon"):
-        if not (TEMPLATE_ROOT / name / "ops.j2").is_file():
-            continue
-        if name in CROSS and not all(shutil.which(t) for t in (CROSS[name][0], *CROSS[name][1])):
-            continue
-        out.append(name)
+    out = [name for name in ("avx2", "avx512", "neon")
+           if (TEMPLATE_ROOT / name / "ops.j2").is_file()]
+    assert out, f"no target templates under {TEMPLATE_ROOT}"
     return out
+
+
+def host_cpu_flags() -> set[str]:
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return set()
+    return {f for line in text.splitlines() if line.startswith("flags")
+            for f in line.split(":", 1)[1].split()}
+
+
+def require_target(target: str) -> None:
+    """Skip the test, with the reason, when ``target``'s output cannot be
+    built and run here: the cross tools missing (NEON), or a host CPU without
+    the target's instructions (AVX2, AVX-512)."""
+    if target in CROSS:
+        tools = (CROSS[target][0], *CROSS[target][1])
+        missing = [t for t in tools if shutil.which(t) is None]
+        if missing:
+            pytest.skip(f"{target}: {', '.join(missing)} not installed ({SETUP})")
+    elif target in HOST_FLAGS:
+        lacking = [f for f in HOST_FLAGS[target] if f not in host_cpu_flags()]
+        if lacking:
+            pytest.skip(f"{target}: the host CPU has no {', '.join(lacking)}")
+
+
+def run_with_compilers(compilers: tuple[str, ...], build_and_check) -> None:
+    """``build_and_check(cc)`` for each compiler of ``compilers``; a missing
+    one is a visible skip once the others have passed."""
+    missing = [cc for cc in compilers if shutil.which(cc) is None]
+    ran = [cc for cc in compilers if cc not in missing]
+    for cc in ran:
+        build_and_check(cc)
+    if missing:
+        done = f"; passed with {', '.join(ran)}" if ran else ""
+        pytest.skip(f"{', '.join(missing)} not installed ({SETUP}){done}")
+
 
 SIZES = [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 1001]
 
@@ -183,14 +222,14 @@ def build_and_run(target: str, src: str, kernels: list[str], *,
         "protos": protos, "calls": calls, "sizes": ", ".join(map(str, SIZES))}
     (wd / "main.c").write_text(driver)
     base = ["-O2", "-ffp-contract=off", "-Wall", *TARGET_FLAGS[target], *extra_flags]
+    require_target(target)
     runner: list[str] = []
     if target in CROSS:
         compilers = (CROSS[target][0],)
         runner = CROSS[target][1]
         libs = tuple(l for l in libs if l != "-lmvec")
-    for cc in compilers:
-        if shutil.which(cc) is None:
-            continue
+
+    def build(cc: str) -> None:
         exe = wd / f"t_{cc}"
         objs = []
         # Debian's clang has no libomp: use gcc's runtime
@@ -209,4 +248,6 @@ def build_and_run(target: str, src: str, kernels: list[str], *,
                              env=dict(os.environ, OMP_NUM_THREADS="2"))
         assert run.returncode == 0 and "ALL OK" in run.stdout, \
             f"{cc}: {run.stdout}{run.stderr}\n--- output in {wd}"
+
+    run_with_compilers(compilers, build)
     return res

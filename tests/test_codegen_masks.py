@@ -6,7 +6,6 @@ linearization will produce); the scalar reference is the equivalent C.
 """
 from __future__ import annotations
 
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -19,7 +18,8 @@ from s2s.codegen.generate import generate_loop, prelude
 from s2s.codegen.target import load_target
 from s2s.ir.parser import parse_function
 from s2s.ir.region import ArgBinding, LoopBounds, Region
-from test_codegen_kit import CROSS, TARGET_FLAGS, available_targets
+from test_codegen_kit import (CROSS, TARGET_FLAGS, available_targets, require_target,
+                              run_with_compilers)
 
 TARGETS = available_targets()
 
@@ -149,13 +149,13 @@ def test_masked_operations_do_not_touch_inactive_lanes(target):
     (wd / "vec.c").write_text(vec)
     (wd / "ref.c").write_text(ref)
     (wd / "main.c").write_text(DRIVER)
+    require_target(target)
     if target in CROSS:
-        compilers, runner = [CROSS[target][0]], CROSS[target][1]
+        compilers, runner = (CROSS[target][0],), CROSS[target][1]
     else:
-        compilers, runner = ["gcc", "clang"], []
-    for cc in compilers:
-        if shutil.which(cc) is None:
-            continue
+        compilers, runner = ("gcc", "clang"), []
+
+    def build(cc: str) -> None:
         exe = wd / f"t_{cc}"
         cmd = [cc, "-O2", "-Wall", "-ffp-contract=off", *TARGET_FLAGS[target],
                str(wd / "main.c"), str(wd / "ref.c"), str(wd / "vec.c"), "-o", str(exe), "-lm"]
@@ -164,3 +164,5 @@ def test_masked_operations_do_not_touch_inactive_lanes(target):
         assert "warning" not in out.stderr, out.stderr
         run = subprocess.run([*runner, str(exe)], capture_output=True, text=True, timeout=120)
         assert run.returncode == 0 and "ALL OK" in run.stdout, (cc, run.stdout, run.stderr, str(wd))
+
+    run_with_compilers(compilers, build)

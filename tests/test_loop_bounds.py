@@ -26,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from test_codegen_kit import CROSS, TARGET_FLAGS, available_targets, vectorize_file
+from test_codegen_kit import (CROSS, TARGET_FLAGS, available_targets, require_target,
+                              vectorize_file)
 
 # C type -> (bits, signed)
 TYPES = {"unsigned char": (8, False), "signed char": (8, True), "unsigned short": (16, False),
@@ -171,9 +172,10 @@ def test_bounds_near_the_type_limits(tmp_path: Path, target: str) -> None:
     assert len(res.loops) == len(FORMS)
     out = tmp_path / "bounds_vec.c"
     out.write_text(res.text)
+    require_target(target)
     cc, runner = (CROSS[target][0], CROSS[target][1]) if target in CROSS else ("gcc", [])
     if shutil.which(cc) is None:
-        pytest.skip(f"{cc} is not installed")
+        pytest.skip(f"{cc} is not installed (scripts/setup.sh installs it)")
     exe = tmp_path / "bounds"
     build = subprocess.run([cc, "-O2", *TARGET_FLAGS[target], str(out), "-o", str(exe)],
                            capture_output=True, text=True)

@@ -49,6 +49,12 @@ def line_of(cursor: ci.Cursor) -> int:
     return cursor.extent.start.line
 
 
+def main_decls(parsed: ParsedFile) -> dict[str, ci.Cursor]:
+    """The declarations of the main file (not its #include lines), by name."""
+    return {c.spelling: c for c in parsed.tu.cursor.get_children()
+            if parsed.is_main_file(c) and c.kind != ci.CursorKind.INCLUSION_DIRECTIVE}
+
+
 # -- parse_file -----------------------------------------------------------
 
 def test_parse_file_keeps_text_and_path(tmp_path: Path) -> None:
@@ -76,11 +82,20 @@ def test_builtin_headers_are_found(tmp_path: Path) -> None:
     include = builtin_include_dir()
     assert include is not None and os.path.exists(os.path.join(include, "stddef.h"))
     code = "#include <stddef.h>\n#include <stdarg.h>\n#include <float.h>\nsize_t n = sizeof(max_align_t) + FLT_DIG;\n"
-    parse(tmp_path, code)  # no error
+    parsed = parse(tmp_path, code)
+    n = main_decls(parsed)["n"]
+    assert n.kind == ci.CursorKind.VAR_DECL and n.type.spelling == "size_t"
+    assert n.type.get_canonical().spelling == "unsigned long"
 
 
 def test_std_headers_parse(tmp_path: Path) -> None:
-    parse(tmp_path, "#include <math.h>\n#include <stdio.h>\n#include <stdint.h>\nint64_t v;\n")
+    parsed = parse(tmp_path, "#include <math.h>\n#include <stdio.h>\n#include <stdint.h>\n"
+                             "int64_t v;\n")
+    assert not [d.spelling for d in parsed.tu.diagnostics]
+    v = main_decls(parsed)["v"]
+    assert (v.type.spelling, v.type.get_canonical().spelling) == ("int64_t", "long")
+    declared = {c.spelling for c in parsed.tu.cursor.get_children()}
+    assert {"sqrt", "printf", "FILE", "int64_t"} <= declared
 
 
 def test_intrinsic_headers_parse(tmp_path: Path) -> None:
@@ -108,7 +123,13 @@ def test_parse_errors_are_reported(tmp_path: Path) -> None:
 
 
 def test_warnings_are_not_errors(tmp_path: Path) -> None:
-    parse(tmp_path, "int f(int a) { int unused; return a; }\nint g() { return 1; }\n")
+    parsed = parse(tmp_path, "int f(int a) { int unused; return a; }\nint g() { return 1; }\n"
+                             "int h(int a) { if (a) return 1; }\n")
+    warnings = [d for d in parsed.tu.diagnostics if d.severity == ci.Diagnostic.Warning]
+    assert [(d.location.line, d.spelling) for d in warnings] == [
+        (3, "non-void function does not return a value in all control paths")]
+    assert not [d for d in parsed.tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+    assert [c.spelling for c in main_decls(parsed).values()] == ["f", "g", "h"]
 
 
 def test_missing_include_is_an_error(tmp_path: Path) -> None:
@@ -152,7 +173,13 @@ def test_defines_and_std_are_passed(tmp_path: Path) -> None:
 
 def test_openmp_is_not_enabled(tmp_path: Path) -> None:
     # Without -fopenmp the pragma is not in the AST and _OPENMP is undefined.
-    parse(tmp_path, "#ifdef _OPENMP\n#error openmp on\n#endif\nint x;\n")
+    parsed = parse(tmp_path, "#ifdef _OPENMP\nint openmp_on;\n#else\nint openmp_off;\n#endif\n"
+                             "void k(int n, float *a) {\n  #pragma omp parallel for simd\n"
+                             "  for (int i = 0; i < n; i++)\n    a[i] = 0;\n}\n")
+    assert list(main_decls(parsed)) == ["openmp_off", "k"]
+    k = main_decls(parsed)["k"]
+    kinds = [c.kind for c in k.walk_preorder()]
+    assert FOR in kinds and not [kind for kind in kinds if kind.name.startswith("OMP")]
 
 
 # -- finding and attaching pragmas ----------------------------------------
