@@ -12,7 +12,8 @@ import math
 from typing import Optional, Sequence
 
 from ..diagnostics import internal_error
-from ..ir.types import ArrayType, FloatType, IntType, PtrType, StructType, Type, VoidType
+from ..ir.types import (ArrayType, FloatType, IntType, PtrType, StructType, Type, VoidType,
+                        element_type)
 from ..ir.values import (BinOp, Call, Cast, Cmp, Constant, FieldAddr, Gep,
                          Instruction, Load, Select, UnOp, Undef, Value)
 
@@ -102,8 +103,9 @@ _BIN = {"add": "+", "sub": "-", "mul": "*", "div": "/", "rem": "%",
 
 
 def scalar_expr(inst: Instruction, ops: Sequence[str]) -> str:
-    """C expression computing ``inst`` from its operands' C texts."""
-    t = inst.type
+    """C expression computing ``inst`` from its operands' C texts (of one
+    lane, for a lanewise vector IR instruction)."""
+    t = element_type(inst.type)
     if isinstance(inst, BinOp):
         return _binop(inst.op, t, ops[0], ops[1])
     if isinstance(inst, UnOp):
@@ -112,7 +114,7 @@ def scalar_expr(inst: Instruction, ops: Sequence[str]) -> str:
         known = decided_comparison(inst)
         return known if known is not None else f"({ops[0]} {_CMP[inst.pred]} {ops[1]})"
     if isinstance(inst, Cast):
-        return cast_expr(inst.operands[0].type, t, ops[0])
+        return cast_expr(element_type(inst.operands[0].type), t, ops[0])
     if isinstance(inst, Select):
         return f"({ops[0]} ? {ops[1]} : {ops[2]})"
     if isinstance(inst, Gep):
@@ -135,7 +137,7 @@ def decided_comparison(inst: Cmp) -> Optional[str]:
     0u`` is 1, ``x < INT_MIN`` is 0).  gcc warns about such C text
     (-Wtautological-compare, -Wtype-limits); the operands have no effects."""
     a, b = inst.operands
-    t = a.type
+    t = element_type(a.type)
     if not isinstance(t, IntType) or t.bits == 1:
         return None
     if a is b:
@@ -154,6 +156,11 @@ def _int_value(c: Constant, t: IntType) -> int:
     """The constant as a value of ``t`` (its bits read with t's signedness)."""
     bits = int(c.value) & ((1 << t.bits) - 1)
     return bits - (1 << t.bits) if t.signed and bits >> (t.bits - 1) else bits
+
+
+def binop_expr(op: str, t: Type, a: str, b: str) -> str:
+    """C expression of the binop ``op`` on values of type ``t``."""
+    return _binop(op, t, a, b)
 
 
 def _binop(op: str, t: Type, a: str, b: str) -> str:

@@ -1,0 +1,508 @@
+"""C text from vector IR (s2s/ir/vector.py) for one fixed-width target.
+
+The emitter is the only part of this path that makes text.  Each value of
+the vector function gets a C variable: a scalar of its C type; a vector in
+the target's register type when the target has one for its element type and
+lane count (``templates/<target>/target.toml``), else an array of W lanes;
+a mask ``<W x i1>`` in the target's mask type for the region's mask width
+(lane masks of that many bits, or bit masks), converted where an operation
+on narrower or wider lanes needs its own.  An instruction becomes the
+target macro of its name (``templates/<target>/ops.j2``) when the target has
+one for these types, else the generic per-lane loop of
+``templates/common/per_lane.c.j2`` (vectors spilled to arrays, the scalar C
+of one lane run for each active lane in lane order, the result reloaded).
+Uniform branches become ``goto``s, phis parallel copies on the edges.
+
+This is the emitter of the vector IR path that is to replace the text-based
+widener (issue 20); tests compile what it writes for random regions and
+compare with the vector interpreter.  Legalization (splitting vectors wider
+than a register) and a capability table instead of rendering macros to see
+whether a target has one come next.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ..ir.types import I1, U64, VOID, ArrayType, PtrType, Type, VectorType
+from ..ir.values import (ALL, ANY, Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
+                         Constant, Function, Instruction, Phi, Ret, Select, Store,
+                         Switch, UnOp, Undef, Value)
+from ..ir.vector import (ExtractLane, Gather, InsertLane, Reduce, Scatter, Splat, StepVector,
+                         VLoad, VStore)
+from .cexpr import binop_expr, c_decl, c_type, literal, scalar_expr, value_literal
+from .target import Target, TypeInfo
+
+EXACT_MATH = {"sqrt", "fabs", "floor", "ceil", "trunc", "round", "fmin", "fmax", "fma"}
+
+
+@dataclass
+class EmittedBody:
+    decls: list[str]
+    """Declarations of the C variables (``T name``, no semicolon)."""
+    lines: list[str]
+    """The statements; a ``ret`` becomes ``results`` assignments and a jump
+    to ``end_label``."""
+    needs: set[Any] = field(default_factory=set)
+    """Helper functions and prototypes the code uses (codegen.generate.prelude)."""
+
+
+class VectorIREmitter:
+    """Emits one vector function's body for ``target``."""
+
+    def __init__(self, fn: Function, width: int, target: Target, arg_names: list[str],
+                 results: list[str], end_label: str, prefix: str = "s2s") -> None:
+        self.fn, self.W, self.target = fn, width, target
+        self.results, self.end_label, self.prefix = results, end_label, prefix
+        self.needs: set[Any] = set()
+        self.ops = target.ops(lambda name: self.needs.add(("helper", name)) or "")
+        self.names: dict[Value, str] = dict(zip(fn.args, arg_names))
+        self.decls: list[str] = []
+        self.lines: list[str] = []
+        self.counter = 0
+        self.mask_bits = _mask_bits(fn)
+        self.labels = {b: f"{prefix}_{_c_name(b.name)}_{k}" for k, b in enumerate(fn.blocks)}
+
+    # -- names and types -------------------------------------------------------------
+    def fresh(self, hint: str) -> str:
+        self.counter += 1
+        return f"{self.prefix}_{_c_name(hint) or 't'}_{self.counter}"
+
+    def reg_type(self, t: Type) -> Optional[TypeInfo]:
+        """The register type of a vector type (None: an array of lanes)."""
+        assert isinstance(t, VectorType)
+        if t.elem == I1:
+            return self.target.mask_type(self.mask_bits, self.W)
+        return self.target.vtype(_lane_type(t.elem), self.W)
+
+    def declare(self, v: Value) -> str:
+        name = self.fresh(v.name)
+        self.names[v] = name
+        self.decls.append(self.decl_of(v.type, name))
+        return name
+
+    def decl_of(self, t: Type, name: str) -> str:
+        """A register, an array of W lanes, or a scalar."""
+        if isinstance(t, VectorType):
+            ti = self.reg_type(t)
+            return f"{ti.ctype} {name}" if ti is not None else \
+                c_decl(ArrayType(_lane_type(t.elem), self.W), name)
+        return c_decl(t, name)
+
+    def macro(self, name: str, **args: Any) -> Optional[str]:
+        """The target macro's text, or None when it has none for these types."""
+        macro = getattr(self.ops, name, None)
+        text = str(macro(**args)).strip() if macro is not None else ""
+        return text or None
+
+    # -- operands --------------------------------------------------------------------
+    def scalar(self, v: Value) -> str:
+        if isinstance(v, (Constant, Undef)):
+            return value_literal(v)
+        return self.names[v]
+
+    def reg(self, v: Value) -> str:
+        """A vector operand held in a register (``in_reg``)."""
+        return self.names[v]
+
+    def in_reg(self, v: Value) -> bool:
+        return isinstance(v.type, VectorType) and self.reg_type(v.type) is not None
+
+    # -- the walk --------------------------------------------------------------------
+    def emit(self) -> EmittedBody:
+        for a in self.fn.args:
+            if a not in self.names:
+                self.declare(a)
+        for name, t in zip(self.results, self.fn.ret_types):
+            self.decls.append(self.decl_of(t, name))
+        for b in self.fn.blocks:
+            for inst in b.instructions:
+                if inst.type != VOID and not inst.is_terminator:
+                    self.declare(inst)
+        for b in self.fn.blocks:
+            self.lines.append(f"{self.labels[b]}:;")
+            for inst in b.instructions:
+                if not isinstance(inst, Phi):
+                    self.instruction(inst)
+        return EmittedBody(self.decls, self.lines, self.needs)
+
+    def instruction(self, inst: Instruction) -> None:
+        if inst.is_terminator:
+            return self.terminator(inst)
+        vector = isinstance(inst.type, VectorType) or any(
+            isinstance(o.type, VectorType) for o in inst.operands)
+        if isinstance(inst, Alloca):
+            return self.alloca(inst)
+        if isinstance(inst, Call) and inst.callee in (ANY, ALL) and vector:
+            return self.horizontal(inst)
+        if not vector:
+            return self.scalar_instruction(inst)
+        text = self.selected(inst)
+        if text is not None:
+            self.lines.append(text)
+        else:
+            self.per_lane(inst)
+
+    def scalar_instruction(self, inst: Instruction) -> None:
+        """Uniform code; under a mask, it runs when the mask is set (a value
+        is 0 otherwise)."""
+        ops = [self.scalar(o) for o in inst.operands]
+        mask = self.scalar(inst.mask) if inst.mask is not None else None
+        guard = f"if ({mask}) " if mask is not None else ""
+        if isinstance(inst, Call) and inst.callee in (ANY, ALL):   # of a uniform value
+            expr = ops[0] if mask is None else f"({mask} ? {ops[0]} : {int(inst.callee == ALL)})"
+            self.lines.append(f"{self.names[inst]} = {expr};")
+        elif isinstance(inst, Store):
+            self.lines.append(f"{guard}*{ops[1]} = {ops[0]};")
+        elif inst.type == VOID:
+            self.lines.append(f"{guard}{scalar_expr(inst, ops)};")
+        elif mask is not None:
+            self.lines.append(f"{self.names[inst]} = {mask} ? {scalar_expr(inst, ops)} : "
+                              f"{literal(0, inst.type)};")
+        else:
+            self.lines.append(f"{self.names[inst]} = {scalar_expr(inst, ops)};")
+
+    def alloca(self, inst: Alloca) -> None:
+        storage = self.fresh(f"{inst.name}_obj")
+        self.decls.append(c_decl(inst.allocated, storage))
+        self.lines.append(f"{self.names[inst]} = &{storage};")
+
+    # -- selection: an instruction as the target's macro -------------------------------
+    def selected(self, inst: Instruction) -> Optional[str]:
+        """``dst = macro(...);`` when the target has the operation for these
+        types and every vector operand is in a register; else None."""
+        vectors = [v for v in [inst] + list(inst.operands) if isinstance(v.type, VectorType)]
+        if inst.mask is not None:
+            vectors.append(inst.mask)
+        if not all(self.in_reg(v) for v in vectors):
+            return None
+        expr = self.selection(inst)
+        if expr is None:
+            return None
+        if inst.type == VOID:
+            return expr if expr.endswith(";") else expr + ";"
+        return f"{self.names[inst]} = {expr};"
+
+    def selection(self, inst: Instruction) -> Optional[str]:
+        ops = inst.operands
+        t = self.reg_type(inst.type) if isinstance(inst.type, VectorType) else None
+        if isinstance(inst, (BinOp, UnOp)) and inst.mask is None:
+            assert t is not None
+            if t.is_mask:
+                name = {"and": "mask_and", "or": "mask_or", "xor": "mask_xor",
+                        "not": "mask_not"}.get(inst.op)
+                return None if name is None else self.macro(
+                    name, mt=t, **_ab(self, ops))
+            return self.macro(inst.op, t=t, **_ab(self, ops))
+        if isinstance(inst, Cmp):
+            operand_t = self.reg_type(ops[0].type)
+            if operand_t is None or operand_t.is_mask:
+                return None
+            mt = self.target.mask_type(operand_t.bits, self.W)
+            if mt is None:
+                return None
+            text = self.macro(f"cmp_{inst.pred}", t=operand_t, a=self.reg(ops[0]),
+                              b=self.reg(ops[1]), mt=mt)
+            return None if text is None else self.to_canonical(text, mt)
+        if isinstance(inst, Select) and inst.mask is None:
+            assert t is not None
+            if not isinstance(ops[0].type, VectorType):
+                return f"({self.scalar(ops[0])} ? {self.reg(ops[1])} : {self.reg(ops[2])})"
+            if t.is_mask:
+                return None
+            mt = self.mask_for(t)
+            return None if mt is None else self.macro(
+                "select", t=t, m=self.mask_as(ops[0], mt), a=self.reg(ops[1]),
+                b=self.reg(ops[2]), mt=mt)
+        if isinstance(inst, Cast) and inst.mask is None:
+            f = self.reg_type(ops[0].type)
+            if t is None or f is None or t.is_mask or f.is_mask:
+                return None
+            if f.key == t.key:
+                return self.reg(ops[0])
+            return self.macro("convert", f=f, t=t, a=self.reg(ops[0]))
+        if isinstance(inst, Splat):
+            assert t is not None
+            if t.is_mask:
+                return self.macro("mask_splat", mt=t, x=self.scalar(ops[0]))
+            return self.macro("broadcast", t=t, x=self.scalar(ops[0]))
+        if isinstance(inst, StepVector):
+            assert t is not None and isinstance(inst.type, VectorType)
+            lanes = [literal(k, inst.type.elem) for k in range(self.W)]
+            return self.macro("setr", t=t, xs=lanes)
+        if isinstance(inst, (VLoad, VStore)):
+            return self.contiguous(inst)
+        if isinstance(inst, ExtractLane) and isinstance(ops[1], Constant):
+            f = self.reg_type(ops[0].type)
+            if f is None or f.is_mask:
+                return None
+            return self.macro("extract", t=f, v=self.reg(ops[0]), j=int(ops[1].value))
+        if isinstance(inst, Call) and inst.mask is None and t is not None and not t.is_mask:
+            return self.math(inst, t)
+        return None
+
+    def contiguous(self, inst: Instruction) -> Optional[str]:
+        value = inst if isinstance(inst, VLoad) else inst.operands[0]
+        t = self.reg_type(value.type)
+        if t is None or t.is_mask:
+            return None
+        p = self.scalar(inst.operands[-1])
+        if inst.mask is None:
+            return self.macro("load", t=t, p=p) if isinstance(inst, VLoad) else \
+                self.macro("store", t=t, p=p, v=self.reg(inst.operands[0]))
+        mt = self.mask_for(t)
+        if mt is None:
+            return None
+        m = self.mask_as(inst.mask, mt)
+        return self.macro("masked_load", t=t, p=p, m=m, mt=mt) if isinstance(inst, VLoad) \
+            else self.macro("masked_store", t=t, p=p, v=self.reg(inst.operands[0]), m=m, mt=mt)
+
+    def math(self, inst: Call, t: TypeInfo) -> Optional[str]:
+        args = [self.reg(o) if isinstance(o.type, VectorType) else
+                self.macro("broadcast", t=t, x=self.scalar(o)) for o in inst.operands]
+        if not inst.pure or any(a is None for a in args):
+            return None
+        if inst.callee in EXACT_MATH:
+            return self.macro(inst.callee, t=t, **dict(zip("abc", args)))
+        name = self.target.vector_math_name(inst.callee, len(args), t)
+        if name is None:
+            return None
+        self.needs.add(("proto", name, t.ctype, len(args)))
+        return f"{name}({', '.join(args)})"  # type: ignore[arg-type]
+
+    # -- masks -----------------------------------------------------------------------
+    def canonical(self) -> TypeInfo:
+        mt = self.target.mask_type(self.mask_bits, self.W)
+        assert mt is not None
+        return mt
+
+    def mask_for(self, t: TypeInfo) -> Optional[TypeInfo]:
+        return self.target.mask_type(t.bits, self.W)
+
+    def to_canonical(self, text: str, mt: TypeInfo) -> Optional[str]:
+        canon = self.canonical()
+        if mt.key == canon.key:
+            return text
+        return self.macro("mask_convert", f=mt, t=canon, m=text)
+
+    def mask_as(self, m: Value, mt: TypeInfo) -> str:
+        canon = self.canonical()
+        name = self.reg(m)
+        if mt.key == canon.key:
+            return name
+        converted = self.macro("mask_convert", f=canon, t=mt, m=name)
+        assert converted is not None, f"no mask conversion {canon.key} -> {mt.key}"
+        return converted
+
+    def horizontal(self, inst: Call) -> None:
+        bits = self.lane_bits(inst.operands[0])
+        active = (self.lane_bits(inst.mask) if inst.mask is not None
+                  else f"{(1 << self.W) - 1}u")
+        test = f"({bits} & {active})" if inst.callee == ANY else \
+            f"((({bits}) & ({active})) == ({active}))"
+        self.lines.append(f"{self.names[inst]} = {test} ? 1 : 0;")
+
+    def lane_bits(self, m: Value) -> str:
+        """The lanes of a mask as bits of an unsigned (lane k: bit k)."""
+        if isinstance(m.type, VectorType) and self.in_reg(m):
+            return f"({self.macro('mask_bits', mt=self.canonical(), m=self.reg(m))})"
+        if isinstance(m.type, VectorType):
+            name = self.names[m]
+            return "(" + " | ".join(f"((unsigned)({name}[{k}] != 0) << {k})"
+                                    for k in range(self.W)) + ")"
+        return f"({self.scalar(m)} ? {(1 << self.W) - 1}u : 0u)"
+
+    def store_lanes(self, t: Type, name: str, p: str) -> str:
+        """C that stores the value ``name`` of type ``t`` at ``p`` (W lanes for a vector)."""
+        if not isinstance(t, VectorType):
+            return f"*{p} = {name};"
+        ti = self.reg_type(t)
+        if ti is None:
+            return f"for (int s2s_j = 0; s2s_j < {self.W}; s2s_j++) {p}[s2s_j] = {name}[s2s_j];"
+        return self.macro("store", t=ti, p=p, v=name) or ""
+
+    def load_lanes(self, t: Type, name: str, p: str) -> str:
+        """C that sets ``name`` of type ``t`` from W lanes at ``p``."""
+        if not isinstance(t, VectorType):
+            return f"{name} = *{p};"
+        ti = self.reg_type(t)
+        if ti is None:
+            return f"for (int s2s_j = 0; s2s_j < {self.W}; s2s_j++) {name}[s2s_j] = {p}[s2s_j];"
+        return f"{name} = {self.macro('load', t=ti, p=p)};"
+
+    # -- the generic per-lane loop ---------------------------------------------------------
+    def per_lane(self, inst: Instruction) -> None:
+        pre: list[str] = []
+        lane: list[str] = []
+        for k, op in enumerate(inst.operands):
+            lane.append(self.lane_of(op, pre, f"in{k}"))
+        guard = ""
+        if inst.mask is not None:
+            guard = f"if ({self.lane_of(inst.mask, pre, 'mk')}) "
+        stmt, post = self.lane_statement(inst, lane, pre)
+        text = self.target.render("per_lane.c.j2", W=self.W, pre=pre, guard=guard, stmt=stmt,
+                                  post=post)
+        self.lines.extend(text.rstrip("\n").split("\n"))
+
+    def lane_of(self, v: Value, pre: list[str], hint: str) -> str:
+        """Lane ``s2s_j`` of an operand (a register spilled to an array first)."""
+        if not isinstance(v.type, VectorType):
+            return self.scalar(v)
+        if not self.in_reg(v):
+            return _as_lane(v.type, f"{self.names[v]}[s2s_j]")
+        ti = self.reg_type(v.type)
+        assert ti is not None
+        if ti.is_mask:
+            bits = f"s2s_{hint}"
+            pre.append(f"unsigned {bits} = {self.macro('mask_bits', mt=ti, m=self.reg(v))};")
+            return f"(({bits} >> s2s_j) & 1u)"
+        arr = f"s2s_{hint}"
+        pre.append(f"{ti.scalar} {arr}[{self.W}];")
+        pre.append(self.macro("store", t=ti, p=arr, v=self.reg(v)) or "")
+        return _as_lane(v.type, f"{arr}[s2s_j]")
+
+    def lane_statement(self, inst: Instruction, lane: list[str], pre: list[str]
+                       ) -> tuple[str, list[str]]:
+        """The scalar C of one lane, and what reloads the result."""
+        if isinstance(inst, (VStore, Scatter)):
+            addr = f"({lane[1]} + s2s_j)" if isinstance(inst, VStore) else lane[1]
+            return f"*{addr} = {lane[0]};", []
+        if isinstance(inst, (Call,)) and inst.type == VOID:
+            return f"{inst.callee}({', '.join(lane)});", []
+        expr = self.lane_expression(inst, lane)
+        t = inst.type
+        if not isinstance(t, VectorType):          # extractlane, reduce
+            return expr, []
+        elem = _lane_type(t.elem)
+        if isinstance(t.elem, PtrType):
+            expr = f"(uint64_t)(uintptr_t){expr}"
+        if not self.in_reg(inst):
+            return f"{self.names[inst]}[s2s_j] = {expr};", []
+        ti = self.reg_type(t)
+        assert ti is not None
+        init = " = {0}" if inst.mask is not None or isinstance(inst, (VLoad, Gather)) else ""
+        if ti.is_mask and self.target.mask_kind == "bits":
+            pre.append("unsigned s2s_ob = 0;")
+            return (f"if ({expr}) s2s_ob |= 1u << s2s_j;",
+                    [f"{self.names[inst]} = ({ti.ctype})s2s_ob;"])
+        if ti.is_mask:
+            it = self.target.vtype(f"i{self.mask_bits}", self.W)
+            assert it is not None
+            pre.append(f"{it.scalar} s2s_out[{self.W}]{init};")
+            post = [f"{it.ctype} s2s_t = {self.macro('load', t=it, p='s2s_out')};",
+                    f"{it.ctype} s2s_z = {self.macro('broadcast', t=it, x='0')};",
+                    f"{self.names[inst]} = {self.macro('cmp_ne', t=it, a='s2s_t', b='s2s_z', mt=ti)};"]
+            return f"s2s_out[s2s_j] = ({expr}) ? -1 : 0;", post
+        pre.append(f"{c_decl(elem, 's2s_out')}[{self.W}]{init};")
+        return f"s2s_out[s2s_j] = {expr};", [f"{self.names[inst]} = {self.macro('load', t=ti, p='s2s_out')};"]
+
+    def lane_expression(self, inst: Instruction, lane: list[str]) -> str:
+        if isinstance(inst, Splat):
+            return lane[0]
+        if isinstance(inst, StepVector):
+            return "s2s_j"
+        if isinstance(inst, VLoad):
+            return f"{lane[0]}[s2s_j]"
+        if isinstance(inst, Gather):
+            return f"(*{lane[0]})"
+        if isinstance(inst, InsertLane):
+            return f"(s2s_j == {lane[2]} ? {lane[1]} : {lane[0]})"
+        if isinstance(inst, (ExtractLane, Reduce)):
+            return self.lane_scalar_result(inst, lane)
+        return scalar_expr(inst, lane)
+
+    def lane_scalar_result(self, inst: Instruction, lane: list[str]) -> str:
+        dst = self.names[inst]
+        if isinstance(inst, ExtractLane):
+            return f"if (s2s_j == {lane[1]}) {dst} = {lane[0]};"
+        first = f"{self.fresh('first')}"
+        self.decls.append(f"int {first}")
+        self.lines.append(f"{first} = 1;")
+        combined = binop_expr(inst.op, inst.type, dst, lane[0])  # type: ignore[attr-defined]
+        return f"{{ {dst} = {first} ? {lane[0]} : {combined}; {first} = 0; }}"
+
+    # -- control -----------------------------------------------------------------------------
+    def terminator(self, inst: Instruction) -> None:
+        block = inst.block
+        assert block is not None
+        if isinstance(inst, Ret):
+            for name, v in zip(self.results, inst.operands):
+                self.lines.extend(self.copy(v, name))
+            self.lines.append(f"goto {self.end_label};")
+        elif isinstance(inst, Br):
+            self.lines.extend(self.edge(block, inst.target))
+        elif isinstance(inst, CondBr):
+            self.lines.append(f"if ({self.scalar(inst.operands[0])}) {{")
+            self.lines.extend(self.edge(block, inst.if_true))
+            self.lines.append("} else {")
+            self.lines.extend(self.edge(block, inst.if_false))
+            self.lines.append("}")
+        elif isinstance(inst, Switch):
+            self.lines.append(f"switch ({self.scalar(inst.operands[0])}) {{")
+            for k, succ in inst.cases:
+                self.lines.append(f"case {literal(k, inst.operands[0].type)}: {{")
+                self.lines.extend(self.edge(block, succ))
+                self.lines.append("}")
+            self.lines.append("default: {")
+            self.lines.extend(self.edge(block, inst.default))
+            self.lines.append("}")
+            self.lines.append("}")
+
+    def edge(self, pred: Block, succ: Block) -> list[str]:
+        """The phi copies of an edge (in parallel) and the jump."""
+        phis = succ.phis
+        out: list[str] = []
+        temps = []
+        for phi in phis:
+            temp = self.fresh(f"{phi.name}_in")
+            self.decls.append(self.decl_of(phi.type, temp))
+            out += self.copy(phi.value_from(pred), temp)
+            temps.append(temp)
+        for phi, temp in zip(phis, temps):
+            out += self.copy_named(phi.type, temp, self.names[phi])
+        out.append(f"goto {self.labels[succ]};")
+        return out
+
+    def copy(self, v: Value, dst: str) -> list[str]:
+        if isinstance(v, (Constant, Undef)):
+            return [f"{dst} = {value_literal(v)};"]
+        return self.copy_named(v.type, self.names[v], dst)
+
+    def copy_named(self, t: Type, src: str, dst: str) -> list[str]:
+        """``dst = src``; arrays lane by lane."""
+        if isinstance(t, VectorType) and self.reg_type(t) is None:
+            return [f"for (int s2s_j = 0; s2s_j < {self.W}; s2s_j++) "
+                    f"{dst}[s2s_j] = {src}[s2s_j];"]
+        return [f"{dst} = {src};"]
+
+
+def _as_lane(t: Type, text: str) -> str:
+    """A lane value in C: pointers travel as 64-bit integers."""
+    if isinstance(t, VectorType) and isinstance(t.elem, PtrType):
+        return f"(({c_type(t.elem)})(uintptr_t){text})"
+    return text
+
+
+def _ab(emitter: VectorIREmitter, ops: list[Value]) -> dict[str, str]:
+    return dict(zip("ab", [emitter.reg(o) for o in ops]))
+
+
+def _lane_type(t: Type) -> Type:
+    """Pointers travel as 64-bit integers in vectors."""
+    return U64 if isinstance(t, PtrType) else t
+
+
+def _mask_bits(fn: Function) -> int:
+    """The lane width of the region's masks: the widest vector element
+    (addresses aside: they only feed gathers and scatters)."""
+    widest = 0
+    for inst in fn.instructions():
+        for t in [inst.type] + [o.type for o in inst.operands]:
+            if isinstance(t, VectorType) and t.elem != I1 and not isinstance(t.elem, PtrType):
+                widest = max(widest, t.elem.bits)  # type: ignore[attr-defined]
+    return widest or 32
+
+
+def _c_name(hint: str) -> str:
+    return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in hint)
+
