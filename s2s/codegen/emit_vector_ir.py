@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from ..ir.types import I1, U64, VOID, ArrayType, PtrType, Type, VectorType
-from ..ir.values import (ALL, ANY, Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
+from ..ir.types import I1, U64, VOID, ArrayType, IntType, PtrType, Type, VectorType
+from ..ir.values import (ALL, ANY, Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr, Gep,
                          Constant, Function, Instruction, Phi, Ret, Select, Store,
                          Switch, UnOp, Undef, Value)
 from ..ir.vector import (ExtractLane, Gather, InsertLane, Reduce, Scatter, Splat, StepVector,
@@ -60,7 +60,7 @@ class VectorIREmitter:
         self.decls: list[str] = []
         self.lines: list[str] = []
         self.counter = 0
-        self.mask_bits = _mask_bits(fn)
+        self.mask_bits = _mask_bits(fn, target, width)
         self.labels = {b: f"{prefix}_{_c_name(b.name)}_{k}" for k, b in enumerate(fn.blocks)}
 
     # -- names and types -------------------------------------------------------------
@@ -115,14 +115,15 @@ class VectorIREmitter:
                 self.declare(a)
         for name, t in zip(self.results, self.fn.ret_types):
             self.decls.append(self.decl_of(t, name))
+        self.folded = {inst for inst in self.fn.instructions() if self.folds(inst)}
         for b in self.fn.blocks:
             for inst in b.instructions:
-                if inst.type != VOID and not inst.is_terminator:
+                if inst.type != VOID and not inst.is_terminator and inst not in self.folded:
                     self.declare(inst)
         for b in self.fn.blocks:
             self.lines.append(f"{self.labels[b]}:;")
             for inst in b.instructions:
-                if not isinstance(inst, Phi):
+                if not isinstance(inst, Phi) and inst not in self.folded:
                     self.instruction(inst)
         return EmittedBody(self.decls, self.lines, self.needs)
 
@@ -167,10 +168,67 @@ class VectorIREmitter:
         self.decls.append(c_decl(inst.allocated, storage))
         self.lines.append(f"{self.names[inst]} = &{storage};")
 
+    # -- base[index] addresses --------------------------------------------------------------
+    def indexed(self, ptrs: Value) -> Optional[tuple[Value, Value, int]]:
+        """(base, index, element size) of ``gep base, index`` with a scalar
+        base and a vector of signed 32-bit or 64-bit indices: gathers and
+        scatters take the index itself, no vector of addresses."""
+        if not isinstance(ptrs, Gep) or isinstance(ptrs.operands[0].type, VectorType):
+            return None
+        base, index = ptrs.operands
+        t = index.type
+        if not isinstance(t, VectorType) or not isinstance(t.elem, IntType):
+            return None
+        size = base.type.pointee.size  # type: ignore[attr-defined]
+        if size not in (1, 2, 4, 8) or not (t.elem.bits == 64 or (t.elem.bits == 32 and t.elem.signed)):
+            return None
+        return base, index, size
+
+    def folds(self, inst: Instruction) -> bool:
+        """A gep only gathers and scatters use as their address (by its index)."""
+        return self.indexed(inst) is not None and bool(inst.users) and all(
+            (isinstance(u, Gather) and u.operands[0] is inst)
+            or (isinstance(u, Scatter) and u.operands[1] is inst and u.operands[0] is not inst)
+            for u in inst.users)
+
+    def indexed_access(self, inst: Instruction) -> Optional[str]:
+        """A gather or scatter through a folded gep as the target's
+        ``[masked_]gather_base`` / ``[masked_]scatter_base``."""
+        ptrs = inst.operands[0] if isinstance(inst, Gather) else inst.operands[1]
+        found = self.indexed(ptrs) if ptrs in self.folded else None
+        value = inst if isinstance(inst, Gather) else inst.operands[0]
+        t = self.reg_type(value.type)
+        if found is None or t is None or t.is_mask:
+            return None
+        base, index, size = found
+        it = self.reg_type(index.type)
+        if it is None or not self.in_reg(index):
+            return None
+        name = ("masked_" if inst.mask is not None else "") + \
+            ("gather_base" if isinstance(inst, Gather) else "scatter_base")
+        args: dict[str, Any] = dict(t=t, base=self.scalar(base), idx=self.reg(index), it=it,
+                                    scale=size)
+        if isinstance(inst, Scatter):
+            args["v"] = self.reg(inst.operands[0])
+        if inst.mask is not None:
+            mt = self.mask_for(t)
+            if mt is None or not self.in_reg(inst.mask):
+                return None
+            args.update(m=self.mask_as(inst.mask, mt), mt=mt)
+        if isinstance(inst, Scatter) and not self.in_reg(inst.operands[0]):
+            return None
+        return self.macro(name, **args)
+
     # -- selection: an instruction as the target's macro -------------------------------
     def selected(self, inst: Instruction) -> Optional[str]:
         """``dst = macro(...);`` when the target has the operation for these
         types and every vector operand is in a register; else None."""
+        if isinstance(inst, (Gather, Scatter)) and inst.operands[-1] in self.folded:
+            expr = self.indexed_access(inst)
+            if expr is None:
+                return None
+            return f"{self.names[inst]} = {expr};" if isinstance(inst, Gather) else \
+                (expr if expr.endswith(";") else expr + ";")
         vectors = [v for v in [inst] + list(inst.operands) if isinstance(v.type, VectorType)]
         if inst.mask is not None:
             vectors.append(inst.mask)
@@ -335,7 +393,11 @@ class VectorIREmitter:
         pre: list[str] = []
         lane: list[str] = []
         for k, op in enumerate(inst.operands):
-            lane.append(self.lane_of(op, pre, f"in{k}"))
+            if op in self.folded:       # base[index] of a gather or scatter
+                base, index, _ = self.indexed(op)  # type: ignore[misc]
+                lane.append(f"({self.scalar(base)} + {self.lane_of(index, pre, f'ix{k}')})")
+            else:
+                lane.append(self.lane_of(op, pre, f"in{k}"))
         guard = ""
         if inst.mask is not None:
             guard = f"if ({self.lane_of(inst.mask, pre, 'mk')}) "
@@ -492,15 +554,15 @@ def _lane_type(t: Type) -> Type:
     return U64 if isinstance(t, PtrType) else t
 
 
-def _mask_bits(fn: Function) -> int:
-    """The lane width of the region's masks: the widest vector element
-    (addresses aside: they only feed gathers and scatters)."""
-    widest = 0
-    for inst in fn.instructions():
-        for t in [inst.type] + [o.type for o in inst.operands]:
-            if isinstance(t, VectorType) and t.elem != I1 and not isinstance(t.elem, PtrType):
-                widest = max(widest, t.elem.bits)  # type: ignore[attr-defined]
-    return widest or 32
+def _mask_bits(fn: Function, target: Target, width: int) -> int:
+    """The lane width of the region's masks: the widest vector element the
+    target has a mask of W lanes for (addresses aside: they only feed
+    gathers and scatters); masks of other widths are converted where used."""
+    bits = {t.elem.bits for inst in fn.instructions()  # type: ignore[attr-defined]
+            for t in [inst.type] + [o.type for o in inst.operands]
+            if isinstance(t, VectorType) and t.elem != I1 and not isinstance(t.elem, PtrType)}
+    usable = [b for b in bits if target.mask_type(b, width) is not None]
+    return max(usable) if usable else max(bits, default=32)
 
 
 def _c_name(hint: str) -> str:

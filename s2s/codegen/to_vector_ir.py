@@ -127,7 +127,9 @@ class _Widening:
         stride = self.div.shape_of(v).stride
         assert stride is not None
         t = v.type
-        index_t = t if isinstance(t, IntType) else I64
+        # lane offsets of an address: 32-bit indices, which gathers and
+        # scatters take as they are (W * stride is far below 2^31)
+        index_t = t if isinstance(t, IntType) else I32
         step = self.emit(StepVector(self.vtype(index_t), "step"))
         if isinstance(t, PtrType):
             size = t.pointee.size
