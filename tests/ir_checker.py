@@ -11,6 +11,9 @@ Set-up
                                       (canonicalize always runs first)
     ; RUN: --boscc-threshold=4 boscc  an option of the passes, as on the
                                       command line (also --no-all-true)
+    ; RUN: linearize widen=4          last, widen the function to vector IR
+                                      of 4 lanes (s2s/codegen/to_vector_ir.py):
+                                      the CHECK lines read the vector IR
     ; WIDTH: 8                        vector width of the analysis (compare
                                       rule T6)
 
@@ -61,7 +64,9 @@ from pathlib import Path
 from typing import Optional
 
 from s2s.analysis.divergence import DivergenceInfo, compute_divergence
-from s2s.analysis.memory import access_of
+from s2s.analysis.memory import MemoryAccesses, access_of
+from s2s.codegen.to_vector_ir import widen_to_vector_ir
+from s2s.ir.verifier import verify
 from s2s.analysis.shapes import VectorShape
 from s2s.diagnostics import Unsupported
 from s2s.ir.parser import IRError, parse_module
@@ -250,12 +255,30 @@ def run_case(case: Case) -> Result:
     names = ["canonicalize"] + [w for w in words if not w.startswith("--")]
     if names[1:2] == ["canonicalize"]:
         names.pop(0)
+    width = _widen_width(names, runs[0])
     by_pass = {p.name: p for p in PIPELINE}
     unknown = [n for n in names if n not in by_pass]
     if unknown:
         raise CaseError(f"{runs[0]}: no pass named {', '.join(unknown)}")
     run_passes(state, tuple(by_pass[n] for n in names))
+    if width is not None:
+        vf = widen_to_vector_ir(state.fn, state.get(DivergenceInfo), width,
+                                state.get(MemoryAccesses))
+        verify(vf.fn)
+        return Result(state.fn, state.arg_shapes, print_function(vf.fn))
     return Result(state.fn, state.arg_shapes, print_function(state.fn))
+
+
+def _widen_width(names: list[str], where: Directive) -> Optional[int]:
+    """The lanes of a final ``widen=W`` (removed from ``names``), or None."""
+    if not names or not names[-1].startswith("widen="):
+        if any(n.startswith("widen=") for n in names):
+            raise CaseError(f"{where}: widen=W must come last")
+        return None
+    width = names.pop()[len("widen="):]
+    if not width.isdigit() or int(width) < 1:
+        raise CaseError(f"{where}: widen=W needs a lane count, not {width!r}")
+    return int(width)
 
 
 def _set_option(state: PassState, option: str, where: Directive) -> None:

@@ -75,6 +75,9 @@ class _Widening:
         """Value -> its scalar form (uniform: the value; strided: lane 0)."""
         self.vectors: dict[Value, Value] = {}
         """Value -> its vector form."""
+        self.made: dict[tuple[Block, Value], Value] = {}
+        """Vector forms of uniform and strided values made in a block (they
+        serve the rest of that block)."""
         self.blocks: dict[Block, Block] = {}
         self.cur: Block = Block()
         self.anchor: Optional[Instruction] = None
@@ -118,10 +121,12 @@ class _Widening:
         """The vector form (made before the current insertion point if needed)."""
         if v in self.vectors:
             return self.vectors[v]
-        base = self.scalar(v)
-        if self.kind(v) != "s":
-            return self.emit(Splat(base, self.vtype(v.type), f"{v.name}.splat"))
-        return self.strided_vector(v, base)
+        key = (self.cur, v)
+        if key not in self.made:
+            base = self.scalar(v)
+            self.made[key] = self.emit(Splat(base, self.vtype(v.type), f"{v.name}.splat")) \
+                if self.kind(v) != "s" else self.strided_vector(v, base)
+        return self.made[key]
 
     def strided_vector(self, v: Value, lane0: Value) -> Value:
         stride = self.div.shape_of(v).stride
