@@ -155,6 +155,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--math", default="vector", choices=["vector", "exact"],
                    help="vector: libmvec on x86 (<= 4 ulp, link -lmvec); "
                         "exact: scalar libm per lane (default: %(default)s)")
+    p.add_argument("--vector-ir", action="store_true",
+                   help="experimental: generate the loops it can take (loop variable and "
+                        "live-ins only, no reductions, calls or stack objects) through the "
+                        "vector IR instead of the text-based widener")
     p.add_argument("--no-refill", action="store_true",
                    help="keep lanes in groups of consecutive iterations around a divergent "
                         "loop (default: a lane whose loop ends takes its next iteration)")
@@ -556,7 +560,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
                              refill=not args.no_refill, refill_ratio=args.refill_ratio,
                              boscc_threshold=args.boscc_threshold,
                              emit_cfg=args.emit_cfg, print_shapes=args.print_shapes,
-                             print_after=args.print_after,
+                             print_after=args.print_after, vector_ir=args.vector_ir,
                              line_directives=args.input if args.line_directives else None)
     try:
         input_stat = check_input(args.input)

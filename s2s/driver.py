@@ -100,6 +100,8 @@ class Options:
     print_shapes: bool = False
     print_after: list[str] = field(default_factory=list)
     """Pipeline passes after which each region's IR is printed to stdout."""
+    vector_ir: bool = False
+    """--vector-ir: the loops the vector IR path takes are generated through it."""
 
     def pass_options(self, target: Target) -> PassOptions:
         """What the passes read, for ``target``."""
@@ -163,7 +165,8 @@ def run(path: str, options: Options) -> Result:
     _warn_unparsed(views, result)
     main = next(v.parsed for v in views.values() if v.parsed is not None)
     _warn_included_loops(main, result)
-    codegen_options = CodegenOptions(math=options.math, simdlen=options.simdlen)
+    codegen_options = CodegenOptions(math=options.math, simdlen=options.simdlen,
+                                     vector_ir=options.vector_ir)
     replacements: list[Replacement] = []
     needs: dict[str, Optional[set[str]]] = {t.name: None for t in targets}
     by_offset = _pragmas_by_offset(views, targets)

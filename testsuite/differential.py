@@ -191,6 +191,8 @@ VARIANTS: dict[str, Variant] = {
         # The AVX2 code built by a compiler that may use AVX-512 (-march=native
         # on an AVX-512 machine): what a user of --target avx2 gets.
         Variant("avx2", ("--target", "avx2"), ("avx2",)),
+        # The experimental vector IR path (tests/test_vector_ir_kernels.py).
+        Variant("vir", ("--vector-ir",), ("avx512", "avx2", "neon")),
     )
 }
 

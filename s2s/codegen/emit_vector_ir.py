@@ -51,8 +51,11 @@ class VectorIREmitter:
     """Emits one vector function's body for ``target``."""
 
     def __init__(self, fn: Function, width: int, target: Target, arg_names: list[str],
-                 results: list[str], end_label: str, prefix: str = "s2s") -> None:
+                 results: list[str], end_label: str, prefix: str = "s2s",
+                 vector_math: bool = True) -> None:
         self.fn, self.W, self.target = fn, width, target
+        self.vector_math = vector_math
+        """Math calls go to the target's vector math library (``--math vector``)."""
         self.results, self.end_label, self.prefix = results, end_label, prefix
         self.needs: set[Any] = set()
         self.ops = target.ops(lambda name: self.needs.add(("helper", name)) or "")
@@ -120,8 +123,10 @@ class VectorIREmitter:
             for inst in b.instructions:
                 if inst.type != VOID and not inst.is_terminator and inst not in self.folded:
                     self.declare(inst)
+        targets = {s for b in self.fn.blocks for s in b.successors}
         for b in self.fn.blocks:
-            self.lines.append(f"{self.labels[b]}:;")
+            if b in targets:
+                self.lines.append(f"{self.labels[b]}:;")
             for inst in b.instructions:
                 if not isinstance(inst, Phi) and inst not in self.folded:
                     self.instruction(inst)
@@ -283,7 +288,10 @@ class VectorIREmitter:
             assert t is not None
             if t.is_mask:
                 return self.macro("mask_splat", mt=t, x=self.scalar(ops[0]))
-            return self.macro("broadcast", t=t, x=self.scalar(ops[0]))
+            x = self.scalar(ops[0])
+            if isinstance(ops[0].type, PtrType):
+                x = f"(uint64_t)(uintptr_t){x}"
+            return self.macro("broadcast", t=t, x=x)
         if isinstance(inst, StepVector):
             assert t is not None and isinstance(inst.type, VectorType)
             lanes = [literal(k, inst.type.elem) for k in range(self.W)]
@@ -294,7 +302,10 @@ class VectorIREmitter:
             f = self.reg_type(ops[0].type)
             if f is None or f.is_mask:
                 return None
-            return self.macro("extract", t=f, v=self.reg(ops[0]), j=int(ops[1].value))
+            lane = self.macro("extract", t=f, v=self.reg(ops[0]), j=int(ops[1].value))
+            if lane is not None and isinstance(inst.type, PtrType):
+                lane = f"(({c_type(inst.type)})(uintptr_t){lane})"
+            return lane
         if isinstance(inst, Call) and inst.mask is None and t is not None and not t.is_mask:
             return self.math(inst, t)
         return None
@@ -322,6 +333,8 @@ class VectorIREmitter:
             return None
         if inst.callee in EXACT_MATH:
             return self.macro(inst.callee, t=t, **dict(zip("abc", args)))
+        if not self.vector_math:
+            return None
         name = self.target.vector_math_name(inst.callee, len(args), t)
         if name is None:
             return None

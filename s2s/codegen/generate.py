@@ -25,11 +25,15 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
-from ..analysis.memory import indexed_address
+from ..analysis.memory import indexed_address, memory_counts
+from ..ir.verifier import verify
+from ..transform.dce import eliminate_dead_code
+from .emit_vector_ir import VectorIREmitter
+from .to_vector_ir import widen_to_vector_ir
 from ..diagnostics import Location, Unsupported, internal_error
-from ..ir.complex_calls import COMPLEX_CALLS
+from ..ir.complex_calls import COMPLEX_CALLS, complex_call_named
 from ..ir.types import I1, I32, U64, FloatType, IntType, PtrType, Type
-from ..ir.values import (Call, Cast, Cmp, Constant, Gep, Load, Ret,
+from ..ir.values import (HORIZONTAL, Alloca, Call, FieldAddr, Cast, Cmp, Constant, Gep, Load, Ret,
                          Store, Value)
 from .cexpr import c_decl, c_type, literal, unsigned_of
 from .emit import INDENT, Emitter, indent_lines
@@ -50,6 +54,9 @@ class CodegenOptions:
     name -> (codegen.variant.Signature, [vfabi.Variant])."""
     no_variant: dict[str, str] = field(default_factory=dict)
     """Callees whose internal variant could not be made, and why."""
+    vector_ir: bool = False
+    """Experimental (``--vector-ir``): loops the vector IR path takes
+    (``vector_ir_loop``) are widened to vector IR and emitted from it."""
 
 
 @dataclass
@@ -65,6 +72,20 @@ class GeneratedLoop:
     """Prelude items (see ``prelude``)."""
     refill: bool = False
     """The loop runs with lane refill (transform.refill)."""
+
+
+def vector_ir_loop(region: Any) -> bool:
+    """Whether the experimental vector IR path takes the loop: parameters
+    the loop variable and live-ins only (no reductions, linear or
+    lastprivate variables, no results), no calls but math functions, one
+    loop level, no stack objects, no struct fields."""
+    if region.results or region.outer_loops:
+        return False
+    if any(b.role not in ("iv", "uniform") for b in region.args):
+        return False
+    return all(not isinstance(i, (Alloca, FieldAddr)) and (not isinstance(i, Call) or (
+        i.pure and complex_call_named(i.callee) is None) or i.callee in HORIZONTAL)
+        for i in region.fn.instructions())
 
 
 # -- width -------------------------------------------------------------------------------
@@ -337,6 +358,8 @@ class _LoopGen:
         region, target = self.region, self.target
         W, mbits = choose_width(region, self.div, target, self.options, self.records)
         self.W, self.mbits = W, mbits
+        if self.options.vector_ir and vector_ir_loop(region):
+            return self.run_vector_ir()
         tag = f"{target.name}_{region.line}_{region.column}"
         w = self.widener(region.fn, self.div, self.mem, self.records, tag)
         self.parallel = bool(region.worksharing) and not region.outer_loops
@@ -370,6 +393,39 @@ class _LoopGen:
         stats = {"memory": dict(counted.memory), "calls": dict(counted.calls),
                  "allocas": dict(counted.allocas), "call_sites": list(counted.call_sites)}
         return GeneratedLoop(text, W, stats, needs, refill=refill is not None)
+
+    def run_vector_ir(self) -> GeneratedLoop:
+        """The loop through the vector IR (s2s/codegen/to_vector_ir.py,
+        emit_vector_ir.py): the loop variable's lane 0 and the live-ins as
+        parameters of the vector function, the scalar remainder as before."""
+        region, W = self.region, self.W
+        tag = f"{self.target.name}_{region.line}_{region.column}"
+        vf = widen_to_vector_ir(region.fn, self.div, W, self.mem)
+        eliminate_dead_code(vf.fn)    # what the widening made and nothing reads
+        verify(vf.fn)
+        self.parallel = bool(region.worksharing) and not region.outer_loops
+        self.iv_binding = next(b for b in region.args if b.role == "iv")
+        setup, iter_setup, names = [], [], []
+        for k, b in enumerate(region.args):
+            t, name = b.arg.type, f"s2s_{tag}_a{k}"
+            names.append(name)
+            if b.role == "iv":
+                iter_setup.append(f"const {c_decl(t, name)} = "
+                                  f"{self.lane0('s2s_lo', region.bounds.step, t, 's2s_k')};")
+            else:
+                const = "" if isinstance(t, PtrType) else "const "
+                setup.append(f"{const}{c_decl(t, name)} = {self.conv(t, b.c_expr)};")
+        end = f"s2s_{tag}_end"
+        em = VectorIREmitter(vf.fn, W, self.target, names, [], end, prefix=f"s2s_{tag}",
+                             vector_math=self.options.math == "vector")
+        body = em.emit()
+        body.lines.append(f"{end}:;")
+        setup += [f"(void){n};" for n in names if not n.endswith("_a0")]
+        text = self.assemble(setup, [*iter_setup, f"(void){names[0]};"], [], body, body.lines)
+        stats = {"memory": memory_counts(self.mem),
+                 "calls": dict.fromkeys(("vector_variant", "vector_math", "serialized"), 0),
+                 "allocas": {"uniform": 0, "varying": 0}, "call_sites": []}
+        return GeneratedLoop(text, W, stats, body.needs)
 
     def accumulator_items(self, em: Emitter, folds: list[Any], acc_init: list[Any]
                           ) -> list[dict[str, str]]:
