@@ -1,6 +1,6 @@
 """File-level handling of ``declare simd`` functions: their vector variants.
 
-For each function defined in the file, every ABI variant (s2s.codegen.vfabi)
+For each function defined in the file, every ABI variant (s2s.vfabi)
 is emitted right after the definition, for x86-64 and AArch64 behind
 their architecture macros.  The body of each variant *shape* (mask, vlen,
 parameter kinds) is lowered once per target view (s2s.frontend.lower_function),
@@ -20,11 +20,11 @@ from .codegen.generate import CodegenOptions, GeneratedLoop
 from .codegen.target import Target
 from .codegen.variant import (Core, Signature, family_block, lane_call, no_gcc_clones,
                               wrapper)
-from .codegen.vfabi import ISAS, FAMILIES, Variant
+from .vfabi import ISAS, FAMILIES, Variant
 from .diagnostics import Unsupported
-from .frontend.clauses import ClauseSet
 from .frontend.declare_simd import SimdFunction
 from .frontend.lower_function import lower_function
+from .ir.clauses import ClauseSet
 from .pipeline import analyze, control_counts, generate
 from .report import RegionReport
 

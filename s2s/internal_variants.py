@@ -28,7 +28,7 @@ from typing import Any, Optional
 from .codegen.generate import CodegenOptions, choose_width
 from .codegen.target import Target
 from .codegen.variant import Signature, family_block, wrapper
-from .codegen.vfabi import ISAS, FAMILIES, NoVariants, ParamKind, Variant, \
+from .vfabi import ISAS, FAMILIES, NoVariants, ParamKind, Variant, \
     characteristic_type
 from .diagnostics import Unsupported
 from .frontend.declare_simd import SimdFunction, signature

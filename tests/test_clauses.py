@@ -6,15 +6,8 @@ from typing import Optional
 import pytest
 
 from s2s.diagnostics import Location, UserError
-from s2s.frontend.clauses import (
-    Aligned,
-    ClauseSet,
-    Linear,
-    Reduction,
-    evaluate_constant,
-    parse_pragma_line,
-    tokenize,
-)
+from s2s.frontend.clauses import evaluate_constant, parse_pragma_line, tokenize
+from s2s.ir.clauses import Aligned, ClauseSet, Linear, Reduction
 
 HERE = Location("k.c", 7, 3)
 

@@ -9,7 +9,7 @@ import clang.cindex as ci
 import pytest
 
 from s2s.diagnostics import UserError
-from s2s.frontend.clauses import Linear, Reduction
+from s2s.ir.clauses import Linear, Reduction
 from s2s.frontend import parse as parse_module
 from s2s.frontend.parse import ParsedFile, builtin_include_dir, parse_file
 from s2s.frontend.pragmas import Pragma, find_pragmas, scan_pragma_lines

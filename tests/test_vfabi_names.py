@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from s2s.codegen.vfabi import ParamKind
+from s2s.vfabi import ParamKind
 from s2s.frontend.declare_simd import collect
 from s2s.frontend.parse import parse_file
 from s2s.frontend.pragmas import find_pragmas

@@ -101,7 +101,7 @@ class Target:
     not compiled although the ISA is there: the next branch is taken instead."""
     vfabi_family: tuple[str, ...] = ()
     """Vector Function ABI ISA letters whose variants objects of this
-    architecture define (s2s.codegen.vfabi.FAMILIES)."""
+    architecture define (s2s.vfabi.FAMILIES)."""
     vfabi_isa: str = ""
     """The ISA letter of the variants this target's function bodies become."""
     vfabi_calls: tuple[str, ...] = ()

@@ -1,6 +1,6 @@
 """C text of the vector variants of a declare simd function.
 
-Each variant is an ABI wrapper around a core (s2s.codegen.vfabi has the ABI):
+Each variant is an ABI wrapper around a core (s2s.vfabi has the ABI):
 
     [static unused] <target attribute> RET _ZGV...(vector pieces..., mask pieces...)
     {
@@ -34,9 +34,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..ir.types import PtrType, Type
-from ..frontend.lower_function import MASK_C
+from ..vfabi import MASK_C, Piece, Variant, mask_pieces, pieces
 from .branch_markers import SCALAR, branch_marker, variant_region
-from .vfabi import Piece, Variant, mask_pieces, pieces
 
 INDENT = "    "
 

@@ -40,7 +40,7 @@ from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.complex_calls import ComplexCall, complex_call_named
 from ..ir.types import I1, U64, FloatType, IntType, PtrType, Type
 from .variant import prototype
-from .vfabi import ISAS, mask_pieces, pieces
+from ..vfabi import ISAS, mask_pieces, pieces
 from ..ir.values import (HORIZONTAL, LANE, WIDTH, Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
                          Constant, FieldAddr, Gep, Instruction, Load, Phi, Ret,
                          Select, Store, Switch, UnOp, Undef, Value)

@@ -1,4 +1,4 @@
-"""The OpenMP SIMD clause model and the parser of one ``#pragma omp`` line.
+"""The parser of one ``#pragma omp`` line (the clause model is s2s.ir.clauses).
 
 ``parse_pragma(tokens, location, lookup)`` turns the tokens that follow
 ``#pragma omp`` (``parse_pragma_line`` the text of the whole line) into a
@@ -34,18 +34,15 @@ clause expressions (``ClauseSet.expressions``) are kept with their locations:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Optional, Union
 
 from s2s.diagnostics import Location, Unsupported, UserError
 
+from ..ir.clauses import REDUCTION_OPS, Aligned, ClauseSet, Linear, Reduction, Token, VarRef
+
 Lookup = Callable[[str], Optional[str]]
 """Macro name -> replacement text (None when not an object-like macro)."""
-
-LOOP_DIRECTIVES = ("simd", "for simd", "parallel for simd")
-DIRECTIVES = LOOP_DIRECTIVES + ("declare simd",)
-
-REDUCTION_OPS = ("+", "*", "-", "min", "max", "&", "|", "^", "&&", "||")
 
 # Clauses of the simd part of a loop directive / of declare simd.
 _LOOP_SIMD = {
@@ -83,96 +80,8 @@ MAX_LANES = 64
 """The most lanes any target's widest vector has (512 bits of 8-bit elements)."""
 
 
-@dataclass
-class Linear:
-    var: str
-    step: Union[int, str] = 1
-    """The step: an int when constant, else the text (a uniform parameter
-    for declare simd, a loop-invariant expression for loops)."""
-    modifier: str = ""
-    """``""``, ``"ref"``, ``"val"`` or ``"uval"`` (declare simd only)."""
-
-
-@dataclass
-class Reduction:
-    op: str
-    """One of ``REDUCTION_OPS``."""
-    var: str
-
-
-@dataclass
-class Aligned:
-    var: str
-    alignment: Optional[int] = None
-    """Bytes (a power of two), None for the target's default."""
-
-
-@dataclass(frozen=True)
-class VarRef:
-    """A variable named in a clause, where it is written."""
-
-    clause: str
-    name: str
-    location: Location
-
-
-@dataclass
-class ClauseSet:
-    directive: str
-    """``simd``, ``for simd``, ``parallel for simd`` or ``declare simd``."""
-    location: Location
-    """Where the pragma starts (its ``#``)."""
-    simdlen: Optional[int] = None
-    safelen: Optional[int] = None
-    collapse: int = 1
-    linear: list[Linear] = field(default_factory=list)
-    aligned: list[Aligned] = field(default_factory=list)
-    reductions: list[Reduction] = field(default_factory=list)
-    private: list[str] = field(default_factory=list)
-    lastprivate: list[str] = field(default_factory=list)
-    lastprivate_conditional: list[str] = field(default_factory=list)
-    """The subset of ``lastprivate`` written ``lastprivate(conditional: x)``:
-    the value of the last iteration that *assigned* x, not of the last one."""
-    nontemporal: list[str] = field(default_factory=list)
-    if_simd: Optional[str] = None
-    """C expression text of ``if(simd: e)`` / ``if(e)``."""
-    order_concurrent: bool = False
-    uniform: list[str] = field(default_factory=list)
-    inbranch: Optional[bool] = None
-    """True for inbranch, False for notinbranch, None when neither is given."""
-    other: str = ""
-    """Worksharing clauses, verbatim, for ``for simd`` / ``parallel for simd``."""
-    unsupported: list[Unsupported] = field(default_factory=list)
-    """Valid OpenMP s2svec does not implement here: the loop stays scalar and
-    the first is its warning."""
-    notes: list[Unsupported] = field(default_factory=list)
-    """Warnings that do not keep the loop scalar."""
-    variables: list[VarRef] = field(default_factory=list)
-    """Every variable a clause names, in clause order."""
-    expressions: list[tuple[str, list["Token"]]] = field(default_factory=list)
-    """(clause, tokens) of clause expressions: ``if`` conditions and linear
-    steps that are not constants."""
-
-    @property
-    def is_loop(self) -> bool:
-        return self.directive in LOOP_DIRECTIVES
-
-    @property
-    def worksharing(self) -> str:
-        """``for`` / ``parallel for`` / ``""``: the directive without ``simd``."""
-        return self.directive[: -len(" simd")] if self.is_loop else ""
-
-
 # --------------------------------------------------------------------------
 # Tokens
-
-@dataclass(frozen=True)
-class Token:
-    text: str
-    location: Location
-    space_before: bool = False
-    """Whitespace (or a comment) preceded the token: used to rebuild text."""
-
 
 _PUNCT2 = {"&&", "||", "<<", ">>", "<=", ">=", "==", "!=", "->", "++", "--"}
 

@@ -26,7 +26,7 @@ from typing import Any, Optional
 
 import clang.cindex as ci
 
-from ..codegen.vfabi import FAMILIES, NoVariants, Variant, param_kinds, variants
+from ..vfabi import FAMILIES, NoVariants, Variant, param_kinds, variants
 from ..diagnostics import Location, Unsupported
 from ..ir.types import Type, VoidType
 from .linkage import is_emitted

@@ -24,7 +24,7 @@ C loops (``Region.outer_loops``) and their variables are uniform live-ins;
 ``Region.loop_text`` is then the whole original nest.
 
 After lowering: unreachable blocks are dropped, repeated pure computations
-merged (lower_cse); loop-closed SSA is built by transform.canonicalize.
+merged (ir.value_numbering); loop-closed SSA is built by transform.canonicalize.
 The module map:
 
     loop_form.py    canonical loop form, LoopBounds text, collapse nests
@@ -44,10 +44,10 @@ import clang.cindex as ci
 from ..diagnostics import Unsupported, UserError
 from ..ir.types import I1, ArrayType, IntType, PtrType, StructType, Type, complex_part
 from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, SourceRange
+from ..ir.clauses import ClauseSet
+from ..ir.value_numbering import eliminate_common_subexpressions
 from ..ir.values import Function, Undef
-from .clauses import ClauseSet
 from .loop_form import CanonicalLoop, collapse_nest
-from ..transform.cse import eliminate_common_subexpressions
 from .lower_clang import (SourceText, binary_op, children, decl_key, location, strip_parens,
                           unary_op, unsupported, walk_preorder)
 from .lower_callee import GlobalArgs, RegionCalls, callee_table

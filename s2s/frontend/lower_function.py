@@ -25,10 +25,10 @@ from typing import Any, Hashable, Optional
 
 import clang.cindex as ci
 
-from ..codegen.vfabi import ParamKind
 from ..ir.region import ArgBinding, LoopBounds, Region
 from ..ir.types import I32, FloatType, IntType, PtrType, Type
 from ..ir.values import Constant, Function
+from ..vfabi import MASK_C, ParamKind
 from .lower import _address_taken, _finish_region, _scan_uses, _uniform, region_calls
 from .lower_clang import decl_key, location, unsupported
 from .lower_stmt import BodyLowerer
@@ -38,9 +38,6 @@ CK = ci.CursorKind
 LANE = "s2s_l"
 MASK = "s2s_mask"
 RET = "s2s_ret"
-MASK_C = {8: "unsigned char", 16: "unsigned short", 32: "unsigned int",
-          64: "unsigned long long"}
-"""C type of the mask lanes (as wide as the CDT)."""
 
 
 def lane_array(name: str) -> str:

@@ -32,7 +32,7 @@ from typing import Optional
 import clang.cindex as ci
 
 from ..diagnostics import Location, Unsupported
-from .clauses import ClauseSet, Token
+from ..ir.clauses import ClauseSet, Token
 from .lower_clang import children, location, walk_preorder
 
 CK = ci.CursorKind

@@ -44,13 +44,13 @@ from typing import Iterator, Optional
 import clang.cindex as ci
 
 from s2s.diagnostics import Location, Unsupported, UserError
-from s2s.frontend.clauses import (ClauseSet, directive_words, is_simd_loop_construct,
-                                  parse_pragma, tokenize)
+from s2s.frontend.clauses import directive_words, is_simd_loop_construct, parse_pragma, tokenize
 from s2s.frontend.lower_clang import children
 from s2s.frontend.omp_context import OmpContext, OmpLine
 from s2s.frontend.parse import ParsedFile
 from s2s.frontend.pragma_operator import operator_warnings
 from s2s.frontend.scope import Names, Scopes
+from s2s.ir.clauses import ClauseSet
 
 
 @dataclass

@@ -23,13 +23,11 @@ accumulator and the final value of each lastprivate variable.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
+from .clauses import ClauseSet
 from .types import Type
 from .values import Argument, Function
-
-if TYPE_CHECKING:
-    from ..frontend.clauses import ClauseSet
 
 
 @dataclass

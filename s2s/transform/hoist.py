@@ -41,7 +41,7 @@ from typing import Callable, Hashable
 from ..analysis.cfg import cfg_of
 from ..ir.values import Block, CondBr, Function, Instruction, Load, Phi, Value
 from ..ir.verifier import compute_idoms
-from .cse import load_key, numbered, value_key
+from ..ir.value_numbering import load_key, numbered, value_key
 from .safety import can_speculate
 from .passes import Pass, PassState
 

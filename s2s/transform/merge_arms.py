@@ -69,10 +69,10 @@ from ..analysis.cfg import Graph, cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..ir.builder import IRBuilder, copy_with_operands
 from ..ir.types import I1, FloatType, IntType, PtrType
+from ..ir.value_numbering import operand_key, operation_key
 from ..ir.values import (BinOp, Block, Br, Call, Cast, Cmp, CondBr, Constant, Function,
                          Instruction, Phi, Select, UnOp, Value)
 from .cost import instruction_weight
-from .cse import operand_key, operation_key
 from .passes import Pass, PassState
 
 MIN_GAIN = 16

@@ -24,14 +24,17 @@ the mask comes last: for b/c/d/n one vector of the CDT per register (lane
 active when nonzero), for e one integer per CDT register (bit j = lane j).
 
 Everything here is data about the ABI; nothing depends on an s2svec target.
+The front end (declare simd discovery, the region of a variant) and code
+generation (the wrappers) both read it, so it sits below both and imports
+only the IR (types, clause model).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from ..frontend.clauses import ClauseSet, Linear
-from ..ir.types import FloatType, IntType, PtrType, StructType, Type
+from .ir.clauses import ClauseSet, Linear
+from .ir.types import FloatType, IntType, PtrType, StructType, Type
 
 # -- the ISAs ------------------------------------------------------------------------
 
@@ -79,6 +82,11 @@ ISAS: dict[str, Isa] = {
 }
 FAMILIES: tuple[tuple[str, ...], ...] = (("b", "c", "d", "e"), ("n",))
 """The variants every object of one architecture defines for a declaration."""
+
+MASK_C = {8: "unsigned char", 16: "unsigned short", 32: "unsigned int",
+          64: "unsigned long long"}
+"""Unsigned C type of so many bits: a lane of the mask array of a variant's
+core (as wide as the CDT), and an ``e`` mask register (one bit a lane)."""
 
 
 # -- parameters ------------------------------------------------------------------------
@@ -266,6 +274,4 @@ def mask_pieces(v: Variant) -> list[Piece]:
     if v.isa.mask == "vector":
         return regs
     bits = max(8, regs[0].lanes)
-    ctype = {8: "unsigned char", 16: "unsigned short", 32: "unsigned int",
-             64: "unsigned long long"}[bits]
-    return [Piece(ctype, regs[0].lanes)] * len(regs)
+    return [Piece(MASK_C[bits], regs[0].lanes)] * len(regs)
