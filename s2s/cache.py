@@ -1,8 +1,8 @@
 """Where s2svec keeps what it works out once per machine.
 
-Compiled templates (``s2s.codegen.target``) and the compilers' predefined
-macros (``s2s.frontend.target_macros``) are kept between runs so that the
-start-up stays short.  Every cache is found the same way, and a run without a
+Compiled templates and parsed capability tables (``s2s.codegen.target``)
+and the compilers' predefined macros (``s2s.frontend.target_macros``) are
+kept between runs so that the start-up stays short.  Every cache is found the same way, and a run without a
 writable folder still works, only slower.
 """
 from __future__ import annotations

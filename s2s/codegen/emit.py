@@ -77,8 +77,8 @@ class Emitter:
     def extract(self, op: VOp) -> list[str]:
         t: TypeInfo = op.args["t"]
         v, j, cast = op.args["v"], op.args["j"], op.args.get("cast", "")
-        macro = getattr(self.ops, "extract", None)
-        text = str(macro(t=t, v=v, j=j)).strip() if macro is not None and not t.is_mask else ""
+        text = self.macro("extract", t=t, v=v, j=j) \
+            if not t.is_mask and self.target.has("extract", t=t) else ""
         if text:
             return [f"{op.dst} = {cast}{text};"]
         if t.is_mask:

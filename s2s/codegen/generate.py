@@ -131,33 +131,29 @@ def _moves_records(region: Any, div: Any, target: Target, options: CodegenOption
     """Whether at the width of ``bits``-bit registers the target moves some
     record group whole (else narrower registers gain nothing)."""
     width, _ = _width_with_indexed(region, div, target, options, bits)
-    ops = target.ops(lambda name: "")
-    probe = lambda name, **args: bool(str(getattr(ops, name)(**args)).strip())  # noqa: E731
     threads = bool(region.worksharing)
-    return any(record_vector_type(target, g, width, threads, probe) is not None
+    return any(record_vector_type(target, g, width, threads) is not None
                for g in records.groups)
 
 
 def _indexed_access_ok(target: Target, width: int, elem: Type, index_type: Type,
                        masked: bool, store: bool) -> bool:
-    ops = target.ops(lambda name: "")
     t, it = target.vtype(elem, width), target.vtype(index_type, width)
     if t is None or it is None:
         return False
     name = ("masked_" if masked else "") + ("scatter_base" if store else "gather_base")
-    args: dict[str, Any] = dict(t=t, base="b", idx="i", it=it, scale="4")
-    if store:
-        args["v"] = "v"
+    args: dict[str, Any] = dict(t=t, it=it)
     if masked:
-        args.update(m="m", mt=t)
-    macro = getattr(ops, name, None)
-    if macro is not None and str(macro(**args)).strip():
+        mt = target.mask_type(t.bits, width)
+        if mt is None:
+            return False   # no mask for these lanes: the widener cannot take the loop
+        args["mt"] = mt
+    if target.has(name, **args):
         return True
     at = target.vtype(U64, width)
     if at is None:
         return True   # no vector of addresses at this width: lane by lane from the index
-    scatter = getattr(ops, "scatter", None)
-    return store and (scatter is None or not str(scatter(t=t, a="a", at=at, v="v")).strip())
+    return store and not target.has("scatter", t=t, at=at)
 
 
 def _width(region: Any, div: Any, target: Target, options: CodegenOptions,

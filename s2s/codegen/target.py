@@ -4,9 +4,18 @@ A target is data (register width, native vector types, mask representation,
 vector-math naming) and templates (one macro per vector operation in
 ``ops.j2``); the code generator asks this module, never the target name.
 The schema is documented in templates/README.md.
+
+What a target can do -- which macro renders something for which argument
+types -- is data too: ``templates/<name>/capabilities.toml``, generated from
+the templates by scripts/capabilities.py (s2s/codegen/capabilities.py) and
+read with target.toml.  ``Target.has`` answers from it; nothing renders a
+template to find out.
 """
 from __future__ import annotations
 
+import hashlib
+import marshal
+import os
 import sys
 import tomllib
 from dataclasses import dataclass, field
@@ -16,7 +25,9 @@ from typing import Any, Callable, Optional
 
 import jinja2
 
-from ..cache import cache_folder
+from ..analysis.records import MAX_SLOTS
+from ..cache import cache_folder, write_atomically
+from ..diagnostics import internal_error
 from ..ir.types import SCALAR_TYPES, FloatType, IntType, Type
 
 def _template_root() -> Path:
@@ -28,6 +39,26 @@ def _template_root() -> Path:
 
 
 TEMPLATE_ROOT = _template_root()
+
+CAPABILITIES = "capabilities.toml"
+"""The capability table of a target folder (generated: scripts/capabilities.py)."""
+
+TYPE_PARAMS = ("f", "t", "it", "at", "mt")
+"""Macro parameters that take type infos, in the order they appear in a
+capability key.  Every type of one question has the same lane count; ``mt``
+is a mask of ``t``'s element bits, ``at`` the ``u64`` vector (addresses),
+``it`` an integer vector (indices); macros named ``mask_*`` take masks
+everywhere."""
+
+COUNT_PARAMS = {"k": range(2, MAX_SLOTS + 1)}
+"""Integer parameters a capability may depend on, with the values the code
+generator passes (``k``: the elements of a record, s2s.analysis.records)."""
+
+LIST_PARAMS = ("xs", "outs", "vs")
+"""List parameters: ``k`` entries in a macro that takes ``k``, else ``t.lanes``."""
+
+LANE_PARAMS = ("j",)
+"""Integer operands (a lane index) whose value must not change the answer."""
 
 C_SCALAR = {
     "i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t",
@@ -133,6 +164,11 @@ class Target:
     """More conditions the code was generated under (the reading of the
     file, s2s.frontend.views.FileView.assumed; set per file by the driver)."""
 
+    capabilities: Optional[dict[str, frozenset[str]]] = None
+    """capabilities.toml: macro name -> the capability keys (``question_key``)
+    it renders something for; None when the file is missing."""
+    _answers: dict[tuple[Any, ...], bool] = field(default_factory=dict, repr=False)
+
     @property
     def condition(self) -> str:
         """The preprocessor condition selecting this target's code."""
@@ -178,6 +214,38 @@ class Target:
         return TypeInfo(f"m{bits}x{lanes}", f"m{bits}", bits, lanes, base.ctype,
                         base.scalar, is_mask=True, extra=base.extra)
 
+    def mask_types(self) -> list[TypeInfo]:
+        """Every mask type the target has (``mask_type`` of each element
+        width and lane count)."""
+        counts = {t.lanes for t in self.types.values()} | set(self.mask_ctypes)
+        found = (self.mask_type(bits, lanes) for bits in (8, 16, 32, 64)
+                 for lanes in sorted(counts))
+        return [m for m in found if m is not None]
+
+    # -- capabilities ---------------------------------------------------------------
+    def has(self, op: str, **args: Any) -> bool:
+        """Whether the target's macro ``op`` renders something for these
+        arguments: type infos by parameter name (``t=``, ``mt=`` ...), ``k``,
+        lists (their length); operand texts and other values are ignored.
+        Answered from capabilities.toml (no template is rendered).  A
+        question outside what the table covers (types of different lane
+        counts, a mask where a vector belongs ...) is an internal error."""
+        sig = tuple(sorted(
+            (name, v.key if isinstance(v, TypeInfo) else len(v) if isinstance(v, list) else v)
+            for name, v in args.items()
+            if isinstance(v, (TypeInfo, list)) or name in COUNT_PARAMS))
+        memo = (op, sig)
+        answer = self._answers.get(memo)
+        if answer is None:
+            if self.capabilities is None:
+                raise FileNotFoundError(
+                    f"{TEMPLATE_ROOT / self.name / CAPABILITIES} is missing: "
+                    "run scripts/capabilities.py")
+            keys = self.capabilities.get(op)
+            answer = keys is not None and question_key(self, op, args) in keys
+            self._answers[memo] = answer
+        return answer
+
     # -- vector math -------------------------------------------------------------
     def vector_math_name(self, fn: str, nargs: int, t: TypeInfo) -> Optional[str]:
         """The libmvec (x86 vector function ABI) name of ``fn`` on type t, or None."""
@@ -212,6 +280,78 @@ def type_key(t: Type | str) -> str:
     if t.is_ptr():
         return "u64"
     raise KeyError(f"no vector element type for {t}")
+
+
+def question_key(target: Target, op: str, args: dict[str, Any]) -> str:
+    """The key of a capability question in capabilities.toml: the type of
+    each ``TYPE_PARAMS`` argument and the value of each ``COUNT_PARAMS`` one,
+    ``f=f32x8,t=f64x8`` (a single one bare: ``f64x8``, ``m64x8``).  Checks
+    the question is one the table answers (see ``TYPE_PARAMS``)."""
+    def outside(why: str) -> Exception:
+        shown = ", ".join(f"{n}={v.key if isinstance(v, TypeInfo) else v!r}"
+                          for n, v in args.items())
+        return internal_error(f"the capability table of {target.name} has no answer for "
+                              f"{op}({shown}): {why}")
+
+    types = {n: v for n, v in args.items() if isinstance(v, TypeInfo)}
+    mask_op = op.startswith("mask_")
+    for name, v in types.items():
+        if name not in TYPE_PARAMS:
+            raise outside(f"'{name}' is not a type parameter")
+        if v.is_mask != (mask_op or name == "mt"):
+            raise outside(f"'{name}' {'is' if v.is_mask else 'is not'} a mask")
+        known = target.mask_type(v.bits, v.lanes) if v.is_mask else target.types.get(v.key)
+        if known != v:
+            raise outside(f"{v.key} is not a type of the target")
+    if len({v.lanes for v in types.values()}) > 1:
+        raise outside("types of different lane counts")
+    t, mt = types.get("t"), types.get("mt")
+    if not mask_op and t is not None and mt is not None and mt.bits != t.bits:
+        raise outside("a mask of other bits than t")
+    if "at" in types and types["at"].elem != "u64":
+        raise outside("addresses are u64 vectors")
+    if "it" in types and not types["it"].is_int:
+        raise outside("indices are integer vectors")
+    counts = {n: args[n] for n in COUNT_PARAMS if n in args}
+    for name, value in counts.items():
+        if value not in COUNT_PARAMS[name]:
+            raise outside(f"{name}={value} is not one of the values the table covers")
+    for name in LIST_PARAMS:
+        if name in args:
+            want = counts["k"] if "k" in counts else t.lanes if t is not None else None
+            if len(args[name]) != want:
+                raise outside(f"'{name}' has {len(args[name])} entries, not {want}")
+    parts = [(n, types[n].key) for n in TYPE_PARAMS if n in types]
+    parts += [(n, str(v)) for n, v in counts.items()]
+    if len(parts) == 1:
+        return parts[0][1]
+    return ",".join(f"{n}={v}" for n, v in parts)
+
+
+def read_capabilities(path: Path) -> Optional[dict[str, frozenset[str]]]:
+    """capabilities.toml as macro name -> keys; None when there is none.
+    Parsed tables are kept in the cache folder under the hash of the file
+    (tomllib takes about 20 ms for the three tables, the cached copy well
+    under 1 ms)."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    folder = cache_folder("capabilities")
+    entry = os.path.join(folder, hashlib.sha256(raw).hexdigest()[:32]) \
+        if folder is not None else None
+    data: Any = None
+    if entry is not None:
+        try:
+            with open(entry, "rb") as handle:
+                data = marshal.loads(handle.read())
+        except (OSError, EOFError, ValueError, TypeError):
+            data = None
+    if not isinstance(data, dict):
+        data = tomllib.loads(raw.decode("utf-8"))
+        if entry is not None:
+            write_atomically(entry, marshal.dumps(data))
+    return {op: frozenset(keys) for op, keys in data.items()}
 
 
 def _type_infos(entries: list[dict[str, Any]]) -> dict[str, TypeInfo]:
@@ -271,4 +411,5 @@ def load_target(name: str) -> Target:
         record_register_bits=int(data.get("record_register_bits", 0)),
         all_true_paths=bool(data.get("all_true_paths", True)),
         refill_gather_weight=int(data.get("refill_gather_weight", 8)),
-        refill_min_ratio=float(data.get("refill_min_ratio", 2.0)))
+        refill_min_ratio=float(data.get("refill_min_ratio", 2.0)),
+        capabilities=read_capabilities(folder / CAPABILITIES))

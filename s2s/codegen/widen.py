@@ -143,8 +143,6 @@ class Widener:
         self._icache: dict[Any, str] = {}
         """Forms made once before the loop (body.invariants)."""
         self._decls = self.body.decls
-        self._probe_cache: dict[Any, bool] = {}
-        self._probe_ops = target.ops(lambda name: "")
         self._targeted: set[Block] = set()
         self._lazy: dict[Value, Callable[[], str]] = {}
         """Blocks emitted inline by if-conversion."""
@@ -229,18 +227,6 @@ class Widener:
             self.fail(f"{self.target.name} has no mask for {self.W} lanes of {bits}-bit values")
         return mt  # type: ignore[return-value]
 
-    def probe(self, name: str, **args: Any) -> bool:
-        """Does the target's macro render something for these types?"""
-        key = (name,) + tuple(sorted((k, _probe_key(v)) for k, v in args.items()))
-        if key not in self._probe_cache:
-            macro = getattr(self._probe_ops, name, None)
-            ok = False
-            if macro is not None:
-                dummy = {k: _probe_arg(k, v) for k, v in args.items()}
-                ok = bool(str(macro(**dummy)).strip())
-            self._probe_cache[key] = ok
-        return self._probe_cache[key]
-
     def form(self, v: Value) -> Form:
         f = self.forms.get(v)
         if f is None:
@@ -269,7 +255,7 @@ class Widener:
 
     def op_or_lanes(self, name: str, result: TypeInfo, code: str, inputs: list[Operand],
                     result_ir: Type, hint: str, **args: Any) -> str:
-        if self.probe(name, **args):
+        if self.target.has(name, **args):
             return self.vop(name, result, hint, **args)
         return self.per_lane(code, inputs, result, result_ir, hint)
 
@@ -327,7 +313,7 @@ class Widener:
         hint = v.name or "c"
         if self.kind(v) == "s":
             out = self.iota(t, v.type, s, self.stride(v), hint)
-        elif v.type == I1 and self.probe("mask_splat", mt=self.canon, x=""):
+        elif v.type == I1 and self.target.has("mask_splat", mt=self.canon):
             out = self.vop("mask_splat", self.canon, hint, mt=self.canon, x=s)
         elif v.type == I1:
             it = self.vtype(IntType(self.canon.bits))
@@ -367,7 +353,7 @@ class Widener:
     def mask_to(self, m: str, src: TypeInfo, dst: TypeInfo) -> str:
         if src.bits == dst.bits:
             return m
-        if self.probe("mask_convert", f=src, t=dst, m=""):
+        if self.target.has("mask_convert", f=src, t=dst):
             return self.vop("mask_convert", dst, "m", f=src, t=dst, m=m)
         return self.per_lane("{0}", [Operand(m, src, I1)], dst, I1, "m")
 
@@ -703,7 +689,7 @@ class Widener:
             # C converts the index to a 64-bit offset (sign- or zero-extending)
             iv = self.convert(index.type, U64, iv, "idx")
         if size != 1:
-            if size & (size - 1) == 0 and self.probe("shl", t=at, a="", b=""):
+            if size & (size - 1) == 0 and self.target.has("shl", t=at):
                 iv = self.vop("shl", at, "off", t=at, a=iv,
                               b=self.const_vec(at, size.bit_length() - 1))
             else:
@@ -766,27 +752,26 @@ class Widener:
             p = self.scalar(ptr)
             if mask is None:
                 return self.set_vec(inst, self.vop("load", t, hint, t=t, p=p))
-            if self.probe("masked_load", t=t, p="", m="", mt=mask.type):
+            if self.target.has("masked_load", t=t, mt=mask.type):
                 return self.set_vec(inst, self.vop("masked_load", t, hint, t=t, p=p,
                                                    m=mask.text, mt=mask.type))
         bi = self.base_index(ptr) if kind == "gather" else None
         if bi is not None:
             base, index, size = bi
             it = self.vtype(index.type)
-            if mask is None and self.probe("gather_base", t=t, base="", idx="", it=it, scale=""):
+            if mask is None and self.target.has("gather_base", t=t, it=it):
                 return self.set_vec(inst, self.vop("gather_base", t, hint, t=t, base=base,
                                                    idx=self.vec(index), it=it, scale=size))
-            if mask is not None and self.probe("masked_gather_base", t=t, base="", idx="", it=it,
-                                               scale="", m="", mt=mask.type):
+            if mask is not None and self.target.has("masked_gather_base", t=t, it=it,
+                                                    mt=mask.type):
                 return self.set_vec(inst, self.vop(
                     "masked_gather_base", t, hint, t=t, base=base, idx=self.vec(index), it=it,
                     scale=size, m=mask.text, mt=mask.type))
         at = self.target.vtype(U64, self.W)
         if kind in ("gather", "strided") and at is not None:
-            if mask is None and self.probe("gather", t=t, a="", at=at):
+            if mask is None and self.target.has("gather", t=t, at=at):
                 return self.set_vec(inst, self.vop("gather", t, hint, t=t, a=self.vec(ptr), at=at))
-            if mask is not None and self.probe("masked_gather", t=t, a="", at=at, m="",
-                                               mt=mask.type):
+            if mask is not None and self.target.has("masked_gather", t=t, at=at, mt=mask.type):
                 return self.set_vec(inst, self.vop("masked_gather", t, hint, t=t,
                                                    a=self.vec(ptr), at=at, m=mask.text,
                                                    mt=mask.type))
@@ -829,7 +814,7 @@ class Widener:
     def record_type(self, group: RecordGroup) -> Optional[TypeInfo]:
         """The vector type of the group's fields when the target can move its
         records (else None: the members keep their gathers and scatters)."""
-        return record_vector_type(self.target, group, self.W, self.threads, self.probe)
+        return record_vector_type(self.target, group, self.W, self.threads)
 
     def record_access(self, inst: Instruction, value: Optional[Value]) -> bool:
         """A load (value None) or store of a record group: the group's loads
@@ -878,8 +863,7 @@ class Widener:
         it = self.vtype(index.type)
         name = "scatter_base" if mask is None else "masked_scatter_base"
         masking: dict[str, Any] = {} if mask is None else {"m": mask.text, "mt": mask.type}
-        if not self.probe(name, t=t, base="", idx="", it=it, scale="", v="",
-                          **{k: "" if k == "m" else v for k, v in masking.items()}):
+        if not self.target.has(name, t=t, it=it, **masking):
             return False
         self.vop(name, None, t=t, base=base, idx=self.vec(index), it=it, scale=size, v=vv,
                  **masking)
@@ -935,18 +919,17 @@ class Widener:
             if mask is None:
                 self.vop("store", None, t=t, p=p, v=vv)
                 return
-            if self.probe("masked_store", t=t, p="", v="", m="", mt=mask.type):
+            if self.target.has("masked_store", t=t, mt=mask.type):
                 self.vop("masked_store", None, t=t, p=p, v=vv, m=mask.text, mt=mask.type)
                 return
         if kind == "scatter" and self.scatter_base(ptr, t, vv, mask):
             return
         at = self.target.vtype(U64, self.W)
         if kind in ("scatter", "strided") and at is not None:
-            if mask is None and self.probe("scatter", t=t, a="", at=at, v=""):
+            if mask is None and self.target.has("scatter", t=t, at=at):
                 self.vop("scatter", None, t=t, a=self.vec(ptr), at=at, v=vv)
                 return
-            if mask is not None and self.probe("masked_scatter", t=t, a="", at=at, v="", m="",
-                                               mt=mask.type):
+            if mask is not None and self.target.has("masked_scatter", t=t, at=at, mt=mask.type):
                 self.vop("masked_scatter", None, t=t, a=self.vec(ptr), at=at, v=vv,
                          m=mask.text, mt=mask.type)
                 return
@@ -1064,8 +1047,7 @@ class Widener:
         t = self.target.vtype(inst.type, self.W)
         if base not in EXACT_MATH or t is None or any(a.type != inst.type for a in inst.operands):
             return None
-        names = ["a", "b", "c"][:len(inst.operands)]
-        return base if self.probe(base, t=t, **{n: "" for n in names}) else None
+        return base if self.target.has(base, t=t) else None
 
     def complex_pair(self, inst: Call, helper: ComplexCall, t: TypeInfo,
                      mask: Optional[Operand]) -> bool:
@@ -1216,40 +1198,20 @@ def _reads_mask(inst: Instruction) -> bool:
         isinstance(inst, BinOp) and inst.op in ("div", "rem") and inst.type.is_int())
 
 
-def record_vector_type(target: Target, group: RecordGroup, width: int, threads: bool,
-                       probe: Callable[..., bool]) -> Optional[TypeInfo]:
+def record_vector_type(target: Target, group: RecordGroup, width: int,
+                       threads: bool) -> Optional[TypeInfo]:
     """The vector type of ``group``'s fields at ``width`` lanes when the
-    target's macros move its records (``probe(macro, **args)``: does it
-    render), else None."""
+    target's macros move its records (``Target.has``), else None."""
     t = target.vtype(group.elem, width)
     if t is None:
         return None
-    names = [""] * group.slots
-    if group.needs_load and not probe("load_records", t=t, k=group.slots, p="", outs=names):
+    if group.needs_load and not target.has("load_records", t=t, k=group.slots):
         return None
     if group.last_store is None:
         return t
     if threads and len(group.stored_slots) != group.slots:
         return None  # another thread may write the bytes this loop only reads
-    return t if probe("store_records", t=t, k=group.slots, p="", vs=names) else None
-
-
-def _probe_key(v: Any) -> Any:
-    """What of a macro argument a probe may depend on: types, counts, list lengths."""
-    if isinstance(v, TypeInfo):
-        return v.key
-    if isinstance(v, int):
-        return v
-    return len(v) if isinstance(v, list) else ""
-
-
-def _probe_arg(k: str, v: Any) -> Any:
-    """A probe's stand-in for an operand (types and counts as they are)."""
-    if isinstance(v, (TypeInfo, int)):
-        return v
-    if isinstance(v, list):
-        return [f"x_{k}{i}" for i in range(len(v))]
-    return f"x_{k}"
+    return t if target.has("store_records", t=t, k=group.slots) else None
 
 
 def _what(t: Type) -> str:
