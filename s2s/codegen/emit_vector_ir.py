@@ -7,8 +7,8 @@ lane count (``templates/<target>/target.toml``), else an array of W lanes;
 a mask ``<W x i1>`` in the target's mask type for the region's mask width
 (lane masks of that many bits, or bit masks), converted where an operation
 on narrower or wider lanes needs its own.  An instruction becomes the
-target macro of its name (``templates/<target>/ops.j2``) when the target has
-one for these types, else the generic per-lane loop of
+target macro of its name (``templates/<target>/ops.j2``) when the target's
+capability table says it has one for these types, else the generic per-lane loop of
 ``templates/common/per_lane.c.j2`` (vectors spilled to arrays, the scalar C
 of one lane run for each active lane in lane order, the result reloaded).
 Uniform branches become ``goto``s, phis parallel copies on the edges.
@@ -16,8 +16,7 @@ Uniform branches become ``goto``s, phis parallel copies on the edges.
 This is the emitter of the vector IR path that is to replace the text-based
 widener (issue 20); tests compile what it writes for random regions and
 compare with the vector interpreter.  Legalization (splitting vectors wider
-than a register) and a capability table instead of rendering macros to see
-whether a target has one come next.
+than a register) comes next.
 """
 from __future__ import annotations
 
@@ -93,10 +92,11 @@ class VectorIREmitter:
         return c_decl(t, name)
 
     def macro(self, name: str, **args: Any) -> Optional[str]:
-        """The target macro's text, or None when it has none for these types."""
-        macro = getattr(self.ops, name, None)
-        text = str(macro(**args)).strip() if macro is not None else ""
-        return text or None
+        """The target macro's text, or None when its capability table
+        (templates/<target>/capabilities.toml) has none for these types."""
+        if not self.target.has(name, **args):
+            return None
+        return str(getattr(self.ops, name)(**args)).strip()
 
     # -- operands --------------------------------------------------------------------
     def scalar(self, v: Value) -> str:
