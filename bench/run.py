@@ -14,6 +14,7 @@ kernel region only) and ``checksum <number>``; its header comment holds
 ``bench-rtol: <x>``, the relative tolerance of the checksum against the
 scalar build (0: must be identical), and ``bench-class: divergent|control``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,9 +27,9 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Sequence
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
@@ -41,6 +42,7 @@ KERNEL_CLASSES = ("divergent", "control")
 @dataclass(frozen=True)
 class Variant:
     """One way of building a kernel."""
+
     name: str
     cc: str
     flags: tuple[str, ...]
@@ -54,28 +56,52 @@ class Variant:
 VARIANTS: tuple[Variant, ...] = (
     # No -fopenmp-simd: the pragma is ignored; -fno-tree-vectorize turns off
     # gcc's loop and SLP vectorizers, so this is plain scalar -O3 code.
-    Variant("scalar", "gcc", ("-fno-tree-vectorize", "-Wno-unknown-pragmas"), ("-lm",),
-            "scalar", "gcc -fno-tree-vectorize (pragma ignored)"),
-    Variant("gcc", "gcc", ("-fopenmp-simd",), ("-lm",),
-            "compiler", "gcc -fopenmp-simd"),
-    Variant("gcc-fast", "gcc", ("-fopenmp-simd", "-ffast-math"), ("-lmvec", "-lm"),
-            "compiler", "gcc -fopenmp-simd -ffast-math (glibc's declare simd: libmvec)"),
-    Variant("clang", CLANG, ("-fopenmp-simd",), ("-lm",),
-            "compiler", "clang-19 -fopenmp-simd"),
-    Variant("clang-fast", CLANG, ("-fopenmp-simd", "-ffast-math", "-fveclib=libmvec"),
-            ("-lmvec", "-lm"), "compiler", "clang-19 -fopenmp-simd -ffast-math -fveclib=libmvec"),
+    Variant(
+        "scalar",
+        "gcc",
+        ("-fno-tree-vectorize", "-Wno-unknown-pragmas"),
+        ("-lm",),
+        "scalar",
+        "gcc -fno-tree-vectorize (pragma ignored)",
+    ),
+    Variant("gcc", "gcc", ("-fopenmp-simd",), ("-lm",), "compiler", "gcc -fopenmp-simd"),
+    Variant(
+        "gcc-fast",
+        "gcc",
+        ("-fopenmp-simd", "-ffast-math"),
+        ("-lmvec", "-lm"),
+        "compiler",
+        "gcc -fopenmp-simd -ffast-math (glibc's declare simd: libmvec)",
+    ),
+    Variant("clang", CLANG, ("-fopenmp-simd",), ("-lm",), "compiler", "clang-19 -fopenmp-simd"),
+    Variant(
+        "clang-fast",
+        CLANG,
+        ("-fopenmp-simd", "-ffast-math", "-fveclib=libmvec"),
+        ("-lmvec", "-lm"),
+        "compiler",
+        "clang-19 -fopenmp-simd -ffast-math -fveclib=libmvec",
+    ),
     # No -fopenmp-simd: if s2svec left a loop scalar, the compiler must not
     # quietly vectorize it in its place.
-    Variant("s2s-gcc", "gcc", ("-Wno-unknown-pragmas",), ("-lmvec", "-lm"),
-            "s2s", "s2svec output, gcc"),
-    Variant("s2s-clang", CLANG, ("-Wno-unknown-pragmas",), ("-lmvec", "-lm"),
-            "s2s", "s2svec output, clang-19 (builds the AVX2 branch, see README)"),
+    Variant(
+        "s2s-gcc", "gcc", ("-Wno-unknown-pragmas",), ("-lmvec", "-lm"), "s2s", "s2svec output, gcc"
+    ),
+    Variant(
+        "s2s-clang",
+        CLANG,
+        ("-Wno-unknown-pragmas",),
+        ("-lmvec", "-lm"),
+        "s2s",
+        "s2svec output, clang-19 (builds the AVX2 branch, see README)",
+    ),
 )
 
 
 @dataclass(frozen=True)
 class Target:
     """What --target means: s2svec's target list and every build's -march flags."""
+
     s2svec_targets: str
     march: tuple[str, ...]
     note: str
@@ -84,10 +110,16 @@ class Target:
 TARGETS = {
     # clang 19 is kept off s2svec's AVX-512 code (templates/README.md), so the
     # output also holds the AVX2 branch for it.
-    "avx512": Target("avx512,avx2", ("-march=native",),
-                     "-march=native (AVX-512); s2s-clang runs s2svec's AVX2 branch"),
-    "avx2": Target("avx2", ("-march=native", "-mno-avx512f"),
-                   "-march=native -mno-avx512f (AVX2 only, for every build)"),
+    "avx512": Target(
+        "avx512,avx2",
+        ("-march=native",),
+        "-march=native (AVX-512); s2s-clang runs s2svec's AVX2 branch",
+    ),
+    "avx2": Target(
+        "avx2",
+        ("-march=native", "-mno-avx512f"),
+        "-march=native -mno-avx512f (AVX2 only, for every build)",
+    ),
 }
 
 
@@ -104,28 +136,30 @@ def host_target() -> str:
 @dataclass
 class Kernel:
     """A kernel source and what the bench learned about it."""
+
     name: str
     source: Path
     rtol: float
     kind: str
     s2s_report: list[dict] = field(default_factory=list)
-    s2s_error: Optional[str] = None
+    s2s_error: str | None = None
 
 
 @dataclass
 class Result:
     """Runs of one (kernel, variant) binary."""
-    binary: Optional[Path] = None
-    error: Optional[str] = None
+
+    binary: Path | None = None
+    error: str | None = None
     times_ns: list[int] = field(default_factory=list)
     """Kernel times on the clock chosen with --clock (the table's numbers)."""
     other_ns: list[int] = field(default_factory=list)
     """The same runs on the other clock (kept for --json)."""
     checksums: list[float] = field(default_factory=list)
-    mismatch: Optional[str] = None
+    mismatch: str | None = None
 
     @property
-    def median_ns(self) -> Optional[float]:
+    def median_ns(self) -> float | None:
         return statistics.median(self.times_ns) if self.times_ns else None
 
     @property
@@ -136,14 +170,16 @@ class Result:
 
 # ---------------------------------------------------------------- discovery
 
-def find_kernels(names: Optional[Sequence[str]]) -> list[Kernel]:
+
+def find_kernels(names: Sequence[str] | None) -> list[Kernel]:
     """Kernels under bench/kernels/, optionally restricted to ``names``."""
     available = {p.stem: p for p in sorted(KERNEL_DIR.glob("*.c"))}
     wanted = list(names) if names else list(available)
     unknown = [n for n in wanted if n not in available]
     if unknown:
-        raise SystemExit(f"run.py: error: unknown kernel(s) {', '.join(unknown)} "
-                         f"(have {', '.join(available)})")
+        raise SystemExit(
+            f"run.py: error: unknown kernel(s) {', '.join(unknown)} (have {', '.join(available)})"
+        )
     kernels = []
     for n in wanted:
         try:
@@ -171,7 +207,7 @@ def parse_header(text: str) -> tuple[float, str]:
     return value, kind.group(1)
 
 
-def s2svec_command(explicit: Optional[str]) -> Optional[list[str]]:
+def s2svec_command(explicit: str | None) -> list[str] | None:
     """How to call s2svec: --s2svec, the project venv, PATH, or python -m s2s."""
     if explicit:
         words = explicit.split()
@@ -192,13 +228,23 @@ def s2svec_command(explicit: Optional[str]) -> Optional[list[str]]:
 
 # ---------------------------------------------------------------- building
 
-def run_s2svec(tool: list[str], kernel: Kernel, targets: str, out: Path) -> Optional[Path]:
+
+def run_s2svec(tool: list[str], kernel: Kernel, targets: str, out: Path) -> Path | None:
     """Vectorize one kernel into ``out``; return it, or record the error."""
     report = out.with_suffix(".report.json")
     for stale in (out, report):  # never time or trust a previous run's files
         stale.unlink(missing_ok=True)
-    cmd = [*tool, str(kernel.source), "-o", str(out), "--target", targets,
-           "--report=json", "--report-file", str(report)]
+    cmd = [
+        *tool,
+        str(kernel.source),
+        "-o",
+        str(out),
+        "--target",
+        targets,
+        "--report=json",
+        "--report-file",
+        str(report),
+    ]
     # cwd: `python -m s2s` must find the package; every path here is absolute
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO_DIR)
     if proc.returncode != 0 or not out.exists():
@@ -214,11 +260,19 @@ def run_s2svec(tool: list[str], kernel: Kernel, targets: str, out: Path) -> Opti
 
 
 def compile_command(variant: Variant, target: Target, source: Path, binary: Path) -> list[str]:
-    return [variant.cc, "-O3", *target.march, *variant.flags, str(source),
-            "-o", str(binary), *variant.libs]
+    return [
+        variant.cc,
+        "-O3",
+        *target.march,
+        *variant.flags,
+        str(source),
+        "-o",
+        str(binary),
+        *variant.libs,
+    ]
 
 
-def compile_binary(cmd: list[str]) -> Optional[str]:
+def compile_binary(cmd: list[str]) -> str | None:
     """Run one build command; return an error text or None."""
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -226,16 +280,22 @@ def compile_binary(cmd: list[str]) -> Optional[str]:
     return None
 
 
-def build_kernel(kernel: Kernel, variants: Sequence[Variant], tool: Optional[list[str]],
-                 target: Target, build: Path) -> dict[str, Result]:
+def build_kernel(
+    kernel: Kernel,
+    variants: Sequence[Variant],
+    tool: list[str] | None,
+    target: Target,
+    build: Path,
+) -> dict[str, Result]:
     """Build every variant of one kernel (s2svec first when needed)."""
-    simd_source: Optional[Path] = None
+    simd_source: Path | None = None
     if any(v.family == "s2s" for v in variants):
         if tool is None:
             kernel.s2s_error = "s2svec not found (no .venv/bin/s2svec, not on PATH)"
         else:
-            simd_source = run_s2svec(tool, kernel, target.s2svec_targets,
-                                     build / f"{kernel.name}_simd.c")
+            simd_source = run_s2svec(
+                tool, kernel, target.s2svec_targets, build / f"{kernel.name}_simd.c"
+            )
     results: dict[str, Result] = {}
     for v in variants:
         source = simd_source if v.family == "s2s" else kernel.source
@@ -249,6 +309,7 @@ def build_kernel(kernel: Kernel, variants: Sequence[Variant], tool: Optional[lis
 
 
 # ---------------------------------------------------------------- running
+
 
 def parse_run_output(text: str) -> tuple[int, int, float]:
     """(wall ns, thread CPU ns, checksum) from a kernel program's output."""
@@ -271,8 +332,13 @@ def run_binary(cmd: list[str]) -> tuple[int, int, float]:
         raise RuntimeError(f"{cmd[-1]}: {exc}") from None
 
 
-def run_round(kernels: list[Kernel], results: dict[str, dict[str, Result]],
-              round_no: int, clock: str, kernel_args: list[str]) -> None:
+def run_round(
+    kernels: list[Kernel],
+    results: dict[str, dict[str, Result]],
+    round_no: int,
+    clock: str,
+    kernel_args: list[str],
+) -> None:
     """One run of every binary; the variant order rotates from round to round."""
     for kernel in kernels:
         names = [n for n, r in results[kernel.name].items() if r.binary and not r.error]
@@ -318,15 +384,18 @@ def warn_implausible(kernel: Kernel, results: dict[str, Result]) -> list[str]:
     """Warn about (and return) variants whose speed-up cannot be vector code."""
     names = [n for n in results if (speedup(results, n) or 0.0) > IMPLAUSIBLE_SPEEDUP]
     for n in names:
-        print(f"bench: {kernel.name} [{n}]: speed-up {speedup(results, n):.0f}x is not "
-              f"plausible: was the kernel call hoisted out of the timing loop?",
-              file=sys.stderr)
+        print(
+            f"bench: {kernel.name} [{n}]: speed-up {speedup(results, n):.0f}x is not "
+            f"plausible: was the kernel call hoisted out of the timing loop?",
+            file=sys.stderr,
+        )
     return names
 
 
 # ---------------------------------------------------------------- ratios
 
-def speedup(results: dict[str, Result], name: str) -> Optional[float]:
+
+def speedup(results: dict[str, Result], name: str) -> float | None:
     """Scalar median time / this variant's median time; None without a valid speed."""
     base, res = results.get("scalar"), results.get(name)
     if not base or not res or not base.usable or not res.usable:
@@ -334,7 +403,7 @@ def speedup(results: dict[str, Result], name: str) -> Optional[float]:
     return base.median_ns / res.median_ns  # type: ignore[operator]
 
 
-def fastest(results: dict[str, Result], family: str) -> Optional[str]:
+def fastest(results: dict[str, Result], family: str) -> str | None:
     """Name of the fastest usable variant of a family ('compiler' or 's2s')."""
     names = [n for n, r in results.items() if r.usable and family_of(n) == family]
     return min(names, key=lambda n: results[n].median_ns) if names else None  # type: ignore
@@ -344,7 +413,7 @@ def family_of(name: str) -> str:
     return next(v.family for v in VARIANTS if v.name == name)
 
 
-def s2s_vs_best(results: dict[str, Result]) -> Optional[float]:
+def s2s_vs_best(results: dict[str, Result]) -> float | None:
     """Best compiler median / best s2svec median: > 1 means s2svec is faster."""
     comp, s2s = fastest(results, "compiler"), fastest(results, "s2s")
     if comp is None or s2s is None:
@@ -352,14 +421,14 @@ def s2s_vs_best(results: dict[str, Result]) -> Optional[float]:
     return results[comp].median_ns / results[s2s].median_ns  # type: ignore[operator]
 
 
-def geomean_or_none(values: list[Optional[float]]) -> Optional[float]:
+def geomean_or_none(values: list[float | None]) -> float | None:
     """Geometric mean, or None when any value is missing (no partial means)."""
     if not values or any(v is None for v in values):
         return None
     return statistics.geometric_mean(values)  # type: ignore[arg-type]
 
 
-def spread(res: Result) -> Optional[float]:
+def spread(res: Result) -> float | None:
     """(max - min) / median of one variant's times: a noise indicator."""
     if len(res.times_ns) < 2 or not res.median_ns:
         return None
@@ -367,6 +436,7 @@ def spread(res: Result) -> Optional[float]:
 
 
 # ---------------------------------------------------------------- reporting
+
 
 def vec_summary(kernel: Kernel) -> str:
     """'avx512:8,avx2:4' (target:lanes) from s2svec's report, or why not."""
@@ -381,7 +451,7 @@ def vec_summary(kernel: Kernel) -> str:
     return ",".join(parts)
 
 
-def fmt(x: Optional[float], spec: str, suffix: str = "") -> str:
+def fmt(x: float | None, spec: str, suffix: str = "") -> str:
     return "-" if x is None else format(x, spec) + suffix
 
 
@@ -394,32 +464,40 @@ def cell(results: dict[str, Result], name: str) -> str:
     return fmt(speedup(results, name), ".2f", "x")
 
 
-def print_table(kernels: list[Kernel], results: dict[str, dict[str, Result]],
-                names: list[str]) -> None:
+def print_table(
+    kernels: list[Kernel], results: dict[str, dict[str, Result]], names: list[str]
+) -> None:
     """Speed-ups over scalar, the best compiler build, and s2s/best per kernel."""
     vec = [n for n in names if n != "scalar"]
-    print("\nspeed-up over scalar (higher is better); best = fastest compiler build; "
-          "s2s/best = its time / the faster s2svec build's time (> 1: s2svec faster)")
-    print(f"{'kernel':<18}{'class':<10}" + "".join(f"{n:>11}" for n in vec)
-          + f"{'best':>11}{'s2s/best':>9}{'noise':>7}  s2svec lanes")
+    print(
+        "\nspeed-up over scalar (higher is better); best = fastest compiler build; "
+        "s2s/best = its time / the faster s2svec build's time (> 1: s2svec faster)"
+    )
+    print(
+        f"{'kernel':<18}{'class':<10}"
+        + "".join(f"{n:>11}" for n in vec)
+        + f"{'best':>11}{'s2s/best':>9}{'noise':>7}  s2svec lanes"
+    )
     for k in kernels:
         row = results[k.name]
-        noise = max((s for s in (spread(r) for r in row.values()) if s is not None),
-                    default=None)
-        print(f"{k.name:<18}{k.kind:<10}" + "".join(f"{cell(row, n):>11}" for n in vec)
-              + f"{fastest(row, 'compiler') or '-':>11}{fmt(s2s_vs_best(row), '.2f', 'x'):>9}"
-              + f"{fmt(noise and noise * 100, '.0f', '%'):>7}  {vec_summary(k)}")
+        noise = max((s for s in (spread(r) for r in row.values()) if s is not None), default=None)
+        print(
+            f"{k.name:<18}{k.kind:<10}"
+            + "".join(f"{cell(row, n):>11}" for n in vec)
+            + f"{fastest(row, 'compiler') or '-':>11}{fmt(s2s_vs_best(row), '.2f', 'x'):>9}"
+            + f"{fmt(noise and noise * 100, '.0f', '%'):>7}  {vec_summary(k)}"
+        )
     for kind in KERNEL_CLASSES:
         group = [k for k in kernels if k.kind == kind]
         if group:
-            cells = "".join(f"{fmt(class_geomean(group, results, n), '.2f', 'x'):>11}"
-                            for n in vec)
+            cells = "".join(f"{fmt(class_geomean(group, results, n), '.2f', 'x'):>11}" for n in vec)
             g = geomean_or_none([s2s_vs_best(results[k.name]) for k in group])
             print(f"{'geomean':<18}{kind:<10}{cells}{'':>11}{fmt(g, '.2f', 'x'):>9}")
 
 
-def class_geomean(group: list[Kernel], results: dict[str, dict[str, Result]],
-                  name: str) -> Optional[float]:
+def class_geomean(
+    group: list[Kernel], results: dict[str, dict[str, Result]], name: str
+) -> float | None:
     return geomean_or_none([speedup(results[k.name], name) for k in group])
 
 
@@ -440,6 +518,7 @@ def print_problems(kernels: list[Kernel], results: dict[str, dict[str, Result]])
 
 # ---------------------------------------------------------------- outputs
 
+
 def tool_version(cmd: list[str]) -> str:
     try:
         out = subprocess.run(cmd, capture_output=True, text=True).stdout
@@ -457,46 +536,83 @@ def machine_info() -> dict:
                 break
     except OSError:
         pass
-    return {"cpu": cpu, "cores": os.cpu_count(), "kernel": platform.release(),
-            "gcc": tool_version(["gcc", "--version"]),
-            "clang": tool_version([CLANG, "--version"])}
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "kernel": platform.release(),
+        "gcc": tool_version(["gcc", "--version"]),
+        "clang": tool_version([CLANG, "--version"]),
+    }
 
 
-def to_json(kernels: list[Kernel], results: dict[str, dict[str, Result]],
-            args: argparse.Namespace, variants: list[Variant]) -> dict:
+def to_json(
+    kernels: list[Kernel],
+    results: dict[str, dict[str, Result]],
+    args: argparse.Namespace,
+    variants: list[Variant],
+) -> dict:
     """Everything measured, for --json."""
     target: Target = args.target_info
-    out: dict = {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                 "machine": machine_info(), "repeats": args.repeats,
-                 "clock": args.clock, "load_average": os.getloadavg(),
-                 "target": args.target, "s2svec_targets": target.s2svec_targets,
-                 "march": list(target.march),
-                 "variants": {v.name: " ".join([v.cc, "-O3", *target.march, *v.flags,
-                                                *v.libs]) for v in variants},
-                 "kernels": {}}
+    out: dict = {
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "machine": machine_info(),
+        "repeats": args.repeats,
+        "clock": args.clock,
+        "load_average": os.getloadavg(),
+        "target": args.target,
+        "s2svec_targets": target.s2svec_targets,
+        "march": list(target.march),
+        "variants": {
+            v.name: " ".join([v.cc, "-O3", *target.march, *v.flags, *v.libs]) for v in variants
+        },
+        "kernels": {},
+    }
     for k in kernels:
         row = results[k.name]
         out["kernels"][k.name] = {
-            "class": k.kind, "rtol": k.rtol, "s2svec_error": k.s2s_error,
-            "s2svec_report": k.s2s_report, "best_compiler": fastest(row, "compiler"),
+            "class": k.kind,
+            "rtol": k.rtol,
+            "s2svec_error": k.s2s_error,
+            "s2svec_report": k.s2s_report,
+            "best_compiler": fastest(row, "compiler"),
             "s2s_vs_best": s2s_vs_best(row),
-            "variants": {n: {"times_ns": r.times_ns, "median_ns": r.median_ns,
-                             "other_clock_ns": r.other_ns,
-                             "checksum": r.checksums[0] if r.checksums else None,
-                             "speedup": speedup(row, n), "error": r.error,
-                             "mismatch": r.mismatch} for n, r in row.items()}}
+            "variants": {
+                n: {
+                    "times_ns": r.times_ns,
+                    "median_ns": r.median_ns,
+                    "other_clock_ns": r.other_ns,
+                    "checksum": r.checksums[0] if r.checksums else None,
+                    "speedup": speedup(row, n),
+                    "error": r.error,
+                    "mismatch": r.mismatch,
+                }
+                for n, r in row.items()
+            },
+        }
     return out
 
 
 PLOT_LABELS = {"s2s-clang": "s2s-clang (AVX2 branch)"}
-PLOT_COLORS = {"gcc": "#9ecae1", "gcc-fast": "#3182bd", "clang": "#a1d99b",
-               "clang-fast": "#31a354", "s2s-gcc": "#e6550d", "s2s-clang": "#fd8d3c"}
+PLOT_COLORS = {
+    "gcc": "#9ecae1",
+    "gcc-fast": "#3182bd",
+    "clang": "#a1d99b",
+    "clang-fast": "#31a354",
+    "s2s-gcc": "#e6550d",
+    "s2s-clang": "#fd8d3c",
+}
 
 
-def write_plot(stem: Path, kernels: list[Kernel], results: dict[str, dict[str, Result]],
-               names: list[str], title: str) -> list[Path]:
+def write_plot(
+    stem: Path,
+    kernels: list[Kernel],
+    results: dict[str, dict[str, Result]],
+    names: list[str],
+    title: str,
+) -> list[Path]:
     """Grouped bars of speed-up over scalar, log scale, as stem.png and stem.svg."""
     import matplotlib
+
     matplotlib.use("Agg")  # no display; must precede pyplot
     import matplotlib.pyplot as plt
     from matplotlib.ticker import FuncFormatter, NullFormatter
@@ -532,7 +648,7 @@ NEON_CC = "aarch64-linux-gnu-gcc"
 NEON_RUN = "qemu-aarch64"
 
 
-def check_neon(kernels: list[Kernel], tool: Optional[list[str]], build: Path) -> int:
+def check_neon(kernels: list[Kernel], tool: list[str] | None, build: Path) -> int:
     """Build each kernel as written and as s2svec's NEON output (static, aarch64),
     run both once under qemu and compare checksums; correctness only."""
     missing = [t for t in (NEON_CC, NEON_RUN) if shutil.which(t) is None]
@@ -557,8 +673,18 @@ def neon_status(kernel: Kernel, tool: list[str], build: Path) -> str:
     checksums = []
     for tag, source in (("ref", kernel.source), ("s2s", simd)):
         binary = build / f"{kernel.name}.neon-{tag}"
-        error = compile_binary([NEON_CC, "-O3", "-static", "-Wno-unknown-pragmas",
-                                str(source), "-o", str(binary), "-lm"])
+        error = compile_binary(
+            [
+                NEON_CC,
+                "-O3",
+                "-static",
+                "-Wno-unknown-pragmas",
+                str(source),
+                "-o",
+                str(binary),
+                "-lm",
+            ]
+        )
         if error:
             return f"build failed: {error}"
         try:
@@ -572,36 +698,69 @@ def neon_status(kernel: Kernel, tool: list[str], build: Path) -> str:
 
 # ---------------------------------------------------------------- main
 
-def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="bench/run.py",
         description="Time the bench kernels scalar, with gcc/clang -fopenmp-simd "
-                    "(with and without -ffast-math) and as s2svec output (gcc and clang); "
-                    "verify results; print speed-ups of the medians.")
+        "(with and without -ffast-math) and as s2svec output (gcc and clang); "
+        "verify results; print speed-ups of the medians.",
+    )
     p.add_argument("--kernels", help="comma list of kernels (default: all in bench/kernels)")
-    p.add_argument("--variants", default=",".join(v.name for v in VARIANTS),
-                   help="comma list of variants (default: %(default)s)")
-    p.add_argument("--repeats", type=int, default=7,
-                   help="runs per variant, interleaved round-robin (default: %(default)s)")
-    p.add_argument("--kernel-reps", type=int, metavar="N",
-                   help="repetitions inside each kernel program (default: the kernel's "
-                        "own; small values make quick correctness runs)")
-    p.add_argument("--clock", choices=["wall", "cpu"], default="wall",
-                   help="wall: CLOCK_MONOTONIC; cpu: the kernel thread's CPU time, steadier "
-                        "on a loaded machine (default: %(default)s)")
-    p.add_argument("--target", choices=["host", *TARGETS], default="host",
-                   help="avx512: -march=native, s2svec --target avx512,avx2; avx2: every "
-                        "build with -mno-avx512f, s2svec --target avx2; host: avx512 where "
-                        "the CPU has it (default: %(default)s)")
-    p.add_argument("--neon", action="store_true",
-                   help="instead of timing: check s2svec's NEON output under qemu-aarch64")
-    p.add_argument("--s2svec", help="command that runs s2svec (default: .venv/bin/s2svec, "
-                                    "then PATH, then .venv/bin/python -m s2s)")
-    p.add_argument("--build-dir", default=str(BENCH_DIR / "build"),
-                   help="where generated sources and binaries go (default: bench/build)")
+    p.add_argument(
+        "--variants",
+        default=",".join(v.name for v in VARIANTS),
+        help="comma list of variants (default: %(default)s)",
+    )
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=7,
+        help="runs per variant, interleaved round-robin (default: %(default)s)",
+    )
+    p.add_argument(
+        "--kernel-reps",
+        type=int,
+        metavar="N",
+        help="repetitions inside each kernel program (default: the kernel's "
+        "own; small values make quick correctness runs)",
+    )
+    p.add_argument(
+        "--clock",
+        choices=["wall", "cpu"],
+        default="wall",
+        help="wall: CLOCK_MONOTONIC; cpu: the kernel thread's CPU time, steadier "
+        "on a loaded machine (default: %(default)s)",
+    )
+    p.add_argument(
+        "--target",
+        choices=["host", *TARGETS],
+        default="host",
+        help="avx512: -march=native, s2svec --target avx512,avx2; avx2: every "
+        "build with -mno-avx512f, s2svec --target avx2; host: avx512 where "
+        "the CPU has it (default: %(default)s)",
+    )
+    p.add_argument(
+        "--neon",
+        action="store_true",
+        help="instead of timing: check s2svec's NEON output under qemu-aarch64",
+    )
+    p.add_argument(
+        "--s2svec",
+        help="command that runs s2svec (default: .venv/bin/s2svec, "
+        "then PATH, then .venv/bin/python -m s2s)",
+    )
+    p.add_argument(
+        "--build-dir",
+        default=str(BENCH_DIR / "build"),
+        help="where generated sources and binaries go (default: bench/build)",
+    )
     p.add_argument("--json", metavar="OUT", help="write all measurements as JSON")
-    p.add_argument("--plot", metavar="STEM",
-                   help="write a bar chart of speed-ups as STEM.png and STEM.svg (matplotlib)")
+    p.add_argument(
+        "--plot",
+        metavar="STEM",
+        help="write a bar chart of speed-ups as STEM.png and STEM.svg (matplotlib)",
+    )
     args = p.parse_args(argv)
     if args.repeats < 1:
         p.error("--repeats must be at least 1")
@@ -618,7 +777,7 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     return args
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     kernels = find_kernels(args.kernels.split(",") if args.kernels else None)
     build = Path(args.build_dir).resolve()
@@ -629,8 +788,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return run_bench(args, kernels, tool, build)
 
 
-def run_bench(args: argparse.Namespace, kernels: list[Kernel], tool: Optional[list[str]],
-              build: Path) -> int:
+def run_bench(
+    args: argparse.Namespace, kernels: list[Kernel], tool: list[str] | None, build: Path
+) -> int:
     variants: list[Variant] = args.variant_list
     target: Target = args.target_info
     start = time.monotonic()
@@ -647,15 +807,20 @@ def run_bench(args: argparse.Namespace, kernels: list[Kernel], tool: Optional[li
         warn_implausible(k, results[k.name])
     names = [v.name for v in variants]
     print_table(kernels, results, names)
-    print(f"\ntarget {args.target}: {target.note}; every build -O3; scalar = "
-          f"{VARIANTS[0].what}\n{args.repeats} runs per variant, {args.clock} clock, "
-          f"{time.monotonic() - start:.0f} s total, load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"\ntarget {args.target}: {target.note}; every build -O3; scalar = "
+        f"{VARIANTS[0].what}\n{args.repeats} runs per variant, {args.clock} clock, "
+        f"{time.monotonic() - start:.0f} s total, load average {os.getloadavg()[0]:.1f}"
+    )
     if args.json:
-        Path(args.json).write_text(json.dumps(to_json(kernels, results, args, variants),
-                                              indent=1) + "\n")
+        Path(args.json).write_text(
+            json.dumps(to_json(kernels, results, args, variants), indent=1) + "\n"
+        )
     if args.plot:
-        title = (f"speed-up over scalar gcc -O3, medians of {args.repeats} runs "
-                 f"({args.clock} clock), target {args.target}")
+        title = (
+            f"speed-up over scalar gcc -O3, medians of {args.repeats} runs "
+            f"({args.clock} clock), target {args.target}"
+        )
         write_plot(Path(args.plot), kernels, results, names, title)
     return 1 if print_problems(kernels, results) else 0
 

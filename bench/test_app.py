@@ -5,6 +5,7 @@ the runner's checking, ratio and table code works.  No timing is judged.
 Run with `.venv/bin/pytest bench/test_app.py`; the end-to-end cases build the
 application at its small size, two or three builds each (seconds).
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -21,26 +22,32 @@ import pytest
 # A module name of its own: bench/run.py and testsuite/fuzz/run.py are
 # modules ``run`` too.
 _spec = importlib.util.spec_from_file_location(
-    "bench_app_run", Path(__file__).resolve().parent / "app" / "run.py")
+    "bench_app_run", Path(__file__).resolve().parent / "app" / "run.py"
+)
 assert _spec is not None and _spec.loader is not None
 app = importlib.util.module_from_spec(_spec)
 sys.modules["bench_app_run"] = app
 _spec.loader.exec_module(app)
 
 needs_tools = pytest.mark.skipif(
-    any(shutil.which(t) is None for t in ("gcc", "make")), reason="gcc or make missing")
-OUTPUT = ("xsproxy size=small nuclides=16 gridpoints=256 materials=12 lookups=20000 "
-          "threads=1 tables_MiB=0.2 nuclides_per_lookup=4.15\n"
-          "time_ns 3093415\ncpu_ns 3100065\nhash ef09774eb2913ec3\n"
-          "checksum 667233.9020086017\n")
+    any(shutil.which(t) is None for t in ("gcc", "make")), reason="gcc or make missing"
+)
+OUTPUT = (
+    "xsproxy size=small nuclides=16 gridpoints=256 materials=12 lookups=20000 "
+    "threads=1 tables_MiB=0.2 nuclides_per_lookup=4.15\n"
+    "time_ns 3093415\ncpu_ns 3100065\nhash ef09774eb2913ec3\n"
+    "checksum 667233.9020086017\n"
+)
 
 
 def res(median: float, hash_: str = "00000000000000aa", checksum: float = 100.0) -> app.Result:
-    return app.Result(binary=Path("x"), times_ns=[int(median)], hashes=[hash_],
-                      checksums=[checksum])
+    return app.Result(
+        binary=Path("x"), times_ns=[int(median)], hashes=[hash_], checksums=[checksum]
+    )
 
 
 # ---------------------------------------------------------------- the application
+
 
 def test_header_guard_is_the_applications_form() -> None:
     """The benchmark keeps an include guard of the form real applications use
@@ -51,7 +58,7 @@ def test_header_guard_is_the_applications_form() -> None:
 
 def test_hot_loop_calls_functions_of_its_file() -> None:
     text = (app.APP_DIR / "lookup.c").read_text()
-    loop = text[text.index("#pragma omp parallel for simd"):]
+    loop = text[text.index("#pragma omp parallel for simd") :]
     for callee in ("rng_skip", "rng_next", "pick_material", "macro_xs", "lookup_hash"):
         assert f"{callee}(" in loop
         assert re.search(rf"^static \w+ {callee}\(", text, re.M), callee
@@ -66,6 +73,7 @@ def test_makefile_keeps_openmp_and_warnings_when_cflags_are_overridden() -> None
 
 
 # ---------------------------------------------------------------- parsing, commands
+
 
 def test_parse_output() -> None:
     run = app.parse_output(OUTPUT)
@@ -93,28 +101,44 @@ def test_make_command_wraps_only_the_s2s_builds() -> None:
 
 
 def test_s2svec_lines_and_summary() -> None:
-    log = ("gcc -c lookup.c\n"
-           "lookup.c:147:1: remark: loop vectorized for avx512 with 8 lanes (serialized 6)\n"
-           "lookup.c:147:1: remark: loop vectorized for avx2 with 4 lanes (serialized 6)\n"
-           "lookup.c:149:26: note: call to 'rng_skip' inlined\n"
-           "lookup.c:147:1: warning: loop not vectorized: the optimizer was unable to "
-           "perform the requested transformation [-Wpass-failed=transform-warning]\n"
-           "main.c:3:1: warning: unused [-Wunused]\n")
+    log = (
+        "gcc -c lookup.c\n"
+        "lookup.c:147:1: remark: loop vectorized for avx512 with 8 lanes (serialized 6)\n"
+        "lookup.c:147:1: remark: loop vectorized for avx2 with 4 lanes (serialized 6)\n"
+        "lookup.c:149:26: note: call to 'rng_skip' inlined\n"
+        "lookup.c:147:1: warning: loop not vectorized: the optimizer was unable to "
+        "perform the requested transformation [-Wpass-failed=transform-warning]\n"
+        "main.c:3:1: warning: unused [-Wunused]\n"
+    )
     lines = app.s2svec_lines(log)
     assert len(lines) == 3  # not the compiler's own warning, not another file
     assert lines[2].endswith("call to 'rng_skip' inlined")
     assert app.s2svec_summary(lines) == "avx512:8,avx2:4"
-    assert app.s2svec_summary(["lookup.c:147:1: warning: loop not vectorized: internal "
-                               "error: KeyError"]) == "scalar"
-    assert app.s2svec_summary(["s2svec-cc: warning: lookup.c: s2svec failed; compiling "
-                               "the original file"]) == "fallback"
+    assert (
+        app.s2svec_summary(
+            ["lookup.c:147:1: warning: loop not vectorized: internal error: KeyError"]
+        )
+        == "scalar"
+    )
+    assert (
+        app.s2svec_summary(
+            ["s2svec-cc: warning: lookup.c: s2svec failed; compiling the original file"]
+        )
+        == "fallback"
+    )
     assert app.s2svec_summary([]) == "-"
 
 
 def test_bad_usage_exits_2() -> None:
-    for argv in (["--builds", "gcc"], ["--builds", "scalar,icc"], ["--targets", "sse"],
-                 ["--threads", "0"], ["--threads", "x"], ["--repeats", "0"],
-                 ["--app-dir", "/nonexistent"]):
+    for argv in (
+        ["--builds", "gcc"],
+        ["--builds", "scalar,icc"],
+        ["--targets", "sse"],
+        ["--threads", "0"],
+        ["--threads", "x"],
+        ["--repeats", "0"],
+        ["--app-dir", "/nonexistent"],
+    ):
         with pytest.raises(SystemExit) as exc:
             app.parse_args(argv)
         assert exc.value.code == 2, argv
@@ -122,30 +146,47 @@ def test_bad_usage_exits_2() -> None:
 
 # ---------------------------------------------------------------- checking and ratios
 
+
 def test_verify_takes_the_first_scalar_run_as_reference() -> None:
-    tables = {("avx512", 1): {"scalar": res(100), "gcc": res(50),
-                              "s2s-gcc": res(40, hash_="00000000000000ab")},
-              ("avx512", 2): {"scalar": res(50), "gcc": res(25, checksum=100.001),
-                              "s2s-gcc": res(20, checksum=100.0 + 1e-8)}}
+    tables = {
+        ("avx512", 1): {
+            "scalar": res(100),
+            "gcc": res(50),
+            "s2s-gcc": res(40, hash_="00000000000000ab"),
+        },
+        ("avx512", 2): {
+            "scalar": res(50),
+            "gcc": res(25, checksum=100.001),
+            "s2s-gcc": res(20, checksum=100.0 + 1e-8),
+        },
+    }
     app.verify(tables)
     assert tables[("avx512", 1)]["gcc"].mismatch is None
     assert "hash" in (tables[("avx512", 1)]["s2s-gcc"].mismatch or "")
-    assert "checksum" in (tables[("avx512", 2)]["gcc"].mismatch or "")     # 1e-5 off
-    assert tables[("avx512", 2)]["s2s-gcc"].mismatch is None               # 1e-10 off
+    assert "checksum" in (tables[("avx512", 2)]["gcc"].mismatch or "")  # 1e-5 off
+    assert tables[("avx512", 2)]["s2s-gcc"].mismatch is None  # 1e-10 off
     assert app.reference(tables) == ("00000000000000aa", 100.0, "scalar avx512 1T")
 
 
 def test_verify_checks_every_run() -> None:
-    flaky = app.Result(times_ns=[1, 1], hashes=["00000000000000aa", "00000000000000ff"],
-                       checksums=[100.0, 100.0])
+    flaky = app.Result(
+        times_ns=[1, 1], hashes=["00000000000000aa", "00000000000000ff"], checksums=[100.0, 100.0]
+    )
     tables = {("avx2", 1): {"scalar": res(10), "clang": flaky}}
     app.verify(tables)
     assert flaky.mismatch is not None
 
 
 def test_ratios_are_against_the_fastest_plain_compiler_build() -> None:
-    table = {"scalar": res(200), "gcc": res(120), "gcc-fast": res(110), "clang": res(80),
-             "clang-fast": res(100), "s2s-gcc": res(64), "s2s-clang": res(90)}
+    table = {
+        "scalar": res(200),
+        "gcc": res(120),
+        "gcc-fast": res(110),
+        "clang": res(80),
+        "clang-fast": res(100),
+        "s2s-gcc": res(64),
+        "s2s-clang": res(90),
+    }
     assert app.fastest(table, "compiler") == "clang"
     assert app.ratio_to_best(table, "clang") == 1.0
     assert app.ratio_to_best(table, "gcc") == pytest.approx(80 / 120)
@@ -155,8 +196,13 @@ def test_ratios_are_against_the_fastest_plain_compiler_build() -> None:
 def test_wrong_or_failed_builds_are_never_best() -> None:
     wrong = res(10)
     wrong.mismatch = "hash differs"
-    table = {"scalar": res(200), "gcc": res(100), "clang": wrong,
-             "s2s-gcc": app.Result(error="make failed"), "s2s-clang": res(50)}
+    table = {
+        "scalar": res(200),
+        "gcc": res(100),
+        "clang": wrong,
+        "s2s-gcc": app.Result(error="make failed"),
+        "s2s-clang": res(50),
+    }
     assert app.fastest(table, "compiler") == "gcc"
     assert app.ratio_to_best(table, "clang") is None
     assert app.s2s_vs_best(table) == 2.0
@@ -168,8 +214,10 @@ def test_wrong_or_failed_builds_are_never_best() -> None:
 
 def test_plot_writes_png_and_svg(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib", reason="bench/app/run.sh installs it (setup.cfg 'bench')")
-    tables = {("avx512", 1): {"scalar": res(200), "gcc": res(100), "s2s-gcc": res(80)},
-              ("avx512", 2): {"scalar": res(100), "gcc": res(50), "s2s-gcc": res(45)}}
+    tables = {
+        ("avx512", 1): {"scalar": res(200), "gcc": res(100), "s2s-gcc": res(80)},
+        ("avx512", 2): {"scalar": res(100), "gcc": res(50), "s2s-gcc": res(45)},
+    }
     app.write_plot(tmp_path / "p", tables, ["scalar", "gcc", "s2s-gcc"], "t")
     assert (tmp_path / "p.png").read_bytes().startswith(b"\x89PNG")
     assert b"<svg" in (tmp_path / "p.svg").read_bytes()
@@ -177,11 +225,26 @@ def test_plot_writes_png_and_svg(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- end to end
 
+
 def quick(tmp_path: Path, builds: str, *extra: str) -> tuple[int, dict]:
     out = tmp_path / "r.json"
-    status = app.main(["--targets", "avx2", "--size", "small", "--repeats", "1",
-                       "--builds", builds, "--build-dir", str(tmp_path / "b"),
-                       "--json", str(out), *extra])
+    status = app.main(
+        [
+            "--targets",
+            "avx2",
+            "--size",
+            "small",
+            "--repeats",
+            "1",
+            "--builds",
+            builds,
+            "--build-dir",
+            str(tmp_path / "b"),
+            "--json",
+            str(out),
+            *extra,
+        ]
+    )
     return status, json.loads(out.read_text())
 
 
@@ -189,8 +252,9 @@ def quick(tmp_path: Path, builds: str, *extra: str) -> tuple[int, dict]:
 def test_builds_plainly_and_through_s2svec_cc_with_one_hash(tmp_path: Path) -> None:
     if app.s2svec_cc_command(None) is None:
         pytest.skip("no s2svec-cc (run scripts/setup.sh)")
-    status, data = quick(tmp_path, "scalar,gcc,s2s-gcc", "--threads", "1,2",
-                         "--s2svec-flags=--no-boscc")
+    status, data = quick(
+        tmp_path, "scalar,gcc,s2s-gcc", "--threads", "1,2", "--s2svec-flags=--no-boscc"
+    )
     assert status == 0
     assert data["s2svec_flags"] == "--report --no-boscc"
     hashes = {b["hash"] for r in data["results"].values() for b in r["builds"].values()}

@@ -3,12 +3,13 @@
 Run with `.venv/bin/pytest bench/test_run.py`; the end-to-end cases build the
 saxpy kernel and run it once with one repetition (about a second each).
 """
+
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import stat
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -16,7 +17,9 @@ import pytest
 
 # Loaded under a name of its own: testsuite/fuzz/run.py is also a module
 # ``run`` on the path of the same pytest worker.
-_spec = importlib.util.spec_from_file_location("bench_run", Path(__file__).resolve().parent / "run.py")
+_spec = importlib.util.spec_from_file_location(
+    "bench_run", Path(__file__).resolve().parent / "run.py"
+)
 assert _spec is not None and _spec.loader is not None
 run = importlib.util.module_from_spec(_spec)
 sys.modules["bench_run"] = run
@@ -29,19 +32,23 @@ def result(median: float, checksum: float = 1.0) -> run.Result:
 
 # ---------------------------------------------------------------- parsing
 
+
 def test_parse_header_reads_tolerance_and_class() -> None:
     text = "/* k\n * bench-rtol: 1e-9 (why)\n * bench-class: divergent\n */"
     assert run.parse_header(text) == (1e-9, "divergent")
     assert run.parse_header("bench-rtol: 0\nbench-class: control") == (0.0, "control")
 
 
-@pytest.mark.parametrize("text", [
-    "bench-class: control",                       # no tolerance
-    "bench-rtol: 1e-9",                           # no class
-    "bench-rtol: 1e-9\nbench-class: fast",        # unknown class
-    "bench-rtol: abc\nbench-class: control",      # not a number
-    "bench-rtol: 2\nbench-class: control",        # not a relative tolerance
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bench-class: control",  # no tolerance
+        "bench-rtol: 1e-9",  # no class
+        "bench-rtol: 1e-9\nbench-class: fast",  # unknown class
+        "bench-rtol: abc\nbench-class: control",  # not a number
+        "bench-rtol: 2\nbench-class: control",  # not a relative tolerance
+    ],
+)
 def test_parse_header_rejects_incomplete_headers(text: str) -> None:
     with pytest.raises(ValueError):
         run.parse_header(text)
@@ -78,6 +85,7 @@ def test_bad_usage_exits_2() -> None:
 
 # ---------------------------------------------------------------- verification
 
+
 def test_close_enough_is_relative_and_exact_at_zero_rtol() -> None:
     assert run.close_enough(1000.0, 1000.0 + 1e-7, 1e-9)
     assert not run.close_enough(1000.0, 1000.0 + 1e-5, 1e-9)
@@ -112,10 +120,17 @@ def test_verify_checks_every_run_not_only_the_first() -> None:
 
 # ---------------------------------------------------------------- ratios
 
+
 def test_s2s_vs_best_takes_the_fastest_of_each_family() -> None:
-    results = {"scalar": result(100), "gcc": result(30), "gcc-fast": result(25),
-               "clang": result(20), "clang-fast": result(50),
-               "s2s-gcc": result(10), "s2s-clang": result(40)}
+    results = {
+        "scalar": result(100),
+        "gcc": result(30),
+        "gcc-fast": result(25),
+        "clang": result(20),
+        "clang-fast": result(50),
+        "s2s-gcc": result(10),
+        "s2s-clang": result(40),
+    }
     assert run.fastest(results, "compiler") == "clang"
     assert run.fastest(results, "s2s") == "s2s-gcc"
     assert run.s2s_vs_best(results) == 2.0
@@ -124,8 +139,13 @@ def test_s2s_vs_best_takes_the_fastest_of_each_family() -> None:
 def test_wrong_or_failed_builds_do_not_count_as_fastest() -> None:
     wrong = result(1)
     wrong.mismatch = "checksum differs"
-    results = {"scalar": result(100), "gcc": result(50), "clang-fast": wrong,
-               "s2s-gcc": run.Result(error="build failed"), "s2s-clang": result(25)}
+    results = {
+        "scalar": result(100),
+        "gcc": result(50),
+        "clang-fast": wrong,
+        "s2s-gcc": run.Result(error="build failed"),
+        "s2s-clang": result(25),
+    }
     assert run.fastest(results, "compiler") == "gcc"
     assert run.s2s_vs_best(results) == 2.0
 
@@ -145,19 +165,24 @@ def test_geomean_has_no_partial_means() -> None:
 def test_class_geomean_uses_only_that_class() -> None:
     fast = run.Kernel("a", Path("a.c"), 0.0, "divergent")
     slow = run.Kernel("b", Path("b.c"), 0.0, "divergent")
-    results = {"a": {"scalar": result(100), "s2s-gcc": result(25)},
-               "b": {"scalar": result(100), "s2s-gcc": result(100)}}
+    results = {
+        "a": {"scalar": result(100), "s2s-gcc": result(25)},
+        "b": {"scalar": result(100), "s2s-gcc": result(100)},
+    }
     assert run.class_geomean([fast, slow], results, "s2s-gcc") == pytest.approx(2.0)
 
 
 def test_vec_summary_names_targets_and_scalar_loops() -> None:
     kernel = run.Kernel("k", Path("k.c"), 0.0, "divergent")
-    kernel.s2s_report = [{"target": "avx512", "vectorized": True, "width": 8},
-                         {"target": "avx2", "vectorized": False, "width": 1}]
+    kernel.s2s_report = [
+        {"target": "avx512", "vectorized": True, "width": 8},
+        {"target": "avx2", "vectorized": False, "width": 1},
+    ]
     assert run.vec_summary(kernel) == "avx512:8,avx2:scalar"
 
 
 # ---------------------------------------------------------------- end to end
+
 
 def fake_s2svec(tmp_path: Path, edit: str) -> str:
     """A stand-in s2svec that copies the input through sed and writes a report."""
@@ -166,8 +191,9 @@ def fake_s2svec(tmp_path: Path, edit: str) -> str:
         "#!/bin/sh\nin=$1; shift\n"
         "while [ $# -gt 0 ]; do case $1 in -o) out=$2; shift;; "
         "--report-file) rep=$2; shift;; esac; shift; done\n"
-        f"sed '{edit}' \"$in\" > \"$out\"\n"
-        "echo '[{\"target\": \"avx512\", \"vectorized\": true, \"width\": 16}]' > \"$rep\"\n")
+        f'sed \'{edit}\' "$in" > "$out"\n'
+        'echo \'[{"target": "avx512", "vectorized": true, "width": 16}]\' > "$rep"\n'
+    )
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     return str(script)
 
@@ -176,9 +202,23 @@ needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc not inst
 
 
 def quick_run(tmp_path: Path, s2svec: str, *extra: str) -> int:
-    return run.main(["--kernels", "saxpy", "--repeats", "1", "--kernel-reps", "1",
-                     "--variants", "scalar,s2s-gcc", "--build-dir", str(tmp_path),
-                     "--s2svec", s2svec, *extra])
+    return run.main(
+        [
+            "--kernels",
+            "saxpy",
+            "--repeats",
+            "1",
+            "--kernel-reps",
+            "1",
+            "--variants",
+            "scalar,s2s-gcc",
+            "--build-dir",
+            str(tmp_path),
+            "--s2svec",
+            s2svec,
+            *extra,
+        ]
+    )
 
 
 @needs_gcc

@@ -19,6 +19,7 @@ as the kernel accounts them for the finished child (``os.wait4``).  The
 machine is shared: quote medians.  This is a measurement, not a test; the
 figures are stated in README.rst ("Speed of the tool").
 """
+
 from __future__ import annotations
 
 import argparse
@@ -237,15 +238,20 @@ def measure(cmd: list[str], runs: int) -> dict[str, list[float]]:
 
 
 def row(name: str, values: list[float], unit: str) -> str:
-    return (f"  {name:5s} median {statistics.median(values):8.3f} {unit}   "
-            f"(min {min(values):.3f}, max {max(values):.3f})")
+    return (
+        f"  {name:5s} median {statistics.median(values):8.3f} {unit}   "
+        f"(min {min(values):.3f}, max {max(values):.3f})"
+    )
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=5)
-    p.add_argument("--s2svec", default=str(ROOT / ".venv" / "bin" / "s2svec"),
-                   help="how to call s2svec (a command line, split like a shell does)")
+    p.add_argument(
+        "--s2svec",
+        default=str(ROOT / ".venv" / "bin" / "s2svec"),
+        help="how to call s2svec (a command line, split like a shell does)",
+    )
     p.add_argument("--keep", metavar="DIR", help="write the inputs and outputs to DIR")
     p.add_argument("--only", choices=["one_loop", "big"], help="run one input only")
     args = p.parse_args()

@@ -25,6 +25,7 @@ so.  Regions the build does not compile at all (in the file's own ``#if 0``)
 are not checked.  A missing compiler or a failed preprocessor run is a
 warning, and the output stays as it is.
 """
+
 from __future__ import annotations
 
 import os
@@ -33,10 +34,15 @@ import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
-from typing import Optional
 
-from .codegen.branch_markers import (SCALAR, branch_marker, enabled_marker, isa_marker,
-                                     loop_region, variant_region)
+from .codegen.branch_markers import (
+    SCALAR,
+    branch_marker,
+    enabled_marker,
+    isa_marker,
+    loop_region,
+    variant_region,
+)
 from .codegen.target import Target
 from .diagnostics import Location
 from .report import RegionReport
@@ -74,14 +80,15 @@ class Region:
 class Verdict:
     """What one region's check found when the build is not what it should be."""
 
-    expected: Optional[str]
+    expected: str | None
     """The target the build should compile (None: the flags select none)."""
     compiled: str
     """The branch the build compiles (a target, or ``scalar``)."""
 
 
-def check_branches(reports: list[RegionReport], targets: list[Target], output: bytes,
-                   build: Build) -> list[str]:
+def check_branches(
+    reports: list[RegionReport], targets: list[Target], output: bytes, build: Build
+) -> list[str]:
     """Check every vectorized region of ``output`` against ``build``; mark the
     report entries the build cannot reach; return the warnings."""
     regions = announced(reports, targets)
@@ -117,22 +124,25 @@ def announced(reports: list[RegionReport], targets: list[Target]) -> list[Region
         if not entry.vectorized or entry.target not in order:
             continue
         location = Location(entry.file, entry.line, entry.column)
-        name = loop_region(entry.file, entry.line, entry.column) if entry.kind == "loop" \
+        name = (
+            loop_region(entry.file, entry.line, entry.column)
+            if entry.kind == "loop"
             else variant_region(entry.name)
+        )
         regions.setdefault(name, Region(location, entry.kind, name)).entries.append(entry)
     for region in regions.values():
         region.entries.sort(key=lambda e: order[e.target])
     return list(regions.values())
 
 
-def compiled_branch(region: Region, preprocessed: str) -> Optional[str]:
+def compiled_branch(region: Region, preprocessed: str) -> str | None:
     """The one branch of ``region`` whose marker the build keeps, if one."""
     branches = [e.target for e in region.entries] + [SCALAR]
     compiled = [b for b in branches if branch_marker(b, region.name) in preprocessed]
     return compiled[0] if len(compiled) == 1 else None
 
 
-def judge(region: Region, compiled: str, has: set[str]) -> Optional[Verdict]:
+def judge(region: Region, compiled: str, has: set[str]) -> Verdict | None:
     """None when the build compiles the branch it should; else what it
     compiles instead."""
     expected = next((e.target for e in region.entries if e.target in has), None)
@@ -150,10 +160,14 @@ def _message(kind: str, group: list[Region], verdict: Verdict) -> str:
     takes = _taken(group[0], verdict.compiled)
     if verdict.expected is None:
         listed = ", ".join(e.target for e in group[0].entries)
-        return (f"no vector code of {what} is compiled with these flags (this compiler "
-                f"and these flags select none of {listed}): the build takes {takes}")
-    return (f"the {verdict.expected} code of {what} is not compiled with these flags: "
-            f"the build takes {takes}")
+        return (
+            f"no vector code of {what} is compiled with these flags (this compiler "
+            f"and these flags select none of {listed}): the build takes {takes}"
+        )
+    return (
+        f"the {verdict.expected} code of {what} is not compiled with these flags: "
+        f"the build takes {takes}"
+    )
 
 
 def _function_of(mangled: str) -> str:
@@ -167,8 +181,9 @@ def _mark(region: Region, verdict: Verdict) -> None:
     for entry in region.entries:
         if entry.vectorized and verdict.expected in (None, entry.target):
             entry.vectorized = False
-            entry.reason = ("not compiled with these flags: the build takes "
-                            f"{_taken(region, verdict.compiled)}")
+            entry.reason = (
+                f"not compiled with these flags: the build takes {_taken(region, verdict.compiled)}"
+            )
 
 
 def _mark_excluded(region: Region, excluded: set[str], compiled: str) -> None:
@@ -177,8 +192,10 @@ def _mark_excluded(region: Region, excluded: set[str], compiled: str) -> None:
     for entry in region.entries:
         if entry.target in excluded:
             entry.vectorized = False
-            entry.reason = ("not compiled by this compiler (see the target's 'avoid'): "
-                            f"the build takes {_taken(region, compiled)}")
+            entry.reason = (
+                "not compiled by this compiler (see the target's 'avoid'): "
+                f"the build takes {_taken(region, compiled)}"
+            )
 
 
 def _taken(region: Region, compiled: str) -> str:
@@ -190,8 +207,7 @@ def _taken(region: Region, compiled: str) -> str:
 # -- the preprocessor run -------------------------------------------------------------------
 
 
-def preprocess(output: bytes, targets: list[Target], build: Build
-               ) -> tuple[Optional[str], str]:
+def preprocess(output: bytes, targets: list[Target], build: Build) -> tuple[str | None, str]:
     """The output as ``build`` preprocesses it (comments kept), after the
     ISA probe; ``(None, why)`` when that fails."""
     if not build.compiler or shutil.which(build.compiler[0]) is None:
@@ -217,12 +233,18 @@ def isa_probe(targets: list[Target]) -> str:
     lines: list[str] = []
     for t in targets:
         enabled = " && ".join(f"defined({g})" for g in t.guards)
-        lines += [f"#if {enabled}", enabled_marker(t.name), "#endif",
-                  f"#if {t.isa_condition}", isa_marker(t.name), "#endif"]
+        lines += [
+            f"#if {enabled}",
+            enabled_marker(t.name),
+            "#endif",
+            f"#if {t.isa_condition}",
+            isa_marker(t.name),
+            "#endif",
+        ]
     return "\n".join(lines) + "\n"
 
 
-def _run(build: Build, copy: str, probe: str) -> tuple[Optional[str], str]:
+def _run(build: Build, copy: str, probe: str) -> tuple[str | None, str]:
     first = ["-iquote", os.path.dirname(build.source) or ".", "-include", probe]
     command = [*build.compiler, *first, *build.flags, "-E", "-C", copy]
     what = f"'{shlex.join([*build.compiler, '-E'])}'"
@@ -234,7 +256,9 @@ def _run(build: Build, copy: str, probe: str) -> tuple[Optional[str], str]:
         return None, f"{what}: {e.strerror or e}"
     if done.returncode != 0:
         errors = done.stderr.decode("utf-8", "replace").replace(copy, build.source)
-        first_error = next((line for line in errors.splitlines() if "error" in line),
-                           errors.strip().split("\n")[0] if errors.strip() else "no message")
+        first_error = next(
+            (line for line in errors.splitlines() if "error" in line),
+            errors.strip().split("\n")[0] if errors.strip() else "no message",
+        )
         return None, f"{what} failed on the output ({first_error.strip()})"
     return done.stdout.decode("utf-8", "surrogateescape"), ""

@@ -5,20 +5,21 @@ and the compilers' predefined macros (``s2s.frontend.target_macros``) are
 kept between runs so that the start-up stays short.  Every cache is found the same way, and a run without a
 writable folder still works, only slower.
 """
+
 from __future__ import annotations
 
 import os
 import tempfile
-from typing import Optional
 
 
 def cache_root() -> str:
     """``$S2SVEC_CACHE``, else ``$XDG_CACHE_HOME/s2svec``, else ``~/.cache/s2svec``."""
     return os.environ.get("S2SVEC_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "s2svec")
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "s2svec"
+    )
 
 
-def cache_folder(name: str) -> Optional[str]:
+def cache_folder(name: str) -> str | None:
     """``<cache root>/<name>``, made if needed; None when it cannot be made
     or written."""
     folder = os.path.join(cache_root(), name)

@@ -35,6 +35,7 @@ Guarantees, in the order ``main`` establishes them:
 The vectorizer itself (``driver``, which loads libclang) is imported inside
 ``main`` so that an interrupt while it loads is handled too.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -47,14 +48,24 @@ import stat
 import sys
 import tempfile
 import traceback
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING
 
 from . import __version__
-from .compiler_flags import (OPENMP_VERSION, STANDARDS, CompilerFlags, FlagError,
-                             compiler_triple, describe, parser_args, preprocessing_flags,
-                             split, targets_for)
+from .compiler_flags import (
+    OPENMP_VERSION,
+    STANDARDS,
+    CompilerFlags,
+    FlagError,
+    compiler_triple,
+    describe,
+    parser_args,
+    preprocessing_flags,
+    split,
+    targets_for,
+)
 from .diagnostics import UserError
 
 if TYPE_CHECKING:
@@ -107,90 +118,156 @@ as the compiler (each -c file.c is vectorized with the compiler's flags):
 
 def build_parser() -> argparse.ArgumentParser:
     from .driver import DEFAULT_TARGETS, known_targets
+
     p = argparse.ArgumentParser(
         prog="s2svec",
         usage="%(prog)s [compiler flags] INPUT.c -o OUTPUT.c [options]",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Vectorize the '#pragma omp simd' loops of a C file into AVX2 / "
-                    "AVX-512 / NEON intrinsics.\n\n" + describe() + _WRAPPER_HELP,
+        "AVX-512 / NEON intrinsics.\n\n" + describe() + _WRAPPER_HELP,
         epilog="exit status: 0 success (also when loops stay scalar, each with "
-               "a warning), 1 the input could not be processed (OUTPUT and the "
-               "report file are then not created or left untouched), 2 bad usage, "
-               "130 interrupted (143 on SIGTERM); S2SVEC_DEBUG=1 adds a traceback "
-               "to an internal error")
+        "a warning), 1 the input could not be processed (OUTPUT and the "
+        "report file are then not created or left untouched), 2 bad usage, "
+        "130 interrupted (143 on SIGTERM); S2SVEC_DEBUG=1 adds a traceback "
+        "to an internal error",
+    )
     p.add_argument("input", help="the C file to vectorize (never modified)")
-    p.add_argument("-o", "--output", required=True, metavar="OUTPUT",
-                   help="where to write the vectorized C file, atomically; '-' is "
-                        "stdout; a symlink is written through; a device or FIFO is "
-                        "written in place; must not be the input")
-    p.add_argument("--target", metavar="LIST",
-                   help="comma list of " + ", ".join(known_targets()) +
-                        ", or 'host' (default: the targets the -m/-march flags enable, "
-                        "else " + ",".join(DEFAULT_TARGETS) + "; every variant sits "
-                        "behind #if on the ISA macros, the original loop in #else)")
-    p.add_argument("--simdlen", type=int, metavar="N",
-                   help="preferred number of lanes (overrides simdlen clauses): a "
-                        "power of two >= 2 that at least one selected target's "
-                        "vectors hold (at most " + ", ".join(
-                            f"{k} on {t}" for t, k in simdlen_limits(known_targets()).items()) +
-                        "); a target that cannot take it keeps its natural width, "
-                        "with a warning")
-    p.add_argument("--std", choices=sorted(STANDARDS), metavar="STD",
-                   help="C standard for parsing, the same as -std=STD (default: gnu17, "
-                        "gcc's default)")
-    p.add_argument("--line-directives", action="store_true",
-                   help="write #line directives so that the compiler's diagnostics and "
-                        "debuggers point at INPUT's lines (s2svec-cc does)")
-    p.add_argument("--check-branches", metavar="CC",
-                   help="preprocess the output with the compiler command CC and the "
-                        "compiler flags given here, and warn at each loop whose vector "
-                        "code the report announces but that build does not compile (the "
-                        "report then says so); s2svec-cc always does")
-    p.add_argument("--report", nargs="?", const="text", choices=["text", "json"],
-                   help="optimization report per annotated loop/function "
-                        "(text, the default, or json; to stderr unless --report-file)")
-    p.add_argument("--report-file", metavar="F",
-                   help="write the report to F (atomically, like OUTPUT; '-' is "
-                        "stdout) instead of stderr; needs --report")
-    p.add_argument("--math", default="vector", choices=["vector", "exact"],
-                   help="vector: libmvec on x86 (<= 4 ulp, link -lmvec); "
-                        "exact: scalar libm per lane (default: %(default)s)")
-    p.add_argument("--vector-ir", action="store_true",
-                   help="experimental: generate the loops it can take (loop variable and "
-                        "live-ins only, no reductions, calls or stack objects) through the "
-                        "vector IR instead of the text-based widener")
-    p.add_argument("--no-refill", action="store_true",
-                   help="keep lanes in groups of consecutive iterations around a divergent "
-                        "loop (default: a lane whose loop ends takes its next iteration)")
-    p.add_argument("--refill-ratio", type=float, default=None, metavar="R",
-                   help="refill only where a trip of the divergent loop weighs R times what "
-                        "refill adds (default: the target's, 2 or 3 for avx2; 0: wherever "
-                        "refill can be built)")
-    p.add_argument("--no-boscc", action="store_true",
-                   help="do not insert all-false skips (BOSCC) in front of expensive "
-                        "divergent regions")
-    p.add_argument("--no-all-true", action="store_true",
-                   help="do not give divergent arms with contiguous memory accesses an "
-                        "unmasked copy taken when every lane is in them")
-    p.add_argument("--boscc-threshold", type=int, default=16, metavar="N",
-                   help="cost of a divergent region from which it gets an all-false skip "
-                        "(a math call weighs 16, a division 8, a load or store 2, other "
-                        "operations 1; default: %(default)s)")
-    p.add_argument("--emit-cfg", metavar="DIR",
-                   help="write Graphviz .dot files of each region's CFG to DIR")
-    p.add_argument("--print-shapes", action="store_true",
-                   help="print each region's IR annotated with vector shapes to stdout")
-    p.add_argument("--print-after", action="append", default=[], metavar="PASS",
-                   help="print each region's IR after the pipeline pass PASS to stdout "
-                        "(inline, sroa, strength, dce, canonicalize, unroll, licm, merge-arms, hoist, "
-                        "per-lane-storage, speculate, all-true, boscc, divergent-loops, "
-                        "loop-closed-ssa, linearize, cse, cleanup; and for a loop's variants "
-                        "masked-tail, refill; repeatable)")
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUTPUT",
+        help="where to write the vectorized C file, atomically; '-' is "
+        "stdout; a symlink is written through; a device or FIFO is "
+        "written in place; must not be the input",
+    )
+    p.add_argument(
+        "--target",
+        metavar="LIST",
+        help="comma list of "
+        + ", ".join(known_targets())
+        + ", or 'host' (default: the targets the -m/-march flags enable, "
+        "else " + ",".join(DEFAULT_TARGETS) + "; every variant sits "
+        "behind #if on the ISA macros, the original loop in #else)",
+    )
+    p.add_argument(
+        "--simdlen",
+        type=int,
+        metavar="N",
+        help="preferred number of lanes (overrides simdlen clauses): a "
+        "power of two >= 2 that at least one selected target's "
+        "vectors hold (at most "
+        + ", ".join(f"{k} on {t}" for t, k in simdlen_limits(known_targets()).items())
+        + "); a target that cannot take it keeps its natural width, "
+        "with a warning",
+    )
+    p.add_argument(
+        "--std",
+        choices=sorted(STANDARDS),
+        metavar="STD",
+        help="C standard for parsing, the same as -std=STD (default: gnu17, gcc's default)",
+    )
+    p.add_argument(
+        "--line-directives",
+        action="store_true",
+        help="write #line directives so that the compiler's diagnostics and "
+        "debuggers point at INPUT's lines (s2svec-cc does)",
+    )
+    p.add_argument(
+        "--check-branches",
+        metavar="CC",
+        help="preprocess the output with the compiler command CC and the "
+        "compiler flags given here, and warn at each loop whose vector "
+        "code the report announces but that build does not compile (the "
+        "report then says so); s2svec-cc always does",
+    )
+    p.add_argument(
+        "--report",
+        nargs="?",
+        const="text",
+        choices=["text", "json"],
+        help="optimization report per annotated loop/function "
+        "(text, the default, or json; to stderr unless --report-file)",
+    )
+    p.add_argument(
+        "--report-file",
+        metavar="F",
+        help="write the report to F (atomically, like OUTPUT; '-' is "
+        "stdout) instead of stderr; needs --report",
+    )
+    p.add_argument(
+        "--math",
+        default="vector",
+        choices=["vector", "exact"],
+        help="vector: libmvec on x86 (<= 4 ulp, link -lmvec); "
+        "exact: scalar libm per lane (default: %(default)s)",
+    )
+    p.add_argument(
+        "--vector-ir",
+        action="store_true",
+        help="experimental: generate the loops it can take (loop variable and "
+        "live-ins only, no reductions, calls or stack objects) through the "
+        "vector IR instead of the text-based widener",
+    )
+    p.add_argument(
+        "--no-refill",
+        action="store_true",
+        help="keep lanes in groups of consecutive iterations around a divergent "
+        "loop (default: a lane whose loop ends takes its next iteration)",
+    )
+    p.add_argument(
+        "--refill-ratio",
+        type=float,
+        default=None,
+        metavar="R",
+        help="refill only where a trip of the divergent loop weighs R times what "
+        "refill adds (default: the target's, 2 or 3 for avx2; 0: wherever "
+        "refill can be built)",
+    )
+    p.add_argument(
+        "--no-boscc",
+        action="store_true",
+        help="do not insert all-false skips (BOSCC) in front of expensive divergent regions",
+    )
+    p.add_argument(
+        "--no-all-true",
+        action="store_true",
+        help="do not give divergent arms with contiguous memory accesses an "
+        "unmasked copy taken when every lane is in them",
+    )
+    p.add_argument(
+        "--boscc-threshold",
+        type=int,
+        default=16,
+        metavar="N",
+        help="cost of a divergent region from which it gets an all-false skip "
+        "(a math call weighs 16, a division 8, a load or store 2, other "
+        "operations 1; default: %(default)s)",
+    )
+    p.add_argument(
+        "--emit-cfg", metavar="DIR", help="write Graphviz .dot files of each region's CFG to DIR"
+    )
+    p.add_argument(
+        "--print-shapes",
+        action="store_true",
+        help="print each region's IR annotated with vector shapes to stdout",
+    )
+    p.add_argument(
+        "--print-after",
+        action="append",
+        default=[],
+        metavar="PASS",
+        help="print each region's IR after the pipeline pass PASS to stdout "
+        "(inline, sroa, strength, dce, canonicalize, unroll, licm, merge-arms, hoist, "
+        "per-lane-storage, speculate, all-true, boscc, divergent-loops, "
+        "loop-closed-ssa, linearize, cse, cleanup; and for a loop's variants "
+        "masked-tail, refill; repeatable)",
+    )
     p.add_argument("--version", action="version", version=f"s2svec {__version__}")
     return p
 
 
-def check_define(define: str) -> Optional[str]:
+def check_define(define: str) -> str | None:
     """Why ``-D define`` is not a macro definition, or None when it is."""
     head, eq, _value = define.partition("=")
     if "\n" in define or "\r" in define:
@@ -198,7 +275,7 @@ def check_define(define: str) -> Optional[str]:
     m = _MACRO.match(head)
     if not head or not m:
         return "macro name must be an identifier"
-    rest = head[m.end():]
+    rest = head[m.end() :]
     if rest.startswith("(") and not rest.endswith(")"):
         return "missing ')' in the macro parameter list"
     if rest.startswith("("):
@@ -212,12 +289,12 @@ def check_define(define: str) -> Optional[str]:
     return None
 
 
-def check_undefine(name: str) -> Optional[str]:
+def check_undefine(name: str) -> str | None:
     """Why ``-U name`` does not name a macro, or None when it does."""
     return None if _MACRO.fullmatch(name) else "macro name must be an identifier"
 
 
-def _fine(_value: str) -> Optional[str]:
+def _fine(_value: str) -> str | None:
     return None
 
 
@@ -225,20 +302,27 @@ def simdlen_limits(targets: list[str]) -> dict[str, int]:
     """The most lanes a ``--simdlen`` can ask of each target: the widest vector
     of integer lanes, which is what the code generator checks against."""
     from .codegen.target import load_target
+
     limits = {}
     for name in targets:
         t = load_target(name)
-        limits[name] = max((info.lanes for key, info in t.types.items()
-                            if key.startswith("i")), default=1)
+        limits[name] = max(
+            (info.lanes for key, info in t.types.items() if key.startswith("i")), default=1
+        )
     return limits
 
 
-def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace,
-                flags: CompilerFlags, targets: list[str]) -> list[str]:
+def check_usage(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    flags: CompilerFlags,
+    targets: list[str],
+) -> list[str]:
     """Exit 2 (through ``parser.error``) on bad usage; return usage warnings."""
     warnings: list[str] = []
-    if args.refill_ratio is not None and (not math.isfinite(args.refill_ratio)
-                                          or args.refill_ratio < 0):
+    if args.refill_ratio is not None and (
+        not math.isfinite(args.refill_ratio) or args.refill_ratio < 0
+    ):
         parser.error(f"--refill-ratio {args.refill_ratio}: must be a number >= 0")
     if args.simdlen is not None:
         n = args.simdlen
@@ -247,12 +331,16 @@ def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace,
         limits = simdlen_limits(targets)
         listed = ", ".join(f"{t}: {k}" for t, k in limits.items())
         if all(n > k for k in limits.values()):
-            parser.error(f"--simdlen {n}: the selected targets' vectors hold at "
-                         f"most {max(limits.values())} lanes ({listed})")
+            parser.error(
+                f"--simdlen {n}: the selected targets' vectors hold at "
+                f"most {max(limits.values())} lanes ({listed})"
+            )
         for t, k in limits.items():
             if n > k:
-                warnings.append(f"s2svec: warning: --simdlen {n}: {t} vectors hold "
-                                f"at most {k} lanes; {t} loops keep their natural width")
+                warnings.append(
+                    f"s2svec: warning: --simdlen {n}: {t} vectors hold "
+                    f"at most {k} lanes; {t} loops keep their natural width"
+                )
     for option, value in flags.parser:
         why = {"-D": check_define, "-U": check_undefine}.get(option, _fine)(value)
         if why:
@@ -261,20 +349,29 @@ def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace,
             parser.error(f"{option} '{shown(value)}': not valid utf-8")
     if args.report_file is not None and args.report is None:
         parser.error("--report-file needs --report (--report=text or --report=json)")
-    to_stdout = [name for name, used in (
-        (f"-o {shown(args.output)}", _is_stdout(args.output)),
-        (f"--report-file {shown(args.report_file or '')}", _is_stdout(args.report_file)),
-        ("--print-shapes", args.print_shapes),
-        ("--print-after", bool(args.print_after))) if used]
+    to_stdout = [
+        name
+        for name, used in (
+            (f"-o {shown(args.output)}", _is_stdout(args.output)),
+            (f"--report-file {shown(args.report_file or '')}", _is_stdout(args.report_file)),
+            ("--print-shapes", args.print_shapes),
+            ("--print-after", bool(args.print_after)),
+        )
+        if used
+    ]
     if _is_stdout(args.output) and len(to_stdout) > 1:
         parser.error(f"{' and '.join(to_stdout)} cannot share stdout")
-    if args.report_file is not None and fd_of(args.report_file) is None and \
-            fd_of(args.output) is None and _same_path(args.report_file, args.output):
+    if (
+        args.report_file is not None
+        and fd_of(args.report_file) is None
+        and fd_of(args.output) is None
+        and _same_path(args.report_file, args.output)
+    ):
         parser.error(f"--report-file '{shown(args.report_file)}' is the output file")
     return warnings
 
 
-def fd_of(path: Optional[str]) -> Optional[int]:
+def fd_of(path: str | None) -> int | None:
     """The open descriptor a path names: ``-`` and ``/dev/stdout`` 1,
     ``/dev/stderr`` 2, ``/dev/fd/N`` and ``/proc/self/fd/N`` N; else None."""
     if path is None:
@@ -286,7 +383,7 @@ def fd_of(path: Optional[str]) -> Optional[int]:
     return int(m[1]) if m else {"/dev/stdout": 1, "/dev/stderr": 2}.get(full)
 
 
-def _is_stdout(path: Optional[str]) -> bool:
+def _is_stdout(path: str | None) -> bool:
     return fd_of(path) == 1
 
 
@@ -304,8 +401,10 @@ def _same_path(a: str, b: str) -> bool:
 
 def check_input(path: str) -> os.stat_result:
     """INPUT is a readable regular file with a UTF-8 name (exit 1 otherwise)."""
+
     def fail(why: str) -> UserError:
         return UserError(f"cannot read '{shown(path)}': {why}")
+
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -321,8 +420,10 @@ def check_input(path: str) -> os.stat_result:
     except OSError as e:
         raise fail(_os_reason(e)) from None
     if shown(path) != path:
-        raise fail("file name is not valid utf-8 (the C parser cannot open it; "
-                   "rename the file or link it under a utf-8 name)")
+        raise fail(
+            "file name is not valid utf-8 (the C parser cannot open it; "
+            "rename the file or link it under a utf-8 name)"
+        )
     return st
 
 
@@ -338,12 +439,12 @@ class Destination:
     (open the existing device or FIFO ``path`` and write).
     """
 
-    what: str       # "output" or "report file", for messages
-    user: str       # as the user spelled it
+    what: str  # "output" or "report file", for messages
+    user: str  # as the user spelled it
     kind: str
     path: str = ""
     fd: int = -1
-    temp: Optional[str] = None
+    temp: str | None = None
 
     def error(self, why: str) -> UserError:
         return UserError(f"cannot write {self.what} '{shown(self.user)}': {why}")
@@ -363,7 +464,7 @@ def plan(what: str, user: str, input_stat: os.stat_result) -> Destination:
         return dest
     dest = Destination(what, user, "atomic")
     try:
-        st: Optional[os.stat_result] = os.stat(user)
+        st: os.stat_result | None = os.stat(user)
     except FileNotFoundError:
         st = None
     except NotADirectoryError:
@@ -422,8 +523,7 @@ def stage(dest: Destination, data: bytes) -> None:
         return
     with _signals_held():
         try:
-            fd, dest.temp = tempfile.mkstemp(prefix=TEMP_PREFIX,
-                                             dir=os.path.dirname(dest.path))
+            fd, dest.temp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=os.path.dirname(dest.path))
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             try:
@@ -477,7 +577,7 @@ def commit(dest: Destination, data: bytes) -> None:
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 def write_all(dests: list[tuple[Destination, bytes]]) -> None:
@@ -500,7 +600,7 @@ def _raise_interrupted(signum: int, frame: object) -> None:
     raise _Interrupted(128 + signum)
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     # SIGINT keeps Python's handler (KeyboardInterrupt); SIGTERM would end
     # the process without any clean-up.
     try:
@@ -513,7 +613,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         status = e.status if isinstance(e, _Interrupted) else 128 + signal.SIGINT
         _say("s2svec: error: interrupted")
         return status
-    except Exception as e:  # noqa: BLE001 - anything else is a bug of s2svec
+    except Exception as e:
         if os.environ.get(DEBUG_ENV):
             traceback.print_exc()
         text = str(e).strip().splitlines()
@@ -534,8 +634,9 @@ def _say(line: str) -> None:
         pass  # stderr is closed: the exit status has to do
 
 
-def _main(argv: Optional[Sequence[str]]) -> int:
+def _main(argv: Sequence[str] | None) -> int:
     from . import driver
+
     parser = build_parser()
     try:
         own, flags = split(list(sys.argv[1:] if argv is None else argv))
@@ -549,28 +650,41 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     usage_warnings = check_usage(parser, args, flags, targets)
     check = _check_command(parser, args.check_branches)
     from .pipeline import PASS_NAMES
+
     for name in args.print_after:
         if name not in PASS_NAMES:
-            parser.error(f"--print-after: unknown pass '{name}' (passes: "
-                         f"{', '.join(PASS_NAMES)})")
-    options = driver.Options(targets=targets, preprocessor=_preprocessor(flags),
-                             std=args.std or flags.std or "gnu17", math=args.math,
-                             simdlen=args.simdlen, boscc=not args.no_boscc,
-                             all_true=not args.no_all_true,
-                             refill=not args.no_refill, refill_ratio=args.refill_ratio,
-                             boscc_threshold=args.boscc_threshold,
-                             emit_cfg=args.emit_cfg, print_shapes=args.print_shapes,
-                             print_after=args.print_after, vector_ir=args.vector_ir,
-                             line_directives=args.input if args.line_directives else None)
+            parser.error(f"--print-after: unknown pass '{name}' (passes: {', '.join(PASS_NAMES)})")
+    options = driver.Options(
+        targets=targets,
+        preprocessor=_preprocessor(flags),
+        std=args.std or flags.std or "gnu17",
+        math=args.math,
+        simdlen=args.simdlen,
+        boscc=not args.no_boscc,
+        all_true=not args.no_all_true,
+        refill=not args.no_refill,
+        refill_ratio=args.refill_ratio,
+        boscc_threshold=args.boscc_threshold,
+        emit_cfg=args.emit_cfg,
+        print_shapes=args.print_shapes,
+        print_after=args.print_after,
+        vector_ir=args.vector_ir,
+        line_directives=args.input if args.line_directives else None,
+    )
     try:
         input_stat = check_input(args.input)
         output = plan("output", args.output, input_stat)
-        report = (plan("report file", args.report_file, input_stat)
-                  if args.report_file is not None else None)
-        if args.emit_cfg is not None and os.path.exists(args.emit_cfg) \
-                and not os.path.isdir(args.emit_cfg):
-            raise UserError(f"cannot write cfg files to '{shown(args.emit_cfg)}': "
-                            "not a directory")
+        report = (
+            plan("report file", args.report_file, input_stat)
+            if args.report_file is not None
+            else None
+        )
+        if (
+            args.emit_cfg is not None
+            and os.path.exists(args.emit_cfg)
+            and not os.path.isdir(args.emit_cfg)
+        ):
+            raise UserError(f"cannot write cfg files to '{shown(args.emit_cfg)}': not a directory")
         for w in usage_warnings:
             print(w, file=sys.stderr)
         try:
@@ -580,8 +694,9 @@ def _main(argv: Optional[Sequence[str]]) -> int:
             raise UserError(f"{where}{_os_reason(e)}") from None
         if check is not None:
             result.warnings += _check_branches(result, check, flags, args.input)
-        report_text = _report_text(result, args.report, to_stderr=report is None) \
-            if args.report else ""
+        report_text = (
+            _report_text(result, args.report, to_stderr=report is None) if args.report else ""
+        )
         writes = [(output, result.output)]
         if report is not None:
             writes.append((report, report_text.encode()))
@@ -596,8 +711,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     return EXIT_OK
 
 
-def _check_command(parser: argparse.ArgumentParser, spec: Optional[str]
-                   ) -> Optional[list[str]]:
+def _check_command(parser: argparse.ArgumentParser, spec: str | None) -> list[str] | None:
     """The compiler command of ``--check-branches=CC`` (exit 2 when empty
     or badly quoted)."""
     if spec is None:
@@ -611,12 +725,14 @@ def _check_command(parser: argparse.ArgumentParser, spec: Optional[str]
     return words
 
 
-def _check_branches(result: "Result", compiler: list[str], flags: CompilerFlags,
-                    source: str) -> list[str]:
+def _check_branches(
+    result: Result, compiler: list[str], flags: CompilerFlags, source: str
+) -> list[str]:
     """--check-branches: the build's branch of every vectorized region
     (s2s.branch_check); the compiler gets the flags given to s2svec, less
     the ``--target=`` of its own triple (what s2svec-cc adds)."""
     from .branch_check import Build, check_branches
+
     triples = any(f.startswith(("--target=", "-target")) for f in flags.given)
     own = compiler_triple(tuple(compiler)) if triples else None
     build = Build(compiler, preprocessing_flags(flags.given, own), source)
@@ -627,15 +743,17 @@ def _target_spec(args: argparse.Namespace, flags: CompilerFlags) -> str:
     """--target, else what the -m/-march/--target=TRIPLE flags enable, else
     the default list."""
     from .driver import DEFAULT_TARGETS
+
     if args.target is not None:
         return str(args.target)
     chosen = targets_for(flags.machine, host=_host())
     return ",".join(chosen or DEFAULT_TARGETS)
 
 
-def _host() -> Optional[str]:
+def _host() -> str | None:
     """The host's target for -march=native; None on a host with none."""
     from .driver import host_target
+
     try:
         return host_target()
     except ValueError:
@@ -649,13 +767,14 @@ def _preprocessor(flags: CompilerFlags) -> list[str]:
     return implied + parser_args(flags.parser)
 
 
-def _report_text(result: "Result", kind: str, to_stderr: bool) -> str:
+def _report_text(result: Result, kind: str, to_stderr: bool) -> str:
     """The report; on stderr the text form leaves out the remarks of loops
     not vectorized: each has its warning there already, with the reason."""
     if kind == "json":
         return result.report_json()
     if to_stderr:
         from .report import render_text
+
         return render_text([r for r in result.reports if r.vectorized])
     return result.report_text()
 

@@ -25,13 +25,13 @@ a separate value must be in the table so its value is not read as a file.
 Options starting with ``--`` are s2svec's own, except ``--target=TRIPLE``
 (a value with a ``-``, as every triple has) and ``--sysroot``/``--param``.
 """
+
 from __future__ import annotations
 
 import functools
 import re
 import subprocess
 from dataclasses import dataclass, field
-from typing import Optional
 
 PARSER, STD, MACHINE, OPENMP, IGNORED = "parser", "std", "machine", "openmp", "ignored"
 
@@ -52,36 +52,59 @@ class Flag:
 
 
 FLAGS: tuple[Flag, ...] = (
-    Flag("-D", PARSER, "both"), Flag("-U", PARSER, "both"), Flag("-I", PARSER, "both"),
-    Flag("-isystem", PARSER, "both"), Flag("-iquote", PARSER, "both"),
-    Flag("-idirafter", PARSER, "both"), Flag("-include", PARSER, "both"),
-    Flag("-imacros", PARSER, "both"), Flag("--sysroot=", PARSER, "joined"),
-    Flag("--sysroot", PARSER, "separate"), Flag("-nostdinc", PARSER),
-    Flag("-std=", STD, "joined"), Flag("-ansi", STD),
+    Flag("-D", PARSER, "both"),
+    Flag("-U", PARSER, "both"),
+    Flag("-I", PARSER, "both"),
+    Flag("-isystem", PARSER, "both"),
+    Flag("-iquote", PARSER, "both"),
+    Flag("-idirafter", PARSER, "both"),
+    Flag("-include", PARSER, "both"),
+    Flag("-imacros", PARSER, "both"),
+    Flag("--sysroot=", PARSER, "joined"),
+    Flag("--sysroot", PARSER, "separate"),
+    Flag("-nostdinc", PARSER),
+    Flag("-std=", STD, "joined"),
+    Flag("-ansi", STD),
     # inline semantics: which inline definitions are emitted (frontend.linkage)
-    Flag("-fgnu89-inline", PARSER), Flag("-fno-gnu89-inline", PARSER),
-    Flag("-march=", MACHINE, "joined"), Flag("-mcpu=", MACHINE, "joined"),
-    Flag("-target", MACHINE, "separate"), Flag("--target=", MACHINE, "joined"),
+    Flag("-fgnu89-inline", PARSER),
+    Flag("-fno-gnu89-inline", PARSER),
+    Flag("-march=", MACHINE, "joined"),
+    Flag("-mcpu=", MACHINE, "joined"),
+    Flag("-target", MACHINE, "separate"),
+    Flag("--target=", MACHINE, "joined"),
     Flag("-m", MACHINE, "joined"),
-    Flag("-fopenmp", OPENMP), Flag("-fno-openmp", OPENMP),
+    Flag("-fopenmp", OPENMP),
+    Flag("-fno-openmp", OPENMP),
     # Flags with a separate value: the value must not be taken for a file.
-    Flag("-MF", IGNORED, "both"), Flag("-MT", IGNORED, "both"), Flag("-MQ", IGNORED, "both"),
-    Flag("-x", IGNORED, "both"), Flag("-l", IGNORED, "both"), Flag("-L", IGNORED, "both"),
-    Flag("-Xlinker", IGNORED, "separate"), Flag("-Xassembler", IGNORED, "separate"),
-    Flag("-Xpreprocessor", IGNORED, "separate"), Flag("-Xclang", IGNORED, "separate"),
-    Flag("-aux-info", IGNORED, "separate"), Flag("--param", IGNORED, "separate"),
+    Flag("-MF", IGNORED, "both"),
+    Flag("-MT", IGNORED, "both"),
+    Flag("-MQ", IGNORED, "both"),
+    Flag("-x", IGNORED, "both"),
+    Flag("-l", IGNORED, "both"),
+    Flag("-L", IGNORED, "both"),
+    Flag("-Xlinker", IGNORED, "separate"),
+    Flag("-Xassembler", IGNORED, "separate"),
+    Flag("-Xpreprocessor", IGNORED, "separate"),
+    Flag("-Xclang", IGNORED, "separate"),
+    Flag("-aux-info", IGNORED, "separate"),
+    Flag("--param", IGNORED, "separate"),
     Flag("--param=", IGNORED, "joined"),
-    Flag("-T", IGNORED, "both"), Flag("-u", IGNORED, "both"), Flag("-z", IGNORED, "both"),
-    Flag("-iprefix", IGNORED, "separate"), Flag("-iwithprefix", IGNORED, "separate"),
-    Flag("-iwithprefixbefore", IGNORED, "separate"), Flag("-isysroot", IGNORED, "separate"),
+    Flag("-T", IGNORED, "both"),
+    Flag("-u", IGNORED, "both"),
+    Flag("-z", IGNORED, "both"),
+    Flag("-iprefix", IGNORED, "separate"),
+    Flag("-iwithprefix", IGNORED, "separate"),
+    Flag("-iwithprefixbefore", IGNORED, "separate"),
+    Flag("-isysroot", IGNORED, "separate"),
 )
 """In no particular order: ``_match`` takes an exact name, else the longest
 name that is a prefix of the argument."""
 
 STANDARDS = frozenset(
-    f"{family}{year}" for family in ("c", "gnu") for year in
-    ("89", "90", "99", "9x", "11", "1x", "17", "18", "2x", "23")) | frozenset(
-    f"iso9899:{y}" for y in ("1990", "199409", "1999", "2011", "2017", "2018"))
+    f"{family}{year}"
+    for family in ("c", "gnu")
+    for year in ("89", "90", "99", "9x", "11", "1x", "17", "18", "2x", "23")
+) | frozenset(f"iso9899:{y}" for y in ("1990", "199409", "1999", "2011", "2017", "2018"))
 """The C standards libclang and gcc both know (``-std=``)."""
 
 
@@ -92,7 +115,7 @@ class CompilerFlags:
     parser: list[tuple[str, str]] = field(default_factory=list)
     """``-D``/``-U``/``-I``... as ``(name, value)``, in order (value "" for
     ``-nostdinc``)."""
-    std: Optional[str] = None
+    std: str | None = None
     machine: list[str] = field(default_factory=list)
     """``-m*``, ``-march=``, ``-mcpu=`` and triples (as ``--target=T``)."""
     openmp: bool = False
@@ -126,12 +149,12 @@ def split(argv: list[str]) -> tuple[list[str], CompilerFlags]:
             continue
         flag, value, used = _value(match, argv, i)
         _record(flags, flag, value, arg)
-        flags.given += argv[i:i + used]
+        flags.given += argv[i : i + used]
         i += used
     return own, flags
 
 
-def _match(arg: str) -> Optional[Flag]:
+def _match(arg: str) -> Flag | None:
     """The table row ``arg`` is, or None for s2svec's own arguments."""
     if not arg.startswith("-") or arg == "-" or arg in ("-o", "-h"):
         return None
@@ -146,8 +169,9 @@ def _match(arg: str) -> Optional[Flag]:
         return None  # -oFILE: s2svec's output
     if arg in _by_name:
         return _by_name[arg]
-    prefixes = [f for f in FLAGS if f.value != "none" and f.value != "separate"
-                and arg.startswith(f.name)]
+    prefixes = [
+        f for f in FLAGS if f.value != "none" and f.value != "separate" and arg.startswith(f.name)
+    ]
     if prefixes:
         return max(prefixes, key=lambda f: len(f.name))
     return Flag(arg, IGNORED)  # -O2 -g -Wall -c -pipe -pthread and unknown ones
@@ -162,7 +186,7 @@ def _value(flag: Flag, argv: list[str], i: int) -> tuple[Flag, str, int]:
     if flag.value == "none":
         return flag, "", 1
     if arg != flag.name:
-        return flag, arg[len(flag.name):], 1  # joined: -DX, -std=c11
+        return flag, arg[len(flag.name) :], 1  # joined: -DX, -std=c11
     if flag.value == "joined":
         return flag, "", 1
     if i + 1 >= len(argv):
@@ -176,8 +200,10 @@ def _record(flags: CompilerFlags, flag: Flag, value: str, arg: str) -> None:
     elif flag.kind == STD:
         std = "c89" if flag.name == "-ansi" else value
         if std not in STANDARDS:
-            raise FlagError(f"invalid value '{value}' in '-std={value}' (C standards: "
-                            "c89 c99 c11 c17 c23 and the gnu* ones)")
+            raise FlagError(
+                f"invalid value '{value}' in '-std={value}' (C standards: "
+                "c89 c99 c11 c17 c23 and the gnu* ones)"
+            )
         flags.std = std
     elif flag.kind == MACHINE:
         triple = flag.name in ("-target", "--target=")
@@ -194,13 +220,44 @@ def _is_triple(value: str) -> bool:
 
 # -- the targets the machine flags select -------------------------------------------------
 
-X86_AVX512 = ("skylake-avx512", "cascadelake", "cooperlake", "cannonlake", "icelake",
-              "tigerlake", "rocketlake", "sapphirerapids", "emeraldrapids", "graniterapids",
-              "znver4", "znver5", "x86-64-v4", "knl", "knm")
-X86_AVX2 = ("haswell", "broadwell", "skylake", "alderlake", "raptorlake", "meteorlake",
-            "arrowlake", "lunarlake", "gracemont", "znver1", "znver2", "znver3", "bdver4",
-            "x86-64-v3", "kabylake", "coffeelake", "cometlake", "sierraforest",
-            "grandridge")
+X86_AVX512 = (
+    "skylake-avx512",
+    "cascadelake",
+    "cooperlake",
+    "cannonlake",
+    "icelake",
+    "tigerlake",
+    "rocketlake",
+    "sapphirerapids",
+    "emeraldrapids",
+    "graniterapids",
+    "znver4",
+    "znver5",
+    "x86-64-v4",
+    "knl",
+    "knm",
+)
+X86_AVX2 = (
+    "haswell",
+    "broadwell",
+    "skylake",
+    "alderlake",
+    "raptorlake",
+    "meteorlake",
+    "arrowlake",
+    "lunarlake",
+    "gracemont",
+    "znver1",
+    "znver2",
+    "znver3",
+    "bdver4",
+    "x86-64-v3",
+    "kabylake",
+    "coffeelake",
+    "cometlake",
+    "sierraforest",
+    "grandridge",
+)
 """``-march=`` names by the widest s2svec target their ISA has (a prefix
 match: ``icelake-server``, ``sapphirerapids``).  Other x86 names have
 neither (``x86-64``, ``x86-64-v2``, ``nehalem``)."""
@@ -208,7 +265,7 @@ neither (``x86-64``, ``x86-64-v2``, ``nehalem``)."""
 _AARCH64_MARCH = re.compile(r"armv8|armv9")
 
 
-def targets_for(machine: list[str], host: Optional[str]) -> Optional[list[str]]:
+def targets_for(machine: list[str], host: str | None) -> list[str] | None:
     """The target list the machine flags ask for, or None to keep the default.
 
     The widest ISA the flags enable decides: AVX-512 flags give
@@ -218,7 +275,7 @@ def targets_for(machine: list[str], host: Optional[str]) -> Optional[list[str]]:
     ``-march=native`` the host's.  Flags naming none of these (``-m64``,
     ``-mtune=``, ``-march=x86-64-v2``) keep the default list, less ``neon``
     when an x86-64 triple is given (``s2svec-cc`` passes the compiler's)."""
-    level: Optional[str] = None
+    level: str | None = None
     for flag in machine:
         level = _level_after(flag, level, host)
     if level is None:
@@ -234,7 +291,7 @@ def _is_x86(triple: str) -> bool:
 _X86_ORDER = {None: 0, "avx2": 1, "avx512": 2}
 
 
-def _level_after(flag: str, level: Optional[str], host: Optional[str]) -> Optional[str]:
+def _level_after(flag: str, level: str | None, host: str | None) -> str | None:
     """The widest ISA after ``flag`` (flags apply left to right)."""
     name, _, value = flag.partition("=")
     if name == "--target":
@@ -263,14 +320,29 @@ def _level_after(flag: str, level: Optional[str], host: Optional[str]) -> Option
     return level
 
 
-_NOT_FOR_PREPROCESSING = frozenset((
-    "-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MP", "-MG", "-MF", "-MT", "-MQ", "-x",
-    "-fsyntax-only"))
+_NOT_FOR_PREPROCESSING = frozenset(
+    (
+        "-c",
+        "-S",
+        "-E",
+        "-M",
+        "-MM",
+        "-MD",
+        "-MMD",
+        "-MP",
+        "-MG",
+        "-MF",
+        "-MT",
+        "-MQ",
+        "-x",
+        "-fsyntax-only",
+    )
+)
 """What ``preprocessing_flags`` leaves out: flags that choose the output
 (or write dependency files) rather than how the code reads."""
 
 
-def preprocessing_flags(given: list[str], own_triple: Optional[str] = None) -> list[str]:
+def preprocessing_flags(given: list[str], own_triple: str | None = None) -> list[str]:
     """The compiler flags ``given`` (``CompilerFlags.given``) for a
     ``CC -E`` run that reads the file as the compile does: without output
     and dependency flags, and without ``--target=own_triple`` (what
@@ -285,18 +357,19 @@ def preprocessing_flags(given: list[str], own_triple: Optional[str] = None) -> l
         own = flag.name in ("--target=", "-target") and value == own_triple
         dropped = flag.name in _NOT_FOR_PREPROCESSING or flag.name.startswith("-save-temps")
         if not (own or dropped):
-            kept += given[i:i + used]
+            kept += given[i : i + used]
         i += used
     return kept
 
 
-@functools.lru_cache(maxsize=None)
-def compiler_triple(cc: tuple[str, ...]) -> Optional[str]:
+@functools.cache
+def compiler_triple(cc: tuple[str, ...]) -> str | None:
     """The compiler's target triple (``x86_64-linux-gnu``), if it says
     (``CC -dumpmachine``; asked once per compiler command)."""
     try:
-        done = subprocess.run([*cc, "-dumpmachine"], capture_output=True, text=True,
-                              timeout=60, check=False)
+        done = subprocess.run(
+            [*cc, "-dumpmachine"], capture_output=True, text=True, timeout=60, check=False
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     answer = done.stdout.strip()
@@ -316,9 +389,12 @@ def parser_args(parser: list[tuple[str, str]]) -> list[str]:
 
 def describe() -> str:
     """The compiler flags section of --help, from the table."""
+
     def names(kind: str) -> str:
-        return " ".join(f.name for f in FLAGS
-                        if f.kind == kind and f.name not in ("--sysroot", "-fno-openmp"))
+        return " ".join(
+            f.name for f in FLAGS if f.kind == kind and f.name not in ("--sysroot", "-fno-openmp")
+        )
+
     return f"""\
 compiler flags (give s2svec the flags the compiler gets; joined or not: -DX, -D X):
   {names(PARSER)}

@@ -9,24 +9,25 @@ wrapper picks, with ``#if``, the widest target the build has, else runs the
 scalar function per lane.  A body the pipeline cannot take leaves the
 function scalar with a warning, and no variants are emitted.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 import clang.cindex as ci
 
 from .codegen.generate import CodegenOptions, GeneratedLoop
 from .codegen.target import Target
-from .codegen.variant import (Core, Signature, family_block, lane_call, no_gcc_clones,
-                              wrapper)
-from .vfabi import ISAS, FAMILIES, Variant
+from .codegen.variant import Core, Signature, family_block, lane_call, no_gcc_clones, wrapper
 from .diagnostics import Unsupported
 from .frontend.declare_simd import SimdFunction
 from .frontend.lower_function import lower_function
 from .ir.clauses import ClauseSet
 from .pipeline import analyze, control_counts, generate
 from .report import RegionReport
+from .vfabi import FAMILIES, ISAS, Variant
 
 Shape = tuple[bool, int, tuple[Any, ...], int]
 
@@ -47,13 +48,19 @@ def signature_of(fn: SimdFunction, cursor: Any) -> Signature:
     params = [p for p in cursor.get_children() if p.kind.name == "PARM_DECL"]
     static = cursor.linkage == ci.LinkageKind.INTERNAL  # also `static f(); f() {...}`
     ret_c = cursor.type.get_result().spelling if fn.ret is not None else ""
-    return Signature(fn.name, ret_c, fn.ret, [p.type.spelling for p in params], fn.params,
-                     fn.param_names, static)
+    return Signature(
+        fn.name, ret_c, fn.ret, [p.type.spelling for p in params], fn.params, fn.param_names, static
+    )
 
 
-def function_variants(fn: SimdFunction, definitions: dict[str, Any], data: bytes,
-                      targets: list[Target], options: Any,
-                      codegen: CodegenOptions) -> FunctionVariants:
+def function_variants(
+    fn: SimdFunction,
+    definitions: dict[str, Any],
+    data: bytes,
+    targets: list[Target],
+    options: Any,
+    codegen: CodegenOptions,
+) -> FunctionVariants:
     """The variants of ``fn``; ``definitions`` maps each target's name to the
     definition's cursor in that target's view (missing: code the target's
     preprocessor skips)."""
@@ -69,36 +76,52 @@ def function_variants(fn: SimdFunction, definitions: dict[str, Any], data: bytes
     for target in targets:
         if target.name not in definitions:
             continue
-        for shape in dict.fromkeys(v.shape for v in fn.variants
-                                   if v.isa.letter in target.vfabi_family and v.vlen > 1):
+        for shape in dict.fromkeys(
+            v.shape for v in fn.variants if v.isa.letter in target.vfabi_family and v.vlen > 1
+        ):
             try:
-                cores[(target.name, shape)] = _core(fn, sig, definitions[target.name], shape,
-                                                    target, options, codegen)
+                cores[(target.name, shape)] = _core(
+                    fn, sig, definitions[target.name], shape, target, options, codegen
+                )
             except Unsupported as e:
                 failed.setdefault(target.name, (target, e))
     if failed and len(failed) == len(definitions):
         not_vectorized(out, fn, next(iter(failed.values()))[1], targets)
         return out
     for target, e in failed.values():
-        out.warnings.append(f"{e.location or loc}: warning: function '{fn.name}' not "
-                            f"vectorized for {target.name} (variants whose body it cannot "
-                            f"take run the scalar function per lane): {e.message}")
+        out.warnings.append(
+            f"{e.location or loc}: warning: function '{fn.name}' not "
+            f"vectorized for {target.name} (variants whose body it cannot "
+            f"take run the scalar function per lane): {e.message}"
+        )
     blocks = []
     for family in FAMILIES:
         texts = []
         for v in (v for v in fn.variants if v.isa.letter in family):
-            chosen = [(t, cores[(t.name, v.shape)]) for t in targets
-                      if (t.name, v.shape) in cores and v.isa.letter in t.vfabi_family]
+            chosen = [
+                (t, cores[(t.name, v.shape)])
+                for t in targets
+                if (t.name, v.shape) in cores and v.isa.letter in t.vfabi_family
+            ]
             texts.append(wrapper(sig, v, [c for _, (c, _, _) in chosen]))
             for t, (_, loop, report) in chosen:
                 out.reports.append(_variant_report(report, v, loop))
                 out.needs.setdefault(t.name, set()).update(loop.needs)
             if v.vlen == 1:  # one lane: the scalar function is the variant's body
-                out.reports.extend(RegionReport(
-                    file=loc.file, line=loc.line, column=loc.column, kind="function",
-                    name=v.mangled, target=t.name, width=1,
-                    reason="one lane: the variant calls the scalar function")
-                    for t in targets if v.isa.letter in t.vfabi_family and t.name in definitions)
+                out.reports.extend(
+                    RegionReport(
+                        file=loc.file,
+                        line=loc.line,
+                        column=loc.column,
+                        kind="function",
+                        name=v.mangled,
+                        target=t.name,
+                        width=1,
+                        reason="one lane: the variant calls the scalar function",
+                    )
+                    for t in targets
+                    if v.isa.letter in t.vfabi_family and t.name in definitions
+                )
         isa = ISAS[family[0]]
         blocks.append(family_block(isa.arch, isa.header, texts, no_gcc_clones(sig)))
     out.text = "".join(blocks)
@@ -118,21 +141,42 @@ def _offset(definition: Any, data: bytes) -> int:
     return len(data) if end < 0 else end + 1
 
 
-def _core(fn: SimdFunction, sig: Signature, cursor: Any, shape: Shape, target: Target,
-          options: Any, codegen: CodegenOptions, site: Optional[int] = None
-          ) -> tuple[Core, GeneratedLoop, RegionReport]:
+def _core(
+    fn: SimdFunction,
+    sig: Signature,
+    cursor: Any,
+    shape: Shape,
+    target: Target,
+    options: Any,
+    codegen: CodegenOptions,
+    site: int | None = None,
+) -> tuple[Core, GeneratedLoop, RegionReport]:
     """The vectorized body of one variant shape for one target; ``site``:
     where the variant goes in the main file (default: after the definition)."""
     masked, vlen, kinds, cdt_bits = shape
     clauses = ClauseSet("simd", fn.location, simdlen=vlen, safelen=vlen)
-    region = lower_function(None, cursor, vlen, masked, kinds, clauses, cdt_bits,
-                            plain_char_signed=target.plain_char_signed, site=site)
+    region = lower_function(
+        None,
+        cursor,
+        vlen,
+        masked,
+        kinds,
+        clauses,
+        cdt_bits,
+        plain_char_signed=target.plain_char_signed,
+        site=site,
+    )
     v = Variant(ISAS[target.vfabi_isa], masked, vlen, kinds, fn.name, cdt_bits, False)
     region.body_text = "{ " + lane_call(sig, v) + " }"
     analyzed = analyze(region, options.pass_options(target), tuple(options.print_after))
-    report = RegionReport(file=fn.location.file, line=fn.location.line,
-                          column=fn.location.column, kind="function", name=fn.name,
-                          target=target.name)
+    report = RegionReport(
+        file=fn.location.file,
+        line=fn.location.line,
+        column=fn.location.column,
+        kind="function",
+        name=fn.name,
+        target=target.name,
+    )
     control_counts(analyzed, report)
     loop = generate(analyzed, target, codegen, report)
     return Core(target.condition, loop.text, target.name), loop, report
@@ -141,22 +185,33 @@ def _core(fn: SimdFunction, sig: Signature, cursor: Any, shape: Shape, target: T
 def _variant_report(core: RegionReport, v: Variant, loop: GeneratedLoop) -> RegionReport:
     """One entry per variant: its mangled name and vlen, the core's counts."""
     import copy
+
     report = copy.deepcopy(core)
     report.name = v.mangled
     report.width = v.vlen
     return report
 
 
-def not_vectorized(out: FunctionVariants, fn: SimdFunction, e: Unsupported,
-                    targets: list[Target]) -> None:
+def not_vectorized(
+    out: FunctionVariants, fn: SimdFunction, e: Unsupported, targets: list[Target]
+) -> None:
     out.warnings.append(
         f"{e.location or fn.location}: warning: function not vectorized: {e.message}; "
         f"no vector variants of '{fn.name}' are emitted, so callers compiled with "
-        "'#pragma omp declare simd' (gcc, clang) will fail to link")
+        "'#pragma omp declare simd' (gcc, clang) will fail to link"
+    )
     for target in targets:
-        out.reports.append(RegionReport(file=fn.location.file, line=fn.location.line,
-                                        column=fn.location.column, kind="function",
-                                        name=fn.name, target=target.name, reason=e.message))
+        out.reports.append(
+            RegionReport(
+                file=fn.location.file,
+                line=fn.location.line,
+                column=fn.location.column,
+                kind="function",
+                name=fn.name,
+                target=target.name,
+                reason=e.message,
+            )
+        )
 
 
-Warn = Callable[[Optional[Any], str], None]
+Warn = Callable[[Any | None, str], None]

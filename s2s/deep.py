@@ -25,13 +25,15 @@ the loop stays scalar.  libclang's child visitor swallows exceptions raised in
 its Python callback; ``lower_clang.children`` notices the early stop and the
 hook installed here keeps the swallowed one off stderr.
 """
+
 from __future__ import annotations
 
 import ctypes
 import functools
 import sys
 import threading
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -89,23 +91,26 @@ def call_with_deep_stack(fn: Callable[..., T], *args: object, **kwargs: object) 
 
 def deep_stack(fn: Callable[..., T]) -> Callable[..., T]:
     """Decorator: every call of ``fn`` runs under ``call_with_deep_stack``."""
+
     @functools.wraps(fn)
     def wrapper(*args: object, **kwargs: object) -> T:
         return call_with_deep_stack(fn, *args, **kwargs)
+
     return wrapper
 
 
-def _quiet_recursion_in_callbacks(
-        previous: Callable[[Any], object]) -> Callable[[Any], object]:
+def _quiet_recursion_in_callbacks(previous: Callable[[Any], object]) -> Callable[[Any], object]:
     """An unraisable-exception hook that drops ``RecursionError`` raised in a
     ctypes callback of the worker (libclang's child visitor at the recursion
     limit): the walk stops early, ``lower_clang.children`` notices and raises
     it again where it can be reported as a warning.  Anything else goes to
     ``previous``."""
+
     def hook(unraisable: Any) -> object:
         if getattr(_state, "quiet", False) and isinstance(unraisable.exc_value, RecursionError):
             return None
         return previous(unraisable)
+
     return hook
 
 

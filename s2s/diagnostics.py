@@ -4,10 +4,10 @@
 scalar and a warning names the construct (exit status stays 0).
 ``UserError``: the input itself is wrong (bad clause, parse error); exit 1.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class Location:
 class _Problem(Exception):
     severity = "error"
 
-    def __init__(self, message: str, location: Optional[Location] = None) -> None:
+    def __init__(self, message: str, location: Location | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.location = location
@@ -46,9 +46,10 @@ class UserError(_Problem):
     severity = "error"
 
 
-def internal_error(what: str, location: Optional[Location] = None) -> Unsupported:
+def internal_error(what: str, location: Location | None = None) -> Unsupported:
     """A state s2svec should never reach.  The region stays scalar (correct,
     only slower) and the warning asks for a report instead of showing
     internals."""
-    return Unsupported(f"internal error: {what}; please report this loop to the s2svec "
-                       "developers", location)
+    return Unsupported(
+        f"internal error: {what}; please report this loop to the s2svec developers", location
+    )

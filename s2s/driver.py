@@ -5,37 +5,37 @@ chain over the targets' ISA macros (widest first) whose ``#else`` keeps the
 original pragma and loop, and the targets' preludes (headers, helpers) are
 added at the top of the file.  Every other byte stays as it was.
 """
+
 from __future__ import annotations
 
 import dataclasses
 import os
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
+from .analysis.divergence import DivergenceInfo
 from .codegen.branch_markers import SCALAR, branch_marker, loop_region
 from .codegen.generate import CodegenOptions, GeneratedLoop, prelude
 from .codegen.target import TEMPLATE_ROOT, Target, load_target
+from .declare import FunctionVariants, function_variants, not_vectorized, signature_of
 from .deep import deep_stack
 from .diagnostics import Location, Unsupported, UserError, internal_error
-from .declare import FunctionVariants, function_variants, not_vectorized, signature_of
 from .frontend.declare_simd import NONE, SimdFunction, collect, definition_of
 from .frontend.lower import lower_loop
 from .frontend.lower_callee import set_declared_simd
-from .internal_variants import InternalVariants
 from .frontend.macro_checks import source_checks
 from .frontend.parse import ParsedFile
-from .frontend.pragmas import (Pragma, find_header_declare_simd, find_pragmas,
-                               scan_pragma_lines)
+from .frontend.pragmas import Pragma, find_header_declare_simd, find_pragmas, scan_pragma_lines
 from .frontend.views import FileView, parse_views
-from .analysis.divergence import DivergenceInfo
+from .internal_variants import InternalVariants
 from .ir.clone import clone_region
 from .ir.region import Region
-from .transform.passes import BOSCC_THRESHOLD, PassOptions
-from .pipeline import (AnalyzedRegion, analyze, analyze_variant, control_counts,
-                       generate)
+from .pipeline import AnalyzedRegion, analyze, analyze_variant, control_counts, generate
 from .report import RegionReport, render_json, render_text
+from .transform.passes import BOSCC_THRESHOLD, PassOptions
 
 DEFAULT_TARGETS = ("avx512", "avx2", "neon")
 
@@ -69,8 +69,9 @@ def resolve_targets(spec: str) -> list[str]:
         if name == "host":
             name = host_target()
         if name not in known_targets():
-            raise ValueError(f"unknown target '{name}' (choose from "
-                             f"{', '.join(known_targets())}, host)")
+            raise ValueError(
+                f"unknown target '{name}' (choose from {', '.join(known_targets())}, host)"
+            )
         if name not in names:
             names.append(name)
     if not names:
@@ -85,7 +86,7 @@ class Options:
     defines: list[str] = field(default_factory=list)
     std: str = "gnu17"
     math: str = "vector"
-    simdlen: Optional[int] = None
+    simdlen: int | None = None
     boscc: bool = True
     boscc_threshold: int = BOSCC_THRESHOLD
     """Weight of a divergent arm that gets an all-false skip (transform.boscc)."""
@@ -93,10 +94,10 @@ class Options:
     """Unmasked copies of divergent arms every lane takes (transform.all_true)."""
     refill: bool = True
     """Lane refill around a divergent loop (transform.refill); --no-refill."""
-    refill_ratio: Optional[float] = None
+    refill_ratio: float | None = None
     """How many times what refill adds a trip of the loop must weigh
     (None: the target's ``refill_min_ratio``)."""
-    emit_cfg: Optional[str] = None
+    emit_cfg: str | None = None
     print_shapes: bool = False
     print_after: list[str] = field(default_factory=list)
     """Pipeline passes after which each region's IR is printed to stdout."""
@@ -109,11 +110,14 @@ class Options:
             boscc_threshold=self.boscc_threshold if self.boscc else None,
             all_true=self.all_true and target.all_true_paths,
             refill_gather_weight=target.refill_gather_weight,
-            refill_min_ratio=target.refill_min_ratio if self.refill_ratio is None
-            else self.refill_ratio)
+            refill_min_ratio=target.refill_min_ratio
+            if self.refill_ratio is None
+            else self.refill_ratio,
+        )
+
     preprocessor: list[str] = field(default_factory=list)
     """The compiler's -D -U -I -isystem -include ... flags, in order."""
-    line_directives: Optional[str] = None
+    line_directives: str | None = None
     """Emit ``#line`` directives naming this file (the input as spelled)."""
 
 
@@ -139,7 +143,7 @@ class Replacement:
     start: int
     end: int
     text: bytes
-    location: Optional[Location] = None
+    location: Location | None = None
     """Where the replaced loop is (for the remark on nested simd loops)."""
 
 
@@ -156,19 +160,26 @@ def read_source(path: str) -> None:
 def run(path: str, options: Options) -> Result:
     """Vectorize one file; raise UserError when it cannot be processed."""
     read_source(path)
-    targets = sorted((load_target(n) for n in options.targets),
-                     key=lambda t: -t.register_bits)
-    views = parse_views(path, options.include_dirs, options.defines, options.std, targets,
-                        options.preprocessor, _every_targets_parse_args)
+    targets = sorted((load_target(n) for n in options.targets), key=lambda t: -t.register_bits)
+    views = parse_views(
+        path,
+        options.include_dirs,
+        options.defines,
+        options.std,
+        targets,
+        options.preprocessor,
+        _every_targets_parse_args,
+    )
     targets = [_in_view(t, views[t.name]) for t in targets]
     result = Result(output=b"", targets=targets)
     _warn_unparsed(views, result)
     main = next(v.parsed for v in views.values() if v.parsed is not None)
     _warn_included_loops(main, result)
-    codegen_options = CodegenOptions(math=options.math, simdlen=options.simdlen,
-                                     vector_ir=options.vector_ir)
+    codegen_options = CodegenOptions(
+        math=options.math, simdlen=options.simdlen, vector_ir=options.vector_ir
+    )
     replacements: list[Replacement] = []
-    needs: dict[str, Optional[set[str]]] = {t.name: None for t in targets}
+    needs: dict[str, set[str] | None] = {t.name: None for t in targets}
     by_offset = _pragmas_by_offset(views, targets)
     _file_warnings(views, result)
     simd = collect_simd_functions(_header_pragmas(views, targets) + by_offset, main.data)
@@ -183,9 +194,13 @@ def run(path: str, options: Options) -> Result:
             continue  # below, once per function
         enclosing = _enclosing(replacements, first.start)
         if enclosing is not None:
-            _warn(result, first.location, "loop not vectorized: it is nested in the simd "
-                  f"loop at line {enclosing.line}, which is vectorized (the inner "
-                  "simd pragma has no effect there)")
+            _warn(
+                result,
+                first.location,
+                "loop not vectorized: it is nested in the simd "
+                f"loop at line {enclosing.line}, which is vectorized (the inner "
+                "simd pragma has no effect there)",
+            )
             continue
         lowered = _Lowered(views, per_target, options, internal)
         generated = _vectorize_loop(lowered, targets, codegen_options, result)
@@ -202,9 +217,12 @@ def run(path: str, options: Options) -> Result:
     return result
 
 
-def _add_internal_variants(internal: InternalVariants, main: ParsedFile,
-                           replacements: list[Replacement],
-                           needs: dict[str, Optional[set[str]]]) -> None:
+def _add_internal_variants(
+    internal: InternalVariants,
+    main: ParsedFile,
+    replacements: list[Replacement],
+    needs: dict[str, set[str] | None],
+) -> None:
     """The internal vector variants the loops call, at the end of the file."""
     text = internal.text()
     if not text:
@@ -232,9 +250,12 @@ def _warn_unparsed(views: dict[str, FileView], result: Result) -> None:
         seen.add(id(view))
         error = view.error
         first_line = error.message.split("\n")[0] if error else "parse error"
-        _warn(result, error.location if error else None,
-              f"the file does not parse as the compiler of {', '.join(view.targets)} "
-              f"sees it ({first_line}); no vector code for {', '.join(view.targets)}")
+        _warn(
+            result,
+            error.location if error else None,
+            f"the file does not parse as the compiler of {', '.join(view.targets)} "
+            f"sees it ({first_line}); no vector code for {', '.join(view.targets)}",
+        )
 
 
 def _warn_included_loops(parsed: ParsedFile, result: Result) -> None:
@@ -250,17 +271,21 @@ def _warn_included_loops(parsed: ParsedFile, result: Result) -> None:
             continue
         if any(_SIMD_LOOP_PRAGMA.match(raw[s:e]) for s, e in scan_pragma_lines(raw)):
             loc = inclusion.location
-            _warn(result, Location(parsed.path, loc.line, loc.column),
-                  f"simd loops in the included file '{inclusion.include.name}' are not "
-                  "vectorized (s2svec rewrites only the file it is given; run it on "
-                  "that file too)")
+            _warn(
+                result,
+                Location(parsed.path, loc.line, loc.column),
+                f"simd loops in the included file '{inclusion.include.name}' are not "
+                "vectorized (s2svec rewrites only the file it is given; run it on "
+                "that file too)",
+            )
 
 
 _SIMD_LOOP_PRAGMA = re.compile(rb"#\s*pragma\s+omp\s+(?:parallel\s+for\s+|for\s+)?simd\b")
 
 
-def _pragmas_by_offset(views: dict[str, FileView], targets: list[Target]
-                       ) -> list[dict[str, Pragma]]:
+def _pragmas_by_offset(
+    views: dict[str, FileView], targets: list[Target]
+) -> list[dict[str, Pragma]]:
     """The SIMD pragmas of the file in source order; each maps the name of
     every target whose view holds it (not in code skipped for that target)
     to the pragma as that view found it."""
@@ -277,8 +302,7 @@ def _pragmas_by_offset(views: dict[str, FileView], targets: list[Target]
     return [found[start] for start in sorted(found)]
 
 
-def _header_pragmas(views: dict[str, FileView], targets: list[Target]
-                    ) -> list[dict[str, Pragma]]:
+def _header_pragmas(views: dict[str, FileView], targets: list[Target]) -> list[dict[str, Pragma]]:
     """The declare simd pragmas of the user's headers, in the order of
     ``_pragmas_by_offset`` (by target; keyed by header and offset)."""
     found: dict[tuple[str, int], dict[str, Pragma]] = {}
@@ -304,7 +328,7 @@ def _file_warnings(views: dict[str, FileView], result: Result) -> None:
                 result.warnings.append(text)
 
 
-def _enclosing(replacements: list[Replacement], offset: int) -> Optional[Location]:
+def _enclosing(replacements: list[Replacement], offset: int) -> Location | None:
     """The vectorized loop whose replaced text holds ``offset``, if any."""
     for r in replacements:
         if r.start <= offset < r.end:
@@ -314,24 +338,27 @@ def _enclosing(replacements: list[Replacement], offset: int) -> Optional[Locatio
 
 def _report(pragma: Pragma, target: Target, kind: str, name: str) -> RegionReport:
     loc = pragma.location
-    return RegionReport(file=loc.file, line=loc.line, column=loc.column,
-                        kind=kind, name=name, target=target.name)
+    return RegionReport(
+        file=loc.file, line=loc.line, column=loc.column, kind=kind, name=name, target=target.name
+    )
 
 
-def _warn(result: Result, location: Optional[Location], message: str) -> None:
+def _warn(result: Result, location: Location | None, message: str) -> None:
     where = f"{location}: " if location else "s2svec: "
     result.warnings.append(f"{where}warning: {message}")
 
 
-def collect_simd_functions(by_offset: list[dict[str, Pragma]], main_text: bytes
-                           ) -> dict[str, tuple[SimdFunction, dict[str, Any]]]:
+def collect_simd_functions(
+    by_offset: list[dict[str, Pragma]], main_text: bytes
+) -> dict[str, tuple[SimdFunction, dict[str, Any]]]:
     """The declare simd functions (from the first view that has each
     pragma) and, per target, the definition's cursor in its view when the
     variants are s2svec's to emit (s2s.frontend.declare_simd)."""
     first = [next(iter(p.values())) for p in by_offset]
     functions = collect(first, main_text)
     out: dict[str, tuple[SimdFunction, dict[str, Any]]] = {
-        name: (fn, {}) for name, fn in functions.items()}
+        name: (fn, {}) for name, fn in functions.items()
+    }
     for per_target in by_offset:
         for target_name, pragma in per_target.items():
             if pragma.clauses.directive != "declare simd":
@@ -343,8 +370,7 @@ def collect_simd_functions(by_offset: list[dict[str, Pragma]], main_text: bytes
     return out
 
 
-def callable_variants(simd: dict[str, tuple[SimdFunction, dict[str, Any]]]
-                      ) -> dict[str, Any]:
+def callable_variants(simd: dict[str, tuple[SimdFunction, dict[str, Any]]]) -> dict[str, Any]:
     """The functions whose variants exist: declared only (defined elsewhere,
     as gcc would call them) or defined here with a body s2svec takes; not
     static ones of a header that the file never names (home ``none``)."""
@@ -357,10 +383,16 @@ def callable_variants(simd: dict[str, tuple[SimdFunction, dict[str, Any]]]
     return out
 
 
-def _all_variants(simd: dict[str, tuple[SimdFunction, dict[str, Any]]], main: ParsedFile,
-                  targets: list[Target], options: Options, codegen: CodegenOptions,
-                  result: Result, replacements: list[Replacement],
-                  needs: dict[str, Optional[set[str]]]) -> None:
+def _all_variants(
+    simd: dict[str, tuple[SimdFunction, dict[str, Any]]],
+    main: ParsedFile,
+    targets: list[Target],
+    options: Options,
+    codegen: CodegenOptions,
+    result: Result,
+    replacements: list[Replacement],
+    needs: dict[str, set[str] | None],
+) -> None:
     """Variants of every function defined here.  Their bodies may call each
     other's variants: when a body turns out not to be vectorizable (no
     variants), the others are made again without calls to it."""
@@ -368,31 +400,41 @@ def _all_variants(simd: dict[str, tuple[SimdFunction, dict[str, Any]]], main: Pa
         codegen.simd_functions = callable_variants(simd)
         trial = Result(b"")
         edits: list[Replacement] = []
-        wanted: dict[str, Optional[set[str]]] = dict(needs)
+        wanted: dict[str, set[str] | None] = dict(needs)
         for fn, definitions in simd.values():
             if definitions and fn.problem is None:
-                _emit_variants(fn, definitions, main, targets, options, codegen, trial,
-                               edits, wanted)
+                _emit_variants(
+                    fn, definitions, main, targets, options, codegen, trial, edits, wanted
+                )
         if callable_variants(simd).keys() == codegen.simd_functions.keys():
             break
     for fn, definitions in simd.values():
-        if definitions and fn.problem is not None and not any(
-                r.kind == "function" and r.name == fn.name for r in trial.reports):
-            _emit_variants(fn, definitions, main, targets, options, codegen, trial, edits,
-                           wanted)
+        if (
+            definitions
+            and fn.problem is not None
+            and not any(r.kind == "function" and r.name == fn.name for r in trial.reports)
+        ):
+            _emit_variants(fn, definitions, main, targets, options, codegen, trial, edits, wanted)
     result.warnings.extend(trial.warnings)
     result.reports.extend(trial.reports)
     replacements.extend(edits)
     needs.update(wanted)
 
 
-def _emit_variants(fn: SimdFunction, definitions: dict[str, Any], main: ParsedFile,
-                   targets: list[Target], options: Options, codegen: CodegenOptions,
-                   result: Result, replacements: list[Replacement],
-                   needs: dict[str, Optional[set[str]]]) -> None:
+def _emit_variants(
+    fn: SimdFunction,
+    definitions: dict[str, Any],
+    main: ParsedFile,
+    targets: list[Target],
+    options: Options,
+    codegen: CodegenOptions,
+    result: Result,
+    replacements: list[Replacement],
+    needs: dict[str, set[str] | None],
+) -> None:
     try:
         fv = function_variants(fn, definitions, main.data, targets, options, codegen)
-    except Exception as exc:  # noqa: BLE001 - a bug in one function must not fail the file
+    except Exception as exc:
         e = _contained(exc, fn.location)
         fv = FunctionVariants(0, "")
         not_vectorized(fv, fn, e, targets)
@@ -406,14 +448,14 @@ def _emit_variants(fn: SimdFunction, definitions: dict[str, Any], main: ParsedFi
         needs[name] = (needs[name] or set()) | items
 
 
-def _vectorize_loop(lowered: "_Lowered", targets: list[Target],
-                    codegen_options: CodegenOptions, result: Result
-                    ) -> Optional[tuple[Region, list[tuple[Target, GeneratedLoop]]]]:
+def _vectorize_loop(
+    lowered: _Lowered, targets: list[Target], codegen_options: CodegenOptions, result: Result
+) -> tuple[Region, list[tuple[Target, GeneratedLoop]]] | None:
     """Vector code for every target whose view holds the loop; the loop's
     warnings say once what failed for all targets, else per target."""
     loops: list[tuple[Target, GeneratedLoop]] = []
     failures: list[tuple[Target, Unsupported]] = []
-    region: Optional[Region] = None
+    region: Region | None = None
     for target in targets:
         pragma = lowered.pragmas.get(target.name)
         if pragma is None:
@@ -422,7 +464,7 @@ def _vectorize_loop(lowered: "_Lowered", targets: list[Target],
         result.reports.append(report)
         try:
             analyzed, loop = _generate_for(lowered, target, codegen_options, report)
-        except Exception as exc:  # noqa: BLE001 - a bug in one loop must not fail the file
+        except Exception as exc:
             e = _contained(exc, lowered.location)
             report.reason = e.message
             failures.append((target, e))
@@ -434,13 +476,14 @@ def _vectorize_loop(lowered: "_Lowered", targets: list[Target],
     return (region, loops) if region is not None else None
 
 
-def _generate_for(lowered: "_Lowered", target: Target, codegen_options: CodegenOptions,
-                  report: RegionReport) -> tuple[AnalyzedRegion, GeneratedLoop]:
+def _generate_for(
+    lowered: _Lowered, target: Target, codegen_options: CodegenOptions, report: RegionReport
+) -> tuple[AnalyzedRegion, GeneratedLoop]:
     """The loop's code for one target; when the loop with its callees
     inlined cannot be vectorized, the loop with its calls kept as calls."""
     try:
         return _generate_once(lowered, target, codegen_options, report)
-    except Exception as exc:  # noqa: BLE001 - retried below, or raised again
+    except Exception as exc:
         if not lowered.inlines(target) or os.environ.get("S2SVEC_DEBUG"):
             raise
         e = _contained(exc, lowered.location)
@@ -448,16 +491,18 @@ def _generate_for(lowered: "_Lowered", target: Target, codegen_options: CodegenO
         return _generate_once(plain, target, codegen_options, report)
 
 
-def _generate_once(lowered: "_Lowered", target: Target, codegen_options: CodegenOptions,
-                   report: RegionReport) -> tuple[AnalyzedRegion, GeneratedLoop]:
+def _generate_once(
+    lowered: _Lowered, target: Target, codegen_options: CodegenOptions, report: RegionReport
+) -> tuple[AnalyzedRegion, GeneratedLoop]:
     analyzed = lowered.region_for(target)
     report.name = analyzed.region.name
     control_counts(analyzed, report)
     tail = lowered.variant_for(target, "tail") if target.masked_tail else None
     refill = lowered.variant_for(target, "refill") if lowered.options.refill else None
     if lowered.internal is not None:
-        lowered.internal.prepare([analyzed, tail, refill], target,
-                                 lowered.views[target.name].parsed.tu)
+        lowered.internal.prepare(
+            [analyzed, tail, refill], target, lowered.views[target.name].parsed.tu
+        )
     return analyzed, generate(analyzed, target, codegen_options, report, tail, refill)
 
 
@@ -472,16 +517,16 @@ def _contained(exc: Exception, location: Location) -> Unsupported:
     return internal_error(f"{type(exc).__name__}: {exc}", location)
 
 
-def _warn_failures(failures: list[tuple[Target, Unsupported]], attempted: int,
-                   location: Location, result: Result) -> None:
+def _warn_failures(
+    failures: list[tuple[Target, Unsupported]], attempted: int, location: Location, result: Result
+) -> None:
     messages = {(e.message, e.location) for _, e in failures}
     if len(failures) == attempted and len(messages) == 1:
         e = failures[0][1]
         _warn(result, e.location or location, f"loop not vectorized: {e.message}")
         return
     for target, e in failures:
-        _warn(result, e.location or location,
-              f"loop not vectorized for {target.name}: {e.message}")
+        _warn(result, e.location or location, f"loop not vectorized for {target.name}: {e.message}")
 
 
 class _Lowered:
@@ -489,9 +534,14 @@ class _Lowered:
     and plain-char signedness (signed on x86, unsigned on AArch64); the
     pipeline and the variants' pipelines each run on a copy."""
 
-    def __init__(self, views: dict[str, FileView], pragmas: dict[str, Pragma],
-                 options: Options, internal: Optional[InternalVariants] = None,
-                 no_inline: str = "") -> None:
+    def __init__(
+        self,
+        views: dict[str, FileView],
+        pragmas: dict[str, Pragma],
+        options: Options,
+        internal: InternalVariants | None = None,
+        no_inline: str = "",
+    ) -> None:
         self.views, self.pragmas, self.options = views, pragmas, options
         self.internal = internal
         """Where the loop's calls find internal vector variants of their callees."""
@@ -499,22 +549,21 @@ class _Lowered:
         self.lowered: dict[tuple[int, bool], Region | Unsupported] = {}
         """The loop as lowered, per view and signedness (never changed)."""
         self.cache: dict[tuple[int, bool, bool], AnalyzedRegion | Unsupported] = {}
-        self.variants: dict[tuple[object, ...], Optional[AnalyzedRegion]] = {}
+        self.variants: dict[tuple[object, ...], AnalyzedRegion | None] = {}
         self.no_inline = no_inline
         """Why no call is inlined (lower_loop's ``no_inline``); empty: they may be."""
         self.inlinable: set[int] = set()
         """The parses (ids) whose lowering had calls to inline."""
-        self._plain: Optional["_Lowered"] = None
+        self._plain: _Lowered | None = None
 
     def inlines(self, target: Target) -> bool:
         """Whether the target's region had calls to inline."""
         return id(self.views[target.name].parsed) in self.inlinable
 
-    def without_inlining(self, reason: str) -> "_Lowered":
+    def without_inlining(self, reason: str) -> _Lowered:
         """The same loop lowered with its calls kept as calls (``reason``)."""
         if self._plain is None:
-            self._plain = _Lowered(self.views, self.pragmas, self.options, self.internal,
-                                   reason)
+            self._plain = _Lowered(self.views, self.pragmas, self.options, self.internal, reason)
         return self._plain
 
     def region_for(self, target: Target) -> AnalyzedRegion:
@@ -532,7 +581,7 @@ class _Lowered:
             raise found
         return found
 
-    def variant_for(self, target: Target, kind: str) -> Optional[AnalyzedRegion]:
+    def variant_for(self, target: Target, kind: str) -> AnalyzedRegion | None:
         """A variant of the loop's region for ``target`` (pipeline.VARIANTS:
         ``tail``, its masked last iteration; ``refill``, the lane refill
         schedule); None where the loop has none (the plain vector loop and
@@ -544,12 +593,14 @@ class _Lowered:
             self.variants[key] = self._analyze_variant(target, kind, options)
         return self.variants[key]
 
-    def _analyze_variant(self, target: Target, kind: str, options: PassOptions
-                         ) -> Optional[AnalyzedRegion]:
+    def _analyze_variant(
+        self, target: Target, kind: str, options: PassOptions
+    ) -> AnalyzedRegion | None:
         try:
-            return analyze_variant(self._lowered(target), kind, options,
-                                   tuple(self.options.print_after))
-        except Exception:  # noqa: BLE001 - the plain vector loop is always there
+            return analyze_variant(
+                self._lowered(target), kind, options, tuple(self.options.print_after)
+            )
+        except Exception:
             if os.environ.get("S2SVEC_DEBUG"):
                 raise
             return None
@@ -561,14 +612,16 @@ class _Lowered:
         if key not in self.lowered:
             pragma = self.pragmas[target.name]
             try:
-                region = lower_loop(view.parsed, pragma, plain_char_signed=key[1],
-                                    no_inline=self.no_inline)
+                region = lower_loop(
+                    view.parsed, pragma, plain_char_signed=key[1], no_inline=self.no_inline
+                )
                 region.source_checks = source_checks(view.parsed, pragma, region.replace.end)
                 self.lowered[key] = region
             except RecursionError:
-                self.lowered[key] = Unsupported("the loop's code is nested too deeply",
-                                                pragma.location)
-            except Exception as exc:  # noqa: BLE001 - see _contained
+                self.lowered[key] = Unsupported(
+                    "the loop's code is nested too deeply", pragma.location
+                )
+            except Exception as exc:
                 self.lowered[key] = _contained(exc, pragma.location)
             if isinstance(self.lowered[key], Region) and self.lowered[key].callees:
                 self.inlinable.add(id(view.parsed))
@@ -582,24 +635,28 @@ class _Lowered:
         try:
             region = clone_region(self._lowered(target))
             first = not self.cache
-            analyzed = analyze(region, self.options.pass_options(target),
-                               tuple(self.options.print_after),
-                               observe=_emit_cfg(region, self.options) if first else None)
+            analyzed = analyze(
+                region,
+                self.options.pass_options(target),
+                tuple(self.options.print_after),
+                observe=_emit_cfg(region, self.options) if first else None,
+            )
         except RecursionError:
             return Unsupported("the loop's code is nested too deeply", pragma.location)
-        except Exception as exc:  # noqa: BLE001 - see _contained
+        except Exception as exc:
             return _contained(exc, pragma.location)
         if first:
             _print_shapes(analyzed, self.options)
         return analyzed
 
 
-def _emit_cfg(region: Region, options: Options) -> Optional[Callable[[str, Any], None]]:
+def _emit_cfg(region: Region, options: Options) -> Callable[[str, Any], None] | None:
     """--emit-cfg: the region's CFG before (divergent branches, joins and loops
     marked) and after linearization, as Graphviz files."""
     if not options.emit_cfg:
         return None
     from .analysis.dot import write_dot
+
     directory = options.emit_cfg
     stem = f"{os.path.basename(region.file)}.{region.line}"
 
@@ -607,8 +664,12 @@ def _emit_cfg(region: Region, options: Options) -> Optional[Callable[[str, Any],
         views = {"canonicalize": "before", "linearize": "after"}
         if name in views:
             os.makedirs(directory, exist_ok=True)
-            write_dot(state.fn, state.get(DivergenceInfo),
-                      os.path.join(directory, f"{stem}.{views[name]}.dot"))
+            write_dot(
+                state.fn,
+                state.get(DivergenceInfo),
+                os.path.join(directory, f"{stem}.{views[name]}.dot"),
+            )
+
     return observe
 
 
@@ -616,6 +677,7 @@ def _print_shapes(analyzed: AnalyzedRegion, options: Options) -> None:
     """--print-shapes: the analysis the code generator reads, nothing changes."""
     if options.print_shapes:
         from .analysis.annotate import print_divergence
+
         region = analyzed.region
         sys.stdout.write(f"; region {region.name} at {region.file}:{region.line}\n")
         sys.stdout.write(print_divergence(region.fn, analyzed.div) + "\n")
@@ -624,14 +686,20 @@ def _print_shapes(analyzed: AnalyzedRegion, options: Options) -> None:
 def _in_view(target: Target, view: FileView) -> Target:
     """``target`` whose #if condition also says how its view read the file
     (FileView.assumed): its code is compiled only where the file reads alike."""
-    terms = tuple(f"defined({name})" if defined else f"!defined({name})"
-                  for name, defined in view.assumed.items()
-                  if not (defined and name in target.guards))
+    terms = tuple(
+        f"defined({name})" if defined else f"!defined({name})"
+        for name, defined in view.assumed.items()
+        if not (defined and name in target.guards)
+    )
     return dataclasses.replace(target, assumed=terms) if terms else target
 
 
-def _dispatch(region: Region, loops: list[tuple[Target, GeneratedLoop]],
-              parsed: ParsedFile, line_file: Optional[str] = None) -> Replacement:
+def _dispatch(
+    region: Region,
+    loops: list[tuple[Target, GeneratedLoop]],
+    parsed: ParsedFile,
+    line_file: str | None = None,
+) -> Replacement:
     """The #if chain replacing one annotated loop (pragma included); each
     branch starts with its marker (``codegen.branch_markers``) and, with
     ``line_file``, a ``#line`` of the pragma's line."""
@@ -648,23 +716,27 @@ def _dispatch(region: Region, loops: list[tuple[Target, GeneratedLoop]],
     lines.append("#else")
     lines.append(branch_marker(SCALAR, name))
     lines += here
-    lines.append(parsed.data[start:region.replace.end].decode("utf-8", "surrogateescape"))
+    lines.append(parsed.data[start : region.replace.end].decode("utf-8", "surrogateescape"))
     lines.append("#endif")
     text = "\n".join(lines) + "\n"
     end = region.replace.end
     # The #endif must end its line; swallow the newline after the loop if any.
-    if parsed.data[end:end + 1] == b"\n":
+    if parsed.data[end : end + 1] == b"\n":
         end += 1
     # Bytes that are not UTF-8 (a Latin-1 comment) come back unchanged.
-    return Replacement(start, end, text.encode("utf-8", "surrogateescape"),
-                       Location(region.file, region.line, region.column))
+    return Replacement(
+        start,
+        end,
+        text.encode("utf-8", "surrogateescape"),
+        Location(region.file, region.line, region.column),
+    )
 
 
 def _line_start(data: bytes, offset: int) -> int:
     return data.rfind(b"\n", 0, offset) + 1
 
 
-def _preludes(targets: list[Target], needs: dict[str, Optional[set[str]]]) -> bytes:
+def _preludes(targets: list[Target], needs: dict[str, set[str] | None]) -> bytes:
     """One guarded prelude per target that vectorized at least one loop."""
     parts: list[str] = []
     for target in targets:
@@ -685,25 +757,30 @@ def _prelude_offset(parsed: ParsedFile, replacements: list[Replacement]) -> int:
     return _line_start(parsed.data, function.extent.start.offset if function else first)
 
 
-def _splice(data: bytes, replacements: list[Replacement], head: bytes, at: int,
-            line_file: Optional[str] = None) -> bytes:
+def _splice(
+    data: bytes,
+    replacements: list[Replacement],
+    head: bytes,
+    at: int,
+    line_file: str | None = None,
+) -> bytes:
     """The file with the edits made; with ``line_file``, ``#line``
     directives keep the lines after each edit numbered as in the input."""
     out: list[bytes] = [line_directive(1, line_file).encode() + b"\n"] if line_file else []
     pos = 0
     edits = [Replacement(at, at, head)] if head else []
     for r in sorted(edits + replacements, key=lambda r: (r.start, r.end)):
-        out.append(data[pos:r.start])
+        out.append(data[pos : r.start])
         out.append(r.text)
         pos = r.end
-        at_line_start = r.text.endswith(b"\n") and (pos == 0 or data[pos - 1:pos] == b"\n")
+        at_line_start = r.text.endswith(b"\n") and (pos == 0 or data[pos - 1 : pos] == b"\n")
         if line_file and at_line_start:
             out.append(line_directive(_line_of(data, pos), line_file).encode() + b"\n")
     out.append(data[pos:])
     return b"".join(out)
 
 
-def line_directive(line: int, file: Optional[str]) -> str:
+def line_directive(line: int, file: str | None) -> str:
     """``#line 12 "dir/x.c"`` (the name as a C string literal)."""
     assert file is not None
     quoted = file.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")

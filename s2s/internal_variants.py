@@ -20,24 +20,24 @@ The definitions go at the end of the file, where the callee and every
 global it reads are declared (from the file itself or a header); the
 prelude declares them ``static`` before the first vectorized function.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from .codegen.generate import CodegenOptions, choose_width
 from .codegen.target import Target
 from .codegen.variant import Signature, family_block, wrapper
-from .vfabi import ISAS, FAMILIES, NoVariants, ParamKind, Variant, \
-    characteristic_type
 from .diagnostics import Unsupported
 from .frontend.declare_simd import SimdFunction, signature
 from .frontend.lower_callee import callee_table
-from .frontend.lower_types import TypeMapper
 from .frontend.lower_clang import location
+from .frontend.lower_types import TypeMapper
 from .ir.types import I1, FloatType
 from .ir.values import Call, Constant, Undef, Value
 from .pipeline import AnalyzedRegion
+from .vfabi import FAMILIES, ISAS, NoVariants, ParamKind, Variant, characteristic_type
 
 PREFIX = "s2s_"
 """Internal variants are named after ``PREFIX + callee``."""
@@ -56,7 +56,7 @@ class InternalVariants:
     """Where loops find the variants they may call (``simd_functions``)."""
     data_end: int
     """The end of the main file: the variants' place."""
-    made: dict[Key, Optional[Variant]] = field(default_factory=dict)
+    made: dict[Key, Variant | None] = field(default_factory=dict)
     texts: dict[str, list[str]] = field(default_factory=dict)
     """Definitions by ISA family (its first letter)."""
     needs: dict[str, set[Any]] = field(default_factory=dict)
@@ -64,8 +64,7 @@ class InternalVariants:
     failed: dict[str, str] = field(default_factory=dict)
     """Callee -> why it has no internal variant (the report's reason)."""
 
-    def prepare(self, regions: list[Optional[AnalyzedRegion]], target: Target, tu: Any
-                ) -> None:
+    def prepare(self, regions: list[AnalyzedRegion | None], target: Target, tu: Any) -> None:
         """Make the variants the loop's calls want at the loop's width."""
         main = regions[0]
         assert main is not None
@@ -75,8 +74,9 @@ class InternalVariants:
                 continue
             for call in _wanting(analyzed):
                 kinds = tuple(_kind(analyzed, a) for a in call.operands)
-                masked = call.mask is not None and not (isinstance(call.mask, Constant)
-                                                         and int(call.mask.value) & 1)
+                masked = call.mask is not None and not (
+                    isinstance(call.mask, Constant) and int(call.mask.value) & 1
+                )
                 key: Key = (call.callee, target.name, masked, width, kinds)
                 if key not in self.made and call.callee not in self.failed:
                     self.made[key] = self._make(call.callee, target, tu, masked, width, kinds)
@@ -93,9 +93,17 @@ class InternalVariants:
             blocks.append(family_block(isa.arch, isa.header, texts))
         return "".join(blocks)
 
-    def _make(self, callee: str, target: Target, tu: Any, masked: bool, width: int,
-              kinds: tuple[ParamKind, ...]) -> Optional[Variant]:
+    def _make(
+        self,
+        callee: str,
+        target: Target,
+        tu: Any,
+        masked: bool,
+        width: int,
+        kinds: tuple[ParamKind, ...],
+    ) -> Variant | None:
         from .declare import _core
+
         definition = callee_table(tu, target.plain_char_signed).definition(callee)
         if definition is None:
             self.failed[callee] = f"'{callee}' has no body here for {target.name}"
@@ -103,15 +111,24 @@ class InternalVariants:
             return None
         loc = location(definition)
         try:
-            ret, params, names = signature(definition, TypeMapper(target.plain_char_signed,
-                                                                  scope=definition), loc)
+            ret, params, names = signature(
+                definition, TypeMapper(target.plain_char_signed, scope=definition), loc
+            )
             cdt = characteristic_type(ret, params, kinds)
-            v = Variant(ISAS[target.vfabi_isa], masked, width, kinds, PREFIX + callee,
-                        cdt.bits, isinstance(cdt, FloatType))
+            v = Variant(
+                ISAS[target.vfabi_isa],
+                masked,
+                width,
+                kinds,
+                PREFIX + callee,
+                cdt.bits,
+                isinstance(cdt, FloatType),
+            )
             fn = SimdFunction(callee, loc, ret, params, names, [v], definition)
             sig = _signature(fn, definition)
-            core, loop, _ = _core(fn, sig, definition, v.shape, target, self.options,
-                                  self.codegen, site=self.data_end)
+            core, loop, _ = _core(
+                fn, sig, definition, v.shape, target, self.options, self.codegen, site=self.data_end
+            )
         except (Unsupported, NoVariants) as e:
             self.failed[callee] = f"its internal vector variant failed ({_message(e)})"
             self.codegen.no_variant[callee] = self.failed[callee]
@@ -126,6 +143,7 @@ class InternalVariants:
 
 def _signature(fn: SimdFunction, definition: Any) -> Signature:
     from .declare import signature_of
+
     sig = signature_of(fn, definition)
     sig.static = True  # every object may have its own
     return sig
@@ -136,8 +154,7 @@ def _message(e: Exception) -> str:
 
 
 def _wanting(analyzed: AnalyzedRegion) -> list[Call]:
-    return [i for i in analyzed.region.fn.instructions()
-            if isinstance(i, Call) and i.wants_variant]
+    return [i for i in analyzed.region.fn.instructions() if isinstance(i, Call) and i.wants_variant]
 
 
 def _kind(analyzed: AnalyzedRegion, v: Value) -> ParamKind:
@@ -152,4 +169,4 @@ def _kind(analyzed: AnalyzedRegion, v: Value) -> ParamKind:
     return ParamKind("v")
 
 
-__all__ = ["InternalVariants", "PREFIX"]
+__all__ = ["PREFIX", "InternalVariants"]

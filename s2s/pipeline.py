@@ -47,12 +47,14 @@ that IR; the report's branch and loop counts come from the analysis of the
 source as written (after dce and canonicalize).  Every stage may raise
 ``Unsupported``; the region then stays scalar.
 """
+
 from __future__ import annotations
 
 import ctypes
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Optional, TextIO
+from typing import Any, TextIO
 
 from .analysis.divergence import DivergenceInfo
 from .analysis.memory import MemoryAccesses
@@ -67,9 +69,26 @@ from .ir.region import Region
 from .ir.values import Alloca, CondBr, Switch
 from .ir.verifier import verify
 from .report import RegionReport
-from .transform import (all_true, boscc, canonicalize, cse, dce, divergent_loops, hoist, inline,
-                        licm, linearize, masked_tail, merge_arms, per_lane_storage, refill,
-                        speculate, sroa, strength, unroll)
+from .transform import (
+    all_true,
+    boscc,
+    canonicalize,
+    cse,
+    dce,
+    divergent_loops,
+    hoist,
+    inline,
+    licm,
+    linearize,
+    masked_tail,
+    merge_arms,
+    per_lane_storage,
+    refill,
+    speculate,
+    sroa,
+    strength,
+    unroll,
+)
 from .transform.inline import CallSite
 from .transform.passes import Declined, Pass, PassOptions, PassState
 
@@ -103,9 +122,12 @@ def passes(*names: str) -> tuple[Pass, ...]:
 
 VARIANTS: dict[str, tuple[str, tuple[Pass, ...]]] = {
     "tail": ("masked tail", (masked_tail.PASS,) + PIPELINE),
-    "refill": ("lane refill",
-               passes("inline", "sroa", "strength", "dce", "canonicalize", "unroll")
-               + (refill.PASS,) + PIPELINE),
+    "refill": (
+        "lane refill",
+        passes("inline", "sroa", "strength", "dce", "canonicalize", "unroll")
+        + (refill.PASS,)
+        + PIPELINE,
+    ),
 }
 """The variants of a loop region: (what the IR dumps call it, its pipeline)."""
 PASS_NAMES = tuple(p.name for p in PIPELINE) + (masked_tail.PASS.name, refill.PASS.name)
@@ -126,7 +148,7 @@ class AnalyzedRegion:
     """The BOSCC gadgets inserted (transform.boscc.Gadget)."""
     all_true: list[Any] = field(default_factory=list)
     """The all-true paths added (transform.all_true.AllTruePath)."""
-    records: Optional[RecordInfo] = None
+    records: RecordInfo | None = None
     """Strided field accesses that move whole records (analysis.records)."""
     call_sites: list[CallSite] = field(default_factory=list)
     """The inlinable calls of the source and whether they were inlined."""
@@ -136,40 +158,59 @@ Observer = Callable[[str, PassState], None]
 """Called after each pass with its name (debug views: ``--emit-cfg``)."""
 
 
-def analyze(region: Region, options: Optional[PassOptions] = None,
-            print_after: tuple[str, ...] = (), out: Optional[TextIO] = None,
-            observe: Optional[Observer] = None, pipeline: tuple[Pass, ...] = PIPELINE,
-            label: str = "") -> AnalyzedRegion:
+def analyze(
+    region: Region,
+    options: PassOptions | None = None,
+    print_after: tuple[str, ...] = (),
+    out: TextIO | None = None,
+    observe: Observer | None = None,
+    pipeline: tuple[Pass, ...] = PIPELINE,
+    label: str = "",
+) -> AnalyzedRegion:
     """Run ``pipeline`` on ``region`` (changes it) and the analyses the code
     generator reads; raises Declined when a variant's pass finds none."""
     state = PassState.of_region(region, options)
     try:
-        source_counts = run_passes(state, pipeline, print_after, out, label or region.name,
-                                   observe)
+        source_counts = run_passes(state, pipeline, print_after, out, label or region.name, observe)
         div, mem = state.get(DivergenceInfo), state.get(MemoryAccesses)
         records = state.get(RecordInfo)
     except (RecursionError, ctypes.ArgumentError) as exc:
         if not is_too_deep(exc):
             raise
         raise _too_deep(region) from None
-    return AnalyzedRegion(state.region or region, div, mem, source_counts,
-                          list(state.results.get("boscc") or []),  # type: ignore[call-overload]
-                          list(state.results.get("all-true") or []),  # type: ignore[call-overload]
-                          records,
-                          list(state.results.get("inline") or []))  # type: ignore[call-overload]
+    return AnalyzedRegion(
+        state.region or region,
+        div,
+        mem,
+        source_counts,
+        list(state.results.get("boscc") or []),  # type: ignore[call-overload]
+        list(state.results.get("all-true") or []),  # type: ignore[call-overload]
+        records,
+        list(state.results.get("inline") or []),
+    )  # type: ignore[call-overload]
 
 
-def analyze_variant(region: Region, kind: str, options: Optional[PassOptions] = None,
-                    print_after: tuple[str, ...] = (), out: Optional[TextIO] = None
-                    ) -> Optional[AnalyzedRegion]:
+def analyze_variant(
+    region: Region,
+    kind: str,
+    options: PassOptions | None = None,
+    print_after: tuple[str, ...] = (),
+    out: TextIO | None = None,
+) -> AnalyzedRegion | None:
     """A variant of a loop region (VARIANTS: ``tail``, the masked last
     iteration, transform.masked_tail; ``refill``, the lane refill schedule,
     transform.refill), made by its pipeline from a copy of ``region`` (the
     lowered loop, unchanged); None when the loop has no such variant."""
     title, pipeline = VARIANTS[kind]
     try:
-        return analyze(clone_region(region), options, print_after, out, pipeline=pipeline,
-                       label=f"{region.name} ({title})")
+        return analyze(
+            clone_region(region),
+            options,
+            print_after,
+            out,
+            pipeline=pipeline,
+            label=f"{region.name} ({title})",
+        )
     except Declined:
         return None
 
@@ -177,21 +218,30 @@ def analyze_variant(region: Region, kind: str, options: Optional[PassOptions] = 
 def _too_deep(region: Region) -> Unsupported:
     """The walkers recurse over the region's nesting; beyond the depth
     s2s.deep allows the loop stays scalar."""
-    return Unsupported("loop nested too deeply",
-                       Location(region.file, region.line, region.column))
+    return Unsupported("loop nested too deeply", Location(region.file, region.line, region.column))
 
 
-def run_passes(state: PassState, passes: tuple[Pass, ...], print_after: tuple[str, ...] = (),
-               out: Optional[TextIO] = None, label: str = "",
-               observe: Optional[Observer] = None) -> dict[str, dict[str, int]]:
+def run_passes(
+    state: PassState,
+    passes: tuple[Pass, ...],
+    print_after: tuple[str, ...] = (),
+    out: TextIO | None = None,
+    label: str = "",
+    observe: Observer | None = None,
+) -> dict[str, dict[str, int]]:
     """Run ``passes`` in order: the analyses each requires first, then the
     pass, then every analysis it does not preserve dropped and the verifier
     run.  Returns the branch and loop classes seen after the first
     ``canonicalize`` (else the first pass): the source as written, less its
     dead code."""
     source_counts: dict[str, dict[str, int]] = {}
-    count_after = "canonicalize" if any(p.name == "canonicalize" for p in passes) \
-        else passes[0].name if passes else ""
+    count_after = (
+        "canonicalize"
+        if any(p.name == "canonicalize" for p in passes)
+        else passes[0].name
+        if passes
+        else ""
+    )
     for p in passes:
         for key in p.requires:
             state.get(key)
@@ -205,8 +255,9 @@ def run_passes(state: PassState, passes: tuple[Pass, ...], print_after: tuple[st
         if not source_counts and p.name == count_after:
             source_counts = _source_counts(state.get(DivergenceInfo))
         if p.name in print_after:
-            (out or sys.stdout).write(f"; IR of {label or state.fn.name} after {p.name}\n"
-                                      f"{print_function(state.fn)}\n")
+            (out or sys.stdout).write(
+                f"; IR of {label or state.fn.name} after {p.name}\n{print_function(state.fn)}\n"
+            )
         if observe is not None:
             observe(p.name, state)
     return source_counts
@@ -216,20 +267,21 @@ def _verify(state: PassState, p: Pass) -> None:
     try:
         verify(state.fn)
     except Exception as e:
-        raise Unsupported(f"internal error after the {p.name} pass ({e}); "
-                          "please report this") from e
+        raise Unsupported(
+            f"internal error after the {p.name} pass ({e}); please report this"
+        ) from e
     if p.name in ("linearize", "cleanup"):
-        left = [b.name for b in state.fn.blocks
-                if state.get(DivergenceInfo).is_divergent_branch(b)]
+        left = [b.name for b in state.fn.blocks if state.get(DivergenceInfo).is_divergent_branch(b)]
         if left:
-            raise Unsupported(f"internal error: divergent branches left after "
-                              f"linearization ({', '.join(left)}); please report this")
+            raise Unsupported(
+                f"internal error: divergent branches left after "
+                f"linearization ({', '.join(left)}); please report this"
+            )
 
 
 def _source_counts(div: DivergenceInfo) -> dict[str, dict[str, int]]:
     """Branch and loop classes of the canonical source region (for the report)."""
-    counts = {"branches": {"uniform": 0, "divergent": 0},
-              "loops": {"uniform": 0, "divergent": 0}}
+    counts = {"branches": {"uniform": 0, "divergent": 0}, "loops": {"uniform": 0, "divergent": 0}}
     for block in div.cfg.block_order:
         if isinstance(block.terminator, (CondBr, Switch)):
             kind = "divergent" if div.is_divergent_branch(block) else "uniform"
@@ -257,26 +309,43 @@ def transform_notes(analyzed: AnalyzedRegion, report: RegionReport) -> None:
     report.notes = []
     for g in analyzed.gadgets:
         if g.where is not None:
-            report.notes.append(f"{g.where}: note: BOSCC: a vector in which no lane takes the "
-                                f"{'true' if g.true_arm else 'false'} arm of this branch skips it")
+            report.notes.append(
+                f"{g.where}: note: BOSCC: a vector in which no lane takes the "
+                f"{'true' if g.true_arm else 'false'} arm of this branch skips it"
+            )
     for p in analyzed.all_true:
         if p.where is not None:
-            report.notes.append(f"{p.where}: note: all-true path: the "
-                                f"{'true' if p.true_arm else 'false'} arm of this branch runs "
-                                "unmasked when every lane takes it")
+            report.notes.append(
+                f"{p.where}: note: all-true path: the "
+                f"{'true' if p.true_arm else 'false'} arm of this branch runs "
+                "unmasked when every lane takes it"
+            )
 
 
-def generate(analyzed: AnalyzedRegion, target: Target, options: CodegenOptions,
-             report: RegionReport, tail: Optional[AnalyzedRegion] = None,
-             refill: Optional[AnalyzedRegion] = None) -> GeneratedLoop:
+def generate(
+    analyzed: AnalyzedRegion,
+    target: Target,
+    options: CodegenOptions,
+    report: RegionReport,
+    tail: AnalyzedRegion | None = None,
+    refill: AnalyzedRegion | None = None,
+) -> GeneratedLoop:
     """Vector code for one target; the report gets its width and counts.
     ``tail``: the loop's masked last iteration (analyze_tail), used instead
     of the scalar remainder when it widens.  Raises Unsupported when the
     target cannot take the region."""
     try:
-        loop = generate_loop(analyzed.region, analyzed.div, analyzed.mem, target, options,
-                             analyzed.records, tail, refill,
-                             [site.callee for site in analyzed.call_sites if site.inlined])
+        loop = generate_loop(
+            analyzed.region,
+            analyzed.div,
+            analyzed.mem,
+            target,
+            options,
+            analyzed.records,
+            tail,
+            refill,
+            [site.callee for site in analyzed.call_sites if site.inlined],
+        )
     except (RecursionError, ctypes.ArgumentError) as exc:
         if not is_too_deep(exc):
             raise
@@ -302,6 +371,10 @@ def call_sites(analyzed: AnalyzedRegion, loop: GeneratedLoop, report: RegionRepo
     for how, callee, loc, detail in loop.stats.get("call_sites", []):
         report.add_call_site(how, callee, loc, detail)
     # count calls of the source, not their copies (all-true paths, unrolling)
-    for how, key in (("inlined", "inlined"), ("variant", "vector_variant"),
-                     ("vector math", "vector_math"), ("serialized", "serialized")):
+    for how, key in (
+        ("inlined", "inlined"),
+        ("variant", "vector_variant"),
+        ("vector math", "vector_math"),
+        ("serialized", "serialized"),
+    ):
         report.calls[key] = sum(s["how"] == how for s in report.call_sites)

@@ -3,11 +3,11 @@
 The JSON form follows DESIGN.md section 1 exactly (the statistics of seed 001
 Figure 13.1); the text form is compiler-style remarks, one per entry.
 """
+
 from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Optional
 
 
 def _counts(*names: str) -> dict[str, int]:
@@ -23,14 +23,18 @@ class RegionReport:
     name: str
     target: str
     vectorized: bool = False
-    reason: Optional[str] = None
+    reason: str | None = None
     width: int = 0
     branches: dict[str, int] = field(default_factory=lambda: _counts("uniform", "divergent"))
     loops: dict[str, int] = field(default_factory=lambda: _counts("uniform", "divergent"))
-    memory: dict[str, int] = field(default_factory=lambda: _counts(
-        "contiguous", "strided", "gather", "scatter", "masked", "uniform"))
-    calls: dict[str, int] = field(default_factory=lambda: _counts(
-        "vector_variant", "vector_math", "serialized", "inlined"))
+    memory: dict[str, int] = field(
+        default_factory=lambda: _counts(
+            "contiguous", "strided", "gather", "scatter", "masked", "uniform"
+        )
+    )
+    calls: dict[str, int] = field(
+        default_factory=lambda: _counts("vector_variant", "vector_math", "serialized", "inlined")
+    )
     boscc: int = 0
     allocas: dict[str, int] = field(default_factory=lambda: _counts("uniform", "varying"))
     call_sites: list[dict[str, object]] = field(default_factory=list)
@@ -62,13 +66,20 @@ class RegionReport:
         detail = f" ({', '.join(parts)})" if parts else ""
         branches = self.branches["uniform"] + self.branches["divergent"]
         if branches:
-            detail += (f"; branches: {self.branches['uniform']} uniform, "
-                       f"{self.branches['divergent']} divergent")
+            detail += (
+                f"; branches: {self.branches['uniform']} uniform, "
+                f"{self.branches['divergent']} divergent"
+            )
         if self.refill:
             detail += "; lane refill"
-        return "\n".join([f"{where}: remark: {what} vectorized for {self.target} "
-                          f"with {self.width} lanes{detail}", *self.notes,
-                          *self.call_notes()])
+        return "\n".join(
+            [
+                f"{where}: remark: {what} vectorized for {self.target} "
+                f"with {self.width} lanes{detail}",
+                *self.notes,
+                *self.call_notes(),
+            ]
+        )
 
     def call_notes(self) -> list[str]:
         """A note per call that is not a vector math function: inlined,
@@ -80,8 +91,9 @@ class RegionReport:
             if how == "inlined":
                 notes.append(f"{where}: note: call to '{callee}' inlined")
             elif how == "variant":
-                notes.append(f"{where}: note: call to '{callee}' calls its vector variant "
-                             f"'{detail}'")
+                notes.append(
+                    f"{where}: note: call to '{callee}' calls its vector variant '{detail}'"
+                )
             elif how == "serialized":
                 notes.append(f"{where}: note: call to '{callee}' runs lane by lane: {detail}")
         return notes
@@ -89,9 +101,13 @@ class RegionReport:
     def add_call_site(self, how: str, callee: str, loc: object, detail: str = "") -> None:
         """Record one call (once, however many copies of it the code has)."""
         site: dict[str, object] = {
-            "callee": callee, "file": getattr(loc, "file", self.file),
-            "line": getattr(loc, "line", 0), "column": getattr(loc, "column", 0),
-            "how": how, "detail": detail}
+            "callee": callee,
+            "file": getattr(loc, "file", self.file),
+            "line": getattr(loc, "line", 0),
+            "column": getattr(loc, "column", 0),
+            "how": how,
+            "detail": detail,
+        }
         for known in self.call_sites:
             if all(known[k] == site[k] for k in ("callee", "file", "line", "column", "how")):
                 if detail and detail not in str(known["detail"]).split(" / "):

@@ -28,10 +28,11 @@ The front end (declare simd discovery, the region of a variant) and code
 generation (the wrappers) both read it, so it sits below both and imports
 only the IR (types, clause model).
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence
 
 from .ir.clauses import ClauseSet, Linear
 from .ir.types import FloatType, IntType, PtrType, StructType, Type
@@ -67,8 +68,18 @@ class Isa:
 
 
 def _x86(letter: str, ints: int, floats: int, attribute: str, mask: str) -> Isa:
-    return Isa(letter, "__x86_64__", (ints,), (floats,), attribute, mask, True, False,
-               "immintrin.h", (("f32", "__m{bits}"), ("f64", "__m{bits}d"), ("int", "__m{bits}i")))
+    return Isa(
+        letter,
+        "__x86_64__",
+        (ints,),
+        (floats,),
+        attribute,
+        mask,
+        True,
+        False,
+        "immintrin.h",
+        (("f32", "__m{bits}"), ("f64", "__m{bits}d"), ("int", "__m{bits}i")),
+    )
 
 
 ISAS: dict[str, Isa] = {
@@ -76,15 +87,27 @@ ISAS: dict[str, Isa] = {
     "c": _x86("c", 128, 256, "avx", "vector"),
     "d": _x86("d", 256, 256, "avx2", "vector"),
     "e": _x86("e", 512, 512, "avx512f", "bits"),
-    "n": Isa("n", "__aarch64__", (64, 128), (64, 128), "", "vector", False, True, "arm_neon.h",
-             (("f32", "float32x{lanes}_t"), ("f64", "float64x{lanes}_t"),
-              ("int", "{sign}int{ebits}x{lanes}_t"))),
+    "n": Isa(
+        "n",
+        "__aarch64__",
+        (64, 128),
+        (64, 128),
+        "",
+        "vector",
+        False,
+        True,
+        "arm_neon.h",
+        (
+            ("f32", "float32x{lanes}_t"),
+            ("f64", "float64x{lanes}_t"),
+            ("int", "{sign}int{ebits}x{lanes}_t"),
+        ),
+    ),
 }
 FAMILIES: tuple[tuple[str, ...], ...] = (("b", "c", "d", "e"), ("n",))
 """The variants every object of one architecture defines for a declaration."""
 
-MASK_C = {8: "unsigned char", 16: "unsigned short", 32: "unsigned int",
-          64: "unsigned long long"}
+MASK_C = {8: "unsigned char", 16: "unsigned short", 32: "unsigned int", 64: "unsigned long long"}
 """Unsigned C type of so many bits: a lane of the mask array of a variant's
 core (as wide as the CDT), and an ``e`` mask register (one bit a lane)."""
 
@@ -130,8 +153,10 @@ class Variant:
 
     @property
     def mangled(self) -> str:
-        return (f"_ZGV{self.isa.letter}{'M' if self.masked else 'N'}{self.vlen}"
-                f"{''.join(p.mangle() for p in self.params)}_{self.name}")
+        return (
+            f"_ZGV{self.isa.letter}{'M' if self.masked else 'N'}{self.vlen}"
+            f"{''.join(p.mangle() for p in self.params)}_{self.name}"
+        )
 
     @property
     def shape(self) -> tuple[bool, int, tuple[ParamKind, ...], int]:
@@ -150,12 +175,14 @@ def _bits(t: Type) -> int:
     if isinstance(t, PtrType):
         return 64
     spelling = t.c_spelling if isinstance(t, StructType) and t.c_spelling else t
-    raise NoVariants(f"a parameter or return type the Vector Function ABI does not pass "
-                     f"by vector ('{spelling}')")
+    raise NoVariants(
+        f"a parameter or return type the Vector Function ABI does not pass by vector ('{spelling}')"
+    )
 
 
-def characteristic_type(ret: Optional[Type], params: Sequence[Type],
-                        kinds: Sequence[ParamKind]) -> Type:
+def characteristic_type(
+    ret: Type | None, params: Sequence[Type], kinds: Sequence[ParamKind]
+) -> Type:
     """The CDT: the return type, else the first varying parameter's, else int."""
     if ret is not None:
         return ret
@@ -165,8 +192,9 @@ def characteristic_type(ret: Optional[Type], params: Sequence[Type],
     return IntType(32)
 
 
-def param_kinds(names: Sequence[str], types: Sequence[Type], clauses: ClauseSet
-                ) -> tuple[ParamKind, ...]:
+def param_kinds(
+    names: Sequence[str], types: Sequence[Type], clauses: ClauseSet
+) -> tuple[ParamKind, ...]:
     """The kind of each parameter from the clauses (default varying)."""
     uniform = set(clauses.uniform)
     aligned = {a.var: a.alignment for a in clauses.aligned}
@@ -175,8 +203,9 @@ def param_kinds(names: Sequence[str], types: Sequence[Type], clauses: ClauseSet
     for name, t in zip(names, types):
         align = aligned.get(name, 0) or 0
         if name in aligned and not align:
-            raise NoVariants(f"'aligned({name})' without an alignment (its default "
-                             "depends on the ISA)")
+            raise NoVariants(
+                f"'aligned({name})' without an alignment (its default depends on the ISA)"
+            )
         if name in uniform:
             out.append(ParamKind("u", align=align))
         elif name in linear:
@@ -198,9 +227,15 @@ def _linear_kind(lin: Linear, t: Type, names: Sequence[str], align: int) -> Para
     return ParamKind("l", step, align)
 
 
-def variants(name: str, ret: Optional[Type], params: Sequence[Type], kinds: Sequence[ParamKind],
-             simdlen: Optional[int], inbranch: Optional[bool],
-             family: Sequence[str]) -> list[Variant]:
+def variants(
+    name: str,
+    ret: Type | None,
+    params: Sequence[Type],
+    kinds: Sequence[ParamKind],
+    simdlen: int | None,
+    inbranch: bool | None,
+    family: Sequence[str],
+) -> list[Variant]:
     """Every variant of one ``declare simd`` for the ISAs of ``family``, in
     gcc's order (ISA, then unmasked before masked).  Raises NoVariants."""
     cdt = characteristic_type(ret, params, kinds)
@@ -212,9 +247,11 @@ def variants(name: str, ret: Optional[Type], params: Sequence[Type], kinds: Sequ
     out: list[Variant] = []
     for letter in family:
         isa = ISAS[letter]
-        if isa.same_size_only and any(_bits(t) != cbits for t, k in
-                                      [*zip(params, kinds), *([(ret, None)] if ret else [])]
-                                      if k is None or k.kind != "u"):
+        if isa.same_size_only and any(
+            _bits(t) != cbits
+            for t, k in [*zip(params, kinds), *([(ret, None)] if ret else [])]
+            if k is None or k.kind != "u"
+        ):
             continue
         sizes = isa.float_bits if isinstance(cdt, FloatType) else isa.int_bits
         vlens = [s // cbits for s in sizes if s >= cbits] if not simdlen else [simdlen]
@@ -222,8 +259,11 @@ def variants(name: str, ret: Optional[Type], params: Sequence[Type], kinds: Sequ
             vlens = [v for v in vlens if v * cbits in sizes]
         for vlen in vlens:
             for masked in masks:
-                out.append(Variant(isa, masked, vlen, tuple(kinds), name, cbits,
-                                   isinstance(cdt, FloatType)))
+                out.append(
+                    Variant(
+                        isa, masked, vlen, tuple(kinds), name, cbits, isinstance(cdt, FloatType)
+                    )
+                )
     return out
 
 
@@ -259,12 +299,19 @@ def pieces(isa: Isa, t: Type, vlen: int, tag: str) -> list[Piece]:
         ctype = names[_class(t)].format(bits=lanes * ebits, ebits=ebits, lanes=lanes, sign=sign)
         return [Piece(ctype, lanes)] * count
     # smaller than any register: gcc's own vector(lanes) type
-    elem = {"f32": "float", "f64": "double"}.get(_class(t), f"__INT{ebits}_TYPE__"
-                                                if ebits > 8 else "signed char")
+    elem = {"f32": "float", "f64": "double"}.get(
+        _class(t), f"__INT{ebits}_TYPE__" if ebits > 8 else "signed char"
+    )
     if ebits == 64 and not isinstance(t, FloatType):
         elem = "long long"
     name = f"s2s_{tag}_{_class(t)}x{lanes}"
-    return [Piece(name, lanes, f"typedef {elem} {name} __attribute__((vector_size({lanes * ebits // 8})));")] * count
+    return [
+        Piece(
+            name,
+            lanes,
+            f"typedef {elem} {name} __attribute__((vector_size({lanes * ebits // 8})));",
+        )
+    ] * count
 
 
 def mask_pieces(v: Variant) -> list[Piece]:

@@ -38,6 +38,7 @@ up to the first flag or file that are commands on PATH name the compiler.
 
 Exit status: the compiler's; 2 when no compiler is given.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -48,8 +49,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
 
 from .compiler_flags import compiler_triple, split
 
@@ -83,14 +84,13 @@ class Step:
         return not stops.intersection(self.args) and self.has_operands
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] in (["-h"], ["--help"]):
         print(f"usage: {PROG} CC [compiler arguments...]\n\n{__doc__}")
         return 0
     if not args or args[0].startswith("-"):
-        _say(f"usage: {PROG} CC [compiler arguments...]   (make CC=\"{PROG} gcc\"; "
-             f"{PROG} --help)")
+        _say(f'usage: {PROG} CC [compiler arguments...]   (make CC="{PROG} gcc"; {PROG} --help)')
         return 2
     if shutil.which(args[0]) is None:
         _say(f"{PROG}: error: {args[0]}: command not found")
@@ -111,8 +111,12 @@ def _compiler_words(args: list[str]) -> int:
     """How many words name the compiler: ``gcc``, or a launcher and the
     compiler (``ccache gcc``): commands on PATH that are not files here."""
     n = 1
-    while n < len(args) and not args[n].startswith("-") and \
-            not os.path.exists(args[n]) and shutil.which(args[n]) is not None:
+    while (
+        n < len(args)
+        and not args[n].startswith("-")
+        and not os.path.exists(args[n])
+        and shutil.which(args[n]) is not None
+    ):
         n += 1
     return n
 
@@ -145,22 +149,28 @@ def _compile_translated(step: Step, work: str, extra: list[str]) -> int:
             translated[source] = out
             _err(messages or "")
         elif messages is not None:
-            failures.append(messages + f"{PROG}: warning: {source}: s2svec failed; "
-                            "compiling the original file\n")
+            failures.append(
+                messages + f"{PROG}: warning: {source}: s2svec failed; "
+                "compiling the original file\n"
+            )
     if not translated:
         return _compile_original(step, extra, failures)
     args = [translated.get(a, a) if k in step.sources else a for k, a in enumerate(step.args)]
     folders = dict.fromkeys(os.path.dirname(s) or "." for s in translated)
     quote = [f for folder in folders for f in ("-iquote", folder)]
     # Debug information names the user's folder, not the temporary one.
-    debug = [f"-fdebug-prefix-map={os.path.dirname(t)}={os.path.dirname(s) or '.'}"
-             for s, t in translated.items()]
+    debug = [
+        f"-fdebug-prefix-map={os.path.dirname(t)}={os.path.dirname(s) or '.'}"
+        for s, t in translated.items()
+    ]
     done = _capture(step.cc + quote + debug + args + extra)
     if done.returncode != 0:
         names = ", ".join(translated)
-        failures.append(done.stderr.decode(errors="replace") + f"{PROG}: warning: the "
-                        f"vectorized translation of {names} did not compile (please "
-                        "report this); compiling the original file\n")
+        failures.append(
+            done.stderr.decode(errors="replace") + f"{PROG}: warning: the "
+            f"vectorized translation of {names} did not compile (please "
+            "report this); compiling the original file\n"
+        )
         return _compile_original(step, extra, failures)
     _err(done.stderr)
     for depfile in _dependency_files(step):
@@ -168,8 +178,7 @@ def _compile_translated(step: Step, work: str, extra: list[str]) -> int:
     return 0
 
 
-def translate(step: Step, source: str, folder: str
-              ) -> tuple[Optional[str], Optional[str]]:
+def translate(step: Step, source: str, folder: str) -> tuple[str | None, str | None]:
     """The translation of ``source`` and what s2svec said (its warnings);
     ``(None, why)`` when s2svec failed, ``(None, None)`` when there is
     nothing to translate: compile the original then."""
@@ -182,6 +191,7 @@ def translate(step: Step, source: str, folder: str
     os.makedirs(folder)
     out = os.path.join(folder, os.path.basename(source))
     from .cli import main as s2svec
+
     triple = _triple(tuple(step.cc))
     target = [f"--target={triple}"] if triple else []
     try:
@@ -191,9 +201,18 @@ def translate(step: Step, source: str, folder: str
     said = io.StringIO()
     with contextlib.redirect_stderr(said):
         try:
-            status = s2svec([*target, *step.flags, "--line-directives",
-                             f"--check-branches={shlex.join(step.cc)}", source, "-o", out,
-                             *user])
+            status = s2svec(
+                [
+                    *target,
+                    *step.flags,
+                    "--line-directives",
+                    f"--check-branches={shlex.join(step.cc)}",
+                    source,
+                    "-o",
+                    out,
+                    *user,
+                ]
+            )
         except SystemExit as e:  # bad usage: argparse exits
             status = e.code if isinstance(e.code, int) else 2
     return (out if status == 0 else None), said.getvalue()
@@ -234,7 +253,7 @@ def _dependency_files(step: Step) -> list[str]:
     return [os.path.splitext(os.path.basename(args[k]))[0] + ".d" for k in step.sources]
 
 
-def _output(args: list[str]) -> Optional[str]:
+def _output(args: list[str]) -> str | None:
     for k, arg in enumerate(args):
         if arg == "-o" and k + 1 < len(args):
             return args[k + 1]
@@ -268,7 +287,7 @@ def _link_libraries(step: Step) -> list[str]:
     return VECTOR_MATH_LIBS if triple.startswith("x86_64") else []
 
 
-def _triple(cc: tuple[str, ...]) -> Optional[str]:
+def _triple(cc: tuple[str, ...]) -> str | None:
     """The compiler's target triple (``x86_64-linux-gnu``), if it says."""
     return compiler_triple(cc)
 

@@ -12,6 +12,7 @@ answers "can this target do that?" from the table alone, and
 tests/test_capabilities.py fails while a table is out of date.  ``--check``
 writes nothing and exits 1 when a table differs from the templates.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,21 +21,30 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from s2s.codegen.capabilities import (table_path, table_text, target_names,  # noqa: E402
-                                      write_tables)
-from s2s.codegen.target import load_target  # noqa: E402
+from s2s.codegen.capabilities import (
+    table_path,
+    table_text,
+    target_names,
+    write_tables,
+)
+from s2s.codegen.target import load_target
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("targets", nargs="*", help="target folders (default: all under templates/)")
-    p.add_argument("--check", action="store_true",
-                   help="write nothing; exit 1 when a table is out of date")
+    p.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 when a table is out of date"
+    )
     args = p.parse_args()
     names = args.targets or target_names()
     if args.check:
-        stale = [n for n in names if not table_path(n).is_file()
-                 or table_path(n).read_text() != table_text(load_target(n))]
+        stale = [
+            n
+            for n in names
+            if not table_path(n).is_file()
+            or table_path(n).read_text() != table_text(load_target(n))
+        ]
         for name in stale:
             print(f"{table_path(name)} is out of date: run scripts/capabilities.py")
         return 1 if stale else 0

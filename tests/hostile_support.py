@@ -6,6 +6,7 @@ in the compiler convention ``file:line:col: severity: text``.
 ``compile_everywhere`` builds the output for every target with the flags a
 user would use, so that an output that does not compile fails the test.
 """
+
 from __future__ import annotations
 
 import re
@@ -26,8 +27,10 @@ COMPILERS = {
     "avx2": ["gcc", "-mavx2", "-mfma"],
     "neon": ["aarch64-linux-gnu-gcc"],
 }
-_DIAG = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>warning|error): "
-                   r"(?P<text>.+)$")
+_DIAG = re.compile(
+    r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>warning|error): "
+    r"(?P<text>.+)$"
+)
 
 
 @dataclass
@@ -61,8 +64,9 @@ class Run:
         return self.output.read_text(errors="replace").count("#elif defined(__AVX2__)")
 
 
-def vectorize(tmp_path: Path, code: str | bytes, *args: str, name: str = "k.c",
-              timeout: int = 600) -> Run:
+def vectorize(
+    tmp_path: Path, code: str | bytes, *args: str, name: str = "k.c", timeout: int = 600
+) -> Run:
     """Run s2svec on ``code``; no traceback, every diagnostic located."""
     src = tmp_path / name
     if isinstance(code, bytes):
@@ -70,15 +74,21 @@ def vectorize(tmp_path: Path, code: str | bytes, *args: str, name: str = "k.c",
     else:
         src.write_text(code)
     out = tmp_path / "out.c"
-    r = subprocess.run(dt.s2svec_command() + [str(src), "-o", str(out), *args],
-                       capture_output=True, text=True, errors="replace", timeout=timeout,
-                       cwd=tmp_path)
+    r = subprocess.run(
+        dt.s2svec_command() + [str(src), "-o", str(out), *args],
+        capture_output=True,
+        text=True,
+        errors="replace",
+        timeout=timeout,
+        cwd=tmp_path,
+    )
     assert "Traceback" not in r.stderr, r.stderr[-3000:]
     assert "Exception ignored" not in r.stderr, r.stderr[-3000:]
     for line in r.stderr.splitlines():
         if re.search(r"(^|: )(warning|error): ", line):
-            assert _DIAG.match(line) or line.startswith("s2svec: "), \
+            assert _DIAG.match(line) or line.startswith("s2svec: "), (
                 f"diagnostic without file:line:col: {line!r}"
+            )
     return Run(r.returncode, r.stderr, out, src)
 
 
@@ -87,6 +97,11 @@ def compile_everywhere(path: Path) -> None:
     for target, command in COMPILERS.items():
         if shutil.which(command[0]) is None:
             pytest.skip(f"needs {command[0]} for {target}")
-        r = subprocess.run([*command, "-O1", "-c", str(path), "-o", "/dev/null"],
-                           capture_output=True, text=True, errors="replace", timeout=600)
+        r = subprocess.run(
+            [*command, "-O1", "-c", str(path), "-o", "/dev/null"],
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=600,
+        )
         assert r.returncode == 0, f"{target}: {' '.join(command)}\n{r.stderr[-3000:]}"

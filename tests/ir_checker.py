@@ -55,24 +55,24 @@ a parameter, value, block or pass that does not exist.
 passes).  From the command line: ``python tests/ir_checker.py FILE...``, or
 ``--print FILE...`` for the IR each case's RUN passes produce.
 """
+
 from __future__ import annotations
 
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
 
 from s2s.analysis.divergence import DivergenceInfo, compute_divergence
 from s2s.analysis.memory import MemoryAccesses, access_of
-from s2s.codegen.to_vector_ir import widen_to_vector_ir
-from s2s.ir.verifier import verify
 from s2s.analysis.shapes import VectorShape
+from s2s.codegen.to_vector_ir import widen_to_vector_ir
 from s2s.diagnostics import Unsupported
 from s2s.ir.parser import IRError, parse_module
 from s2s.ir.printer import print_function
 from s2s.ir.region import CalleeBody
 from s2s.ir.values import Alloca, Argument, Function, Load, Store, Value
+from s2s.ir.verifier import verify
 from s2s.pipeline import PIPELINE, PassState, run_passes
 
 SEPARATOR = re.compile(r"^;\s*-{5,}\s*$", re.M)
@@ -83,8 +83,7 @@ LABEL = re.compile(r"^\s*;\s*([A-Za-z][A-Za-z0-9-]*):")
 COUNT = re.compile(r"CHECK-COUNT-(\d+)$")
 SETUP = {"ARG", "RUN", "WIDTH"}
 OUTPUT_CHECKS = {"CHECK", "CHECK-NEXT", "CHECK-NOT"}
-ANALYSIS_CHECKS = {"SHAPE", "BRANCH", "JOINS", "LOOP", "ALLOCA", "ACCESS", "STORE",
-                   "UNSUPPORTED"}
+ANALYSIS_CHECKS = {"SHAPE", "BRANCH", "JOINS", "LOOP", "ALLOCA", "ACCESS", "STORE", "UNSUPPORTED"}
 KNOWN = SETUP | OUTPUT_CHECKS | ANALYSIS_CHECKS
 
 
@@ -129,8 +128,7 @@ class Case:
 def split_cases(text: str) -> list[Case]:
     """The cases of a file's text with their directives (syntax checked)."""
     cases: list[Case] = []
-    bounds = [0] + [x for m in SEPARATOR.finditer(text) for x in (m.start(), m.end())] \
-        + [len(text)]
+    bounds = [0] + [x for m in SEPARATOR.finditer(text) for x in (m.start(), m.end())] + [len(text)]
     for number, (start, end) in enumerate(zip(bounds[::2], bounds[1::2]), 1):
         chunk = text[start:end]
         line = text.count("\n", 0, start) + 1
@@ -141,16 +139,22 @@ def split_cases(text: str) -> list[Case]:
             if m is None:
                 label = LABEL.match(source)
                 if label and _is_directive(label.group(1).upper()):
-                    case.errors.append(f"{where}: directive {label.group(1)!r} must be upper "
-                                       f"case: {source.strip()}")
+                    case.errors.append(
+                        f"{where}: directive {label.group(1)!r} must be upper "
+                        f"case: {source.strip()}"
+                    )
                 continue
             name, colon, args = m.group(1), m.group(2), m.group(3).strip()
             if not _is_directive(name):
-                case.errors.append(f"{where}: unknown directive {name!r} (a comment line "
-                                   f"must not begin with an upper-case word): {source.strip()}")
+                case.errors.append(
+                    f"{where}: unknown directive {name!r} (a comment line "
+                    f"must not begin with an upper-case word): {source.strip()}"
+                )
             elif not colon:
-                case.errors.append(f"{where}: directive {name} without its colon "
-                                   f"(write '; {name}: ...'): {source.strip()}")
+                case.errors.append(
+                    f"{where}: directive {name} without its colon "
+                    f"(write '; {name}: ...'): {source.strip()}"
+                )
             else:
                 case.directives.append(Directive(line + k, name, args))
         cases.append(case)
@@ -174,8 +178,8 @@ def filecheck(output: str, checks: list[tuple[str, str]]) -> list[str]:
     """FileCheck ``checks`` ((directive, pattern) pairs) against ``output``."""
     lines = output.splitlines()
     errors: list[str] = []
-    pos = 0          # next line a CHECK may match
-    last = -1        # line of the previous match
+    pos = 0  # next line a CHECK may match
+    last = -1  # line of the previous match
     pending_not: list[str] = []
     for kind, text in checks:
         count = COUNT.match(kind)
@@ -188,15 +192,19 @@ def filecheck(output: str, checks: list[tuple[str, str]]) -> list[str]:
             pending_not.append(text)
             continue
         if kind == "CHECK-NEXT":
-            found = last + 1 if last + 1 < len(lines) and pattern(text).search(lines[last + 1]) \
+            found = (
+                last + 1
+                if last + 1 < len(lines) and pattern(text).search(lines[last + 1])
                 else None
+            )
             if found is None:
                 got = lines[last + 1] if last + 1 < len(lines) else "<end of output>"
                 errors.append(f"CHECK-NEXT: {text!r} is not the next line (got {got!r})")
                 continue
         elif kind == "CHECK":
-            found = next((k for k in range(pos, len(lines)) if pattern(text).search(lines[k])),
-                         None)
+            found = next(
+                (k for k in range(pos, len(lines)) if pattern(text).search(lines[k])), None
+            )
             if found is None:
                 errors.append(f"CHECK: {text!r} not found after line {pos + 1}")
                 continue
@@ -210,8 +218,12 @@ def filecheck(output: str, checks: list[tuple[str, str]]) -> list[str]:
 
 
 def _check_nots(lines: list[str], nots: list[str], start: int, end: int) -> list[str]:
-    return [f"CHECK-NOT: {text!r} found on line {k + 1}: {lines[k]!r}"
-            for text in nots for k in range(start, end) if pattern(text).search(lines[k])]
+    return [
+        f"CHECK-NOT: {text!r} found on line {k + 1}: {lines[k]!r}"
+        for text in nots
+        for k in range(start, end)
+        if pattern(text).search(lines[k])
+    ]
 
 
 # ---------------------------------------------------------------------------
@@ -222,7 +234,7 @@ def _check_nots(lines: list[str], nots: list[str], start: int, end: int) -> list
 class Result:
     fn: Function
     shapes: dict[Argument, VectorShape]
-    output: Optional[str]
+    output: str | None
     """The printed IR after the RUN passes (None without RUN)."""
 
 
@@ -248,8 +260,9 @@ def run_case(case: Case) -> Result:
     if not runs:
         return Result(fn, shapes, None)
     words = " ".join(d.args for d in runs).split()
-    state = PassState(fn, dict(shapes), callees={f.name: CalleeBody(f.name, f, len(f.args))
-                                                 for f in callees})
+    state = PassState(
+        fn, dict(shapes), callees={f.name: CalleeBody(f.name, f, len(f.args)) for f in callees}
+    )
     for option in (w for w in words if w.startswith("--")):
         _set_option(state, option, runs[0])
     names = ["canonicalize"] + [w for w in words if not w.startswith("--")]
@@ -262,20 +275,21 @@ def run_case(case: Case) -> Result:
         raise CaseError(f"{runs[0]}: no pass named {', '.join(unknown)}")
     run_passes(state, tuple(by_pass[n] for n in names))
     if width is not None:
-        vf = widen_to_vector_ir(state.fn, state.get(DivergenceInfo), width,
-                                state.get(MemoryAccesses))
+        vf = widen_to_vector_ir(
+            state.fn, state.get(DivergenceInfo), width, state.get(MemoryAccesses)
+        )
         verify(vf.fn)
         return Result(state.fn, state.arg_shapes, print_function(vf.fn))
     return Result(state.fn, state.arg_shapes, print_function(state.fn))
 
 
-def _widen_width(names: list[str], where: Directive) -> Optional[int]:
+def _widen_width(names: list[str], where: Directive) -> int | None:
     """The lanes of a final ``widen=W`` (removed from ``names``), or None."""
     if not names or not names[-1].startswith("widen="):
         if any(n.startswith("widen=") for n in names):
             raise CaseError(f"{where}: widen=W must come last")
         return None
-    width = names.pop()[len("widen="):]
+    width = names.pop()[len("widen=") :]
     if not width.isdigit() or int(width) < 1:
         raise CaseError(f"{where}: widen=W needs a lane count, not {width!r}")
     return int(width)
@@ -314,8 +328,9 @@ def check_case(case: Case) -> list[str]:
         static.append("CHECK lines without a RUN line (nothing produces the output)")
     if case.get("WIDTH") and not analysis:
         static.append("WIDTH without analysis checks")
-    if unsupported and (output_checks or len([d for d in case.directives
-                                              if d.name in ANALYSIS_CHECKS]) > 1):
+    if unsupported and (
+        output_checks or len([d for d in case.directives if d.name in ANALYSIS_CHECKS]) > 1
+    ):
         static.append("UNSUPPORTED with other checks (they would not be checked)")
     if static:
         return static
@@ -467,8 +482,7 @@ def check_text(text: str) -> list[str]:
     """The failures of a file's text, each prefixed with its case."""
     errors: list[str] = []
     for case in split_cases(text):
-        errors += [f"case {case.number} (line {case.first_line}): {e}"
-                   for e in check_case(case)]
+        errors += [f"case {case.number} (line {case.first_line}): {e}" for e in check_case(case)]
     return errors
 
 

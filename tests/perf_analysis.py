@@ -12,6 +12,7 @@ Three generated region shapes, each with about N blocks:
 Prints blocks, instructions, seconds for compute_divergence (and for
 canonicalize on the loop shape), and the time per block.
 """
+
 from __future__ import annotations
 
 import sys
@@ -20,13 +21,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from s2s.analysis.divergence import compute_divergence  # noqa: E402
-from s2s.analysis.memory import memory_shapes  # noqa: E402
-from s2s.analysis.shapes import VectorShape as S  # noqa: E402
-from s2s.ir.builder import IRBuilder  # noqa: E402
-from s2s.ir.types import F64, I64, ptr  # noqa: E402
-from s2s.ir.values import Block, Constant, Function  # noqa: E402
-from s2s.transform.canonicalize import canonicalize  # noqa: E402
+from s2s.analysis.divergence import compute_divergence
+from s2s.analysis.memory import memory_shapes
+from s2s.analysis.shapes import VectorShape as S
+from s2s.ir.builder import IRBuilder
+from s2s.ir.types import F64, I64, ptr
+from s2s.ir.values import Block, Constant, Function
+from s2s.transform.canonicalize import canonicalize
 
 
 def _region():
@@ -43,8 +44,11 @@ def diamonds(blocks: int) -> tuple[Function, dict]:
     x = b.load(b.gep(a, i, "p"), "x")
     acc = x
     for k in range(blocks // 4):
-        t, e, j = (fn.add_block(Block(f"t{k}")), fn.add_block(Block(f"e{k}")),
-                   fn.add_block(Block(f"j{k}")))
+        t, e, j = (
+            fn.add_block(Block(f"t{k}")),
+            fn.add_block(Block(f"e{k}")),
+            fn.add_block(Block(f"j{k}")),
+        )
         c = b.cmp("lt", acc, Constant(F64, float(k)), "c")
         b.condbr(c, t, e)
         b.at_end(t)
@@ -94,9 +98,13 @@ def loops(blocks: int) -> tuple[Function, dict]:
     x = b.load(b.gep(a, i, "p"), "x")
     limit = b.cast(x, I64, "lim")
     for k in range(blocks // 6):
-        h, t, e, latch, out = (fn.add_block(Block(f"h{k}")), fn.add_block(Block(f"t{k}")),
-                               fn.add_block(Block(f"f{k}")), fn.add_block(Block(f"l{k}")),
-                               fn.add_block(Block(f"x{k}")))
+        h, t, e, latch, out = (
+            fn.add_block(Block(f"h{k}")),
+            fn.add_block(Block(f"t{k}")),
+            fn.add_block(Block(f"f{k}")),
+            fn.add_block(Block(f"l{k}")),
+            fn.add_block(Block(f"x{k}")),
+        )
         pre = b.block
         b.br(h)
         b.at_end(h)
@@ -128,8 +136,12 @@ def raw_loops(blocks: int) -> tuple[Function, dict]:
     x = b.load(b.gep(a, i, "p"), "x")
     limit = b.cast(x, I64, "lim")
     for k in range(blocks // 4):
-        h, t, e, out = (fn.add_block(Block(f"h{k}")), fn.add_block(Block(f"t{k}")),
-                        fn.add_block(Block(f"e{k}")), fn.add_block(Block(f"x{k}")))
+        h, t, e, out = (
+            fn.add_block(Block(f"h{k}")),
+            fn.add_block(Block(f"t{k}")),
+            fn.add_block(Block(f"e{k}")),
+            fn.add_block(Block(f"x{k}")),
+        )
         pre = b.block
         enter = b.cmp("lt", n, Constant(I64, k), "enter")
         b.condbr(enter, h, out)
@@ -161,10 +173,12 @@ def measure(make, size: int) -> str:
     info = compute_divergence(fn, shapes, width=8)
     memory_shapes(fn, info)
     t2 = time.perf_counter()
-    return (f"{make.__name__:9s} {nblocks:6d} blocks {ninst:6d} insts  "
-            f"canonicalize {t1 - t0:7.3f}s  divergence+memory {t2 - t1:7.3f}s  "
-            f"({1e6 * (t2 - t1) / nblocks:6.1f} us/block, "
-            f"{len(info.divergent_branches)} divergent branches)")
+    return (
+        f"{make.__name__:9s} {nblocks:6d} blocks {ninst:6d} insts  "
+        f"canonicalize {t1 - t0:7.3f}s  divergence+memory {t2 - t1:7.3f}s  "
+        f"({1e6 * (t2 - t1) / nblocks:6.1f} us/block, "
+        f"{len(info.divergent_branches)} divergent branches)"
+    )
 
 
 def main(argv: list[str]) -> None:

@@ -1,4 +1,5 @@
 """Loop canonicalization and LCSSA (s2s.transform.canonicalize)."""
+
 from __future__ import annotations
 
 import pytest
@@ -221,6 +222,7 @@ def test_lcssa_through_a_long_chain_of_joins():
     from s2s.ir.builder import IRBuilder
     from s2s.ir.types import I1, I64
     from s2s.ir.values import Block, Constant, Function
+
     fn = Function("deep")
     c, n = fn.add_arg(I1, "c"), fn.add_arg(I64, "n")
     b = IRBuilder(fn.add_block(Block("entry")))
@@ -236,8 +238,11 @@ def test_lcssa_through_a_long_chain_of_joins():
     k.add_incoming(k1, h)
     b.at_end(x)
     for j in range(1200):  # deeper than Python's default recursion limit
-        left, right, join = (fn.add_block(Block(f"l{j}")), fn.add_block(Block(f"r{j}")),
-                             fn.add_block(Block(f"m{j}")))
+        left, right, join = (
+            fn.add_block(Block(f"l{j}")),
+            fn.add_block(Block(f"r{j}")),
+            fn.add_block(Block(f"m{j}")),
+        )
         b.condbr(c, left, right)
         b.at_end(left)
         b.br(join)

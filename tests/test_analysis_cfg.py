@@ -1,4 +1,5 @@
 """Graph utilities of s2s.analysis.cfg on adjacency dicts and on IR."""
+
 from __future__ import annotations
 
 from s2s.analysis.cfg import EXIT, Graph, cfg_of
@@ -11,14 +12,17 @@ def diamond() -> Graph[str]:
 
 def nested() -> Graph[str]:
     # entry -> h1 -> h2 -> b2 -> h2 (inner latch b2) ; b2 -> l1 -> h1 ; h1 -> x
-    return Graph({
-        "entry": ["h1"],
-        "h1": ["h2", "x"],
-        "h2": ["b2"],
-        "b2": ["h2", "l1"],
-        "l1": ["h1"],
-        "x": [],
-    }, "entry")
+    return Graph(
+        {
+            "entry": ["h1"],
+            "h1": ["h2", "x"],
+            "h2": ["b2"],
+            "b2": ["h2", "l1"],
+            "l1": ["h1"],
+            "x": [],
+        },
+        "entry",
+    )
 
 
 def test_dominators_of_a_diamond():
@@ -91,16 +95,19 @@ def test_irreducible_graph_is_detected():
 
 
 def test_block_index_is_topological_and_compact_for_loops():
-    g = Graph({
-        "entry": ["h1", "y"],
-        "h1": ["a", "x"],
-        "a": ["h2"],
-        "h2": ["b", "l1"],
-        "b": ["h2"],
-        "l1": ["h1"],
-        "x": ["y"],
-        "y": [],
-    }, "entry")
+    g = Graph(
+        {
+            "entry": ["h1", "y"],
+            "h1": ["a", "x"],
+            "a": ["h2"],
+            "h2": ["b", "l1"],
+            "b": ["h2"],
+            "l1": ["h1"],
+            "x": ["y"],
+            "y": [],
+        },
+        "entry",
+    )
     idx = g.block_index
     assert sorted(idx.values()) == list(range(len(idx)))
     # topological when back edges are ignored

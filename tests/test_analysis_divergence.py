@@ -1,4 +1,5 @@
 """DivergenceInfo API, printer, baseline comparison and refusal of irreducible CFGs."""
+
 from __future__ import annotations
 
 import pytest
@@ -134,7 +135,8 @@ def test_built_with_the_builder():
 
 
 def test_unreachable_code_stays_bottom():
-    fn, info = analyze("""
+    fn, info = analyze(
+        """
 func @u(i32 %x) -> (i32) {
 entry:
   ret %x
@@ -142,12 +144,15 @@ dead:
   %y = add %x, i32 1
   ret %y
 }
-""", x="uni")
+""",
+        x="uni",
+    )
     assert info.shape_of(values(fn)["y"]).is_bottom
 
 
 def test_fixed_point_of_a_loop_carried_stride():
-    fn, info = analyze("""
+    fn, info = analyze(
+        """
 func @l(i64 %i, i64 %n) -> (i64) {
 entry:
   br head
@@ -160,7 +165,10 @@ out:
   %r = phi i64 [%k2, head]
   ret %r
 }
-""", i="stride(1,a4)", n="uni")
+""",
+        i="stride(1,a4)",
+        n="uni",
+    )
     v = values(fn)
     assert info.shape_of(v["k"]) == S.strided(1, 4)
     assert info.shape_of(v["k2"]) == S.strided(1, 4)
@@ -213,7 +221,8 @@ def test_never_less_precise_than_the_naive_baseline():
 
 
 def test_switch_on_a_varying_value_is_divergent():
-    fn, info = analyze("""
+    fn, info = analyze(
+        """
 func @s(i32 %v) -> (i32) {
 entry:
   switch %v, d [1: a, 2: b]
@@ -225,21 +234,26 @@ d:
   %x = phi i32 [i32 0, entry], [i32 1, a], [i32 2, b]
   ret %x
 }
-""", v="var")
+""",
+        v="var",
+    )
     b = blocks(fn)
     assert info.is_divergent_branch(b["entry"])
     assert info.join_points(b["entry"]) == [b["d"]]
 
 
 def test_branch_with_equal_targets_is_not_divergent():
-    fn, info = analyze("""
+    fn, info = analyze(
+        """
 func @e(i1 %v) -> () {
 entry:
   condbr %v, d, d
 d:
   ret
 }
-""", v="var")
+""",
+        v="var",
+    )
     assert not info.is_divergent_branch(blocks(fn)["entry"])
 
 
@@ -294,13 +308,17 @@ def test_extensions_of_lanes_that_may_wrap_are_varying():
     args = {a.name: a for a in fn.args}
     args["j"].may_wrap = True
     args["s"].may_wrap = True
-    shapes = {args["i"]: S.strided(1), args["j"]: S.strided(1), args["k"]: S.strided(1),
-              args["s"]: S.strided(2)}
+    shapes = {
+        args["i"]: S.strided(1),
+        args["j"]: S.strided(1),
+        args["k"]: S.strided(1),
+        args["s"]: S.strided(2),
+    }
     div = compute_divergence(fn, shapes)
     v = values(fn)
-    assert div.shape_of(v["narrow"]).stride is None      # lanes may wrap into signed i8
-    assert div.shape_of(v["back"]).stride is None        # and so may their extension
+    assert div.shape_of(v["narrow"]).stride is None  # lanes may wrap into signed i8
+    assert div.shape_of(v["back"]).stride is None  # and so may their extension
     assert div.shape_of(v["zj"]).stride is None
     assert div.shape_of(v["ss"]).stride is None
-    assert div.shape_of(v["zk"]) == S.strided(1)         # a parameter that never wraps
+    assert div.shape_of(v["zk"]) == S.strided(1)  # a parameter that never wraps
     assert div.shape_of(v["si"]) == S.strided(1)

@@ -1,4 +1,5 @@
 """Graphviz output for --emit-cfg (s2s.analysis.dot)."""
+
 from __future__ import annotations
 
 import shutil

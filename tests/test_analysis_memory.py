@@ -1,4 +1,5 @@
 """Access shapes of loads and stores (s2s.analysis.memory)."""
+
 from __future__ import annotations
 
 from s2s.analysis.divergence import compute_divergence
@@ -42,8 +43,19 @@ done:
 
 def setup():
     fn = parse_function(KERNEL)
-    args = dict(zip(fn.args, [S.strided(1, 8), S.uniform(64), S.uniform(64), S.uniform(64),
-                              S.uniform(64), S.uniform()]))
+    args = dict(
+        zip(
+            fn.args,
+            [
+                S.strided(1, 8),
+                S.uniform(64),
+                S.uniform(64),
+                S.uniform(64),
+                S.uniform(64),
+                S.uniform(),
+            ],
+        )
+    )
     info = compute_divergence(fn, args)
     acc = memory_shapes(fn, info)
     by_name = {i.name: acc[i] for i in acc if isinstance(i, Load)}
@@ -75,8 +87,14 @@ def test_alignment_and_masking():
 def test_counts_for_the_report():
     _, _, acc = setup()
     counts = memory_counts(acc)
-    assert counts == {"contiguous": 3, "strided": 3, "gather": 1, "scatter": 1,
-                      "masked": 1, "uniform": 1}
+    assert counts == {
+        "contiguous": 3,
+        "strided": 3,
+        "gather": 1,
+        "scatter": 1,
+        "masked": 1,
+        "uniform": 1,
+    }
 
 
 def test_per_lane_stack_access_names_its_alloca():
@@ -129,8 +147,9 @@ def test_indexed_addresses_one_rule_for_width_and_widener() -> None:
     index and 16-byte elements have none; a contiguous access has the form
     too (its kind says it needs no gather)."""
     fn = parse_function(INDEXED)
-    args = dict(zip(fn.args, [S.strided(1, 8), S.uniform(64), S.uniform(64), S.uniform(64),
-                              S.uniform(64)]))
+    args = dict(
+        zip(fn.args, [S.strided(1, 8), S.uniform(64), S.uniform(64), S.uniform(64), S.uniform(64)])
+    )
     acc = memory_shapes(fn, compute_divergence(fn, args))
     by_name = {i.name: acc[i] for i in acc if isinstance(i, Load)}
     k = next(i for i in fn.instructions() if i.name == "k")

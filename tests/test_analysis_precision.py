@@ -5,6 +5,7 @@ block control dependent on a divergent branch is varying.  Our analysis must
 give every value a shape at least as precise (lower or equal in the lattice),
 and be strictly more precise somewhere.
 """
+
 from __future__ import annotations
 
 import re
@@ -24,7 +25,8 @@ from s2s.transform.canonicalize import canonicalize
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = sorted((ROOT / "testsuite" / "kernels").glob("*.c")) + sorted(
-    p for p in (ROOT / "bench").rglob("*.c") if "build" not in p.parts)
+    p for p in (ROOT / "bench").rglob("*.c") if "build" not in p.parts
+)
 
 
 def arg_shapes(region):
@@ -51,8 +53,7 @@ def regions_of(path: Path):
     """Every kernel must parse: a parse failure fails the test."""
     # bench/app/diag's files are built in a copy of bench/app: its headers too
     includes = [str(path.parent), str(path.parent.parent), str(ROOT / "testsuite")]
-    parsed = parse_file(str(path), includes,
-                        command_line_defines(path), "gnu17")
+    parsed = parse_file(str(path), includes, command_line_defines(path), "gnu17")
     out = []
     for pragma in find_pragmas(parsed):
         if pragma.clauses.directive == "declare simd":
@@ -77,7 +78,8 @@ def compare(region) -> tuple[int, int]:
         assert a <= b, f"{region.name}: %{inst.name} ours {a} naive {b}"
         better += a != b
     gained = sum(ours.shape_of(i).is_uniform for i in region.fn.instructions()) - sum(
-        naive.shape_of(i).is_uniform for i in region.fn.instructions())
+        naive.shape_of(i).is_uniform for i in region.fn.instructions()
+    )
     for block in region.fn.blocks:
         if ours.is_divergent_branch(block):
             assert naive.is_divergent_branch(block)

@@ -9,12 +9,14 @@ the lanes that executed it must fit the value's shape: equal for uniform,
 for varying a.  Arithmetic is kept small enough that signed values never
 overflow (the analysis assumes that, see transfer.py).
 """
+
 from __future__ import annotations
 
 import random
 from collections import defaultdict
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from s2s.analysis.cfg import Graph
 from s2s.analysis.divergence import compute_divergence
@@ -59,20 +61,28 @@ class Gen:
             if self.r.random() < 0.3:
                 continue
             g = Graph(succs, 0)
-            cands = [(h, l) for h in range(1, n - 1) for l in range(h, n - 1)
-                     if g.reachable(l) and g.dominates(h, l) and self._fits(h, l)]
+            cands = [
+                (h, l)
+                for h in range(1, n - 1)
+                for l in range(h, n - 1)
+                if g.reachable(l) and g.dominates(h, l) and self._fits(h, l)
+            ]
             if not cands:
                 continue
-            nested = [(h, l) for h, l in cands
-                      if any(h1 < h and l < l1 or h < h1 and l1 < l for h1, l1 in self.loops)]
+            nested = [
+                (h, l)
+                for h, l in cands
+                if any((h1 < h and l < l1) or (h < h1 and l1 < l) for h1, l1 in self.loops)
+            ]
             h, l = self.r.choice(nested if nested and self.r.random() < 0.8 else cands)
             old = succs[l]
             exits = self.r.sample(old, len(old)) + [self.r.randint(l + 1, n - 1)]
             for e in exits:
                 succs[l] = [h, e]
                 g2 = Graph(succs, 0)
-                if g2.is_reducible and all(g2.reachable(x) and g2.dominates(x, y)
-                                           for x, y in self.loops + [(h, l)]):
+                if g2.is_reducible and all(
+                    g2.reachable(x) and g2.dominates(x, y) for x, y in self.loops + [(h, l)]
+                ):
                     self.loops.append((h, l))
                     break
             else:
@@ -90,9 +100,12 @@ class Gen:
                 succs[m] = [m, e]
                 g2 = Graph(succs, 0)
                 inner = g2.loops.loop_of(m) if g2.is_reducible else None
-                if inner is not None and inner.parent is not None and \
-                        inner.parent.header == h1 and all(
-                            g2.reachable(x) and g2.dominates(x, y) for x, y in self.loops):
+                if (
+                    inner is not None
+                    and inner.parent is not None
+                    and inner.parent.header == h1
+                    and all(g2.reachable(x) and g2.dominates(x, y) for x, y in self.loops)
+                ):
                     self.loops.append((m, m))
                     return
             succs[m] = old
@@ -102,7 +115,7 @@ class Gen:
         for h1, l1 in self.loops:
             inside = h1 < h and l < l1
             around = h < h1 and l1 < l
-            if h == h1 or l == l1 or h <= l1 and l >= h1 and not (inside or around):
+            if h == h1 or l == l1 or (h <= l1 and l >= h1 and not (inside or around)):
                 return False
         return True
 
@@ -165,9 +178,32 @@ class Gen:
     def op(self, b: IRBuilder, pool: list[Value]) -> Value | None:
         r = self.r
         x, y = self.pick(pool), self.pick(pool)
-        kind = r.choice(["add", "sub", "mulc", "shl", "shr", "andc", "orc", "xorc", "div",
-                         "rem", "minmax", "select", "load", "loadi", "ptr", "trunc", "zext",
-                         "call", "float", "stack", "stackload", "store"])
+        kind = r.choice(
+            [
+                "add",
+                "sub",
+                "mulc",
+                "shl",
+                "shr",
+                "andc",
+                "orc",
+                "xorc",
+                "div",
+                "rem",
+                "minmax",
+                "select",
+                "load",
+                "loadi",
+                "ptr",
+                "trunc",
+                "zext",
+                "call",
+                "float",
+                "stack",
+                "stackload",
+                "store",
+            ]
+        )
         c = lambda vs: Constant(I64, r.choice(vs))  # noqa: E731
         if kind in ("add", "sub"):
             return b.binop(kind, x, y, "x")
@@ -215,8 +251,7 @@ class Gen:
             return b.select(cmpv, x, y, "x")
         if kind == "stack":
             p = b.gep(self.m0, b.binop("and", x, Constant(I64, 7), "ix"), "pm")
-            mask = b.cmp("lt", self.pick(pool), self.pick(pool), "sm") \
-                if r.random() < 0.3 else None
+            mask = b.cmp("lt", self.pick(pool), self.pick(pool), "sm") if r.random() < 0.3 else None
             b.store(y, p).set_mask(mask)
             return None
         if kind == "stackload":
@@ -227,8 +262,9 @@ class Gen:
             return None
         return None
 
-    def terminator(self, b: IRBuilder, k: int, targets: list[int], blocks: list[Block],
-                   pool: list[Value]) -> None:
+    def terminator(
+        self, b: IRBuilder, k: int, targets: list[int], blocks: list[Block], pool: list[Value]
+    ) -> None:
         if not targets:
             b.ret([])
             return
@@ -249,12 +285,17 @@ class Gen:
             return
         if self.r.random() < 0.4:
             # a condition that differs between neighbouring lanes
-            bits = b.binop("and", self.r.choice([self.i] + self.ints(pool)),
-                           Constant(I64, self.r.choice([1, 2, 3])), "bits")
+            bits = b.binop(
+                "and",
+                self.r.choice([self.i] + self.ints(pool)),
+                Constant(I64, self.r.choice([1, 2, 3])),
+                "bits",
+            )
             cond = b.cmp("eq", bits, Constant(I64, 0), "c")
         else:
-            cond = b.cmp(self.r.choice(["lt", "eq", "ne", "ge"]), self.pick(pool),
-                         self.pick(pool), "c")
+            cond = b.cmp(
+                self.r.choice(["lt", "eq", "ne", "ge"]), self.pick(pool), self.pick(pool), "c"
+            )
         b.condbr(cond, blocks[targets[0]], blocks[targets[1]])
 
     def fill_phis(self, phis, g: Graph, defined, blocks) -> None:
@@ -266,16 +307,21 @@ class Gen:
                     value = self.counter_next[j] if p == self.loops[j][1] else Constant(I64, 0)
                 else:
                     avail = [self.i, self.u, self.v] + [
-                        v for d in range(len(blocks))
-                        if g.reachable(d) and g.dominates(d, p) for v in defined[d]
-                        if v.type == I64]
-                    value = self.r.choice(avail) if self.r.random() < 0.7 else \
-                        Constant(I64, self.r.randint(0, 3))
+                        v
+                        for d in range(len(blocks))
+                        if g.reachable(d) and g.dominates(d, p)
+                        for v in defined[d]
+                        if v.type == I64
+                    ]
+                    value = (
+                        self.r.choice(avail)
+                        if self.r.random() < 0.7
+                        else Constant(I64, self.r.randint(0, 3))
+                    )
                 phi.add_incoming(value, blocks[p])
 
 
-def lane_values(fn: Function, info, width: int, base: int, u: int, v: int,
-                data: list[int]):
+def lane_values(fn: Function, info, width: int, base: int, u: int, v: int, data: list[int]):
     """Run every lane; returns {(value, tag): {lane: runtime value}}."""
     traced = [i for i in fn.instructions() if i.type != VOID]
     loops = info.loops.loops  # parents before children
@@ -291,11 +337,16 @@ def lane_values(fn: Function, info, width: int, base: int, u: int, v: int,
         blk.insert(pos, call)
     for j, lp in enumerate(loops):
         lp.header.insert(len(lp.header.phis), Call("iter", [Constant(I64, j)], VOID))
-    nest = {id(inst): [index[id(lp)] for lp in reversed(info.loops.loop_of(inst.block).ancestors())]
-            if info.loops.loop_of(inst.block) else [] for inst in traced}
+    nest = {
+        id(inst): [index[id(lp)] for lp in reversed(info.loops.loop_of(inst.block).ancestors())]
+        if info.loops.loop_of(inst.block)
+        else []
+        for inst in traced
+    }
     inner = {j: [index[id(d)] for d in _descendants(lp)] for j, lp in enumerate(loops)}
-    outer_of = {j: [index[id(a)] for a in reversed(lp.ancestors()[1:])]
-                for j, lp in enumerate(loops)}
+    outer_of = {
+        j: [index[id(a)] for a in reversed(lp.ancestors()[1:])] for j, lp in enumerate(loops)
+    }
     LEAVES.clear()
     results: dict[tuple[int, tuple[int, ...]], dict[int, object]] = defaultdict(dict)
     memory = Memory()
@@ -359,16 +410,26 @@ def fits(shape: S, t, lanes: dict[int, object]) -> bool:
 
 
 @settings(max_examples=150, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), width=st.sampled_from([4, 8]),
-       base_mul=st.integers(0, 4), u=st.integers(-6, 6), v=st.integers(-6, 6),
-       data=st.lists(st.integers(0, 40), min_size=ARRAY_LEN, max_size=ARRAY_LEN))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    width=st.sampled_from([4, 8]),
+    base_mul=st.integers(0, 4),
+    u=st.integers(-6, 6),
+    v=st.integers(-6, 6),
+    data=st.lists(st.integers(0, 40), min_size=ARRAY_LEN, max_size=ARRAY_LEN),
+)
 def test_claimed_shapes_hold_at_run_time(seed, width, base_mul, u, v, data):
     gen = Gen(random.Random(seed))
     fn = gen.build()
     verify(fn)
     base = base_mul * 8
-    args = {gen.i: S.strided(1, 8), gen.a: S.uniform(16), gen.out: S.uniform(16),
-            gen.u: S.uniform(), gen.v: S.uniform()}
+    args = {
+        gen.i: S.strided(1, 8),
+        gen.a: S.uniform(16),
+        gen.out: S.uniform(16),
+        gen.u: S.uniform(),
+        gen.v: S.uniform(),
+    }
     info = compute_divergence(fn, args, width=width)
     traced, results = lane_values(fn, info, width, base, u, v, data)
     for (k, tag), lanes in results.items():
@@ -377,11 +438,13 @@ def test_claimed_shapes_hold_at_run_time(seed, width, base_mul, u, v, data):
         if isinstance(inst.type, PtrType) and _from_alloca(inst):
             continue  # each lane's stack copy has its own address in per-lane runs
         assert fits(shape, inst.type, lanes), (
-            f"{inst.name} claimed {shape}, lanes {lanes} (tag {tag})")
+            f"{inst.name} claimed {shape}, lanes {lanes} (tag {tag})"
+        )
 
 
 def _from_alloca(v: Value) -> bool:
     from s2s.ir.values import Alloca, Cast, Gep
+
     while True:
         if isinstance(v, Alloca):
             return True
@@ -397,37 +460,60 @@ def test_the_generator_makes_loops_and_divergence():
         gen = Gen(random.Random(seed))
         fn = gen.build()
         verify(fn)
-        info = compute_divergence(fn, {gen.i: S.strided(1, 8), gen.u: S.uniform(),
-                                       gen.v: S.uniform(), gen.a: S.uniform(16),
-                                       gen.out: S.uniform(16)}, width=4)
+        info = compute_divergence(
+            fn,
+            {
+                gen.i: S.strided(1, 8),
+                gen.u: S.uniform(),
+                gen.v: S.uniform(),
+                gen.a: S.uniform(16),
+                gen.out: S.uniform(16),
+            },
+            width=4,
+        )
         kinds["loops"] += bool(info.loops.loops)
         kinds["nested"] += any(lp.depth > 1 for lp in info.loops.loops)
         kinds["divergent_loops"] += bool(info.divergent_loops)
         kinds["divergent_branches"] += bool(info.divergent_branches)
         kinds["uniform_branches"] += any(
-            len(b.successors) > 1 and not info.is_divergent_branch(b) for b in fn.blocks)
-    assert all(kinds[k] >= 3 for k in ("loops", "nested", "divergent_loops",
-                                         "divergent_branches", "uniform_branches")), dict(kinds)
+            len(b.successors) > 1 and not info.is_divergent_branch(b) for b in fn.blocks
+        )
+    assert all(
+        kinds[k] >= 3
+        for k in ("loops", "nested", "divergent_loops", "divergent_branches", "uniform_branches")
+    ), dict(kinds)
 
 
-def run_outputs(fn: Function, gen: Gen, width: int, base: int, u: int, v: int,
-                data: list[int]) -> list[object]:
+def run_outputs(
+    fn: Function, gen: Gen, width: int, base: int, u: int, v: int, data: list[int]
+) -> list[object]:
     memory = Memory()
     a_addr = memory.alloc_array(I32, data)
     out_addr = memory.alloc_array(I64, [0] * ARRAY_LEN)
     for lane in range(width):
-        run_scalar(fn, [base + lane, a_addr, out_addr, u, v], memory,
-                   {"f": lambda x: (x * 7 + 3) & 1023}, step_limit=100_000)
+        run_scalar(
+            fn,
+            [base + lane, a_addr, out_addr, u, v],
+            memory,
+            {"f": lambda x: (x * 7 + 3) & 1023},
+            step_limit=100_000,
+        )
     return memory.read_array(out_addr, I64, ARRAY_LEN)
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), width=st.sampled_from([4, 8]),
-       u=st.integers(-6, 6), v=st.integers(-6, 6),
-       data=st.lists(st.integers(0, 40), min_size=ARRAY_LEN, max_size=ARRAY_LEN))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    width=st.sampled_from([4, 8]),
+    u=st.integers(-6, 6),
+    v=st.integers(-6, 6),
+    data=st.lists(st.integers(0, 40), min_size=ARRAY_LEN, max_size=ARRAY_LEN),
+)
 def test_canonicalize_preserves_meaning_and_shapes_still_hold(seed, width, u, v, data):
-    from s2s.transform.canonicalize import canonicalize
     from test_analysis_canonicalize import assert_canonical
+
+    from s2s.transform.canonicalize import canonicalize
+
     before = Gen(random.Random(seed))
     expected = run_outputs(before.build(), before, width, 8, u, v, data)
     gen = Gen(random.Random(seed))
@@ -435,8 +521,13 @@ def test_canonicalize_preserves_meaning_and_shapes_still_hold(seed, width, u, v,
     canonicalize(fn)
     assert_canonical(fn)
     assert run_outputs(fn, gen, width, 8, u, v, data) == expected
-    args = {gen.i: S.strided(1, 8), gen.a: S.uniform(16), gen.out: S.uniform(16),
-            gen.u: S.uniform(), gen.v: S.uniform()}
+    args = {
+        gen.i: S.strided(1, 8),
+        gen.a: S.uniform(16),
+        gen.out: S.uniform(16),
+        gen.u: S.uniform(),
+        gen.v: S.uniform(),
+    }
     info = compute_divergence(fn, args, width=width)
     exits = instrument_exits(fn, info)
     traced, results = lane_values(fn, info, width, 8, u, v, data)
@@ -445,7 +536,8 @@ def test_canonicalize_preserves_meaning_and_shapes_still_hold(seed, width, u, v,
         if isinstance(inst.type, PtrType) and _from_alloca(inst):
             continue
         assert fits(info.shape_of(inst), inst.type, lanes), (
-            f"{inst.name} claimed {info.shape_of(inst)}, lanes {lanes} (tag {tag})")
+            f"{inst.name} claimed {info.shape_of(inst)}, lanes {lanes} (tag {tag})"
+        )
     check_loop_exits(info, exits)
 
 
@@ -470,7 +562,8 @@ def check_loop_exits(info, events) -> None:
         lp = loops[j]
         if not info.loop_is_divergent(lp.header):
             assert len({(k, c) for _, k, c in rows}) == 1, (
-                f"uniform loop {lp.header.name} left differently: {rows}")
+                f"uniform loop {lp.header.name} left differently: {rows}"
+            )
         for k, e in enumerate(lp.exits):
             if not info.loop_exit_is_divergent(lp.header, e):
                 counts = {c for _, kk, c in rows if kk == k}

@@ -1,14 +1,27 @@
 """The stride-alignment lattice (seed 001 Chapter 10) and its transformers."""
+
 from __future__ import annotations
 
 import pytest
 
-from s2s.analysis.shapes import VectorShape as S
 from s2s.analysis import transfer as T
+from s2s.analysis.shapes import VectorShape as S
 
 
-@pytest.mark.parametrize("text", ["uni", "uni(a16)", "stride(4)", "stride(-8,a16)",
-                                  "var", "var(a8)", "bot", "stride(1,a0)", "uni(a0)"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "uni",
+        "uni(a16)",
+        "stride(4)",
+        "stride(-8,a16)",
+        "var",
+        "var(a8)",
+        "bot",
+        "stride(1,a0)",
+        "uni(a0)",
+    ],
+)
 def test_text_round_trip(text):
     assert str(S.parse(text)) == text
 
@@ -51,8 +64,17 @@ def test_order():
 
 
 def test_join_is_an_upper_bound():
-    shapes = [S.bottom(), S.uniform(0), S.uniform(3), S.uniform(8), S.strided(4, 16),
-              S.strided(4, 6), S.strided(-2, 0), S.varying(4), S.varying(1)]
+    shapes = [
+        S.bottom(),
+        S.uniform(0),
+        S.uniform(3),
+        S.uniform(8),
+        S.strided(4, 16),
+        S.strided(4, 6),
+        S.strided(-2, 0),
+        S.varying(4),
+        S.varying(1),
+    ]
     for a in shapes:
         for b in shapes:
             j = a.join(b)

@@ -7,6 +7,7 @@ output (all targets) is compiled once per vector branch, by gcc (its
 warnings need the optimizers: ``-O3 -c``) and clang-19 (``-fsyntax-only``),
 and must draw no warning about code s2svec wrote, by the same rule.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -45,8 +46,12 @@ def _command(cc: str, branch: str, source: Path) -> list[str]:
 @pytest.mark.parametrize("kernel", KERNELS, ids=lambda k: k.stem)
 def test_bench_kernel_output_is_warning_clean(outputs: Path, kernel: Path) -> None:
     out = outputs / f"{kernel.stem}.s2s.c"
-    r = subprocess.run([sys.executable, "-m", "s2s", str(kernel), "-o", str(out)],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, "-m", "s2s", str(kernel), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert r.returncode == 0, r.stderr
     original, output = kernel.read_text(), out.read_text()
     found = []
@@ -57,6 +62,8 @@ def test_bench_kernel_output_is_warning_clean(outputs: Path, kernel: Path) -> No
                 pytest.skip(f"{cmd[0]} is not installed (scripts/setup.sh installs it)")
             proc = subprocess.run([*cmd, *dt.COMMON_FLAGS], capture_output=True, text=True)
             assert proc.returncode == 0, proc.stderr[-3000:]
-            found += [f"{' '.join(cmd[:2])}: {w}"
-                      for w in dt.own_warnings(original, output, out, proc.stderr, None)]
+            found += [
+                f"{' '.join(cmd[:2])}: {w}"
+                for w in dt.own_warnings(original, output, out, proc.stderr, None)
+            ]
     assert not found, "\n".join(found)

@@ -9,12 +9,12 @@ results); va_list, jmp_buf, _Atomic, __int128, _Float16, function pointers,
 bit-fields, anonymous unions and structs declared inside the loop stay
 scalar.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-
 from hostile_support import compile_everywhere, vectorize
 from test_lower_support import lower_one
 
@@ -165,7 +165,8 @@ void ok(double *o, const double *a, int n) {
 
 # (code, line of the warning, words of the message)
 SCALAR = {
-    "struct_declared_in_the_loop": ("""
+    "struct_declared_in_the_loop": (
+        """
 void f(double *o, const double *a, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) {
@@ -173,8 +174,12 @@ void f(double *o, const double *a, int n) {
     t.u = a[i]; t.v = 2 * a[i]; o[i] = t.u * t.v;
   }
 }
-""", 5, ("struct T declared inside the simd loop",)),
-    "untagged_struct_declared_in_the_loop": ("""
+""",
+        5,
+        ("struct T declared inside the simd loop",),
+    ),
+    "untagged_struct_declared_in_the_loop": (
+        """
 void f(double *o, const double *a, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) {
@@ -182,37 +187,57 @@ void f(double *o, const double *a, int n) {
     t.u = a[i]; o[i] = t.u;
   }
 }
-""", 5, ("unnamed struct declared inside the simd loop",)),
-    "anonymous_union_member": ("""
+""",
+        5,
+        ("unnamed struct declared inside the simd loop",),
+    ),
+    "anonymous_union_member": (
+        """
 struct S { int tag; union { float f; int i; }; };
 void f(float *o, struct S *s, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) o[i] = s[i].f;
 }
-""", 5, ("anonymous union member of 'struct S'",)),
-    "jmp_buf": ("""
+""",
+        5,
+        ("anonymous union member of 'struct S'",),
+    ),
+    "jmp_buf": (
+        """
 #include <setjmp.h>
 void f(int *o, jmp_buf *bufs, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) o[i] = bufs[i][0].__mask_was_saved;
 }
-""", 5, ("struct __jmp_buf_tag", "system header")),
-    "jmp_buf_local": ("""
+""",
+        5,
+        ("struct __jmp_buf_tag", "system header"),
+    ),
+    "jmp_buf_local": (
+        """
 #include <setjmp.h>
 void f(int *o, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) { jmp_buf b; b[0].__mask_was_saved = i; o[i] = b[0].__mask_was_saved; }
 }
-""", 5, ("system header",)),
-    "sigjmp_buf_global": ("""
+""",
+        5,
+        ("system header",),
+    ),
+    "sigjmp_buf_global": (
+        """
 #include <setjmp.h>
 sigjmp_buf sj;
 void f(int *o, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) o[i] = sj[0].__mask_was_saved + i;
 }
-""", 6, ("system header",)),
-    "va_list_in_the_loop": ("""
+""",
+        6,
+        ("system header",),
+    ),
+    "va_list_in_the_loop": (
+        """
 #include <stdarg.h>
 int f(int *o, int n, ...) {
   va_list ap;
@@ -222,54 +247,85 @@ int f(int *o, int n, ...) {
   va_end(ap);
   return 0;
 }
-""", 7, ("va_list",)),
-    "atomic": ("""
+""",
+        7,
+        ("va_list",),
+    ),
+    "atomic": (
+        """
 void f(int *o, _Atomic int *a, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) o[i] = a[i];
 }
-""", 4, ("_Atomic",)),
-    "int128": ("""
+""",
+        4,
+        ("_Atomic",),
+    ),
+    "int128": (
+        """
 void f(__int128 *o, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) o[i] = o[i] * 3;
 }
-""", 4, ("__int128",)),
-    "float16": ("""
+""",
+        4,
+        ("__int128",),
+    ),
+    "float16": (
+        """
 void f(_Float16 *o, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) o[i] = o[i] * 3;
 }
-""", 4, ("_Float16",)),
-    "function_pointer_typedef": ("""
+""",
+        4,
+        ("_Float16",),
+    ),
+    "function_pointer_typedef": (
+        """
 typedef int (*fp_t)(int);
 void f(int *o, fp_t *fs, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) o[i] = fs[i](i);
 }
-""", 5, ("function pointer",)),
-    "bit_field": ("""
+""",
+        5,
+        ("function pointer",),
+    ),
+    "bit_field": (
+        """
 struct B { int a : 3; int b; };
 void f(struct B *b, int *o, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) o[i] = b[i].a;
 }
-""", 5, ("bit-field 'a' of 'struct B'",)),
-    "volatile_typedef": ("""
+""",
+        5,
+        ("bit-field 'a' of 'struct B'",),
+    ),
+    "volatile_typedef": (
+        """
 typedef volatile double vd;
 void f(double *o, vd *q, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) o[i] = q[i];
 }
-""", 5, ("volatile",)),
-    "lastprivate_array_typedef": ("""
+""",
+        5,
+        ("volatile",),
+    ),
+    "lastprivate_array_typedef": (
+        """
 typedef int V[4];
 void f(int *o, int n) {
   V t = {0};
 #pragma omp simd lastprivate(t)
   for (int i = 0; i < n; i++) { t[0] = i; o[i] = t[0]; }
 }
-""", 6, ("lastprivate array or struct 't'",)),
+""",
+        6,
+        ("lastprivate array or struct 't'",),
+    ),
 }
 
 
@@ -285,7 +341,9 @@ def test_stays_scalar_with_a_located_warning(tmp_path: Path, name: str) -> None:
 
 def test_untagged_struct_spellings(tmp_path: Path) -> None:
     """The C spelling of each struct type the region uses, as the output has it."""
-    region = lower_one(tmp_path, """
+    region = lower_one(
+        tmp_path,
+        """
 typedef struct { double x; } P;
 typedef struct { float w; } *WP;
 struct O { struct { double a; } in[2]; };
@@ -295,16 +353,19 @@ void f(double *o, P *p, WP w, struct O *q, struct S *s, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) o[i] = p[i].x + w[i].w + q[i].in[1].a + g[i & 3].k + s[i].s;
 }
-""")
+""",
+    )
     spellings = sorted(st.c_spelling for st in _structs(region))
-    assert spellings == sorted([
-        "P",
-        "__typeof__(((void)0, ((*(WP *)0))[0]))",
-        "__typeof__(((void)0, (((struct O *)0)->in)[0]))",
-        "__typeof__(((void)0, (g)[0]))",
-        "struct O",
-        "struct S",
-    ])
+    assert spellings == sorted(
+        [
+            "P",
+            "__typeof__(((void)0, ((*(WP *)0))[0]))",
+            "__typeof__(((void)0, (((struct O *)0)->in)[0]))",
+            "__typeof__(((void)0, (g)[0]))",
+            "struct O",
+            "struct S",
+        ]
+    )
 
 
 def test_flexible_array_member_is_an_array_in_place(tmp_path: Path) -> None:
@@ -317,6 +378,7 @@ def test_flexible_array_member_is_an_array_in_place(tmp_path: Path) -> None:
 
 def _structs(region):  # type: ignore[no-untyped-def]
     from s2s.ir.types import ArrayType, PtrType, StructType
+
     found = {}
 
     def visit(t):  # type: ignore[no-untyped-def]
@@ -328,6 +390,7 @@ def _structs(region):  # type: ignore[no-untyped-def]
             found[t.name] = t
             for f in t.fields:
                 visit(f.type)
+
     for arg in region.fn.args:
         visit(arg.type)
     for inst in region.fn.instructions():

@@ -6,6 +6,7 @@
   says no to what the table lacks, and refuses questions the table does
   not cover.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -26,8 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_every_target_has_a_table() -> None:
     assert {"avx2", "avx512", "neon"} <= set(target_names())
     for name in target_names():
-        assert table_path(name).is_file(), \
+        assert table_path(name).is_file(), (
             f"{table_path(name)} is missing: run scripts/capabilities.py"
+        )
 
 
 @pytest.mark.parametrize("name", target_names())
@@ -36,16 +38,29 @@ def test_table_is_what_the_templates_render(name: str) -> None:
     want = table_text(load_target(name))
     have = path.read_text() if path.is_file() else ""
     if have != want:
-        diff = "".join(list(difflib.unified_diff(
-            have.splitlines(True), want.splitlines(True),
-            f"{path} (checked in)", "what the templates render"))[:40])
-        pytest.fail(f"{path} is out of date or was edited by hand: run "
-                    f"scripts/capabilities.py and commit the table\n{diff}")
+        diff = "".join(
+            list(
+                difflib.unified_diff(
+                    have.splitlines(True),
+                    want.splitlines(True),
+                    f"{path} (checked in)",
+                    "what the templates render",
+                )
+            )[:40]
+        )
+        pytest.fail(
+            f"{path} is out of date or was edited by hand: run "
+            f"scripts/capabilities.py and commit the table\n{diff}"
+        )
 
 
 def test_check_option_of_the_script() -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "capabilities.py"), "--check"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "capabilities.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -60,7 +75,7 @@ def test_has_says_no_to_what_the_table_lacks() -> None:
     m = tg.mask_type
     assert tg.has("add", t=ty["f64x4"])
     assert tg.has("shl", t=ty["i32x8"]) and not tg.has("shl", t=ty["i16x16"])
-    assert not tg.has("rem", t=ty["i32x8"])                      # an empty list
+    assert not tg.has("rem", t=ty["i32x8"])  # an empty list
     assert not tg.has("scatter", t=ty["f64x4"], at=ty["u64x4"])  # AVX2 has no scatter
     assert not tg.has("scatter_base", t=ty["f64x4"], it=ty["i32x4"])  # no such macro
     assert tg.has("masked_load", t=ty["f64x4"], mt=m(64, 4))
@@ -87,7 +102,7 @@ def test_has_answers_from_the_table_only(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(tg, "render", no_rendering)
     monkeypatch.setattr(tg.env, "get_template", no_rendering)
     f64x4, f32x8 = tg.types["f64x4"], tg.types["f32x8"]
-    assert not tg.has("add", t=f64x4)   # the templates have it; this table does not
+    assert not tg.has("add", t=f64x4)  # the templates have it; this table does not
     assert tg.has("add", t=f32x8)
     assert tg.has("select", t=f64x4, m="x", a="y", b="z", mt=tg.mask_type(64, 4))
     assert tg.has("store_records", t=f64x4, k=2, p="p", vs=["a", "b"])
@@ -120,13 +135,14 @@ def test_cached_tables_read_like_the_file(tmp_path: Path, monkeypatch: pytest.Mo
     import tomllib
 
     from s2s.codegen.target import read_capabilities
+
     monkeypatch.setenv("S2SVEC_CACHE", str(tmp_path))
     path = table_path("avx512")
     want = {op: frozenset(keys) for op, keys in tomllib.loads(path.read_text()).items()}
-    assert read_capabilities(path) == want          # parsed, then cached
+    assert read_capabilities(path) == want  # parsed, then cached
     entries = list((tmp_path / "capabilities").iterdir())
     assert len(entries) == 1
-    assert read_capabilities(path) == want          # from the cache
+    assert read_capabilities(path) == want  # from the cache
     entries[0].write_bytes(b"\x00broken")
-    assert read_capabilities(path) == want          # a broken entry: parsed again
+    assert read_capabilities(path) == want  # a broken entry: parsed again
     assert read_capabilities(tmp_path / "none.toml") is None

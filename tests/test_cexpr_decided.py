@@ -7,6 +7,7 @@ made one; fuzz seeds 12, 61 and 63), so s2s.codegen.cexpr writes their
 value.  Checked exhaustively on 8-bit types: a comparison is folded only
 when every value of the type gives that result.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -18,8 +19,14 @@ from s2s.codegen.cexpr import scalar_expr
 from s2s.ir.types import IntType
 from s2s.ir.values import Argument, Cmp, Constant
 
-OPS = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
-       "gt": operator.gt, "ge": operator.ge}
+OPS = {
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "lt": operator.lt,
+    "le": operator.le,
+    "gt": operator.gt,
+    "ge": operator.ge,
+}
 
 
 @pytest.mark.parametrize("signed", [True, False])
@@ -29,8 +36,10 @@ def test_folded_only_when_every_value_agrees(signed: bool) -> None:
     x = Argument(t, "x", 0)
     folded = 0
     for pred, c in itertools.product(OPS, values):
-        for cmp, truth in ((Cmp(pred, x, Constant(t, c)), [OPS[pred](v, c) for v in values]),
-                           (Cmp(pred, Constant(t, c), x), [OPS[pred](c, v) for v in values])):
+        for cmp, truth in (
+            (Cmp(pred, x, Constant(t, c)), [OPS[pred](v, c) for v in values]),
+            (Cmp(pred, Constant(t, c), x), [OPS[pred](c, v) for v in values]),
+        ):
             text = scalar_expr(cmp, ["x", "c"])
             if text in ("0", "1"):
                 folded += 1

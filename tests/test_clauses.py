@@ -1,7 +1,6 @@
 """Tests of the OpenMP SIMD clause parser (s2s.frontend.clauses)."""
-from __future__ import annotations
 
-from typing import Optional
+from __future__ import annotations
 
 import pytest
 
@@ -12,14 +11,14 @@ from s2s.ir.clauses import Aligned, ClauseSet, Linear, Reduction
 HERE = Location("k.c", 7, 3)
 
 
-def parse(text: str, macros: Optional[dict[str, str]] = None) -> ClauseSet:
+def parse(text: str, macros: dict[str, str] | None = None) -> ClauseSet:
     """Parse ``#pragma omp <text>`` written at k.c:7:3."""
     result = parse_pragma_line("#pragma omp " + text, HERE, (macros or {}).get)
     assert result is not None
     return result
 
 
-def error(text: str, macros: Optional[dict[str, str]] = None) -> str:
+def error(text: str, macros: dict[str, str] | None = None) -> str:
     """The formatted error ``k.c:7:C: error: ...`` of a bad pragma."""
     with pytest.raises(UserError) as info:
         parse(text, macros)
@@ -32,6 +31,7 @@ def col(text: str, needle: str) -> int:
 
 
 # -- directives -----------------------------------------------------------
+
 
 @pytest.mark.parametrize("directive", ["simd", "for simd", "parallel for simd", "declare simd"])
 def test_directives(directive: str) -> None:
@@ -66,6 +66,7 @@ def test_worksharing_property() -> None:
 
 # -- every clause form ----------------------------------------------------
 
+
 def test_simdlen_safelen_collapse() -> None:
     result = parse("simd simdlen(8) safelen(16) collapse(3)")
     assert (result.simdlen, result.safelen, result.collapse) == (8, 16, 3)
@@ -86,7 +87,12 @@ def test_constant_arithmetic_and_macros() -> None:
 
 def test_linear_list_and_step() -> None:
     result = parse("simd linear(a, b: 2) linear(c) linear(d: -1)")
-    assert result.linear == [Linear("a", 2, ""), Linear("b", 2, ""), Linear("c", 1, ""), Linear("d", -1, "")]
+    assert result.linear == [
+        Linear("a", 2, ""),
+        Linear("b", 2, ""),
+        Linear("c", 1, ""),
+        Linear("d", -1, ""),
+    ]
 
 
 def test_linear_step_macro() -> None:
@@ -98,7 +104,9 @@ def test_linear_non_constant_step_on_loop_is_kept_as_text() -> None:
 
 
 def test_linear_modifiers_on_declare_simd() -> None:
-    result = parse("declare simd linear(ref(x)) linear(val(y): 2) linear(uval(z)) linear(w: n) uniform(n)")
+    result = parse(
+        "declare simd linear(ref(x)) linear(val(y): 2) linear(uval(z)) linear(w: n) uniform(n)"
+    )
     assert result.linear == [
         Linear("x", 1, "ref"),
         Linear("y", 2, "val"),
@@ -109,7 +117,10 @@ def test_linear_modifiers_on_declare_simd() -> None:
 
 
 def test_linear_openmp52_forms() -> None:
-    result = parse("declare simd linear(x: step(2)) linear(y: val) linear(z: ref, step(n)) linear(u: uval, step(S)) uniform(n)", {"S": "3"})
+    result = parse(
+        "declare simd linear(x: step(2)) linear(y: val) linear(z: ref, step(n)) linear(u: uval, step(S)) uniform(n)",
+        {"S": "3"},
+    )
     assert result.linear == [
         Linear("x", 2, ""),
         Linear("y", 1, "val"),
@@ -129,7 +140,10 @@ def test_aligned() -> None:
 
 @pytest.mark.parametrize("op", ["+", "*", "-", "min", "max", "&", "|", "^", "&&", "||"])
 def test_reduction_operators(op: str) -> None:
-    assert parse(f"simd reduction({op}: s, t)").reductions == [Reduction(op, "s"), Reduction(op, "t")]
+    assert parse(f"simd reduction({op}: s, t)").reductions == [
+        Reduction(op, "s"),
+        Reduction(op, "t"),
+    ]
 
 
 def test_reduction_default_modifier() -> None:
@@ -137,7 +151,9 @@ def test_reduction_default_modifier() -> None:
 
 
 def test_private_lastprivate_nontemporal() -> None:
-    result = parse("simd private(t, u) lastprivate(v) lastprivate(conditional: w) nontemporal(a, b)")
+    result = parse(
+        "simd private(t, u) lastprivate(v) lastprivate(conditional: w) nontemporal(a, b)"
+    )
     assert result.private == ["t", "u"]
     assert result.lastprivate == ["v", "w"]
     assert result.lastprivate_conditional == ["w"]
@@ -166,7 +182,11 @@ def test_declare_simd_clauses() -> None:
 
 def test_commas_between_clauses() -> None:
     result = parse("simd simdlen(4), private(t), reduction(+: s)")
-    assert result.simdlen == 4 and result.private == ["t"] and result.reductions == [Reduction("+", "s")]
+    assert (
+        result.simdlen == 4
+        and result.private == ["t"]
+        and result.reductions == [Reduction("+", "s")]
+    )
 
 
 def test_continuation_lines_and_comments() -> None:
@@ -177,8 +197,11 @@ def test_continuation_lines_and_comments() -> None:
 
 # -- worksharing clauses kept verbatim ------------------------------------
 
+
 def test_for_simd_keeps_worksharing_clauses() -> None:
-    result = parse("for simd schedule(static, 4) simdlen(8) private(t) nowait collapse(2) firstprivate(x) aligned(p)")
+    result = parse(
+        "for simd schedule(static, 4) simdlen(8) private(t) nowait collapse(2) firstprivate(x) aligned(p)"
+    )
     assert result.other == "schedule(static, 4) private(t) nowait collapse(2) firstprivate(x)"
     assert result.private == ["t"] and result.collapse == 2 and result.simdlen == 8
 
@@ -229,22 +252,66 @@ ERRORS = [
     ("simd safelen(len)", "safelen", "'safelen' argument must be a constant integer expression"),
     ("simd collapse(0)", "collapse", "'collapse' argument must be positive"),
     ("simd collapse(k)", "collapse", "'collapse' argument must be a constant integer expression"),
-    ("simd safelen(4) simdlen(8)", "simdlen", "'simdlen' (8) must not be greater than 'safelen' (4)"),
+    (
+        "simd safelen(4) simdlen(8)",
+        "simdlen",
+        "'simdlen' (8) must not be greater than 'safelen' (4)",
+    ),
     ("simd simdlen(4) simdlen(4)", "simdlen(4)\x00", "'simdlen' clause appears more than once"),
-    ("simd aligned(p: 24)", "aligned", "alignment in 'aligned' clause must be a power of two, not 24"),
+    (
+        "simd aligned(p: 24)",
+        "aligned",
+        "alignment in 'aligned' clause must be a power of two, not 24",
+    ),
     ("simd aligned(p: 0)", "aligned", "alignment in 'aligned' clause must be positive"),
-    ("simd aligned(p) aligned(p: 16)", "aligned(p:", "variable 'p' appears more than once in 'aligned' clauses"),
-    ("simd private(x) lastprivate(x)", "lastprivate", "variable 'x' already appears in a 'private' clause"),
-    ("simd lastprivate(x) linear(x)", "linear", "variable 'x' already appears in a 'lastprivate' clause"),
-    ("simd linear(x) reduction(+: x)", "reduction", "variable 'x' already appears in a 'linear' clause"),
+    (
+        "simd aligned(p) aligned(p: 16)",
+        "aligned(p:",
+        "variable 'p' appears more than once in 'aligned' clauses",
+    ),
+    (
+        "simd private(x) lastprivate(x)",
+        "lastprivate",
+        "variable 'x' already appears in a 'private' clause",
+    ),
+    (
+        "simd lastprivate(x) linear(x)",
+        "linear",
+        "variable 'x' already appears in a 'lastprivate' clause",
+    ),
+    (
+        "simd linear(x) reduction(+: x)",
+        "reduction",
+        "variable 'x' already appears in a 'linear' clause",
+    ),
     ("simd private(x, x)", "private", "variable 'x' already appears in a 'private' clause"),
-    ("declare simd uniform(x) linear(x)", "linear", "variable 'x' already appears in a 'uniform' clause"),
+    (
+        "declare simd uniform(x) linear(x)",
+        "linear",
+        "variable 'x' already appears in a 'uniform' clause",
+    ),
     ("simd reduction(s)", "reduction", "expected ':' after the reduction operator"),
-    ("declare simd inbranch notinbranch", "notinbranch", "'inbranch' and 'notinbranch' cannot be used together"),
+    (
+        "declare simd inbranch notinbranch",
+        "notinbranch",
+        "'inbranch' and 'notinbranch' cannot be used together",
+    ),
     ("declare simd inbranch(1)", "inbranch", "'inbranch' clause takes no argument"),
-    ("declare simd linear(x: n)", "linear", "linear step 'n' must be a constant or a 'uniform' parameter"),
-    ("declare simd linear(x: n + 1) uniform(n)", "linear", "linear step 'n + 1' must be a constant or a 'uniform' parameter"),
-    ("declare simd linear(x: step(2), step(3))", "linear", "malformed 'linear' clause near 'step(3)'"),
+    (
+        "declare simd linear(x: n)",
+        "linear",
+        "linear step 'n' must be a constant or a 'uniform' parameter",
+    ),
+    (
+        "declare simd linear(x: n + 1) uniform(n)",
+        "linear",
+        "linear step 'n + 1' must be a constant or a 'uniform' parameter",
+    ),
+    (
+        "declare simd linear(x: step(2), step(3))",
+        "linear",
+        "malformed 'linear' clause near 'step(3)'",
+    ),
     ("simd if(a) if(simd: b)", "if(simd", "'if' clause appears more than once"),
     ("simd order(serial)", "order", "expected 'concurrent' in 'order' clause"),
     ("simd lastprivate(always: x)", "lastprivate", "unknown 'lastprivate' modifier 'always'"),
@@ -261,22 +328,74 @@ UNSUPPORTED = [
     ("simd reduction(inscan, +: s)", "reduction", "'reduction(inscan, ...)' is not supported"),
     ("simd uniform(x)", "uniform", "'uniform' clause is not supported on '#pragma omp simd'"),
     ("simd inbranch", "inbranch", "'inbranch' clause is not supported on '#pragma omp simd'"),
-    ("for simd notinbranch", "notinbranch", "'notinbranch' clause is not supported on '#pragma omp for simd'"),
-    ("declare simd collapse(2)", "collapse", "'collapse' clause is not supported on '#pragma omp declare simd'"),
-    ("declare simd private(x)", "private", "'private' clause is not supported on '#pragma omp declare simd'"),
-    ("declare simd lastprivate(x)", "lastprivate", "'lastprivate' clause is not supported on '#pragma omp declare simd'"),
-    ("declare simd reduction(+: x)", "reduction", "'reduction' clause is not supported on '#pragma omp declare simd'"),
-    ("declare simd safelen(4)", "safelen", "'safelen' clause is not supported on '#pragma omp declare simd'"),
-    ("declare simd nontemporal(a)", "nontemporal", "'nontemporal' clause is not supported on '#pragma omp declare simd'"),
-    ("declare simd order(concurrent)", "order", "'order' clause is not supported on '#pragma omp declare simd'"),
+    (
+        "for simd notinbranch",
+        "notinbranch",
+        "'notinbranch' clause is not supported on '#pragma omp for simd'",
+    ),
+    (
+        "declare simd collapse(2)",
+        "collapse",
+        "'collapse' clause is not supported on '#pragma omp declare simd'",
+    ),
+    (
+        "declare simd private(x)",
+        "private",
+        "'private' clause is not supported on '#pragma omp declare simd'",
+    ),
+    (
+        "declare simd lastprivate(x)",
+        "lastprivate",
+        "'lastprivate' clause is not supported on '#pragma omp declare simd'",
+    ),
+    (
+        "declare simd reduction(+: x)",
+        "reduction",
+        "'reduction' clause is not supported on '#pragma omp declare simd'",
+    ),
+    (
+        "declare simd safelen(4)",
+        "safelen",
+        "'safelen' clause is not supported on '#pragma omp declare simd'",
+    ),
+    (
+        "declare simd nontemporal(a)",
+        "nontemporal",
+        "'nontemporal' clause is not supported on '#pragma omp declare simd'",
+    ),
+    (
+        "declare simd order(concurrent)",
+        "order",
+        "'order' clause is not supported on '#pragma omp declare simd'",
+    ),
     ("declare simd if(x)", "if", "'if' clause is not supported on '#pragma omp declare simd'"),
-    ("simd schedule(static)", "schedule", "'schedule' clause is not supported on '#pragma omp simd'"),
-    ("for simd num_threads(4)", "num_threads", "'num_threads' clause is not supported on '#pragma omp for simd'"),
-    ("simd linear(ref(x))", "linear", "linear modifier 'ref' is only supported on '#pragma omp declare simd'"),
-    ("for simd linear(uval(x))", "linear", "linear modifier 'uval' is only supported on '#pragma omp declare simd'"),
+    (
+        "simd schedule(static)",
+        "schedule",
+        "'schedule' clause is not supported on '#pragma omp simd'",
+    ),
+    (
+        "for simd num_threads(4)",
+        "num_threads",
+        "'num_threads' clause is not supported on '#pragma omp for simd'",
+    ),
+    (
+        "simd linear(ref(x))",
+        "linear",
+        "linear modifier 'ref' is only supported on '#pragma omp declare simd'",
+    ),
+    (
+        "for simd linear(uval(x))",
+        "linear",
+        "linear modifier 'uval' is only supported on '#pragma omp declare simd'",
+    ),
     ("simd if(parallel: c)", "if", "'if(parallel: ...)' is not supported on '#pragma omp simd'"),
     ("simd reduction(task, +: s)", "reduction", "'reduction(task, ...)' is not supported"),
-    ("simd allocate(t) private(t)", "allocate", "'allocate' clause is not supported on '#pragma omp simd'"),
+    (
+        "simd allocate(t) private(t)",
+        "allocate",
+        "'allocate' clause is not supported on '#pragma omp simd'",
+    ),
     ("simd if(target: n > 3)", "if", "'if(target: ...)' is not supported on '#pragma omp simd'"),
     ("simd device(0)", "device", "'device' clause is not supported on '#pragma omp simd'"),
 ]
@@ -308,9 +427,13 @@ def test_variables_and_expressions_keep_their_locations() -> None:
     text = "simd reduction(+: s) linear(j: k) if(n > 4)"
     result = parse(text)
     assert [(v.clause, v.name, v.location.column) for v in result.variables] == [
-        ("reduction", "s", col(text, "s)")), ("linear", "j", col(text, "j:"))]
+        ("reduction", "s", col(text, "s)")),
+        ("linear", "j", col(text, "j:")),
+    ]
     assert [(clause, [t.text for t in toks]) for clause, toks in result.expressions] == [
-        ("linear", ["k"]), ("if", ["n", ">", "4"])]
+        ("linear", ["k"]),
+        ("if", ["n", ">", "4"]),
+    ]
 
 
 def test_simdlen_beyond_every_vector_is_a_note() -> None:
@@ -318,7 +441,8 @@ def test_simdlen_beyond_every_vector_is_a_note() -> None:
     assert result.simdlen == 128 and not result.unsupported
     assert [n.format() for n in result.notes] == [
         f"k.c:7:{col('simd simdlen(128)', 'simdlen')}: warning: 'simdlen(128)' is more lanes "
-        "than any target's vectors hold (at most 64); each target uses its widest vector instead"]
+        "than any target's vectors hold (at most 64); each target uses its widest vector instead"
+    ]
     assert not parse("simd simdlen(64)").notes
 
 
@@ -333,19 +457,30 @@ def test_error_location_on_continuation_line() -> None:
     with pytest.raises(UserError) as info:
         parse_pragma_line(line, HERE)
     # The simdlen clause is on line 7; safelen's would be 8:6.
-    assert info.value.format() == "k.c:7:20: error: 'simdlen' (4) must not be greater than 'safelen' (2)"
+    assert (
+        info.value.format()
+        == "k.c:7:20: error: 'simdlen' (4) must not be greater than 'safelen' (2)"
+    )
     with pytest.raises(UserError) as info:
         parse_pragma_line("#pragma omp simd simdlen(4) \\\n     frobnicate", HERE)
-    assert info.value.format() == "k.c:8:6: error: unknown clause 'frobnicate' in '#pragma omp simd'"
+    assert (
+        info.value.format() == "k.c:8:6: error: unknown clause 'frobnicate' in '#pragma omp simd'"
+    )
 
 
 # -- tokens and constants -------------------------------------------------
+
 
 def test_tokenize_locations_and_splices() -> None:
     tokens = tokenize("a  b\\\n(c)/*x*/d", Location("f.c", 2, 5))
     assert [t.text for t in tokens] == ["a", "b", "(", "c", ")", "d"]
     assert [(t.location.line, t.location.column) for t in tokens] == [
-        (2, 5), (2, 8), (3, 1), (3, 2), (3, 3), (3, 9)
+        (2, 5),
+        (2, 8),
+        (3, 1),
+        (3, 2),
+        (3, 3),
+        (3, 9),
     ]
     assert [t.space_before for t in tokens] == [False, True, False, False, False, True]
 
@@ -362,12 +497,28 @@ def test_tokenize_byte_columns() -> None:
 @pytest.mark.parametrize(
     "text,value",
     [
-        ("42", 42), ("0x10", 16), ("010", 8), ("0b101", 5), ("16u", 16), ("8UL", 8),
-        ("2+3*4", 14), ("(2+3)*4", 20), ("-7/2", -3), ("-7%2", -1), ("1<<4|1", 17),
-        ("~0&7", 7), ("N*2", 8), ("M", 8), ("R", None), ("x", None), ("1.0", None),
-        ("1/0", None), ("(1", None), ("1 2", None),
+        ("42", 42),
+        ("0x10", 16),
+        ("010", 8),
+        ("0b101", 5),
+        ("16u", 16),
+        ("8UL", 8),
+        ("2+3*4", 14),
+        ("(2+3)*4", 20),
+        ("-7/2", -3),
+        ("-7%2", -1),
+        ("1<<4|1", 17),
+        ("~0&7", 7),
+        ("N*2", 8),
+        ("M", 8),
+        ("R", None),
+        ("x", None),
+        ("1.0", None),
+        ("1/0", None),
+        ("(1", None),
+        ("1 2", None),
     ],
 )
-def test_evaluate_constant(text: str, value: Optional[int]) -> None:
+def test_evaluate_constant(text: str, value: int | None) -> None:
     macros = {"N": "4", "M": "(N + N)", "R": "R + 1"}
     assert evaluate_constant(tokenize(text, HERE), macros.get) == value

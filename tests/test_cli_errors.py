@@ -10,6 +10,7 @@ never a destroyed file: the output is never the input, symlinks are written
 through, devices and FIFOs are never replaced, an interrupt (exit 130/143)
 leaves neither a half-written output nor a temporary file.
 """
+
 from __future__ import annotations
 
 import os
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "testsuite"))
-import differential as dt  # noqa: E402
+import differential as dt
 
 ROOT = dt.ROOT
 
@@ -61,7 +62,7 @@ void g(int n, int *a)
     }
 }
 """
-GOTO_LOOP_TEXT = GOTO_LOOP[GOTO_LOOP.index("    for"):GOTO_LOOP.rindex("    }\n") + 6]
+GOTO_LOOP_TEXT = GOTO_LOOP[GOTO_LOOP.index("    for") : GOTO_LOOP.rindex("    }\n") + 6]
 
 SENTINEL = b"/* an existing output file that must not be touched */\n"
 
@@ -174,17 +175,20 @@ def test_parse_error(tmp_path: Path) -> None:
     assert listing(tmp_path) == ["broken.c", "out.c"]
 
 
-@pytest.mark.parametrize("clause", [
-    "simdlen(3)",
-    "simdlen(0)",
-    "safelen(-4)",
-    "reduction(/:s)",
-    "reduction(+:nosuch)",
-    "private(s) lastprivate(s)",
-    "simdlen(8) safelen(4)",
-    "linear(i:)",
-    "collapse(0)",
-])
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "simdlen(3)",
+        "simdlen(0)",
+        "safelen(-4)",
+        "reduction(/:s)",
+        "reduction(+:nosuch)",
+        "private(s) lastprivate(s)",
+        "simdlen(8) safelen(4)",
+        "linear(i:)",
+        "collapse(0)",
+    ],
+)
 def test_bad_clause(tmp_path: Path, clause: str) -> None:
     src = tmp_path / "clause.c"
     src.write_text(
@@ -195,7 +199,8 @@ def test_bad_clause(tmp_path: Path, clause: str) -> None:
         "    for (int i = 0; i < n; i++)\n"
         "        s += a[i];\n"
         "    return s;\n"
-        "}\n")
+        "}\n"
+    )
     out = tmp_path / "out.c"
     r = run(src, "-o", out)
     assert r.returncode == 1, f"{clause}: exit {r.returncode}\n{r.stderr}"
@@ -256,7 +261,7 @@ def test_goto_in_simd_loop_stays_scalar(tmp_path: Path) -> None:
     w = next((ln for ln in warns if "jump.c" in ln), warns[0])
     m = re.match(r"^[^:]*jump\.c:(\d+):(\d+): warning: (.+)$", w)
     assert m, f"warning needs file:line:col: {w!r}"
-    assert int(m[1]) in (3, 4, 6), w          # the pragma, the loop or the goto
+    assert int(m[1]) in (3, 4, 6), w  # the pragma, the loop or the goto
     assert "goto" in m[3].lower(), f"the warning should name the construct: {w!r}"
     text = out.read_text()
     assert GOTO_LOOP_TEXT in text, "the loop must stay as the original text"
@@ -270,6 +275,7 @@ def test_goto_report_says_why(tmp_path: Path) -> None:
     r = run(src, "-o", out, "--report=json", "--report-file", rep)
     assert r.returncode == 0, r.stderr
     import json
+
     entries = json.loads(rep.read_text())
     assert entries and all(e["vectorized"] is False for e in entries), entries
     assert all(isinstance(e["reason"], str) and e["reason"] for e in entries), entries
@@ -278,16 +284,19 @@ def test_goto_report_says_why(tmp_path: Path) -> None:
 # --- exit 2: bad usage -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args", [
-    [],
-    ["--frobnicate", "IN", "-o", "OUT"],
-    ["IN", "-o", "OUT", "--target", "sse9"],
-    ["IN", "-o", "OUT", "--target", "avx2,bogus"],
-    ["IN", "-o", "OUT", "--report=xml"],
-    ["IN", "-o", "OUT", "--math", "fast"],
-    ["IN", "-o", "OUT", "--std", "c42"],
-    ["IN", "-o"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["--frobnicate", "IN", "-o", "OUT"],
+        ["IN", "-o", "OUT", "--target", "sse9"],
+        ["IN", "-o", "OUT", "--target", "avx2,bogus"],
+        ["IN", "-o", "OUT", "--report=xml"],
+        ["IN", "-o", "OUT", "--math", "fast"],
+        ["IN", "-o", "OUT", "--std", "c42"],
+        ["IN", "-o"],
+    ],
+)
 def test_bad_usage(tmp_path: Path, args: list[str]) -> None:
     src = tmp_path / "good.c"
     src.write_text(GOOD)
@@ -421,6 +430,7 @@ def test_report_file_is_written_atomically_through_a_symlink(tmp_path: Path) -> 
     assert r.returncode == 0, r.stderr
     assert link.is_symlink()
     import json
+
     assert json.loads(real.read_text()), "the report goes to the symlink's target"
     assert no_temp_files(tmp_path)
 
@@ -448,10 +458,13 @@ def test_report_file_naming_the_input_is_refused(tmp_path: Path) -> None:
 
 
 def big_source(path: Path, loops: int = 600) -> None:
-    path.write_text("".join(
-        f"void scale{k}(int n, double *a, double s)\n{{\n#pragma omp simd\n"
-        f"    for (int i = 0; i < n; i++)\n        a[i] = a[i] * s + {k};\n}}\n"
-        for k in range(loops)))
+    path.write_text(
+        "".join(
+            f"void scale{k}(int n, double *a, double s)\n{{\n#pragma omp simd\n"
+            f"    for (int i = 0; i < n; i++)\n        a[i] = a[i] * s + {k};\n}}\n"
+            for k in range(loops)
+        )
+    )
 
 
 def libclang_loaded(pid: int) -> bool:
@@ -466,12 +479,18 @@ def libclang_loaded(pid: int) -> bool:
 def test_signal_while_running(tmp_path: Path, sig: str, status: int) -> None:
     import signal
     import time
+
     src = tmp_path / "big.c"
     big_source(src)
     out = tmp_path / "out.c"
     out.write_bytes(SENTINEL)
-    proc = subprocess.Popen(dt.s2svec_command() + [str(src), "-o", str(out)], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        dt.s2svec_command() + [str(src), "-o", str(out)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 60
     while not libclang_loaded(proc.pid) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -489,6 +508,7 @@ def call_main(argv: list[str]) -> int:
     """s2s.cli.main in this process; a KeyboardInterrupt escaping it is a failure
     (and must not stop pytest)."""
     from s2s import cli
+
     try:
         return cli.main([str(a) for a in argv])
     except KeyboardInterrupt:
@@ -500,14 +520,17 @@ def call_main(argv: list[str]) -> int:
 def patch_run(monkeypatch: pytest.MonkeyPatch, fake) -> None:
     import s2s.cli
     import s2s.driver
+
     monkeypatch.setattr(s2s.driver, "run", fake)
     monkeypatch.setattr(s2s.cli, "run", fake, raising=False)
 
 
-def test_ctrl_c_in_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_ctrl_c_in_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def interrupted(path, options):
         raise KeyboardInterrupt
+
     patch_run(monkeypatch, interrupted)
     src = good_source(tmp_path)
     out = tmp_path / "out.c"
@@ -519,15 +542,17 @@ def test_ctrl_c_in_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 
 @pytest.mark.parametrize("step", ["write", "replace"])
-def test_ctrl_c_while_writing_leaves_no_temp_file(tmp_path: Path, step: str,
-                                                  monkeypatch: pytest.MonkeyPatch,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_ctrl_c_while_writing_leaves_no_temp_file(
+    tmp_path: Path, step: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     src = good_source(tmp_path)
     out = tmp_path / "out.c"
     out.write_bytes(SENTINEL)
     if step == "replace":
+
         def replace(a, b, **kw):
             raise KeyboardInterrupt
+
         monkeypatch.setattr(os, "replace", replace)
     else:
         real_fdopen = os.fdopen
@@ -535,15 +560,20 @@ def test_ctrl_c_while_writing_leaves_no_temp_file(tmp_path: Path, step: str,
         class Half:
             def __init__(self, f):
                 self.f = f
+
             def __enter__(self):
                 return self
+
             def __exit__(self, *exc):
                 self.f.close()
+
             def write(self, data):
                 self.f.write(data[:10])
                 raise KeyboardInterrupt
+
             def __getattr__(self, name):
                 return getattr(self.f, name)
+
         monkeypatch.setattr(os, "fdopen", lambda fd, *a, **kw: Half(real_fdopen(fd, *a, **kw)))
     assert call_main([src, "-o", out]) == 130
     assert "s2svec: error: interrupted" in capsys.readouterr().err
@@ -606,6 +636,7 @@ def test_output_to_a_null_device_stays_a_device(tmp_path: Path) -> None:
     """``-o /dev/null`` writes to the device (a private node with /dev/null's
     numbers, so a failure cannot damage the machine's /dev/null)."""
     import stat
+
     null = tmp_path / "null"
     try:
         os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))
@@ -622,6 +653,7 @@ def test_output_to_a_null_device_stays_a_device(tmp_path: Path) -> None:
 def test_output_to_a_fifo_is_written_into_it(tmp_path: Path) -> None:
     import stat
     import threading
+
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     src = good_source(tmp_path)
@@ -631,10 +663,11 @@ def test_output_to_a_fifo_is_written_into_it(tmp_path: Path) -> None:
     def reader() -> None:
         with open(fifo, "rb") as f:
             got.append(f.read())
+
     t = threading.Thread(target=reader, daemon=True)
     t.start()
     r = run(src, "-o", fifo)
-    if t.is_alive():          # s2svec never opened the FIFO: unblock the reader
+    if t.is_alive():  # s2svec never opened the FIFO: unblock the reader
         with open(fifo, "wb"):
             pass
     t.join(10)
@@ -646,6 +679,7 @@ def test_output_to_a_fifo_is_written_into_it(tmp_path: Path) -> None:
 def test_output_to_a_socket_is_refused(tmp_path: Path) -> None:
     import socket
     import stat
+
     sock_path = tmp_path / "sock"
     s = socket.socket(socket.AF_UNIX)
     try:
@@ -690,8 +724,9 @@ def test_output_dash_with_print_shapes_is_bad_usage(tmp_path: Path) -> None:
 # --simdlen ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args", [["--simdlen", "1024"], ["--simdlen", "64"],
-                                  ["--simdlen", "32", "--target", "neon"]])
+@pytest.mark.parametrize(
+    "args", [["--simdlen", "1024"], ["--simdlen", "64"], ["--simdlen", "32", "--target", "neon"]]
+)
 def test_simdlen_no_target_can_take_is_bad_usage(tmp_path: Path, args: list[str]) -> None:
     src = good_source(tmp_path)
     out = tmp_path / "out.c"
@@ -715,8 +750,9 @@ def test_simdlen_too_wide_for_one_target_warns(tmp_path: Path) -> None:
 # -D ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("define", ["=1", "", "1X", "A B", "F(=1", "F(x=1", "F(1)=1",
-                                    "X=1\n#define Y 2"])
+@pytest.mark.parametrize(
+    "define", ["=1", "", "1X", "A B", "F(=1", "F(x=1", "F(1)=1", "X=1\n#define Y 2"]
+)
 def test_bad_define_is_bad_usage(tmp_path: Path, define: str) -> None:
     src = good_source(tmp_path)
     out = tmp_path / "out.c"
@@ -727,8 +763,9 @@ def test_bad_define_is_bad_usage(tmp_path: Path, define: str) -> None:
     assert listing(tmp_path) == ["good.c"]
 
 
-@pytest.mark.parametrize("define", ["X", "X=", "X=a=b", "F(x)=((x)*2)", "G(a, b)=a",
-                                    "H(...)=0", "_y$=3"])
+@pytest.mark.parametrize(
+    "define", ["X", "X=", "X=a=b", "F(x)=((x)*2)", "G(a, b)=a", "H(...)=0", "_y$=3"]
+)
 def test_good_define_is_accepted(tmp_path: Path, define: str) -> None:
     src = good_source(tmp_path)
     out = tmp_path / "out.c"
@@ -743,14 +780,22 @@ def test_write_error_names_the_output_not_the_temp_file(tmp_path: Path) -> None:
     """A full disk (here: a file size limit) while writing: the message names
     OUTPUT, the old OUTPUT stays, no temporary file is left."""
     import resource
+
     src = good_source(tmp_path)
     out = tmp_path / "out.c"
     out.write_bytes(SENTINEL)
 
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
-    r = subprocess.run(dt.s2svec_command() + [str(src), "-o", str(out)], cwd=ROOT,
-                       capture_output=True, text=True, timeout=120, preexec_fn=limit)
+
+    r = subprocess.run(
+        dt.s2svec_command() + [str(src), "-o", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limit,
+    )
     assert r.returncode == 1, r.stderr
     assert_no_traceback(r.stderr)
     line = assert_error_format(r.stderr, str(out))
@@ -760,15 +805,17 @@ def test_write_error_names_the_output_not_the_temp_file(tmp_path: Path) -> None:
 
 
 def test_rename_error_names_the_output_not_the_temp_file(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import errno
+
     src = good_source(tmp_path)
     out = tmp_path / "out.c"
     out.write_bytes(SENTINEL)
 
     def replace(a, b, **kw):
         raise PermissionError(errno.EACCES, "Permission denied", str(a), None, str(b))
+
     monkeypatch.setattr(os, "replace", replace)
     assert call_main([src, "-o", out]) == 1
     err = capsys.readouterr().err
@@ -781,10 +828,12 @@ def test_rename_error_names_the_output_not_the_temp_file(
 # internal errors ----------------------------------------------------------------------
 
 
-def test_internal_error_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_internal_error_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def broken(path, options):
         raise AttributeError("'NoneType' object has no attribute 'type'")
+
     patch_run(monkeypatch, broken)
     monkeypatch.delenv("S2SVEC_DEBUG", raising=False)
     src = good_source(tmp_path)
@@ -794,16 +843,18 @@ def test_internal_error_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     err = capsys.readouterr().err
     assert err.splitlines() == [
         "s2svec: internal error: AttributeError: 'NoneType' object has no attribute "
-        "'type'; please report this"], err
+        "'type'; please report this"
+    ], err
     assert out.read_bytes() == SENTINEL
     assert listing(tmp_path) == ["good.c", "out.c"]
 
 
 def test_internal_error_traceback_with_s2svec_debug(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def broken(path, options):
         raise RuntimeError("boom")
+
     patch_run(monkeypatch, broken)
     monkeypatch.setenv("S2SVEC_DEBUG", "1")
     src = good_source(tmp_path)
@@ -817,17 +868,27 @@ def test_internal_error_traceback_with_s2svec_debug(
 # input that is not a readable regular file with a usable name ---------------------------
 
 
-def limited_run(args: list[str | bytes | Path],
-                timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def limited_run(
+    args: list[str | bytes | Path], timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     """Run s2svec with 2 GB of address space: reading /dev/zero cannot eat the machine."""
     import resource
 
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
     cmd: list[str | bytes] = list(dt.s2svec_command()) + [
-        a if isinstance(a, bytes) else str(a) for a in args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT,
-                          preexec_fn=limit, errors="replace")
+        a if isinstance(a, bytes) else str(a) for a in args
+    ]
+    return subprocess.run(
+        cmd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        preexec_fn=limit,
+        errors="replace",
+    )
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
@@ -883,32 +944,38 @@ def test_non_utf8_include_dir_is_bad_usage(tmp_path: Path) -> None:
     assert listing(tmp_path) == ["good.c"]
 
 
-def test_bug_in_one_loop_leaves_it_scalar(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_bug_in_one_loop_leaves_it_scalar(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """An exception inside one loop's passes is that loop's warning; the
     other loop of the file is still vectorized and the exit status is 0."""
-    import s2s.transform.dce as dce   # what the dce pass object runs
+    import s2s.transform.dce as dce  # what the dce pass object runs
+
     real = dce.eliminate_dead_code
 
     def broken(fn):
         if any(b.name.startswith("if") for b in fn.blocks):
             raise AssertionError("a dead instruction is used by a live one")
         return real(fn)
+
     monkeypatch.setattr(dce, "eliminate_dead_code", broken)
     monkeypatch.delenv("S2SVEC_DEBUG", raising=False)
     src = tmp_path / "two.c"
-    src.write_text("void f(int n, float *a, float *b) {\n"
-                   "#pragma omp simd\n"
-                   "  for (int i = 0; i < n; i++) a[i] = a[i] * 2.0f;\n"
-                   "#pragma omp simd\n"
-                   "  for (int i = 0; i < n; i++) { if (b[i] > 0) b[i] = 1.0f; }\n"
-                   "}\n")
+    src.write_text(
+        "void f(int n, float *a, float *b) {\n"
+        "#pragma omp simd\n"
+        "  for (int i = 0; i < n; i++) a[i] = a[i] * 2.0f;\n"
+        "#pragma omp simd\n"
+        "  for (int i = 0; i < n; i++) { if (b[i] > 0) b[i] = 1.0f; }\n"
+        "}\n"
+    )
     out = tmp_path / "out.c"
     assert call_main([src, "-o", out, "--target", "avx2"]) == 0
     err = capsys.readouterr().err
     assert err.splitlines() == [
         f"{src}:4:1: warning: loop not vectorized: internal error: AssertionError: "
         "a dead instruction is used by a live one; please report this loop to the "
-        "s2svec developers"], err
+        "s2svec developers"
+    ], err
     text = out.read_text()
     assert text.count("_mm256_") > 0 and "if (b[i] > 0) b[i] = 1.0f;" in text

@@ -1,16 +1,16 @@
 """AVX2 code generation end to end: vectorize C kernels, compile, compare with the scalar loop."""
+
 from __future__ import annotations
 
 import re
 
 import pytest
-
 from test_codegen_kit import available_targets, build_and_run, kernel_source
 
 TARGETS = available_targets()
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_contiguous_and_reduction(target):
     src = kernel_source("""
         void F(saxpy)(int n, KARGS) {
@@ -30,7 +30,7 @@ def test_contiguous_and_reduction(target):
     build_and_run(target, src, ["saxpy", "dot"], expect_loops=2, rtol=1e-12)
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_mixed_widths_and_conversions(target):
     src = kernel_source("""
         void F(mixed)(int n, KARGS) {
@@ -60,7 +60,7 @@ def test_mixed_widths_and_conversions(target):
     build_and_run(target, src, ["mixed", "floats", "float_only", "int_only"], expect_loops=4)
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_gather_strided_uniform(target):
     src = kernel_source("""
         void F(gather)(int n, KARGS) {
@@ -96,8 +96,12 @@ def test_gather_strided_uniform(target):
                 x[i] = y[i] - x[i - 1];
         }
     """)
-    build_and_run(target, src, ["gather", "strided", "uniform_load_store", "scatter", "reverse",
-                        "step3"], expect_loops=6)
+    build_and_run(
+        target,
+        src,
+        ["gather", "strided", "uniform_load_store", "scatter", "reverse", "step3"],
+        expect_loops=6,
+    )
 
 
 REDUCTION_KERNELS = """
@@ -164,15 +168,25 @@ REDUCTION_KERNELS = """
 """
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_reductions(target):
     src = kernel_source(REDUCTION_KERNELS)
-    names = ["red_add_d", "red_sub_i", "red_mul_d", "red_mul_i", "red_min_d", "red_max_i",
-             "red_max_f", "red_bits", "red_logic", "red_long"]
+    names = [
+        "red_add_d",
+        "red_sub_i",
+        "red_mul_d",
+        "red_mul_i",
+        "red_min_d",
+        "red_max_i",
+        "red_max_f",
+        "red_bits",
+        "red_logic",
+        "red_long",
+    ]
     build_and_run(target, src, names, expect_loops=len(names), rtol=1e-12)
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_linear_lastprivate_iv_after_loop(target):
     src = kernel_source("""
         void F(linear)(int n, KARGS) {
@@ -215,10 +229,12 @@ def test_linear_lastprivate_iv_after_loop(target):
                 d[i] = x[i] - y[i];
         }
     """)
-    build_and_run(target, src, ["linear", "lastpriv", "down2", "le_bound", "ne_bound"], expect_loops=5)
+    build_and_run(
+        target, src, ["linear", "lastpriv", "down2", "le_bound", "ne_bound"], expect_loops=5
+    )
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_fallback_ops(target):
     src = kernel_source("""
         void F(idiv)(int n, KARGS) {
@@ -253,7 +269,7 @@ def test_fallback_ops(target):
     build_and_run(target, src, ["idiv", "i64mul", "unsigned_cmp", "shorts"], expect_loops=4)
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_divergent_loop_is_vectorized(target):
     """A while loop with a per-lane trip count (seed 001 Section 9.1)."""
     src = kernel_source("""
@@ -269,7 +285,7 @@ def test_divergent_loop_is_vectorized(target):
     build_and_run(target, src, ["divk"], expect_loops=1)
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_divergent_if_and_ternaries_are_predicated(target):
     src = kernel_source("""
         void F(tern)(int n, KARGS) {
@@ -311,7 +327,7 @@ def test_divergent_if_and_ternaries_are_predicated(target):
     build_and_run(target, src, ["tern", "guarded", "minmax", "logic"], expect_loops=4)
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_narrow_types_next_to_wide_ones(target):
     src = kernel_source("""
         void F(chars)(int n, KARGS) {
@@ -341,7 +357,7 @@ def test_narrow_types_next_to_wide_ones(target):
     build_and_run(target, src, ["chars", "shorts2", "chars_int"], expect_loops=3)
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_invariant_broadcasts_are_made_once_before_the_loop(target):
     """Vector constants and broadcasts of values set before the loop are
     made once, before it, not in each block (arm) that uses them; the
@@ -364,11 +380,11 @@ def test_invariant_broadcasts_are_made_once_before_the_loop(target):
         }
     """)
     res = build_and_run(target, src, ["cascade"], expect_loops=1)
-    text = res.text[res.text.index("s2svec: " + target):]
+    text = res.text[res.text.index("s2svec: " + target) :]
     loop = text.index("for (")
-    quarter = re.findall(r"s2s_\w+ = [^;]*\b0\.25\b[^;]*;", text[:text.index("#else")])
+    quarter = re.findall(r"s2s_\w+ = [^;]*\b0\.25\b[^;]*;", text[: text.index("#else")])
     assert len(quarter) == 1 and text.index(quarter[0]) < loop, text
-    t = re.findall(r"s2s_\w+ = [^;]*\bs2s_t_0\b[^;]*;", text[:text.index("#else")])
+    t = re.findall(r"s2s_\w+ = [^;]*\bs2s_t_0\b[^;]*;", text[: text.index("#else")])
     assert len(t) == 1 and text.index(t[0]) < loop, text
 
 
@@ -381,14 +397,20 @@ def _unrolled_bodies(text: str, W: int) -> tuple[list[str], list[str]]:
     end = text.index(f"s2s_trip - s2s_k >= {W}ULL", middle)
 
     def lines(part: str) -> list[str]:
-        return [l.strip() for l in part.split("\n")
-                if l.strip() and l.strip() not in ("{", "}")
-                and not l.strip().startswith(("const unsigned long long s2s_k2", "for ("))]
-    return lines(text[start:text.index("const unsigned long long s2s_k2", start)]), \
-        lines(text[middle:end])[1:]
+        return [
+            l.strip()
+            for l in part.split("\n")
+            if l.strip()
+            and l.strip() not in ("{", "}")
+            and not l.strip().startswith(("const unsigned long long s2s_k2", "for ("))
+        ]
+
+    return lines(text[start : text.index("const unsigned long long s2s_k2", start)]), lines(
+        text[middle:end]
+    )[1:]
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_reductions_run_two_accumulators_in_two_copies_of_the_body(target):
     """A reduction loop runs two vector iterations per trip, the second with
     accumulators of its own: the same body widened again, differing only in
@@ -420,11 +442,11 @@ def test_reductions_run_two_accumulators_in_two_copies_of_the_body(target):
         }
     """)
     res = build_and_run(target, src, ["two", "inner"], expect_loops=2, rtol=1e-12)
-    two = res.text[res.text.index("s2svec: " + target):]
-    inner = two[two.index("s2svec: " + target, 1):]
+    two = res.text[res.text.index("s2svec: " + target) :]
+    inner = two[two.index("s2svec: " + target, 1) :]
     W = res.loops[0].width
-    first, second = _unrolled_bodies(two[:two.index("s2svec: " + target, 1)], W)
+    first, second = _unrolled_bodies(two[: two.index("s2svec: " + target, 1)], W)
     assert len(first) > 5 and any("_acc_1_u2" in l or "_acc_0_u2" in l for l in second)
     assert not any("_u2" in l for l in first)
     assert [re.sub(r"(_acc_\d+)_u2\b", r"\1", l) for l in second] == first
-    assert "s2s_k2" not in inner[:inner.index("#else")] and "_u2" not in inner
+    assert "s2s_k2" not in inner[: inner.index("#else")] and "_u2" not in inner

@@ -1,14 +1,14 @@
 """AVX2: uniform control flow in the body, clauses, worksharing, structs, serialized calls."""
+
 from __future__ import annotations
 
 import pytest
-
 from test_codegen_kit import available_targets, build_and_run, kernel_source
 
 TARGETS = available_targets()
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_uniform_branches_and_inner_loops(target):
     src = kernel_source("""
         void F(ubranch)(int n, KARGS) {
@@ -47,7 +47,7 @@ def test_uniform_branches_and_inner_loops(target):
     build_and_run(target, src, ["ubranch", "inner", "uswitch"], expect_loops=3)
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_clauses_simdlen_safelen_if(target):
     src = kernel_source("""
         void F(slen)(int n, KARGS) {
@@ -69,11 +69,12 @@ def test_clauses_simdlen_safelen_if(target):
     """)
     res = build_and_run(target, src, ["slen", "safe", "ifc", "flt8"], expect_loops=4)
     from s2s.codegen.target import load_target
+
     bits = load_target(target).register_bits
     assert [loop.width for loop in res.loops] == [2, 2, bits // 64, bits // 32]
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_parallel_for_simd_with_threads(target):
     src = kernel_source("""
         void F(pfs)(int n, KARGS) {
@@ -104,12 +105,15 @@ def test_parallel_for_simd_with_threads(target):
                     x[i * (n / 4) + j] = y[i * (n / 4) + j] + i;
         }
     """)
-    res = build_and_run(target, src, ["pfs", "fs", "coll"], expect_loops=3, rtol=1e-12,
-                        extra_flags=("-fopenmp",))
-    assert "#pragma omp parallel for reduction(+:s) reduction(max:mx) schedule(static)\n" in res.text
+    res = build_and_run(
+        target, src, ["pfs", "fs", "coll"], expect_loops=3, rtol=1e-12, extra_flags=("-fopenmp",)
+    )
+    assert (
+        "#pragma omp parallel for reduction(+:s) reduction(max:mx) schedule(static)\n" in res.text
+    )
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_structs_2d_arrays_and_calls(target):
     src = kernel_source("""
         struct pt { double a; int b; float c; };
@@ -144,7 +148,7 @@ def test_structs_2d_arrays_and_calls(target):
     assert res.loops[2].stats["calls"]["serialized"] == 1
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_private_arrays_pointer_linear_collapse(target):
     src = kernel_source("""
         void F(privarr)(int n, KARGS) {

@@ -1,5 +1,6 @@
 """Code generation from small textual IR regions: what becomes scalar, vector,
 gather or per-lane code, checked on the generated text (no compiler needed)."""
+
 from __future__ import annotations
 
 import re
@@ -7,13 +8,13 @@ import re
 import pytest
 
 from s2s.analysis.divergence import compute_divergence
-from s2s.pipeline import analyze
-from s2s.transform.passes import PassOptions
 from s2s.analysis.shapes import region_arg_shapes
 from s2s.codegen.generate import CodegenOptions, choose_width, generate_loop
 from s2s.codegen.target import load_target
 from s2s.ir.parser import parse_function
 from s2s.ir.region import ArgBinding, LoopBounds, Region, ResultBinding
+from s2s.pipeline import analyze
+from s2s.transform.passes import PassOptions
 
 
 def region_of(ir: str, roles: dict[str, str], results: list[ResultBinding] = ()) -> Region:
@@ -21,12 +22,29 @@ def region_of(ir: str, roles: dict[str, str], results: list[ResultBinding] = ())
     args = []
     for arg in fn.args:
         role = roles.get(arg.name, "uniform")
-        args.append(ArgBinding(arg, role, arg.name, "long" if role == "iv" else "void *",
-                               step=1 if role == "iv" else 0,
-                               reduction_op="+" if role == "reduction" else ""))
-    reg = Region(kind="loop", name="k:1", file="k.c", line=3, column=5, fn=fn, args=args,
-                 results=list(results), bounds=LoopBounds("i", "long", True, "0", "n", "<", 1),
-                 body_text="{ }", loop_text="for (long i = 0; i < n; i++) { }")
+        args.append(
+            ArgBinding(
+                arg,
+                role,
+                arg.name,
+                "long" if role == "iv" else "void *",
+                step=1 if role == "iv" else 0,
+                reduction_op="+" if role == "reduction" else "",
+            )
+        )
+    reg = Region(
+        kind="loop",
+        name="k:1",
+        file="k.c",
+        line=3,
+        column=5,
+        fn=fn,
+        args=args,
+        results=list(results),
+        bounds=LoopBounds("i", "long", True, "0", "n", "<", 1),
+        body_text="{ }",
+        loop_text="for (long i = 0; i < n; i++) { }",
+    )
     for r in reg.results:
         r.arg = r.arg or fn.args[[a.name for a in fn.args].index(r.c_var)]
     return reg
@@ -35,8 +53,7 @@ def region_of(ir: str, roles: dict[str, str], results: list[ResultBinding] = ())
 def gen(reg: Region, target: str = "avx2", all_true: bool = True, **kw):
     """The pipeline (canonicalize, divergent loops, linearize), then code generation."""
     analyzed = analyze(reg, PassOptions(all_true=all_true))
-    return generate_loop(reg, analyzed.div, analyzed.mem, load_target(target),
-                         CodegenOptions(**kw))
+    return generate_loop(reg, analyzed.div, analyzed.mem, load_target(target), CodegenOptions(**kw))
 
 
 SAXPY = """
@@ -82,8 +99,14 @@ entry:
 def test_strided_load_and_scatter():
     g = gen(region_of(STRIDED, {"i": "iv"}))
     mem = g.stats["memory"]
-    assert mem == {"contiguous": 1, "strided": 1, "gather": 0, "scatter": 1, "masked": 0,
-                   "uniform": 0}
+    assert mem == {
+        "contiguous": 1,
+        "strided": 1,
+        "gather": 0,
+        "scatter": 1,
+        "masked": 0,
+        "uniform": 0,
+    }
     assert g.width == 4  # addresses are 64-bit lanes
     assert "_mm256_i64gather_ps" in g.text
     assert "per lane" in g.text  # AVX2 has no scatter
@@ -140,8 +163,9 @@ def test_divergent_loop_becomes_a_uniform_loop_on_a_live_mask():
     # the loop runs while any lane is live: its head tests the live mask
     # (movemask) and its body jumps back to the head; the store after it is
     # not masked
-    stay = re.search(r"(\w+) = .*_mm256_movemask_pd\(_mm256_castsi256_pd\((s2s_live_\w+)\)\)",
-                     g.text)
+    stay = re.search(
+        r"(\w+) = .*_mm256_movemask_pd\(_mm256_castsi256_pd\((s2s_live_\w+)\)\)", g.text
+    )
     assert stay, g.text
     head = re.search(r"(\w+):;\n[^\n]*" + re.escape(stay.group(0)), g.text)
     assert head, g.text
@@ -163,8 +187,11 @@ entry:
 
 
 def test_reduction_and_integer_division_fallback():
-    reg = region_of(REDUCE, {"i": "iv", "s": "reduction"},
-                    [ResultBinding(0, "reduction", "s", parse_function(REDUCE).args[2].type, "+")])
+    reg = region_of(
+        REDUCE,
+        {"i": "iv", "s": "reduction"},
+        [ResultBinding(0, "reduction", "s", parse_function(REDUCE).args[2].type, "+")],
+    )
     g = gen(reg)
     assert g.width == 8  # i32 lanes fill the 256-bit register
     assert "per lane" in g.text and "_mm256_add_epi32" in g.text
@@ -175,6 +202,7 @@ def test_width_clauses():
     class Clauses:
         simdlen = None
         safelen = 2
+
     reg = region_of(SAXPY, {"i": "iv"})
     reg.clauses = Clauses()
     div = compute_divergence(reg.fn, region_arg_shapes(reg))
@@ -203,6 +231,7 @@ entry:
 def test_record_loops_take_the_record_register_width():
     from s2s.analysis.memory import memory_shapes
     from s2s.analysis.records import compute_record_groups
+
     reg = region_of(RECORDS, {"i": "iv", "p": "uniform", "dt": "uniform"})
     div = compute_divergence(reg.fn, region_arg_shapes(reg))
     records = compute_record_groups(reg.fn, div, memory_shapes(reg.fn, div))
@@ -220,16 +249,18 @@ def test_record_width_only_where_the_target_moves_the_records():
     the full register width (narrower registers would gain nothing)."""
     from s2s.analysis.memory import memory_shapes
     from s2s.analysis.records import compute_record_groups
-    ir = RECORDS.replace("f64 x @0, f64 v @8 } size 16", "i16 x @0, i16 v @2 } size 4") \
-        .replace("f64 %dt", "i16 %dt")
+
+    ir = RECORDS.replace("f64 x @0, f64 v @8 } size 16", "i16 x @0, i16 v @2 } size 4").replace(
+        "f64 %dt", "i16 %dt"
+    )
     reg = region_of(ir, {"i": "iv", "p": "uniform", "dt": "uniform"})
     div = compute_divergence(reg.fn, region_arg_shapes(reg))
     records = compute_record_groups(reg.fn, div, memory_shapes(reg.fn, div))
     assert records.groups
     avx512 = load_target("avx512")
-    assert choose_width(reg, div, avx512, CodegenOptions(), records) == \
-        choose_width(reg, div, avx512, CodegenOptions())
-
+    assert choose_width(reg, div, avx512, CodegenOptions(), records) == choose_width(
+        reg, div, avx512, CodegenOptions()
+    )
 
 
 GUARDED_LOOKUP = """

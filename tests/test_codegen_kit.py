@@ -6,6 +6,7 @@ prefix) and the output (``vec_`` prefix) together with a driver that runs
 both on the same data for many sizes and compares every array bit-exactly
 (or within ``ulp`` units in the last place for vector math).
 """
+
 from __future__ import annotations
 
 import os
@@ -13,9 +14,8 @@ import shutil
 import subprocess
 import tempfile
 import textwrap
-from pathlib import Path
 from dataclasses import dataclass, field
-from typing import Optional
+from pathlib import Path
 
 import pytest
 
@@ -32,17 +32,32 @@ class HarnessResult:
     unsupported: list[str] = field(default_factory=list)
 
 
-def vectorize_file(path: str, target: str, options: Optional[CodegenOptions] = None,
-                   include_dirs: Optional[list[str]] = None, refill: bool = True,
-                   refill_ratio: Optional[float] = None) -> HarnessResult:
+def vectorize_file(
+    path: str,
+    target: str,
+    options: CodegenOptions | None = None,
+    include_dirs: list[str] | None = None,
+    refill: bool = True,
+    refill_ratio: float | None = None,
+) -> HarnessResult:
     opts = options or CodegenOptions()
-    result = run(path, Options(targets=[target], include_dirs=include_dirs or [],
-                               math=opts.math, simdlen=opts.simdlen, refill=refill,
-                               refill_ratio=refill_ratio))
+    result = run(
+        path,
+        Options(
+            targets=[target],
+            include_dirs=include_dirs or [],
+            math=opts.math,
+            simdlen=opts.simdlen,
+            refill=refill,
+            refill_ratio=refill_ratio,
+        ),
+    )
     return HarnessResult(result.output.decode(), result.loops, result.warnings)
 
-KARGS = ("double *x, double *y, double *z, int *p, int *q, float *f, float *g, "
-         "long long *r, double *d")
+
+KARGS = (
+    "double *x, double *y, double *z, int *p, int *q, float *f, float *g, long long *r, double *d"
+)
 
 HEADER = """#ifndef F
 #define F(name) name
@@ -51,9 +66,11 @@ HEADER = """#ifndef F
 #include <stdlib.h>
 """
 
-TARGET_FLAGS = {"avx2": ["-mavx2", "-mfma"],
-                "avx512": ["-mavx512f", "-mavx512dq", "-mavx512bw", "-mavx512vl", "-mavx2", "-mfma"],
-                "neon": ["-static"]}
+TARGET_FLAGS = {
+    "avx2": ["-mavx2", "-mfma"],
+    "avx512": ["-mavx512f", "-mavx512dq", "-mavx512bw", "-mavx512vl", "-mavx2", "-mfma"],
+    "neon": ["-static"],
+}
 CROSS = {"neon": ("aarch64-linux-gnu-gcc", ["qemu-aarch64"])}
 """Targets built by a cross compiler and run under an emulator."""
 HOST_FLAGS = {"avx2": ("avx2", "fma"), "avx512": ("avx512f", "avx512dq", "avx512bw", "avx512vl")}
@@ -65,8 +82,10 @@ def available_targets() -> list[str]:
     """Every target with templates.  Whether its output can be built and run
     here is checked where it is built (``require_target``: a visible skip)."""
     from s2s.codegen.target import TEMPLATE_ROOT
-    out = [name for name in ("avx2", "avx512", "neon")
-           if (TEMPLATE_ROOT / name / "ops.j2").is_file()]
+
+    out = [
+        name for name in ("avx2", "avx512", "neon") if (TEMPLATE_ROOT / name / "ops.j2").is_file()
+    ]
     assert out, f"no target templates under {TEMPLATE_ROOT}"
     return out
 
@@ -76,8 +95,12 @@ def host_cpu_flags() -> set[str]:
         text = Path("/proc/cpuinfo").read_text()
     except OSError:
         return set()
-    return {f for line in text.splitlines() if line.startswith("flags")
-            for f in line.split(":", 1)[1].split()}
+    return {
+        f
+        for line in text.splitlines()
+        if line.startswith("flags")
+        for f in line.split(":", 1)[1].split()
+    }
 
 
 def require_target(target: str) -> None:
@@ -195,9 +218,14 @@ def kernel_source(body: str) -> str:
     return HEADER + textwrap.dedent(body).replace("KARGS", KARGS)
 
 
-def vectorize(src: str, target: str = "avx2", options: Optional[CodegenOptions] = None,
-              workdir: Optional[Path] = None, refill: bool = True,
-              refill_ratio: Optional[float] = None) -> tuple[HarnessResult, Path]:
+def vectorize(
+    src: str,
+    target: str = "avx2",
+    options: CodegenOptions | None = None,
+    workdir: Path | None = None,
+    refill: bool = True,
+    refill_ratio: float | None = None,
+) -> tuple[HarnessResult, Path]:
     workdir = workdir or Path(tempfile.mkdtemp(prefix="s2s_cg_"))
     path = workdir / "kern.c"
     path.write_text(src)
@@ -206,11 +234,19 @@ def vectorize(src: str, target: str = "avx2", options: Optional[CodegenOptions] 
     return res, workdir
 
 
-def build_and_run(target: str, src: str, kernels: list[str], *,
-                  options: Optional[CodegenOptions] = None, ulp: int = 0,
-                  rtol: float = 0.0, compilers: tuple[str, ...] = ("gcc", "clang"),
-                  extra_flags: tuple[str, ...] = (), expect_loops: Optional[int] = None,
-                  libs: tuple[str, ...] = ("-lm",)) -> HarnessResult:
+def build_and_run(
+    target: str,
+    src: str,
+    kernels: list[str],
+    *,
+    options: CodegenOptions | None = None,
+    ulp: int = 0,
+    rtol: float = 0.0,
+    compilers: tuple[str, ...] = ("gcc", "clang"),
+    extra_flags: tuple[str, ...] = (),
+    expect_loops: int | None = None,
+    libs: tuple[str, ...] = ("-lm",),
+) -> HarnessResult:
     """Vectorize, compile with each compiler, run, assert the driver says ALL OK."""
     res, wd = vectorize(src, target, options)
     assert not res.unsupported, res.unsupported
@@ -219,7 +255,10 @@ def build_and_run(target: str, src: str, kernels: list[str], *,
     protos = "\n".join(f"kern_t ref_{k}, vec_{k};" for k in kernels)
     calls = "\n".join(f'    bad |= run("{k}", ref_{k}, vec_{k}, {ulp}, {rtol!r});' for k in kernels)
     driver = DRIVER.replace("KARGS", KARGS) % {
-        "protos": protos, "calls": calls, "sizes": ", ".join(map(str, SIZES))}
+        "protos": protos,
+        "calls": calls,
+        "sizes": ", ".join(map(str, SIZES)),
+    }
     (wd / "main.c").write_text(driver)
     base = ["-O2", "-ffp-contract=off", "-Wall", *TARGET_FLAGS[target], *extra_flags]
     require_target(target)
@@ -244,10 +283,16 @@ def build_and_run(target: str, src: str, kernels: list[str], *,
         cmd = [cc, *flags, str(wd / "main.c"), *objs, "-o", str(exe), *libs]
         out = subprocess.run(cmd, capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
-        run = subprocess.run([*runner, str(exe)], capture_output=True, text=True, timeout=120,
-                             env=dict(os.environ, OMP_NUM_THREADS="2"))
-        assert run.returncode == 0 and "ALL OK" in run.stdout, \
+        run = subprocess.run(
+            [*runner, str(exe)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=dict(os.environ, OMP_NUM_THREADS="2"),
+        )
+        assert run.returncode == 0 and "ALL OK" in run.stdout, (
             f"{cc}: {run.stdout}{run.stderr}\n--- output in {wd}"
+        )
 
     run_with_compilers(compilers, build)
     return res

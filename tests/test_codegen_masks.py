@@ -4,6 +4,7 @@ per-lane fallbacks must not touch memory (or trap) for inactive lanes.
 The regions are written in textual IR with explicit ``mask`` operands (what
 linearization will produce); the scalar reference is the equivalent C.
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -11,6 +12,13 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from test_codegen_kit import (
+    CROSS,
+    TARGET_FLAGS,
+    available_targets,
+    require_target,
+    run_with_compilers,
+)
 
 from s2s.analysis.divergence import compute_divergence
 from s2s.analysis.shapes import region_arg_shapes
@@ -18,8 +26,6 @@ from s2s.codegen.generate import generate_loop, prelude
 from s2s.codegen.target import load_target
 from s2s.ir.parser import parse_function
 from s2s.ir.region import ArgBinding, LoopBounds, Region
-from test_codegen_kit import (CROSS, TARGET_FLAGS, available_targets, require_target,
-                              run_with_compilers)
 
 TARGETS = available_targets()
 
@@ -125,12 +131,27 @@ def make_region() -> Region:
     fn = parse_function(IR)
     iv, a, b, idx, num, den, out = fn.args
     args = [ArgBinding(iv, "iv", "i", "long", step=1)]
-    for arg, c_type in ((a, "double *"), (b, "double *"), (idx, "long *"), (num, "int *"),
-                        (den, "int *"), (out, "double *")):
+    for arg, c_type in (
+        (a, "double *"),
+        (b, "double *"),
+        (idx, "long *"),
+        (num, "int *"),
+        (den, "int *"),
+        (out, "double *"),
+    ):
         args.append(ArgBinding(arg, "uniform", arg.name, c_type))
-    return Region(kind="loop", name="k:1", file="masks.c", line=1, column=5, fn=fn, args=args,
-                  bounds=LoopBounds("i", "long", True, "0", "n", "<", 1),
-                  body_text=BODY, loop_text="for (long i = 0; i < n; i++) " + BODY)
+    return Region(
+        kind="loop",
+        name="k:1",
+        file="masks.c",
+        line=1,
+        column=5,
+        fn=fn,
+        args=args,
+        bounds=LoopBounds("i", "long", True, "0", "n", "<", 1),
+        body_text=BODY,
+        loop_text="for (long i = 0; i < n; i++) " + BODY,
+    )
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -140,8 +161,14 @@ def test_masked_operations_do_not_touch_inactive_lanes(target):
     div = compute_divergence(region.fn, region_arg_shapes(region))
     gen = generate_loop(region, div, None, tgt)
     mem = gen.stats["memory"]
-    assert mem == {"contiguous": 10, "strided": 0, "gather": 1, "scatter": 1, "masked": 7,
-                   "uniform": 2}
+    assert mem == {
+        "contiguous": 10,
+        "strided": 0,
+        "gather": 1,
+        "scatter": 1,
+        "masked": 7,
+        "uniform": 2,
+    }
     sig = "(long n, double *a, double *b, long *idx, int *num, int *den, double *out)"
     vec = prelude(tgt, gen.needs) + f"void vec_k{sig}\n{{\n    {gen.text}\n}}\n"
     ref = f"void ref_k{sig}\n{{\n    for (long i = 0; i < n; i++) {BODY}\n}}\n"
@@ -157,8 +184,19 @@ def test_masked_operations_do_not_touch_inactive_lanes(target):
 
     def build(cc: str) -> None:
         exe = wd / f"t_{cc}"
-        cmd = [cc, "-O2", "-Wall", "-ffp-contract=off", *TARGET_FLAGS[target],
-               str(wd / "main.c"), str(wd / "ref.c"), str(wd / "vec.c"), "-o", str(exe), "-lm"]
+        cmd = [
+            cc,
+            "-O2",
+            "-Wall",
+            "-ffp-contract=off",
+            *TARGET_FLAGS[target],
+            str(wd / "main.c"),
+            str(wd / "ref.c"),
+            str(wd / "vec.c"),
+            "-o",
+            str(exe),
+            "-lm",
+        ]
         out = subprocess.run(cmd, capture_output=True, text=True)
         assert out.returncode == 0, out.stderr + vec
         assert "warning" not in out.stderr, out.stderr

@@ -1,12 +1,13 @@
 """AVX2 math: exact instruction mappings (bit-exact) and libmvec (within 4 ulp)."""
+
 from __future__ import annotations
 
 import re
 
 import pytest
+from test_codegen_kit import available_targets, build_and_run, kernel_source
 
 from s2s.codegen.generate import CodegenOptions
-from test_codegen_kit import available_targets, build_and_run, kernel_source
 
 EXACT = kernel_source("""
     void F(exact_d)(int n, KARGS) {
@@ -86,7 +87,7 @@ VM_NAMES = ["vm_d1", "vm_d2", "vm_d3", "vm_d4", "vm_f", "vm_mixed"]
 TARGETS = available_targets()
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_exact_math_maps_to_instructions(target):
     res = build_and_run(target, EXACT, ["exact_d", "exact_f", "nan_minmax"], expect_loops=3)
     calls = [loop.stats["calls"] for loop in res.loops]
@@ -96,7 +97,7 @@ def test_exact_math_maps_to_instructions(target):
         assert "_mm256_sqrt_pd" in res.text and "s2s_avx2_round_f64x4" in res.text
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_vector_math_libmvec(target):
     res = build_and_run(target, VMATH, VM_NAMES, ulp=4, expect_loops=6, libs=("-lmvec", "-lm"))
     counts = [loop.stats["calls"]["vector_math"] for loop in res.loops]
@@ -111,12 +112,13 @@ def test_vector_math_libmvec(target):
         assert "_ZGV" not in res.text and counts == [0] * 6
 
 
-@pytest.mark.parametrize('target', TARGETS)
+@pytest.mark.parametrize("target", TARGETS)
 def test_exact_math_option_calls_libm_per_lane(target):
-    res = build_and_run(target, VMATH, VM_NAMES, expect_loops=6, options=CodegenOptions(math="exact"))
+    res = build_and_run(
+        target, VMATH, VM_NAMES, expect_loops=6, options=CodegenOptions(math="exact")
+    )
     assert "_ZGV" not in res.text
-    assert res.loops[0].stats["calls"] == {"vector_variant": 0, "vector_math": 0,
-                                           "serialized": 4}
+    assert res.loops[0].stats["calls"] == {"vector_variant": 0, "vector_math": 0, "serialized": 4}
 
 
 GUARDED_LOG = kernel_source("""
@@ -132,18 +134,22 @@ GUARDED_LOG = kernel_source("""
 """)
 
 
-@pytest.mark.parametrize('target', [t for t in TARGETS if t in ("avx2", "avx512")])
+@pytest.mark.parametrize("target", [t for t in TARGETS if t in ("avx2", "avx512")])
 def test_masked_math_call_gets_one_on_inactive_lanes(target):
     """Lanes a math call's mask leaves out get 1.0: their value (here
     a - 0.5 <= 0) would send libmvec's log down its slow special-input path."""
-    res = build_and_run(target, GUARDED_LOG, ["guarded_log"], ulp=4, expect_loops=1,
-                        libs=("-lmvec", "-lm"))
+    res = build_and_run(
+        target, GUARDED_LOG, ["guarded_log"], ulp=4, expect_loops=1, libs=("-lmvec", "-lm")
+    )
     vlog = "_ZGVdN4v_log" if target == "avx2" else "_ZGVeN8v_log"
     args = re.findall(r"= " + vlog + r"\((\w+)\)", res.text)
     one = re.search(r"(\w+) = _mm(?:256|512)_set1_pd\(1\.0\);", res.text)
     assert args and one, res.text
     # the masked call's argument is blended with 1.0 (on AVX2 an all-true
     # path adds an unmasked copy of the arm, whose call needs no blend)
-    blended = [a for a in args
-               if re.search(rf"{a} = _mm(?:256|512)_\w*blend\w*\([^;]*{one.group(1)}", res.text)]
+    blended = [
+        a
+        for a in args
+        if re.search(rf"{a} = _mm(?:256|512)_\w*blend\w*\([^;]*{one.group(1)}", res.text)
+    ]
     assert len(blended) == 1 and len(args) == (2 if target == "avx2" else 1), res.text

@@ -8,6 +8,7 @@
   ``store_records`` and checks the bytes and that nothing past the W records
   was written.  Which (type, k) render is pinned, so a lost macro fails.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -16,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from test_codegen_targets import HAVE_AVX512, HAVE_NEON
 
 from s2s.analysis.divergence import compute_divergence
 from s2s.analysis.memory import memory_shapes
@@ -23,8 +25,6 @@ from s2s.analysis.records import compute_record_groups, print_record_groups
 from s2s.analysis.shapes import VectorShape as S
 from s2s.codegen.target import TypeInfo, load_target
 from s2s.ir.parser import parse_function
-
-from test_codegen_targets import HAVE_AVX512, HAVE_NEON
 
 KS = range(2, 9)
 
@@ -41,7 +41,9 @@ REC = "struct.r = { f64 x @0, f64 y @8, f64 z @16 } size 24\n"
 
 
 def test_group_reads_and_writes_of_one_record():
-    out = groups(REC + """func @k(i64 %i, ptr<struct.r> %p) -> () {
+    out = groups(
+        REC
+        + """func @k(i64 %i, ptr<struct.r> %p) -> () {
 entry:
   %rec = gep %p, %i
   %px = fieldaddr %rec, x
@@ -53,12 +55,15 @@ entry:
   %x2 = load %px
   store %x2, %py
   ret
-}""")
+}"""
+    )
     assert out == "records %rec f64 x3 load [0:ld 1:ld 0:st 0:ld 1:st]"
 
 
 def test_foreign_store_ends_the_group_and_few_fields_stay_gathers():
-    out = groups(REC + """func @k(i64 %i, ptr<struct.r> %p, ptr<f64> %q) -> () {
+    out = groups(
+        REC
+        + """func @k(i64 %i, ptr<struct.r> %p, ptr<f64> %q) -> () {
 entry:
   %rec = gep %p, %i
   %px = fieldaddr %rec, x
@@ -70,13 +75,16 @@ entry:
   store %x, %pq
   %z = load %pz
   ret
-}""")
+}"""
+    )
     # the store may alias: x, y before it; z alone after it is 1 of 3 fields
     assert out == "records %rec f64 x3 load [0:ld 1:ld]"
 
 
 def test_foreign_load_after_a_member_store_ends_the_group():
-    out = groups(REC + """func @k(i64 %i, ptr<struct.r> %p, ptr<f64> %q) -> () {
+    out = groups(
+        REC
+        + """func @k(i64 %i, ptr<struct.r> %p, ptr<f64> %q) -> () {
 entry:
   %rec = gep %p, %i
   %px = fieldaddr %rec, x
@@ -89,7 +97,8 @@ entry:
   %w = load %pq
   store %w, %pz
   ret
-}""")
+}"""
+    )
     assert out == "records %rec f64 x3 load [0:st 1:st]"
 
 
@@ -105,7 +114,9 @@ entry:
   ret
 }"""
     assert groups(mixed) == ""
-    masked = REC + """func @k(i64 %i, ptr<struct.r> %p) -> () {
+    masked = (
+        REC
+        + """func @k(i64 %i, ptr<struct.r> %p) -> () {
 entry:
   %rec = gep %p, %i
   %px = fieldaddr %rec, x
@@ -120,6 +131,7 @@ then:
 done:
   ret
 }"""
+    )
     assert groups(masked) == ""
 
 
@@ -137,19 +149,28 @@ def _case(ops, t: TypeInfo, k: int) -> str:
     if not ld or not st:
         return ""
     name = f"case_{t.key}_{k}"
-    lines = [f"static int {name}(void)", "{", f"    {u} src[{k * L}], dst[{k * L + 8}], lane[{L}];",
-             "    int bad = 0;",
-             f"    for (int e = 0; e < {k * L}; e++) src[e] = ({u})(0x9e3779b97f4a7c15ull * (e + 1) "
-             f"^ (e % 3 ? 0 : 0x7ff4000000000001ull));",
-             f"    for (int e = 0; e < {k * L + 8}; e++) dst[e] = ({u})0x5a5a5a5a5a5a5a5aull;",
-             f"    {t.ctype} {', '.join(outs)};", f"    {ld}"]
+    lines = [
+        f"static int {name}(void)",
+        "{",
+        f"    {u} src[{k * L}], dst[{k * L + 8}], lane[{L}];",
+        "    int bad = 0;",
+        f"    for (int e = 0; e < {k * L}; e++) src[e] = ({u})(0x9e3779b97f4a7c15ull * (e + 1) "
+        f"^ (e % 3 ? 0 : 0x7ff4000000000001ull));",
+        f"    for (int e = 0; e < {k * L + 8}; e++) dst[e] = ({u})0x5a5a5a5a5a5a5a5aull;",
+        f"    {t.ctype} {', '.join(outs)};",
+        f"    {ld}",
+    ]
     for s in range(k):
         lines.append(f"    {ops.store(t=t, p='lane', v=outs[s])}")
         lines.append(f"    for (int j = 0; j < {L}; j++) bad += lane[j] != src[j * {k} + {s}];")
-    lines += [f"    {st}",
-              f"    for (int e = 0; e < {k * L}; e++) bad += dst[e] != src[e];",
-              f"    for (int e = {k * L}; e < {k * L + 8}; e++) bad += dst[e] != ({u})0x5a5a5a5a5a5a5a5aull;",
-              f'    if (bad) printf("FAIL {t.key} k={k}: %d\\n", bad);', "    return bad;", "}"]
+    lines += [
+        f"    {st}",
+        f"    for (int e = 0; e < {k * L}; e++) bad += dst[e] != src[e];",
+        f"    for (int e = {k * L}; e < {k * L + 8}; e++) bad += dst[e] != ({u})0x5a5a5a5a5a5a5a5aull;",
+        f'    if (bad) printf("FAIL {t.key} k={k}: %d\\n", bad);',
+        "    return bad;",
+        "}",
+    ]
     return "\n".join(lines)
 
 
@@ -165,17 +186,21 @@ def record_program(target: str) -> tuple[str, set[tuple[str, int]]]:
                 done.add((t.key, k))
     headers = "".join(f"#include <{h}>\n" for h in tg.headers)
     calls = "\n".join(f"    fails += case_{key}_{k}();" for key, k in sorted(done))
-    src = (f"#include <stdint.h>\n#include <stdio.h>\n{headers}\n" + "\n\n".join(cases)
-           + f"\n\nint main(void)\n{{\n    int fails = 0;\n{calls}\n"
-           + '    printf("FAILS %d\\n", fails);\n    return fails != 0;\n}\n')
+    src = (
+        f"#include <stdint.h>\n#include <stdio.h>\n{headers}\n"
+        + "\n\n".join(cases)
+        + f"\n\nint main(void)\n{{\n    int fails = 0;\n{calls}\n"
+        + '    printf("FAILS %d\\n", fails);\n    return fails != 0;\n}\n'
+    )
     return src, done
 
 
 def run(src: str, cc: list[str], runner: list[str]) -> str:
     wd = Path(tempfile.mkdtemp(prefix="s2s_records_"))
     (wd / "prog.c").write_text(src)
-    out = subprocess.run([*cc, str(wd / "prog.c"), "-o", str(wd / "prog")], capture_output=True,
-                         text=True)
+    out = subprocess.run(
+        [*cc, str(wd / "prog.c"), "-o", str(wd / "prog")], capture_output=True, text=True
+    )
     assert out.returncode == 0 and "warning" not in out.stderr, f"{wd}\n{out.stderr[:4000]}"
     res = subprocess.run([*runner, str(wd / "prog")], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0 and "FAILS 0" in res.stdout, f"{wd}\n{res.stdout[-4000:]}"
@@ -183,13 +208,18 @@ def run(src: str, cc: list[str], runner: list[str]) -> str:
 
 
 def _full(tg, bits: tuple[int, ...], widths: tuple[int, ...]) -> set[str]:
-    return {t.key for t in tg.types.values()
-            if t.fill == t.lanes and t.bits in bits and t.reg_bits in widths and not t.is_mask}
+    return {
+        t.key
+        for t in tg.types.values()
+        if t.fill == t.lanes and t.bits in bits and t.reg_bits in widths and not t.is_mask
+    }
 
 
 def test_macros_render_where_documented():
     avx512, avx2, neon = (load_target(n) for n in ("avx512", "avx2", "neon"))
-    assert {key for key, _ in record_program("avx512")[1]} == _full(avx512, (32, 64), (128, 256, 512))
+    assert {key for key, _ in record_program("avx512")[1]} == _full(
+        avx512, (32, 64), (128, 256, 512)
+    )
     assert {key for key, _ in record_program("avx2")[1]} == _full(avx2, (32, 64), (256,))
     _, done = record_program("neon")
     assert {k for _, k in done} == {2, 3, 4}
@@ -204,8 +234,9 @@ def test_even_records_of_64_bit_fields_move_in_128_bit_chunks(target):
     ops = tg.ops(lambda n: "")
     for key, k in (("f64x4", 6), ("i64x4", 4), ("f64x4", 2)):
         t = tg.types[key]
-        text = str(ops.load_records(t=t, k=k, p="p", outs=[f"f{s}" for s in range(k)])) \
-            + str(ops.store_records(t=t, k=k, p="p", vs=[f"f{s}" for s in range(k)]))
+        text = str(ops.load_records(t=t, k=k, p="p", outs=[f"f{s}" for s in range(k)])) + str(
+            ops.store_records(t=t, k=k, p="p", vs=[f"f{s}" for s in range(k)])
+        )
         assert text.count("_mm256_permute2") == 2 * k and text.count("_mm256_unpack") == 2 * k
         assert "permutevar" not in text and "permutex2var" not in text
     odd = str(ops.load_records(t=tg.types["f64x4"], k=3, p="p", outs=["a", "b", "c"]))

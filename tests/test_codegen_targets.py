@@ -13,6 +13,7 @@ Two kinds of tests:
 * End to end: small kernels vectorized by the driver for the target,
   compiled, run and compared with the original loop (test_codegen_kit's driver).
 """
+
 from __future__ import annotations
 
 import math
@@ -20,19 +21,19 @@ import shutil
 import struct
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any
 
 import pytest
+from test_codegen_kit import DRIVER, KARGS, SIZES, kernel_source, vectorize
 
 from s2s.codegen.cexpr import literal, scalar_expr
 from s2s.codegen.generate import CodegenOptions, prelude
 from s2s.codegen.target import Target, TypeInfo, load_target
 from s2s.ir.types import SCALAR_TYPES, FloatType, IntType, Type
 from s2s.ir.values import Argument, BinOp, Cast, Cmp, UnOp
-
-from test_codegen_kit import DRIVER, KARGS, SIZES, kernel_source, vectorize
 
 
 def _has_avx512() -> bool:
@@ -44,12 +45,22 @@ def _has_avx512() -> bool:
 
 
 HAVE_AVX512 = _has_avx512() and shutil.which("gcc") is not None
-HAVE_NEON = shutil.which("aarch64-linux-gnu-gcc") is not None and shutil.which("qemu-aarch64") is not None
+HAVE_NEON = (
+    shutil.which("aarch64-linux-gnu-gcc") is not None and shutil.which("qemu-aarch64") is not None
+)
 needs_avx512 = pytest.mark.skipif(not HAVE_AVX512, reason="needs gcc and an AVX-512 CPU")
-needs_neon = pytest.mark.skipif(not HAVE_NEON, reason="needs aarch64-linux-gnu-gcc and qemu-aarch64")
+needs_neon = pytest.mark.skipif(
+    not HAVE_NEON, reason="needs aarch64-linux-gnu-gcc and qemu-aarch64"
+)
 
 NP = 1280
-REF_FLAGS = ["-O1", "-fno-tree-vectorize", "-ffp-contract=off", "-Wall", "-Wno-tautological-compare"]
+REF_FLAGS = [
+    "-O1",
+    "-fno-tree-vectorize",
+    "-ffp-contract=off",
+    "-Wall",
+    "-Wno-tautological-compare",
+]
 """The scalar reference stays scalar (gcc's vectorizer may swap the operands of
 a commutative operation, which changes which of two NaNs comes out)."""
 """Lanes per input array (a multiple of every lane count)."""
@@ -76,15 +87,58 @@ def _f32_below(x: float) -> float:
 
 def float_specials(bits: int) -> list[float]:
     inf, nan = math.inf, math.nan
-    common = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 3.7, -3.7, 1e-3,
-              -123456.789, 1e30, -1e30, inf, -inf, nan, -nan, 7.0, -8.0, 0.25]
+    common = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        1.5,
+        -1.5,
+        2.5,
+        -2.5,
+        3.7,
+        -3.7,
+        1e-3,
+        -123456.789,
+        1e30,
+        -1e30,
+        inf,
+        -inf,
+        nan,
+        -nan,
+        7.0,
+        -8.0,
+        0.25,
+    ]
     if bits == 64:
-        return common + [0.49999999999999994, -0.49999999999999994, 4503599627370495.5,
-                         -4503599627370495.5, 4503599627370497.0, 9007199254740993.0,
-                         1e308, -1e308, 5e-324, -2.2250738585072014e-308, 3e38, 1e-40]
-    return [_f32(v) for v in common] + [_f32(0.49999997), _f32(-0.49999997), 8388607.5,
-                                        -8388607.5, 8388609.0, 16777216.0, 3.4e38, -3.4e38,
-                                        1e-45, -1.1754944e-38]
+        return common + [
+            0.49999999999999994,
+            -0.49999999999999994,
+            4503599627370495.5,
+            -4503599627370495.5,
+            4503599627370497.0,
+            9007199254740993.0,
+            1e308,
+            -1e308,
+            5e-324,
+            -2.2250738585072014e-308,
+            3e38,
+            1e-40,
+        ]
+    return [_f32(v) for v in common] + [
+        _f32(0.49999997),
+        _f32(-0.49999997),
+        8388607.5,
+        -8388607.5,
+        8388609.0,
+        16777216.0,
+        3.4e38,
+        -3.4e38,
+        1e-45,
+        -1.1754944e-38,
+    ]
 
 
 def int_specials(t: IntType) -> list[int]:
@@ -110,7 +164,9 @@ def cycle(vals: list[Any], n: int = NP) -> list[Any]:
     return [vals[i % len(vals)] for i in range(n)]
 
 
-def pairs(vals: list[Any], keep: Callable[[Any, Any], bool] = lambda a, b: True) -> tuple[list[Any], list[Any]]:
+def pairs(
+    vals: list[Any], keep: Callable[[Any, Any], bool] = lambda a, b: True
+) -> tuple[list[Any], list[Any]]:
     ps = [(a, b) for a in vals for b in vals if keep(a, b)]
     ps = cycle(ps)
     return [a for a, _ in ps], [b for _, b in ps]
@@ -134,7 +190,18 @@ def float_to_int_inputs(f: FloatType, t: IntType) -> list[float]:
     b = t.bits
     top = float(1 << (b - 1)) if t.signed else float(1 << b)
     below = _f32_below(top) if f.bits == 32 else math.nextafter(top, 0.0)
-    vals = [0.0, -0.0, 0.5, 0.99, 1.5, 2.5, 100.7, 1e-30, below, below - 1.0 if b <= 24 else below / 2]
+    vals = [
+        0.0,
+        -0.0,
+        0.5,
+        0.99,
+        1.5,
+        2.5,
+        100.7,
+        1e-30,
+        below,
+        below - 1.0 if b <= 24 else below / 2,
+    ]
     if t.signed:
         vals += [-0.5, -0.99, -1.5, -2.5, -100.7, -top, -top + 0.5 if b <= 16 else -top / 2]
     else:
@@ -171,8 +238,13 @@ class MacroProgram:
 
     def array(self, name: str, t: Type, vals: list[Any]) -> str:
         if name not in self.arrays:
-            ct = "double" if str(t) == "f64" else "float" if str(t) == "f32" else \
-                f"{'u' if not t.signed else ''}int{t.bits}_t"  # type: ignore[attr-defined]
+            ct = (
+                "double"
+                if str(t) == "f64"
+                else "float"
+                if str(t) == "f32"
+                else f"{'u' if not t.signed else ''}int{t.bits}_t"
+            )  # type: ignore[attr-defined]
             body = ", ".join(c_value(v, t) for v in vals)
             self.arrays[name] = f"{ct} {name}[{len(vals)}] = {{{body}}};"
         return name
@@ -197,10 +269,15 @@ class MacroProgram:
             sa = cycle(vals)
             sb = cycle(cnt, NP)
         c = b[7:] + b[:7]
-        return {"A": self.array(f"A_{e}", ir, a), "B": self.array(f"B_{e}", ir, b),
-                "C": self.array(f"C_{e}", ir, c),
-                "DA": self.array(f"DA_{e}", ir, da), "DB": self.array(f"DB_{e}", ir, db),
-                "SA": self.array(f"SA_{e}", ir, sa), "SB": self.array(f"SB_{e}", ir, sb)}
+        return {
+            "A": self.array(f"A_{e}", ir, a),
+            "B": self.array(f"B_{e}", ir, b),
+            "C": self.array(f"C_{e}", ir, c),
+            "DA": self.array(f"DA_{e}", ir, da),
+            "DB": self.array(f"DB_{e}", ir, db),
+            "SA": self.array(f"SA_{e}", ir, sa),
+            "SB": self.array(f"SB_{e}", ir, sb),
+        }
 
     def patterns(self, bits: int) -> tuple[str, str]:
         """Two arrays of i<bits> lane predicates (0 / non-zero), all-off and all-on chunks too."""
@@ -222,8 +299,11 @@ class MacroProgram:
         assert it is not None and mt is not None
         ld = self.m("load", it.key, t=it, p=f"({arr} + {idx})" if idx else arr)
         zero = self.m("broadcast", it.key, t=it, x="0")
-        return [f"{it.ctype} {dst}_p = {ld};", f"{it.ctype} {dst}_z = {zero};",
-                f"{mt.ctype} {dst} = {self.m('cmp_ne', it.key, t=it, a=dst + '_p', b=dst + '_z', mt=mt)};"]
+        return [
+            f"{it.ctype} {dst}_p = {ld};",
+            f"{it.ctype} {dst}_z = {zero};",
+            f"{mt.ctype} {dst} = {self.m('cmp_ne', it.key, t=it, a=dst + '_p', b=dst + '_z', mt=mt)};",
+        ]
 
     def type_func(self, t: TypeInfo) -> None:
         k, L, T, V = t.key, t.lanes, t.scalar, t.ctype
@@ -237,73 +317,129 @@ class MacroProgram:
         st = lambda p, v: self.m("store", k, t=t, p=p, v=v)  # noqa: E731
         body: list[str] = []
 
-        def check(name: str, expr: str, ref: str, src: tuple[str, str] = ("A", "B"),
-                  is_mask: bool = False, nans: int = 0, alt: str = "") -> None:
+        def check(
+            name: str,
+            expr: str,
+            ref: str,
+            src: tuple[str, str] = ("A", "B"),
+            is_mask: bool = False,
+            nans: int = 0,
+            alt: str = "",
+        ) -> None:
             """One loop over the inputs comparing ``expr`` (lane j) with ``ref``;
             ``nans``: inputs whose double NaN makes any NaN right; ``alt``: C
             condition under which any result is accepted."""
             if not expr:
                 return
             sa, sb = src
-            lines = [f"const {T} *pa = {arr[sa]} + i, *pb = {arr[sb]} + i, *pc = {arr['C']} + i;",
-                     f"{V} va = {ld('pa')}, vb = {ld('pb')}, vc = {ld('pc')};",
-                     "(void)va; (void)vb; (void)vc;"]
+            lines = [
+                f"const {T} *pa = {arr[sa]} + i, *pb = {arr[sb]} + i, *pc = {arr['C']} + i;",
+                f"{V} va = {ld('pa')}, vb = {ld('pb')}, vc = {ld('pc')};",
+                "(void)va; (void)vb; (void)vc;",
+            ]
             if is_mask:
-                lines += [f"{mt.ctype} r = {expr};",
-                          f"unsigned bits = {self.m('mask_bits', mt.key, mt=mt, m='r')};",
-                          f"for (int j = 0; j < {L}; j++) CHECKI(\"{k} {name}\", (int)((bits >> j) & 1u), (int)({ref}));"]
+                lines += [
+                    f"{mt.ctype} r = {expr};",
+                    f"unsigned bits = {self.m('mask_bits', mt.key, mt=mt, m='r')};",
+                    f'for (int j = 0; j < {L}; j++) CHECKI("{k} {name}", (int)((bits >> j) & 1u), (int)({ref}));',
+                ]
             else:
                 # which of two NaN inputs an arithmetic instruction returns depends
                 # on the operand order the C compiler picked: any NaN is right then
                 cond = " + ".join(f"NANBITS({p}[j])" for p in ("pa", "pb", "pc")[:nans]) or "0"
-                lines += [f"{V} r = {expr};", f"{T} o[{L}];", st("o", "r"),
-                          f"for (int j = 0; j < {L}; j++) {{ if (({cond}) >= 2 && NANBITS(o[j])) continue;",
-                          f"  if ({alt or '0'}) continue;",
-                          f"  CHECK(\"{k} {name}\", {T}, o[j], {ref}); }}"]
+                lines += [
+                    f"{V} r = {expr};",
+                    f"{T} o[{L}];",
+                    st("o", "r"),
+                    f"for (int j = 0; j < {L}; j++) {{ if (({cond}) >= 2 && NANBITS(o[j])) continue;",
+                    f"  if ({alt or '0'}) continue;",
+                    f'  CHECK("{k} {name}", {T}, o[j], {ref}); }}',
+                ]
             body.append(self.loop(L, lines))
 
         refs = {"a": "pa[j]", "b": "pb[j]"}
         for op in BINARY:
-            src = ("DA", "DB") if op in ("div", "rem") else ("SA", "SB") if op in ("shl", "shr") else ("A", "B")
+            src = (
+                ("DA", "DB")
+                if op in ("div", "rem")
+                else ("SA", "SB")
+                if op in ("shl", "shr")
+                else ("A", "B")
+            )
             if ir.is_float() and op in ("rem", "and", "or", "xor", "shl", "shr"):
                 continue
             ref = scalar_expr(BinOp(op, a_, b_), [refs["a"], refs["b"]])
-            check(op, self.m(op, k, t=t, a="va", b="vb"), ref, src,
-                  nans=2 if ir.is_float() and op in ("add", "sub", "mul", "div") else 0)
+            check(
+                op,
+                self.m(op, k, t=t, a="va", b="vb"),
+                ref,
+                src,
+                nans=2 if ir.is_float() and op in ("add", "sub", "mul", "div") else 0,
+            )
         for op in UNARY:
             if ir.is_float() and op == "not":
                 continue
             check(op, self.m(op, k, t=t, a="va"), scalar_expr(UnOp(op, a_), [refs["a"]]))
         for pred in CMPS:
-            check(f"cmp_{pred}", self.m(f"cmp_{pred}", k, t=t, a="va", b="vb", mt=mt),
-                  scalar_expr(Cmp(pred, a_, b_), [refs["a"], refs["b"]]), is_mask=True)
+            check(
+                f"cmp_{pred}",
+                self.m(f"cmp_{pred}", k, t=t, a="va", b="vb", mt=mt),
+                scalar_expr(Cmp(pred, a_, b_), [refs["a"], refs["b"]]),
+                is_mask=True,
+            )
         if ir.is_float():
             sfx = "f" if t.bits == 32 else ""
             for fn in MATH1:
                 check(fn, self.m(fn, k, t=t, a="va"), f"{fn}{sfx}(pa[j])")
             for fn in MATH2:
                 # C leaves fmin(+0, -0) either zero, and gcc treats fmin as commutative
-                check(fn, self.m(fn, k, t=t, a="va", b="vb"), f"{fn}{sfx}(pa[j], pb[j])", nans=2,
-                      alt="pa[j] == 0 && pb[j] == 0 && o[j] == 0")
-            check("fma", self.m("fma", k, t=t, a="va", b="vb", c="vc"), f"fma{sfx}(pa[j], pb[j], pc[j])",
-                  nans=3)
+                check(
+                    fn,
+                    self.m(fn, k, t=t, a="va", b="vb"),
+                    f"{fn}{sfx}(pa[j], pb[j])",
+                    nans=2,
+                    alt="pa[j] == 0 && pb[j] == 0 && o[j] == 0",
+                )
+            check(
+                "fma",
+                self.m("fma", k, t=t, a="va", b="vb", c="vc"),
+                f"fma{sfx}(pa[j], pb[j], pc[j])",
+                nans=3,
+            )
         # building values
         check("broadcast", self.m("broadcast", k, t=t, x="pa[0]"), "pa[0]")
         check("setr", self.m("setr", k, t=t, xs=[f"pa[{j}]" for j in range(L)]), "pa[j]")
         check("load", "va", "pa[j]")
         ex = [self.m("extract", k, t=t, v="va", j=j) for j in range(L)]
         if all(ex):
-            body.append(self.loop(L, [
-                f"const {T} *pa = {arr['A']} + i;", f"{V} va = {ld('pa')};"] +
-                [f"{{ int j = {j}; {T} x = ({T})({e}); CHECK(\"{k} extract\", {T}, x, pa[j]); }}"
-                 for j, e in enumerate(ex)]))
+            body.append(
+                self.loop(
+                    L,
+                    [f"const {T} *pa = {arr['A']} + i;", f"{V} va = {ld('pa')};"]
+                    + [
+                        f'{{ int j = {j}; {T} x = ({T})({e}); CHECK("{k} extract", {T}, x, pa[j]); }}'
+                        for j, e in enumerate(ex)
+                    ],
+                )
+            )
         # select with a lane pattern
         sel = self.m("select", k, t=t, m="m", a="va", b="vb", mt=mt)
-        body.append(self.loop(L, [
-            f"const {T} *pa = {arr['A']} + i, *pb = {arr['B']} + i;",
-            f"{V} va = {ld('pa')}, vb = {ld('pb')};"] + self.mask_of(t, P, "i", "m") + [
-            f"{V} r = {sel};", f"{T} o[{L}];", st("o", "r"),
-            f"for (int j = 0; j < {L}; j++) CHECK(\"{k} select\", {T}, o[j], {P}[i + j] ? pa[j] : pb[j]);"]))
+        body.append(
+            self.loop(
+                L,
+                [
+                    f"const {T} *pa = {arr['A']} + i, *pb = {arr['B']} + i;",
+                    f"{V} va = {ld('pa')}, vb = {ld('pb')};",
+                ]
+                + self.mask_of(t, P, "i", "m")
+                + [
+                    f"{V} r = {sel};",
+                    f"{T} o[{L}];",
+                    st("o", "r"),
+                    f'for (int j = 0; j < {L}; j++) CHECK("{k} select", {T}, o[j], {P}[i + j] ? pa[j] : pb[j]);',
+                ],
+            )
+        )
         self.memory_checks(t, mt, arr, P, body)
         self.convert_checks(t, body)
         self.funcs.append(f"static void check_{k}(void)\n{{\n" + "\n".join(body) + "\n}\n")
@@ -314,46 +450,82 @@ class MacroProgram:
         return f"    for (int i = 0; i + {L} <= {NP}; i += {L}) {{\n{inner}\n    }}"
 
     # -- masked memory, gathers, scatters ----------------------------------------------------------
-    def memory_checks(self, t: TypeInfo, mt: TypeInfo, arr: dict[str, str], P: str,
-                      body: list[str]) -> None:
+    def memory_checks(
+        self, t: TypeInfo, mt: TypeInfo, arr: dict[str, str], P: str, body: list[str]
+    ) -> None:
         k, L, T, V = t.key, t.lanes, t.scalar, t.ctype
         ld = lambda p: self.m("load", k, t=t, p=p)  # noqa: E731
         st = lambda p, v: self.m("store", k, t=t, p=p, v=v)  # noqa: E731
         mload = self.m("masked_load", k, t=t, p="base", m="m", mt=mt)
         mstore = self.m("masked_store", k, t=t, p="base", v="vb", m="m", mt=mt)
-        head = [f"const {T} *pa = {arr['A']} + i, *pb = {arr['B']} + i;", f"{V} vb = {ld('pb')};", "(void)vb;"]
+        head = [
+            f"const {T} *pa = {arr['A']} + i, *pb = {arr['B']} + i;",
+            f"{V} vb = {ld('pb')};",
+            "(void)vb;",
+        ]
         if mload:
-            body.append(self.loop(L, head + self.mask_of(t, P, "i", "m") + [
-                f"const {T} *base = pa;", f"{V} r = {mload};", f"{T} o[{L}];", st("o", "r"),
-                f"for (int j = 0; j < {L}; j++) CHECK(\"{k} masked_load\", {T}, o[j], {P}[i + j] ? pa[j] : ({T})0);"]))
+            body.append(
+                self.loop(
+                    L,
+                    head
+                    + self.mask_of(t, P, "i", "m")
+                    + [
+                        f"const {T} *base = pa;",
+                        f"{V} r = {mload};",
+                        f"{T} o[{L}];",
+                        st("o", "r"),
+                        f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_load", {T}, o[j], {P}[i + j] ? pa[j] : ({T})0);',
+                    ],
+                )
+            )
         if mstore:
-            body.append(self.loop(L, head + self.mask_of(t, P, "i", "m") + [
-                f"{T} buf[{L}];", f"for (int j = 0; j < {L}; j++) buf[j] = pa[j];",
-                f"{T} *base = buf;", mstore,
-                f"for (int j = 0; j < {L}; j++) CHECK(\"{k} masked_store\", {T}, buf[j], {P}[i + j] ? pb[j] : pa[j]);"]))
+            body.append(
+                self.loop(
+                    L,
+                    head
+                    + self.mask_of(t, P, "i", "m")
+                    + [
+                        f"{T} buf[{L}];",
+                        f"for (int j = 0; j < {L}; j++) buf[j] = pa[j];",
+                        f"{T} *base = buf;",
+                        mstore,
+                        f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_store", {T}, buf[j], {P}[i + j] ? pb[j] : pa[j]);',
+                    ],
+                )
+            )
         # next to a PROT_NONE page: lanes k.. are inaccessible and masked off
         if mload or mstore:
-            lines = [f"for (int kk = 0; kk <= {L}; kk++) {{",
-                     f"{T} *base = ({T} *)s2s_guard - kk;",
-                     f"int{t.bits}_t pat[{L}];",
-                     f"for (int j = 0; j < {L}; j++) pat[j] = j < kk ? 1 : 0;"]
+            lines = [
+                f"for (int kk = 0; kk <= {L}; kk++) {{",
+                f"{T} *base = ({T} *)s2s_guard - kk;",
+                f"int{t.bits}_t pat[{L}];",
+                f"for (int j = 0; j < {L}; j++) pat[j] = j < kk ? 1 : 0;",
+            ]
             lines += self.mask_of(t, "pat", "", "m")
             if self.target.mask_kind == "bits":
                 # README: mask bits at or above `lanes` may hold any value
                 lines.append(f"m = ({mt.ctype})(m | ~((1ull << {L}) - 1));")
             lines += [f"for (int j = 0; j < kk; j++) base[j] = {arr['A']}[j];"]
             if mload:
-                lines += [f"{V} r = {mload};", f"{T} o[{L}];", st("o", "r"),
-                          f"for (int j = 0; j < {L}; j++) CHECK(\"{k} masked_load guard\", {T}, o[j], j < kk ? {arr['A']}[j] : ({T})0);"]
+                lines += [
+                    f"{V} r = {mload};",
+                    f"{T} o[{L}];",
+                    st("o", "r"),
+                    f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_load guard", {T}, o[j], j < kk ? {arr["A"]}[j] : ({T})0);',
+                ]
             if mstore:
-                lines += [f"{V} vb = {ld(arr['B'])};", mstore,
-                          f"for (int j = 0; j < kk; j++) CHECK(\"{k} masked_store guard\", {T}, base[j], {arr['B']}[j]);"]
+                lines += [
+                    f"{V} vb = {ld(arr['B'])};",
+                    mstore,
+                    f'for (int j = 0; j < kk; j++) CHECK("{k} masked_store guard", {T}, base[j], {arr["B"]}[j]);',
+                ]
             lines.append("}")
             body.append("    {\n" + "\n".join("        " + x for x in lines) + "\n    }")
         self.gather_checks(t, mt, arr, P, body)
 
-    def gather_checks(self, t: TypeInfo, mt: TypeInfo, arr: dict[str, str], P: str,
-                      body: list[str]) -> None:
+    def gather_checks(
+        self, t: TypeInfo, mt: TypeInfo, arr: dict[str, str], P: str, body: list[str]
+    ) -> None:
         self.gather_base_checks(t, arr, body)
         self.masked_base_checks(t, mt, arr, P, body)
         at = self.target.vtype("u64", t.lanes)
@@ -369,32 +541,76 @@ class MacroProgram:
         A, B = arr["A"], arr["B"]
         pre = [f"uint64_t adr[{L}];"]
         if g:
-            body.append(self.loop(L, pre + [
-                f"for (int j = 0; j < {L}; j++) adr[j] = (uint64_t)(uintptr_t)&{A}[(i * 7 + j * 13) % {NP}];",
-                f"{at.ctype} va = {ald};", f"{V} r = {g};", f"{T} o[{L}];", st("o", "r"),
-                f"for (int j = 0; j < {L}; j++) CHECK(\"{k} gather\", {T}, o[j], {A}[(i * 7 + j * 13) % {NP}]);"]))
+            body.append(
+                self.loop(
+                    L,
+                    pre
+                    + [
+                        f"for (int j = 0; j < {L}; j++) adr[j] = (uint64_t)(uintptr_t)&{A}[(i * 7 + j * 13) % {NP}];",
+                        f"{at.ctype} va = {ald};",
+                        f"{V} r = {g};",
+                        f"{T} o[{L}];",
+                        st("o", "r"),
+                        f'for (int j = 0; j < {L}; j++) CHECK("{k} gather", {T}, o[j], {A}[(i * 7 + j * 13) % {NP}]);',
+                    ],
+                )
+            )
         if mg:
-            body.append(self.loop(L, pre + self.mask_of(t, P, "i", "m") + [
-                f"for (int j = 0; j < {L}; j++) adr[j] = {P}[i + j] ? (uint64_t)(uintptr_t)&{A}[(i + j * 5) % {NP}] : (uint64_t)(uintptr_t)s2s_guard;",
-                f"{at.ctype} va = {ald};", f"{V} r = {mg};", f"{T} o[{L}];", st("o", "r"),
-                f"for (int j = 0; j < {L}; j++) CHECK(\"{k} masked_gather\", {T}, o[j], {P}[i + j] ? {A}[(i + j * 5) % {NP}] : ({T})0);"]))
+            body.append(
+                self.loop(
+                    L,
+                    pre
+                    + self.mask_of(t, P, "i", "m")
+                    + [
+                        f"for (int j = 0; j < {L}; j++) adr[j] = {P}[i + j] ? (uint64_t)(uintptr_t)&{A}[(i + j * 5) % {NP}] : (uint64_t)(uintptr_t)s2s_guard;",
+                        f"{at.ctype} va = {ald};",
+                        f"{V} r = {mg};",
+                        f"{T} o[{L}];",
+                        st("o", "r"),
+                        f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_gather", {T}, o[j], {P}[i + j] ? {A}[(i + j * 5) % {NP}] : ({T})0);',
+                    ],
+                )
+            )
         if sc or msc:
             # colliding addresses: the last lane wins, like the scalar loop
-            common = [f"{T} buf[4], ref[4];", "for (int j = 0; j < 4; j++) buf[j] = ref[j] = A0[j];",
-                      f"const {T} *pb = {B} + i;", f"{V} vb = {self.m('load', k, t=t, p='pb')};"]
+            common = [
+                f"{T} buf[4], ref[4];",
+                "for (int j = 0; j < 4; j++) buf[j] = ref[j] = A0[j];",
+                f"const {T} *pb = {B} + i;",
+                f"{V} vb = {self.m('load', k, t=t, p='pb')};",
+            ]
             common = [x.replace("A0", A) for x in common]
             if sc:
-                body.append(self.loop(L, pre + common + [
-                    f"for (int j = 0; j < {L}; j++) adr[j] = (uint64_t)(uintptr_t)&buf[(j * 3 + i) % 4 % ({L} > 2 ? 3 : 4)];",
-                    f"{at.ctype} va = {ald};", sc,
-                    f"for (int j = 0; j < {L}; j++) ref[(j * 3 + i) % 4 % ({L} > 2 ? 3 : 4)] = pb[j];",
-                    f"for (int j = 0; j < 4; j++) CHECK(\"{k} scatter\", {T}, buf[j], ref[j]);"]))
+                body.append(
+                    self.loop(
+                        L,
+                        pre
+                        + common
+                        + [
+                            f"for (int j = 0; j < {L}; j++) adr[j] = (uint64_t)(uintptr_t)&buf[(j * 3 + i) % 4 % ({L} > 2 ? 3 : 4)];",
+                            f"{at.ctype} va = {ald};",
+                            sc,
+                            f"for (int j = 0; j < {L}; j++) ref[(j * 3 + i) % 4 % ({L} > 2 ? 3 : 4)] = pb[j];",
+                            f'for (int j = 0; j < 4; j++) CHECK("{k} scatter", {T}, buf[j], ref[j]);',
+                        ],
+                    )
+                )
             if msc:
-                body.append(self.loop(L, pre + common + self.mask_of(t, P, "i", "m") + [
-                    f"for (int j = 0; j < {L}; j++) adr[j] = {P}[i + j] ? (uint64_t)(uintptr_t)&buf[(j + i) % 3] : (uint64_t)(uintptr_t)s2s_guard;",
-                    f"{at.ctype} va = {ald};", msc,
-                    f"for (int j = 0; j < {L}; j++) if ({P}[i + j]) ref[(j + i) % 3] = pb[j];",
-                    f"for (int j = 0; j < 4; j++) CHECK(\"{k} masked_scatter\", {T}, buf[j], ref[j]);"]))
+                body.append(
+                    self.loop(
+                        L,
+                        pre
+                        + common
+                        + self.mask_of(t, P, "i", "m")
+                        + [
+                            f"for (int j = 0; j < {L}; j++) adr[j] = {P}[i + j] ? (uint64_t)(uintptr_t)&buf[(j + i) % 3] : (uint64_t)(uintptr_t)s2s_guard;",
+                            f"{at.ctype} va = {ald};",
+                            msc,
+                            f"for (int j = 0; j < {L}; j++) if ({P}[i + j]) ref[(j + i) % 3] = pb[j];",
+                            f'for (int j = 0; j < 4; j++) CHECK("{k} masked_scatter", {T}, buf[j], ref[j]);',
+                        ],
+                    )
+                )
 
     def gather_base_checks(self, t: TypeInfo, arr: dict[str, str], body: list[str]) -> None:
         """base + idx[j] * scale with signed (also negative) 32/64-bit indices."""
@@ -409,15 +625,25 @@ class MacroProgram:
                 if not g:
                     continue
                 unit = t.bits // 8 // scale
-                body.append(self.loop(L, [
-                    f"const {T} *base = {A} + {NP // 2};", f"{it.scalar} ix[{L}];",
-                    f"for (int j = 0; j < {L}; j++) ix[j] = ({it.scalar})((((i * 5 + j * 37) % {NP}) - {NP // 2}) * {unit});",
-                    f"{it.ctype} vi = {self.m('load', it.key, t=it, p='ix')};",
-                    f"{V} r = {g};", f"{T} o[{L}];", self.m("store", k, t=t, p="o", v="r"),
-                    f"for (int j = 0; j < {L}; j++) CHECK(\"{k} gather_base {ie} x{scale}\", {T}, o[j], base[ix[j] / {unit}]);"]))
+                body.append(
+                    self.loop(
+                        L,
+                        [
+                            f"const {T} *base = {A} + {NP // 2};",
+                            f"{it.scalar} ix[{L}];",
+                            f"for (int j = 0; j < {L}; j++) ix[j] = ({it.scalar})((((i * 5 + j * 37) % {NP}) - {NP // 2}) * {unit});",
+                            f"{it.ctype} vi = {self.m('load', it.key, t=it, p='ix')};",
+                            f"{V} r = {g};",
+                            f"{T} o[{L}];",
+                            self.m("store", k, t=t, p="o", v="r"),
+                            f'for (int j = 0; j < {L}; j++) CHECK("{k} gather_base {ie} x{scale}", {T}, o[j], base[ix[j] / {unit}]);',
+                        ],
+                    )
+                )
 
-    def masked_base_checks(self, t: TypeInfo, mt: TypeInfo, arr: dict[str, str], P: str,
-                           body: list[str]) -> None:
+    def masked_base_checks(
+        self, t: TypeInfo, mt: TypeInfo, arr: dict[str, str], P: str, body: list[str]
+    ) -> None:
         """masked_gather_base, scatter_base, masked_scatter_base: an inactive
         lane's index points 4 GiB away (unmapped: touching it would crash);
         colliding scatter indices: the last lane wins."""
@@ -434,24 +660,46 @@ class MacroProgram:
             msb = self.m("masked_scatter_base", k, idx="vi", v="vb", m="m", mt=mt, **args)
             load_ix = f"{it.ctype} vi = {self.m('load', it.key, t=it, p='ix')};"
             if mg:
-                body.append(self.loop(L, self.mask_of(t, P, "i", "m") + [
-                    f"const {T} *base = {A};", f"{it.scalar} ix[{L}];",
-                    f"for (int j = 0; j < {L}; j++) ix[j] = {P}[i + j] ? ({it.scalar})((i + j * 5) % {NP}) : ({it.scalar}){far};",
-                    load_ix, f"{V} r = {mg};", f"{T} o[{L}];", self.m("store", k, t=t, p="o", v="r"),
-                    f"for (int j = 0; j < {L}; j++) CHECK(\"{k} masked_gather_base {ie}\", {T}, o[j], {P}[i + j] ? {A}[(i + j * 5) % {NP}] : ({T})0);"]))
+                body.append(
+                    self.loop(
+                        L,
+                        self.mask_of(t, P, "i", "m")
+                        + [
+                            f"const {T} *base = {A};",
+                            f"{it.scalar} ix[{L}];",
+                            f"for (int j = 0; j < {L}; j++) ix[j] = {P}[i + j] ? ({it.scalar})((i + j * 5) % {NP}) : ({it.scalar}){far};",
+                            load_ix,
+                            f"{V} r = {mg};",
+                            f"{T} o[{L}];",
+                            self.m("store", k, t=t, p="o", v="r"),
+                            f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_gather_base {ie}", {T}, o[j], {P}[i + j] ? {A}[(i + j * 5) % {NP}] : ({T})0);',
+                        ],
+                    )
+                )
             for name, code in (("scatter_base", sb), ("masked_scatter_base", msb)):
                 if not code:
                     continue
                 masked = name.startswith("masked")
                 on = f"{P}[i + j]" if masked else "1"
-                body.append(self.loop(L, (self.mask_of(t, P, "i", "m") if masked else []) + [
-                    f"{T} buf[4], ref[4];", f"for (int j = 0; j < 4; j++) buf[j] = ref[j] = {A}[j];",
-                    f"{T} *base = buf;", f"const {T} *pb = {B} + i;",
-                    f"{V} vb = {self.m('load', k, t=t, p='pb')};", f"{it.scalar} ix[{L}];",
-                    f"for (int j = 0; j < {L}; j++) ix[j] = {on} ? ({it.scalar})((j * 3 + i) % 4) : ({it.scalar}){far};",
-                    load_ix, code,
-                    f"for (int j = 0; j < {L}; j++) if ({on}) ref[(j * 3 + i) % 4] = pb[j];",
-                    f"for (int j = 0; j < 4; j++) CHECK(\"{k} {name} {ie}\", {T}, buf[j], ref[j]);"]))
+                body.append(
+                    self.loop(
+                        L,
+                        (self.mask_of(t, P, "i", "m") if masked else [])
+                        + [
+                            f"{T} buf[4], ref[4];",
+                            f"for (int j = 0; j < 4; j++) buf[j] = ref[j] = {A}[j];",
+                            f"{T} *base = buf;",
+                            f"const {T} *pb = {B} + i;",
+                            f"{V} vb = {self.m('load', k, t=t, p='pb')};",
+                            f"{it.scalar} ix[{L}];",
+                            f"for (int j = 0; j < {L}; j++) ix[j] = {on} ? ({it.scalar})((j * 3 + i) % 4) : ({it.scalar}){far};",
+                            load_ix,
+                            code,
+                            f"for (int j = 0; j < {L}; j++) if ({on}) ref[(j * 3 + i) % 4] = pb[j];",
+                            f'for (int j = 0; j < 4; j++) CHECK("{k} {name} {ie}", {T}, buf[j], ref[j]);',
+                        ],
+                    )
+                )
 
     # -- conversions ---------------------------------------------------------------------------------
     def convert_checks(self, f: TypeInfo, body: list[str]) -> None:
@@ -469,12 +717,19 @@ class MacroProgram:
             else:
                 src = self.inputs(f)["A"]
             ref = scalar_expr(Cast(Argument(fir, "a", 0), tir), ["pa[j]"])
-            body.append(self.loop(f.lanes, [
-                f"const {f.scalar} *pa = {src} + i;",
-                f"{f.ctype} va = {self.m('load', f.key, t=f, p='pa')};",
-                f"{t.ctype} r = {expr};", f"{t.scalar} o[{t.lanes}];",
-                self.m("store", t.key, t=t, p="o", v="r"),
-                f"for (int j = 0; j < {f.lanes}; j++) CHECK(\"{f.key}->{t.key} convert\", {t.scalar}, o[j], {ref});"]))
+            body.append(
+                self.loop(
+                    f.lanes,
+                    [
+                        f"const {f.scalar} *pa = {src} + i;",
+                        f"{f.ctype} va = {self.m('load', f.key, t=f, p='pa')};",
+                        f"{t.ctype} r = {expr};",
+                        f"{t.scalar} o[{t.lanes}];",
+                        self.m("store", t.key, t=t, p="o", v="r"),
+                        f'for (int j = 0; j < {f.lanes}; j++) CHECK("{f.key}->{t.key} convert", {t.scalar}, o[j], {ref});',
+                    ],
+                )
+            )
 
     # -- masks ------------------------------------------------------------------------------------------
     def mask_func(self, bits: int, lanes: int) -> None:
@@ -489,12 +744,16 @@ class MacroProgram:
         mb = lambda m: self.m("mask_bits", key, mt=mt, m=m)  # noqa: E731
         for name, op in (("mask_and", "&&"), ("mask_or", "||"), ("mask_xor", "!=")):
             e = self.m(name, key, mt=mt, a="m1", b="m2")
-            lines += [f"{{ {mt.ctype} r = {e}; unsigned bits = {mb('r')};",
-                      f"  for (int j = 0; j < {lanes}; j++) CHECKI(\"{key} {name}\", (int)((bits >> j) & 1u), (int)(({P}[i + j] != 0) {op} ({Q}[i + j] != 0))); }}"]
+            lines += [
+                f"{{ {mt.ctype} r = {e}; unsigned bits = {mb('r')};",
+                f'  for (int j = 0; j < {lanes}; j++) CHECKI("{key} {name}", (int)((bits >> j) & 1u), (int)(({P}[i + j] != 0) {op} ({Q}[i + j] != 0))); }}',
+            ]
         e = self.m("mask_not", key, mt=mt, a="m1")
-        lines += [f"{{ {mt.ctype} r = {e}; unsigned bits = {mb('r')};",
-                  f"  {{ int j = -1; CHECKI(\"{key} mask_not high bits\", (int)((unsigned long long)bits >> {lanes}), 0); }}",
-                  f"  for (int j = 0; j < {lanes}; j++) CHECKI(\"{key} mask_not\", (int)((bits >> j) & 1u), (int)({P}[i + j] == 0)); }}"]
+        lines += [
+            f"{{ {mt.ctype} r = {e}; unsigned bits = {mb('r')};",
+            f'  {{ int j = -1; CHECKI("{key} mask_not high bits", (int)((unsigned long long)bits >> {lanes}), 0); }}',
+            f'  for (int j = 0; j < {lanes}; j++) CHECKI("{key} mask_not", (int)((bits >> j) & 1u), (int)({P}[i + j] == 0)); }}',
+        ]
         # the mask as a select operand of its own width (all-ones lanes for kind "lanes")
         for b2 in (8, 16, 32, 64):
             mt2, it2 = tg.mask_type(b2, lanes), tg.vtype(f"i{b2}", lanes)
@@ -508,15 +767,17 @@ class MacroProgram:
                     continue
             X = self.inputs(it2)["A"]
             sel = self.m("select", it2.key, t=it2, m="c", a="x", b="nx", mt=mt2)
-            lines += [f"{{ {mt2.ctype} c = {conv};",
-                      f"  unsigned bits = {self.m('mask_bits', mt2.key, mt=mt2, m='c')};",
-                      f"  {it2.ctype} x = {self.m('load', it2.key, t=it2, p=f'({X} + i)')};",
-                      f"  {it2.ctype} nx = {self.m('not', it2.key, t=it2, a='x')};",
-                      f"  {it2.ctype} r = {sel}; {it2.scalar} o[{lanes}];",
-                      f"  {self.m('store', it2.key, t=it2, p='o', v='r')}",
-                      f"  for (int j = 0; j < {lanes}; j++) {{",
-                      f"    CHECKI(\"{key}->{mt2.key} mask_convert\", (int)((bits >> j) & 1u), (int)({P}[i + j] != 0));",
-                      f"    CHECK(\"{key}->{mt2.key} select\", {it2.scalar}, o[j], {P}[i + j] ? {X}[i + j] : ({it2.scalar})~{X}[i + j]); }} }}"]
+            lines += [
+                f"{{ {mt2.ctype} c = {conv};",
+                f"  unsigned bits = {self.m('mask_bits', mt2.key, mt=mt2, m='c')};",
+                f"  {it2.ctype} x = {self.m('load', it2.key, t=it2, p=f'({X} + i)')};",
+                f"  {it2.ctype} nx = {self.m('not', it2.key, t=it2, a='x')};",
+                f"  {it2.ctype} r = {sel}; {it2.scalar} o[{lanes}];",
+                f"  {self.m('store', it2.key, t=it2, p='o', v='r')}",
+                f"  for (int j = 0; j < {lanes}; j++) {{",
+                f'    CHECKI("{key}->{mt2.key} mask_convert", (int)((bits >> j) & 1u), (int)({P}[i + j] != 0));',
+                f'    CHECK("{key}->{mt2.key} select", {it2.scalar}, o[j], {P}[i + j] ? {X}[i + j] : ({it2.scalar})~{X}[i + j]); }} }}',
+            ]
         self.funcs.append(f"static void check_{key}(void)\n{{\n{self.loop(lanes, lines)}\n}}\n")
 
     # -- whole program ---------------------------------------------------------------------------------
@@ -529,10 +790,17 @@ class MacroProgram:
             self.mask_func(bits, lanes)
         head = prelude(self.target, {("helper", n) for n in self.needs})
         calls = "\n".join(f"    check_{k}();" for k in keys)
-        calls += "\n" + "\n".join(f"    check_m{b}x{l}();" for b, l in masks
-                                  if f"check_m{b}x{l}(void)" in "".join(self.funcs))
-        return PROGRAM % {"prelude": head, "arrays": "\n".join(self.arrays.values()),
-                          "funcs": "\n".join(self.funcs), "calls": calls}
+        calls += "\n" + "\n".join(
+            f"    check_m{b}x{l}();"
+            for b, l in masks
+            if f"check_m{b}x{l}(void)" in "".join(self.funcs)
+        )
+        return PROGRAM % {
+            "prelude": head,
+            "arrays": "\n".join(self.arrays.values()),
+            "funcs": "\n".join(self.funcs),
+            "calls": calls,
+        }
 
 
 PROGRAM = r"""%(prelude)s
@@ -590,11 +858,15 @@ def run_program(src: str, cc: list[str], run: list[str], name: str) -> str:
     wd = Path(tempfile.mkdtemp(prefix=f"s2s_tg_{name}_"))
     (wd / "prog.c").write_text(src)
     exe = wd / "prog"
-    out = subprocess.run([*cc, str(wd / "prog.c"), "-o", str(exe), "-lm"], capture_output=True, text=True)
+    out = subprocess.run(
+        [*cc, str(wd / "prog.c"), "-o", str(exe), "-lm"], capture_output=True, text=True
+    )
     assert out.returncode == 0, f"compile failed ({wd}):\n{out.stderr[:6000]}"
     assert "warning" not in out.stderr, out.stderr[:4000]
     res = subprocess.run([*run, str(exe)], capture_output=True, text=True, timeout=600)
-    assert res.returncode == 0 and "FAILS 0" in res.stdout, f"{wd}\n{res.stdout[-6000:]}{res.stderr[-2000:]}"
+    assert res.returncode == 0 and "FAILS 0" in res.stdout, (
+        f"{wd}\n{res.stdout[-6000:]}{res.stderr[-2000:]}"
+    )
     return res.stdout
 
 
@@ -606,12 +878,23 @@ def test_required_macros_render_for_every_type(name):
     for t in tg.types.values():
         mt = tg.mask_type(t.bits, t.lanes)
         assert mt is not None, t.key
-        args = {"broadcast": dict(x="x"), "setr": dict(xs=["x"] * t.lanes), "load": dict(p="p"),
-                "store": dict(p="p", v="v"), "select": dict(m="m", a="a", b="b", mt=mt)}
+        args = {
+            "broadcast": dict(x="x"),
+            "setr": dict(xs=["x"] * t.lanes),
+            "load": dict(p="p"),
+            "store": dict(p="p", v="v"),
+            "select": dict(m="m", a="a", b="b", mt=mt),
+        }
         for macro in REQUIRED:
             assert str(getattr(ops, macro)(t=t, **args[macro])).strip(), (macro, t.key)
         for macro in REQUIRED_MASK:
-            kw = {"m": "m"} if macro == "mask_bits" else {"a": "a"} if macro == "mask_not" else {"a": "a", "b": "b"}
+            kw = (
+                {"m": "m"}
+                if macro == "mask_bits"
+                else {"a": "a"}
+                if macro == "mask_not"
+                else {"a": "a", "b": "b"}
+            )
             assert str(getattr(ops, macro)(mt=mt, **kw)).strip(), (macro, mt.key)
 
 
@@ -646,12 +929,25 @@ def test_avx512_macros_bit_exact():
     assert "FAILS 0" in out
     # what the target leaves to the per-lane fallback (kept small on purpose)
     fb = {(m, k) for m, k in prog.fallbacks if "->" not in k}
-    allowed_ops = {"div", "rem", "gather", "gather_base", "masked_gather", "scatter", "masked_scatter",
-                   "masked_gather_base", "scatter_base", "masked_scatter_base"}
+    allowed_ops = {
+        "div",
+        "rem",
+        "gather",
+        "gather_base",
+        "masked_gather",
+        "scatter",
+        "masked_scatter",
+        "masked_gather_base",
+        "scatter_base",
+        "masked_scatter_base",
+    }
     assert {m for m, _ in fb} <= allowed_ops, sorted(fb)
 
 
-CLANG_TARGET_FLAGS = {"avx512": load_target("avx512").cflags, "neon": ["--target=aarch64-linux-gnu"]}
+CLANG_TARGET_FLAGS = {
+    "avx512": load_target("avx512").cflags,
+    "neon": ["--target=aarch64-linux-gnu"],
+}
 
 
 @pytest.mark.skipif(shutil.which("clang") is None, reason="needs clang")
@@ -661,9 +957,18 @@ def test_macros_compile_with_clang(name):
     _, src = build_macro_program(name)
     wd = Path(tempfile.mkdtemp(prefix="s2s_tg_clang_"))
     (wd / "prog.c").write_text(src)
-    out = subprocess.run(["clang", "-fsyntax-only", "-Wall", "-Wno-tautological-compare",
-                          *CLANG_TARGET_FLAGS[name], str(wd / "prog.c")],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [
+            "clang",
+            "-fsyntax-only",
+            "-Wall",
+            "-Wno-tautological-compare",
+            *CLANG_TARGET_FLAGS[name],
+            str(wd / "prog.c"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0 and "warning" not in out.stderr, out.stderr[:6000]
 
 
@@ -674,7 +979,7 @@ def test_neon_macros_bit_exact():
     out = run_program(src, ["aarch64-linux-gnu-gcc", *flags], ["qemu-aarch64"], "neon")
     assert "FAILS 0" in out
     fb = {m for m, k in prog.fallbacks if "->" not in k}
-    assert "masked_load" in fb and "masked_scatter" in fb   # documented per-lane fallbacks
+    assert "masked_load" in fb and "masked_scatter" in fb  # documented per-lane fallbacks
     assert "round" not in fb and "fmin" not in fb and "shr" not in fb
 
 
@@ -695,20 +1000,28 @@ def test_avx512_libmvec_names_link_and_agree():
             args = ", ".join(["v"] * nargs)
             sargs = ", ".join(["x[j]"] * nargs)
             lines.append(f"""    {{ {t.scalar} x[{t.lanes}], o[{t.lanes}];
-      for (int j = 0; j < {t.lanes}; j++) x[j] = ({t.scalar})({'1.0 + ' if fn == 'acosh' else ''}0.05 + 0.055 * j);
-      {t.ctype} v = {ops.load(t=t, p='x')};
+      for (int j = 0; j < {t.lanes}; j++) x[j] = ({t.scalar})({"1.0 + " if fn == "acosh" else ""}0.05 + 0.055 * j);
+      {t.ctype} v = {ops.load(t=t, p="x")};
       {t.ctype} r = {vname}({args});
-      {ops.store(t=t, p='o', v='r')}
+      {ops.store(t=t, p="o", v="r")}
       for (int j = 0; j < {t.lanes}; j++) {{ double w = {name}({sargs});
         if (!(fabs(o[j] - w) <= 1e-5 * fabs(w) + 1e-30)) {{ printf("FAIL {vname} %d\\n", j); bad++; }} }} }}""")
-    src = (prelude(tg, set()) + "#include <stdio.h>\n" + "\n".join(f"extern {p}" for p in sorted(protos))
-           + "\nint main(void)\n{\n    int bad = 0;\n" + "\n".join(lines)
-           + '\n    printf("CHECKS 1 FAILS %d\\n", bad);\n    return bad != 0;\n}\n')
+    src = (
+        prelude(tg, set())
+        + "#include <stdio.h>\n"
+        + "\n".join(f"extern {p}" for p in sorted(protos))
+        + "\nint main(void)\n{\n    int bad = 0;\n"
+        + "\n".join(lines)
+        + '\n    printf("CHECKS 1 FAILS %d\\n", bad);\n    return bad != 0;\n}\n'
+    )
     flags = ["-O2", "-ffp-contract=off", *tg.cflags]
     wd = Path(tempfile.mkdtemp(prefix="s2s_tg_mvec_"))
     (wd / "m.c").write_text(src)
-    out = subprocess.run(["gcc", *flags, str(wd / "m.c"), "-o", str(wd / "m"), "-lmvec", "-lm"],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        ["gcc", *flags, str(wd / "m.c"), "-o", str(wd / "m"), "-lmvec", "-lm"],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr[:4000]
     res = subprocess.run([str(wd / "m")], capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stdout
@@ -810,12 +1123,32 @@ E2E_KERNELS = """
         }
     }
 """
-E2E_NAMES = ["gather_w4", "saxpy", "dot", "mixed", "floats", "gather_scatter", "exact_math", "ints",
-             "i64_mix", "minmax_red", "narrow", "unsigned_ops", "i64_ops", "floats16", "vmath"]
+E2E_NAMES = [
+    "gather_w4",
+    "saxpy",
+    "dot",
+    "mixed",
+    "floats",
+    "gather_scatter",
+    "exact_math",
+    "ints",
+    "i64_mix",
+    "minmax_red",
+    "narrow",
+    "unsigned_ops",
+    "i64_ops",
+    "floats16",
+    "vmath",
+]
 
 
-def build_e2e(target: str, cc: list[str], run: list[str], libs: list[str],
-              options: Optional[CodegenOptions] = None) -> str:
+def build_e2e(
+    target: str,
+    cc: list[str],
+    run: list[str],
+    libs: list[str],
+    options: CodegenOptions | None = None,
+) -> str:
     src = kernel_source(E2E_KERNELS)
     res, wd = vectorize(src, target, options)
     assert not res.unsupported, res.unsupported
@@ -823,20 +1156,29 @@ def build_e2e(target: str, cc: list[str], run: list[str], libs: list[str],
     protos = "\n".join(f"kern_t ref_{k}, vec_{k};" for k in E2E_NAMES)
     # reductions may reassociate (rtol); libmvec is within 4 ulp
     tol = {"vmath": "4, 0.0"}
-    calls = "\n".join(f'    bad |= run("{k}", ref_{k}, vec_{k}, {tol.get(k, "0, 1e-12")});' for k in E2E_NAMES)
-    driver = DRIVER.replace("KARGS", KARGS) % {"protos": protos, "calls": calls,
-                                               "sizes": ", ".join(map(str, SIZES))}
+    calls = "\n".join(
+        f'    bad |= run("{k}", ref_{k}, vec_{k}, {tol.get(k, "0, 1e-12")});' for k in E2E_NAMES
+    )
+    driver = DRIVER.replace("KARGS", KARGS) % {
+        "protos": protos,
+        "calls": calls,
+        "sizes": ", ".join(map(str, SIZES)),
+    }
     (wd / "main.c").write_text(driver)
     objs = []
     for name, prefix in (("kern.c", "ref_"), ("kern_vec.c", "vec_")):
         obj = wd / f"{name}.o"
-        out = subprocess.run([*cc, f"-DF(n)={prefix}##n", "-c", str(wd / name), "-o", str(obj)],
-                             capture_output=True, text=True)
+        out = subprocess.run(
+            [*cc, f"-DF(n)={prefix}##n", "-c", str(wd / name), "-o", str(obj)],
+            capture_output=True,
+            text=True,
+        )
         assert out.returncode == 0, f"{wd}\n{out.stderr[:4000]}"
         assert name == "kern.c" or "warning" not in out.stderr, out.stderr[:4000]
         objs.append(str(obj))
-    out = subprocess.run([*cc, str(wd / "main.c"), *objs, "-o", str(wd / "t"), *libs],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [*cc, str(wd / "main.c"), *objs, "-o", str(wd / "t"), *libs], capture_output=True, text=True
+    )
     assert out.returncode == 0, out.stderr[:4000]
     res2 = subprocess.run([*run, str(wd / "t")], capture_output=True, text=True, timeout=300)
     assert res2.returncode == 0 and "ALL OK" in res2.stdout, f"{wd}\n{res2.stdout}{res2.stderr}"
@@ -878,17 +1220,24 @@ def test_neon_plain_char_is_unsigned():
     assert not res.unsupported, res.unsupported
     protos = "kern_t ref_chars, vec_chars;"
     calls = '    bad |= run("chars", ref_chars, vec_chars, 0, 0.0);'
-    driver = DRIVER.replace("KARGS", KARGS) % {"protos": protos, "calls": calls,
-                                               "sizes": ", ".join(map(str, SIZES))}
+    driver = DRIVER.replace("KARGS", KARGS) % {
+        "protos": protos,
+        "calls": calls,
+        "sizes": ", ".join(map(str, SIZES)),
+    }
     (wd / "main.c").write_text(driver)
     cc = ["aarch64-linux-gnu-gcc", "-O2", "-static", "-ffp-contract=off"]
     objs = []
     for name, prefix in (("kern.c", "ref_"), ("kern_vec.c", "vec_")):
         obj = wd / f"{name}.o"
-        subprocess.run([*cc, f"-DF(n)={prefix}##n", "-c", str(wd / name), "-o", str(obj)], check=True)
+        subprocess.run(
+            [*cc, f"-DF(n)={prefix}##n", "-c", str(wd / name), "-o", str(obj)], check=True
+        )
         objs.append(str(obj))
     subprocess.run([*cc, str(wd / "main.c"), *objs, "-o", str(wd / "t"), "-lm"], check=True)
-    out = subprocess.run(["qemu-aarch64", str(wd / "t")], capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        ["qemu-aarch64", str(wd / "t")], capture_output=True, text=True, timeout=120
+    )
     assert "ALL OK" in out.stdout, out.stdout
 
 
@@ -932,18 +1281,34 @@ def test_cli_output_runs_on_avx512_and_neon():
     src, out = wd / "k.c", wd / "k_vec.c"
     src.write_text(CLI_KERNEL)
     exe = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "s2svec"
-    res = subprocess.run([str(exe), str(src), "-o", str(out), "--report"], capture_output=True, text=True)
+    res = subprocess.run(
+        [str(exe), str(src), "-o", str(out), "--report"], capture_output=True, text=True
+    )
     assert res.returncode == 0 and out.is_file(), res.stderr
-    assert "vectorized for avx512 with 8 lanes" in res.stderr and "vectorized for neon" in res.stderr, res.stderr
+    assert (
+        "vectorized for avx512 with 8 lanes" in res.stderr and "vectorized for neon" in res.stderr
+    ), res.stderr
     text = out.read_text()
     assert "__AVX512F__" in text and "__ARM_NEON" in text
-    builds = {"avx512": (["gcc", "-O2", "-ffp-contract=off", *load_target("avx512").cflags], [], ["-lmvec", "-lm"]),
-              "neon": (["aarch64-linux-gnu-gcc", "-O2", "-static", "-ffp-contract=off"], ["qemu-aarch64"], ["-lm"])}
+    builds = {
+        "avx512": (
+            ["gcc", "-O2", "-ffp-contract=off", *load_target("avx512").cflags],
+            [],
+            ["-lmvec", "-lm"],
+        ),
+        "neon": (
+            ["aarch64-linux-gnu-gcc", "-O2", "-static", "-ffp-contract=off"],
+            ["qemu-aarch64"],
+            ["-lm"],
+        ),
+    }
     for name, (cc, run, libs) in builds.items():
         outs = []
         for c in (src, out):
             binary = wd / f"{c.stem}_{name}"
-            b = subprocess.run([*cc, str(c), "-o", str(binary), *libs], capture_output=True, text=True)
+            b = subprocess.run(
+                [*cc, str(c), "-o", str(binary), *libs], capture_output=True, text=True
+            )
             assert b.returncode == 0, b.stderr[:3000]
             r = subprocess.run([*run, str(binary)], capture_output=True, text=True, timeout=120)
             assert r.returncode == 0, r.stderr

@@ -25,6 +25,7 @@ last two, and the NEON builds).
     .venv/bin/pytest -q -n 2 tests/test_compiler_bugs.py
     .venv/bin/pytest -q tests/test_compiler_bugs.py -k "select_negated_mask and gcc"
 """
+
 from __future__ import annotations
 
 import sys
@@ -33,7 +34,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "testsuite"))
-import differential as dt  # noqa: E402
+import differential as dt
 
 KERNELS = [
     "select_negated_mask",
@@ -46,8 +47,12 @@ KERNELS = [
 ]
 
 CASES = [
-    pytest.param(k, name, id=f"{k}-{name}",
-                 marks=[pytest.mark.skip(reason=r)] if (r := dt.skip_reason(c)) else [])
+    pytest.param(
+        k,
+        name,
+        id=f"{k}-{name}",
+        marks=[pytest.mark.skip(reason=r)] if (r := dt.skip_reason(c)) else [],
+    )
     for name, c in dt.CONFIGS.items()
     for k in KERNELS
 ]

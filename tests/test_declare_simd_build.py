@@ -20,6 +20,7 @@ object defines exactly the variants s2svec wrote, with the same sizes as in
 the build without OpenMP flags (where the compiler makes no clones at all).
 Variants of static functions are local symbols, as gcc's clones of them are.
 """
+
 from __future__ import annotations
 
 import re
@@ -122,8 +123,13 @@ class Abi:
 
 
 X86 = Abi("x86_64", ("gcc",), (), "nm", "__x86_64__")
-AARCH64 = Abi("aarch64", ("aarch64-linux-gnu-gcc", "-static"), ("qemu-aarch64",),
-              "aarch64-linux-gnu-nm", "__aarch64__")
+AARCH64 = Abi(
+    "aarch64",
+    ("aarch64-linux-gnu-gcc", "-static"),
+    ("qemu-aarch64",),
+    "aarch64-linux-gnu-nm",
+    "__aarch64__",
+)
 
 
 @dataclass(frozen=True)
@@ -186,16 +192,30 @@ def _reference(sources: Path, abi: Abi) -> str:
 def _symbols(nm: str, obj: Path) -> dict[str, tuple[str, str]]:
     """Defined symbol -> its nm type letter and size."""
     out = _run([nm, "--defined-only", "-S", str(obj)], obj.parent)
-    return {parts[-1]: (parts[-2], parts[1] if len(parts) == 4 else "")
-            for parts in (line.split() for line in out.splitlines()) if len(parts) >= 3}
+    return {
+        parts[-1]: (parts[-2], parts[1] if len(parts) == 4 else "")
+        for parts in (line.split() for line in out.splitlines())
+        if len(parts) >= 3
+    }
 
 
 def _compile(sources: Path, build: Build, openmp: str, stem: str) -> Path:
     """s2svec's output of ``stem``.c built by ``build`` with ``openmp`` (once)."""
     obj = sources / f"{stem}-{build.name}{openmp}.o"
     if not obj.exists():
-        _run([*build.cc, *build.flags, *_openmp(build.cc, openmp), "-ffp-contract=off", "-c",
-              f"{stem}_simd.c", "-o", obj.name], sources)
+        _run(
+            [
+                *build.cc,
+                *build.flags,
+                *_openmp(build.cc, openmp),
+                "-ffp-contract=off",
+                "-c",
+                f"{stem}_simd.c",
+                "-o",
+                obj.name,
+            ],
+            sources,
+        )
     return obj
 
 
@@ -224,20 +244,34 @@ def test_output_builds_with_openmp_flags(sources: Path, build: Build, openmp: st
     expected = _reference(sources, build.abi)
     main, defs = (_compile(sources, build, openmp, stem) for stem in ("main", "defs"))
     binary = f"{build.name}{openmp}"
-    _run([*build.abi.linker, *([openmp] if openmp else []), main.name, defs.name, "-o", binary,
-          "-lm"], sources)
+    _run(
+        [
+            *build.abi.linker,
+            *([openmp] if openmp else []),
+            main.name,
+            defs.name,
+            "-o",
+            binary,
+            "-lm",
+        ],
+        sources,
+    )
     assert _run([*build.abi.runner, f"./{binary}"], sources) == expected
 
     written = _variants_written((sources / "defs_simd.c").read_text(), build.abi.arch_macro)
     variants = {n: v for n, v in _symbols(build.abi.nm, defs).items() if n.startswith("_ZGV")}
-    assert written and variants.keys() == written, \
+    assert written and variants.keys() == written, (
         f"the object's variants are not the ones s2svec wrote: {sorted(variants)}"
+    )
     assert all(kind == "T" for kind, _ in variants.values())
     if openmp:  # the same code as where the compiler makes no clones at all
         plain = _symbols(build.abi.nm, _compile(sources, build, "", "defs"))
         assert variants == {n: v for n, v in plain.items() if n.startswith("_ZGV")}
-    statics = {n: kind for n, (kind, _) in _symbols(build.abi.nm, main).items()
-               if n.startswith("_ZGV") and n.rsplit("_", 1)[1] in STATIC_FUNCTIONS}
+    statics = {
+        n: kind
+        for n, (kind, _) in _symbols(build.abi.nm, main).items()
+        if n.startswith("_ZGV") and n.rsplit("_", 1)[1] in STATIC_FUNCTIONS
+    }
     assert all(kind == "t" for kind in statics.values()), f"global static variants: {statics}"
 
 
@@ -256,8 +290,9 @@ def test_gcc_openmp_callers_link_with_s2svec_variants(sources: Path, abi: Abi) -
     _run([cc, *flags, "-c", "main.c", "-o", f"main-{tag}.o"], sources)
     _run([cc, *flags, "-c", "defs_simd.c", "-o", f"defs-{tag}.o"], sources)
     undefined = _run([abi.nm, "-u", f"main-{tag}.o"], sources)
-    assert re.search(r"_ZGV\w+_(hcube|twice|plain|ext)\b", undefined), \
+    assert re.search(r"_ZGV\w+_(hcube|twice|plain|ext)\b", undefined), (
         "gcc's loops call none of defs.c's variants: the test proves nothing"
+    )
     _run([*abi.linker, f"main-{tag}.o", f"defs-{tag}.o", "-o", tag, "-lm"], sources)
     assert _run([*abi.runner, f"./{tag}"], sources) == expected
 
@@ -267,16 +302,22 @@ def test_line_directives_after_variants(tmp_path: Path) -> None:
     variants (and its noclone redeclaration) names the input's line."""
     _have("gcc")
     src = tmp_path / "lines.c"
-    src.write_text("#pragma omp declare simd notinbranch\n"
-                   "static double sq(double x) { return x * x; }\n"
-                   "int after(void)\n"
-                   "{\n"
-                   "    int unused_here;\n"
-                   "    return (int)sq(2.0);\n"
-                   "}\n")
+    src.write_text(
+        "#pragma omp declare simd notinbranch\n"
+        "static double sq(double x) { return x * x; }\n"
+        "int after(void)\n"
+        "{\n"
+        "    int unused_here;\n"
+        "    return (int)sq(2.0);\n"
+        "}\n"
+    )
     _run([sys.executable, "-m", "s2s", "lines.c", "-o", "out.c", "--line-directives"], tmp_path)
-    r = subprocess.run(["gcc", "-Wall", "-fopenmp-simd", "-c", "out.c", "-o", "out.o"],
-                       capture_output=True, text=True, cwd=tmp_path)
+    r = subprocess.run(
+        ["gcc", "-Wall", "-fopenmp-simd", "-c", "out.c", "-o", "out.o"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert r.returncode == 0, r.stderr
     assert re.search(r"lines\.c:5:\d+: warning: unused variable .unused_here.", r.stderr), r.stderr
 
@@ -285,40 +326,56 @@ EMISSION_CASES = [
     ("inline double f(double x){return x;}\n", "-std=gnu17", False),
     ("inline double f(double x){return x;}\n", "-std=gnu89", True),
     ("inline double f(double x){return x;}\ndouble f(double);\n", "-std=gnu17", True),
-    ("#define EXT extern\ninline double f(double x){return x;}\nEXT double f(double);\n",
-     "-std=gnu17", True),
-    ("#define INL inline\ninline double f(double);\nINL double f(double x){return x;}\n",
-     "-std=gnu17", False),
+    (
+        "#define EXT extern\ninline double f(double x){return x;}\nEXT double f(double);\n",
+        "-std=gnu17",
+        True,
+    ),
+    (
+        "#define INL inline\ninline double f(double);\nINL double f(double x){return x;}\n",
+        "-std=gnu17",
+        False,
+    ),
     ("extern inline double f(double x){return x;}\n", "-std=gnu17", True),
     ("extern inline double f(double x){return x;}\n", "-fgnu89-inline", False),
-    ("__attribute__((gnu_inline)) extern inline double f(double x){return x;}\n",
-     "-std=gnu17", False),
-    ("inline double f(double x){return x;}\nvoid g(void){ extern double f(double); }\n",
-     "-std=gnu17", False),
+    (
+        "__attribute__((gnu_inline)) extern inline double f(double x){return x;}\n",
+        "-std=gnu17",
+        False,
+    ),
+    (
+        "inline double f(double x){return x;}\nvoid g(void){ extern double f(double); }\n",
+        "-std=gnu17",
+        False,
+    ),
     ("static inline double f(double x){return x;}\n", "-std=gnu17", True),
     ("double f(double x){return x;}\n", "-std=gnu17", True),
 ]
 
 
 @pytest.mark.parametrize("text,mode,emitted", EMISSION_CASES)
-def test_which_definitions_gcc_emits(tmp_path: Path, text: str, mode: str,
-                                     emitted: bool) -> None:
+def test_which_definitions_gcc_emits(tmp_path: Path, text: str, mode: str, emitted: bool) -> None:
     """frontend.linkage agrees with gcc 12 on whether a definition (and so
     its simd clones) is emitted."""
     import clang.cindex as ci
+
     from s2s.frontend.linkage import is_emitted
+
     _have("gcc")
     src = tmp_path / "f.c"
-    src.write_text("#pragma omp declare simd notinbranch\n" + text
-                   + "double use(double x) { return f(x); }\n")
+    src.write_text(
+        "#pragma omp declare simd notinbranch\n" + text + "double use(double x) { return f(x); }\n"
+    )
     args = ["-std=gnu17", mode] if mode.startswith("-f") else [mode]
     _run(["gcc", "-O0", "-fopenmp-simd", *args, "-c", "f.c", "-o", "f.o"], tmp_path)
     gcc_clones = "_ZGVbN2v_f" in _symbols("nm", tmp_path / "f.o")
     assert gcc_clones == emitted
-    tu = ci.Index.create().parse(str(src), args=args,
-                                 options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
-    definition = next(c for c in tu.cursor.get_children()
-                      if c.spelling == "f" and c.is_definition())
+    tu = ci.Index.create().parse(
+        str(src), args=args, options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+    )
+    definition = next(
+        c for c in tu.cursor.get_children() if c.spelling == "f" and c.is_definition()
+    )
     assert is_emitted(definition) == emitted
 
 
@@ -329,9 +386,24 @@ def test_wrapper_builds_the_translation_with_openmp_flags(sources: Path, openmp:
     variants), and the object has s2svec's variants."""
     _have("gcc")
     obj = f"wrapped{openmp}.o"
-    r = subprocess.run([sys.executable, "-m", "s2s.wrapper", "gcc", "-O2", "-march=native",
-                        openmp, "-c", "defs.c", "-o", obj], capture_output=True, text=True,
-                       cwd=sources)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "s2s.wrapper",
+            "gcc",
+            "-O2",
+            "-march=native",
+            openmp,
+            "-c",
+            "defs.c",
+            "-o",
+            obj,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=sources,
+    )
     assert r.returncode == 0 and "s2svec-cc" not in r.stderr, r.stderr
     variants = {n for n in _symbols("nm", sources / obj) if n.startswith("_ZGV")}
     assert variants == _variants_written((sources / "defs_simd.c").read_text(), "__x86_64__")

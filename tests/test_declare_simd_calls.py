@@ -5,6 +5,7 @@ variant of its width when that variant's registers hold the loop's vectors
 as they are (testsuite/kernels/declare_simd_other_isa.c: a double loop of 4
 lanes on AVX2 calls float ``halve``'s SSE variant ``_ZGVbN4v_halve``, as
 gcc does); masked calls only where both sides pass masks alike."""
+
 from __future__ import annotations
 
 import json
@@ -19,22 +20,45 @@ KERNEL = ROOT / "testsuite" / "kernels" / "declare_simd_other_isa.c"
 def test_loops_call_other_isa_variants_of_their_width(tmp_path: Path) -> None:
     report = tmp_path / "r.json"
     out = tmp_path / "o.c"
-    proc = subprocess.run([sys.executable, "-m", "s2s", str(KERNEL), "-o", str(out), "-I",
-                           str(ROOT / "testsuite"), "--report=json", "--report-file", str(report)],
-                          cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "s2s",
+            str(KERNEL),
+            "-o",
+            str(out),
+            "-I",
+            str(ROOT / "testsuite"),
+            "--report=json",
+            "--report-file",
+            str(report),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
-    loops = {(e["name"].partition(":")[0], e["target"]): e for e in json.loads(report.read_text())
-             if e.get("kind") != "function"}
-    calls = {key: (e["width"], e["calls"].get("vector_variant", 0), e["calls"].get("serialized", 0))
-             for key, e in loops.items()}
+    loops = {
+        (e["name"].partition(":")[0], e["target"]): e
+        for e in json.loads(report.read_text())
+        if e.get("kind") != "function"
+    }
+    calls = {
+        key: (e["width"], e["calls"].get("vector_variant", 0), e["calls"].get("serialized", 0))
+        for key, e in loops.items()
+    }
     # the masked call's arm stores contiguously: on avx2 and neon it has an
     # all-true copy (transform.all_true) calling the unmasked variant; the
     # report counts the calls of the source, each once (the two names are
     # the call site's detail, checked in the text below)
     assert calls == {
-        ("mixed", "avx2"): (4, 1, 0), ("masked", "avx2"): (4, 1, 0),
-        ("mixed", "avx512"): (8, 1, 0), ("masked", "avx512"): (8, 0, 1),
-        ("mixed", "neon"): (2, 1, 0), ("masked", "neon"): (2, 1, 0),
+        ("mixed", "avx2"): (4, 1, 0),
+        ("masked", "avx2"): (4, 1, 0),
+        ("mixed", "avx512"): (8, 1, 0),
+        ("masked", "avx512"): (8, 0, 1),
+        ("mixed", "neon"): (2, 1, 0),
+        ("masked", "neon"): (2, 1, 0),
     }
     text = out.read_text()
     for name in ("_ZGVbN4v_halve((__m128)", "_ZGVbM4v_halve((__m128)", "_ZGVdN8v_halve((__m256)"):

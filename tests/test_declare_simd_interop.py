@@ -20,6 +20,7 @@ attributes its loop vectorizer does not read), so a clang-19 caller calls
 the scalar functions, which must still link and give the same results; the
 other way, s2svec's loops built by clang-19 call gcc's variants.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -129,8 +130,9 @@ def _reference(tmp: Path, cc: list[str], run: list[str]) -> str:
 
 @pytest.mark.parametrize("isa,flags", X86)
 @pytest.mark.parametrize("caller_cc", ["gcc", "clang-19"])
-def test_gcc_and_clang_callers_use_s2svec_variants(tmp_path: Path, isa: str, flags: list[str],
-                                                   caller_cc: str) -> None:
+def test_gcc_and_clang_callers_use_s2svec_variants(
+    tmp_path: Path, isa: str, flags: list[str], caller_cc: str
+) -> None:
     _have(caller_cc)
     if isa == "avx512" and not _avx512():
         pytest.skip("the host has no AVX-512")
@@ -141,8 +143,19 @@ def test_gcc_and_clang_callers_use_s2svec_variants(tmp_path: Path, isa: str, fla
     _run(["gcc", "-O2", *common, "-c", str(tmp_path / "defs_simd.c"), "-o", str(tmp_path / "d.o")])
     no_g = ["-DNO_G"] if (caller_cc, isa) == ("gcc", "avx512") else []
     expected = _reference(tmp_path, ["gcc", *no_g], [])
-    _run([caller_cc, "-O3", "-fopenmp-simd", *common, *no_g, "-c", str(caller), "-o",
-          str(tmp_path / "c.o")])
+    _run(
+        [
+            caller_cc,
+            "-O3",
+            "-fopenmp-simd",
+            *common,
+            *no_g,
+            "-c",
+            str(caller),
+            "-o",
+            str(tmp_path / "c.o"),
+        ]
+    )
     if caller_cc == "gcc":
         _calls_variants(tmp_path / "c.o")
     # clang-19 records the variants only in attributes its vectorizer does not
@@ -154,8 +167,9 @@ def test_gcc_and_clang_callers_use_s2svec_variants(tmp_path: Path, isa: str, fla
 
 @pytest.mark.parametrize("isa,flags", X86)
 @pytest.mark.parametrize("output_cc", ["gcc", "clang-19"])
-def test_s2svec_loops_call_gcc_variants(tmp_path: Path, isa: str, flags: list[str],
-                                        output_cc: str) -> None:
+def test_s2svec_loops_call_gcc_variants(
+    tmp_path: Path, isa: str, flags: list[str], output_cc: str
+) -> None:
     _have(output_cc)
     if isa == "avx512" and not _avx512():
         pytest.skip("the host has no AVX-512")
@@ -164,8 +178,17 @@ def test_s2svec_loops_call_gcc_variants(tmp_path: Path, isa: str, flags: list[st
     _s2svec(caller, tmp_path / "caller_simd.c")
     common = ["-ffp-contract=off", *flags]
     _run(["gcc", "-O3", "-fopenmp-simd", *common, "-c", str(defs), "-o", str(tmp_path / "d.o")])
-    _run([output_cc, "-O2", *common, "-c", str(tmp_path / "caller_simd.c"), "-o",
-          str(tmp_path / "c.o")])
+    _run(
+        [
+            output_cc,
+            "-O2",
+            *common,
+            "-c",
+            str(tmp_path / "caller_simd.c"),
+            "-o",
+            str(tmp_path / "c.o"),
+        ]
+    )
     _calls_variants(tmp_path / "c.o")
     _run(["gcc", str(tmp_path / "c.o"), str(tmp_path / "d.o"), "-o", str(tmp_path / "t")])
     assert _run([str(tmp_path / "t")]) == expected
@@ -191,11 +214,25 @@ def test_neon_both_ways(tmp_path: Path, direction: str) -> None:
         defs, caller_flags, defs_flags = tmp_path / "defs_simd.c", ["-O3", "-fopenmp-simd"], ["-O2"]
     else:  # s2svec-caller, s2svec-caller-clang19
         _s2svec(caller, tmp_path / "caller_simd.c")
-        caller, caller_flags, defs_flags = tmp_path / "caller_simd.c", ["-O2"], ["-O3", "-fopenmp-simd"]
+        caller, caller_flags, defs_flags = (
+            tmp_path / "caller_simd.c",
+            ["-O2"],
+            ["-O3", "-fopenmp-simd"],
+        )
     _run([cc, *defs_flags, "-ffp-contract=off", "-c", str(defs), "-o", str(tmp_path / "d.o")])
-    _run([*caller_cc, *caller_flags, "-ffp-contract=off", "-c", str(caller), "-o",
-          str(tmp_path / "c.o")])
-    _calls_variants(tmp_path / "c.o", "aarch64-linux-gnu-nm" if shutil.which(
-        "aarch64-linux-gnu-nm") else "nm")
+    _run(
+        [
+            *caller_cc,
+            *caller_flags,
+            "-ffp-contract=off",
+            "-c",
+            str(caller),
+            "-o",
+            str(tmp_path / "c.o"),
+        ]
+    )
+    _calls_variants(
+        tmp_path / "c.o", "aarch64-linux-gnu-nm" if shutil.which("aarch64-linux-gnu-nm") else "nm"
+    )
     _run([cc, "-static", str(tmp_path / "c.o"), str(tmp_path / "d.o"), "-o", str(tmp_path / "t")])
     assert _run(["qemu-aarch64", str(tmp_path / "t")]) == expected

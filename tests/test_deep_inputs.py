@@ -4,19 +4,22 @@ gcc compiles them; s2svec must vectorize them, or leave the loop scalar with
 an "expression nested too deeply" warning at the statement, never end in a
 Python traceback (s2s/deep.py explains how the walkers get their depth).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-
 from hostile_support import compile_everywhere, vectorize
+
 from s2s import deep, driver
 
 
 def loop(expr: str, out: str = "o[i]") -> str:
-    return ("void f(double *o, const double *a, int n)\n{\n#pragma omp simd\n"
-            f"    for (int i = 0; i < n; i++)\n        {out} = {expr};\n}}\n")
+    return (
+        "void f(double *o, const double *a, int n)\n{\n#pragma omp simd\n"
+        f"    for (int i = 0; i < n; i++)\n        {out} = {expr};\n}}\n"
+    )
 
 
 @pytest.mark.parametrize("terms", [200, 2000])
@@ -60,8 +63,10 @@ def test_long_conditional_chain(tmp_path: Path) -> None:
 
 def test_loop_of_two_thousand_statements(tmp_path: Path) -> None:
     body = "\n".join(f"        o[i] += a[i] * {k}.0;" for k in range(2000))
-    code = ("void f(double *o, const double *a, int n)\n{\n#pragma omp simd\n"
-            f"    for (int i = 0; i < n; i++) {{\n{body}\n    }}\n}}\n")
+    code = (
+        "void f(double *o, const double *a, int n)\n{\n#pragma omp simd\n"
+        f"    for (int i = 0; i < n; i++) {{\n{body}\n    }}\n}}\n"
+    )
     r = vectorize(tmp_path, code)
     assert r.returncode == 0, r.stderr
     assert r.vectorized_loops() == 1, r.stderr
@@ -70,8 +75,10 @@ def test_loop_of_two_thousand_statements(tmp_path: Path) -> None:
 def test_nested_blocks_and_ifs(tmp_path: Path) -> None:
     depth = 1000
     ifs = "".join(f"if (n > {k}) " for k in range(depth))
-    code = ("void f(double *o, const double *a, int n)\n{\n#pragma omp simd\n"
-            f"    for (int i = 0; i < n; i++) {{ {'{' * depth} {ifs} o[i] = a[i]; {'}' * depth} }}\n}}\n")
+    code = (
+        "void f(double *o, const double *a, int n)\n{\n#pragma omp simd\n"
+        f"    for (int i = 0; i < n; i++) {{ {'{' * depth} {ifs} o[i] = a[i]; {'}' * depth} }}\n}}\n"
+    )
     r = vectorize(tmp_path, code)
     assert r.returncode == 0, r.stderr
     assert r.vectorized_loops() == 1, r.stderr
@@ -90,14 +97,17 @@ def test_large_file(tmp_path: Path) -> None:
     assert r.vectorized_loops() == 4, r.stderr
 
 
-def test_beyond_the_depth_limit_stays_scalar(tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_beyond_the_depth_limit_stays_scalar(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Past ``DEPTH_LIMIT`` the statement is reported, not a traceback."""
     monkeypatch.setattr(deep, "DEPTH_LIMIT", 3000)
     src = tmp_path / "k.c"
-    src.write_text(loop("(" * 5000 + "a[i]" + ")" * 5000) +
-                   loop(" + ".join(["a[i]"] * 3000)).replace("void f(", "void g(") +
-                   loop("a[i] * 2.0").replace("void f(", "void h("))
+    src.write_text(
+        loop("(" * 5000 + "a[i]" + ")" * 5000)
+        + loop(" + ".join(["a[i]"] * 3000)).replace("void f(", "void g(")
+        + loop("a[i] * 2.0").replace("void f(", "void h(")
+    )
     result = driver.run(str(src), driver.Options(targets=["avx2"]))
     assert result.warnings == [
         f"{src}:5:9: warning: loop not vectorized: expression nested too deeply",
@@ -107,20 +117,23 @@ def test_beyond_the_depth_limit_stays_scalar(tmp_path: Path,
 
 
 def test_without_a_big_stack_thread_deep_input_is_still_a_warning(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capfd: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
     """Where no thread with a 1 GiB stack can be made (ulimit -v), the file is
     processed on the caller's stack with its recursion limit."""
     import threading
 
     def refuse(self: threading.Thread) -> None:
         raise RuntimeError("can't start new thread")
+
     monkeypatch.setattr(threading.Thread, "start", refuse)
     src = tmp_path / "k.c"
-    src.write_text(loop(" + ".join(["a[i]"] * 3000)) +
-                   loop("a[i] * 2.0").replace("void f(", "void h("))
+    src.write_text(
+        loop(" + ".join(["a[i]"] * 3000)) + loop("a[i] * 2.0").replace("void f(", "void h(")
+    )
     result = driver.run(str(src), driver.Options(targets=["avx2"]))
     assert result.warnings == [
-        f"{src}:5:9: warning: loop not vectorized: expression nested too deeply"]
+        f"{src}:5:9: warning: loop not vectorized: expression nested too deeply"
+    ]
     assert len(result.loops) == 1
     assert "Exception ignored" not in capfd.readouterr().err

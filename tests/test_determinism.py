@@ -2,6 +2,7 @@
 ccache rely on it).  Sets of IR objects iterate in the order of their
 addresses, which differ from run to run: a pass that walked ``set(users)``
 made the refill region of xs_lookup with one phi or two on different runs."""
+
 from __future__ import annotations
 
 import re
@@ -15,17 +16,24 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_no_pass_iterates_over_a_set() -> None:
     """Deduplicate with ``dict.fromkeys`` (insertion order), never ``set``."""
     loops = re.compile(r"\bfor\b[^\n]*\bin\s+(set|frozenset)\(")
-    offenders = [f"{p.relative_to(ROOT)}:{n}" for p in sorted((ROOT / "s2s").rglob("*.py"))
-                 for n, line in enumerate(p.read_text().splitlines(), 1) if loops.search(line)]
+    offenders = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in sorted((ROOT / "s2s").rglob("*.py"))
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if loops.search(line)
+    ]
     assert not offenders, offenders
 
 
 def test_same_output_on_every_run(tmp_path: Path) -> None:
-    src = ROOT / "bench" / "kernels" / "xs_lookup.c"   # refill: SSA repair of many uses
+    src = ROOT / "bench" / "kernels" / "xs_lookup.c"  # refill: SSA repair of many uses
     outputs = set()
     for run in range(4):
         out = tmp_path / f"out{run}.c"
-        subprocess.run([sys.executable, "-m", "s2s", str(src), "-o", str(out),
-                        "--target", "avx2"], check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "s2s", str(src), "-o", str(out), "--target", "avx2"],
+            check=True,
+            capture_output=True,
+        )
         outputs.add(out.read_text())
     assert len(outputs) == 1

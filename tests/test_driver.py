@@ -1,4 +1,5 @@
 """The driver and command line: splicing, dispatch, preludes, reports, debug views."""
+
 from __future__ import annotations
 
 import configparser
@@ -42,19 +43,40 @@ double scale(double x, double k) { return x * k; }
 def s2svec(tmp_path: Path, *args: str, source: str = SOURCE) -> subprocess.CompletedProcess[str]:
     src = tmp_path / "k.c"
     src.write_text(source)
-    return subprocess.run([sys.executable, "-m", "s2s", str(src), "-o", str(tmp_path / "out.c"), *args],
-                          capture_output=True, text=True, cwd=tmp_path)
+    return subprocess.run(
+        [sys.executable, "-m", "s2s", str(src), "-o", str(tmp_path / "out.c"), *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
 
 
 def test_json_report_schema_and_counts(tmp_path: Path) -> None:
     r = s2svec(tmp_path, "--report=json", "--report-file", str(tmp_path / "r.json"))
     assert r.returncode == 0, r.stderr
     entries = json.loads((tmp_path / "r.json").read_text())
-    keys = {"file", "line", "kind", "name", "vectorized", "reason", "target", "width",
-            "branches", "loops", "memory", "calls", "boscc", "allocas", "call_sites"}
+    keys = {
+        "file",
+        "line",
+        "kind",
+        "name",
+        "vectorized",
+        "reason",
+        "target",
+        "width",
+        "branches",
+        "loops",
+        "memory",
+        "calls",
+        "boscc",
+        "allocas",
+        "call_sites",
+    }
     assert all(set(e) == keys for e in entries)
-    assert all(set(e["calls"]) == {"vector_variant", "vector_math", "serialized", "inlined"}
-               for e in entries)
+    assert all(
+        set(e["calls"]) == {"vector_variant", "vector_math", "serialized", "inlined"}
+        for e in entries
+    )
     loops = [e for e in entries if e["kind"] == "loop"]
     assert sorted(e["target"] for e in loops) == ["avx2", "avx512", "neon"]
     by_target = {e["target"]: e for e in loops}
@@ -81,8 +103,9 @@ def test_text_report_is_compiler_style(tmp_path: Path) -> None:
     r = s2svec(tmp_path, "--report", "--target", "avx2")
     assert r.returncode == 0
     assert "k.c:11:5: remark: loop vectorized for avx2 with 4 lanes" in r.stderr
-    assert "k.c:19:1: remark: function '_ZGVdN4vu_scale' vectorized for avx2 with 4 lanes" \
-        in r.stderr
+    assert (
+        "k.c:19:1: remark: function '_ZGVdN4vu_scale' vectorized for avx2 with 4 lanes" in r.stderr
+    )
 
 
 CASCADE = """\
@@ -102,11 +125,18 @@ void f(int n, const double *x, double *y)
 """
 
 
-@pytest.mark.parametrize("target, flag, boscc, all_true", [
-    ("avx2", (), 1, 1), ("avx2", ("--no-all-true",), 1, 0), ("avx2", ("--no-boscc",), 0, 0),
-    ("avx512", (), 1, 0)])    # all_true_paths = false: its masked stores are cheap
+@pytest.mark.parametrize(
+    "target, flag, boscc, all_true",
+    [
+        ("avx2", (), 1, 1),
+        ("avx2", ("--no-all-true",), 1, 0),
+        ("avx2", ("--no-boscc",), 0, 0),
+        ("avx512", (), 1, 0),
+    ],
+)  # all_true_paths = false: its masked stores are cheap
 def test_text_report_notes_where_gadgets_and_all_true_paths_went(
-        tmp_path: Path, target: str, flag: tuple[str, ...], boscc: int, all_true: int) -> None:
+    tmp_path: Path, target: str, flag: tuple[str, ...], boscc: int, all_true: int
+) -> None:
     r = s2svec(tmp_path, "--report", "--target", target, *flag, source=CASCADE)
     assert r.returncode == 0, r.stderr
     assert f"k.c:4:5: remark: loop vectorized for {target}" in r.stderr
@@ -138,21 +168,34 @@ void f(int n, const double *r, double *y)
 """
 
 
-@pytest.mark.parametrize("flags, gadgets", [
-    ((), 4),                              # else arms of lines 7, 9 (log, exp below), both arms of 9, exp of 11
-    (("--boscc-threshold", "1"), 6),      # every arm that may be skipped
-    (("--boscc-threshold", "1000"), 0),
-    (("--no-boscc",), 0)])
+@pytest.mark.parametrize(
+    "flags, gadgets",
+    [
+        ((), 4),  # else arms of lines 7, 9 (log, exp below), both arms of 9, exp of 11
+        (("--boscc-threshold", "1"), 6),  # every arm that may be skipped
+        (("--boscc-threshold", "1000"), 0),
+        (("--no-boscc",), 0),
+    ],
+)
 def test_json_report_counts_nested_gadgets(
-        tmp_path: Path, flags: tuple[str, ...], gadgets: int) -> None:
-    r = s2svec(tmp_path, "--report=json", "--report-file", str(tmp_path / "r.json"),
-               "--target", "avx512", *flags, source=ELSE_IF_CASCADE)
+    tmp_path: Path, flags: tuple[str, ...], gadgets: int
+) -> None:
+    r = s2svec(
+        tmp_path,
+        "--report=json",
+        "--report-file",
+        str(tmp_path / "r.json"),
+        "--target",
+        "avx512",
+        *flags,
+        source=ELSE_IF_CASCADE,
+    )
     assert r.returncode == 0, r.stderr
     [entry] = json.loads((tmp_path / "r.json").read_text())
     assert entry["vectorized"] and entry["branches"]["divergent"] == 3
     assert entry["boscc"] == gadgets
     out = (tmp_path / "out.c").read_text()
-    assert out.count("_boscc:") == gadgets   # one skip target per gadget in the C
+    assert out.count("_boscc:") == gadgets  # one skip target per gadget in the C
 
 
 def test_everything_else_is_byte_identical(tmp_path: Path) -> None:
@@ -162,12 +205,12 @@ def test_everything_else_is_byte_identical(tmp_path: Path) -> None:
     pragma_at = SOURCE.index("    #pragma omp simd")
     loop_end = SOURCE.index("    return s;")
     # text before the function holding the loop, and after the loop, is unchanged
-    head = SOURCE[:SOURCE.index("double kern")]
+    head = SOURCE[: SOURCE.index("double kern")]
     assert out.startswith(head)
     # ... up to the vector variants of 'scale', appended after its definition
     tail = SOURCE[loop_end:]
-    assert tail in out and out[out.index(tail) + len(tail):].startswith("#if defined(__x86_64__)")
-    assert SOURCE[SOURCE.index("double kern"):pragma_at] in out
+    assert tail in out and out[out.index(tail) + len(tail) :].startswith("#if defined(__x86_64__)")
+    assert SOURCE[SOURCE.index("double kern") : pragma_at] in out
     # the original loop is kept in the #else branch (after its marker), pragma included
     line = SOURCE[:pragma_at].count("\n") + 1
     marker = f"/* s2svec branch: scalar code of the loop at {tmp_path / 'k.c'}:{line}:5 */"
@@ -184,11 +227,17 @@ def test_prelude_comes_after_feature_macros(tmp_path: Path) -> None:
 def test_dispatch_is_widest_first(tmp_path: Path) -> None:
     r = s2svec(tmp_path, "--target", "neon,avx2,avx512")
     out = (tmp_path / "out.c").read_text()
-    body = out[out.index("double kern"):]
-    avx512 = ("#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)"
-              " && defined(__AVX512DQ__) && defined(__FMA__)")
-    assert (body.index(avx512) < body.index("#elif defined(__AVX2__) && defined(__FMA__)")
-            < body.index("#elif defined(__ARM_NEON)") < body.index("#else"))
+    body = out[out.index("double kern") :]
+    avx512 = (
+        "#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)"
+        " && defined(__AVX512DQ__) && defined(__FMA__)"
+    )
+    assert (
+        body.index(avx512)
+        < body.index("#elif defined(__AVX2__) && defined(__FMA__)")
+        < body.index("#elif defined(__ARM_NEON)")
+        < body.index("#else")
+    )
 
 
 def test_unannotated_file_is_byte_identical(tmp_path: Path) -> None:
@@ -221,8 +270,16 @@ void f(int *out, const int *a, int n) {
 
 
 def test_emit_cfg_shows_the_region_before_and_after_linearization(tmp_path: Path) -> None:
-    r = s2svec(tmp_path, "--target", "avx2", "--emit-cfg", str(tmp_path / "cfg"),
-               "--print-after", "linearize", source=DIVERGENT_LOOP)
+    r = s2svec(
+        tmp_path,
+        "--target",
+        "avx2",
+        "--emit-cfg",
+        str(tmp_path / "cfg"),
+        "--print-after",
+        "linearize",
+        source=DIVERGENT_LOOP,
+    )
     assert r.returncode == 0, r.stderr
     before = (tmp_path / "cfg" / "k.c.2.before.dot").read_text()
     after = (tmp_path / "cfg" / "k.c.2.after.dot").read_text()
@@ -238,11 +295,14 @@ def test_print_after_names_an_unknown_pass(tmp_path: Path) -> None:
 
 def test_help_and_readme_name_every_pass(tmp_path: Path) -> None:
     from s2s.pipeline import PASS_NAMES
+
     r = s2svec(tmp_path, "--help", source=DIVERGENT_LOOP)
     readme = (Path(__file__).resolve().parents[1] / "README.rst").read_text()
     help_text = " ".join(re.sub(r"(\w-)\n\s+", r"\1", r.stdout).split())  # argparse wraps at '-'
     for name in PASS_NAMES:
-        assert f" {name}," in help_text or f" {name};" in help_text or f"({name}," in help_text, name
+        assert f" {name}," in help_text or f" {name};" in help_text or f"({name}," in help_text, (
+            name
+        )
         assert f"``{name}``" in readme, name
 
 

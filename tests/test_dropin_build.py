@@ -10,6 +10,7 @@
   programs print the same; generated files are kept and made again when a
   header changes.
 """
+
 from __future__ import annotations
 
 import os
@@ -56,8 +57,9 @@ def env(**extra: str) -> dict[str, str]:
 
 
 def wrap(*args: str, cwd: Path, **extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*WRAPPER, *args], capture_output=True, text=True, cwd=cwd,
-                          env=env(**extra), check=False)
+    return subprocess.run(
+        [*WRAPPER, *args], capture_output=True, text=True, cwd=cwd, env=env(**extra), check=False
+    )
 
 
 def write(folder: Path, **files: str) -> None:
@@ -69,16 +71,19 @@ def write(folder: Path, **files: str) -> None:
 
 
 def test_wrapper_compiles_the_translation_with_diagnostics_at_the_users_lines(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     write(tmp_path, k__c=LOOP_THEN_WARNING)
-    done = wrap("gcc", "-O2", "-mavx2", "-mfma", "-Wall", "-c", "k.c", cwd=tmp_path,
-                S2SVEC_FLAGS="--report")
+    done = wrap(
+        "gcc", "-O2", "-mavx2", "-mfma", "-Wall", "-c", "k.c", cwd=tmp_path, S2SVEC_FLAGS="--report"
+    )
     assert done.returncode == 0, done.stderr
     assert "k.c:7:9: warning: unused variable" in done.stderr
     assert "k.c:4:1: remark: loop vectorized for avx2" in done.stderr
     assert "s2svec-cc-" not in done.stderr  # no temporary names
-    symbols = subprocess.run(["nm", str(tmp_path / "k.o")], capture_output=True, text=True,
-                             check=True).stdout
+    symbols = subprocess.run(
+        ["nm", str(tmp_path / "k.o")], capture_output=True, text=True, check=True
+    ).stdout
     assert "_ZGVdN4v_exp" in symbols  # the vector code was compiled
 
 
@@ -86,22 +91,29 @@ def test_wrapper_debug_information_names_the_users_file(tmp_path: Path) -> None:
     write(tmp_path, k__c=LOOP_THEN_WARNING)
     done = wrap("gcc", "-O1", "-g", "-mavx2", "-mfma", "-c", "k.c", cwd=tmp_path)
     assert done.returncode == 0 and done.stderr == "", done.stderr  # no fall-back
-    symbols = subprocess.run(["nm", "k.o"], cwd=tmp_path, capture_output=True, text=True,
-                             check=True).stdout
+    symbols = subprocess.run(
+        ["nm", "k.o"], cwd=tmp_path, capture_output=True, text=True, check=True
+    ).stdout
     assert "_ZGVdN4v_exp" in symbols  # built from the translation
-    lines = subprocess.run(["objdump", "--dwarf=decodedline", "--dwarf=info", "k.o"],
-                           cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    lines = subprocess.run(
+        ["objdump", "--dwarf=decodedline", "--dwarf=info", "k.o"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert "k.c" in lines and "s2svec-cc-" not in lines
 
 
 def test_wrapper_dependency_files_name_the_users_file(tmp_path: Path) -> None:
-    write(tmp_path, k__c='#include "k.h"\n' + LOOP_THEN_WARNING, k__h="#define K 1\n",
-          main__c=MAIN)
+    write(tmp_path, k__c='#include "k.h"\n' + LOOP_THEN_WARNING, k__h="#define K 1\n", main__c=MAIN)
     (tmp_path / "obj").mkdir()
-    for args, depfile in ((["-MMD", "-MP", "-c", "k.c", "-o", "obj/k.o"], "obj/k.d"),
-                          (["-MMD", "-MF", "deps.d", "-c", "k.c"], "deps.d"),
-                          (["-MD", "-c", "k.c"], "k.d"),
-                          (["-MMD", "main.c", "k.c", "-o", "prog"], "prog.d")):
+    for args, depfile in (
+        (["-MMD", "-MP", "-c", "k.c", "-o", "obj/k.o"], "obj/k.d"),
+        (["-MMD", "-MF", "deps.d", "-c", "k.c"], "deps.d"),
+        (["-MD", "-c", "k.c"], "k.d"),
+        (["-MMD", "main.c", "k.c", "-o", "prog"], "prog.d"),
+    ):
         done = wrap("gcc", "-O2", *args, cwd=tmp_path)
         assert done.returncode == 0 and "s2svec-cc" not in done.stderr, done.stderr
         text = (tmp_path / depfile).read_text()
@@ -124,8 +136,7 @@ def test_wrapper_falls_back_to_the_original_file_with_a_warning(tmp_path: Path) 
     done = wrap("gcc", "-O2", "-c", "k.c", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "simdlen" in done.stderr
-    assert "s2svec-cc: warning: k.c: s2svec failed; compiling the original file" \
-        in done.stderr
+    assert "s2svec-cc: warning: k.c: s2svec failed; compiling the original file" in done.stderr
     assert (tmp_path / "k.o").exists()
 
 
@@ -134,16 +145,19 @@ def test_wrapper_reports_the_compilers_own_errors_once(tmp_path: Path) -> None:
     done = wrap("gcc", "-O2", "-c", "k.c", cwd=tmp_path)
     assert done.returncode != 0
     assert "error: expected expression before" in done.stderr  # gcc's message
-    assert "s2svec-cc: warning" not in done.stderr and "k.c:9:27: error: expected " \
-        "expression\n" not in done.stderr  # not s2svec's as well
+    assert (
+        "s2svec-cc: warning" not in done.stderr
+        and "k.c:9:27: error: expected expression\n" not in done.stderr
+    )  # not s2svec's as well
 
 
 def test_wrapper_takes_a_launcher_before_the_compiler(tmp_path: Path) -> None:
     write(tmp_path, k__c=LOOP_THEN_WARNING)
     done = wrap("env", "gcc", "-O2", "-mavx2", "-mfma", "-c", "k.c", cwd=tmp_path)
     assert done.returncode == 0 and done.stderr == "", done.stderr
-    symbols = subprocess.run(["nm", "k.o"], cwd=tmp_path, capture_output=True, text=True,
-                             check=True).stdout
+    symbols = subprocess.run(
+        ["nm", "k.o"], cwd=tmp_path, capture_output=True, text=True, check=True
+    ).stdout
     assert "_ZGVdN4v_exp" in symbols
 
 
@@ -158,15 +172,22 @@ def test_wrapper_usage_and_plain_calls(tmp_path: Path) -> None:
 
 
 def make(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(["make", "-s", f"S2SVEC={BIN / 's2svec'}", *args], cwd=folder,
-                          capture_output=True, text=True, env=env(), check=False)
+    done = subprocess.run(
+        ["make", "-s", f"S2SVEC={BIN / 's2svec'}", *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        env=env(),
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return done
 
 
 def run(program: Path) -> str:
-    return subprocess.run([str(program)], capture_output=True, text=True, env=env(),
-                          check=True).stdout
+    return subprocess.run(
+        [str(program)], capture_output=True, text=True, env=env(), check=True
+    ).stdout
 
 
 @pytest.fixture
@@ -216,19 +237,33 @@ def test_example_header_change_generates_the_files_again(project: Path) -> None:
     assert "0x1.8000000000000p-1" in (project / "kernels_simd.c").read_text()  # SCALE's check: 0.75
 
 
-@pytest.mark.skipif(shutil.which("aarch64-linux-gnu-gcc") is None or
-                    shutil.which("qemu-aarch64") is None, reason="no aarch64 cross tools")
+@pytest.mark.skipif(
+    shutil.which("aarch64-linux-gnu-gcc") is None or shutil.which("qemu-aarch64") is None,
+    reason="no aarch64 cross tools",
+)
 def test_wrapper_around_a_cross_compiler_makes_neon_code(tmp_path: Path) -> None:
     write(tmp_path, k__c=LOOP_THEN_WARNING, main__c=MAIN)
-    done = wrap("aarch64-linux-gnu-gcc", "-O2", "-static", "k.c", "main.c", "-lm", "-o",
-                "prog", cwd=tmp_path, S2SVEC_FLAGS="--report")
+    done = wrap(
+        "aarch64-linux-gnu-gcc",
+        "-O2",
+        "-static",
+        "k.c",
+        "main.c",
+        "-lm",
+        "-o",
+        "prog",
+        cwd=tmp_path,
+        S2SVEC_FLAGS="--report",
+    )
     assert done.returncode == 0, done.stderr  # no -lmvec: AArch64 glibc 2.36 has none
     assert "remark: loop vectorized for neon" in done.stderr
     assert "avx" not in done.stderr and "s2svec-cc: warning" not in done.stderr
-    run = subprocess.run(["qemu-aarch64", "./prog"], cwd=tmp_path, capture_output=True,
-                         text=True, check=True)
+    run = subprocess.run(
+        ["qemu-aarch64", "./prog"], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
     native = wrap("gcc", "-O2", "k.c", "main.c", "-lm", "-o", "prog_x86", cwd=tmp_path)
     assert native.returncode == 0, native.stderr
-    reference = subprocess.run(["./prog_x86"], cwd=tmp_path, capture_output=True, text=True,
-                               check=True)
+    reference = subprocess.run(
+        ["./prog_x86"], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
     assert run.stdout == reference.stdout

@@ -7,6 +7,7 @@ intrinsics; one program per target runs them all on the same inputs as the
 region run once per lane by the IR interpreter.  Results and the memory the
 regions write must be equal.  NEON runs under qemu-aarch64.
 """
+
 from __future__ import annotations
 
 import random
@@ -15,6 +16,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from test_codegen_kit import require_target
+from transform_gen import OUT, TABLE, arg_shapes, build_region
 
 from s2s.analysis.divergence import DivergenceInfo
 from s2s.analysis.memory import MemoryAccesses
@@ -26,8 +29,6 @@ from s2s.ir.interpreter import Memory, run_lanes
 from s2s.ir.types import I32
 from s2s.pipeline import PIPELINE, run_passes
 from s2s.transform.passes import PassState
-from test_codegen_kit import require_target
-from transform_gen import OUT, TABLE, arg_shapes, build_region
 
 SEEDS = range(int(__import__("os").environ.get("S2S_EMIT_SEEDS", "16")))
 LANES = {"avx2": 8, "avx512": 8, "neon": 4}
@@ -54,8 +55,12 @@ def _expected(seed: int, width: int) -> str:
 
 
 def _line(seed: int, results: list[list[object]], out: list[object]) -> str:
-    return f"{seed}: " + " | ".join(" ".join(map(str, r)) for r in results) + \
-        " | " + " ".join(map(str, out))
+    return (
+        f"{seed}: "
+        + " | ".join(" ".join(map(str, r)) for r in results)
+        + " | "
+        + " ".join(map(str, out))
+    )
 
 
 def _function(seed: int, target_name: str) -> tuple[str, set]:
@@ -67,13 +72,18 @@ def _function(seed: int, target_name: str) -> tuple[str, set]:
     vf = widen_to_vector_ir(fn, state.get(DivergenceInfo), width, state.get(MemoryAccesses))
     assert vf.arg_forms == ["vector", "lane0", "scalar", "scalar", "scalar"]
     results = [f"res{k}" for k in range(3)]
-    em = VectorIREmitter(vf.fn, width, load_target(target_name), ["", "id", "u", "a", "out"],
-                         results, "s2s_end")
+    em = VectorIREmitter(
+        vf.fn, width, load_target(target_name), ["", "id", "u", "a", "out"], results, "s2s_end"
+    )
     em.names[vf.fn.args[0]] = "lane"
     em.decls.append(em.decl_of(vf.fn.args[0].type, "lane"))
     body = em.emit()
-    lines = [f"static void region_{seed}(const int32_t *lane_in, int32_t u, int32_t *a, "
-             f"int32_t *out, int32_t *results)", "{", "    const int32_t id = 0;"]
+    lines = [
+        f"static void region_{seed}(const int32_t *lane_in, int32_t u, int32_t *a, "
+        f"int32_t *out, int32_t *results)",
+        "{",
+        "    const int32_t id = 0;",
+    ]
     lines += [f"    {d};" for d in body.decls]
     lines.append("    " + em.load_lanes(vf.fn.args[0].type, "lane", "lane_in"))
     lines += ["    " + line for line in body.lines]
@@ -94,19 +104,23 @@ def _program(target_name: str) -> str:
     main = ["int main(void)", "{"]
     for seed in SEEDS:
         lanes, u = _inputs(seed, width)
-        main += ["    {",
-                 f"        int32_t lane[{width}] = {{{', '.join(map(str, lanes))}}};",
-                 f"        int32_t a[{TABLE}] = {{{', '.join(map(str, _table()))}}};",
-                 f"        int32_t out[{OUT}] = {{0}};",
-                 f"        int32_t results[{3 * width}];",
-                 f"        region_{seed}(lane, {u}, a, out, results);",
-                 f'        printf("{seed}:");',
-                 "        for (int r = 0; r < 3; r++) {",
-                 f"            for (int k = 0; k < {width}; k++) printf(\" %d\", "
-                 f"results[r * {width} + k]);",
-                 '            printf(" |");', "        }",
-                 f"        for (int k = 0; k < {OUT}; k++) printf(\" %d\", out[k]);",
-                 '        printf("\\n");', "    }"]
+        main += [
+            "    {",
+            f"        int32_t lane[{width}] = {{{', '.join(map(str, lanes))}}};",
+            f"        int32_t a[{TABLE}] = {{{', '.join(map(str, _table()))}}};",
+            f"        int32_t out[{OUT}] = {{0}};",
+            f"        int32_t results[{3 * width}];",
+            f"        region_{seed}(lane, {u}, a, out, results);",
+            f'        printf("{seed}:");',
+            "        for (int r = 0; r < 3; r++) {",
+            f'            for (int k = 0; k < {width}; k++) printf(" %d", '
+            f"results[r * {width} + k]);",
+            '            printf(" |");',
+            "        }",
+            f'        for (int k = 0; k < {OUT}; k++) printf(" %d", out[k]);',
+            '        printf("\\n");',
+            "    }",
+        ]
     main += ["    return 0;", "}"]
     head = prelude(load_target(target_name), needs)
     return "\n".join([head, "#include <stdio.h>", "#include <stdint.h>", *functions, *main]) + "\n"
@@ -127,8 +141,12 @@ def test_emitted_c_computes_what_the_lanes_do(tmp_path: Path, target_name: str) 
         cc, run = ["aarch64-linux-gnu-gcc", "-static"], ["qemu-aarch64", str(exe)]
     else:
         cc, run = ["gcc", *target.cflags], [str(exe)]
-    build = subprocess.run([*cc, "-O1", "-std=gnu17", "-o", str(exe), str(src), "-lm"],
-                           capture_output=True, text=True, timeout=300)
+    build = subprocess.run(
+        [*cc, "-O1", "-std=gnu17", "-o", str(exe), str(src), "-lm"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert build.returncode == 0, build.stderr[-3000:]
     got = subprocess.run(run, capture_output=True, text=True, timeout=120)
     assert got.returncode == 0, got.stderr

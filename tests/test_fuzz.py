@@ -17,6 +17,7 @@ functions; test_batch_holds_the_divergent_constructs keeps it so.
     .venv/bin/pytest -q tests/test_fuzz.py -k 'seed_17]'
     .venv/bin/python testsuite/fuzz/run.py --small --seeds 17 --configs all   # one seed, whole matrix
 """
+
 from __future__ import annotations
 
 import sys
@@ -26,14 +27,17 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "testsuite" / "fuzz"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import run  # noqa: E402
-from generate import generate  # noqa: E402
-from test_fuzz_generator import (BUILD_FEATURES, DECLARE_SIMD_FEATURES,  # noqa: E402
-                                 DIVERGENT_FEATURES)
+import run
+from generate import generate
+from test_fuzz_generator import (
+    BUILD_FEATURES,
+    DECLARE_SIMD_FEATURES,
+    DIVERGENT_FEATURES,
+)
 
 CI_SEEDS = range(200)
 CONFIGS_PER_SEED = 3
-RUN_TIMEOUT = 20.0    # seconds; a program's reference runs in well under one (qemu included)
+RUN_TIMEOUT = 20.0  # seconds; a program's reference runs in well under one (qemu included)
 
 
 @pytest.mark.parametrize("seed", CI_SEEDS, ids=lambda s: f"seed_{s}")
@@ -42,11 +46,14 @@ def test_generated_program(seed: int) -> None:
     assert len(configs) == CONFIGS_PER_SEED or len(run.config_groups()) < CONFIGS_PER_SEED
     result = run.run_program(seed, configs, options=run.CI_OPTIONS, run_timeout=RUN_TIMEOUT)
     assert [c.config for c in result.results] == configs
-    problems = [f"{c.config} ({run.dt.CONFIGS[c.config].describe()}): {c.kind}\n{c.detail}"
-                for c in result.failures]
-    assert not problems, (f"fuzz seed {seed} ({result.source}; regenerate with "
-                          f"python testsuite/fuzz/generate.py {seed} --small):\n"
-                          + "\n\n".join(problems))
+    problems = [
+        f"{c.config} ({run.dt.CONFIGS[c.config].describe()}): {c.kind}\n{c.detail}"
+        for c in result.failures
+    ]
+    assert not problems, (
+        f"fuzz seed {seed} ({result.source}; regenerate with "
+        f"python testsuite/fuzz/generate.py {seed} --small):\n" + "\n\n".join(problems)
+    )
 
 
 def test_batch_covers_every_configuration() -> None:
@@ -67,6 +74,9 @@ def test_batch_holds_the_divergent_constructs() -> None:
     for seed in CI_SEEDS:
         for f in generate(seed, run.CI_OPTIONS).features:
             seen[f] = seen.get(f, 0) + 1
-    few = {f: seen.get(f, 0) for f in DIVERGENT_FEATURES + DECLARE_SIMD_FEATURES + BUILD_FEATURES
-           if seen.get(f, 0) < 10}
+    few = {
+        f: seen.get(f, 0)
+        for f in DIVERGENT_FEATURES + DECLARE_SIMD_FEATURES + BUILD_FEATURES
+        if seen.get(f, 0) < 10
+    }
     assert not few, f"constructs in fewer than 10 of the {len(CI_SEEDS)} CI programs: {few}"

@@ -6,6 +6,7 @@ that mean undefined behaviour or a generator mistake, and a sample runs
 clean under UBSan and ASan.  The runner's configuration rotation and
 summaries are checked here too.
 """
+
 from __future__ import annotations
 
 import os
@@ -29,17 +30,33 @@ COVERAGE_SEEDS = range(400)
 # Warnings that mean undefined behaviour or a generator mistake (uninitialised
 # or unused values, out-of-bounds constants, bad shifts, division by zero,
 # UB the optimizer proved in a loop, missing declarations, type confusion).
-UB_WERROR = ("-Werror=uninitialized", "-Werror=maybe-uninitialized", "-Werror=array-bounds",
-             "-Werror=shift-count-overflow", "-Werror=shift-count-negative",
-             "-Werror=shift-negative-value", "-Werror=div-by-zero",
-             "-Werror=aggressive-loop-optimizations", "-Werror=sequence-point",
-             "-Werror=unused-variable", "-Werror=unused-but-set-variable",
-             "-Werror=implicit-function-declaration", "-Werror=int-conversion",
-             "-Werror=incompatible-pointer-types", "-Werror=return-type",
-             "-Werror=tautological-compare", "-Werror=parentheses",
-             "-Werror=misleading-indentation", "-Werror=format")
-CLANG_WERROR = ("-Werror=sometimes-uninitialized", "-Werror=self-assign",
-                "-Werror=constant-conversion", "-Werror=array-bounds-pointer-arithmetic")
+UB_WERROR = (
+    "-Werror=uninitialized",
+    "-Werror=maybe-uninitialized",
+    "-Werror=array-bounds",
+    "-Werror=shift-count-overflow",
+    "-Werror=shift-count-negative",
+    "-Werror=shift-negative-value",
+    "-Werror=div-by-zero",
+    "-Werror=aggressive-loop-optimizations",
+    "-Werror=sequence-point",
+    "-Werror=unused-variable",
+    "-Werror=unused-but-set-variable",
+    "-Werror=implicit-function-declaration",
+    "-Werror=int-conversion",
+    "-Werror=incompatible-pointer-types",
+    "-Werror=return-type",
+    "-Werror=tautological-compare",
+    "-Werror=parentheses",
+    "-Werror=misleading-indentation",
+    "-Werror=format",
+)
+CLANG_WERROR = (
+    "-Werror=sometimes-uninitialized",
+    "-Werror=self-assign",
+    "-Werror=constant-conversion",
+    "-Werror=array-bounds-pointer-arithmetic",
+)
 
 
 def test_same_seed_same_program() -> None:
@@ -52,8 +69,13 @@ def test_deterministic_across_processes() -> None:
     texts = set()
     for hashseed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hashseed}
-        out = subprocess.run([sys.executable, str(FUZZ / "generate.py"), "42"],
-                             capture_output=True, text=True, env=env, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, str(FUZZ / "generate.py"), "42"],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        ).stdout
         texts.add(out)
     assert texts == {gen.generate(42).text}
 
@@ -66,6 +88,7 @@ def test_seeds_differ() -> None:
 def test_programs_are_testsuite_kernels() -> None:
     sys.path.insert(0, str(TESTSUITE))
     import differential as dt
+
     for seed in range(20):
         text = gen.generate(seed).text
         meta = dt.parse_meta(text)
@@ -81,47 +104,119 @@ def test_programs_are_testsuite_kernels() -> None:
 # Divergent control flow (issue 6) and declare simd calls (issue 7): also
 # required in the CI batch (tests/test_fuzz.py), see ci_batch_features.
 DIVERGENT_FEATURES = (
-    "divergent-loop", "divergent-for", "divergent-while", "divergent-do", "divergent-search",
-    "early-exit-loop", "multi-exit-loop", "nested-break",
-    "continue", "continue-inner", "continue-nested",
-    "switch", "switch-varying", "switch-fallthrough", "switch-default-first",
-    "switch-default-middle", "switch-default-last",
-    "local-array", "local-histogram", "local-stack",
-    "select-divergent", "logical-divergent", "short-circuit", "short-circuit-divergent",
+    "divergent-loop",
+    "divergent-for",
+    "divergent-while",
+    "divergent-do",
+    "divergent-search",
+    "early-exit-loop",
+    "multi-exit-loop",
+    "nested-break",
+    "continue",
+    "continue-inner",
+    "continue-nested",
+    "switch",
+    "switch-varying",
+    "switch-fallthrough",
+    "switch-default-first",
+    "switch-default-middle",
+    "switch-default-last",
+    "local-array",
+    "local-histogram",
+    "local-stack",
+    "select-divergent",
+    "logical-divergent",
+    "short-circuit",
+    "short-circuit-divergent",
     "formula-cascade",
 )
 DECLARE_SIMD_FEATURES = (
-    "declare-simd", "declare-simd-varying", "declare-simd-uniform", "declare-simd-uniform-ptr",
-    "declare-simd-linear", "declare-simd-linear-ptr", "declare-simd-inbranch",
-    "declare-simd-notinbranch", "declare-simd-masked",
+    "declare-simd",
+    "declare-simd-varying",
+    "declare-simd-uniform",
+    "declare-simd-uniform-ptr",
+    "declare-simd-linear",
+    "declare-simd-linear-ptr",
+    "declare-simd-inbranch",
+    "declare-simd-notinbranch",
+    "declare-simd-masked",
     # how the functions are written (issue 19)
     *(f"declare-simd-form-{f.replace(' ', '-')}" for f in gen.LINKAGES),
 )
-CALL_GRAPH_FEATURES = ("call-walk", "call-find", "call-mix", "call-rec", "call-taken",
-                       "call-big", "call-big-thrice")
+CALL_GRAPH_FEATURES = (
+    "call-walk",
+    "call-find",
+    "call-mix",
+    "call-rec",
+    "call-taken",
+    "call-big",
+    "call-big-thrice",
+)
 """Call graphs of plain functions (issue 19, testsuite/fuzz/call_graph.py)."""
 BUILD_FEATURES = ("build-fopenmp-simd", "build-fopenmp")
 """The candidates built as OpenMP programs are (issue 19)."""
-NEW_KINDS = ("switch", "continue", "divergent_loop", "early_exit_loop", "nested_break",
-             "local_array", "short_circuit", "declare_simd", "formula_cascade")
+NEW_KINDS = (
+    "switch",
+    "continue",
+    "divergent_loop",
+    "early_exit_loop",
+    "nested_break",
+    "local_array",
+    "short_circuit",
+    "declare_simd",
+    "formula_cascade",
+)
 
 REQUIRED_FEATURES = {
     # element types and loop variables
-    *(f"type-{t}" for t in ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32",
-                             "f64", "char")),
+    *(
+        f"type-{t}"
+        for t in ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32", "f64", "char")
+    ),
     *(f"iv-{t}" for t in ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64")),
-    "iv-extreme", "iv-outside", "loop-up", "loop-down", "step-1", "step-2", "step-3",
-    "test-<", "test-<=", "test->", "test->=", "test-!=",
+    "iv-extreme",
+    "iv-outside",
+    "loop-up",
+    "loop-down",
+    "step-1",
+    "step-2",
+    "step-3",
+    "test-<",
+    "test-<=",
+    "test->",
+    "test->=",
+    "test-!=",
     # control flow and data
-    "if-uniform", "if-varying", "inner-loop", "select", "logical", "division",
-    "gather", "scatter", "strided-load", "strided-store", "uniform-load", "guarded-load",
-    "read-modify-write", "record",
+    "if-uniform",
+    "if-varying",
+    "inner-loop",
+    "select",
+    "logical",
+    "division",
+    "gather",
+    "scatter",
+    "strided-load",
+    "strided-store",
+    "uniform-load",
+    "guarded-load",
+    "read-modify-write",
+    "record",
     # clauses
     *(f"reduction-{op}" for op in ("+", "-", "*", "min", "max", "&", "|", "^", "&&", "||")),
-    "lastprivate", "private", "linear", "collapse", "collapse-lastprivate", "clauses",
+    "lastprivate",
+    "private",
+    "linear",
+    "collapse",
+    "collapse-lastprivate",
+    "clauses",
     "for-simd",
-    "call", "libm", "math-exact",
-    *DIVERGENT_FEATURES, *DECLARE_SIMD_FEATURES, *BUILD_FEATURES, *CALL_GRAPH_FEATURES,
+    "call",
+    "libm",
+    "math-exact",
+    *DIVERGENT_FEATURES,
+    *DECLARE_SIMD_FEATURES,
+    *BUILD_FEATURES,
+    *CALL_GRAPH_FEATURES,
 }
 
 
@@ -140,8 +235,10 @@ def test_weights_switch_constructs_off() -> None:
     opts = gen.Options()
     for kind in NEW_KINDS + ("call",):
         opts.weights[kind] = 0
-    banned = set(DIVERGENT_FEATURES + DECLARE_SIMD_FEATURES) - {"select-divergent",
-                                                                "logical-divergent"}
+    banned = set(DIVERGENT_FEATURES + DECLARE_SIMD_FEATURES) - {
+        "select-divergent",
+        "logical-divergent",
+    }
     for seed in range(60):
         text = gen.generate(seed, opts).text
         assert not set(gen.generate(seed, opts).features) & (banned | {"call"})
@@ -175,23 +272,44 @@ def test_narrow_index_off_masks_stepping_values() -> None:
 
 
 def test_command_line_rejects_unknown_kinds() -> None:
-    proc = subprocess.run([sys.executable, str(FUZZ / "generate.py"), "1", "--weights",
-                           "nonsense=1"], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, str(FUZZ / "generate.py"), "1", "--weights", "nonsense=1"],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2 and "unknown statement kind" in proc.stderr
 
 
 def test_small_programs_have_fewer_loops() -> None:
     def loops(text: str) -> int:
         return len(re.findall(r"#pragma omp (?:for )?simd", text))
+
     small = [loops(gen.generate(s, gen.small_options()).text) for s in range(40)]
     full = [loops(gen.generate(s).text) for s in range(40)]
     assert max(small) <= 3 and min(full) >= 2 and sum(small) < sum(full)
 
 
 def _compile(cc: str, src: Path, out: Path, flags: tuple[str, ...]) -> subprocess.CompletedProcess:
-    return subprocess.run([cc, "-std=gnu17", "-ffp-contract=off", "-Wall", "-Wno-unknown-pragmas",
-                           "-Wno-unused-function", *flags, "-I", str(TESTSUITE), "-o", str(out),
-                           str(src), "-lm"], capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [
+            cc,
+            "-std=gnu17",
+            "-ffp-contract=off",
+            "-Wall",
+            "-Wno-unknown-pragmas",
+            "-Wno-unused-function",
+            *flags,
+            "-I",
+            str(TESTSUITE),
+            "-o",
+            str(out),
+            str(src),
+            "-lm",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.mark.parametrize("cc", ["gcc", "clang-19"])
@@ -225,8 +343,9 @@ def _sanitize(tmp_path: Path, prog: gen.Program, seed: int) -> None:
     src = tmp_path / f"fuzz{seed}.c"
     prog.write(src)
     exe = tmp_path / "prog"
-    proc = _compile(cc, src, exe, ("-O1", "-g", "-fsanitize=undefined,address",
-                                   "-fno-sanitize-recover=all"))
+    proc = _compile(
+        cc, src, exe, ("-O1", "-g", "-fsanitize=undefined,address", "-fno-sanitize-recover=all")
+    )
     assert proc.returncode == 0, proc.stderr[-4000:]
     env = {**os.environ, "ASAN_OPTIONS": "detect_leaks=0", "UBSAN_OPTIONS": "print_stacktrace=1"}
     res = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300, env=env)
@@ -246,11 +365,17 @@ def test_sanitizers_catch_ub_in_this_setup(tmp_path: Path) -> None:
     """The sanitizer test above can fail: a signed overflow is reported."""
     cc = _sanitizer_cc()
     src = tmp_path / "ub.c"
-    src.write_text("#include <limits.h>\nint main(int c, char **v) { (void)v; "
-                   "int x = INT_MAX - 1 + c; return x + c > 0; }\n")
+    src.write_text(
+        "#include <limits.h>\nint main(int c, char **v) { (void)v; "
+        "int x = INT_MAX - 1 + c; return x + c > 0; }\n"
+    )
     exe = tmp_path / "ub"
-    assert _compile(cc, src, exe, ("-O1", "-fsanitize=undefined",
-                                   "-fno-sanitize-recover=all")).returncode == 0
+    assert (
+        _compile(
+            cc, src, exe, ("-O1", "-fsanitize=undefined", "-fno-sanitize-recover=all")
+        ).returncode
+        == 0
+    )
     res = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert res.returncode != 0 and "runtime error" in res.stderr
 
@@ -276,21 +401,29 @@ def test_select_configs() -> None:
 
 
 def test_reasons_are_grouped() -> None:
-    a = run.normalize_reason("divergent control flow (branch at block 'if.else') is not "
-                             "vectorized yet")
-    b = run.normalize_reason("divergent control flow (branch at block 'land.end') is not "
-                             "vectorized yet")
+    a = run.normalize_reason(
+        "divergent control flow (branch at block 'if.else') is not vectorized yet"
+    )
+    b = run.normalize_reason(
+        "divergent control flow (branch at block 'land.end') is not vectorized yet"
+    )
     assert a == b
-    assert run.normalize_reason("value <Cast 1406036 : i32> used before its definition") == \
-        run.normalize_reason("value <Load 99 : f64> used before its definition")
+    assert run.normalize_reason(
+        "value <Cast 1406036 : i32> used before its definition"
+    ) == run.normalize_reason("value <Load 99 : f64> used before its definition")
 
 
 def test_report_counts_loops_and_variants_apart() -> None:
     """declare simd variants (one report entry per variant and target) are
     not loops: they must not inflate the vectorized-loop counts."""
     report = [
-        {"kind": "loop", "line": 10, "target": "avx2", "vectorized": True,
-         "calls": {"vector_variant": 1, "serialized": 2}},
+        {
+            "kind": "loop",
+            "line": 10,
+            "target": "avx2",
+            "vectorized": True,
+            "calls": {"vector_variant": 1, "serialized": 2},
+        },
         {"kind": "loop", "line": 10, "target": "neon", "vectorized": False, "reason": "why"},
         {"kind": "function", "line": 3, "target": "avx2", "vectorized": True},
         {"kind": "function", "line": 3, "target": "neon", "vectorized": False, "reason": "body"},
@@ -304,12 +437,22 @@ def test_report_counts_loops_and_variants_apart() -> None:
 
 
 def test_summary_names_failures(tmp_path: Path) -> None:
-    ok = run.ProgramResult(1, "a.c", ["gather"], [run.ConfigResult("gcc-avx2", "ok")],
-                           regions=2, vectorized={"avx2": 1},
-                           reasons=["avx2: divergent control flow (branch at block 'x')"])
-    bad = run.ProgramResult(2, str(tmp_path / "b.c"), ["collapse"],
-                            [run.ConfigResult("gcc-native", "wrong-output", "line 3 differs")],
-                            regions=1)
+    ok = run.ProgramResult(
+        1,
+        "a.c",
+        ["gather"],
+        [run.ConfigResult("gcc-avx2", "ok")],
+        regions=2,
+        vectorized={"avx2": 1},
+        reasons=["avx2: divergent control flow (branch at block 'x')"],
+    )
+    bad = run.ProgramResult(
+        2,
+        str(tmp_path / "b.c"),
+        ["collapse"],
+        [run.ConfigResult("gcc-native", "wrong-output", "line 3 differs")],
+        regions=1,
+    )
     (tmp_path / "b.c").write_text("int main(void) { return 0; }\n")
     text = run.summarize([ok, bad])
     assert "2 programs, 1 with failures" in text
@@ -356,7 +499,9 @@ def is_loop(stmt: str) -> bool:
     return stmt.startswith(("for ", "for(", "while ", "do {"))
 
 
-DECLARE_SIMD_RE = r"(#pragma omp declare simd[^\n]*)\n(?:static |inline )*\w+ (fz_simd\d+)\(([^)]*)\)"
+DECLARE_SIMD_RE = (
+    r"(#pragma omp declare simd[^\n]*)\n(?:static |inline )*\w+ (fz_simd\d+)\(([^)]*)\)"
+)
 """A generated declare simd function's pragma, name and parameters (its
 definition's or, for a pragma only in the program's header, its declaration's)."""
 
@@ -369,9 +514,12 @@ def program_text(prog: gen.Program) -> str:
 def simd_calls(text: str) -> list[tuple[str, str, list[str], bool]]:
     """(callee, its branch clause, the statements around the call inside the
     simd loop body, whether a `continue` of the simd loop comes before it)."""
-    branch = {m.group(2): next((w for w in m.group(1).split()[-1:]
-                                if w in ("inbranch", "notinbranch")), "")
-              for m in re.finditer(DECLARE_SIMD_RE, text)}
+    branch = {
+        m.group(2): next(
+            (w for w in m.group(1).split()[-1:] if w in ("inbranch", "notinbranch")), ""
+        )
+        for m in re.finditer(DECLARE_SIMD_RE, text)
+    }
     out = []
     lines = text.splitlines()
     for start, line in enumerate(lines):
@@ -408,14 +556,18 @@ def test_declare_simd_calls_keep_their_promises() -> None:
 
 
 def test_call_checker_can_fail() -> None:
-    text = ("#pragma omp declare simd notinbranch\nint fz_simd0(int x)\n{\n}\n"
-            "void f0(int n)\n{\n#pragma omp simd\n    for (int i = 0; i < n; i++)\n    {\n"
-            "        if (i > 2) {\n            continue;\n        }\n"
-            "        int t = fz_simd0(i);\n        if (t) {\n            t = fz_simd0(t);\n"
-            "        }\n    }\n}\n")
+    text = (
+        "#pragma omp declare simd notinbranch\nint fz_simd0(int x)\n{\n}\n"
+        "void f0(int n)\n{\n#pragma omp simd\n    for (int i = 0; i < n; i++)\n    {\n"
+        "        if (i > 2) {\n            continue;\n        }\n"
+        "        int t = fz_simd0(i);\n        if (t) {\n            t = fz_simd0(t);\n"
+        "        }\n    }\n}\n"
+    )
     calls = simd_calls(text)
     assert [(c, b, bool(a), k) for c, b, a, k in calls] == [
-        ("fz_simd0", "notinbranch", False, True), ("fz_simd0", "notinbranch", True, True)]
+        ("fz_simd0", "notinbranch", False, True),
+        ("fz_simd0", "notinbranch", True, True),
+    ]
 
 
 def test_linear_arguments_step_with_the_loop() -> None:
@@ -450,10 +602,21 @@ def split_args(text: str) -> list[str]:
     return out + [cur.strip()]
 
 
-@pytest.mark.parametrize("feature", ["nested-break", "multi-exit-loop", "local-stack",
-                                     "local-histogram", "switch-fallthrough", "short-circuit",
-                                     "declare-simd-linear-ptr", "declare-simd-inbranch",
-                                     "continue-inner", "divergent-search"])
+@pytest.mark.parametrize(
+    "feature",
+    [
+        "nested-break",
+        "multi-exit-loop",
+        "local-stack",
+        "local-histogram",
+        "switch-fallthrough",
+        "short-circuit",
+        "declare-simd-linear-ptr",
+        "declare-simd-inbranch",
+        "continue-inner",
+        "divergent-search",
+    ],
+)
 def test_sanitizers_on_divergent_constructs(tmp_path: Path, feature: str) -> None:
     """The reference of a CI-sized program with each construct runs clean
     under UBSan and ASan (every index in bounds, every loop ends)."""
@@ -477,6 +640,6 @@ def test_fma_results_have_a_canonical_zero() -> None:
                 if depth == 0:
                     break
                 j += 1
-            assert re.match(r" \+ \(?0\.0f?\)?\)", text[j + 1:]), (seed, text[m.start():j + 12])
+            assert re.match(r" \+ \(?0\.0f?\)?\)", text[j + 1 :]), (seed, text[m.start() : j + 12])
             seen += 1
     assert seen > 20

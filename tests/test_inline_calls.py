@@ -9,6 +9,7 @@ what the plain build prints; the report says for each call whether it was
 inlined (bodies in lookup.c and in the header, transitively) or runs lane
 by lane and why (the body is in tables.c).
 """
+
 from __future__ import annotations
 
 import json
@@ -127,59 +128,82 @@ clean:
 
 def project(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    for name, text in (("xs.h", HEADER), ("tables.c", TABLES), ("lookup.c", LOOKUP),
-                       ("Makefile", MAKEFILE)):
+    for name, text in (
+        ("xs.h", HEADER),
+        ("tables.c", TABLES),
+        ("lookup.c", LOOKUP),
+        ("Makefile", MAKEFILE),
+    ):
         (folder / name).write_text(text)
     return folder
 
 
 def make(folder: Path, cc: list[str], **env: str) -> str:
     subprocess.run(["make", "-s", "clean"], cwd=folder, check=True)
-    build = subprocess.run(["make", "-s", f"CC={' '.join(cc)}"], cwd=folder, text=True,
-                           capture_output=True, env=dict(os.environ, PYTHONPATH=str(ROOT),
-                                                         **env))
+    build = subprocess.run(
+        ["make", "-s", f"CC={' '.join(cc)}"],
+        cwd=folder,
+        text=True,
+        capture_output=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT), **env),
+    )
     assert build.returncode == 0, build.stderr
-    run = subprocess.run(["./app"], cwd=folder, text=True, capture_output=True,
-                         env=dict(os.environ, OMP_NUM_THREADS="2"), check=True)
+    run = subprocess.run(
+        ["./app"],
+        cwd=folder,
+        text=True,
+        capture_output=True,
+        env=dict(os.environ, OMP_NUM_THREADS="2"),
+        check=True,
+    )
     return run.stdout + "\n" + build.stderr
 
 
 @pytest.mark.parametrize("cc", ["gcc", "clang-19"])
 def test_project_through_the_wrapper_prints_what_the_plain_build_prints(
-        tmp_path: Path, cc: str) -> None:
+    tmp_path: Path, cc: str
+) -> None:
     if shutil.which(cc) is None:
         pytest.skip(f"{cc} is not installed (scripts/setup.sh installs it)")
     folder = project(tmp_path / "p")
     plain = make(folder, [cc]).split("\n\n")[0]
     report = tmp_path / "report.json"
-    wrapped = make(folder, [*WRAPPER, cc],
-                   S2SVEC_FLAGS=f"--report=json --report-file {report}")
+    wrapped = make(folder, [*WRAPPER, cc], S2SVEC_FLAGS=f"--report=json --report-file {report}")
     assert wrapped.split("\n\n")[0] == plain
     assert "warning" not in wrapped.split("\n\n", 1)[1], wrapped
     loops = [e for e in json.loads(report.read_text()) if e["kind"] == "loop"]
     # clang 19 is kept from the AVX-512 code (the branch check says so in the report)
-    kept = "not compiled by this compiler (see the target's 'avoid'): the build takes the " \
-        "avx2 code"
-    assert loops and all(e["vectorized"] or (cc == "clang-19" and e["target"] == "avx512"
-                                             and e["reason"] == kept) for e in loops)
+    kept = "not compiled by this compiler (see the target's 'avoid'): the build takes the avx2 code"
+    assert loops and all(
+        e["vectorized"] or (cc == "clang-19" and e["target"] == "avx512" and e["reason"] == kept)
+        for e in loops
+    )
     for e in loops:
         how = {(s["callee"], s["line"]): (s["how"], s["detail"]) for s in e["call_sites"]}
         assert how[("lcg", 29)][0] == "inlined" and how[("to_unit", 30)][0] == "inlined"
         assert how[("interpolate", 31)][0] == "inlined"
         assert how[("search", 19)][0] == "inlined"
-        assert how[("table_bias", 33)] == ("serialized", "'table_bias' has no body in this "
-                                           "translation unit")
+        assert how[("table_bias", 33)] == (
+            "serialized",
+            "'table_bias' has no body in this translation unit",
+        )
         assert e["calls"]["inlined"] == 5 and e["calls"]["serialized"] == 1
 
 
 def test_text_report_notes_each_call(tmp_path: Path) -> None:
     folder = project(tmp_path / "p")
-    done = subprocess.run([sys.executable, "-m", "s2s", "lookup.c", "-o", "out.c", "--report",
-                           "--target", "avx2"], cwd=folder, text=True, capture_output=True,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    done = subprocess.run(
+        [sys.executable, "-m", "s2s", "lookup.c", "-o", "out.c", "--report", "--target", "avx2"],
+        cwd=folder,
+        text=True,
+        capture_output=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
     assert done.returncode == 0, done.stderr
     notes = [line for line in done.stderr.splitlines() if ": note: call to" in line]
     assert "lookup.c:31:20: note: call to 'interpolate' inlined" in notes
     assert "lookup.c:19:13: note: call to 'search' inlined" in notes
-    assert ("lookup.c:33:18: note: call to 'table_bias' runs lane by lane: 'table_bias' has "
-            "no body in this translation unit") in notes
+    assert (
+        "lookup.c:33:18: note: call to 'table_bias' runs lane by lane: 'table_bias' has "
+        "no body in this translation unit"
+    ) in notes

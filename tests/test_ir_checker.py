@@ -3,6 +3,7 @@
 Each failing case is the passing one with one change, so a test fails if
 the checker accepts the change (or if the passing case stops passing).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -69,8 +70,12 @@ def test_an_unknown_directive_fails() -> None:
 
 
 def test_a_typo_in_a_shape_directive_fails() -> None:
-    for typo in ("; SHAPPE: %x stride(1)", "; SHAPE %x stride(1)", "; Shape: %x stride(1)",
-                 "; SHAPES: %x stride(1)"):
+    for typo in (
+        "; SHAPPE: %x stride(1)",
+        "; SHAPE %x stride(1)",
+        "; Shape: %x stride(1)",
+        "; SHAPES: %x stride(1)",
+    ):
         text = ANALYSIS.replace("; SHAPE: %x stride(1)", typo)
         assert text != ANALYSIS
         errors = check_text(text)
@@ -102,8 +107,11 @@ def test_a_check_that_does_not_match_fails() -> None:
 
 
 def test_a_wrong_analysis_expectation_fails() -> None:
-    text = ANALYSIS.replace("; SHAPE: %x stride(1)", "; SHAPE: %x uni") \
-        .replace("%uni.y = add %n", "%uni.y = add %i").replace("%uni.y uni", "%uni.y stride(1)")
+    text = (
+        ANALYSIS.replace("; SHAPE: %x stride(1)", "; SHAPE: %x uni")
+        .replace("%uni.y = add %n", "%uni.y = add %i")
+        .replace("%uni.y uni", "%uni.y stride(1)")
+    )
     errors = check_text(text)
     assert len(errors) == 2, errors
     assert any("%uni.y should be uniform" in e for e in errors)
@@ -154,13 +162,13 @@ X:
 
 def test_wrong_loop_and_join_expectations_fail() -> None:
     assert check_text(LOOP) == []
-    assert "LOOP: B uniform: got divergent" in errors_of(LOOP.replace("B divergent: X",
-                                                                      "B uniform"))
+    assert "LOOP: B uniform: got divergent" in errors_of(
+        LOOP.replace("B divergent: X", "B uniform")
+    )
     assert "divergent exits X" in errors_of(LOOP.replace("B divergent: X", "B divergent: A"))
     assert "JOINS: B: X, A: got X" in errors_of(LOOP.replace("JOINS: B: X", "JOINS: B: X, A"))
     assert "loop B has no LOOP line" in errors_of(LOOP.replace("; LOOP: B divergent: X\n", ""))
-    assert "%div.lc should not be uniform" in errors_of(LOOP.replace("ARG: %n var",
-                                                                     "ARG: %n uni"))
+    assert "%div.lc should not be uniform" in errors_of(LOOP.replace("ARG: %n var", "ARG: %n uni"))
 
 
 MEMORY = """\
@@ -186,13 +194,16 @@ entry:
 
 def test_wrong_memory_expectations_fail() -> None:
     assert check_text(MEMORY) == []
-    assert "ACCESS: %b strided: got contiguous" in errors_of(MEMORY.replace("%i = mul i32 -2, %tid",
-                                                                           "%i = add i32 0, %tid"))
+    assert "ACCESS: %b strided: got contiguous" in errors_of(
+        MEMORY.replace("%i = mul i32 -2, %tid", "%i = add i32 0, %tid")
+    )
     assert "STORE: entry 0 scatter: got contiguous" in errors_of(
-        MEMORY.replace("entry 0 contiguous", "entry 0 scatter"))
+        MEMORY.replace("entry 0 contiguous", "entry 0 scatter")
+    )
     assert "block entry has 2 stores" in errors_of(MEMORY.replace("entry 0", "entry 2"))
-    assert "ALLOCA: %S uniform: got varying" in errors_of(MEMORY.replace("%S varying",
-                                                                         "%S uniform"))
+    assert "ALLOCA: %S uniform: got varying" in errors_of(
+        MEMORY.replace("%S varying", "%S uniform")
+    )
     assert "%b is not an alloca" in errors_of(MEMORY.replace("ALLOCA: %S", "ALLOCA: %b"))
 
 
@@ -210,12 +221,15 @@ def test_directives_must_name_what_exists() -> None:
     assert "no parameter %y" in errors_of(ANALYSIS.replace("ARG: %n uni", "ARG: %y uni"))
     assert "no value %z" in errors_of(ANALYSIS.replace("SHAPE: %x", "SHAPE: %z"))
     assert "no block exit" in errors_of(ANALYSIS + "; BRANCH: exit uniform\n")
-    assert "no pass named strenght" in errors_of(TRANSFORM.replace("RUN: strength",
-                                                                   "RUN: strenght"))
-    assert "unknown RUN option" in errors_of(TRANSFORM.replace("RUN: strength",
-                                                               "RUN: --fast strength"))
-    assert "bad vector shape" in errors_of(ANALYSIS.replace("stride(1)\n; ARG: %n",
-                                                            "strid(1)\n; ARG: %n"))
+    assert "no pass named strenght" in errors_of(
+        TRANSFORM.replace("RUN: strength", "RUN: strenght")
+    )
+    assert "unknown RUN option" in errors_of(
+        TRANSFORM.replace("RUN: strength", "RUN: --fast strength")
+    )
+    assert "bad vector shape" in errors_of(
+        ANALYSIS.replace("stride(1)\n; ARG: %n", "strid(1)\n; ARG: %n")
+    )
 
 
 def test_unsupported() -> None:
@@ -234,9 +248,11 @@ b:
 """
     assert check_text(text) == []
     assert "unexpected unsupported" in errors_of(
-        text.replace("; UNSUPPORTED:", "; BRANCH: entry divergent"))
-    assert "expected the passes or the analysis to refuse" in errors_of(ANALYSIS.replace(
-        "; SHAPE: %x stride(1)\n; SHAPE: %uni.y uni", "; UNSUPPORTED:"))
+        text.replace("; UNSUPPORTED:", "; BRANCH: entry divergent")
+    )
+    assert "expected the passes or the analysis to refuse" in errors_of(
+        ANALYSIS.replace("; SHAPE: %x stride(1)\n; SHAPE: %uni.y uni", "; UNSUPPORTED:")
+    )
 
 
 def test_filecheck_reports_what_does_not_match() -> None:

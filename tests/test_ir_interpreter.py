@@ -1,4 +1,5 @@
 """The IR interpreter: C semantics, memory checking, per-lane and predicated runs."""
+
 from __future__ import annotations
 
 import math
@@ -6,8 +7,15 @@ import struct
 
 import pytest
 
-from s2s.ir.interpreter import (UNDEF, InterpreterError, Memory, round_f32, run_lanes,
-                                run_predicated, run_scalar)
+from s2s.ir.interpreter import (
+    UNDEF,
+    InterpreterError,
+    Memory,
+    round_f32,
+    run_lanes,
+    run_predicated,
+    run_scalar,
+)
 from s2s.ir.parser import parse_function
 from s2s.ir.types import F32, F64, I32, I64, U8
 
@@ -28,26 +36,29 @@ entry:
 # -- integer semantics -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("op, t, a, b, want", [
-    ("add", "i32", 2**31 - 1, 1, -2**31),          # wraps
-    ("mul", "i32", 65536, 65536, 0),
-    ("sub", "u8", 0, 1, 255),
-    ("add", "i8", 127, 1, -128),
-    ("div", "i32", -7, 2, -3),                      # truncation toward zero
-    ("rem", "i32", -7, 2, -1),
-    ("div", "i32", 7, -2, -3),
-    ("rem", "i32", 7, -2, 1),
-    ("div", "u32", 2**32 - 7, 2, (2**32 - 7) // 2),  # unsigned
-    ("rem", "u32", 2**32 - 1, 10, (2**32 - 1) % 10),
-    ("div", "i32", -2**31, -1, -2**31),             # wraps rather than trapping
-    ("shr", "i32", -16, 2, -4),                     # arithmetic
-    ("shr", "u32", 2**32 - 16, 2, (2**32 - 16) >> 2),  # logical
-    ("shl", "i32", 1, 31, -2**31),
-    ("and", "i64", -1, 0xF0, 0xF0),
-    ("xor", "u16", 0xFFFF, 0x0F0F, 0xF0F0),
-    ("min", "i32", -3, 2, -3),
-    ("max", "u32", 2**32 - 1, 2, 2**32 - 1),
-])
+@pytest.mark.parametrize(
+    "op, t, a, b, want",
+    [
+        ("add", "i32", 2**31 - 1, 1, -(2**31)),  # wraps
+        ("mul", "i32", 65536, 65536, 0),
+        ("sub", "u8", 0, 1, 255),
+        ("add", "i8", 127, 1, -128),
+        ("div", "i32", -7, 2, -3),  # truncation toward zero
+        ("rem", "i32", -7, 2, -1),
+        ("div", "i32", 7, -2, -3),
+        ("rem", "i32", 7, -2, 1),
+        ("div", "u32", 2**32 - 7, 2, (2**32 - 7) // 2),  # unsigned
+        ("rem", "u32", 2**32 - 1, 10, (2**32 - 1) % 10),
+        ("div", "i32", -(2**31), -1, -(2**31)),  # wraps rather than trapping
+        ("shr", "i32", -16, 2, -4),  # arithmetic
+        ("shr", "u32", 2**32 - 16, 2, (2**32 - 16) >> 2),  # logical
+        ("shl", "i32", 1, 31, -(2**31)),
+        ("and", "i64", -1, 0xF0, 0xF0),
+        ("xor", "u16", 0xFFFF, 0x0F0F, 0xF0F0),
+        ("min", "i32", -3, 2, -3),
+        ("max", "u32", 2**32 - 1, 2, 2**32 - 1),
+    ],
+)
 def test_integer_ops(op: str, t: str, a: int, b: int, want: int) -> None:
     assert _binop(op, t, a, b) == want
 
@@ -84,8 +95,8 @@ entry:
   %y = not %a
   ret %n, %m, %x, %y
 }"""
-    n, m, x, y = _run(text, -2**31, 0x0F, 0.0)
-    assert (n, m, y) == (-2**31, 0xF0, 2**31 - 1)
+    n, m, x, y = _run(text, -(2**31), 0x0F, 0.0)
+    assert (n, m, y) == (-(2**31), 0xF0, 2**31 - 1)
     assert x == 0.0 and math.copysign(1.0, x) == -1.0
 
 
@@ -125,7 +136,7 @@ entry:
   %ge = cmp ge %a, %b
   ret %eq, %ne, %lt, %ge
 }"""
-    assert _run(text, math.nan, 1.0) == [0, 1, 0, 0]     # ordered except ne
+    assert _run(text, math.nan, 1.0) == [0, 1, 0, 0]  # ordered except ne
     assert _run(text, 1.0, 1.0) == [1, 0, 0, 1]
 
 
@@ -135,19 +146,22 @@ def test_float_min_max_are_fmin_fmax() -> None:
     assert _binop("min", "f32", -1.0, 2.0) == -1.0
 
 
-@pytest.mark.parametrize("src, dst, value, want", [
-    ("f64", "i32", -2.9, -2),               # truncation
-    ("f64", "u8", 255.9, 255),
-    ("i32", "u8", -1, 255),
-    ("u8", "i32", 200, 200),
-    ("i8", "u32", -1, 2**32 - 1),           # sign extension, then wrap
-    ("i32", "i1", 4, 1),                    # C _Bool conversion
-    ("f64", "i1", 0.5, 1),
-    ("f64", "f32", 0.1, _f32(0.1)),
-    ("i64", "f32", 2**60 + 2**36 + 1, float(2**60 + 2**37)),  # one correct rounding
-    ("i64", "f64", 2**53 + 1, 9007199254740992.0),
-    ("u32", "f64", 2**32 - 1, 4294967295.0),
-])
+@pytest.mark.parametrize(
+    "src, dst, value, want",
+    [
+        ("f64", "i32", -2.9, -2),  # truncation
+        ("f64", "u8", 255.9, 255),
+        ("i32", "u8", -1, 255),
+        ("u8", "i32", 200, 200),
+        ("i8", "u32", -1, 2**32 - 1),  # sign extension, then wrap
+        ("i32", "i1", 4, 1),  # C _Bool conversion
+        ("f64", "i1", 0.5, 1),
+        ("f64", "f32", 0.1, _f32(0.1)),
+        ("i64", "f32", 2**60 + 2**36 + 1, float(2**60 + 2**37)),  # one correct rounding
+        ("i64", "f64", 2**53 + 1, 9007199254740992.0),
+        ("u32", "f64", 2**32 - 1, 4294967295.0),
+    ],
+)
 def test_casts(src: str, dst: str, value: object, want: object) -> None:
     text = f"""func @f({src} %a) -> ({dst}) {{
 entry:
@@ -209,7 +223,7 @@ entry:
     a, b, c, d, e, g = _run(text, 2.0, 2.0)
     assert a == math.sqrt(2.0) and b == _f32(math.sqrt(2.0)) and c == math.sqrt(2.0)
     assert d == -3.0 and g == -math.inf
-    assert e == 5.551115123125783e-17        # single rounding of 0.1*10-1
+    assert e == 5.551115123125783e-17  # single rounding of 0.1*10-1
     nan = _run("func @f(f64 %x) -> (f64) {\nentry:\n  %r = call f64 @sqrt(%x)\n  ret %r\n}", -1.0)
     assert math.isnan(nan[0])
 
@@ -303,14 +317,14 @@ def test_memory_typed_round_trip_and_bounds() -> None:
     mem = Memory()
     a = mem.alloc_array(I32, [1, -2, 3])
     assert mem.read_array(a, I32, 3) == [1, -2, 3]
-    mem.store(a, U8, 511)                      # wraps to 255
+    mem.store(a, U8, 511)  # wraps to 255
     assert mem.load(a, U8) == 255
     with pytest.raises(InterpreterError, match="out-of-bounds access of 4 bytes"):
         mem.load(a + 12, I32)
     with pytest.raises(InterpreterError, match="out-of-bounds"):
         mem.load(a - 4, I32)
     with pytest.raises(InterpreterError, match="out-of-bounds"):
-        mem.load(a + 10, I32)                  # straddles the end
+        mem.load(a + 10, I32)  # straddles the end
     with pytest.raises(InterpreterError, match="before any object"):
         mem.load(0, I64)
     f = mem.alloc_array(F32, [0.1])
@@ -342,7 +356,7 @@ entry:
 }"""
     mem = Memory()
     a = mem.alloc_array(I32, [0, 0])
-    _run(text, a, 1000, 0, memory=mem)         # far out of bounds, but masked off
+    _run(text, a, 1000, 0, memory=mem)  # far out of bounds, but masked off
     with pytest.raises(InterpreterError, match="out-of-bounds"):
         _run(text, a, 1000, 1, memory=mem)
 
@@ -378,8 +392,11 @@ entry:
         _run("func @f() -> () {\nentry:\n  condbr undef i1, a, a\na:\n  ret\n}")
     with pytest.raises(InterpreterError, match="stored value is undefined"):
         mem = Memory()
-        _run("func @f(ptr<i32> %p) -> () {\nentry:\n  store undef i32, %p\n  ret\n}",
-             mem.alloc(4), memory=mem)
+        _run(
+            "func @f(ptr<i32> %p) -> () {\nentry:\n  store undef i32, %p\n  ret\n}",
+            mem.alloc(4),
+            memory=mem,
+        )
 
 
 # -- lanes and predicated mode ------------------------------------------------------
@@ -515,8 +532,11 @@ entry:
     fn = parse_function(text)
     assert run_predicated(fn, [[7, 2], [7, 0]], Memory()) == [[3], [-1]]
     with pytest.raises(InterpreterError, match="division by zero"):
-        run_lanes(parse_function(text.replace("%q = div %a, %b", "%q = div %a, i32 0")),
-                  [[7, 2]], Memory())
+        run_lanes(
+            parse_function(text.replace("%q = div %a, %b", "%q = div %a, i32 0")),
+            [[7, 2]],
+            Memory(),
+        )
 
 
 def test_predicated_masked_call_only_on_active_lanes() -> None:
@@ -527,8 +547,9 @@ entry:
   ret
 }"""
     seen: list = []
-    run_predicated(parse_function(text), [[1], [-1], [3], [0]], Memory(),
-                   externals={"sink": seen.append})
+    run_predicated(
+        parse_function(text), [[1], [-1], [3], [0]], Memory(), externals={"sink": seen.append}
+    )
     assert seen == [1, 3]
 
 
@@ -541,6 +562,9 @@ entry:
 }"""
     fn = parse_function(text)
     args = [[k, float(k)] for k in range(4)]
-    assert run_lanes(fn, args, Memory()) == run_predicated(fn, args, Memory()) == \
-        [[3 * k, k * 0.5] for k in range(4)]
+    assert (
+        run_lanes(fn, args, Memory())
+        == run_predicated(fn, args, Memory())
+        == [[3 * k, k * 0.5] for k in range(4)]
+    )
     assert I32 and F32 and I64

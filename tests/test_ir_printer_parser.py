@@ -1,4 +1,5 @@
 """Printer and parser of the textual IR: round trips, naming, errors."""
+
 from __future__ import annotations
 
 import math
@@ -8,10 +9,34 @@ import pytest
 from s2s.ir.builder import IRBuilder
 from s2s.ir.parser import parse_function, parse_module
 from s2s.ir.printer import print_function, print_module
-from s2s.ir.types import (F32, F64, I1, I32, I64, U32, ArrayType, PtrType, StructField,
-                          StructType, ptr)
-from s2s.ir.values import (BinOp, Block, Call, Cast, Constant, FieldAddr, Function,
-                           IRError, Load, Phi, Store, Switch, Undef)
+from s2s.ir.types import (
+    F32,
+    F64,
+    I1,
+    I32,
+    I64,
+    U32,
+    ArrayType,
+    PtrType,
+    StructField,
+    StructType,
+    ptr,
+)
+from s2s.ir.values import (
+    BinOp,
+    Block,
+    Call,
+    Cast,
+    Constant,
+    FieldAddr,
+    Function,
+    IRError,
+    Load,
+    Phi,
+    Store,
+    Switch,
+    Undef,
+)
 
 KERNEL = """\
 ; comment at the top
@@ -165,9 +190,12 @@ def test_use_lists_after_forward_references() -> None:
     assert nxt.operands[0] is phi and phi.operands[1] is nxt
     assert nxt in phi.users and phi in nxt.users
     from s2s.ir.values import Argument, Instruction
-    assert all(isinstance(o, (Constant, Argument)) or
-               (isinstance(o, Instruction) and o.block is not None)
-               for i in fn.instructions() for o in i.operands)
+
+    assert all(
+        isinstance(o, (Constant, Argument)) or (isinstance(o, Instruction) and o.block is not None)
+        for i in fn.instructions()
+        for o in i.operands
+    )
 
 
 def test_result_types() -> None:
@@ -176,7 +204,7 @@ def test_result_types() -> None:
     assert by_name["ushr"].type == U32
     assert by_name["eq"].type == I1
     assert by_name["trunc"].type.size == 2
-    assert by_name["w"].type == ptr(F32)             # array field decays
+    assert by_name["w"].type == ptr(F32)  # array field decays
     assert by_name["next"].type == ptr(ptr(by_name["next"].operands[0].type.pointee))
     assert by_name["nn"].type == ptr(by_name["nn"].type.pointee)
     assert isinstance(by_name["nn"].type.pointee, StructType)
@@ -187,13 +215,15 @@ def test_result_types() -> None:
 
 
 def test_constants() -> None:
-    fn = parse_function("""
+    fn = parse_function(
+        """
 func @c() -> () {
 entry:
   call void @f(f64 nan, f64 -inf, f64 inf, f32 0x1.8p+1, f64 -0x1p-2, i1 true, i1 0,
   ret
 }
-""".replace(",\n  ret", ")\n  ret"))
+""".replace(",\n  ret", ")\n  ret")
+    )
     vals = [o.value for o in fn.blocks[0].instructions[0].operands]
     assert math.isnan(vals[0]) and vals[1] == -math.inf and vals[2] == math.inf
     assert vals[3] == 3.0 and vals[4] == -0.25 and vals[5] == 1 and vals[6] == 0
@@ -277,6 +307,7 @@ def test_void_call_and_store_have_no_name() -> None:
     slot = b.alloca(I64, "slot")
     b.store(Constant(I64, 5), slot)
     from s2s.ir.types import VOID
+
     b.call("sink", [slot], VOID, name="ignored")
     b.ret()
     text = print_function(fn)
@@ -363,37 +394,72 @@ entry:
     assert isinstance(fn.blocks[0].terminator.operands[0], Undef)
 
 
-@pytest.mark.parametrize("text, message", [
-    ("func @f() -> () {\nentry:\n  %x = add %y, i32 1\n  ret\n}", "line 3: undefined value %y"),
-    ("func @f() -> () {\nentry:\n  br nowhere\n}", "line 3: undefined block label nowhere"),
-    ("func @f() -> () {\nentry:\n  %x = frob i32 1\n  ret\n}", "line 3: unknown instruction 'frob'"),
-    ("func @f() -> () {\nentry:\n  %x = add i32 1, i32 2\n  %x = add i32 1, i32 2\n  ret\n}",
-     "line 4: value %x defined twice"),
-    ("func @f() -> () {\nentry:\n  ret\nentry:\n  ret\n}", "line 4: block label entry defined twice"),
-    ("func @f() -> () {\nentry:\n  %x = add i32 1, f64 2.0\n  ret\n}", "line 3: operand types differ"),
-    ("func @f(i32 %a) -> () {\nentry:\n  %x = load %a\n  ret\n}", "line 3: load of non-pointer"),
-    ("func @f() -> () {\nentry:\n  %x = add i32 1\n  ret\n}", "line 3: 'add' takes 2 operand(s)"),
-    ("func @f() -> () {\nentry:\n  ret i32 1 i32 2\n}", "line 3: unexpected 'i32'"),
-    ("func @f() -> () {\nentry:\n  %x = cmp less i32 1, i32 2\n  ret\n}",
-     "line 3: unknown compare predicate 'less'"),
-    ("func @f() -> () {\nentry:\n  ret\n", "missing '}'"),
-    ("func @f(i33 %a) -> () {\nentry:\n  ret\n}", "line 1: unknown type 'i33'"),
-    ("\n\nfunc @f(ptr<struct.nope> %a) -> () {\nentry:\n  ret\n}", "line 3: undeclared struct"),
-    ("func @f() -> () {\nentry:\n  store i32 1, i32 2\n  ret\n}", "line 3: store through non-pointer"),
-    ("func @f() -> () {\nentry:\n  %x = i32 1\n  ret\n}", "line 3: unknown instruction 'i32'"),
-    ("func @f() -> () {\nentry:\n  ret f64 abc\n}", "line 3: bad float literal 'abc'"),
-    ("func @f() -> () {\nentry:\n  ret i32 1.5\n}", "line 3: bad i32 literal '1.5'"),
-    ("func @f() -> () {\n  ret\n}", "line 2: expected a block label"),
-    ("func @f() -> () {\nentry:\n  %a = phi i32 [%b, entry]\n  %b = add %a, i32 1\n  %c = add %d, i32 1\n"
-     "  %d = add %c, i32 1\n  ret\n}", "line 5: cannot determine the type of %c"),
-    ("func @f() -> () {\nentry:\n  %s = store i32 1, null ptr<i32>\n  ret\n}",
-     "line 3: 'store' produces no value"),
-    ("func @f(ptr<i32> %p) -> () {\nentry:\n  %q = fieldaddr %p, x\n  ret\n}",
-     "line 3: fieldaddr of non-struct"),
-    ("func @f() -> () {\nentry:\n  ret # \n}", "line 3: unexpected character '#'"),
-    ("struct.s = { i32 a @0 } size 4\nfunc @f(ptr<struct.s> %p) -> () {\nentry:\n"
-     "  %q = fieldaddr %p, b\n  ret\n}", "line 4: struct.s has no field b"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("func @f() -> () {\nentry:\n  %x = add %y, i32 1\n  ret\n}", "line 3: undefined value %y"),
+        ("func @f() -> () {\nentry:\n  br nowhere\n}", "line 3: undefined block label nowhere"),
+        (
+            "func @f() -> () {\nentry:\n  %x = frob i32 1\n  ret\n}",
+            "line 3: unknown instruction 'frob'",
+        ),
+        (
+            "func @f() -> () {\nentry:\n  %x = add i32 1, i32 2\n  %x = add i32 1, i32 2\n  ret\n}",
+            "line 4: value %x defined twice",
+        ),
+        (
+            "func @f() -> () {\nentry:\n  ret\nentry:\n  ret\n}",
+            "line 4: block label entry defined twice",
+        ),
+        (
+            "func @f() -> () {\nentry:\n  %x = add i32 1, f64 2.0\n  ret\n}",
+            "line 3: operand types differ",
+        ),
+        (
+            "func @f(i32 %a) -> () {\nentry:\n  %x = load %a\n  ret\n}",
+            "line 3: load of non-pointer",
+        ),
+        (
+            "func @f() -> () {\nentry:\n  %x = add i32 1\n  ret\n}",
+            "line 3: 'add' takes 2 operand(s)",
+        ),
+        ("func @f() -> () {\nentry:\n  ret i32 1 i32 2\n}", "line 3: unexpected 'i32'"),
+        (
+            "func @f() -> () {\nentry:\n  %x = cmp less i32 1, i32 2\n  ret\n}",
+            "line 3: unknown compare predicate 'less'",
+        ),
+        ("func @f() -> () {\nentry:\n  ret\n", "missing '}'"),
+        ("func @f(i33 %a) -> () {\nentry:\n  ret\n}", "line 1: unknown type 'i33'"),
+        ("\n\nfunc @f(ptr<struct.nope> %a) -> () {\nentry:\n  ret\n}", "line 3: undeclared struct"),
+        (
+            "func @f() -> () {\nentry:\n  store i32 1, i32 2\n  ret\n}",
+            "line 3: store through non-pointer",
+        ),
+        ("func @f() -> () {\nentry:\n  %x = i32 1\n  ret\n}", "line 3: unknown instruction 'i32'"),
+        ("func @f() -> () {\nentry:\n  ret f64 abc\n}", "line 3: bad float literal 'abc'"),
+        ("func @f() -> () {\nentry:\n  ret i32 1.5\n}", "line 3: bad i32 literal '1.5'"),
+        ("func @f() -> () {\n  ret\n}", "line 2: expected a block label"),
+        (
+            "func @f() -> () {\nentry:\n  %a = phi i32 [%b, entry]\n  %b = add %a, i32 1\n  %c = add %d, i32 1\n"
+            "  %d = add %c, i32 1\n  ret\n}",
+            "line 5: cannot determine the type of %c",
+        ),
+        (
+            "func @f() -> () {\nentry:\n  %s = store i32 1, null ptr<i32>\n  ret\n}",
+            "line 3: 'store' produces no value",
+        ),
+        (
+            "func @f(ptr<i32> %p) -> () {\nentry:\n  %q = fieldaddr %p, x\n  ret\n}",
+            "line 3: fieldaddr of non-struct",
+        ),
+        ("func @f() -> () {\nentry:\n  ret # \n}", "line 3: unexpected character '#'"),
+        (
+            "struct.s = { i32 a @0 } size 4\nfunc @f(ptr<struct.s> %p) -> () {\nentry:\n"
+            "  %q = fieldaddr %p, b\n  ret\n}",
+            "line 4: struct.s has no field b",
+        ),
+    ],
+)
 def test_parse_errors(text: str, message: str) -> None:
     with pytest.raises(IRError) as info:
         parse_module(text)
@@ -446,9 +512,8 @@ def test_ir_error_passes_through_context_managers() -> None:
     def nothing():
         yield
 
-    with pytest.raises(IRError, match="line 1"):
-        with nothing():
-            parse_function("func @f(")
+    with pytest.raises(IRError, match="line 1"), nothing():
+        parse_function("func @f(")
 
 
 # -- randomly built functions ---------------------------------------------------------
@@ -459,6 +524,7 @@ def _random_function(seed: int) -> Function:
     import random
 
     from s2s.ir.types import U32
+
     rng = random.Random(seed)
     fn = Function(f"r{seed}", ret_types=[I32, F64])
     mem = fn.add_arg(ptr(F64), "mem")
@@ -473,13 +539,23 @@ def _random_function(seed: int) -> Function:
             kind = rng.randrange(7)
             name = rng.choice(["t", "", "v", "t"])
             if kind == 0:
-                ints_.append(b.binop(rng.choice(["add", "sub", "mul", "and", "or", "xor",
-                                                 "min", "max"]),
-                                     rng.choice(ints_), rng.choice(ints_ + [Constant(I32, -3)]),
-                                     name))
+                ints_.append(
+                    b.binop(
+                        rng.choice(["add", "sub", "mul", "and", "or", "xor", "min", "max"]),
+                        rng.choice(ints_),
+                        rng.choice(ints_ + [Constant(I32, -3)]),
+                        name,
+                    )
+                )
             elif kind == 1:
-                floats_.append(b.binop(rng.choice(["add", "sub", "mul", "min", "max"]),
-                                       rng.choice(floats_), Constant(F64, rng.random()), name))
+                floats_.append(
+                    b.binop(
+                        rng.choice(["add", "sub", "mul", "min", "max"]),
+                        rng.choice(floats_),
+                        Constant(F64, rng.random()),
+                        name,
+                    )
+                )
             elif kind == 2:
                 c = b.cmp(rng.choice(Cmp_PREDS), rng.choice(ints_), rng.choice(ints_))
                 ints_.append(b.cast(c, I32, name))
@@ -492,8 +568,9 @@ def _random_function(seed: int) -> Function:
                     st = b.store(rng.choice(floats_), p)
                     st.set_mask(m)
             elif kind == 4:
-                floats_.append(b.call("sqrt", [b.unop("neg", rng.choice(floats_))], F64,
-                                      pure=True, name=name))
+                floats_.append(
+                    b.call("sqrt", [b.unop("neg", rng.choice(floats_))], F64, pure=True, name=name)
+                )
             elif kind == 5:
                 sh = b.binop("shr", uints[0], Constant(U32, rng.randrange(31)))
                 ints_.append(b.cast(sh, I32))
@@ -547,8 +624,7 @@ def test_random_function_round_trip(seed: int) -> None:
         for f in (fn, again):
             memory = Memory()
             a = memory.alloc_array(F64, [0.5, -1.0, 2.0, 0.75])
-            results.append((run_scalar(f, [a] + args, memory),
-                            memory.read_array(a, F64, 4)))
+            results.append((run_scalar(f, [a] + args, memory), memory.read_array(a, F64, 4)))
         assert results[0] == results[1] or _nan_equal(results[0], results[1])
 
 
@@ -558,6 +634,7 @@ def _nan_equal(a: object, b: object) -> bool:
 
 def test_values_by_name() -> None:
     from s2s.ir.parser import values_by_name
+
     fn = parse_function(LOOP_WITH_FORWARD_USE)
     named = values_by_name(fn)
     assert set(named) == {"n", "next", "i", "c"}

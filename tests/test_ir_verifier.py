@@ -1,4 +1,5 @@
 """The verifier accepts sound IR and reports each kind of malformed IR."""
+
 from __future__ import annotations
 
 import pytest
@@ -6,8 +7,7 @@ import pytest
 from s2s.ir.builder import IRBuilder
 from s2s.ir.parser import parse_function
 from s2s.ir.types import F32, F64, I1, I32, I64, ptr
-from s2s.ir.values import (BinOp, Block, Br, Constant, Function, IRError, Load, Ret,
-                           Store)
+from s2s.ir.values import BinOp, Block, Br, Constant, Function, IRError, Load, Ret, Store
 from s2s.ir.verifier import compute_idoms, dominates, verify
 
 GOOD = """\
@@ -128,9 +128,12 @@ j:
     assert "incoming value of type f64" in msg
 
 
-@pytest.mark.parametrize("body, expected", [
-    ("%x = add %a, %d", "operand types differ"),             # parser catches this one
-])
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ("%x = add %a, %d", "operand types differ"),  # parser catches this one
+    ],
+)
 def test_parser_rejects_mixed_binop(body: str, expected: str) -> None:
     with pytest.raises(IRError, match=expected):
         parse_function(f"func @f(i32 %a, f64 %d) -> () {{\nentry:\n  {body}\n  ret\n}}")
@@ -148,20 +151,26 @@ def _single_block(build) -> Function:
     return fn
 
 
-@pytest.mark.parametrize("build, expected", [
-    (lambda b, a, d, p: b.insert(BinOp("add", a, d)), "operands of different types i32 and f64"),
-    (lambda b, a, d, p: b.cmp("lt", a, d), "compare of different types"),
-    (lambda b, a, d, p: b.condbr(a, b.block, b.block), "branch condition of type i32"),
-    (lambda b, a, d, p: b.store(a, p), "stores i32 through ptr<f64>"),
-    (lambda b, a, d, p: b.select(a, d, d), "select condition of type i32"),
-    (lambda b, a, d, p: b.select(b.cmp("eq", a, a), a, d), "select arms of types i32 and f64"),
-    (lambda b, a, d, p: b.ret([a]), "returns (i32), function returns ()"),
-    (lambda b, a, d, p: b.binop("shl", d, d), "'shl' on type f64"),
-    (lambda b, a, d, p: b.unop("not", d), "'not' on type f64"),
-    (lambda b, a, d, p: b.gep(p, d), "gep index of type f64"),
-    (lambda b, a, d, p: b.switch(d, b.block), "switch on type f64"),
-    (lambda b, a, d, p: b.load(p).set_mask(a), "mask of type i32, not i1"),
-])
+@pytest.mark.parametrize(
+    "build, expected",
+    [
+        (
+            lambda b, a, d, p: b.insert(BinOp("add", a, d)),
+            "operands of different types i32 and f64",
+        ),
+        (lambda b, a, d, p: b.cmp("lt", a, d), "compare of different types"),
+        (lambda b, a, d, p: b.condbr(a, b.block, b.block), "branch condition of type i32"),
+        (lambda b, a, d, p: b.store(a, p), "stores i32 through ptr<f64>"),
+        (lambda b, a, d, p: b.select(a, d, d), "select condition of type i32"),
+        (lambda b, a, d, p: b.select(b.cmp("eq", a, a), a, d), "select arms of types i32 and f64"),
+        (lambda b, a, d, p: b.ret([a]), "returns (i32), function returns ()"),
+        (lambda b, a, d, p: b.binop("shl", d, d), "'shl' on type f64"),
+        (lambda b, a, d, p: b.unop("not", d), "'not' on type f64"),
+        (lambda b, a, d, p: b.gep(p, d), "gep index of type f64"),
+        (lambda b, a, d, p: b.switch(d, b.block), "switch on type f64"),
+        (lambda b, a, d, p: b.load(p).set_mask(a), "mask of type i32, not i1"),
+    ],
+)
 def test_type_errors(build, expected: str) -> None:
     fn = _single_block(build)
     with pytest.raises(IRError) as info:
@@ -251,7 +260,7 @@ def test_inconsistent_use_list() -> None:
 def test_stale_user_reported() -> None:
     fn = _single_block(lambda b, a, d, p: b.add(a, a))
     add = fn.entry.instructions[0]
-    fn.entry.instructions.remove(add)          # removed without dropping operands
+    fn.entry.instructions.remove(add)  # removed without dropping operands
     with pytest.raises(IRError, match="use list of %a is inconsistent"):
         verify(fn)
 
@@ -286,6 +295,7 @@ def test_store_with_matching_type_and_i1_mask_ok() -> None:
         st = b.store(d, p)
         assert isinstance(st, Store)
         st.set_mask(c)
+
     verify(_single_block(build))
     assert I1 is not None and I64 is not None
 
@@ -317,5 +327,6 @@ def test_use_of_void_value() -> None:
     def build(b, a, d, p):
         v = b.call("nothing", [], VOID)
         b.call("sink", [v], VOID)
+
     with pytest.raises(IRError, match="uses a value of type void"):
         verify(_single_block(build))

@@ -21,18 +21,20 @@ Every import statement counts: module level, inside functions, under
 ``if TYPE_CHECKING``, relative (``from ..x import y``, ``from .. import x``)
 and absolute (``import s2s.x``, ``from s2s.x import y``).
 """
+
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, Optional
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "s2s"
 
-LEAVES = frozenset({"s2s", "s2s.diagnostics", "s2s.deep", "s2s.cache", "s2s.compiler_flags",
-                    "s2s.report"})
+LEAVES = frozenset(
+    {"s2s", "s2s.diagnostics", "s2s.deep", "s2s.cache", "s2s.compiler_flags", "s2s.report"}
+)
 MAY_IMPORT: dict[str, frozenset[str]] = {
     "ir": frozenset(),
     "vfabi": frozenset({"ir"}),
@@ -76,14 +78,14 @@ def imports(path: Path, package: Path = PACKAGE) -> Iterator[tuple[int, str, str
     for node in ast.walk(ast.parse(source, str(path))):
         if not isinstance(node, (ast.Import, ast.ImportFrom)):
             continue
-        text = " ".join(line.strip() for line in lines[node.lineno - 1:node.end_lineno])
+        text = " ".join(line.strip() for line in lines[node.lineno - 1 : node.end_lineno])
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] == "s2s":
                     yield node.lineno, alias.name, text
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                base = here.split(".")[:len(here.split(".")) - (node.level - 1)]
+                base = here.split(".")[: len(here.split(".")) - (node.level - 1)]
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
@@ -100,7 +102,7 @@ def _exists(module: str, package: Path) -> bool:
     return (package / rel).with_suffix(".py").is_file() or (package / rel / "__init__.py").is_file()
 
 
-def violation(importer: str, imported: str, package: Path = PACKAGE) -> Optional[str]:
+def violation(importer: str, imported: str, package: Path = PACKAGE) -> str | None:
     """Why ``importer`` may not import ``imported`` (None when it may)."""
     group, group_to = layer(importer, package), layer(imported, package)
     if group == "leaf":
@@ -121,8 +123,10 @@ def violations(package: Path = PACKAGE) -> list[str]:
         for line, imported, text in sorted(set(imports(path, package))):
             why = violation(me, imported, package)
             if why:
-                out.append(f"{path.relative_to(package.parent)}:{line}: {me} imports "
-                           f"{imported} ({why}): {text}")
+                out.append(
+                    f"{path.relative_to(package.parent)}:{line}: {me} imports "
+                    f"{imported} ({why}): {text}"
+                )
     return out
 
 
@@ -136,24 +140,37 @@ def test_every_module_has_a_layer() -> None:
         layer(module_name(path))
 
 
-@pytest.mark.parametrize("where, statement, expect", [
-    ("ir/bad.py", "from ..frontend.clauses import ClauseSet", "ir imports"),
-    ("ir/bad.py", "def f():\n    from ..transform import cse\n", "ir imports"),
-    ("ir/bad.py", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-                  "    import s2s.analysis.cfg\n", "ir imports"),
-    ("codegen/bad.py", "from s2s.frontend import lower", "codegen imports frontend"),
-    ("frontend/bad.py", "from .. import pipeline", "frontend imports drivers"),
-    ("vfabi.py", "from .codegen.target import Target", "vfabi imports codegen"),
-    ("deep.py", "from .ir import types", "a leaf module"),
-    ("frontend/bad.py", "from ..transform.cse import eliminate", "frontend imports transform"),
-    ("transform/bad.py", "import s2s.codegen.target", "transform imports codegen"),
-    ("analysis/bad.py", "from ..ir.values import Function\nfrom .cfg import cfg_of\n"
-                        "from ..diagnostics import Location", None),
-    ("codegen/bad.py", "from ..transform import cse\nimport s2s.vfabi\nfrom .. import deep", None),
-    ("driver.py", "from .codegen import variant\nfrom . import pipeline", None),
-])
-def test_the_check_sees(tmp_path: Path, where: str, statement: str,
-                        expect: Optional[str]) -> None:
+@pytest.mark.parametrize(
+    "where, statement, expect",
+    [
+        ("ir/bad.py", "from ..frontend.clauses import ClauseSet", "ir imports"),
+        ("ir/bad.py", "def f():\n    from ..transform import cse\n", "ir imports"),
+        (
+            "ir/bad.py",
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import s2s.analysis.cfg\n",
+            "ir imports",
+        ),
+        ("codegen/bad.py", "from s2s.frontend import lower", "codegen imports frontend"),
+        ("frontend/bad.py", "from .. import pipeline", "frontend imports drivers"),
+        ("vfabi.py", "from .codegen.target import Target", "vfabi imports codegen"),
+        ("deep.py", "from .ir import types", "a leaf module"),
+        ("frontend/bad.py", "from ..transform.cse import eliminate", "frontend imports transform"),
+        ("transform/bad.py", "import s2s.codegen.target", "transform imports codegen"),
+        (
+            "analysis/bad.py",
+            "from ..ir.values import Function\nfrom .cfg import cfg_of\n"
+            "from ..diagnostics import Location",
+            None,
+        ),
+        (
+            "codegen/bad.py",
+            "from ..transform import cse\nimport s2s.vfabi\nfrom .. import deep",
+            None,
+        ),
+        ("driver.py", "from .codegen import variant\nfrom . import pipeline", None),
+    ],
+)
+def test_the_check_sees(tmp_path: Path, where: str, statement: str, expect: str | None) -> None:
     """The checker on a small fake package: it finds what it must find."""
     package = tmp_path / "s2s"
     for sub in ("", "ir", "analysis", "transform", "frontend", "codegen"):

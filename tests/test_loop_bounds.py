@@ -18,6 +18,7 @@ checked against the compilers in testsuite/kernels/narrow_iv_bounds.c.
 Before the fix the lanes saw values the type cannot hold (256, 257, ...),
 ``!=`` loops ran through the wrap and bounds were truncated to T.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -25,40 +26,45 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from test_codegen_kit import (CROSS, TARGET_FLAGS, available_targets, require_target,
-                              vectorize_file)
+from test_codegen_kit import CROSS, TARGET_FLAGS, available_targets, require_target, vectorize_file
 
 # C type -> (bits, signed)
-TYPES = {"unsigned char": (8, False), "signed char": (8, True), "unsigned short": (16, False),
-         "short": (16, True), "unsigned": (32, False), "int": (32, True),
-         "long long": (64, True), "unsigned long long": (64, False)}
+TYPES = {
+    "unsigned char": (8, False),
+    "signed char": (8, True),
+    "unsigned short": (16, False),
+    "short": (16, True),
+    "unsigned": (32, False),
+    "int": (32, True),
+    "long long": (64, True),
+    "unsigned long long": (64, False),
+}
 RANK = {8: 0, 16: 1, 32: 2, 64: 3}
 
 # (variable type, lb, cmp, bound, bound type, step)
 FORMS = [
-    ("unsigned char", 250, "!=", 4, "int", 1),        # the issue's loop: no iteration
+    ("unsigned char", 250, "!=", 4, "int", 1),  # the issue's loop: no iteration
     ("unsigned char", 10, "!=", 20, "int", 1),
     ("unsigned char", 4, "!=", 250, "int", -1),
-    ("unsigned char", 250, "<", 300, "int", 1),       # values past 255: none
+    ("unsigned char", 250, "<", 300, "int", 1),  # values past 255: none
     ("unsigned char", 0, "<", 300, "int", 1),
     ("unsigned char", 250, "<", 255, "int", 1),
-    ("unsigned char", 250, "<=", 255, "int", 1),      # only the final value wraps (to 0)
+    ("unsigned char", 250, "<=", 255, "int", 1),  # only the final value wraps (to 0)
     ("unsigned char", 0, "<=", 255, "int", 1),
     ("unsigned char", 0, "<", 256, "int", 1),
-    ("unsigned char", 5, ">=", 0, "int", -1),         # final 255
-    ("unsigned char", 5, ">", -3, "int", -1),         # would need -1, -2: none
+    ("unsigned char", 5, ">=", 0, "int", -1),  # final 255
+    ("unsigned char", 5, ">", -3, "int", -1),  # would need -1, -2: none
     ("unsigned char", 250, "<", 300, "int", 3),
-    ("unsigned char", 2, "<", 255, "int", 3),         # last value 254, final 257 -> 1
+    ("unsigned char", 2, "<", 255, "int", 3),  # last value 254, final 257 -> 1
     ("unsigned short", 65530, "!=", 4, "int", 1),
     ("unsigned short", 65500, "<", 70000, "int", 1),
     ("unsigned short", 65000, "<=", 65535, "int", 1),
     ("signed char", 120, "!=", -120, "int", 1),
     ("signed char", -100, "!=", 100, "int", 1),
     ("signed char", 120, "<", 200, "int", 1),
-    ("signed char", 100, "<=", 127, "int", 1),        # final -128
+    ("signed char", 100, "<=", 127, "int", 1),  # final -128
     ("signed char", -120, ">", -200, "int", -1),
-    ("signed char", -100, ">=", -128, "int", -1),     # final 127
+    ("signed char", -100, ">=", -128, "int", -1),  # final 127
     ("short", 32760, "!=", -32760, "int", 1),
     ("short", -32700, ">", -40000, "int", -2),
     ("unsigned", 4294967290, "!=", 4, "int", 1),
@@ -66,14 +72,20 @@ FORMS = [
     ("unsigned", 4294967290, "<", 4294967301, "long long", 1),
     ("unsigned", 4294967200, "<=", 4294967295, "unsigned", 1),  # final 0
     ("unsigned", 4294967200, "<", 4294967295, "unsigned", 7),
-    ("unsigned", 40, ">=", 0, "unsigned", -1),                  # final UINT_MAX
+    ("unsigned", 40, ">=", 0, "unsigned", -1),  # final UINT_MAX
     ("int", 2147483600, "<", 2147483647, "int", 1),
-    ("int", 2147483600, "<", 2147483700, "long long", 1),       # values past INT_MAX: none
-    ("int", -5, "<", 4294967295, "unsigned", 1),                # compared as unsigned
-    ("int", 10, "!=", 5, "int", 1),                             # was 2^32 - 5 iterations
+    ("int", 2147483600, "<", 2147483700, "long long", 1),  # values past INT_MAX: none
+    ("int", -5, "<", 4294967295, "unsigned", 1),  # compared as unsigned
+    ("int", 10, "!=", 5, "int", 1),  # was 2^32 - 5 iterations
     ("long long", 9223372036854775800, "<", 9223372036854775807, "long long", 1),
-    ("unsigned long long", 18446744073709551600, "<=", 18446744073709551615,
-     "unsigned long long", 5),
+    (
+        "unsigned long long",
+        18446744073709551600,
+        "<=",
+        18446744073709551615,
+        "unsigned long long",
+        5,
+    ),
 ]
 
 
@@ -127,8 +139,7 @@ def test_model_matches_the_documented_cases() -> None:
 def program() -> str:
     """One function per form (bounds as parameters, so nothing folds), and a
     main that prints the values each visited and the final value."""
-    out = ["#include <stdio.h>", "#include <string.h>",
-           "static int seen[65536 + 64];"]
+    out = ["#include <stdio.h>", "#include <string.h>", "static int seen[65536 + 64];"]
     for k, (t, lb, cmp, ub, ubt, step) in enumerate(FORMS):
         inc = f"c += {step}" if step > 0 else f"c -= {-step}"
         out.append(f"""
@@ -158,8 +169,8 @@ def expected_output() -> str:
     for k, form in enumerate(FORMS):
         values, final = expected(*form)
         lines.append(f"form{k} final {final}")
-        for v in sorted(values, key=lambda v: v & 0xffff):
-            lines.append(f"form{k} {v & 0xffff} {1 + (v & 7)}")
+        for v in sorted(values, key=lambda v: v & 0xFFFF):
+            lines.append(f"form{k} {v & 0xFFFF} {1 + (v & 7)}")
     return "\n".join(lines) + "\n"
 
 
@@ -177,8 +188,9 @@ def test_bounds_near_the_type_limits(tmp_path: Path, target: str) -> None:
     if shutil.which(cc) is None:
         pytest.skip(f"{cc} is not installed (scripts/setup.sh installs it)")
     exe = tmp_path / "bounds"
-    build = subprocess.run([cc, "-O2", *TARGET_FLAGS[target], str(out), "-o", str(exe)],
-                           capture_output=True, text=True)
+    build = subprocess.run(
+        [cc, "-O2", *TARGET_FLAGS[target], str(out), "-o", str(exe)], capture_output=True, text=True
+    )
     assert build.returncode == 0, build.stderr
     run = subprocess.run([*runner, str(exe)], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr

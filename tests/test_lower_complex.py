@@ -6,6 +6,7 @@ iteration, with the helper calls (s2s/ir/complex_calls.py) taken from the
 helpers the code generator emits (templates/common/complex.j2), compiled
 into a shared library; every part of every result bit for bit (NaNs as
 NaNs), on inputs with infinities, NaNs and zeros of both signs."""
+
 from __future__ import annotations
 
 import ctypes
@@ -13,10 +14,12 @@ import math
 import shutil
 import struct
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
+from test_lower_support import ir_text, lower_one, run_loop, unsupported_of
 
 from s2s.codegen.generate import complex_helpers
 from s2s.codegen.target import load_target
@@ -25,20 +28,23 @@ from s2s.ir.interpreter import Memory
 from s2s.ir.types import F32, F64, FloatType
 from s2s.ir.values import Call
 
-from test_lower_support import ir_text, lower_one, run_loop, unsupported_of
-
 needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 
 
 def test_complex_times_real_and_sum_exact_ir(tmp_path: Path) -> None:
-    r = lower_one(tmp_path, """
+    r = lower_one(
+        tmp_path,
+        """
 void f(int n, const double _Complex *a, const double *x, double _Complex *out) {
   #pragma omp simd
   for (int i = 0; i < n; i++)
     out[i] = a[i] * x[i] + out[i];
 }
-""")
-    assert ir_text(r) == """\
+""",
+    )
+    assert (
+        ir_text(r)
+        == """\
 struct.complex.f64 = { f64 re @0, f64 im @8 } size 16
 
 func @f.4(i32 %i, ptr<struct.complex.f64> %out, ptr<struct.complex.f64> %a, ptr<f64> %x) -> () {
@@ -67,37 +73,51 @@ ret:
   ret
 }
 """
+    )
     assert [(a.c_expr, a.c_type) for a in r.args][1:] == [
-        ("out", "_Complex double *"), ("a", "const _Complex double *"), ("x", "const double *")]
+        ("out", "_Complex double *"),
+        ("a", "const _Complex double *"),
+        ("x", "const double *"),
+    ]
 
 
 def test_product_of_complex_values_recovers_nan_parts_per_lane(tmp_path: Path) -> None:
-    r = lower_one(tmp_path, """
+    r = lower_one(
+        tmp_path,
+        """
 void f(int n, const float _Complex *a, float _Complex *out) {
   #pragma omp simd
   for (int i = 0; i < n; i++)
     out[i] = a[i] * out[i];
 }
-""")
+""",
+    )
     text = ir_text(r)
     assert "%cmul.nan = and %" in text
     assert "condbr %cmul.nan, cmul.nan, cmul.end" in text
     calls = [i for i in r.fn.instructions() if isinstance(i, Call)]
     assert [(c.callee, c.pure, c.block.name) for c in calls] == [  # type: ignore[union-attr]
-        ("s2s_cmulf_re", True, "cmul.nan"), ("s2s_cmulf_im", True, "cmul.nan")]
+        ("s2s_cmulf_re", True, "cmul.nan"),
+        ("s2s_cmulf_im", True, "cmul.nan"),
+    ]
     assert all(c.type == F32 and len(c.operands) == 4 for c in calls)
 
 
 def test_complex_variable_from_before_the_loop_is_read_by_address(tmp_path: Path) -> None:
-    r = lower_one(tmp_path, """
+    r = lower_one(
+        tmp_path,
+        """
 void f(int n, double _Complex s, double *out) {
   #pragma omp simd
   for (int i = 0; i < n; i++)
     out[i] = __imag__ (s * out[i]);
 }
-""")
+""",
+    )
     assert [(a.c_expr, a.c_type) for a in r.args][1:] == [
-        ("out", "double *"), ("&s", "_Complex double *")]
+        ("out", "double *"),
+        ("&s", "_Complex double *"),
+    ]
 
 
 # -- semantics against gcc ----------------------------------------------------------------
@@ -122,11 +142,27 @@ def helper_library(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
     d = tmp_path_factory.mktemp("helpers")
     needs = {(kind, name) for name in COMPLEX_CALLS for kind in ("complex", "complex_pair")}
     src = d / "helpers.c"
-    src.write_text("\n".join(complex_helpers(load_target("avx2"), needs)).replace(
-        "static inline ", "") + "\n")
+    src.write_text(
+        "\n".join(complex_helpers(load_target("avx2"), needs)).replace("static inline ", "") + "\n"
+    )
     lib = d / "helpers.so"
-    subprocess.run(["gcc", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror", "-shared",
-                    "-fPIC", "-o", str(lib), str(src), "-lm"], check=True)
+    subprocess.run(
+        [
+            "gcc",
+            "-O2",
+            "-ffp-contract=off",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-shared",
+            "-fPIC",
+            "-o",
+            str(lib),
+            str(src),
+            "-lm",
+        ],
+        check=True,
+    )
     return ctypes.CDLL(str(lib))
 
 
@@ -145,8 +181,9 @@ def _externals(lib: ctypes.CDLL) -> dict[str, Callable[..., Any]]:
     return out
 
 
-def _gcc_results(tmp_path: Path, kernel: str, arrays: dict[str, tuple[str, list[float]]],
-                 n: int = N) -> dict[str, list[float]]:
+def _gcc_results(
+    tmp_path: Path, kernel: str, arrays: dict[str, tuple[str, list[float]]], n: int = N
+) -> dict[str, list[float]]:
     main = ["#include <stdio.h>", "#include <string.h>", kernel, "int main(void) {"]
     for name, (ctype, values) in arrays.items():
         lits = ", ".join(_literal(v) for v in values)
@@ -155,27 +192,42 @@ def _gcc_results(tmp_path: Path, kernel: str, arrays: dict[str, tuple[str, list[
     for name, (ctype, values) in arrays.items():
         fmt = "%08x" if ctype == "float" else "%016llx"
         size = 4 if ctype == "float" else 8
-        main.append(f'  for (int k = 0; k < {len(values)}; k++) {{ unsigned long long bits = 0; '
-                    f'memcpy(&bits, &{name}[k], {size}); printf("{fmt}\\n", bits); }}')
+        main.append(
+            f"  for (int k = 0; k < {len(values)}; k++) {{ unsigned long long bits = 0; "
+            f'memcpy(&bits, &{name}[k], {size}); printf("{fmt}\\n", bits); }}'
+        )
     main.append("  return 0;\n}")
     src = tmp_path / "main.c"
     src.write_text("\n".join(main) + "\n")
     exe = tmp_path / "main"
-    subprocess.run(["gcc", "-O2", "-std=gnu11", "-ffp-contract=off", "-Wno-unknown-pragmas",
-                    "-o", str(exe), str(src), "-lm"], check=True)
+    subprocess.run(
+        [
+            "gcc",
+            "-O2",
+            "-std=gnu11",
+            "-ffp-contract=off",
+            "-Wno-unknown-pragmas",
+            "-o",
+            str(exe),
+            str(src),
+            "-lm",
+        ],
+        check=True,
+    )
     words = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout.split()
     out: dict[str, list[float]] = {}
     for name, (ctype, values) in arrays.items():
         fmt = "<f" if ctype == "float" else "<d"
         ifmt = "<I" if ctype == "float" else "<Q"
-        out[name] = [struct.unpack(fmt, struct.pack(ifmt, int(words.pop(0), 16)))[0]
-                     for _ in values]
+        out[name] = [
+            struct.unpack(fmt, struct.pack(ifmt, int(words.pop(0), 16)))[0] for _ in values
+        ]
     return out
 
 
 def _literal(v: float) -> str:
     if math.isnan(v):
-        return "__builtin_nan(\"\")"
+        return '__builtin_nan("")'
     if math.isinf(v):
         return "__builtin_inf()" if v > 0 else "-__builtin_inf()"
     return repr(v)
@@ -198,28 +250,34 @@ BODIES = {
     "compound": "double _Complex z = a[i]; z *= b[i]; z -= x[i]; z /= 4.0; z += 3; o[i] = z;",
     "negate_conjugate": "o[i] = -a[i] + ~b[i] + __builtin_conj(a[i]) * 2.0;",
     "parts": "double _Complex z = a[i]; __real__ z = __builtin_cimag(b[i]); "
-             "__imag__ z *= x[i]; o[i] = z + __builtin_creal(a[i]) + __imag__ b[i] "
-             "- __builtin_complex(x[i], -x[i]);",
+    "__imag__ z *= x[i]; o[i] = z + __builtin_creal(a[i]) + __imag__ b[i] "
+    "- __builtin_complex(x[i], -x[i]);",
     "compare_and_truth": "o[i] = (a[i] == b[i]) + 2 * (a[i] != x[i]) + 4 * !a[i] "
-                         "+ 8 * (_Bool)b[i] + (a[i] ? 16 : 0) + (a[i] && b[i] ? 32 : 0);",
+    "+ 8 * (_Bool)b[i] + (a[i] ? 16 : 0) + (a[i] && b[i] ? 32 : 0);",
     "conditional_and_conversions": "fo[i] = x[i] > 0 ? a[i] : (float _Complex)x[i]; "
-                                   "o[i] = (double _Complex)fo[i] + (float)x[i];",
+    "o[i] = (double _Complex)fo[i] + (float)x[i];",
     "library": "o[i] = __builtin_cexp(a[i]) + __builtin_cpow(a[i], b[i]) * __builtin_csqrt(b[i])"
-               " + __builtin_cabs(a[i]) + __builtin_carg(b[i]) * __extension__ 1.0i;",
+    " + __builtin_cabs(a[i]) + __builtin_carg(b[i]) * __extension__ 1.0i;",
 }
 
 
 @needs_gcc
 @pytest.mark.parametrize("name", list(BODIES))
 def test_semantics_against_gcc(tmp_path: Path, helper_library: ctypes.CDLL, name: str) -> None:
-    kernel = ("void f(long n, const double _Complex *a, const double _Complex *b, "
-              "const double *x, double _Complex *o, float _Complex *fo) {\n"
-              "  #pragma omp simd\n"
-              f"  for (long i = 0; i < n; i++) {{ {BODIES[name]} }}\n}}\n")
+    kernel = (
+        "void f(long n, const double _Complex *a, const double _Complex *b, "
+        "const double *x, double _Complex *o, float _Complex *fo) {\n"
+        "  #pragma omp simd\n"
+        f"  for (long i = 0; i < n; i++) {{ {BODIES[name]} }}\n}}\n"
+    )
     x = [SPECIAL[(k * 7 + 3) % len(SPECIAL)] for k in range(N)]
-    arrays = {"a": ("double", _complex_inputs(0)), "b": ("double", _complex_inputs(3)),
-              "x": ("double", x), "o": ("double", [0.0] * 2 * N),
-              "fo": ("float", [0.0] * 2 * N)}
+    arrays = {
+        "a": ("double", _complex_inputs(0)),
+        "b": ("double", _complex_inputs(3)),
+        "x": ("double", x),
+        "o": ("double", [0.0] * 2 * N),
+        "fo": ("float", [0.0] * 2 * N),
+    }
     want = _gcc_results(tmp_path, kernel, arrays)
     region = lower_one(tmp_path, kernel)
     mem = Memory()
@@ -240,13 +298,15 @@ def test_semantics_against_gcc(tmp_path: Path, helper_library: ctypes.CDLL, name
 def test_glibc_cmplx_macro_is_the_pair(tmp_path: Path, helper_library: ctypes.CDLL) -> None:
     """glibc defines CMPLX for gcc only: the parser sees an undeclared
     function returning int, gcc the complex value; lowered as gcc's."""
-    kernel = ("#include <complex.h>\n"
-              "void f(long n, const double *x, double _Complex *o) {\n"
-              "  #pragma omp simd\n"
-              "  for (long i = 0; i < n; i++) {\n"
-              "    double _Complex z = CMPLX(x[i], -x[i]);\n"
-              "    o[i] = z * CMPLX(0.5, x[i]) + (double _Complex)CMPLXF(1, x[i]);\n  }\n"
-              "}\n")
+    kernel = (
+        "#include <complex.h>\n"
+        "void f(long n, const double *x, double _Complex *o) {\n"
+        "  #pragma omp simd\n"
+        "  for (long i = 0; i < n; i++) {\n"
+        "    double _Complex z = CMPLX(x[i], -x[i]);\n"
+        "    o[i] = z * CMPLX(0.5, x[i]) + (double _Complex)CMPLXF(1, x[i]);\n  }\n"
+        "}\n"
+    )
     x = list(SPECIAL)
     arrays = {"x": ("double", x), "o": ("double", [0.0] * 2 * len(x))}
     want = _gcc_results(tmp_path, kernel, arrays, len(x))
@@ -260,25 +320,31 @@ def test_glibc_cmplx_macro_is_the_pair(tmp_path: Path, helper_library: ctypes.CD
 
 
 def test_glibc_cmplx_used_as_an_int_is_unsupported(tmp_path: Path) -> None:
-    exc = unsupported_of(tmp_path, """#include <complex.h>
+    exc = unsupported_of(
+        tmp_path,
+        """#include <complex.h>
 void f(int n, const double *x, int *o) {
   #pragma omp simd
   for (int i = 0; i < n; i++) o[i] = CMPLX(x[i], 1.0) + 1;  /* complex to gcc */
 }
-""")
+""",
+    )
     assert exc.message.startswith("'CMPLX' used other than as a complex value in simd loop")
     assert exc.location is not None and (exc.location.line, exc.location.column) == (4, 38)
 
 
 def test_complex_reduction_stays_scalar_with_a_reason(tmp_path: Path) -> None:
-    exc = unsupported_of(tmp_path, """
+    exc = unsupported_of(
+        tmp_path,
+        """
 double _Complex f(int n, const double _Complex *a) {
   double _Complex s = 0;
   #pragma omp simd reduction(+:s)
   for (int i = 0; i < n; i++) s += a[i];
   return s;
 }
-""")
+""",
+    )
     assert exc.message == "reduction variable 's' of type '_Complex double' is not supported"
 
 
@@ -289,8 +355,21 @@ def test_helpers_type_check_with_clang(tmp_path: Path) -> None:
     src.write_text("\n".join(complex_helpers(load_target("neon"), needs)) + "\n")
     missing = [c for c in ("gcc", "clang", "clang-19") if shutil.which(c) is None]
     for cc in (c for c in ("gcc", "clang", "clang-19") if c not in missing):
-        subprocess.run([cc, "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror",
-                        "-Wno-unused-function", "-c", "-o", str(tmp_path / "h.o"), str(src)],
-                       check=True)
+        subprocess.run(
+            [
+                cc,
+                "-std=c99",
+                "-O2",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-Wno-unused-function",
+                "-c",
+                "-o",
+                str(tmp_path / "h.o"),
+                str(src),
+            ],
+            check=True,
+        )
     if missing:
         pytest.skip(f"{', '.join(missing)} not installed (scripts/setup.sh installs it)")

@@ -1,6 +1,7 @@
 """Random loop bodies (nested if/else, inner loops with break/continue,
 switch with fallthrough, ?:, && ||, simd-loop continue) lowered and run by
 the interpreter against gcc: a stress test of the SSA construction."""
+
 from __future__ import annotations
 
 import os
@@ -8,7 +9,6 @@ import random
 from pathlib import Path
 
 import pytest
-
 from test_lower_semantics import SIGNED, check
 
 VARS = ["v0", "v1", "v2", "v3"]
@@ -56,26 +56,33 @@ class BodyGen:
                 return f"{v}{kind};"
             return f"{v} {kind} {self.expr()};"
         if r < 0.55:
-            else_part = f" else {{\n{self.stmts(depth + 1, in_loop)}\n}}" \
-                if self.rng.random() < 0.6 else ""
+            else_part = (
+                f" else {{\n{self.stmts(depth + 1, in_loop)}\n}}" if self.rng.random() < 0.6 else ""
+            )
             return f"if ({self.cond()}) {{\n{self.stmts(depth + 1, in_loop)}\n}}{else_part}"
         if r < 0.7:
             self.counter += 1
             j = f"j{self.counter}"
-            return (f"for (int {j} = 0; {j} < {self.rng.randint(0, 4)}; {j}++) {{\n"
-                    f"{self.stmts(depth + 1, True)}\n"
-                    f"if ({self.cond()}) break;\nif ({self.cond()}) continue;\n"
-                    f"{v} += {j};\n}}")
+            return (
+                f"for (int {j} = 0; {j} < {self.rng.randint(0, 4)}; {j}++) {{\n"
+                f"{self.stmts(depth + 1, True)}\n"
+                f"if ({self.cond()}) break;\nif ({self.cond()}) continue;\n"
+                f"{v} += {j};\n}}"
+            )
         if r < 0.8:
             self.counter += 1
             j = f"k{self.counter}"
-            return (f"{{ int {j} = 0;\ndo {{\n{self.stmts(depth + 1, True)}\n"
-                    f"if ({self.cond()}) continue;\n{v} ^= {j};\n}} while (++{j} < 3); }}")
+            return (
+                f"{{ int {j} = 0;\ndo {{\n{self.stmts(depth + 1, True)}\n"
+                f"if ({self.cond()}) continue;\n{v} ^= {j};\n}} while (++{j} < 3); }}"
+            )
         if r < 0.9:
-            return (f"switch ({v} & 3) {{\ncase 0: {self.stmt(depth + 1, in_loop)}\n"
-                    f"case 1: {self.stmt(depth + 1, in_loop)} break;\n"
-                    f"case 3: {self.stmt(depth + 1, in_loop)}\n"
-                    f"default: {self.stmt(depth + 1, in_loop)}\n}}")
+            return (
+                f"switch ({v} & 3) {{\ncase 0: {self.stmt(depth + 1, in_loop)}\n"
+                f"case 1: {self.stmt(depth + 1, in_loop)} break;\n"
+                f"case 3: {self.stmt(depth + 1, in_loop)}\n"
+                f"default: {self.stmt(depth + 1, in_loop)}\n}}"
+            )
         if not in_loop:
             return f"if ({self.cond()}) {{ o[i] = -1; continue; }}"
         return f"{v} = {self.expr()};"
@@ -85,7 +92,15 @@ class BodyGen:
 def test_random_bodies(tmp_path: Path, seed: int) -> None:
     gen = BodyGen(seed)
     body = gen.stmts(0, False, 6)
-    loop = (f"for (int i = 0; i < n; i++) {{\nint v0 = a[i], v1 = i, v2 = 3, v3;\n"
-            f"v3 = v0 - 1;\n{body}\no[i] = v0 + 3 * v1 + 7 * v2 + 11 * v3;\ns += v0 ^ v3;\n}}")
-    check(tmp_path, "#pragma omp simd reduction(+:s)", loop, 10,
-          {"a": ("int", SIGNED), "o": ("int", [0] * 10)}, carried={"s": ("long", 0)})
+    loop = (
+        f"for (int i = 0; i < n; i++) {{\nint v0 = a[i], v1 = i, v2 = 3, v3;\n"
+        f"v3 = v0 - 1;\n{body}\no[i] = v0 + 3 * v1 + 7 * v2 + 11 * v3;\ns += v0 ^ v3;\n}}"
+    )
+    check(
+        tmp_path,
+        "#pragma omp simd reduction(+:s)",
+        loop,
+        10,
+        {"a": ("int", SIGNED), "o": ("int", [0] * 10)},
+        carried={"s": ("long", 0)},
+    )

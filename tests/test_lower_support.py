@@ -1,9 +1,11 @@
 """Shared helpers of the lowering tests (no tests here): lower C snippets, run regions."""
+
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
 
 from s2s.diagnostics import Unsupported
 from s2s.frontend.lower import lower_loop
@@ -59,13 +61,21 @@ def ir_text(region: Region) -> str:
 
 
 _CMP: dict[str, Callable[[int, int], bool]] = {
-    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-    "!=": operator.ne}
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "!=": operator.ne,
+}
 
 
-def run_loop(region: Region, values: dict[str, Any], memory: Memory,
-             externals: Optional[dict[str, Callable[..., Any]]] = None,
-             max_iters: int = 10_000) -> dict[str, Any]:
+def run_loop(
+    region: Region,
+    values: dict[str, Any],
+    memory: Memory,
+    externals: dict[str, Callable[..., Any]] | None = None,
+    max_iters: int = 10_000,
+) -> dict[str, Any]:
     """Run the loop sequentially, one region call per iteration.
 
     ``values`` gives each binding's value by its ``c_expr`` (scalars, array
@@ -74,10 +84,9 @@ def run_loop(region: Region, values: dict[str, Any], memory: Memory,
     Returns the final reduction and lastprivate values by variable name."""
     assert region.bounds is not None
     b = region.bounds
-    iv = eval(b.lower, {}, dict(values))  # noqa: S307 - test bounds are trivial
-    upper = eval(b.upper, {}, dict(values))  # noqa: S307
-    carried = {a.c_expr: values[a.c_expr] for a in region.args
-               if a.role in ("reduction", "linear")}
+    iv = eval(b.lower, {}, dict(values))
+    upper = eval(b.upper, {}, dict(values))
+    carried = {a.c_expr: values[a.c_expr] for a in region.args if a.role in ("reduction", "linear")}
     final: dict[str, Any] = {}
     k = 0
     while _CMP[b.cmp](iv, upper):

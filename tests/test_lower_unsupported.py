@@ -1,10 +1,10 @@
 """Every construct the lowering rejects: message and location."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-
 from test_lower_support import unsupported_of
 
 # Each case: the text between the loop header line and the closing brace
@@ -18,58 +18,119 @@ void f(int n, int *a, double *d, struct S *s, union U *u, long double *ld, int (
 """
 
 BODY_CASES = [
-    ("for (int i = 0; i < n; i++) {\n  L: a[i] = 0; goto L;\n}",
-     "label in simd loop", 7, 5),
-    ("for (int i = 0; i < n; i++) {\n  if (a[i]) goto out;\n}\nout:;",
-     "'goto' in simd loop", 7, 15),
-    ("for (int i = 0; i < n; i++) {\n  if (a[i]) return;\n}",
-     "'return' leaves the simd loop", 7, 15),
-    ("for (int i = 0; i < n; i++) {\n  if (a[i]) break;\n}",
-     "'break' leaves the simd loop", 7, 15),
-    ("for (int i = 0; i < n; i++) {\n  n = 3;\n}",
-     "assignment to shared variable 'n' in simd loop needs a private, lastprivate, "
-     "linear or reduction clause", 7, 5),
-    ("for (int i = 0; i < n; i++) {\n  a++;\n}",
-     "assignment to shared variable 'a' in simd loop needs a private, lastprivate, "
-     "linear or reduction clause", 7, 5),
-    ("for (int i = 0; i < n; i++) {\n  i += 2;\n}",
-     "loop variable 'i' is modified in the simd loop body", 7, 5),
-    ("for (int i = 0; i < n; i++) {\n  volatile int v = a[i]; a[i] = v;\n}",
-     "volatile object in simd loop", 7, 18),
-    ("for (int i = 0; i < n; i++) {\n  _Complex long double z = d[i]; d[i] = __real__ z;\n}",
-     "'_Complex long double' in simd loop", 7, 26),
-    ("for (int i = 0; i < n; i++) {\n  _Complex int z = a[i]; a[i] = __real__ z;\n}",
-     "'_Complex int' in simd loop", 7, 18),
-    ("for (int i = 0; i < n; i++) {\n  _Complex double z = d[i]; z++; d[i] = __real__ z;\n}",
-     "operator '++' on a complex value in simd loop", 7, 31),
-    ("for (int i = 0; i < n; i++) {\n  _Complex double z = d[i]; d[i] = __real__ ext2(z);\n}",
-     "complex argument or result in call to 'ext2' in simd loop ('ext2' has no body in "
-     "this translation unit)", 7, 47),
-    ("for (int i = 0; i < n; i++) {\n  ld[i] = 1;\n}",
-     "long double in simd loop", 7, 5),
-    ("for (int i = 0; i < n; i++) {\n  double t[n]; t[0] = 1; d[i] = t[0];\n}",
-     "variable-length array 't' in simd loop", 7, 12),
-    ("for (int i = 0; i < n; i++) {\n  a[i] = (n > 0 ? fp : fp)(i);\n}",
-     "call through a function pointer in simd loop", 7, 12),
-    ("for (int i = 0; i < n; i++) {\n  a[i] = ({ int q = i; q; });\n}",
-     "statement expression in simd loop", 7, 12),
-    ("for (int i = 0; i < n; i++) {\n  __asm__(\"nop\");\n}",
-     "inline assembly in simd loop", 7, 5),
-    ("for (int i = 0; i < n; i++) {\n  a[i] = s[i].b;\n}",
-     "bit-field 'b' of 'struct S' in simd loop", 7, 12),
-    ("for (int i = 0; i < n; i++) {\n  a[i] = u[i].i;\n}",
-     "union 'union U' in simd loop", 7, 12),
-    ("for (int i = 0; i < n; i++) {\n  int *p = (int[3]){[2] = 1}; a[i] = p[2];\n}",
-     "designated initializer in simd loop", 7, 22),
-    ("for (int i = 0; i < n; i++) {\n  static int c; c++; a[i] = c;\n}",
-     "static or extern local variable 'c' in simd loop", 7, 16),
+    ("for (int i = 0; i < n; i++) {\n  L: a[i] = 0; goto L;\n}", "label in simd loop", 7, 5),
+    (
+        "for (int i = 0; i < n; i++) {\n  if (a[i]) goto out;\n}\nout:;",
+        "'goto' in simd loop",
+        7,
+        15,
+    ),
+    (
+        "for (int i = 0; i < n; i++) {\n  if (a[i]) return;\n}",
+        "'return' leaves the simd loop",
+        7,
+        15,
+    ),
+    ("for (int i = 0; i < n; i++) {\n  if (a[i]) break;\n}", "'break' leaves the simd loop", 7, 15),
+    (
+        "for (int i = 0; i < n; i++) {\n  n = 3;\n}",
+        "assignment to shared variable 'n' in simd loop needs a private, lastprivate, "
+        "linear or reduction clause",
+        7,
+        5,
+    ),
+    (
+        "for (int i = 0; i < n; i++) {\n  a++;\n}",
+        "assignment to shared variable 'a' in simd loop needs a private, lastprivate, "
+        "linear or reduction clause",
+        7,
+        5,
+    ),
+    (
+        "for (int i = 0; i < n; i++) {\n  i += 2;\n}",
+        "loop variable 'i' is modified in the simd loop body",
+        7,
+        5,
+    ),
+    (
+        "for (int i = 0; i < n; i++) {\n  volatile int v = a[i]; a[i] = v;\n}",
+        "volatile object in simd loop",
+        7,
+        18,
+    ),
+    (
+        "for (int i = 0; i < n; i++) {\n  _Complex long double z = d[i]; d[i] = __real__ z;\n}",
+        "'_Complex long double' in simd loop",
+        7,
+        26,
+    ),
+    (
+        "for (int i = 0; i < n; i++) {\n  _Complex int z = a[i]; a[i] = __real__ z;\n}",
+        "'_Complex int' in simd loop",
+        7,
+        18,
+    ),
+    (
+        "for (int i = 0; i < n; i++) {\n  _Complex double z = d[i]; z++; d[i] = __real__ z;\n}",
+        "operator '++' on a complex value in simd loop",
+        7,
+        31,
+    ),
+    (
+        "for (int i = 0; i < n; i++) {\n  _Complex double z = d[i]; d[i] = __real__ ext2(z);\n}",
+        "complex argument or result in call to 'ext2' in simd loop ('ext2' has no body in "
+        "this translation unit)",
+        7,
+        47,
+    ),
+    ("for (int i = 0; i < n; i++) {\n  ld[i] = 1;\n}", "long double in simd loop", 7, 5),
+    (
+        "for (int i = 0; i < n; i++) {\n  double t[n]; t[0] = 1; d[i] = t[0];\n}",
+        "variable-length array 't' in simd loop",
+        7,
+        12,
+    ),
+    (
+        "for (int i = 0; i < n; i++) {\n  a[i] = (n > 0 ? fp : fp)(i);\n}",
+        "call through a function pointer in simd loop",
+        7,
+        12,
+    ),
+    (
+        "for (int i = 0; i < n; i++) {\n  a[i] = ({ int q = i; q; });\n}",
+        "statement expression in simd loop",
+        7,
+        12,
+    ),
+    ('for (int i = 0; i < n; i++) {\n  __asm__("nop");\n}', "inline assembly in simd loop", 7, 5),
+    (
+        "for (int i = 0; i < n; i++) {\n  a[i] = s[i].b;\n}",
+        "bit-field 'b' of 'struct S' in simd loop",
+        7,
+        12,
+    ),
+    ("for (int i = 0; i < n; i++) {\n  a[i] = u[i].i;\n}", "union 'union U' in simd loop", 7, 12),
+    (
+        "for (int i = 0; i < n; i++) {\n  int *p = (int[3]){[2] = 1}; a[i] = p[2];\n}",
+        "designated initializer in simd loop",
+        7,
+        22,
+    ),
+    (
+        "for (int i = 0; i < n; i++) {\n  static int c; c++; a[i] = c;\n}",
+        "static or extern local variable 'c' in simd loop",
+        7,
+        16,
+    ),
 ]
 
 
-@pytest.mark.parametrize("body, message, line, column", BODY_CASES,
-                         ids=[c[1][:40] for c in BODY_CASES])
-def test_unsupported_in_body(tmp_path: Path, body: str, message: str, line: int,
-                             column: int) -> None:
+@pytest.mark.parametrize(
+    "body, message, line, column", BODY_CASES, ids=[c[1][:40] for c in BODY_CASES]
+)
+def test_unsupported_in_body(
+    tmp_path: Path, body: str, message: str, line: int, column: int
+) -> None:
     exc = unsupported_of(tmp_path, PRELUDE + "  " + body.replace("\n", "\n  ") + "\n}\n")
     assert exc.message == message
     assert exc.location is not None
@@ -79,33 +140,52 @@ def test_unsupported_in_body(tmp_path: Path, body: str, message: str, line: int,
 
 
 LOOP_CASES = [
-    ("for (int *p = a; p < a + n; p++) *p = 0;",
-     "pointer induction variable 'p' in simd loop"),
-    ("for (double x = 0; x < n; x += 1) d[0] = x;",
-     "loop variable 'x' of type 'double' is not an integer"),
-    ("for (int i = 0; i < n; i += n) a[i] = 0;",
-     "the loop step is not a compile-time constant (run-time steps are not vectorized yet)"),
-    ("for (int i = 0; i < n; i *= 2) a[i] = 0;",
-     "simd loop is not in canonical form: the increment must add a constant to the "
-     "loop variable"),
-    ("for (int i = 0; i < n; i--) a[i] = 0;",
-     "simd loop is not in canonical form: the condition '<' and the step -1 disagree"),
-    ("for (int i = 0; i != n; i += 2) a[i] = 0;",
-     "simd loop is not in canonical form: a '!=' condition needs a step of 1 or -1"),
-    ("for (int i = 0; a[i] < n; i++) a[i] = 0;",
-     "simd loop is not in canonical form: the condition must compare the loop variable "
-     "with <, <=, >, >= or != to a bound"),
-    ("for (int i = 0; i == n; i++) a[i] = 0;",
-     "simd loop is not in canonical form: the condition must compare the loop variable "
-     "with <, <=, >, >= or != to a bound"),
-    ("for (int i = 0; ; i++) a[i] = 0;",
-     "simd loop is not in canonical form: it needs an initialization, a condition and "
-     "an increment"),
-    ("for (int i = 0; i < n; i += 0) a[i] = 0;",
-     "simd loop is not in canonical form: the loop step is zero"),
-    ("for (int i = 0; i < d[0]; i++) a[i] = 0;",
-     "loop variable 'i' is compared with a bound of type 'double': the iteration count "
-     "needs an integer bound"),
+    ("for (int *p = a; p < a + n; p++) *p = 0;", "pointer induction variable 'p' in simd loop"),
+    (
+        "for (double x = 0; x < n; x += 1) d[0] = x;",
+        "loop variable 'x' of type 'double' is not an integer",
+    ),
+    (
+        "for (int i = 0; i < n; i += n) a[i] = 0;",
+        "the loop step is not a compile-time constant (run-time steps are not vectorized yet)",
+    ),
+    (
+        "for (int i = 0; i < n; i *= 2) a[i] = 0;",
+        "simd loop is not in canonical form: the increment must add a constant to the "
+        "loop variable",
+    ),
+    (
+        "for (int i = 0; i < n; i--) a[i] = 0;",
+        "simd loop is not in canonical form: the condition '<' and the step -1 disagree",
+    ),
+    (
+        "for (int i = 0; i != n; i += 2) a[i] = 0;",
+        "simd loop is not in canonical form: a '!=' condition needs a step of 1 or -1",
+    ),
+    (
+        "for (int i = 0; a[i] < n; i++) a[i] = 0;",
+        "simd loop is not in canonical form: the condition must compare the loop variable "
+        "with <, <=, >, >= or != to a bound",
+    ),
+    (
+        "for (int i = 0; i == n; i++) a[i] = 0;",
+        "simd loop is not in canonical form: the condition must compare the loop variable "
+        "with <, <=, >, >= or != to a bound",
+    ),
+    (
+        "for (int i = 0; ; i++) a[i] = 0;",
+        "simd loop is not in canonical form: it needs an initialization, a condition and "
+        "an increment",
+    ),
+    (
+        "for (int i = 0; i < n; i += 0) a[i] = 0;",
+        "simd loop is not in canonical form: the loop step is zero",
+    ),
+    (
+        "for (int i = 0; i < d[0]; i++) a[i] = 0;",
+        "loop variable 'i' is compared with a bound of type 'double': the iteration count "
+        "needs an integer bound",
+    ),
 ]
 
 
@@ -117,46 +197,58 @@ def test_non_canonical_loops(tmp_path: Path, loop: str, message: str) -> None:
 
 
 def test_address_of_reduction_variable(tmp_path: Path) -> None:
-    exc = unsupported_of(tmp_path, """
+    exc = unsupported_of(
+        tmp_path,
+        """
 void g(int *);
 void f(int n, int *a) {
   int s = 0;
   #pragma omp simd reduction(+:s)
   for (int i = 0; i < n; i++) { s += a[i]; g(&s); }
 }
-""")
+""",
+    )
     assert exc.message == "address of reduction variable 's' is taken"
 
 
 def test_non_constant_linear_step(tmp_path: Path) -> None:
-    exc = unsupported_of(tmp_path, """
+    exc = unsupported_of(
+        tmp_path,
+        """
 void f(int n, int k, int *a) {
   int j = 0;
   #pragma omp simd linear(j:k)
   for (int i = 0; i < n; i++) { a[j] = i; j += k; }
 }
-""")
+""",
+    )
     assert exc.message == "linear step 'k' of 'j' is not a constant"
     assert exc.location is not None and exc.location.line == 5
 
 
 def test_body_that_never_completes(tmp_path: Path) -> None:
-    exc = unsupported_of(tmp_path, """
+    exc = unsupported_of(
+        tmp_path,
+        """
 void f(int n, int *a) {
   #pragma omp simd
   for (int i = 0; i < n; i++) { a[i] = 0; for (;;) { a[i]++; } }
 }
-""")
+""",
+    )
     assert exc.message == "the simd loop body never completes an iteration"
     assert exc.location is not None and exc.location.line == 4
 
 
 def test_string_initialized_array(tmp_path: Path) -> None:
-    exc = unsupported_of(tmp_path, """
+    exc = unsupported_of(
+        tmp_path,
+        """
 void f(int n, char *a) {
   #pragma omp simd
   for (int i = 0; i < n; i++) { char s[4] = "abc"; a[i] = s[i & 3]; }
 }
-""")
+""",
+    )
     assert exc.message == "array initialized from a string in simd loop"
     assert exc.location is not None and (exc.location.line, exc.location.column) == (4, 45)

@@ -9,13 +9,13 @@ the file is still vectorized and the output compiles for every target.
 Only malformed or contradictory input (a syntax error in a clause, an
 undeclared variable, simdlen > safelen) is an error: exit 1, no output.
 """
+
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 import pytest
-
 from hostile_support import compile_everywhere, vectorize
 
 OK = """
@@ -29,7 +29,8 @@ void ok(double *o, const double *a, int n)
 
 # name: (code before OK, line, column or None, words of the warning)
 WARNINGS = {
-    "user_defined_reduction": ("""\
+    "user_defined_reduction": (
+        """\
 #pragma omp declare reduction(mymax : double : omp_out = omp_out > omp_in ? omp_out : omp_in) \\
     initializer(omp_priv = -1e300)
 double f(const double *a, int n) {
@@ -38,8 +39,13 @@ double f(const double *a, int n) {
   for (int i = 0; i < n; i++) m = m > a[i] ? m : a[i];
   return m;
 }
-""", 5, 18, ("user-defined reduction 'mymax' is not supported",)),
-    "inscan_reduction_and_scan": ("""\
+""",
+        5,
+        18,
+        ("user-defined reduction 'mymax' is not supported",),
+    ),
+    "inscan_reduction_and_scan": (
+        """\
 void f(const double *a, double *b, int n) {
   double s = 0;
 #pragma omp simd reduction(inscan, +: s)
@@ -49,8 +55,13 @@ void f(const double *a, double *b, int n) {
     b[i] = s;
   }
 }
-""", 3, 18, ("'reduction(inscan, ...)' is not supported",)),
-    "scan_inside_the_loop": ("""\
+""",
+        3,
+        18,
+        ("'reduction(inscan, ...)' is not supported",),
+    ),
+    "scan_inside_the_loop": (
+        """\
 void f(const double *a, double *b, int n) {
   double s = 0;
 #pragma omp simd reduction(+: s)
@@ -60,62 +71,107 @@ void f(const double *a, double *b, int n) {
     b[i] = s;
   }
 }
-""", 6, 1, ("'#pragma omp scan' inside the simd loop is not supported",)),
-    "task_reduction": ("""\
+""",
+        6,
+        1,
+        ("'#pragma omp scan' inside the simd loop is not supported",),
+    ),
+    "task_reduction": (
+        """\
 double f(const double *a, int n) {
   double s = 0;
 #pragma omp for simd reduction(task, +: s)
   for (int i = 0; i < n; i++) s += a[i];
   return s;
 }
-""", 3, 22, ("'reduction(task, ...)' is not supported",)),
-    "non_constant_linear_step": ("""\
+""",
+        3,
+        22,
+        ("'reduction(task, ...)' is not supported",),
+    ),
+    "non_constant_linear_step": (
+        """\
 void f(const double *a, double *b, int n, int k) {
   int j = 0;
 #pragma omp simd linear(j: 2 * k + 1)
   for (int i = 0; i < n; i++) { b[i] = a[j]; j += 2 * k + 1; }
 }
-""", 4, None, ("linear step '2 * k + 1' of 'j' is not a constant",)),
-    "allocate_on_simd": ("""\
+""",
+        4,
+        None,
+        ("linear step '2 * k + 1' of 'j' is not a constant",),
+    ),
+    "allocate_on_simd": (
+        """\
 void f(double *a, int n) {
   double t;
 #pragma omp simd private(t) allocate(t)
   for (int i = 0; i < n; i++) { t = a[i]; a[i] = t * 2; }
 }
-""", 3, 29, ("'allocate' clause is not supported on '#pragma omp simd'",)),
-    "if_with_another_constructs_modifier": ("""\
+""",
+        3,
+        29,
+        ("'allocate' clause is not supported on '#pragma omp simd'",),
+    ),
+    "if_with_another_constructs_modifier": (
+        """\
 void f(double *a, int n) {
 #pragma omp simd if(target: n > 16)
   for (int i = 0; i < n; i++) a[i] *= 2;
 }
-""", 2, 18, ("'if(target: ...)' is not supported on '#pragma omp simd'",)),
-    "if_parallel_on_simd": ("""\
+""",
+        2,
+        18,
+        ("'if(target: ...)' is not supported on '#pragma omp simd'",),
+    ),
+    "if_parallel_on_simd": (
+        """\
 void f(double *a, int n) {
 #pragma omp simd if(parallel: n > 16)
   for (int i = 0; i < n; i++) a[i] *= 2;
 }
-""", 2, 18, ("'if(parallel: ...)' is not supported on '#pragma omp simd'",)),
-    "simd_on_a_while_loop": ("""\
+""",
+        2,
+        18,
+        ("'if(parallel: ...)' is not supported on '#pragma omp simd'",),
+    ),
+    "simd_on_a_while_loop": (
+        """\
 void f(double *a, int n) {
   int i = 0;
 #pragma omp simd
   while (i < n) { a[i] *= 2; i++; }
 }
-""", 3, 1, ("must be followed by a for loop, not a while loop",)),
-    "simd_on_a_block": ("""\
+""",
+        3,
+        1,
+        ("must be followed by a for loop, not a while loop",),
+    ),
+    "simd_on_a_block": (
+        """\
 void f(double *a, int n) {
 #pragma omp simd
   { for (int i = 0; i < n; i++) a[i] *= 2; }
 }
-""", 2, 1, ("must be followed by a for loop, not a block",)),
-    "range_for_macro": ("""\
+""",
+        2,
+        1,
+        ("must be followed by a for loop, not a block",),
+    ),
+    "range_for_macro": (
+        """\
 #define RANGE(i, n) for (int i = 0; i < (n); i++)
 void f(double *a, int n) {
 #pragma omp simd
   RANGE(i, n) a[i] *= 2;
 }
-""", 4, 3, ("a loop written with the macro 'RANGE' is not supported",)),
-    "declare_variant": ("""\
+""",
+        4,
+        3,
+        ("a loop written with the macro 'RANGE' is not supported",),
+    ),
+    "declare_variant": (
+        """\
 double vec(double x) { return x * 2; }
 #pragma omp declare variant(vec) match(construct={simd})
 double base(double x) { return x * 2; }
@@ -123,8 +179,13 @@ void f(double *a, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) a[i] = base(a[i]);
 }
-""", 6, 38, ("call to 'base', which has a '#pragma omp declare variant' (line 2)",)),
-    "begin_declare_variant": ("""\
+""",
+        6,
+        38,
+        ("call to 'base', which has a '#pragma omp declare variant' (line 2)",),
+    ),
+    "begin_declare_variant": (
+        """\
 double base(double x);
 #pragma omp begin declare variant match(construct={simd})
 double base(double x) { return x * 2; }
@@ -133,20 +194,35 @@ void f(double *a, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) a[i] = base(a[i]);
 }
-""", 7, 38, ("call to 'base'",)),
-    "loop_construct": ("""\
+""",
+        7,
+        38,
+        ("call to 'base'",),
+    ),
+    "loop_construct": (
+        """\
 void f(double *a, int n) {
 #pragma omp loop bind(thread)
   for (int i = 0; i < n; i++) a[i] *= 2;
 }
-""", 2, 1, ("'#pragma omp loop' is not supported",)),
-    "taskloop_simd": ("""\
+""",
+        2,
+        1,
+        ("'#pragma omp loop' is not supported",),
+    ),
+    "taskloop_simd": (
+        """\
 void f(double *a, int n) {
 #pragma omp taskloop simd grainsize(64)
   for (int i = 0; i < n; i++) a[i] *= 2;
 }
-""", 2, 1, ("'#pragma omp taskloop simd' is not supported",)),
-    "ordered_simd_inside": ("""\
+""",
+        2,
+        1,
+        ("'#pragma omp taskloop simd' is not supported",),
+    ),
+    "ordered_simd_inside": (
+        """\
 void f(double *a, int n) {
 #pragma omp simd
   for (int i = 1; i < n; i++) {
@@ -155,14 +231,24 @@ void f(double *a, int n) {
     a[i] += a[i - 1];
   }
 }
-""", 5, 1, ("'#pragma omp ordered simd' inside the simd loop is not supported",)),
-    "combined_target_simd": ("""\
+""",
+        5,
+        1,
+        ("'#pragma omp ordered simd' inside the simd loop is not supported",),
+    ),
+    "combined_target_simd": (
+        """\
 void f(double *a, int n) {
 #pragma omp target teams distribute parallel for simd map(tofrom: a[0:n])
   for (int i = 0; i < n; i++) a[i] *= 2;
 }
-""", 2, 1, ("'#pragma omp target teams distribute parallel for simd' is not supported",)),
-    "simd_inside_a_target_region": ("""\
+""",
+        2,
+        1,
+        ("'#pragma omp target teams distribute parallel for simd' is not supported",),
+    ),
+    "simd_inside_a_target_region": (
+        """\
 void f(double *a, int n) {
 #pragma omp target map(tofrom: a[0:n])
   {
@@ -170,23 +256,38 @@ void f(double *a, int n) {
     for (int i = 0; i < n; i++) a[i] *= 2;
   }
 }
-""", 4, 1, ("inside the '#pragma omp target' region at line 2",)),
-    "declare_target_region": ("""\
+""",
+        4,
+        1,
+        ("inside the '#pragma omp target' region at line 2",),
+    ),
+    "declare_target_region": (
+        """\
 #pragma omp declare target
 void f(double *a, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) a[i] *= 2;
 }
 #pragma omp end declare target
-""", 3, 1, ("function 'f' is compiled for offload devices too",)),
-    "declare_target_list": ("""\
+""",
+        3,
+        1,
+        ("function 'f' is compiled for offload devices too",),
+    ),
+    "declare_target_list": (
+        """\
 void f(double *a, int n) {
 #pragma omp simd
   for (int i = 0; i < n; i++) a[i] *= 2;
 }
 #pragma omp declare target enter(f)
-""", 2, 1, ("function 'f' is compiled for offload devices too",)),
-    "nested_simd_loops": ("""\
+""",
+        2,
+        1,
+        ("function 'f' is compiled for offload devices too",),
+    ),
+    "nested_simd_loops": (
+        """\
 void f(double *a, int n, int m) {
 #pragma omp simd
   for (int i = 0; i < n; i++) {
@@ -194,14 +295,24 @@ void f(double *a, int n, int m) {
     for (int j = 0; j < m; j++) a[i * m + j] *= 2;
   }
 }
-""", 4, 1, ("it is nested in the simd loop at line 2, which is vectorized",)),
-    "pragma_operator": ("""\
+""",
+        4,
+        1,
+        ("it is nested in the simd loop at line 2, which is vectorized",),
+    ),
+    "pragma_operator": (
+        """\
 void f(double *a, int n) {
   _Pragma("omp simd")
   for (int i = 0; i < n; i++) a[i] *= 2;
 }
-""", 2, 3, ("'_Pragma(\"omp simd\")' is ignored: _Pragma forms are not supported",)),
-    "pragma_operator_in_a_macro": ("""\
+""",
+        2,
+        3,
+        ("'_Pragma(\"omp simd\")' is ignored: _Pragma forms are not supported",),
+    ),
+    "pragma_operator_in_a_macro": (
+        """\
 #define SIMD _Pragma("omp simd reduction(+: s)")
 double f(const double *a, int n) {
   double s = 0;
@@ -209,16 +320,27 @@ double f(const double *a, int n) {
   for (int i = 0; i < n; i++) s += a[i];
   return s;
 }
-""", 4, 3, ("'SIMD' expands to '_Pragma(\"omp simd reduction(+: s)\")'",
-              "_Pragma forms are not supported")),
-    "pragma_operator_through_macros": ("""\
+""",
+        4,
+        3,
+        (
+            "'SIMD' expands to '_Pragma(\"omp simd reduction(+: s)\")'",
+            "_Pragma forms are not supported",
+        ),
+    ),
+    "pragma_operator_through_macros": (
+        """\
 #define OMP(x) _Pragma(#x)
 #define SIMD_LOOP(i, n) OMP(omp simd) for (int i = 0; i < (n); i++)
 void f(double *a, int n) {
   OMP(omp simd)
   for (int i = 0; i < n; i++) a[i] *= 2;
 }
-""", 4, 3, ("'OMP' expands to '_Pragma(\"omp simd\")'",)),
+""",
+        4,
+        3,
+        ("'OMP' expands to '_Pragma(\"omp simd\")'",),
+    ),
 }
 
 EXTRA_VECTORIZED = {"nested_simd_loops": 1}  # the inner loop
@@ -239,8 +361,10 @@ def test_unsupported_construct_leaves_the_loop_scalar(tmp_path: Path, name: str)
 
 def test_pragma_operator_from_a_header(tmp_path: Path) -> None:
     (tmp_path / "simd.h").write_text('#define PRAGMA_SIMD _Pragma("omp simd")\n')
-    code = ('#include "simd.h"\nvoid f(double *a, int n) {\n  PRAGMA_SIMD\n'
-            '  for (int i = 0; i < n; i++) a[i] *= 2;\n}\n')
+    code = (
+        '#include "simd.h"\nvoid f(double *a, int n) {\n  PRAGMA_SIMD\n'
+        "  for (int i = 0; i < n; i++) a[i] *= 2;\n}\n"
+    )
     r = vectorize(tmp_path, code + OK, "-I", str(tmp_path))
     assert r.returncode == 0, r.stderr
     r.warning_at(3, "'PRAGMA_SIMD' expands to '_Pragma(\"omp simd\")'")
@@ -306,8 +430,9 @@ void g(double *a, int n) {
     (w,) = r.diagnostics("warning")
     assert (int(w["line"]), int(w["col"])) == (6, 18), w.group(0)
     assert "'simdlen(1024)' is more lanes than any target's vectors hold" in w["text"]
-    widths = {(e["line"], e["target"]): e["width"] for e in json.loads(
-        (tmp_path / "r.json").read_text())}
+    widths = {
+        (e["line"], e["target"]): e["width"] for e in json.loads((tmp_path / "r.json").read_text())
+    }
     assert widths[(2, "avx512")] == 8 and widths[(2, "avx2")] == 4 and widths[(2, "neon")] == 2
     compile_everywhere(r.output)
 
@@ -393,45 +518,82 @@ def test_supported_forms_are_vectorized(tmp_path: Path, name: str) -> None:
 # name: (pragma and loop, line, column, message)
 ERRORS = {
     "undeclared_reduction_variable": (
-        "#pragma omp simd reduction(+:nosuch)", 4, 30,
-        "use of undeclared identifier 'nosuch' in 'reduction' clause"),
+        "#pragma omp simd reduction(+:nosuch)",
+        4,
+        30,
+        "use of undeclared identifier 'nosuch' in 'reduction' clause",
+    ),
     "undeclared_private_variable": (
-        "#pragma omp simd private(s, tmp)", 4, 29,
-        "use of undeclared identifier 'tmp' in 'private' clause"),
+        "#pragma omp simd private(s, tmp)",
+        4,
+        29,
+        "use of undeclared identifier 'tmp' in 'private' clause",
+    ),
     "undeclared_linear_variable": (
-        "#pragma omp simd linear(k: 2)", 4, 25,
-        "use of undeclared identifier 'k' in 'linear' clause"),
+        "#pragma omp simd linear(k: 2)",
+        4,
+        25,
+        "use of undeclared identifier 'k' in 'linear' clause",
+    ),
     "undeclared_aligned_pointer": (
-        "#pragma omp simd aligned(b: 32)", 4, 26,
-        "use of undeclared identifier 'b' in 'aligned' clause"),
+        "#pragma omp simd aligned(b: 32)",
+        4,
+        26,
+        "use of undeclared identifier 'b' in 'aligned' clause",
+    ),
     "undeclared_in_if": (
-        "#pragma omp simd if(simd: m > 4)", 4, 27,
-        "use of undeclared identifier 'm' in 'if' clause"),
+        "#pragma omp simd if(simd: m > 4)",
+        4,
+        27,
+        "use of undeclared identifier 'm' in 'if' clause",
+    ),
     "undeclared_linear_step": (
-        "#pragma omp simd linear(s: step)", 4, 28,
-        "use of undeclared identifier 'step' in 'linear' clause"),
+        "#pragma omp simd linear(s: step)",
+        4,
+        28,
+        "use of undeclared identifier 'step' in 'linear' clause",
+    ),
     "declared_inside_the_loop": (
-        "#pragma omp simd private(t)", 4, 26,
-        "use of undeclared identifier 't' in 'private' clause"),
+        "#pragma omp simd private(t)",
+        4,
+        26,
+        "use of undeclared identifier 't' in 'private' clause",
+    ),
     "a_function_is_not_a_variable": (
-        "#pragma omp simd private(f)", 4, 26, "'f' in 'private' clause is not a variable"),
+        "#pragma omp simd private(f)",
+        4,
+        26,
+        "'f' in 'private' clause is not a variable",
+    ),
     "missing_colon": (
-        "#pragma omp simd reduction(+ s)", 4, 18, "expected ':' after the reduction operator"),
+        "#pragma omp simd reduction(+ s)",
+        4,
+        18,
+        "expected ':' after the reduction operator",
+    ),
     "contradictory_simdlen_safelen": (
-        "#pragma omp simd safelen(2) simdlen(4)", 4, 29,
-        "'simdlen' (4) must not be greater than 'safelen' (2)"),
+        "#pragma omp simd safelen(2) simdlen(4)",
+        4,
+        29,
+        "'simdlen' (4) must not be greater than 'safelen' (2)",
+    ),
     "two_data_sharing_clauses": (
-        "#pragma omp simd private(s) reduction(+: s)", 4, 29,
-        "variable 's' already appears in a 'private' clause"),
+        "#pragma omp simd private(s) reduction(+: s)",
+        4,
+        29,
+        "variable 's' already appears in a 'private' clause",
+    ),
 }
 
 
 @pytest.mark.parametrize("name", sorted(ERRORS))
 def test_malformed_input_is_an_error(tmp_path: Path, name: str) -> None:
     pragma, line, column, message = ERRORS[name]
-    code = ("double f(int n, const double *a)\n{\n    double s = 0;\n" + pragma + "\n"
-            "    for (int i = 0; i < n; i++) { double t = a[i]; s += t; }\n"
-            "    return s;\n}\n" + OK)
+    code = (
+        "double f(int n, const double *a)\n{\n    double s = 0;\n" + pragma + "\n"
+        "    for (int i = 0; i < n; i++) { double t = a[i]; s += t; }\n"
+        "    return s;\n}\n" + OK
+    )
     r = vectorize(tmp_path, code)
     assert r.returncode == 1, r.stderr
     (e,) = r.diagnostics("error")

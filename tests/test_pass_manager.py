@@ -5,6 +5,7 @@ other; analyses it does not preserve are dropped after it (and those
 computed from them); the variants of a loop are pipelines over a copy of the
 lowered loop, which stays as lowered; ``--print-after`` shows them.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -13,12 +14,15 @@ import random
 from pathlib import Path
 
 import pytest
+from test_driver import s2svec
+from test_lower_support import lower_one
+from transform_gen import OUT, TABLE, arg_shapes, build_region
 
 import s2s.transform
 from s2s.analysis.divergence import DivergenceInfo
 from s2s.analysis.memory import MemoryAccesses
 from s2s.diagnostics import Unsupported
-from s2s.ir.clone import clone_function, clone_region
+from s2s.ir.clone import clone_function
 from s2s.ir.interpreter import Memory, run_lanes
 from s2s.ir.parser import parse_function
 from s2s.ir.printer import print_function
@@ -26,9 +30,6 @@ from s2s.ir.types import I32
 from s2s.ir.verifier import verify
 from s2s.pipeline import PASS_NAMES, PIPELINE, VARIANTS, analyze_variant, run_passes
 from s2s.transform.passes import Pass, PassOptions, PassState
-from test_driver import s2svec
-from test_lower_support import lower_one
-from transform_gen import OUT, TABLE, arg_shapes, build_region
 
 LATE_DEFINITION = """func @f(i32 %n) -> (i32) {
 entry:
@@ -88,8 +89,11 @@ def _state(seed: int = 3) -> PassState:
 
 def test_required_analyses_are_computed_before_the_pass() -> None:
     seen = []
-    needs = Pass("needs", lambda s: seen.append(s.analyses.cached(DivergenceInfo)),
-                 requires=(DivergenceInfo,))
+    needs = Pass(
+        "needs",
+        lambda s: seen.append(s.analyses.cached(DivergenceInfo)),
+        requires=(DivergenceInfo,),
+    )
     run_passes(_state(), (needs,))
     assert seen == [True]
 
@@ -130,8 +134,12 @@ def test_every_pass_comes_from_its_module() -> None:
             exported[p.name] = p
     in_pipelines = {p.name: p for _, pipeline in VARIANTS.values() for p in pipeline}
     for name in PASS_NAMES:
-        assert in_pipelines[name].run is exported[name.replace("loop-closed-ssa", "canonicalize")
-                                                  .replace("cleanup", "dce")].run, name
+        assert (
+            in_pipelines[name].run
+            is exported[
+                name.replace("loop-closed-ssa", "canonicalize").replace("cleanup", "dce")
+            ].run
+        ), name
     assert set(exported) <= set(PASS_NAMES)
 
 
@@ -157,7 +165,7 @@ def test_the_variants_leave_the_lowered_loop(tmp_path: Path) -> None:
     refilled = analyze_variant(region, "refill", PassOptions(refill_min_ratio=0))
     assert refilled is not None and refilled.region.fn is not region.fn
     assert [b.role for b in refilled.region.args][-3:] == ["lane", "count", "width"]
-    assert analyze_variant(region, "tail") is None   # it stores: no masked tail
+    assert analyze_variant(region, "tail") is None  # it stores: no masked tail
     assert print_function(region.fn) == before
     assert [b.role for b in region.args][-1] != "width"
 
@@ -176,9 +184,20 @@ double f(int n, const double *x, const double *lim) {
   return s;
 }
 """
-    r = s2svec(tmp_path, "--target", "avx512", "--refill-ratio", "0",
-               "--print-after", "masked-tail", "--print-after", "refill",
-               "--print-after", "cleanup", source=source)
+    r = s2svec(
+        tmp_path,
+        "--target",
+        "avx512",
+        "--refill-ratio",
+        "0",
+        "--print-after",
+        "masked-tail",
+        "--print-after",
+        "refill",
+        "--print-after",
+        "cleanup",
+        source=source,
+    )
     assert r.returncode == 0, r.stderr
     heads = [line for line in r.stdout.splitlines() if line.startswith("; IR of")]
     assert any(h.endswith("(masked tail) after masked-tail") for h in heads), heads

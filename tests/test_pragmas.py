@@ -1,18 +1,18 @@
 """Tests of parsing (s2s.frontend.parse) and pragma discovery (s2s.frontend.pragmas)."""
+
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Optional
 
 import clang.cindex as ci
 import pytest
 
 from s2s.diagnostics import UserError
-from s2s.ir.clauses import Linear, Reduction
 from s2s.frontend import parse as parse_module
 from s2s.frontend.parse import ParsedFile, builtin_include_dir, parse_file
 from s2s.frontend.pragmas import Pragma, find_pragmas, scan_pragma_lines
+from s2s.ir.clauses import Linear, Reduction
 
 FOR = ci.CursorKind.FOR_STMT
 FUNC = ci.CursorKind.FUNCTION_DECL
@@ -27,8 +27,8 @@ def write(tmp_path: Path, code: str, name: str = "k.c") -> str:
 def parse(
     tmp_path: Path,
     code: str,
-    defines: Optional[list[str]] = None,
-    include_dirs: Optional[list[str]] = None,
+    defines: list[str] | None = None,
+    include_dirs: list[str] | None = None,
 ) -> ParsedFile:
     return parse_file(write(tmp_path, code), include_dirs or [], defines or [], "c11")
 
@@ -51,11 +51,15 @@ def line_of(cursor: ci.Cursor) -> int:
 
 def main_decls(parsed: ParsedFile) -> dict[str, ci.Cursor]:
     """The declarations of the main file (not its #include lines), by name."""
-    return {c.spelling: c for c in parsed.tu.cursor.get_children()
-            if parsed.is_main_file(c) and c.kind != ci.CursorKind.INCLUSION_DIRECTIVE}
+    return {
+        c.spelling: c
+        for c in parsed.tu.cursor.get_children()
+        if parsed.is_main_file(c) and c.kind != ci.CursorKind.INCLUSION_DIRECTIVE
+    }
 
 
 # -- parse_file -----------------------------------------------------------
+
 
 def test_parse_file_keeps_text_and_path(tmp_path: Path) -> None:
     code = "int f(void) { return 1; }\n"
@@ -74,7 +78,7 @@ def test_offsets_with_non_ascii_text(tmp_path: Path) -> None:
     assert start == 12  # 'é' takes two bytes
     assert parsed.char_offset(start) == 11
     assert parsed.byte_offset(11) == 12
-    assert parsed.text[parsed.char_offset(start):].startswith("int x")
+    assert parsed.text[parsed.char_offset(start) :].startswith("int x")
     assert str(parsed.location(start)) == f"{parsed.path}:1:13"
 
 
@@ -89,8 +93,9 @@ def test_builtin_headers_are_found(tmp_path: Path) -> None:
 
 
 def test_std_headers_parse(tmp_path: Path) -> None:
-    parsed = parse(tmp_path, "#include <math.h>\n#include <stdio.h>\n#include <stdint.h>\n"
-                             "int64_t v;\n")
+    parsed = parse(
+        tmp_path, "#include <math.h>\n#include <stdio.h>\n#include <stdint.h>\nint64_t v;\n"
+    )
     assert not [d.spelling for d in parsed.tu.diagnostics]
     v = main_decls(parsed)["v"]
     assert (v.type.spelling, v.type.get_canonical().spelling) == ("int64_t", "long")
@@ -101,7 +106,9 @@ def test_std_headers_parse(tmp_path: Path) -> None:
 def test_intrinsic_headers_parse(tmp_path: Path) -> None:
     # The borrowed builtin headers may be older than libclang: their own
     # errors are not reported, the user's still are.
-    code = "#include <immintrin.h>\nfloat f(void) { __m256 v = _mm256_set1_ps(1.0f); return v[0]; }\n"
+    code = (
+        "#include <immintrin.h>\nfloat f(void) { __m256 v = _mm256_set1_ps(1.0f); return v[0]; }\n"
+    )
     parse(tmp_path, code)
     with pytest.raises(UserError) as info:
         parse(tmp_path, code + "int g(void) { return y; }\n")
@@ -119,15 +126,23 @@ def test_parse_errors_are_reported(tmp_path: Path) -> None:
     )
     assert info.value.format() == info.value.message  # no doubled prefix
     assert info.value.location is not None
-    assert (info.value.location.file, info.value.location.line, info.value.location.column) == (path, 2, 10)
+    assert (info.value.location.file, info.value.location.line, info.value.location.column) == (
+        path,
+        2,
+        10,
+    )
 
 
 def test_warnings_are_not_errors(tmp_path: Path) -> None:
-    parsed = parse(tmp_path, "int f(int a) { int unused; return a; }\nint g() { return 1; }\n"
-                             "int h(int a) { if (a) return 1; }\n")
+    parsed = parse(
+        tmp_path,
+        "int f(int a) { int unused; return a; }\nint g() { return 1; }\n"
+        "int h(int a) { if (a) return 1; }\n",
+    )
     warnings = [d for d in parsed.tu.diagnostics if d.severity == ci.Diagnostic.Warning]
     assert [(d.location.line, d.spelling) for d in warnings] == [
-        (3, "non-void function does not return a value in all control paths")]
+        (3, "non-void function does not return a value in all control paths")
+    ]
     assert not [d for d in parsed.tu.diagnostics if d.severity >= ci.Diagnostic.Error]
     assert [c.spelling for c in main_decls(parsed).values()] == ["f", "g", "h"]
 
@@ -173,9 +188,12 @@ def test_defines_and_std_are_passed(tmp_path: Path) -> None:
 
 def test_openmp_is_not_enabled(tmp_path: Path) -> None:
     # Without -fopenmp the pragma is not in the AST and _OPENMP is undefined.
-    parsed = parse(tmp_path, "#ifdef _OPENMP\nint openmp_on;\n#else\nint openmp_off;\n#endif\n"
-                             "void k(int n, float *a) {\n  #pragma omp parallel for simd\n"
-                             "  for (int i = 0; i < n; i++)\n    a[i] = 0;\n}\n")
+    parsed = parse(
+        tmp_path,
+        "#ifdef _OPENMP\nint openmp_on;\n#else\nint openmp_off;\n#endif\n"
+        "void k(int n, float *a) {\n  #pragma omp parallel for simd\n"
+        "  for (int i = 0; i < n; i++)\n    a[i] = 0;\n}\n",
+    )
     assert list(main_decls(parsed)) == ["openmp_off", "k"]
     k = main_decls(parsed)["k"]
     kinds = [c.kind for c in k.walk_preorder()]
@@ -331,41 +349,58 @@ void f(int n, float (*a)[8]) {
   }
 }
 """
-    assert pragma_error(tmp_path, code) == "T/k.c:2:3: error: 'collapse(2)' requires 2 perfectly nested for loops"
+    assert (
+        pragma_error(tmp_path, code)
+        == "T/k.c:2:3: error: 'collapse(2)' requires 2 perfectly nested for loops"
+    )
 
 
 def test_collapse_deeper_than_nest(tmp_path: Path) -> None:
     code = "void f(int n, float *a) {\n#pragma omp simd collapse(2)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
-    assert pragma_error(tmp_path, code) == "T/k.c:2:1: error: 'collapse(2)' requires 2 perfectly nested for loops"
+    assert (
+        pragma_error(tmp_path, code)
+        == "T/k.c:2:1: error: 'collapse(2)' requires 2 perfectly nested for loops"
+    )
 
 
-@pytest.mark.parametrize("statement, what", [
-    ("int i = 0;", "a declaration"),
-    ("while (n--) a[n] = 0;", "a while loop"),
-    ("do a[--n] = 0; while (n);", "a do loop"),
-    ("{ for (int i = 0; i < n; i++) a[i] = 0; }", "a block"),
-    ("a[0] = 1;", "an expression"),
-    ("if (n) a[0] = 1;", "an if statement"),
-])
-def test_loop_pragma_on_another_statement_leaves_it_scalar(tmp_path: Path, statement: str,
-                                                          what: str) -> None:
+@pytest.mark.parametrize(
+    "statement, what",
+    [
+        ("int i = 0;", "a declaration"),
+        ("while (n--) a[n] = 0;", "a while loop"),
+        ("do a[--n] = 0; while (n);", "a do loop"),
+        ("{ for (int i = 0; i < n; i++) a[i] = 0; }", "a block"),
+        ("a[0] = 1;", "an expression"),
+        ("if (n) a[0] = 1;", "an if statement"),
+    ],
+)
+def test_loop_pragma_on_another_statement_leaves_it_scalar(
+    tmp_path: Path, statement: str, what: str
+) -> None:
     """Not an error: the statement stays as it is, with a warning (lower_loop raises it)."""
     code = f"void f(int n, float *a) {{\n  #pragma omp simd\n  {statement}\n}}\n"
     _, found = pragmas(tmp_path, code)
     assert len(found) == 1 and found[0].unsupported is not None
     assert found[0].unsupported.format() == (
         f"{tmp_path}/k.c:2:3: warning: '#pragma omp simd' must be followed by a for loop, "
-        f"not {what}")
+        f"not {what}"
+    )
 
 
 def test_loop_pragma_at_end_of_block(tmp_path: Path) -> None:
     code = "void f(int n, float *a) {\n  for (int i = 0; i < n; i++) a[i] = 0;\n  #pragma omp parallel for simd\n}\n"
-    assert pragma_error(tmp_path, code) == "T/k.c:3:3: error: '#pragma omp parallel for simd' must be followed by a for loop"
+    assert (
+        pragma_error(tmp_path, code)
+        == "T/k.c:3:3: error: '#pragma omp parallel for simd' must be followed by a for loop"
+    )
 
 
 def test_loop_pragma_at_file_scope(tmp_path: Path) -> None:
     code = "#pragma omp for simd\nint x;\n"
-    assert pragma_error(tmp_path, code) == "T/k.c:1:1: error: '#pragma omp for simd' must be followed by a for loop"
+    assert (
+        pragma_error(tmp_path, code)
+        == "T/k.c:1:1: error: '#pragma omp for simd' must be followed by a for loop"
+    )
 
 
 def test_declare_simd(tmp_path: Path) -> None:
@@ -388,7 +423,11 @@ double proto(double *x, double *y, double *z);
     assert [p.location.line for p in found] == [2, 3, 5, 8]
     assert found[0].clauses.inbranch is False and found[1].clauses.inbranch is True
     assert found[1].clauses.simdlen == 8
-    assert found[3].clauses.linear == [Linear("x", 1, "ref"), Linear("y", 2, "val"), Linear("z", 1, "uval")]
+    assert found[3].clauses.linear == [
+        Linear("x", 1, "ref"),
+        Linear("y", 2, "val"),
+        Linear("z", 1, "uval"),
+    ]
 
 
 def test_declare_simd_inside_function_body(tmp_path: Path) -> None:
@@ -445,12 +484,18 @@ def test_define_without_value(tmp_path: Path) -> None:
 
 def test_macro_defined_after_pragma_is_not_visible(tmp_path: Path) -> None:
     code = "void f(int n, float *a) {\n#pragma omp simd simdlen(VL)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n#define VL 4\n"
-    assert pragma_error(tmp_path, code) == "T/k.c:2:18: error: 'simdlen' argument must be a constant integer expression"
+    assert (
+        pragma_error(tmp_path, code)
+        == "T/k.c:2:18: error: 'simdlen' argument must be a constant integer expression"
+    )
 
 
 def test_function_like_macro_is_not_a_constant(tmp_path: Path) -> None:
     code = "#define VL(x) 4\nvoid f(int n, float *a) {\n#pragma omp simd simdlen(VL)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
-    assert pragma_error(tmp_path, code) == "T/k.c:3:18: error: 'simdlen' argument must be a constant integer expression"
+    assert (
+        pragma_error(tmp_path, code)
+        == "T/k.c:3:18: error: 'simdlen' argument must be a constant integer expression"
+    )
 
 
 def test_include_dirs_and_header_pragmas(tmp_path: Path) -> None:
@@ -468,7 +513,10 @@ def test_include_dirs_and_header_pragmas(tmp_path: Path) -> None:
 
 def test_clause_error_location_in_file(tmp_path: Path) -> None:
     code = "void f(int n, float *a) {\n    #pragma omp simd private(a) \\\n      lastprivate(a)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
-    assert pragma_error(tmp_path, code) == "T/k.c:3:7: error: variable 'a' already appears in a 'private' clause"
+    assert (
+        pragma_error(tmp_path, code)
+        == "T/k.c:3:7: error: variable 'a' already appears in a 'private' clause"
+    )
 
 
 def test_comment_between_pragma_and_loop(tmp_path: Path) -> None:
@@ -485,7 +533,8 @@ def test_loop_written_with_a_macro(tmp_path: Path) -> None:
     assert found[0].unsupported is not None
     assert found[0].unsupported.format() == (
         f"{tmp_path}/k.c:4:3: warning: a loop written with the macro 'LOOP' is not supported "
-        "(write the for statement itself after the pragma)")
+        "(write the for statement itself after the pragma)"
+    )
 
 
 def test_pragma_in_active_conditional_code(tmp_path: Path) -> None:
@@ -495,6 +544,7 @@ def test_pragma_in_active_conditional_code(tmp_path: Path) -> None:
 
 
 # -- what keeps a loop scalar, what is an error (issue 10, items 11 and 12) ----
+
 
 def test_unhandled_simd_constructs_are_regions_that_stay_scalar(tmp_path: Path) -> None:
     code = """\
@@ -513,20 +563,28 @@ void f(int n, float *a) {
 """
     _, found = pragmas(tmp_path, code)
     assert [(line_of(p.target), p.clauses.directive) for p in found] == [
-        (3, "taskloop simd"), (5, "teams distribute parallel for simd"), (7, "loop")]
-    assert all(p.unsupported is not None and
-               p.unsupported.message == f"'#pragma omp {p.clauses.directive}' is not supported"
-               for p in found)
+        (3, "taskloop simd"),
+        (5, "teams distribute parallel for simd"),
+        (7, "loop"),
+    ]
+    assert all(
+        p.unsupported is not None
+        and p.unsupported.message == f"'#pragma omp {p.clauses.directive}' is not supported"
+        for p in found
+    )
 
 
 def test_unsupported_clause_is_the_reason(tmp_path: Path) -> None:
-    code = ("void f(int n, float *a) {\n  float s = 0;\n"
-            "#pragma omp simd reduction(inscan, +: s) allocate(s)\n"
-            "  for (int i = 0; i < n; i++) { s += a[i]; a[i] = s; }\n}\n")
+    code = (
+        "void f(int n, float *a) {\n  float s = 0;\n"
+        "#pragma omp simd reduction(inscan, +: s) allocate(s)\n"
+        "  for (int i = 0; i < n; i++) { s += a[i]; a[i] = s; }\n}\n"
+    )
     _, (found,) = pragmas(tmp_path, code)
     assert found.unsupported is not None
     assert found.unsupported.format() == (
-        f"{tmp_path}/k.c:3:18: warning: 'reduction(inscan, ...)' is not supported")
+        f"{tmp_path}/k.c:3:18: warning: 'reduction(inscan, ...)' is not supported"
+    )
 
 
 def test_omp_lines_inside_the_loop(tmp_path: Path) -> None:
@@ -552,8 +610,8 @@ void f(int n, float *a) {
     assert first.unsupported is None
     assert second.unsupported is not None
     assert second.unsupported.format() == (
-        f"{tmp_path}/k.c:13:1: warning: '#pragma omp atomic' inside the simd loop is not "
-        "supported")
+        f"{tmp_path}/k.c:13:1: warning: '#pragma omp atomic' inside the simd loop is not supported"
+    )
 
 
 def test_clause_variables_must_be_declared_at_the_pragma(tmp_path: Path) -> None:
@@ -569,17 +627,23 @@ void f(int n, float *a) {
 }
 """
     assert pragma_error(tmp_path, code) == (
-        "T/k.c:7:45: error: use of undeclared identifier 't' in 'private' clause")
+        "T/k.c:7:45: error: use of undeclared identifier 't' in 'private' clause"
+    )
 
 
 def test_clause_names_may_be_macros_and_later_declarations_do_not_count(tmp_path: Path) -> None:
-    ok = ("#define ACC s\nvoid f(int n, float *a) {\n  float s = 0;\n"
-          "#pragma omp simd reduction(+: ACC)\n  for (int i = 0; i < n; i++) s += a[i];\n}\n")
+    ok = (
+        "#define ACC s\nvoid f(int n, float *a) {\n  float s = 0;\n"
+        "#pragma omp simd reduction(+: ACC)\n  for (int i = 0; i < n; i++) s += a[i];\n}\n"
+    )
     assert len(pragmas(tmp_path, ok)[1]) == 1
-    late = ("void f(int n, float *a) {\n#pragma omp simd lastprivate(x)\n"
-            "  for (int i = 0; i < n; i++) a[i] = 0;\n  int x = 0;\n}\n")
+    late = (
+        "void f(int n, float *a) {\n#pragma omp simd lastprivate(x)\n"
+        "  for (int i = 0; i < n; i++) a[i] = 0;\n  int x = 0;\n}\n"
+    )
     assert pragma_error(tmp_path, late) == (
-        "T/k.c:2:30: error: use of undeclared identifier 'x' in 'lastprivate' clause")
+        "T/k.c:2:30: error: use of undeclared identifier 'x' in 'lastprivate' clause"
+    )
 
 
 def test_pragma_operator_warnings(tmp_path: Path) -> None:
@@ -620,4 +684,5 @@ void f(int n, float *a) {
     assert found == []
     assert [(w.location.line, w.location.column) for w in parsed.warnings] == [(5, 3), (9, 3)]
     assert parsed.warnings[0].message.startswith(
-        "'Q' expands to '_Pragma(\"omp simd\")', which is ignored")
+        "'Q' expands to '_Pragma(\"omp simd\")', which is ignored"
+    )

@@ -3,6 +3,7 @@ and the build must see the loop's macros as s2svec did (issue 10, items 4, 5, 7)
 
 The checks compile s2svec's output with the real compilers: a check that is
 not emitted, or one that fires on a matching build, fails here."""
+
 from __future__ import annotations
 
 import subprocess
@@ -11,14 +12,23 @@ from pathlib import Path
 
 import pytest
 
+from s2s.codegen.target import load_target
 from s2s.frontend.parse import parse_file
 from s2s.frontend.views import conditional_names, parse_views
-from s2s.codegen.target import load_target
 
 TARGETS = [load_target(n) for n in ("avx512", "avx2", "neon")]
 COMPILE = {
-    "avx512": ["gcc", "-c", "-O1", "-mavx512f", "-mavx512dq", "-mavx512bw", "-mavx512vl",
-               "-mavx2", "-mfma"],
+    "avx512": [
+        "gcc",
+        "-c",
+        "-O1",
+        "-mavx512f",
+        "-mavx512dq",
+        "-mavx512bw",
+        "-mavx512vl",
+        "-mavx2",
+        "-mfma",
+    ],
     "avx2": ["gcc", "-c", "-O1", "-mavx2", "-mfma"],
     "neon": ["aarch64-linux-gnu-gcc", "-c", "-O1"],
 }
@@ -27,13 +37,22 @@ COMPILE = {
 def s2svec(tmp_path: Path, source: str, *args: str) -> subprocess.CompletedProcess[str]:
     src = tmp_path / "k.c"
     src.write_text(source)
-    return subprocess.run([sys.executable, "-m", "s2s", str(src), "-o", str(tmp_path / "out.c"),
-                           *args], capture_output=True, text=True, cwd=tmp_path)
+    return subprocess.run(
+        [sys.executable, "-m", "s2s", str(src), "-o", str(tmp_path / "out.c"), *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
 
 
 def compiles(tmp_path: Path, target: str, *flags: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(COMPILE[target] + list(flags) + [str(tmp_path / "out.c"), "-o",
-                          str(tmp_path / f"out-{target}.o")], capture_output=True, text=True)
+    return subprocess.run(
+        COMPILE[target]
+        + list(flags)
+        + [str(tmp_path / "out.c"), "-o", str(tmp_path / f"out-{target}.o")],
+        capture_output=True,
+        text=True,
+    )
 
 
 # -- one parse per target view -------------------------------------------------------
@@ -55,7 +74,7 @@ def test_each_target_reads_its_own_typedef(tmp_path: Path) -> None:
     r = s2svec(tmp_path, TYPEDEF_BY_ARCH)
     assert r.returncode == 0, r.stderr
     out = (tmp_path / "out.c").read_text()
-    neon = out[out.index("defined(__ARM_NEON)"):]
+    neon = out[out.index("defined(__ARM_NEON)") :]
     assert "vld1q_s32" in neon and "vld1q_s64" not in neon
     assert "_mm512_loadu_si512" in out  # x86: 64-bit elements, 8 per 512 bits
     assert "avx512, 8 lanes" in out and "avx2, 4 lanes" in out
@@ -76,14 +95,16 @@ void f(T *a, const T *b, int n) {
 
 @pytest.mark.parametrize("flags", [["-mavx2", "-mfma"], ["-march=x86-64-v4"]])
 def test_a_targets_code_is_compiled_only_where_the_file_reads_alike(
-        tmp_path: Path, flags: list[str]) -> None:
+    tmp_path: Path, flags: list[str]
+) -> None:
     """The AVX2 code reads T as int; under AVX-512 flags the compiler reads
     long long, so the AVX2 branch of --target avx2 must not be compiled
     there (the scalar loop is): its guard says !defined(__AVX512F__)."""
     r = s2svec(tmp_path, TYPEDEF_BY_ISA, "--target", "avx2")
     assert r.returncode == 0, r.stderr
-    pre = subprocess.run(["gcc", "-E", "-P", *flags, str(tmp_path / "out.c")],
-                         capture_output=True, text=True)
+    pre = subprocess.run(
+        ["gcc", "-E", "-P", *flags, str(tmp_path / "out.c")], capture_output=True, text=True
+    )
     assert pre.returncode == 0, pre.stderr
     vector = "_mm256_" in pre.stdout.split("void f(")[1]
     assert vector == ("-mavx2" in flags), pre.stdout[-2000:]
@@ -118,8 +139,8 @@ def test_isa_macro_values_differ_per_target(tmp_path: Path) -> None:
     r = s2svec(tmp_path, ISA_CONSTANT, "--target", "avx512,avx2")
     assert r.returncode == 0, r.stderr
     out = (tmp_path / "out.c").read_text()
-    avx512 = out[out.index("avx512, 16 lanes"):out.index("avx2, 8 lanes")]
-    avx2 = out[out.index("avx2, 8 lanes"):]
+    avx512 = out[out.index("avx512, 16 lanes") : out.index("avx2, 8 lanes")]
+    avx2 = out[out.index("avx2, 8 lanes") :]
     assert "_mm512_set1_epi32((int)(3))" in avx512 and "_mm256_set1_epi32(5)" in avx2
 
 
@@ -141,8 +162,10 @@ def test_a_file_that_parses_for_no_target_is_an_error(tmp_path: Path) -> None:
 
 
 def test_loop_only_in_one_targets_code(tmp_path: Path) -> None:
-    source = ("void f(int *a, int n) {\n#ifdef __aarch64__\n#pragma omp simd\n"
-              "    for (int i = 0; i < n; i++) a[i] += 1;\n#endif\n}\n")
+    source = (
+        "void f(int *a, int n) {\n#ifdef __aarch64__\n#pragma omp simd\n"
+        "    for (int i = 0; i < n; i++) a[i] += 1;\n#endif\n}\n"
+    )
     r = s2svec(tmp_path, source, "--report=json")
     assert r.returncode == 0, r.stderr
     out = (tmp_path / "out.c").read_text()
@@ -184,12 +207,25 @@ def test_macro_checks_pass_on_the_same_macros(tmp_path: Path, target: str) -> No
 
 @pytest.mark.parametrize("flag,macro", [("-DWEIGHT=0.25", "WEIGHT"), ("-DWEIGHT=0.5f", "WEIGHT")])
 @pytest.mark.parametrize("compiler", ["gcc", "clang", "clang-19"])
-def test_macro_checks_fail_loudly_on_other_values(tmp_path: Path, flag: str, macro: str,
-                                                  compiler: str) -> None:
+def test_macro_checks_fail_loudly_on_other_values(
+    tmp_path: Path, flag: str, macro: str, compiler: str
+) -> None:
     r = s2svec(tmp_path, WEIGHTED, "--target", "avx2")
     assert r.returncode == 0, r.stderr
-    done = subprocess.run([compiler, "-c", "-mavx2", "-mfma", flag, str(tmp_path / "out.c"),
-                           "-o", str(tmp_path / "o.o")], capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            compiler,
+            "-c",
+            "-mavx2",
+            "-mfma",
+            flag,
+            str(tmp_path / "out.c"),
+            "-o",
+            str(tmp_path / "o.o"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode != 0 and f"s2svec_macro_{macro}_changed" in done.stderr
 
 
@@ -216,11 +252,19 @@ void f(int *a, int n) {
 """
 
 
-@pytest.mark.parametrize("generated,built,ok", [
-    ((), (), True), ((), ("-DSLOW",), False), (("-D", "SLOW"), ("-DSLOW",), True),
-    (("-D", "SLOW"), ("-DFAST",), False), (("-D", "FAST"), ("-DFAST", "-DSLOW"), True)])
+@pytest.mark.parametrize(
+    "generated,built,ok",
+    [
+        ((), (), True),
+        ((), ("-DSLOW",), False),
+        (("-D", "SLOW"), ("-DSLOW",), True),
+        (("-D", "SLOW"), ("-DFAST",), False),
+        (("-D", "FAST"), ("-DFAST", "-DSLOW"), True),
+    ],
+)
 def test_conditionals_in_the_loop_must_take_the_same_branch(
-        tmp_path: Path, generated: tuple[str, ...], built: tuple[str, ...], ok: bool) -> None:
+    tmp_path: Path, generated: tuple[str, ...], built: tuple[str, ...], ok: bool
+) -> None:
     r = s2svec(tmp_path, CONDITIONAL, "--target", "avx2", *generated)
     assert r.returncode == 0, r.stderr
     done = compiles(tmp_path, "avx2", *built)
@@ -230,8 +274,10 @@ def test_conditionals_in_the_loop_must_take_the_same_branch(
 
 
 def test_conditional_crossing_the_loop_keeps_it_scalar(tmp_path: Path) -> None:
-    source = ("void f(int *a, int n) {\n#pragma omp simd\n    for (int i = 0; i < n; i++)\n"
-              "#ifdef X\n        a[i] = 1;\n#else\n        a[i] = 2;\n#endif\n}\n")
+    source = (
+        "void f(int *a, int n) {\n#pragma omp simd\n    for (int i = 0; i < n; i++)\n"
+        "#ifdef X\n        a[i] = 1;\n#else\n        a[i] = 2;\n#endif\n}\n"
+    )
     r = s2svec(tmp_path, source, "--target", "avx2")
     assert r.returncode == 0, r.stderr
     assert compiles(tmp_path, "avx2").returncode == 0
@@ -253,8 +299,9 @@ void f(double *a, int n) {
 def test_nested_simd_pragmas_vectorize_the_outer_loop_once(tmp_path: Path) -> None:
     r = s2svec(tmp_path, NESTED, "--report=json")
     assert r.returncode == 0, r.stderr
-    assert "k.c:4:1: warning: loop not vectorized: it is nested in the simd loop at line 2" \
-        in r.stderr
+    assert (
+        "k.c:4:1: warning: loop not vectorized: it is nested in the simd loop at line 2" in r.stderr
+    )
     for target in ("avx2", "avx512", "neon"):
         done = compiles(tmp_path, target)
         assert done.returncode == 0, done.stderr
@@ -297,9 +344,10 @@ int main(void) {
 }
 """
 
-X86_FLAGS = {"avx512": ["-mavx512f", "-mavx512dq", "-mavx512bw", "-mavx512vl", "-mavx2",
-                        "-mfma"],
-             "avx2": ["-mavx2", "-mfma"]}
+X86_FLAGS = {
+    "avx512": ["-mavx512f", "-mavx512dq", "-mavx512bw", "-mavx512vl", "-mavx2", "-mfma"],
+    "avx2": ["-mavx2", "-mfma"],
+}
 
 
 def guarded_source(tmp_path: Path, guard: str, where: str) -> str:
@@ -316,21 +364,25 @@ def host_has(flag: str) -> bool:
 
 @pytest.mark.parametrize("where", ["header", "main file"])
 @pytest.mark.parametrize("guard", ["__FOO_H__", "__FOO_H", "_FOO_H_"])
-def test_include_guards_never_guard_the_vector_code(tmp_path: Path, guard: str,
-                                                    where: str) -> None:
+def test_include_guards_never_guard_the_vector_code(tmp_path: Path, guard: str, where: str) -> None:
     r = s2svec(tmp_path, guarded_source(tmp_path, guard, where), "--report")
     assert r.returncode == 0, r.stderr
     out = (tmp_path / "out.c").read_text()
     conditions = [line for line in out.splitlines() if line.startswith(("#if ", "#elif "))]
     assert conditions and not any(guard in line for line in conditions), conditions
     for target, flags in X86_FLAGS.items():
-        pre = subprocess.run(["gcc", "-E", "-P", *flags, str(tmp_path / "out.c")],
-                             capture_output=True, text=True, cwd=tmp_path)
+        pre = subprocess.run(
+            ["gcc", "-E", "-P", *flags, str(tmp_path / "out.c")],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+        )
         assert pre.returncode == 0, pre.stderr
-        body = pre.stdout[pre.stdout.rindex("void scale("):]
+        body = pre.stdout[pre.stdout.rindex("void scale(") :]
         wide = {"avx512": "_mm512_loadu_ps", "avx2": "_mm256_loadu_ps"}
-        assert wide[target] in body and all(w not in body for t, w in wide.items()
-                                            if t != target), body
+        assert wide[target] in body and all(
+            w not in body for t, w in wide.items() if t != target
+        ), body
 
 
 @pytest.mark.parametrize("guard", ["__FOO_H__", "_FOO_H_"])
@@ -342,10 +394,16 @@ def test_a_guarded_program_runs_the_vector_code(tmp_path: Path, guard: str) -> N
     r = s2svec(tmp_path, guarded_source(tmp_path, guard, "header"))
     assert r.returncode == 0, r.stderr
     (tmp_path / "main.c").write_text(SCALE_MAIN)
-    subprocess.run(["gcc", "-O1", *X86_FLAGS["avx2"], "-c", "out.c", "-o", "out.o"],
-                   cwd=tmp_path, check=True)
-    dump = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "out.o"], cwd=tmp_path,
-                          capture_output=True, text=True, check=True).stdout
+    subprocess.run(
+        ["gcc", "-O1", *X86_FLAGS["avx2"], "-c", "out.c", "-o", "out.o"], cwd=tmp_path, check=True
+    )
+    dump = subprocess.run(
+        ["objdump", "-d", "--no-show-raw-insn", "out.o"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert "%ymm" in dump.split("<scale>:")[1]
     subprocess.run(["gcc", "out.o", "main.c", "-o", "prog"], cwd=tmp_path, check=True)
     ran = subprocess.run(["./prog"], cwd=tmp_path, capture_output=True, text=True, check=True)
@@ -362,6 +420,7 @@ def test_include_guards_do_not_split_the_x86_parse(tmp_path: Path) -> None:
 
 def test_only_macros_the_compilers_predefine_per_target_tell_targets_apart() -> None:
     from s2s.frontend.target_macros import target_macros
+
     avx2, avx512, neon = (load_target(n).parse_args for n in ("avx2", "avx512", "neon"))
     macros = target_macros((avx2, avx512, neon))
     assert {"__AVX512F__", "__AVX512VL__"} <= macros.differ(avx2, avx512)

@@ -1,4 +1,5 @@
 """Dead code elimination (s2s.transform.dce) on textual IR, and through the driver."""
+
 from __future__ import annotations
 
 from pathlib import Path

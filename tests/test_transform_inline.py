@@ -11,11 +11,13 @@ linearization run in predicated lock step.  The textual cases are in
 tests/ir/transform/inline_call_graph.ir; the last test checks that the
 comparison notices a wrong inlining.
 """
+
 from __future__ import annotations
 
 import random
 
 import pytest
+from transform_gen import OUT, TABLE, arg_shapes, build_region
 
 from s2s.ir.builder import IRBuilder
 from s2s.ir.interpreter import Memory, run_lanes, run_predicated, run_scalar
@@ -24,7 +26,6 @@ from s2s.ir.types import I32, ptr
 from s2s.ir.values import Block, Constant, Function, Ret
 from s2s.pipeline import PIPELINE, PassState, run_passes
 from s2s.transform.inline import inline_calls
-from transform_gen import OUT, TABLE, arg_shapes, build_region
 
 
 def callee_of(seed: int) -> Function:
@@ -46,8 +47,10 @@ def callee_of(seed: int) -> Function:
 def caller() -> Function:
     """r(lane, id, u, a, out) = (lane < u ? callee(lane, ...) : 0) + callee(u, ..., lane)."""
     fn = Function("caller", ret_types=[I32])
-    lane, lane_id, u, a, out = (fn.add_arg(t, n) for t, n in (
-        (I32, "lane"), (I32, "id"), (I32, "u"), (ptr(I32), "a"), (ptr(I32), "out")))
+    lane, lane_id, u, a, out = (
+        fn.add_arg(t, n)
+        for t, n in ((I32, "lane"), (I32, "id"), (I32, "u"), (ptr(I32), "a"), (ptr(I32), "out"))
+    )
     entry, then, join = (fn.add_block(Block(n)) for n in ("entry", "then", "join"))
     b = IRBuilder(entry)
     b.condbr(b.cmp("lt", lane, u), then, join)
@@ -103,6 +106,7 @@ def test_inlined_regions_compute_what_each_lane_computes(seed: int) -> None:
 def test_the_comparison_notices_a_wrong_inlining() -> None:
     """Swap two arguments of the cloned body: some seed must disagree."""
     import s2s.transform.inline as inline
+
     original = inline._inline_one
 
     def swapped(fn, call, body):

@@ -1,10 +1,10 @@
 """Runs the textual IR tests of the transforms (tests/ir/transform/, see tests/ir_checker.py)."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-
 from ir_checker import check_file
 
 IR_DIR = Path(__file__).parent / "ir" / "transform"

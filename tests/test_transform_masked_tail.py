@@ -6,20 +6,21 @@ values the original body gives those lanes, keep the accumulators of the
 other lanes, and never let those lanes touch memory: the arrays end where
 lane ``rem`` would read.
 """
+
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
 import pytest
+from test_codegen_kit import vectorize
+from test_lower_support import lower_one
 
 from s2s.ir.interpreter import Memory, run_lanes, run_predicated
 from s2s.ir.printer import print_function
 from s2s.ir.types import F64
 from s2s.pipeline import AnalyzedRegion, analyze_variant
 from s2s.transform.masked_tail import guard_tail
-from test_codegen_kit import vectorize
-from test_lower_support import lower_one
 
 LOOP = """
 double f(int n, const double *a, const double *b, double t) {
@@ -42,8 +43,10 @@ def test_the_body_runs_under_lane_less_than_rem(tmp_path: Path) -> None:
     assert region is not None
     text = print_function(region.fn)
     entry = text.split("\n\n")[0]
-    assert "tail.entry:\n  %active = cmp lt %s2s.lane, %s2s.rem\n  condbr %active, entry, " \
+    assert (
+        "tail.entry:\n  %active = cmp lt %s2s.lane, %s2s.rem\n  condbr %active, entry, "
         "tail.exit" in entry
+    )
     assert [b.role for b in region.args][-2:] == ["lane", "rem"]
     # the reduction keeps its accumulator on the skip edge, lastprivate gets a flag
     assert re.search(r"phi f64 \[%s\.\d+, ret\], \[%s, tail\.entry\]", text)
@@ -70,7 +73,7 @@ def test_the_tail_does_what_the_first_rem_lanes_do(tmp_path: Path, rem: int) -> 
     results = []
     for region, predicated in ((tail.region, True), (plain, False)):
         mem = Memory()
-        a = mem.alloc_array(F64, data)       # exactly rem elements: lane rem would trap
+        a = mem.alloc_array(F64, data)  # exactly rem elements: lane rem would trap
         b = mem.alloc_array(F64, [1.5 + k for k in range(rem)])
         args = _lane_args(region, W, rem, a, b, predicated)
         results.append((run_predicated if predicated else run_lanes)(region.fn, args, mem))
@@ -80,7 +83,7 @@ def test_the_tail_does_what_the_first_rem_lanes_do(tmp_path: Path, rem: int) -> 
         if k < rem:
             assert (s, last, flag) == (lane_out[k][0], lane_out[k][1], 1)
         else:
-            assert (s, flag) == (0.5 * k, 0)   # the accumulator as it was, not assigned
+            assert (s, flag) == (0.5 * k, 0)  # the accumulator as it was, not assigned
 
 
 SHORT = """

@@ -9,13 +9,15 @@ must be equal bit for bit.  The pass alone must keep per-lane results too.
 Breaking the identity rule (``x + 0.0`` instead of ``x + -0.0``) must make
 the check fail.
 """
+
 from __future__ import annotations
 
 import random
 import struct
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from s2s.analysis.shapes import VectorShape
 from s2s.ir.interpreter import Memory, run_lanes, run_predicated
@@ -42,8 +44,10 @@ def cascade(seed: int) -> str:
     incoming = []
     for k in range(depth):
         on = r.choice(["%x", "%x", "%u"])
-        blocks.append(f"c{k}:\n  %t{k} = cmp gt {on}, f64 {r.uniform(-2, 3):.3f}\n"
-                      f"  condbr %t{k}, arm{k}, {'c' + str(k + 1) if k + 1 < depth else 'last'}\n")
+        blocks.append(
+            f"c{k}:\n  %t{k} = cmp gt {on}, f64 {r.uniform(-2, 3):.3f}\n"
+            f"  condbr %t{k}, arm{k}, {'c' + str(k + 1) if k + 1 < depth else 'last'}\n"
+        )
         body, value = arm(r, f"%a{k}.")
         blocks.append(f"arm{k}:\n{body}  br join\n")
         incoming.append((value, f"arm{k}"))
@@ -52,7 +56,7 @@ def cascade(seed: int) -> str:
     incoming.append((value, "last"))
     phi = ", ".join(f"[{v}, {b}]" for v, b in incoming)
     blocks.append(f"join:\n  %s = phi f64 {phi}\n  ret %s\n")
-    return ("func @f(f64 %x, f64 %y, f64 %u, f64 %acc) -> (f64) {\n" + "".join(blocks) + "}\n")
+    return "func @f(f64 %x, f64 %y, f64 %u, f64 %acc) -> (f64) {\n" + "".join(blocks) + "}\n"
 
 
 def arm(r: random.Random, o: str) -> tuple[str, str]:
@@ -68,8 +72,7 @@ def arm(r: random.Random, o: str) -> tuple[str, str]:
 
 
 def shapes(fn) -> dict:
-    return {a: (VectorShape.uniform() if a.name == "u" else VectorShape.varying())
-            for a in fn.args}
+    return {a: (VectorShape.uniform() if a.name == "u" else VectorShape.varying()) for a in fn.args}
 
 
 def run_pipeline(text: str, until: str) -> object:
@@ -91,8 +94,10 @@ def lanes(seed: int) -> list[list[float]]:
     r = random.Random(seed * 7 + 1)
     values = [-1.5, -0.0, 0.0, 0.5, 1.0, 2.0, 3.5, 7.0]
     u = r.choice(values)
-    return [[r.choice(values), r.choice(values), u, r.choice([0.0, -0.0, 1.25])]
-            for _ in range(r.choice([2, 4, 8]))]
+    return [
+        [r.choice(values), r.choice(values), u, r.choice([0.0, -0.0, 1.25])]
+        for _ in range(r.choice([2, 4, 8]))
+    ]
 
 
 def check(seed: int) -> None:
@@ -106,7 +111,7 @@ def check(seed: int) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.integers(min_value=0, max_value=10 ** 6))
+@given(st.integers(min_value=0, max_value=10**6))
 def test_merged_cascades_compute_what_the_arms_did(seed: int) -> None:
     check(seed)
 

@@ -11,18 +11,20 @@ checked alone: after the divergent loop transform, per-lane runs must still
 agree.  The last test breaks a rule on purpose and checks that this
 property notices.
 """
+
 from __future__ import annotations
 
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from transform_gen import OUT, TABLE, arg_shapes, build_region
 
 from s2s.ir.interpreter import InterpreterError, Memory, run_lanes, run_predicated
 from s2s.ir.types import I32
 from s2s.pipeline import PIPELINE, PassState, run_passes
 from s2s.transform.passes import PassOptions
-from transform_gen import OUT, TABLE, arg_shapes, build_region
 
 
 def run(fn, lanes: list[int], u: int, predicated: bool):
@@ -41,7 +43,9 @@ def transformed(seed: int, until: str = "linearize", boscc: int = 16, **kw: int)
         passes.append(p)
         if p.name == until:
             break
-    run_passes(PassState(fn, arg_shapes(fn), options=PassOptions(boscc_threshold=boscc)), tuple(passes))
+    run_passes(
+        PassState(fn, arg_shapes(fn), options=PassOptions(boscc_threshold=boscc)), tuple(passes)
+    )
     return fn
 
 
@@ -78,6 +82,7 @@ def test_boscc_gadgets_everywhere(seed: int) -> None:
 
 def test_the_generator_makes_divergent_loops_and_branches() -> None:
     from s2s.analysis.divergence import compute_divergence
+
     loops = branches = 0
     for seed in range(30):
         fn = build_region(seed)
@@ -91,6 +96,7 @@ def test_the_property_catches_a_missing_mask(monkeypatch: pytest.MonkeyPatch) ->
     """Without masks on the divisions and memory of partly active blocks,
     some lane divides by zero or touches memory it must not."""
     import s2s.transform.predicates as predicates
+
     monkeypatch.setattr(predicates, "needs_mask", lambda inst: False)
     failures = 0
     for seed in range(40):
@@ -104,6 +110,7 @@ def test_the_property_catches_a_missing_mask(monkeypatch: pytest.MonkeyPatch) ->
 def test_the_property_catches_phis_left_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
     """Phis of blocks whose predecessors changed must become selects."""
     import s2s.transform.predicates as predicates
+
     monkeypatch.setattr(predicates._Predicates, "_phis_to_selects", lambda self, b: None)
     failures = 0
     for seed in range(40):
@@ -129,6 +136,7 @@ def test_all_true_paths_are_made_and_checked(monkeypatch: pytest.MonkeyPatch) ->
     assert len(seeds) >= 10
     import s2s.transform.all_true as all_true
     from s2s.ir.values import ANY
+
     monkeypatch.setattr(all_true, "ALL", ANY)
     failures = 0
     for seed in seeds:

@@ -6,6 +6,7 @@ step (after the whole pipeline), it must leave memory exactly as the
 original region run once per iteration does, for any count and width, and
 never touch an element past the last iteration (the arrays end there).
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -16,18 +17,18 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_codegen_kit import vectorize
+from test_lower_support import lower_one
 
+from s2s.analysis.divergence import DivergenceInfo
 from s2s.analysis.shapes import region_arg_shapes
 from s2s.ir.interpreter import Memory, run_lanes, run_predicated, run_scalar
 from s2s.ir.printer import print_function
 from s2s.ir.types import F64, I32
 from s2s.pipeline import AnalyzedRegion, PassState, analyze_variant, passes, run_passes
-from s2s.transform.passes import PassOptions
-from s2s.analysis.divergence import DivergenceInfo
 from s2s.report import RegionReport
+from s2s.transform.passes import PassOptions
 from s2s.transform.refill import refill_lanes
-from test_codegen_kit import vectorize
-from test_lower_support import lower_one
 
 # A divergent loop with a per-lane trip count and an expensive trip (five
 # math calls), a value computed before it and a store after it.
@@ -48,19 +49,28 @@ void f(int n, const double *x, const int *lim, double *out) {
 """
 # Loads in the loop whose address depends only on the iteration (read once
 # per iteration and lane: _cache_iteration_loads), one under a branch.
-RELOADS = LOOP.replace("while (k < m) {", """while (k < lim[i]) {
+RELOADS = LOOP.replace(
+    "while (k < m) {",
+    """while (k < lim[i]) {
       if (v > 0.5)
-        v -= x[i] * 0.125;""")
+        v -= x[i] * 0.125;""",
+)
 TRIP = "log(v * v + 2.0) + exp(-v) + sqrt(v + 1.0) + log(v + 3.0) + exp(v * 0.25)"
 CHEAP = LOOP.replace(TRIP, "v * 0.5 + 1.0")
 # Loops of their own before the divergent loop (divergent: per-lane trips)
 # and after it (uniform): they run with the lane's start and end of an
 # iteration, the heaviest loop is the refilled one.
-PRE_POST_LOOPS = LOOP.replace("int k = 0, m = lim[i];", """int k = 0, m = lim[i];
+PRE_POST_LOOPS = LOOP.replace(
+    "int k = 0, m = lim[i];",
+    """int k = 0, m = lim[i];
     for (int s = 0; s < (m & 3); s++)
-      v += 0.5;""").replace("out[i] = v + k;", """for (int j = 0; j < 3; j++)
+      v += 0.5;""",
+).replace(
+    "out[i] = v + k;",
+    """for (int j = 0; j < 3; j++)
       v = v * 0.5 + j;
-    out[i] = v + k;""")
+    out[i] = v + k;""",
+)
 
 
 def _canonical(tmp_path: Path, code: str):
@@ -90,14 +100,14 @@ def test_the_arm_that_stays_in_the_loop_gets_no_all_false_skip(tmp_path: Path) -
     five math calls weigh far above the threshold), while the exit arm
     keeps its rarely-entered skip; unmarked, the body gets a gadget."""
     from s2s.transform.boscc import insert_gadgets
+
     region, div = _canonical(tmp_path, LOOP)
     header = div.loops.loops[0].header
     body, leave = header.terminator.successors
     refill_lanes(region, div)
     assert body.usually_entered and not body.rarely_entered and leave.rarely_entered
     _, div2 = _canonical_fn(region)
-    assert [g.skipped for g in insert_gadgets(region.fn, div2, 16)
-            if g.branch is header] == [leave]
+    assert [g.skipped for g in insert_gadgets(region.fn, div2, 16) if g.branch is header] == [leave]
     region, div = _canonical(tmp_path, LOOP)
     refill_lanes(region, div)
     for block in region.fn.blocks:
@@ -135,38 +145,53 @@ def _reference(tmp_path: Path, n: int, lim: list[int], code: str) -> list[float]
 
 
 @settings(max_examples=40, deadline=None)
-@given(n=st.integers(0, 13), width=st.sampled_from([2, 4, 8]),
-       lim=st.lists(st.integers(0, 6), min_size=13, max_size=13),
-       code=st.sampled_from([LOOP, RELOADS, PRE_POST_LOOPS]))
-def test_lanes_leave_memory_as_the_iterations_do(n: int, width: int, lim: list[int],
-                                                 code: str) -> None:
+@given(
+    n=st.integers(0, 13),
+    width=st.sampled_from([2, 4, 8]),
+    lim=st.lists(st.integers(0, 6), min_size=13, max_size=13),
+    code=st.sampled_from([LOOP, RELOADS, PRE_POST_LOOPS]),
+)
+def test_lanes_leave_memory_as_the_iterations_do(
+    n: int, width: int, lim: list[int], code: str
+) -> None:
     tmp_path = Path(tempfile.mkdtemp(prefix="s2s_refill_"))
     lim = lim[:n]
     expected = _reference(tmp_path, n, lim, code)
     region, div = _canonical(tmp_path, code)
     assert refill_lanes(region, div, min_ratio=0) is not None
-    analyzed = analyze_variant(lower_one(tmp_path, code), "refill",
-                               PassOptions(refill_min_ratio=0))
+    analyzed = analyze_variant(lower_one(tmp_path, code), "refill", PassOptions(refill_min_ratio=0))
     assert isinstance(analyzed, AnalyzedRegion)
     for fn_region, run in ((region, run_lanes), (analyzed.region, run_predicated)):
         mem, x, lim_addr, out = _memory(n, lim)
-        run(fn_region.fn, [_args(fn_region, k, n, width, x, lim_addr, out)
-                           for k in range(width)], mem)
+        run(
+            fn_region.fn,
+            [_args(fn_region, k, n, width, x, lim_addr, out) for k in range(width)],
+            mem,
+        )
         got = mem.read_array(out, F64, n)
         assert got == expected, run.__name__
 
 
-@pytest.mark.parametrize("code, why", [
-    (CHEAP, "a trip of the loop weighs less than starting an iteration"),
-    (LOOP.replace("#pragma omp simd", "#pragma omp simd safelen(8)"), "safelen"),
-    (LOOP.replace("double *out) {", "double *out) {\n  double last = 0;")
-         .replace("#pragma omp simd", "#pragma omp simd lastprivate(last)")
-         .replace("out[i] = v + k;", "out[i] = v + k;\n    last = v;"), "lastprivate"),
-    (LOOP.replace("double *out) {", "double *out) {\n  int j = 0;")
-         .replace("#pragma omp simd", "#pragma omp simd linear(j:1)")
-         .replace("out[i] = v + k;", "out[i] = v + j;\n    j++;"), "linear"),
-    (LOOP.replace("while (k < m)", "while (k < n)"), "no divergent loop"),
-])
+@pytest.mark.parametrize(
+    "code, why",
+    [
+        (CHEAP, "a trip of the loop weighs less than starting an iteration"),
+        (LOOP.replace("#pragma omp simd", "#pragma omp simd safelen(8)"), "safelen"),
+        (
+            LOOP.replace("double *out) {", "double *out) {\n  double last = 0;")
+            .replace("#pragma omp simd", "#pragma omp simd lastprivate(last)")
+            .replace("out[i] = v + k;", "out[i] = v + k;\n    last = v;"),
+            "lastprivate",
+        ),
+        (
+            LOOP.replace("double *out) {", "double *out) {\n  int j = 0;")
+            .replace("#pragma omp simd", "#pragma omp simd linear(j:1)")
+            .replace("out[i] = v + k;", "out[i] = v + j;\n    j++;"),
+            "linear",
+        ),
+        (LOOP.replace("while (k < m)", "while (k < n)"), "no divergent loop"),
+    ],
+)
 def test_declines(tmp_path: Path, code: str, why: str) -> None:
     region, div = _canonical(tmp_path, code)
     assert refill_lanes(region, div) is None, why
@@ -206,8 +231,8 @@ def test_the_vector_loop_is_the_refill_region(tmp_path: Path, target: str) -> No
     res, _ = vectorize(LOOP, target, workdir=tmp_path, refill_ratio=0)
     assert "s2s_chunk = 0x40000000ULL;" in res.text
     assert "s2s_trip - s2s_k <= s2s_chunk" in res.text
-    assert "s2s_e++" not in res.text            # no scalar remainder loop
-    plain = (tmp_path / "plain")
+    assert "s2s_e++" not in res.text  # no scalar remainder loop
+    plain = tmp_path / "plain"
     plain.mkdir()
     res, _ = vectorize(LOOP, target, workdir=plain, refill=False, refill_ratio=0)
     assert "0x40000000ULL" not in res.text and "s2s_e++" in res.text
@@ -217,10 +242,25 @@ def test_the_report_says_lane_refill(tmp_path: Path) -> None:
     """The text remark names it; the JSON keeps DESIGN.md's schema."""
     src = tmp_path / "k.c"
     src.write_text(LOOP)
-    proc = subprocess.run([sys.executable, "-m", "s2s", str(src), "-o", str(tmp_path / "o.c"),
-                           "--target", "avx2", "--refill-ratio", "0",
-                           "--report-file", str(tmp_path / "r.txt"),
-                           "--report"], capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "s2s",
+            str(src),
+            "-o",
+            str(tmp_path / "o.c"),
+            "--target",
+            "avx2",
+            "--refill-ratio",
+            "0",
+            "--report-file",
+            str(tmp_path / "r.txt"),
+            "--report",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "r.txt").read_text().splitlines()[0].endswith("divergent; lane refill")
     report = RegionReport("k.c", 1, "loop", "f", "avx2", vectorized=True, width=4, refill=True)

@@ -2,17 +2,18 @@
 
 The front end lowers ``?:``, ``&&``, ``||`` and ``if`` as branches; the pass
 decides, on the IR, what may run on every lane (transform/speculate.py)."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from test_lower_support import alloc, ir_text, lower_one, run_loop
 
 from s2s.analysis.shapes import region_arg_shapes
 from s2s.ir.interpreter import Memory
 from s2s.ir.types import F64
 from s2s.pipeline import PIPELINE, PassState, run_passes
-from test_lower_support import alloc, ir_text, lower_one, run_loop
 
 
 def speculated(region):
@@ -27,7 +28,10 @@ def speculated(region):
 
 
 def test_divergent_if_cascade_becomes_selects(tmp_path: Path) -> None:
-    r = speculated(lower_one(tmp_path, """
+    r = speculated(
+        lower_one(
+            tmp_path,
+            """
 void f(int n, const double *a, double *o, double lo, double hi) {
   #pragma omp simd
   for (int i = 0; i < n; i++) {
@@ -39,7 +43,9 @@ void f(int n, const double *a, double *o, double lo, double hi) {
     o[i] = x + y + k;
   }
 }
-"""))
+""",
+        )
+    )
     text = ir_text(r)
     assert "condbr" not in text and "phi" not in text
     assert "select" in text
@@ -51,7 +57,10 @@ void f(int n, const double *a, double *o, double lo, double hi) {
 
 
 def test_short_circuit_in_a_conditional_becomes_and_and_select(tmp_path: Path) -> None:
-    r = speculated(lower_one(tmp_path, """
+    r = speculated(
+        lower_one(
+            tmp_path,
+            """
 void f(int n, const double *a, double *o, double lo) {
   #pragma omp simd
   for (int i = 0; i < n; i++) {
@@ -59,24 +68,34 @@ void f(int n, const double *a, double *o, double lo) {
     o[i] = (x < lo && x > -lo) ? lo : x * 2.0;
   }
 }
-"""))
+""",
+        )
+    )
     text = ir_text(r)
     assert "select" in text and "condbr" not in text
     assert " and " in text
 
 
 def test_uniform_branches_stay_branches(tmp_path: Path) -> None:
-    r = speculated(lower_one(tmp_path, """
+    r = speculated(
+        lower_one(
+            tmp_path,
+            """
 void f(int n, const double *a, double *o, double lo) {
   #pragma omp simd
   for (int i = 0; i < n; i++) o[i] = lo > 0 ? a[i] * 2 : a[i] * 3;
 }
-"""))
+""",
+        )
+    )
     assert ir_text(r).count("condbr") == 1
 
 
 def test_stores_keep_their_branch(tmp_path: Path) -> None:
-    r = speculated(lower_one(tmp_path, """
+    r = speculated(
+        lower_one(
+            tmp_path,
+            """
 void f(int n, const int *a, int *o) {
   #pragma omp simd
   for (int i = 0; i < n; i++) {
@@ -85,27 +104,35 @@ void f(int n, const int *a, int *o) {
     if (a[i] < 0) o[i] = q;
   }
 }
-"""))
+""",
+        )
+    )
     assert ir_text(r).count("condbr") == 2
 
 
-@pytest.mark.parametrize("expr, folded", [
-    ("a[i] > 0 ? x / 4 : x", True),
-    ("a[i] > 0 ? x % 3 : x", True),
-    ("a[i] > 0 ? x / k : x", False),          # k may be 0
-    ("a[i] > 0 ? x / -1 : x", False),         # INT_MIN / -1
-    ("a[i] > 0 ? x << 3 : x", True),
-    ("a[i] > 0 ? x << k : x", False),         # the count may be out of range
-    ("a[i] > 0 ? (int)d : x", False),         # out of range is undefined
-    ("a[i] > 0 ? (double)x * d : 0", True),
-    ("a[i] > 0 ? sqrt(d) : d", False),        # calls are left to linearization + BOSCC
-    ("a[i] > 0 ? ext(d) : d", False),
-    ("x > 0 && d / x > 1.0", True),           # becomes 'and'
-    ("x > 0 && k / x > 1", False),
-    ("a[i] > 0 ? a[i + 1] : 0", False),       # a load may trap
-])
+@pytest.mark.parametrize(
+    "expr, folded",
+    [
+        ("a[i] > 0 ? x / 4 : x", True),
+        ("a[i] > 0 ? x % 3 : x", True),
+        ("a[i] > 0 ? x / k : x", False),  # k may be 0
+        ("a[i] > 0 ? x / -1 : x", False),  # INT_MIN / -1
+        ("a[i] > 0 ? x << 3 : x", True),
+        ("a[i] > 0 ? x << k : x", False),  # the count may be out of range
+        ("a[i] > 0 ? (int)d : x", False),  # out of range is undefined
+        ("a[i] > 0 ? (double)x * d : 0", True),
+        ("a[i] > 0 ? sqrt(d) : d", False),  # calls are left to linearization + BOSCC
+        ("a[i] > 0 ? ext(d) : d", False),
+        ("x > 0 && d / x > 1.0", True),  # becomes 'and'
+        ("x > 0 && k / x > 1", False),
+        ("a[i] > 0 ? a[i + 1] : 0", False),  # a load may trap
+    ],
+)
 def test_what_may_run_on_every_lane(tmp_path: Path, expr: str, folded: bool) -> None:
-    r = speculated(lower_one(tmp_path, f"""
+    r = speculated(
+        lower_one(
+            tmp_path,
+            f"""
 #include <math.h>
 double ext(double);
 void f(int n, const int *a, double *o, int k, double d) {{
@@ -115,5 +142,7 @@ void f(int n, const int *a, double *o, int k, double d) {{
     o[i] = {expr};
   }}
 }}
-"""))
+""",
+        )
+    )
     assert ("condbr" not in ir_text(r)) == folded

@@ -5,6 +5,7 @@ scalable vector types, masks ``<N x i1>``, lanewise scalar instructions on
 vectors, and the vector IR's own instructions; the verifier's type rules
 reject lane mismatches; copies keep everything.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -92,7 +93,7 @@ BAD = [
     ("%v = gather %px", "gather of void through ptr<f64>"),
     ("%v = reduce and %v8", "reduce and of <8 x f64>"),
     ("%v = extractlane %v8, i64 1", "extractlane of <8 x f64> at a lane of type i64"),
-    ("%v = add %v8, %a", "operand types differ"),     # the parser's own check
+    ("%v = add %v8, %a", "operand types differ"),  # the parser's own check
     ("%v = load %px mask %m8", "mask of type <8 x i1>, not i1"),
 ]
 
@@ -110,11 +111,14 @@ entry:
     assert problem in str(error.value)
 
 
-@pytest.mark.parametrize("text, message", [
-    ("<0 x f64>", "no vector of 0 lanes"),
-    ("<4 x [2 x f64]>", "no vector of 4 lanes"),
-    ("<vscale 4 x f64>", "expected 'x'"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("<0 x f64>", "no vector of 0 lanes"),
+        ("<4 x [2 x f64]>", "no vector of 4 lanes"),
+        ("<vscale 4 x f64>", "expected 'x'"),
+    ],
+)
 def test_bad_vector_types_are_parse_errors(text: str, message: str) -> None:
     with pytest.raises(IRError, match=message):
         parse_function(f"func @f({text} %v) -> () {{\nentry:\n  ret\n}}\n")
@@ -122,5 +126,6 @@ def test_bad_vector_types_are_parse_errors(text: str, message: str) -> None:
 
 def test_an_unknown_reduction_is_a_parse_error() -> None:
     with pytest.raises(IRError, match="unknown reduction 'avg'"):
-        parse_function("func @f(<4 x f64> %v) -> (f64) {\nentry:\n  %s = reduce avg %v\n"
-                       "  ret %s\n}\n")
+        parse_function(
+            "func @f(<4 x f64> %v) -> (f64) {\nentry:\n  %s = reduce avg %v\n  ret %s\n}\n"
+        )

@@ -9,6 +9,7 @@ AVX-512, AVX2 and NEON (qemu).  In the suite: a fixed sample of them
 (every sixteenth); ``S2S_VIR_KERNELS=all`` runs them all (220 kernels x 3
 configurations passed when the path was added).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -19,12 +20,14 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "testsuite"))
-import differential as dt  # noqa: E402
+import differential as dt
 
-from s2s.codegen.generate import vector_ir_loop  # noqa: E402,F401 - what decides
+from s2s.codegen.generate import vector_ir_loop  # noqa: F401 - what decides
 
-CONFIGS = [dataclasses.replace(dt.CONFIGS[name], name=f"{name}-vir", variant="vir")
-           for name in ("gcc-v4", "gcc-avx2", "gcc-neon")]
+CONFIGS = [
+    dataclasses.replace(dt.CONFIGS[name], name=f"{name}-vir", variant="vir")
+    for name in ("gcc-v4", "gcc-avx2", "gcc-neon")
+]
 
 
 def _kernels() -> list[Path]:
@@ -37,8 +40,13 @@ def _takes_vector_ir(kernel: Path) -> bool:
     it has only a loop variable and live-ins, no reductions (the kernels'
     metadata and text tell; the translation itself checks the rest)."""
     text = dt.kernel_text(kernel)
-    return "reduction(" not in text and "linear(" not in text and "lastprivate(" not in text \
-        and "declare simd" not in text and "collapse(" not in text
+    return (
+        "reduction(" not in text
+        and "linear(" not in text
+        and "lastprivate(" not in text
+        and "declare simd" not in text
+        and "collapse(" not in text
+    )
 
 
 KERNELS = _kernels()

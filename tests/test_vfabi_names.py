@@ -4,6 +4,7 @@ Each declaration is compiled by gcc (x86-64) and aarch64-linux-gnu-gcc with
 ``-fopenmp-simd``; the ``_ZGV`` symbols of the object must be exactly the
 variants s2s.frontend.declare_simd computes for that architecture.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -12,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from s2s.vfabi import ParamKind
 from s2s.frontend.declare_simd import collect
 from s2s.frontend.parse import parse_file
 from s2s.frontend.pragmas import find_pragmas
+from s2s.vfabi import ParamKind
 
 DECLS = [
     "#pragma omp declare simd\nfloat f(float x) { return x; }",
@@ -57,8 +58,7 @@ def _gcc_names(tmp_path: Path, code: str, cc: str) -> set[str]:
     src = tmp_path / "d.c"
     src.write_text(code + "\n")
     obj = tmp_path / f"d.{cc}.o"
-    subprocess.run([cc, "-O1", "-fopenmp-simd", "-w", "-c", str(src), "-o", str(obj)],
-                   check=True)
+    subprocess.run([cc, "-O1", "-fopenmp-simd", "-w", "-c", str(src), "-o", str(obj)], check=True)
     out = subprocess.run(["nm", str(obj)], check=True, capture_output=True, text=True).stdout
     return {line.split()[-1] for line in out.splitlines() if "_ZGV" in line}
 
@@ -84,11 +84,20 @@ def test_table_covers_every_letter(tmp_path: Path) -> None:
         assert part in seen, part
 
 
-@pytest.mark.parametrize("kind,text", [
-    (ParamKind("v"), "v"), (ParamKind("u", align=16), "ua16"), (ParamKind("l"), "l"),
-    (ParamKind("l", 8), "l8"), (ParamKind("l", -4), "ln4"), (ParamKind("ls", 2), "ls2"),
-    (ParamKind("R", 4), "R4"), (ParamKind("U"), "U"), (ParamKind("L", 8, 32), "L8a32"),
-])
+@pytest.mark.parametrize(
+    "kind,text",
+    [
+        (ParamKind("v"), "v"),
+        (ParamKind("u", align=16), "ua16"),
+        (ParamKind("l"), "l"),
+        (ParamKind("l", 8), "l8"),
+        (ParamKind("l", -4), "ln4"),
+        (ParamKind("ls", 2), "ls2"),
+        (ParamKind("R", 4), "R4"),
+        (ParamKind("U"), "U"),
+        (ParamKind("L", 8, 32), "L8a32"),
+    ],
+)
 def test_parameter_letters(kind: ParamKind, text: str) -> None:
     """The ABI's letters, also those C cannot produce (R/U/L need C++
     references: gcc's C front end rejects ref and uval)."""

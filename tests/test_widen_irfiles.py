@@ -1,10 +1,10 @@
 """Runs the textual IR tests of widening to vector IR (tests/ir/widen/, see tests/ir_checker.py)."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-
 from ir_checker import check_file
 
 IR_DIR = Path(__file__).parent / "ir" / "widen"

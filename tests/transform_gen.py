@@ -17,10 +17,11 @@ ints) and ``ptr<i32> %out`` (OUT ints: 8 per lane for up to 8 lanes, then
 the consecutive slots).  The region
 returns its three variables.
 """
+
 from __future__ import annotations
 
 import random
-from typing import Any, Optional
+from typing import Any
 
 from s2s.analysis.shapes import VectorShape
 from s2s.ir.builder import IRBuilder
@@ -48,7 +49,7 @@ class RegionGen:
         self.a = self.fn.add_arg(ptr(I32), "a")
         self.out = self.fn.add_arg(ptr(I32), "out")
         self.ssa = SSABuilder()
-        self.cur: Optional[Block] = None
+        self.cur: Block | None = None
         self.loops: list[tuple[Block, Block]] = []
         """(continue target, break target) of the enclosing loops."""
         self.counter = 0
@@ -63,7 +64,7 @@ class RegionGen:
         self.cur = blk
 
     @property
-    def b(self) -> "_AtEnd":
+    def b(self) -> _AtEnd:
         """Builds at the end of the current block, placed when the build
         method runs (after its operands, whose SSA reads may add phis)."""
         return _AtEnd(self)
@@ -118,8 +119,16 @@ class RegionGen:
             self.stmt(depth)
 
     def stmt(self, depth: int) -> None:
-        kinds = ["assign", "assign", "store", "contiguous_store", "load", "div", "local_store",
-                 "local_load"]
+        kinds = [
+            "assign",
+            "assign",
+            "store",
+            "contiguous_store",
+            "load",
+            "div",
+            "local_store",
+            "local_load",
+        ]
         if depth < self.max_depth:
             kinds += ["if", "if", "loop", "switch"]
         if self.loops:
@@ -130,8 +139,9 @@ class RegionGen:
         self.write(self.r.choice(VARS), self.expr())
 
     def s_store(self, depth: int) -> None:
-        slot = self.b.add(self.b.mul(self.id, Constant(I32, SLOTS)),
-                          Constant(I32, self.r.randrange(SLOTS)))
+        slot = self.b.add(
+            self.b.mul(self.id, Constant(I32, SLOTS)), Constant(I32, self.r.randrange(SLOTS))
+        )
         self.b.store(self.read(self.r.choice(VARS)), self.b.gep(self.out, slot))
 
     def s_contiguous_store(self, depth: int) -> None:
@@ -212,8 +222,12 @@ class RegionGen:
         self.write(t, Constant(I32, 0))
         bound = self.r.choice([self.lane, self.u, self.read(self.r.choice(VARS))])
         bound = self.b.binop("and", bound, Constant(I32, 3))
-        header, body, latch, end = (self.block("head"), self.block("body"),
-                                    self.block("latch"), self.block("end"))
+        header, body, latch, end = (
+            self.block("head"),
+            self.block("body"),
+            self.block("latch"),
+            self.block("end"),
+        )
         self.jump(header)
         self.enter(header)
         more = self.b.cmp("lt", self.read(t), bound)
@@ -277,6 +291,7 @@ class _AtEnd:
         def build(*args: Any, **kw: Any) -> Any:
             assert self.gen.cur is not None
             return getattr(IRBuilder(self.gen.cur), name)(*args, **kw)
+
         return build
 
 
@@ -284,6 +299,7 @@ def _drop_unreachable(fn: Function) -> None:
     """Blocks that a ``break`` made unreachable (the canonicalization also
     removes them; the per-lane reference run does not need them)."""
     from s2s.transform.canonicalize import canonicalize
+
     canonicalize(fn)
 
 
@@ -293,9 +309,13 @@ def build_region(seed: int, **kw: int) -> Function:
 
 def arg_shapes(fn: Function) -> dict[Argument, VectorShape]:
     lane, lane_id, u, a, out = fn.args
-    return {lane: VectorShape.varying(), lane_id: VectorShape.strided(1),
-            u: VectorShape.uniform(),
-            a: VectorShape.uniform(), out: VectorShape.uniform()}
+    return {
+        lane: VectorShape.varying(),
+        lane_id: VectorShape.strided(1),
+        u: VectorShape.uniform(),
+        a: VectorShape.uniform(),
+        out: VectorShape.uniform(),
+    }
 
 
-__all__ = ["build_region", "arg_shapes", "SLOTS", "TABLE", "OUT", "I1"]
+__all__ = ["I1", "OUT", "SLOTS", "TABLE", "arg_shapes", "build_region"]

@@ -67,12 +67,13 @@ crash, compile error, compiler crash, wrong output, ...).
 Also usable by hand: ``python testsuite/differential.py [KERNEL...] [-c CONFIG]``
 (``--list-configs`` prints the matrix as this machine sees it).
 """
+
 from __future__ import annotations
 
 import argparse
 import fcntl
-import functools
 import fnmatch
+import functools
 import hashlib
 import json
 import math
@@ -84,11 +85,10 @@ import struct
 import subprocess
 import sys
 import time
-import tomllib
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTSUITE = ROOT / "testsuite"
@@ -166,10 +166,19 @@ class Abi:
 ABIS: dict[str, Abi] = {
     a.name: a
     for a in (
-        Abi("x86_64", "gcc", ("-O2", "-fno-tree-vectorize"),
-            candidate_libs=("-lmvec", "-lm"), prelude=("immintrin.h",)),
-        Abi("aarch64", "aarch64-linux-gnu-gcc", ("-O2", "-fno-tree-vectorize", "-static"),
-            runner=("qemu-aarch64",)),
+        Abi(
+            "x86_64",
+            "gcc",
+            ("-O2", "-fno-tree-vectorize"),
+            candidate_libs=("-lmvec", "-lm"),
+            prelude=("immintrin.h",),
+        ),
+        Abi(
+            "aarch64",
+            "aarch64-linux-gnu-gcc",
+            ("-O2", "-fno-tree-vectorize", "-static"),
+            runner=("qemu-aarch64",),
+        ),
     )
 }
 
@@ -197,13 +206,16 @@ VARIANTS: dict[str, Variant] = {
 }
 
 
-@functools.lru_cache(maxsize=None)
-@functools.lru_cache(maxsize=None)
+@functools.cache
+@functools.cache
 def target_conditions() -> dict[str, str]:
     """Target name -> the #if condition of its branch in s2svec's output."""
     from s2s.codegen.target import load_target
-    return {t.parent.name: load_target(t.parent.name).condition
-            for t in sorted(TEMPLATES.glob("*/target.toml"))}
+
+    return {
+        t.parent.name: load_target(t.parent.name).condition
+        for t in sorted(TEMPLATES.glob("*/target.toml"))
+    }
 
 
 V3_CPU = ("avx2", "fma", "bmi1", "bmi2", "f16c", "movbe")
@@ -235,7 +247,7 @@ class Config:
         return ABIS[self.abi].candidate_libs
 
     @property
-    def target(self) -> Optional[str]:
+    def target(self) -> str | None:
         """The target whose branch this build compiles (None: only the scalar #else)."""
         enabled = enabled_targets(self.cc, self.flags)
         return next((t for t in VARIANTS[self.variant].targets if t in enabled), None)
@@ -259,16 +271,26 @@ X86_BUILDS = (
     ("native-avx2only", ("-O2", "-march=native"), "avx2", ()),
     ("v4-avx2only", ("-O3", "-march=x86-64-v4"), "avx2", V4_CPU),
 )
-MAIN_CONFIGS = frozenset({"gcc-avx2", "gcc-v4", "clang19-avx2", "clang19-v4", "clang-v4",
-                          "gcc-neon", "clang19-neon"})
+MAIN_CONFIGS = frozenset(
+    {"gcc-avx2", "gcc-v4", "clang19-avx2", "clang19-v4", "clang-v4", "gcc-neon", "clang19-neon"}
+)
 AARCH64 = "--target=aarch64-linux-gnu"
 
 
 def _all_configs() -> list[Config]:
-    configs = [Config(f"{prefix}-{suffix}", cc, flags, "x86_64", variant,
-                      f"{prefix}-{suffix}" in MAIN_CONFIGS, needs)
-               for prefix, cc in X86_COMPILERS
-               for suffix, flags, variant, needs in X86_BUILDS]
+    configs = [
+        Config(
+            f"{prefix}-{suffix}",
+            cc,
+            flags,
+            "x86_64",
+            variant,
+            f"{prefix}-{suffix}" in MAIN_CONFIGS,
+            needs,
+        )
+        for prefix, cc in X86_COMPILERS
+        for suffix, flags, variant, needs in X86_BUILDS
+    ]
     configs += [
         Config("gcc-neon", "aarch64-linux-gnu-gcc", ("-O2", "-static"), "aarch64", main=True),
         Config("gcc-neon-O3", "aarch64-linux-gnu-gcc", ("-O3", "-static"), "aarch64"),
@@ -282,20 +304,26 @@ def _all_configs() -> list[Config]:
 CONFIGS: dict[str, Config] = {c.name: c for c in _all_configs()}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def enabled_targets(cc: str, flags: tuple[str, ...]) -> frozenset[str]:
     """The targets whose #if condition holds for `cc flags` (asked once per
     process, by preprocessing the conditions with the compiler)."""
     if shutil.which(cc) is None:
         return frozenset()
-    probe = "".join(f"#if {cond}\nS2S_TARGET {name}\n#endif\n"
-                    for name, cond in target_conditions().items())
-    proc = subprocess.run([cc, *flags, "-E", "-P", "-x", "c", "-"], input=probe,
-                          capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
+    probe = "".join(
+        f"#if {cond}\nS2S_TARGET {name}\n#endif\n" for name, cond in target_conditions().items()
+    )
+    proc = subprocess.run(
+        [cc, *flags, "-E", "-P", "-x", "c", "-"],
+        input=probe,
+        capture_output=True,
+        text=True,
+        timeout=COMPILE_TIMEOUT,
+    )
     return frozenset(re.findall(r"^S2S_TARGET (\w+)", proc.stdout, re.M))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cpu_flags() -> frozenset[str]:
     try:
         text = Path("/proc/cpuinfo").read_text()
@@ -307,7 +335,7 @@ def _cpu_flags() -> frozenset[str]:
     return frozenset()
 
 
-def skip_reason(config: Config) -> Optional[str]:
+def skip_reason(config: Config) -> str | None:
     """Why this configuration cannot run here: a compiler scripts/setup.sh did
     not install, a missing CPU feature, or a build that compiles no vector
     branch (or the same one as another configuration) on this host."""
@@ -319,10 +347,11 @@ def skip_reason(config: Config) -> Optional[str]:
         return f"CPU lacks {' '.join(missing)}"
     if config.target is None:
         return f"{config.describe()} compiles no vector branch here"
-    if (config.variant == "avx2"
-            and "avx512" not in enabled_targets(config.cc, config.flags)):
-        return (f"{config.describe()} compiles the avx2 branch of the default output "
-                f"(no AVX-512 here, or a compiler the AVX-512 branch avoids): the same build")
+    if config.variant == "avx2" and "avx512" not in enabled_targets(config.cc, config.flags):
+        return (
+            f"{config.describe()} compiles the avx2 branch of the default output "
+            f"(no AVX-512 here, or a compiler the AVX-512 branch avoids): the same build"
+        )
     return None
 
 
@@ -332,7 +361,7 @@ ROTATED = 2
 """Configurations beyond the main ones each kernel with vector code gets by default."""
 
 
-def configs_for(meta: "Meta", index: int = 0, full: Optional[bool] = None) -> list[str]:
+def configs_for(meta: Meta, index: int = 0, full: bool | None = None) -> list[str]:
     """Configurations a kernel runs with: the main ones, and for a kernel with
     vector code (or that may have it: vectorized=?) ROTATED more, chosen by
     its `index` in the kernel list so that consecutive kernels cycle through
@@ -346,8 +375,9 @@ def configs_for(meta: "Meta", index: int = 0, full: Optional[bool] = None) -> li
     if full:
         return list(CONFIGS)
     others = [n for n, c in CONFIGS.items() if not c.main and not skip_reason(c)]
-    picked = {others[(index * ROTATED + j) % len(others)] for j in range(ROTATED)} \
-        if others else set()
+    picked = (
+        {others[(index * ROTATED + j) % len(others)] for j in range(ROTATED)} if others else set()
+    )
     return main + [n for n in others if n in picked]
 
 
@@ -359,8 +389,8 @@ def configs_for(meta: "Meta", index: int = 0, full: Optional[bool] = None) -> li
 class Meta:
     """What a kernel expects, from its ``s2s-test:`` comment."""
 
-    vectorized: Optional[int]
-    regions: Optional[int]
+    vectorized: int | None
+    regions: int | None
     tolerance: str = "exact"
     rel: float = 0.0
     ulp: int = 0
@@ -373,7 +403,7 @@ class Meta:
     """(dotted.path, value) every vectorized report entry must have."""
     width: tuple[tuple[str, int], ...] = ()
     """(target, width) the report must show."""
-    maxwidth: Optional[int] = None
+    maxwidth: int | None = None
     scalar_in: tuple[str, ...] = ()
 
 
@@ -407,7 +437,11 @@ def parse_meta(text: str) -> Meta:
     if tol == "ulp" and ulp <= 0:
         raise ValueError("tolerance=ulp=N needs N > 0")
     meta = Meta(
-        vectorized=vectorized, regions=regions, tolerance=tol, rel=rel, ulp=ulp,
+        vectorized=vectorized,
+        regions=regions,
+        tolerance=tol,
+        rel=rel,
+        ulp=ulp,
         args=tuple(shlex.split(values.pop("args", ""))),
         cflags=tuple(shlex.split(values.pop("cflags", ""))),
         gcc_cflags=tuple(shlex.split(values.pop("gcc_cflags", ""))),
@@ -450,7 +484,7 @@ def _hash_files(paths: list[Path]) -> str:
     return h.hexdigest()[:16]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tool_hash() -> str:
     """Hash of everything that decides s2svec's output (computed once per process)."""
     files: list[Path] = []
@@ -473,8 +507,9 @@ def _locked(directory: Path) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def _prune_stale(kernel: Path, keep: set[Path], build: Path = BUILD,
-                 max_age: float = 3600.0) -> None:
+def _prune_stale(
+    kernel: Path, keep: set[Path], build: Path = BUILD, max_age: float = 3600.0
+) -> None:
     """Remove this kernel's build directories from older kernel/tool versions.
 
     Directories in `keep` (the current versions) stay; others go only when
@@ -513,8 +548,8 @@ class Transform:
     command: list[str]
     returncode: int
     stderr: str
-    output: Optional[str]
-    report: Optional[list[dict]]
+    output: str | None
+    report: list[dict] | None
     report_error: str = ""
 
     @property
@@ -532,8 +567,11 @@ def own_headers(kernel: Path) -> bytes:
     """The headers next to a kernel that it includes (``#include "x.h"``; a
     generated program's own), for the hashes that key its builds."""
     names = re.findall(rb'^\s*#\s*include\s*"([^"/]+)"', kernel.read_bytes(), re.M)
-    return b"".join(kernel.with_name(n.decode()).read_bytes() for n in sorted(set(names))
-                    if kernel.with_name(n.decode()).is_file())
+    return b"".join(
+        kernel.with_name(n.decode()).read_bytes()
+        for n in sorted(set(names))
+        if kernel.with_name(n.decode()).is_file()
+    )
 
 
 def transform(kernel: Path, variant: str = "all", build: Path = BUILD) -> Transform:
@@ -542,8 +580,13 @@ def transform(kernel: Path, variant: str = "all", build: Path = BUILD) -> Transf
     var = VARIANTS[variant]
     meta = parse_meta(text.decode(errors="surrogateescape"))
     args = [*meta.args, *var.args]
-    key = hashlib.sha256(text + own_headers(kernel) + HARNESS.read_bytes() + tool_hash().encode()
-                         + "\0".join(args).encode()).hexdigest()[:16]
+    key = hashlib.sha256(
+        text
+        + own_headers(kernel)
+        + HARNESS.read_bytes()
+        + tool_hash().encode()
+        + "\0".join(args).encode()
+    ).hexdigest()[:16]
     directory = build / f"{kernel.stem}-{key}"
     out = directory / f"{kernel.stem}.s2s.c"
     rep = directory / "report.json"
@@ -551,21 +594,35 @@ def transform(kernel: Path, variant: str = "all", build: Path = BUILD) -> Transf
     with _locked(directory):
         if not done.exists():
             keep = {directory, _ref_directory(kernel, build)}
-            keep |= {d for d in build.glob(f"{kernel.stem}-*") if d != directory
-                     and _same_kernel_current(d, kernel)}
+            keep |= {
+                d
+                for d in build.glob(f"{kernel.stem}-*")
+                if d != directory and _same_kernel_current(d, kernel)
+            }
             _prune_stale(kernel, keep, build)
             cmd = s2svec_command() + [
-                str(kernel), "-o", str(out), "-I", str(TESTSUITE),
-                "--report=json", "--report-file", str(rep), *args,
+                str(kernel),
+                "-o",
+                str(out),
+                "-I",
+                str(TESTSUITE),
+                "--report=json",
+                "--report-file",
+                str(rep),
+                *args,
             ]
             try:
-                proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True,
-                                      timeout=S2SVEC_TIMEOUT)
+                proc = subprocess.run(
+                    cmd, cwd=ROOT, capture_output=True, text=True, timeout=S2SVEC_TIMEOUT
+                )
                 rc, err = proc.returncode, proc.stderr
             except subprocess.TimeoutExpired:
                 rc, err = -1, f"s2svec timed out after {S2SVEC_TIMEOUT}s"
-            done.write_text(json.dumps({"command": cmd, "returncode": rc, "stderr": err,
-                                        "key": _kernel_key(kernel)}))
+            done.write_text(
+                json.dumps(
+                    {"command": cmd, "returncode": rc, "stderr": err, "key": _kernel_key(kernel)}
+                )
+            )
     info = json.loads(done.read_text())
     report, report_error = None, ""
     if rep.exists():
@@ -575,14 +632,22 @@ def transform(kernel: Path, variant: str = "all", build: Path = BUILD) -> Transf
             report_error = f"report is not JSON: {exc}"
     else:
         report_error = "no report file written"
-    return Transform(kernel, directory, info["command"], info["returncode"], info["stderr"],
-                     kernel_text(out) if out.exists() else None, report,
-                     report_error)
+    return Transform(
+        kernel,
+        directory,
+        info["command"],
+        info["returncode"],
+        info["stderr"],
+        kernel_text(out) if out.exists() else None,
+        report,
+        report_error,
+    )
 
 
 def _kernel_key(kernel: Path) -> str:
-    return hashlib.sha256(kernel.read_bytes() + own_headers(kernel) + HARNESS.read_bytes()
-                          + tool_hash().encode()).hexdigest()[:16]
+    return hashlib.sha256(
+        kernel.read_bytes() + own_headers(kernel) + HARNESS.read_bytes() + tool_hash().encode()
+    ).hexdigest()[:16]
 
 
 def _same_kernel_current(directory: Path, kernel: Path) -> bool:
@@ -593,16 +658,23 @@ def _same_kernel_current(directory: Path, kernel: Path) -> bool:
         return False
 
 
-def s2svec_failure(tr: Transform) -> Optional[Problem]:
+def s2svec_failure(tr: Transform) -> Problem | None:
     """s2svec crashed, timed out, refused the input or wrote nothing."""
     if tr.returncode == 0 and tr.output is not None:
         return None
-    what = ("timed out" if tr.returncode == -1 and "timed out" in tr.stderr
-            else "crashed" if "Traceback" in tr.stderr or tr.returncode not in (0, 1, 2)
-            else f"exited {tr.returncode}")
-    return Problem("s2svec", f"s2svec {what} (output "
-                   f"{'missing' if tr.output is None else 'present'}): "
-                   f"{shlex.join(tr.command)}\n{_clip(tr.stderr)}")
+    what = (
+        "timed out"
+        if tr.returncode == -1 and "timed out" in tr.stderr
+        else "crashed"
+        if "Traceback" in tr.stderr or tr.returncode not in (0, 1, 2)
+        else f"exited {tr.returncode}"
+    )
+    return Problem(
+        "s2svec",
+        f"s2svec {what} (output "
+        f"{'missing' if tr.output is None else 'present'}): "
+        f"{shlex.join(tr.command)}\n{_clip(tr.stderr)}",
+    )
 
 
 # --------------------------------------------------------------------------
@@ -611,14 +683,22 @@ def s2svec_failure(tr: Transform) -> Optional[Problem]:
 
 def _ref_directory(kernel: Path, build: Path = BUILD) -> Path:
     abis = repr((sorted((a.name, a.cc, a.flags) for a in ABIS.values()), COMMON_FLAGS)).encode()
-    key = hashlib.sha256(kernel.read_bytes() + own_headers(kernel) + HARNESS.read_bytes()
-                         + abis).hexdigest()[:16]
+    key = hashlib.sha256(
+        kernel.read_bytes() + own_headers(kernel) + HARNESS.read_bytes() + abis
+    ).hexdigest()[:16]
     return build / f"{kernel.stem}-ref-{key}"
 
 
-def compile_c(source: Path, binary: Path, cc: str, flags: tuple[str, ...], meta: Meta,
-              libs: tuple[str, ...], prelude: tuple[str, ...] = (),
-              extra: tuple[str, ...] = ()) -> str:
+def compile_c(
+    source: Path,
+    binary: Path,
+    cc: str,
+    flags: tuple[str, ...],
+    meta: Meta,
+    libs: tuple[str, ...],
+    prelude: tuple[str, ...] = (),
+    extra: tuple[str, ...] = (),
+) -> str:
     """Compile once; the binary and the compiler's messages are kept (a
     later call with the same path reuses them).  Returns the messages.
 
@@ -629,21 +709,37 @@ def compile_c(source: Path, binary: Path, cc: str, flags: tuple[str, ...], meta:
     with _locked(binary.parent):
         if binary.exists():
             return messages.read_text(errors="surrogateescape") if messages.exists() else ""
-        cmd = [cc, *COMMON_FLAGS, *flags, *kernel_cflags(cc, meta), *extra, "-I", str(TESTSUITE),
-               *prelude, "-o", str(binary) + ".tmp", str(source), *libs]
+        cmd = [
+            cc,
+            *COMMON_FLAGS,
+            *flags,
+            *kernel_cflags(cc, meta),
+            *extra,
+            "-I",
+            str(TESTSUITE),
+            *prelude,
+            "-o",
+            str(binary) + ".tmp",
+            str(source),
+            *libs,
+        ]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
         except subprocess.TimeoutExpired:
-            raise BuildFailure("compile-timeout", f"compile timed out after "
-                               f"{COMPILE_TIMEOUT}s: {shlex.join(cmd)}")
+            raise BuildFailure(
+                "compile-timeout", f"compile timed out after {COMPILE_TIMEOUT}s: {shlex.join(cmd)}"
+            )
         if proc.returncode != 0:
             ice = proc.returncode < 0 or re.search(
                 r"internal compiler error|PLEASE submit a bug report|"
-                r"clang frontend command failed|unable to execute command", proc.stderr)
+                r"clang frontend command failed|unable to execute command",
+                proc.stderr,
+            )
             raise BuildFailure(
                 "ice" if ice else "compile-error",
                 f"{'compiler crash' if ice else 'compile failed'} ({proc.returncode}): "
-                f"{shlex.join(cmd)}\n{_clip(proc.stderr)}")
+                f"{shlex.join(cmd)}\n{_clip(proc.stderr)}",
+            )
         messages.write_text(proc.stderr, errors="surrogateescape")
         os.replace(str(binary) + ".tmp", binary)
     return proc.stderr
@@ -667,7 +763,7 @@ def candidate_flags(cc: str, meta: Meta, source: Path) -> tuple[str, ...]:
     return (*only, "-iquote", str(source.parent))
 
 
-def prelude_flags(source: Path, config: "Config", meta: Meta) -> tuple[str, ...]:
+def prelude_flags(source: Path, config: Config, meta: Meta) -> tuple[str, ...]:
     """``-include`` of a precompiled header for a candidate build: the harness
     and the ABI's intrinsics headers, built once per compiler and flags.
 
@@ -680,29 +776,43 @@ def prelude_flags(source: Path, config: "Config", meta: Meta) -> tuple[str, ...]
     headers = ABIS[config.abi].prelude
     if not headers or not _prelude_safe(kernel_text(source), headers):
         return ()
-    cmd = [config.cc, *COMMON_FLAGS, *config.flags, *kernel_cflags(config.cc, meta, candidate=True),
-           "-I", str(TESTSUITE)]
+    cmd = [
+        config.cc,
+        *COMMON_FLAGS,
+        *config.flags,
+        *kernel_cflags(config.cc, meta, candidate=True),
+        "-I",
+        str(TESTSUITE),
+    ]
     text = '#include "harness.h"\n' + "".join(f"#include <{h}>\n" for h in headers)
-    key = hashlib.sha256("\0".join([*cmd, text, compiler_version(config.cc)]).encode()
-                         + HARNESS.read_bytes()).hexdigest()[:16]
+    key = hashlib.sha256(
+        "\0".join([*cmd, text, compiler_version(config.cc)]).encode() + HARNESS.read_bytes()
+    ).hexdigest()[:16]
     directory = BUILD / "prelude" / key
     header = directory / "s2s_prelude.h"
-    pch = directory / ("s2s_prelude.h.pch" if config.cc.startswith("clang")
-                       else "s2s_prelude.h.gch")
+    pch = directory / (
+        "s2s_prelude.h.pch" if config.cc.startswith("clang") else "s2s_prelude.h.gch"
+    )
     directory.mkdir(parents=True, exist_ok=True)
     with _locked(directory):
         if not pch.exists():
             header.write_text(text)
-            proc = subprocess.run([*cmd, "-x", "c-header", str(header), "-o", str(pch) + ".tmp"],
-                                  capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
+            proc = subprocess.run(
+                [*cmd, "-x", "c-header", str(header), "-o", str(pch) + ".tmp"],
+                capture_output=True,
+                text=True,
+                timeout=COMPILE_TIMEOUT,
+            )
             if proc.returncode != 0:
-                return ()       # the build then parses the headers itself
+                return ()  # the build then parses the headers itself
             os.replace(str(pch) + ".tmp", pch)
     return ("-include", str(header))
 
 
-_SAFE_DIRECTIVE = re.compile(r"#\s*(?:include\b|if|ifdef|ifndef|elif|else|endif|"
-                             r"(?:define|undef)\s+[A-Za-z]|pragma\s+omp\b)")
+_SAFE_DIRECTIVE = re.compile(
+    r"#\s*(?:include\b|if|ifdef|ifndef|elif|else|endif|"
+    r"(?:define|undef)\s+[A-Za-z]|pragma\s+omp\b)"
+)
 
 
 def _prelude_safe(text: str, headers: tuple[str, ...]) -> bool:
@@ -720,14 +830,15 @@ def _prelude_safe(text: str, headers: tuple[str, ...]) -> bool:
     return True
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compiler_version(cc: str) -> str:
     proc = subprocess.run([cc, "--version"], capture_output=True, text=True)
     return proc.stdout
 
 
-def run_binary(binary: Path, runner: tuple[str, ...] = (),
-               timeout: float = RUN_TIMEOUT) -> tuple[int, str]:
+def run_binary(
+    binary: Path, runner: tuple[str, ...] = (), timeout: float = RUN_TIMEOUT
+) -> tuple[int, str]:
     """Exit status (-999: timed out) and standard output."""
     cmd = [*runner, str(binary)]
     try:
@@ -737,8 +848,9 @@ def run_binary(binary: Path, runner: tuple[str, ...] = (),
     return proc.returncode, proc.stdout
 
 
-def reference_output(kernel: Path, abi: str, meta: Meta, build: Path = BUILD,
-                     timeout: float = RUN_TIMEOUT) -> tuple[int, str, str]:
+def reference_output(
+    kernel: Path, abi: str, meta: Meta, build: Path = BUILD, timeout: float = RUN_TIMEOUT
+) -> tuple[int, str, str]:
     """Build and run the original program once per ABI (cached on disk):
     exit status, output and the compiler's messages."""
     a = ABIS[abi]
@@ -751,7 +863,7 @@ def reference_output(kernel: Path, abi: str, meta: Meta, build: Path = BUILD,
             info = json.loads(result.read_text())
             return info["returncode"], info["stdout"], messages
         rc, out = run_binary(binary, a.runner, timeout)
-        if rc != -999:          # a timeout on a busy machine is not remembered
+        if rc != -999:  # a timeout on a busy machine is not remembered
             result.write_text(json.dumps({"returncode": rc, "stdout": out}))
     return rc, out, messages
 
@@ -783,7 +895,7 @@ def _ulp_distance(a: int, b: int, bits: int) -> float:
     return float(abs(ordered(a) - ordered(b)))
 
 
-def _compare_ulp(ref: str, cand: str, meta: Meta) -> Optional[str]:
+def _compare_ulp(ref: str, cand: str, meta: Meta) -> str | None:
     r, c = ref.split(), cand.split()
     if r[:4] != c[:4] or len(r) != len(c):
         return "shape differs"
@@ -798,7 +910,7 @@ def _compare_ulp(ref: str, cand: str, meta: Meta) -> Optional[str]:
     return None
 
 
-def _compare_rel(ref: str, cand: str, meta: Meta) -> Optional[str]:
+def _compare_rel(ref: str, cand: str, meta: Meta) -> str | None:
     r, c = ref.split(), cand.split()
     if r[:2] != c[:2] or len(r) != 3 or len(c) != 3:
         return "shape differs"
@@ -814,8 +926,14 @@ def _compare_rel(ref: str, cand: str, meta: Meta) -> Optional[str]:
 def _first_difference(ref: str, cand: str) -> str:
     """`, element I: R vs C` for two array lines of one shape (X tag n=N h=H e0 e1 ...)."""
     r, c = ref.split(), cand.split()
-    if (len(r) != len(c) or len(r) < 5 or r[:3] != c[:3] or not r[2].startswith("n=")
-            or not r[3].startswith("h=") or "..." in r):
+    if (
+        len(r) != len(c)
+        or len(r) < 5
+        or r[:3] != c[:3]
+        or not r[2].startswith("n=")
+        or not r[3].startswith("h=")
+        or "..." in r
+    ):
         return ""
     for i, (x, y) in enumerate(zip(r[4:], c[4:])):
         if x != y:
@@ -831,7 +949,7 @@ def compare_outputs(ref: str, cand: str, meta: Meta) -> list[str]:
     for i, (r, c) in enumerate(zip(rl, cl)):
         if r.startswith("X size "):
             size = r[7:]
-        why: Optional[str] = None
+        why: str | None = None
         if r == c:
             continue
         if meta.tolerance == "reduction-fp" and r.startswith("R "):
@@ -841,14 +959,18 @@ def compare_outputs(ref: str, cand: str, meta: Meta) -> list[str]:
         else:
             why = "differs" + _first_difference(r, c)
         if why:
-            problems.append(f"line {i + 1} (size n={size}): {why}\n  ref:  {_clip(r, 400)}\n"
-                            f"  cand: {_clip(c, 400)}")
+            problems.append(
+                f"line {i + 1} (size n={size}): {why}\n  ref:  {_clip(r, 400)}\n"
+                f"  cand: {_clip(c, 400)}"
+            )
         if len(problems) >= 5:
             problems.append("... (further differences not shown)")
             return problems
     if len(rl) != len(cl):
-        problems.append(f"reference printed {len(rl)} lines, candidate {len(cl)} "
-                        f"(last candidate line: {cl[-1] if cl else '<none>'!r})")
+        problems.append(
+            f"reference printed {len(rl)} lines, candidate {len(cl)} "
+            f"(last candidate line: {cl[-1] if cl else '<none>'!r})"
+        )
     return problems
 
 
@@ -856,7 +978,9 @@ def compare_outputs(ref: str, cand: str, meta: Meta) -> list[str]:
 # Checks on the s2svec output and report
 
 
-def check_report(report: Optional[list[dict]], meta: Meta, target: str, report_error: str = "") -> list[str]:
+def check_report(
+    report: list[dict] | None, meta: Meta, target: str, report_error: str = ""
+) -> list[str]:
     """The report lists the kernel's regions for `target` and enough of them are vectorized."""
     if meta.vectorized is None and meta.regions is None:
         return []
@@ -867,15 +991,21 @@ def check_report(report: Optional[list[dict]], meta: Meta, target: str, report_e
     entries = [e for e in report if isinstance(e, dict) and e.get("target") == target]
     problems: list[str] = []
     if meta.regions is not None and len(entries) != meta.regions:
-        problems.append(f"report lists {len(entries)} regions for target {target}, "
-                        f"expected {meta.regions}")
+        problems.append(
+            f"report lists {len(entries)} regions for target {target}, expected {meta.regions}"
+        )
     if meta.vectorized is not None:
         vec = [e for e in entries if e.get("vectorized") is True]
         if len(vec) != meta.vectorized:
-            reasons = "; ".join(f"line {e.get('line')}: {e.get('reason')}"
-                                for e in entries if e.get("vectorized") is not True)
-            problems.append(f"{len(vec)} regions vectorized for {target}, expected "
-                            f"{meta.vectorized}" + (f" (not vectorized: {reasons})" if reasons else ""))
+            reasons = "; ".join(
+                f"line {e.get('line')}: {e.get('reason')}"
+                for e in entries
+                if e.get("vectorized") is not True
+            )
+            problems.append(
+                f"{len(vec)} regions vectorized for {target}, expected "
+                f"{meta.vectorized}" + (f" (not vectorized: {reasons})" if reasons else "")
+            )
         for e in vec:
             problems += _check_entry(e, meta, target)
     return problems
@@ -902,8 +1032,9 @@ def _check_entry(e: dict, meta: Meta, target: str) -> list[str]:
     return problems
 
 
-def preprocessed_own_text(source: Path, config: Config, meta: Meta,
-                          extra: tuple[str, ...] = ()) -> str:
+def preprocessed_own_text(
+    source: Path, config: Config, meta: Meta, extra: tuple[str, ...] = ()
+) -> str:
     """The lines of `source` itself that survive preprocessing for `config`
     (``extra``: the candidate's own flags, see candidate_flags).
 
@@ -911,10 +1042,20 @@ def preprocessed_own_text(source: Path, config: Config, meta: Meta,
     is the code the compiler really builds: intrinsics hidden behind an
     ``#if`` that this configuration does not take do not count.
     """
-    cmd = [config.cc, "-E", *COMMON_FLAGS, *config.flags, *meta.cflags, *extra,
-           "-I", str(TESTSUITE), str(source)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT,
-                          errors="surrogateescape")
+    cmd = [
+        config.cc,
+        "-E",
+        *COMMON_FLAGS,
+        *config.flags,
+        *meta.cflags,
+        *extra,
+        "-I",
+        str(TESTSUITE),
+        str(source),
+    ]
+    proc = subprocess.run(
+        cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT, errors="surrogateescape"
+    )
     if proc.returncode != 0:
         return ""
     own, keep = [], True
@@ -927,21 +1068,26 @@ def preprocessed_own_text(source: Path, config: Config, meta: Meta,
     return "\n".join(own)
 
 
-def check_output_text(source: str, output: str, meta: Meta, config: Config,
-                      active: Optional[str] = None) -> list[str]:
+def check_output_text(
+    source: str, output: str, meta: Meta, config: Config, active: str | None = None
+) -> list[str]:
     """Intrinsics for the target are present (in the text and, given `active`,
     in what the configuration really compiles); kept lines are intact; grep
     patterns match."""
     problems: list[str] = []
     if any(fnmatch.fnmatch(config.name, g) for g in meta.scalar_in):
         if active is not None and re.search(config.intrinsics, active):
-            problems.append(f"{config.name} compiles {config.target} intrinsics, but the "
-                            "kernel says it takes no vector branch (scalar_in)")
+            problems.append(
+                f"{config.name} compiles {config.target} intrinsics, but the "
+                "kernel says it takes no vector branch (scalar_in)"
+            )
     elif meta.vectorized and not re.search(config.intrinsics, output):
         problems.append(f"output has no {config.target} intrinsics (/{config.intrinsics}/)")
     elif meta.vectorized and active is not None and not re.search(config.intrinsics, active):
-        problems.append(f"the {config.target} intrinsics are not in the code that "
-                        f"{config.cc} {' '.join(config.flags)} compiles (wrong #if?)")
+        problems.append(
+            f"the {config.target} intrinsics are not in the code that "
+            f"{config.cc} {' '.join(config.flags)} compiles (wrong #if?)"
+        )
     for pattern in meta.grep:
         if not re.search(pattern, output, re.M):
             problems.append(f"output does not match /{pattern}/")
@@ -950,7 +1096,9 @@ def check_output_text(source: str, output: str, meta: Meta, config: Config,
     for ln in dict.fromkeys(kept):
         want, got = kept.count(ln), out_lines.count(ln)
         if want != got:
-            problems.append(f"line {ln.strip()!r} occurs {got} times in the output, {want} in the input")
+            problems.append(
+                f"line {ln.strip()!r} occurs {got} times in the output, {want} in the input"
+            )
     return problems
 
 
@@ -964,8 +1112,10 @@ def active_text(tr: Transform, config: Config, meta: Meta) -> str:
             # clang's arm_neon.h makes some intrinsics macros: shield every
             # intrinsic name from expansion, then give the names back
             marked = tr.directory / f"marked-{key}.c"
-            marked.write_text(re.sub(config.intrinsics, lambda m: MARK + m.group(0),
-                                     kernel_text(tr.output_path)), errors="surrogateescape")
+            marked.write_text(
+                re.sub(config.intrinsics, lambda m: MARK + m.group(0), kernel_text(tr.output_path)),
+                errors="surrogateescape",
+            )
             extra = candidate_flags(config.cc, meta, tr.kernel)
             text = preprocessed_own_text(marked, config, meta, extra).replace(MARK, "")
             tmp = cached.with_suffix(".tmp")
@@ -998,22 +1148,39 @@ class CompilerWarning:
         return self.flag, tuple(re.findall(r"['\u2018]([^'\u2019]*)['\u2019]", self.text))
 
 
-_WARNING_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:\d+:)? warning: (?P<text>.*?)"
-                         r"(?: \[(?P<flag>-W[^\],]+)[^\]]*\])?$", re.M)
-UNUSED_FLAGS = ("-Wunused-variable", "-Wunused-but-set-variable", "-Wunused-function",
-                "-Wunused-label", "-Wunused-parameter", "-Wunused-value")
+_WARNING_RE = re.compile(
+    r"^(?P<file>[^:\n]+):(?P<line>\d+):(?:\d+:)? warning: (?P<text>.*?)"
+    r"(?: \[(?P<flag>-W[^\],]+)[^\]]*\])?$",
+    re.M,
+)
+UNUSED_FLAGS = (
+    "-Wunused-variable",
+    "-Wunused-but-set-variable",
+    "-Wunused-function",
+    "-Wunused-label",
+    "-Wunused-parameter",
+    "-Wunused-value",
+)
 """Warnings s2svec can cause at the user's lines (by not reading a name the
 original reads); they do not depend on the optimization level."""
 
 
 def parse_warnings(messages: str, source: Path) -> list[CompilerWarning]:
     """The compiler's warnings located in ``source`` (not in headers)."""
-    return [CompilerWarning(m["file"], int(m["line"]), m["text"], m["flag"] or "")
-            for m in _WARNING_RE.finditer(messages) if Path(m["file"]) == source]
+    return [
+        CompilerWarning(m["file"], int(m["line"]), m["text"], m["flag"] or "")
+        for m in _WARNING_RE.finditer(messages)
+        if Path(m["file"]) == source
+    ]
 
 
-def own_warnings(original: str, output: str, output_path: Path, messages: str,
-                 reference: Optional[list[CompilerWarning]]) -> list[str]:
+def own_warnings(
+    original: str,
+    output: str,
+    output_path: Path,
+    messages: str,
+    reference: list[CompilerWarning] | None,
+) -> list[str]:
     """The candidate's warnings about code s2svec wrote: in a line of the
     output that the original does not have, or (``reference``: the gcc
     reference's warnings, for a gcc build) an unused-name warning at one
@@ -1024,8 +1191,9 @@ def own_warnings(original: str, output: str, output_path: Path, messages: str,
     found = []
     for w in parse_warnings(messages, output_path):
         text = out_lines[w.line - 1].strip() if 0 < w.line <= len(out_lines) else ""
-        if text not in user_lines or (reference is not None and w.flag in UNUSED_FLAGS
-                                      and w.key not in known):
+        if text not in user_lines or (
+            reference is not None and w.flag in UNUSED_FLAGS and w.key not in known
+        ):
             found.append(f"line {w.line}: warning: {w.text} [{w.flag}]\n  {_clip(text, 200)}")
     return found
 
@@ -1034,8 +1202,9 @@ def own_warnings(original: str, output: str, output_path: Path, messages: str,
 # The whole check
 
 
-def check_source(source: Path, config: Config, *, build: Path = BUILD,
-                 run_timeout: float = RUN_TIMEOUT) -> list[Problem]:
+def check_source(
+    source: Path, config: Config, *, build: Path = BUILD, run_timeout: float = RUN_TIMEOUT
+) -> list[Problem]:
     """Everything wrong with `source` under `config` (empty: it passes).
 
     A failure of the reference itself is a ``reference`` problem and stops
@@ -1048,43 +1217,64 @@ def check_source(source: Path, config: Config, *, build: Path = BUILD,
     if failure:
         return [failure]
     assert tr.output is not None
-    problems = [Problem("report", p) for p in check_report(tr.report, meta, config.target or "?",
-                                                           tr.report_error)]
+    problems = [
+        Problem("report", p)
+        for p in check_report(tr.report, meta, config.target or "?", tr.report_error)
+    ]
     active = active_text(tr, config, meta) if meta.vectorized else None
-    problems += [Problem("text", p)
-                 for p in check_output_text(text, tr.output, meta, config, active)]
+    problems += [
+        Problem("text", p) for p in check_output_text(text, tr.output, meta, config, active)
+    ]
     try:
-        ref_rc, ref_out, ref_messages = reference_output(source, config.abi, meta, build,
-                                                         run_timeout)
+        ref_rc, ref_out, ref_messages = reference_output(
+            source, config.abi, meta, build, run_timeout
+        )
     except BuildFailure as exc:
         return [Problem("reference", f"the reference does not build: {exc}")]
     if ref_rc != 0:
-        return [Problem("reference", f"the reference itself exits {ref_rc} on {config.abi} "
-                        f"(kernel bug)")]
+        return [
+            Problem(
+                "reference", f"the reference itself exits {ref_rc} on {config.abi} (kernel bug)"
+            )
+        ]
     cand_bin = tr.directory / f"cand-{config.name}"
     try:
-        messages = compile_c(tr.output_path, cand_bin, config.cc, config.flags, meta,
-                             config.candidate_libs, prelude_flags(tr.output_path, config, meta),
-                             candidate_flags(config.cc, meta, source))
+        messages = compile_c(
+            tr.output_path,
+            cand_bin,
+            config.cc,
+            config.flags,
+            meta,
+            config.candidate_libs,
+            prelude_flags(tr.output_path, config, meta),
+            candidate_flags(config.cc, meta, source),
+        )
     except BuildFailure as exc:
         return problems + [Problem(exc.kind, str(exc))]
     same_compiler = Path(config.cc).name == Path(ABIS[config.abi].cc).name
     reference = parse_warnings(ref_messages, source) if same_compiler else None
-    problems += [Problem("warning", f"{config.cc} warns about s2svec's code, {w}")
-                 for w in own_warnings(text, tr.output, tr.output_path, messages, reference)]
+    problems += [
+        Problem("warning", f"{config.cc} warns about s2svec's code, {w}")
+        for w in own_warnings(text, tr.output, tr.output_path, messages, reference)
+    ]
     cand_rc, cand_out = run_binary(cand_bin, config.runner, run_timeout)
     if cand_rc == -999:
         problems.append(Problem("timeout", f"candidate {cand_out} (the reference finishes)"))
     elif cand_rc != 0:
-        problems.append(Problem("crash", f"candidate exits {cand_rc} (reference 0)" + (
-            " — signal: crash, e.g. an access past the end" if cand_rc < 0 else "")))
+        problems.append(
+            Problem(
+                "crash",
+                f"candidate exits {cand_rc} (reference 0)"
+                + (" — signal: crash, e.g. an access past the end" if cand_rc < 0 else ""),
+            )
+        )
     diffs = compare_outputs(ref_out, cand_out, meta) if cand_rc != -999 else []
     if diffs:
         problems.append(Problem("wrong-output", "\n".join(diffs)))
     return problems
 
 
-def format_problems(header: str, problems: list[Problem], tr: Optional[Transform]) -> str:
+def format_problems(header: str, problems: list[Problem], tr: Transform | None) -> str:
     out = f"{header}: {len(problems)} problem(s)"
     if tr is not None:
         out += f"; output {tr.output_path}"
@@ -1099,8 +1289,9 @@ def check_kernel(kernel: Path, config: Config) -> None:
     problems = check_source(kernel, config)
     if problems:
         tr = transform(kernel, config.variant)
-        raise DifferentialFailure(format_problems(f"{kernel.name} [{config.name}: "
-                                                  f"{config.describe()}]", problems, tr))
+        raise DifferentialFailure(
+            format_problems(f"{kernel.name} [{config.name}: {config.describe()}]", problems, tr)
+        )
 
 
 def check_reference(kernel: Path, abi: str) -> str:
@@ -1117,18 +1308,23 @@ def list_configs() -> str:
     lines = []
     for c in CONFIGS.values():
         skip = skip_reason(c)
-        lines.append(f"{c.name:24} {'main' if c.main else 'full':4} {c.abi:7} "
-                     f"{c.variant:4} -> {c.target or '-':6} {c.describe()}"
-                     + (f"   [skipped: {skip}]" if skip else ""))
+        lines.append(
+            f"{c.name:24} {'main' if c.main else 'full':4} {c.abi:7} "
+            f"{c.variant:4} -> {c.target or '-':6} {c.describe()}"
+            + (f"   [skipped: {skip}]" if skip else "")
+        )
     return "\n".join(lines)
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("kernels", nargs="*", help="kernel names or paths (default: all)")
     ap.add_argument("-c", "--config", action="append", choices=sorted(CONFIGS))
-    ap.add_argument("--reference-only", action="store_true",
-                    help="only build and run the original kernels (once per ABI)")
+    ap.add_argument(
+        "--reference-only",
+        action="store_true",
+        help="only build and run the original kernels (once per ABI)",
+    )
     ap.add_argument("--list-configs", action="store_true", help="print the matrix and exit")
     ap.add_argument("--clean", action="store_true", help="remove testsuite/.build first")
     ns = ap.parse_args(argv)
@@ -1137,7 +1333,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 0
     if ns.clean:
         shutil.rmtree(BUILD, ignore_errors=True)
-    kernels = [Path(k) if k.endswith(".c") else KERNELS / f"{k}.c" for k in ns.kernels] or list_kernels()
+    kernels = [
+        Path(k) if k.endswith(".c") else KERNELS / f"{k}.c" for k in ns.kernels
+    ] or list_kernels()
     failed = 0
     for k in kernels:
         if ns.reference_only:
@@ -1152,7 +1350,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         meta = parse_meta(kernel_text(k))
         for name in ns.config or configs_for(meta, full=True):
             c = CONFIGS[name]
-            if (why := skip_reason(c)):
+            if why := skip_reason(c):
                 print(f"SKIP {k.stem} [{c.name}]: {why}")
                 continue
             try:

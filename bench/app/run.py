@@ -15,6 +15,7 @@ Exit status: 0 every build built, ran and matched; 1 a build failed or a
 result mismatched (the table is still printed, with FAIL/MISMATCH cells);
 2 bad usage.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,9 +28,9 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Sequence
 
 APP_DIR = Path(__file__).resolve().parent
 BENCH_DIR = APP_DIR.parent
@@ -71,6 +72,7 @@ bench_run = _load_bench_run()
 @dataclass(frozen=True)
 class Build:
     """One way of building the application."""
+
     name: str
     cc: str
     flags: tuple[str, ...]
@@ -104,7 +106,7 @@ BUILDS: tuple[Build, ...] = (
 BUILD_NAMES = tuple(b.name for b in BUILDS)
 
 TARGETS: dict[str, tuple[str, ...]] = {
-    "avx512": ("-march=native",),      # only on a host with AVX-512 F/BW/VL/DQ
+    "avx512": ("-march=native",),  # only on a host with AVX-512 F/BW/VL/DQ
     "avx2": ("-march=x86-64-v3",),
 }
 TARGET_NOTES = {
@@ -116,17 +118,18 @@ TARGET_NOTES = {
 @dataclass
 class Result:
     """The runs of one build at one thread count."""
-    binary: Optional[Path] = None
-    error: Optional[str] = None
+
+    binary: Path | None = None
+    error: str | None = None
     times_ns: list[int] = field(default_factory=list)
     other_ns: list[int] = field(default_factory=list)
     hashes: list[str] = field(default_factory=list)
     checksums: list[float] = field(default_factory=list)
-    mismatch: Optional[str] = None
+    mismatch: str | None = None
     problem: str = ""
 
     @property
-    def median_ns(self) -> Optional[float]:
+    def median_ns(self) -> float | None:
         return statistics.median(self.times_ns) if self.times_ns else None
 
     @property
@@ -137,10 +140,11 @@ class Result:
 @dataclass
 class BuildInfo:
     """What building one (target, build) produced."""
+
     folder: Path
     command: list[str]
-    binary: Optional[Path] = None
-    error: Optional[str] = None
+    binary: Path | None = None
+    error: str | None = None
     s2svec_lines: list[str] = field(default_factory=list)
     vector_insns: dict[str, int] = field(default_factory=dict)
 
@@ -151,7 +155,8 @@ Table = dict[str, Result]
 
 # ---------------------------------------------------------------- building
 
-def s2svec_cc_command(explicit: Optional[str]) -> Optional[str]:
+
+def s2svec_cc_command(explicit: str | None) -> str | None:
     """The s2svec-cc to build with: --s2svec-cc, this checkout's .venv, PATH."""
     if explicit:
         words = explicit.split()
@@ -164,15 +169,18 @@ def s2svec_cc_command(explicit: Optional[str]) -> Optional[str]:
     return shutil.which("s2svec-cc")
 
 
-def make_command(build: Build, march: Sequence[str], wrapper: Optional[str]) -> list[str]:
+def make_command(build: Build, march: Sequence[str], wrapper: str | None) -> list[str]:
     """``make CC=... CFLAGS=... LDLIBS=...`` for one build (run in its folder)."""
     cc = f"{wrapper} {build.cc}" if build.s2s else build.cc
     cflags = " ".join(["-O3", *march, *build.flags])
     return ["make", "-B", f"CC={cc}", f"CFLAGS={cflags}", f"LDLIBS={' '.join(build.libs)}"]
 
 
-REMARK = re.compile(r"^(?:.*/)?" + re.escape(HOT_FILE) + r":\d+:\d+: (?:remark|warning|note): .*$"
-                    r"|^s2svec-cc: warning: .*$", re.M)
+REMARK = re.compile(
+    r"^(?:.*/)?" + re.escape(HOT_FILE) + r":\d+:\d+: (?:remark|warning|note): .*$"
+    r"|^s2svec-cc: warning: .*$",
+    re.M,
+)
 
 
 def s2svec_lines(log: str) -> list[str]:
@@ -201,8 +209,9 @@ def count_vector_insns(obj: Path) -> dict[str, int]:
     """Instructions of an object file that name %zmm / %ymm registers: a check,
     independent of s2svec's report, of which code the build compiled."""
     try:
-        proc = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(obj)],
-                              capture_output=True, text=True)
+        proc = subprocess.run(
+            ["objdump", "-d", "--no-show-raw-insn", str(obj)], capture_output=True, text=True
+        )
     except OSError:
         return {}
     if proc.returncode != 0:
@@ -211,8 +220,14 @@ def count_vector_insns(obj: Path) -> dict[str, int]:
     return {reg: sum(1 for line in lines if f"%{reg}" in line) for reg in ("zmm", "ymm")}
 
 
-def build_one(app: Path, folder: Path, build: Build, march: Sequence[str],
-              wrapper: Optional[str], s2svec_flags: str = "") -> BuildInfo:
+def build_one(
+    app: Path,
+    folder: Path,
+    build: Build,
+    march: Sequence[str],
+    wrapper: str | None,
+    s2svec_flags: str = "",
+) -> BuildInfo:
     """Copy the application into ``folder`` and build it there with make."""
     cmd = make_command(build, march, wrapper)
     info = BuildInfo(folder=folder, command=cmd)
@@ -221,8 +236,13 @@ def build_one(app: Path, folder: Path, build: Build, march: Sequence[str],
         return info
     if folder.exists():
         shutil.rmtree(folder)  # never time a previous run's binary
-    shutil.copytree(app, folder, ignore=shutil.ignore_patterns(
-        "*.o", "xsproxy", "*.py", "*.sh", "__pycache__", "*.md", "diag"))
+    shutil.copytree(
+        app,
+        folder,
+        ignore=shutil.ignore_patterns(
+            "*.o", "xsproxy", "*.py", "*.sh", "__pycache__", "*.md", "diag"
+        ),
+    )
     env = dict(os.environ)
     if build.s2s:
         env["S2SVEC_FLAGS"] = " ".join(["--report", s2svec_flags]).strip()
@@ -243,9 +263,11 @@ def build_one(app: Path, folder: Path, build: Build, march: Sequence[str],
 
 # ---------------------------------------------------------------- running
 
+
 @dataclass(frozen=True)
 class Run:
     """What one run of xsproxy printed."""
+
     wall_ns: int
     cpu_ns: int
     hash: str
@@ -272,19 +294,23 @@ def run_binary(binary: Path, args: list[str], threads: int, clock: str) -> Run:
         # Waiting threads sleep instead of spinning, so the process CPU time
         # is the lookups' work (both runtimes spin by default: libomp 200 ms).
         env["OMP_WAIT_POLICY"] = "passive"
-    proc = subprocess.run([str(binary), *args], capture_output=True, text=True, env=env,
-                          timeout=RUN_TIMEOUT_S)
+    proc = subprocess.run(
+        [str(binary), *args], capture_output=True, text=True, env=env, timeout=RUN_TIMEOUT_S
+    )
     if proc.returncode != 0:
-        raise RuntimeError(f"{binary} {' '.join(args)} (OMP_NUM_THREADS={threads}) exited "
-                           f"{proc.returncode}: {proc.stderr.strip()[-400:]}")
+        raise RuntimeError(
+            f"{binary} {' '.join(args)} (OMP_NUM_THREADS={threads}) exited "
+            f"{proc.returncode}: {proc.stderr.strip()[-400:]}"
+        )
     try:
         return parse_output(proc.stdout)
     except ValueError as exc:
         raise RuntimeError(f"{binary}: {exc}") from None
 
 
-def run_round(tables: dict[tuple[str, int], Table], round_no: int, clock: str,
-              app_args: list[str]) -> None:
+def run_round(
+    tables: dict[tuple[str, int], Table], round_no: int, clock: str, app_args: list[str]
+) -> None:
     """One run of every binary at every thread count, the order rotated."""
     for (target, threads), table in tables.items():
         names = [n for n, r in table.items() if r.binary and not r.error]
@@ -305,7 +331,8 @@ def run_round(tables: dict[tuple[str, int], Table], round_no: int, clock: str,
 
 # ---------------------------------------------------------------- checking
 
-def reference(tables: dict[tuple[str, int], Table]) -> Optional[tuple[str, float, str]]:
+
+def reference(tables: dict[tuple[str, int], Table]) -> tuple[str, float, str] | None:
     """(hash, checksum, where) of the first scalar run: every run must match it."""
     for (target, threads), table in tables.items():
         res = table.get("scalar")
@@ -333,16 +360,17 @@ def verify(tables: dict[tuple[str, int], Table], rtol: float = CHECKSUM_RTOL) ->
 
 # ---------------------------------------------------------------- ratios
 
+
 def family_of(name: str) -> str:
     return next(b.family for b in BUILDS if b.name == name)
 
 
-def fastest(table: Table, family: str) -> Optional[str]:
+def fastest(table: Table, family: str) -> str | None:
     names = [n for n, r in table.items() if r.usable and family_of(n) == family]
     return min(names, key=lambda n: table[n].median_ns) if names else None  # type: ignore
 
 
-def ratio_to_best(table: Table, name: str) -> Optional[float]:
+def ratio_to_best(table: Table, name: str) -> float | None:
     """Best plain compiler build's median / this build's median (> 1: faster)."""
     best = fastest(table, "compiler")
     res = table.get(name)
@@ -351,12 +379,12 @@ def ratio_to_best(table: Table, name: str) -> Optional[float]:
     return table[best].median_ns / res.median_ns  # type: ignore[operator]
 
 
-def s2s_vs_best(table: Table) -> Optional[float]:
+def s2s_vs_best(table: Table) -> float | None:
     s2s = fastest(table, "s2s")
     return ratio_to_best(table, s2s) if s2s else None
 
 
-def spread(res: Result) -> Optional[float]:
+def spread(res: Result) -> float | None:
     if len(res.times_ns) < 2 or not res.median_ns:
         return None
     return (max(res.times_ns) - min(res.times_ns)) / res.median_ns
@@ -372,23 +400,34 @@ def cell(table: Table, name: str) -> str:
     return "-" if value is None else f"{value:.2f}x"
 
 
-def table_lines(tables: dict[tuple[str, int], Table], names: list[str],
-                summaries: dict[tuple[str, str], str]) -> list[str]:
+def table_lines(
+    tables: dict[tuple[str, int], Table], names: list[str], summaries: dict[tuple[str, str], str]
+) -> list[str]:
     """The ratio table as Markdown rows (readable as plain text too)."""
     head = ["target", "threads", *names, "best", "s2s/best", "noise", "s2svec"]
-    lines = ["| " + " | ".join(head) + " |",
-             "|" + "|".join(["---", "---:", *["---:"] * len(names), "---", "---:", "---:", "---"])
-             + "|"]
+    lines = [
+        "| " + " | ".join(head) + " |",
+        "|" + "|".join(["---", "---:", *["---:"] * len(names), "---", "---:", "---:", "---"]) + "|",
+    ]
     for (target, threads), table in tables.items():
-        noise = max((s for s in (spread(r) for r in table.values()) if s is not None),
-                    default=None)
+        noise = max((s for s in (spread(r) for r in table.values()) if s is not None), default=None)
         s2s = s2s_vs_best(table)
-        lanes = ",".join(dict.fromkeys(f"{n.removeprefix('s2s-')}={summaries[(target, n)]}"
-                                       for n in names if (target, n) in summaries))
-        row = [target, str(threads), *[cell(table, n) for n in names],
-               fastest(table, "compiler") or "-",
-               "-" if s2s is None else f"**{s2s:.2f}x**" if s2s >= GOAL else f"{s2s:.2f}x",
-               "-" if noise is None else f"{noise * 100:.0f}%", lanes or "-"]
+        lanes = ",".join(
+            dict.fromkeys(
+                f"{n.removeprefix('s2s-')}={summaries[(target, n)]}"
+                for n in names
+                if (target, n) in summaries
+            )
+        )
+        row = [
+            target,
+            str(threads),
+            *[cell(table, n) for n in names],
+            fastest(table, "compiler") or "-",
+            "-" if s2s is None else f"**{s2s:.2f}x**" if s2s >= GOAL else f"{s2s:.2f}x",
+            "-" if noise is None else f"{noise * 100:.0f}%",
+            lanes or "-",
+        ]
         lines.append("| " + " | ".join(row) + " |")
     return lines
 
@@ -405,47 +444,86 @@ def problems(tables: dict[tuple[str, int], Table]) -> list[str]:
 
 # ---------------------------------------------------------------- outputs
 
-def to_json(args: argparse.Namespace, tables: dict[tuple[str, int], Table],
-            infos: dict[tuple[str, str], BuildInfo]) -> dict:
+
+def to_json(
+    args: argparse.Namespace,
+    tables: dict[tuple[str, int], Table],
+    infos: dict[tuple[str, str], BuildInfo],
+) -> dict:
     ref = reference(tables)
     out: dict = {
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "machine": bench_run.machine_info(), "load_average": os.getloadavg(),
-        "repeats": args.repeats, "clock": args.clock, "size": args.size,
-        "lookups": args.lookups, "checksum_rtol": CHECKSUM_RTOL,
+        "machine": bench_run.machine_info(),
+        "load_average": os.getloadavg(),
+        "repeats": args.repeats,
+        "clock": args.clock,
+        "size": args.size,
+        "lookups": args.lookups,
+        "checksum_rtol": CHECKSUM_RTOL,
         "s2svec_flags": " ".join(["--report", args.s2svec_flags]).strip(),
-        "problem": next((r.problem for t in tables.values() for r in t.values() if r.problem),
-                        None),
-        "reference": None if ref is None else {"hash": ref[0], "checksum": ref[1],
-                                               "from": ref[2]},
-        "builds": {f"{t}/{n}": {"command": " ".join(i.command), "error": i.error,
-                                "s2svec": i.s2svec_lines, "s2svec_summary":
-                                s2svec_summary(i.s2svec_lines),
-                                "vector_insns_lookup_o": i.vector_insns}
-                   for (t, n), i in infos.items()},
-        "results": {}}
+        "problem": next(
+            (r.problem for t in tables.values() for r in t.values() if r.problem), None
+        ),
+        "reference": None if ref is None else {"hash": ref[0], "checksum": ref[1], "from": ref[2]},
+        "builds": {
+            f"{t}/{n}": {
+                "command": " ".join(i.command),
+                "error": i.error,
+                "s2svec": i.s2svec_lines,
+                "s2svec_summary": s2svec_summary(i.s2svec_lines),
+                "vector_insns_lookup_o": i.vector_insns,
+            }
+            for (t, n), i in infos.items()
+        },
+        "results": {},
+    }
     for (target, threads), table in tables.items():
         out["results"][f"{target}/{threads}"] = {
-            "target": target, "threads": threads,
-            "best_compiler": fastest(table, "compiler"), "s2s_vs_best": s2s_vs_best(table),
-            "builds": {n: {"times_ns": r.times_ns, "median_ns": r.median_ns,
-                           "other_clock_ns": r.other_ns, "hash": r.hashes[0] if r.hashes else None,
-                           "checksum": r.checksums[0] if r.checksums else None,
-                           "ratio_to_best": ratio_to_best(table, n), "error": r.error,
-                           "mismatch": r.mismatch} for n, r in table.items()}}
+            "target": target,
+            "threads": threads,
+            "best_compiler": fastest(table, "compiler"),
+            "s2s_vs_best": s2s_vs_best(table),
+            "builds": {
+                n: {
+                    "times_ns": r.times_ns,
+                    "median_ns": r.median_ns,
+                    "other_clock_ns": r.other_ns,
+                    "hash": r.hashes[0] if r.hashes else None,
+                    "checksum": r.checksums[0] if r.checksums else None,
+                    "ratio_to_best": ratio_to_best(table, n),
+                    "error": r.error,
+                    "mismatch": r.mismatch,
+                }
+                for n, r in table.items()
+            },
+        }
     return out
 
 
-PLOT_COLORS = {"scalar": "#bdbdbd", "gcc": "#9ecae1", "gcc-fast": "#3182bd",
-               "clang": "#a1d99b", "clang-fast": "#31a354", "s2s-gcc": "#e6550d",
-               "s2s-gcc-fast": "#a63603", "s2s-clang": "#fdae6b", "s2s-clang-fast": "#fd8d3c"}
+PLOT_COLORS = {
+    "scalar": "#bdbdbd",
+    "gcc": "#9ecae1",
+    "gcc-fast": "#3182bd",
+    "clang": "#a1d99b",
+    "clang-fast": "#31a354",
+    "s2s-gcc": "#e6550d",
+    "s2s-gcc-fast": "#a63603",
+    "s2s-clang": "#fdae6b",
+    "s2s-clang-fast": "#fd8d3c",
+}
 
 
-def write_plot(stem: Path, tables: dict[tuple[str, int], Table], names: list[str],
-               title: str, goal: float = GOAL) -> list[Path]:
+def write_plot(
+    stem: Path,
+    tables: dict[tuple[str, int], Table],
+    names: list[str],
+    title: str,
+    goal: float = GOAL,
+) -> list[Path]:
     """Grouped bars: each build's speed relative to the best plain compiler
     build, per target and thread count, as stem.png and stem.svg."""
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -474,43 +552,77 @@ def write_plot(stem: Path, tables: dict[tuple[str, int], Table], names: list[str
 
 # ---------------------------------------------------------------- main
 
-def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="bench/app/run.py",
         description="Build the xsproxy application plainly (gcc 12, clang-19, with and "
-                    "without -ffast-math) and through s2svec-cc, for AVX-512 and AVX2; run "
-                    "each with 1 and 2 threads; check every hash; print speed ratios to the "
-                    "best plain compiler build.")
-    p.add_argument("--targets", default="host",
-                   help="comma list of avx512, avx2; 'host': both where the CPU has "
-                        "AVX-512, else avx2 (default: %(default)s)")
-    p.add_argument("--threads", default="1,2",
-                   help="comma list of OMP_NUM_THREADS values (default: %(default)s)")
-    p.add_argument("--builds", default=",".join(BUILD_NAMES),
-                   help="comma list of builds, must include scalar (default: all: %(default)s)")
-    p.add_argument("--size", choices=SIZES, default="default",
-                   help="xsproxy -s SIZE (default: %(default)s)")
+        "without -ffast-math) and through s2svec-cc, for AVX-512 and AVX2; run "
+        "each with 1 and 2 threads; check every hash; print speed ratios to the "
+        "best plain compiler build.",
+    )
+    p.add_argument(
+        "--targets",
+        default="host",
+        help="comma list of avx512, avx2; 'host': both where the CPU has "
+        "AVX-512, else avx2 (default: %(default)s)",
+    )
+    p.add_argument(
+        "--threads",
+        default="1,2",
+        help="comma list of OMP_NUM_THREADS values (default: %(default)s)",
+    )
+    p.add_argument(
+        "--builds",
+        default=",".join(BUILD_NAMES),
+        help="comma list of builds, must include scalar (default: all: %(default)s)",
+    )
+    p.add_argument(
+        "--size", choices=SIZES, default="default", help="xsproxy -s SIZE (default: %(default)s)"
+    )
     p.add_argument("--lookups", type=int, help="xsproxy -l N: lookups per run")
-    p.add_argument("--repeats", type=int, default=7,
-                   help="runs per build and thread count, interleaved (default: %(default)s)")
-    p.add_argument("--clock", choices=["wall", "cpu"], default="wall",
-                   help="wall: CLOCK_MONOTONIC around the lookups; cpu: the process's CPU "
-                        "time over them (all threads; OMP_WAIT_POLICY=passive), steadier on "
-                        "a shared machine (default: %(default)s)")
-    p.add_argument("--app-dir", default=str(APP_DIR),
-                   help="the application's sources and Makefile (default: bench/app)")
-    p.add_argument("--s2svec-cc", help="the s2svec-cc command (default: .venv/bin/s2svec-cc, "
-                                       "then PATH)")
-    p.add_argument("--s2svec-flags", default="", metavar="FLAGS",
-                   help="more s2svec options for the s2svec-cc builds (S2SVEC_FLAGS, after "
-                        "--report), e.g. --s2svec-flags='--refill-ratio 0'")
-    p.add_argument("--build-dir", default=str(BENCH_DIR / "build" / "app"),
-                   help="one folder per target and build under it (default: bench/build/app)")
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=7,
+        help="runs per build and thread count, interleaved (default: %(default)s)",
+    )
+    p.add_argument(
+        "--clock",
+        choices=["wall", "cpu"],
+        default="wall",
+        help="wall: CLOCK_MONOTONIC around the lookups; cpu: the process's CPU "
+        "time over them (all threads; OMP_WAIT_POLICY=passive), steadier on "
+        "a shared machine (default: %(default)s)",
+    )
+    p.add_argument(
+        "--app-dir",
+        default=str(APP_DIR),
+        help="the application's sources and Makefile (default: bench/app)",
+    )
+    p.add_argument(
+        "--s2svec-cc", help="the s2svec-cc command (default: .venv/bin/s2svec-cc, then PATH)"
+    )
+    p.add_argument(
+        "--s2svec-flags",
+        default="",
+        metavar="FLAGS",
+        help="more s2svec options for the s2svec-cc builds (S2SVEC_FLAGS, after "
+        "--report), e.g. --s2svec-flags='--refill-ratio 0'",
+    )
+    p.add_argument(
+        "--build-dir",
+        default=str(BENCH_DIR / "build" / "app"),
+        help="one folder per target and build under it (default: bench/build/app)",
+    )
     p.add_argument("--json", metavar="OUT", help="write every run and build as JSON")
     p.add_argument("--plot", metavar="STEM", help="write STEM.png and STEM.svg (matplotlib)")
-    p.add_argument("--from-json", metavar="IN",
-                   help="build and run nothing: print the table of an earlier --json file "
-                        "(and with --plot draw its plot)")
+    p.add_argument(
+        "--from-json",
+        metavar="IN",
+        help="build and run nothing: print the table of an earlier --json file "
+        "(and with --plot draw its plot)",
+    )
     args = p.parse_args(argv)
     if args.repeats < 1:
         p.error("--repeats must be at least 1")
@@ -521,8 +633,7 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
         p.error(f"--builds must include 'scalar' and only name {', '.join(BUILD_NAMES)}")
     args.build_list = [b for b in BUILDS if b.name in builds]
     if args.targets == "host":
-        args.target_list = (["avx512", "avx2"] if bench_run.host_target() == "avx512"
-                            else ["avx2"])
+        args.target_list = ["avx512", "avx2"] if bench_run.host_target() == "avx512" else ["avx2"]
     else:
         args.target_list = [t.strip() for t in args.targets.split(",") if t.strip()]
         if not args.target_list or any(t not in TARGETS for t in args.target_list):
@@ -540,37 +651,50 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     return args
 
 
-def tables_from_json(data: dict) -> tuple[dict[tuple[str, int], Table], list[str],
-                                          dict[tuple[str, str], str]]:
+def tables_from_json(
+    data: dict,
+) -> tuple[dict[tuple[str, int], Table], list[str], dict[tuple[str, str], str]]:
     """The tables, build names and s2svec summaries of a --json file."""
     tables: dict[tuple[str, int], Table] = {}
     for entry in data["results"].values():
         tables[(entry["target"], entry["threads"])] = {
-            n: Result(times_ns=b["times_ns"], error=b["error"], mismatch=b["mismatch"],
-                      hashes=[b["hash"]] if b["hash"] else [],
-                      checksums=[b["checksum"]] if b["checksum"] is not None else [])
-            for n, b in entry["builds"].items()}
+            n: Result(
+                times_ns=b["times_ns"],
+                error=b["error"],
+                mismatch=b["mismatch"],
+                hashes=[b["hash"]] if b["hash"] else [],
+                checksums=[b["checksum"]] if b["checksum"] is not None else [],
+            )
+            for n, b in entry["builds"].items()
+        }
     names = list(next(iter(tables.values()))) if tables else []
-    summaries = {tuple(key.split("/", 1)): b["s2svec_summary"]
-                 for key, b in data["builds"].items() if family_of(key.split("/", 1)[1]) == "s2s"}
+    summaries = {
+        tuple(key.split("/", 1)): b["s2svec_summary"]
+        for key, b in data["builds"].items()
+        if family_of(key.split("/", 1)[1]) == "s2s"
+    }
     return tables, names, summaries  # type: ignore[return-value]
 
 
-def replot(source: str, plot: Optional[str]) -> int:
+def replot(source: str, plot: str | None) -> int:
     """--from-json: print the table (and draw the plot) of an earlier run."""
     data = json.loads(Path(source).read_text())
     tables, names, summaries = tables_from_json(data)
     print("\n".join(table_lines(tables, names, summaries)))
-    print(f"{data['repeats']} runs per build and thread count, {data['clock']} clock, "
-          f"{data['date']}, load average {data['load_average'][0]:.1f}")
+    print(
+        f"{data['repeats']} runs per build and thread count, {data['clock']} clock, "
+        f"{data['date']}, load average {data['load_average'][0]:.1f}"
+    )
     if plot:
-        title = (f"xsproxy -s {data['size']}: speed relative to the best plain compiler "
-                 f"build, medians of {data['repeats']} runs ({data['clock']} clock)")
+        title = (
+            f"xsproxy -s {data['size']}: speed relative to the best plain compiler "
+            f"build, medians of {data['repeats']} runs ({data['clock']} clock)"
+        )
         write_plot(Path(plot), tables, names, title)
     return 0
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if args.from_json:
         return replot(args.from_json, args.plot)
@@ -586,13 +710,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for target in args.target_list:
         for b in builds:
             print(f"building {target}/{b.name} ...", file=sys.stderr)
-            infos[(target, b.name)] = build_one(app, build_root / target / b.name, b,
-                                                TARGETS[target], wrapper, args.s2svec_flags)
+            infos[(target, b.name)] = build_one(
+                app, build_root / target / b.name, b, TARGETS[target], wrapper, args.s2svec_flags
+            )
     tables: dict[tuple[str, int], Table] = {
-        (target, threads): {b.name: Result(binary=infos[(target, b.name)].binary,
-                                           error=infos[(target, b.name)].error)
-                            for b in builds}
-        for target in args.target_list for threads in args.thread_list}
+        (target, threads): {
+            b.name: Result(
+                binary=infos[(target, b.name)].binary, error=infos[(target, b.name)].error
+            )
+            for b in builds
+        }
+        for target in args.target_list
+        for threads in args.thread_list
+    }
 
     app_args = ["-s", args.size] + (["-l", str(args.lookups)] if args.lookups else [])
     for r in range(args.repeats):
@@ -600,31 +730,43 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         run_round(tables, r, args.clock, app_args)
     verify(tables)
 
-    summaries = {(t, n): s2svec_summary(i.s2svec_lines)
-                 for (t, n), i in infos.items() if family_of(n) == "s2s"}
-    print("\nspeed relative to the best plain compiler build (its median time / the "
-          "build's; > 1: faster); best = that build; s2s/best = the faster s2svec-cc "
-          "build's ratio")
+    summaries = {
+        (t, n): s2svec_summary(i.s2svec_lines)
+        for (t, n), i in infos.items()
+        if family_of(n) == "s2s"
+    }
+    print(
+        "\nspeed relative to the best plain compiler build (its median time / the "
+        "build's; > 1: faster); best = that build; s2s/best = the faster s2svec-cc "
+        "build's ratio"
+    )
     print("\n".join(table_lines(tables, names, summaries)))
     for target in args.target_list:
         print(f"target {target}: {TARGET_NOTES[target]}")
     ref = reference(tables)
-    print(f"every build -O3 -fopenmp -Wall; S2SVEC_FLAGS="
-          f"{' '.join(['--report', args.s2svec_flags]).strip()!r}; xsproxy -s {args.size}"
-          f"{f' -l {args.lookups}' if args.lookups else ''}; {args.repeats} runs per build "
-          f"and thread count, {args.clock} clock, {time.monotonic() - start:.0f} s total, "
-          f"load average {os.getloadavg()[0]:.1f}; reference hash "
-          f"{ref[0] if ref else '-'} ({ref[2] if ref else 'no scalar run'})")
+    print(
+        f"every build -O3 -fopenmp -Wall; S2SVEC_FLAGS="
+        f"{' '.join(['--report', args.s2svec_flags]).strip()!r}; xsproxy -s {args.size}"
+        f"{f' -l {args.lookups}' if args.lookups else ''}; {args.repeats} runs per build "
+        f"and thread count, {args.clock} clock, {time.monotonic() - start:.0f} s total, "
+        f"load average {os.getloadavg()[0]:.1f}; reference hash "
+        f"{ref[0] if ref else '-'} ({ref[2] if ref else 'no scalar run'})"
+    )
     problem = next((r.problem for t in tables.values() for r in t.values() if r.problem), "")
     if problem:
         print(f"problem: {problem}")
     for target in args.target_list:
-        counts = [f"{n} {infos[(target, n)].vector_insns.get('zmm', '-')}/"
-                  f"{infos[(target, n)].vector_insns.get('ymm', '-')}" for n in names
-                  if infos[(target, n)].vector_insns]
+        counts = [
+            f"{n} {infos[(target, n)].vector_insns.get('zmm', '-')}/"
+            f"{infos[(target, n)].vector_insns.get('ymm', '-')}"
+            for n in names
+            if infos[(target, n)].vector_insns
+        ]
         if counts:
-            print(f"{target}: instructions on zmm/ymm registers in {HOT_FILE[:-2]}.o: "
-                  + ", ".join(counts))
+            print(
+                f"{target}: instructions on zmm/ymm registers in {HOT_FILE[:-2]}.o: "
+                + ", ".join(counts)
+            )
     s2s_lines = dict.fromkeys(line for (t, n), i in infos.items() for line in i.s2svec_lines)
     if s2s_lines:
         print("s2svec on " + HOT_FILE + " (S2SVEC_FLAGS=--report), every line once:")
@@ -633,8 +775,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(to_json(args, tables, infos), indent=1) + "\n")
     if args.plot:
-        title = (f"xsproxy -s {args.size}: speed relative to the best plain compiler build, "
-                 f"medians of {args.repeats} runs ({args.clock} clock)")
+        title = (
+            f"xsproxy -s {args.size}: speed relative to the best plain compiler build, "
+            f"medians of {args.repeats} runs ({args.clock} clock)"
+        )
         write_plot(Path(args.plot), tables, names, title)
     found = problems(tables)
     for text in found:

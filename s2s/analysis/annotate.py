@@ -4,9 +4,8 @@ One line per definition with its vector shape, each load's and store's
 access kind, each branch's class and join points, one summary line per loop
 (``s2svec --print-shapes``; the textual IR tests read it).  It changes nothing.
 """
-from __future__ import annotations
 
-from typing import Optional
+from __future__ import annotations
 
 from ..ir.printer import print_function
 from ..ir.values import Alloca, CondBr, Function, Load, Store, Switch, Terminator, Value
@@ -17,7 +16,8 @@ from .memory import access_of
 def print_divergence(fn: Function, info: DivergenceInfo) -> str:
     """The IR with each value's shape, each load's and store's access kind,
     each branch's class, then one summary line per loop (changes nothing)."""
-    def annotate(v: Value) -> Optional[str]:
+
+    def annotate(v: Value) -> str | None:
         if isinstance(v, (CondBr, Switch)):
             block = v.block
             if block is None or block not in info.divergent_branches:
@@ -39,7 +39,8 @@ def print_divergence(fn: Function, info: DivergenceInfo) -> str:
     for lp in info.loops.loops:
         exits = ", ".join(
             f"{e.name} ({'divergent' if info.loop_exit_is_divergent(lp.header, e) else 'uniform'})"
-            for e in lp.exits)
+            for e in lp.exits
+        )
         kind = "divergent" if info.loop_is_divergent(lp.header) else "uniform"
         lines.append(f"; loop {lp.header.name}: {kind}, exits: {exits}")
     return "\n".join(lines) + "\n"

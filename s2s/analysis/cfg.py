@@ -25,11 +25,13 @@ Example (tests build graphs like this from adjacency dicts)::
                   a -> x                 "b": ["a"], "x": []}, "entry")
     loops: header a, latch b, blocks {a, b}, exiting {a}, exits {x}
 """
+
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Generic, Hashable, Iterable, Mapping, Optional, Sequence, TypeVar
+from typing import Generic, TypeVar
 
 from ..ir.values import Block, Function
 
@@ -61,8 +63,8 @@ class Loop(Generic[N]):
     """Nodes in the loop with a successor outside it."""
     exits: list[N] = field(default_factory=list)
     """Nodes outside the loop with a predecessor inside it."""
-    parent: Optional["Loop[N]"] = field(default=None, repr=False)
-    children: list["Loop[N]"] = field(default_factory=list, repr=False)
+    parent: Loop[N] | None = field(default=None, repr=False)
+    children: list[Loop[N]] = field(default_factory=list, repr=False)
     depth: int = 1
     """1 for outermost loops."""
 
@@ -70,14 +72,14 @@ class Loop(Generic[N]):
         return node in self.block_set
 
     @property
-    def latch(self) -> Optional[N]:
+    def latch(self) -> N | None:
         """The unique latch, or None when there are several."""
         return self.latches[0] if len(self.latches) == 1 else None
 
-    def ancestors(self) -> list["Loop[N]"]:
+    def ancestors(self) -> list[Loop[N]]:
         """This loop and its parents, innermost first."""
         out: list[Loop[N]] = []
-        loop: Optional[Loop[N]] = self
+        loop: Loop[N] | None = self
         while loop is not None:
             out.append(loop)
             loop = loop.parent
@@ -97,11 +99,11 @@ class LoopForest(Generic[N]):
     def top_level(self) -> list[Loop[N]]:
         return [lp for lp in self.loops if lp.parent is None]
 
-    def loop_of(self, node: N) -> Optional[Loop[N]]:
+    def loop_of(self, node: N) -> Loop[N] | None:
         """Innermost loop holding ``node`` (None outside loops)."""
         return self.innermost.get(node)
 
-    def loop_with_header(self, node: N) -> Optional[Loop[N]]:
+    def loop_with_header(self, node: N) -> Loop[N] | None:
         lp = self.innermost.get(node)
         return lp if lp is not None and lp.header == node else None
 
@@ -175,7 +177,7 @@ class Graph(Generic[N]):
 
     # -- dominance ---------------------------------------------------------------------------
     @cached_property
-    def idom(self) -> dict[N, Optional[N]]:
+    def idom(self) -> dict[N, N | None]:
         """Immediate dominator of each reachable node (entry -> None)."""
         return _idoms(self.rpo, self.preds, self.entry)
 
@@ -197,7 +199,7 @@ class Graph(Generic[N]):
     def dominators(self, n: N) -> list[N]:
         """All dominators of n, n first, entry last."""
         out: list[N] = []
-        cur: Optional[N] = n
+        cur: N | None = n
         while cur is not None:
             out.append(cur)
             cur = self.idom[cur]
@@ -212,7 +214,7 @@ class Graph(Generic[N]):
             if len(ps) < 2:
                 continue
             for p in ps:
-                runner: Optional[N] = p
+                runner: N | None = p
                 while runner is not None and runner != self.idom[n]:
                     df[runner].add(n)
                     runner = self.idom[runner]
@@ -274,7 +276,7 @@ class Graph(Generic[N]):
         return rev.rpo, rpreds
 
     @cached_property
-    def ipdom(self) -> dict[object, Optional[object]]:
+    def ipdom(self) -> dict[object, object | None]:
         """Immediate post-dominator of each reachable node (EXIT -> None)."""
         rpo, rpreds = self._reverse
         return _idoms(rpo, rpreds, EXIT)
@@ -348,14 +350,14 @@ class Graph(Generic[N]):
         """Nodes sorted by ``block_index``."""
         return sorted(self.block_index, key=self.block_index.__getitem__)
 
-    def _order_level(self, loop: Optional[Loop[N]], order: list[N]) -> None:
+    def _order_level(self, loop: Loop[N] | None, order: list[N]) -> None:
         """Topologically order one loop level, child loops contracted to their header."""
         forest = self.loops
         members = loop.blocks if loop is not None else self.rpo
         start = loop.header if loop is not None else self.entry
         depth = loop.depth if loop is not None else 0
 
-        def rep(n: N) -> Optional[N]:
+        def rep(n: N) -> N | None:
             """The representative of n at this level (its child loop's header)."""
             lp = forest.innermost.get(n)
             if lp is None or lp.depth <= depth:
@@ -567,7 +569,6 @@ def _collect_preorder(lp: Loop[N], depth: int, out: list[Loop[N]]) -> None:
 # IR adapter
 
 
-def cfg_of(fn: "Function") -> Graph["Block"]:
+def cfg_of(fn: Function) -> Graph[Block]:
     """The CFG of an IR function: nodes are its blocks, entry its first block."""
     return Graph({b: b.successors for b in fn.blocks}, fn.entry)
-

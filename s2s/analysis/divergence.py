@@ -50,18 +50,39 @@ Irreducible control flow is rejected with ``Unsupported`` (the head-rewired
 DAG only exists for reducible CFGs); as the front end rejects ``goto``, that
 is an internal error.
 """
+
 from __future__ import annotations
 
 import heapq
 import math
 from collections import deque
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Optional
 
 from ..diagnostics import internal_error
-from ..ir.values import (Alloca, Argument, BinOp, Block, Call, Cast, Cmp, CondBr, FieldAddr,
-                         Function, Gep, Instruction, Load, Phi, Select, Store, Switch, Terminator,
-                         UnOp, Undef, Value)
+from ..ir.values import (
+    Alloca,
+    Argument,
+    BinOp,
+    Block,
+    Call,
+    Cast,
+    Cmp,
+    CondBr,
+    FieldAddr,
+    Function,
+    Gep,
+    Instruction,
+    Load,
+    Phi,
+    Select,
+    Store,
+    Switch,
+    Terminator,
+    Undef,
+    UnOp,
+    Value,
+)
 from .cfg import Graph, Loop, LoopForest, cfg_of
 from .shapes import VectorShape
 from .transfer import BOT, UNI, constant_shape, fit, same_value, transfer
@@ -89,7 +110,7 @@ class DivergenceInfo:
     """Blocks that may run with only some lanes active (cdep* / adep*)."""
     varying_allocas: frozenset[Alloca]
     """Stack objects that need one copy per lane."""
-    width: Optional[int] = None
+    width: int | None = None
 
     # -- values ------------------------------------------------------------------------
     def shape_of(self, value: Value) -> VectorShape:
@@ -109,7 +130,7 @@ class DivergenceInfo:
         """True when the terminator of ``block`` is a divergent branch."""
         return block in self.divergent_branches
 
-    def join_points(self, block: Optional[Block] = None) -> list[Block]:
+    def join_points(self, block: Block | None = None) -> list[Block]:
         """Join points of the divergent branch ending ``block`` ([] if uniform);
         without argument: all join points of all divergent branches."""
         if block is None:
@@ -149,12 +170,16 @@ class DivergenceInfo:
         return alloca not in self.varying_allocas
 
 
-CallShape = Callable[[Call, list[VectorShape]], Optional[VectorShape]]
+CallShape = Callable[[Call, list[VectorShape]], VectorShape | None]
 
 
-def compute_divergence(fn: Function, arg_shapes: Mapping[Argument, VectorShape],
-                       *, width: Optional[int] = None,
-                       call_shape: Optional[CallShape] = None) -> DivergenceInfo:
+def compute_divergence(
+    fn: Function,
+    arg_shapes: Mapping[Argument, VectorShape],
+    *,
+    width: int | None = None,
+    call_shape: CallShape | None = None,
+) -> DivergenceInfo:
     """Run the divergence analysis on ``fn``.
 
     ``arg_shapes`` gives the shape of each argument (loop regions: the
@@ -166,8 +191,10 @@ def compute_divergence(fn: Function, arg_shapes: Mapping[Argument, VectorShape],
     function with a ``linear`` return); returning None falls back to T9."""
     g = cfg_of(fn)
     if not g.is_reducible:
-        raise internal_error("irreducible control flow reached the divergence analysis "
-                             "(a jump enters a loop without passing its header)")
+        raise internal_error(
+            "irreducible control flow reached the divergence analysis "
+            "(a jump enters a loop without passing its header)"
+        )
     solver = _Solver(fn, g, arg_shapes, width)
     solver.call_shape = call_shape
     solver.run()
@@ -179,8 +206,13 @@ def compute_divergence(fn: Function, arg_shapes: Mapping[Argument, VectorShape],
 
 
 class _Solver:
-    def __init__(self, fn: Function, g: Graph[Block],
-                 arg_shapes: Mapping[Argument, VectorShape], width: Optional[int]) -> None:
+    def __init__(
+        self,
+        fn: Function,
+        g: Graph[Block],
+        arg_shapes: Mapping[Argument, VectorShape],
+        width: int | None,
+    ) -> None:
         self.fn, self.cfg, self.width = fn, g, width
         self.shapes: dict[Value, VectorShape] = {}
         for a in fn.args:
@@ -195,12 +227,13 @@ class _Solver:
         self.varying_allocas: set[Alloca] = set()
         self.position = {b: i for i, b in enumerate(g.rewired_order)}
         self.order = g.rewired_order
-        self._rewired_ipdom: Optional[dict] = None
-        self.rewired_succ_positions = [[self.position[q] for q in g.rewired_succs(b)]
-                                       for b in self.order]
+        self._rewired_ipdom: dict | None = None
+        self.rewired_succ_positions = [
+            [self.position[q] for q in g.rewired_succs(b)] for b in self.order
+        ]
         self._base_cache: dict[Value, frozenset[Alloca]] = {}
         self._invariant: dict[tuple[int, int], bool] = {}
-        self.call_shape: Optional[CallShape] = None
+        self.call_shape: CallShape | None = None
         self.allocas = _AllocaFacts.collect(fn, g)
 
     # -- Listing 1 --------------------------------------------------------------------------
@@ -223,8 +256,7 @@ class _Solver:
             self.visit(inst)
 
     def enqueue(self, inst: Instruction) -> None:
-        if inst not in self.queued and inst.block is not None \
-                and self.cfg.reachable(inst.block):
+        if inst not in self.queued and inst.block is not None and self.cfg.reachable(inst.block):
             self.queued.add(inst)
             self.queue.append(inst)
 
@@ -269,8 +301,9 @@ class _Solver:
 
     # -- phis (6.5.1) -------------------------------------------------------------------------
     def phi_shape(self, phi: Phi) -> VectorShape:
-        incoming = [(v, b) for v, b in phi.incoming()
-                    if not isinstance(v, Undef) and self.cfg.reachable(b)]
+        incoming = [
+            (v, b) for v, b in phi.incoming() if not isinstance(v, Undef) and self.cfg.reachable(b)
+        ]
         if not incoming:
             return UNI
         shapes = [self.shape(v) for v, _ in incoming]
@@ -366,9 +399,7 @@ class _Solver:
             seen.add(id(v))
             if isinstance(v, Alloca):
                 found.add(v)
-            elif isinstance(v, (Gep, FieldAddr)):
-                work.append(v.operands[0])
-            elif isinstance(v, Cast) and v.operands[0].type.is_ptr():
+            elif isinstance(v, (Gep, FieldAddr)) or (isinstance(v, Cast) and v.operands[0].type.is_ptr()):
                 work.append(v.operands[0])
             elif isinstance(v, Phi):
                 work.extend(v.operands)
@@ -505,7 +536,7 @@ class _Solver:
         order = self.order
         return {order[j] for j in joins}, {order[b] for b in label}
 
-    def rewired_ipdom(self, s: Block) -> Optional[int]:
+    def rewired_ipdom(self, s: Block) -> int | None:
         """Position of the immediate post-dominator of s in G* (None: the exit)."""
         if self._rewired_ipdom is None:
             n = len(self.order)
@@ -536,14 +567,17 @@ class _Solver:
 
     def result(self) -> DivergenceInfo:
         return DivergenceInfo(
-            fn=self.fn, cfg=self.cfg, shapes=dict(self.shapes),
+            fn=self.fn,
+            cfg=self.cfg,
+            shapes=dict(self.shapes),
             divergent_branches=frozenset(self.divergent),
             branch_joins={b: tuple(js) for b, js in self.branch_joins.items()},
             sync_blocks=frozenset(self.sync),
             loop_divergent_exits={h: tuple(es) for h, es in self.div_exits.items()},
             varying_activation=frozenset(self.varying_activation()),
             varying_allocas=frozenset(self.varying_allocas),
-            width=self.width)
+            width=self.width,
+        )
 
 
 def _pure_op(inst: Instruction) -> bool:
@@ -590,16 +624,20 @@ class _AllocaFacts:
         return block not in lp or any(b not in lp for b in self.use_blocks)
 
     @staticmethod
-    def collect(fn: Function, g: Graph[Block]) -> dict[Alloca, "_AllocaFacts"]:
+    def collect(fn: Function, g: Graph[Block]) -> dict[Alloca, _AllocaFacts]:
         out: dict[Alloca, _AllocaFacts] = {}
         for inst in fn.instructions():
-            if isinstance(inst, Alloca) and inst.block is not None and g.reachable(inst.block) \
-                    and not inst.interleaved:  # shared by construction: nothing to find out
+            if (
+                isinstance(inst, Alloca)
+                and inst.block is not None
+                and g.reachable(inst.block)
+                and not inst.interleaved
+            ):  # shared by construction: nothing to find out
                 out[inst] = _AllocaFacts._of(inst, g)
         return out
 
     @staticmethod
-    def _of(a: Alloca, g: Graph[Block]) -> "_AllocaFacts":
+    def _of(a: Alloca, g: Graph[Block]) -> _AllocaFacts:
         escapes = False
         stores: set[Block] = set()
         uses: set[Block] = set()
@@ -618,7 +656,8 @@ class _AllocaFacts:
                     stores.add(user.block)  # type: ignore[arg-type]
                     continue
                 pointer_op = isinstance(user, (Gep, FieldAddr, Phi, Select)) or (
-                    isinstance(user, Cast) and user.type.is_ptr())
+                    isinstance(user, Cast) and user.type.is_ptr()
+                )
                 if pointer_op and not (isinstance(user, (Gep, Select)) and _only_as_index(user, v)):
                     if user not in derived:
                         derived.add(user)
@@ -636,8 +675,11 @@ def _only_as_index(user: Instruction, v: Value) -> bool:
     return user.operands[1] is not v and user.operands[2] is not v
 
 
-def uniform_count(info: DivergenceInfo, values: Optional[Iterable[Value]] = None) -> int:
+def uniform_count(info: DivergenceInfo, values: Iterable[Value] | None = None) -> int:
     """How many instructions (or of ``values``) the analysis proves uniform."""
-    vals = values if values is not None else [
-        i for i in info.fn.instructions() if i.type.__class__.__name__ != "VoidType"]
+    vals = (
+        values
+        if values is not None
+        else [i for i in info.fn.instructions() if i.type.__class__.__name__ != "VoidType"]
+    )
     return sum(1 for v in vals if info.shape_of(v).is_uniform)

@@ -11,22 +11,21 @@ it (``--emit-cfg DIR``).  Conventions:
   * back edges are drawn dotted;
   * with ``info`` None the plain CFG is drawn (e.g. after linearization).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 from ..ir.values import Block, Function
 from .cfg import Graph, Loop, cfg_of
 from .divergence import DivergenceInfo
 
 
-def cfg_dot(fn: Function, info: Optional[DivergenceInfo] = None, title: str = "") -> str:
+def cfg_dot(fn: Function, info: DivergenceInfo | None = None, title: str = "") -> str:
     """The CFG of ``fn`` as a Graphviz digraph."""
     g = info.cfg if info is not None else cfg_of(fn)
     names = _unique_names(fn)
-    lines = [f'digraph "{_esc(title or fn.name)}" {{',
-             '  node [shape=box, fontname="monospace"];']
+    lines = [f'digraph "{_esc(title or fn.name)}" {{', '  node [shape=box, fontname="monospace"];']
     for lp in g.loops.top_level:
         lines.extend(_cluster(lp, info, names, "  "))
     in_loop = set(g.loops.innermost)
@@ -41,8 +40,9 @@ def cfg_dot(fn: Function, info: Optional[DivergenceInfo] = None, title: str = ""
     return "\n".join(lines) + "\n"
 
 
-def write_dot(fn: Function, info: Optional[DivergenceInfo], path: str | Path,
-              title: str = "") -> None:
+def write_dot(
+    fn: Function, info: DivergenceInfo | None, path: str | Path, title: str = ""
+) -> None:
     """Write ``cfg_dot`` to ``path`` (parent directories are created)."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
@@ -64,12 +64,12 @@ def _esc(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _node(b: Block, info: Optional[DivergenceInfo], names: dict[Block, str]) -> str:
+def _node(b: Block, info: DivergenceInfo | None, names: dict[Block, str]) -> str:
     label = names[b]
     attrs: list[str] = []
     if info is not None and info.is_divergent_branch(b):
         label += " [divergent]"
-        attrs += ['color="red"', 'penwidth=2']
+        attrs += ['color="red"', "penwidth=2"]
     if info is not None and info.is_join_point(b):
         label += " [join]"
         attrs += ['style="filled"', 'fillcolor="orange"']
@@ -77,14 +77,17 @@ def _node(b: Block, info: Optional[DivergenceInfo], names: dict[Block, str]) -> 
     return f'"{_esc(names[b])}" [{", ".join(attrs)}];'
 
 
-def _cluster(lp: Loop[Block], info: Optional[DivergenceInfo], names: dict[Block, str],
-             indent: str) -> list[str]:
+def _cluster(
+    lp: Loop[Block], info: DivergenceInfo | None, names: dict[Block, str], indent: str
+) -> list[str]:
     divergent = info is not None and info.loop_is_divergent(lp.header)
     kind = "divergent" if divergent else ("uniform" if info is not None else "")
     label = f"loop {names[lp.header]}" + (f" ({kind})" if kind else "")
     style = 'style="dashed"; color="blue"' if divergent else 'color="grey"'
-    out = [f'{indent}subgraph "cluster_{_esc(names[lp.header])}" {{',
-           f'{indent}  label="{_esc(label)}"; {style};']
+    out = [
+        f'{indent}subgraph "cluster_{_esc(names[lp.header])}" {{',
+        f'{indent}  label="{_esc(label)}"; {style};',
+    ]
     inner: set[Block] = set()
     for child in lp.children:
         out.extend(_cluster(child, info, names, indent + "  "))
@@ -96,8 +99,14 @@ def _cluster(lp: Loop[Block], info: Optional[DivergenceInfo], names: dict[Block,
     return out
 
 
-def _edge(src: Block, dst: Block, info: Optional[DivergenceInfo], names: dict[Block, str],
-          back: bool, g: Graph[Block]) -> str:
+def _edge(
+    src: Block,
+    dst: Block,
+    info: DivergenceInfo | None,
+    names: dict[Block, str],
+    back: bool,
+    g: Graph[Block],
+) -> str:
     attrs: list[str] = []
     if info is not None and info.is_divergent_branch(src):
         attrs.append('color="red"')

@@ -5,11 +5,13 @@ A pass asks for an analysis by the type of its result
 that does not preserve it runs (``keep``).  An analysis computed from
 another one is dropped with it.
 """
+
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
+from typing import Any, TypeVar
 
 from ..diagnostics import internal_error
 from ..ir.values import Argument, Function
@@ -30,7 +32,7 @@ class AnalysisCache:
         self._results: dict[type, Any] = {}
         self.computed: Counter[type] = Counter()
         """How often each analysis was computed (tests of invalidation)."""
-        self._allowed: Optional[frozenset[type]] = None
+        self._allowed: frozenset[type] | None = None
 
     def get(self, key: type[T]) -> T:
         if self._allowed is not None and key not in self._allowed:

@@ -16,10 +16,10 @@ Accesses into a per-lane stack object also name the ``alloca`` and the shape
 of the offset inside each lane's copy (``lane_offset``), so the code
 generator may pick a layout that makes them contiguous.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from ..ir.types import IntType, PtrType
 from ..ir.values import Alloca, Cast, FieldAddr, Function, Gep, Instruction, Load, Store, Value
@@ -35,7 +35,7 @@ class MemoryAccess:
     inst: Instruction
     kind: str
     """``uniform``, ``contiguous``, ``strided``, ``gather`` or ``scatter``."""
-    stride: Optional[int]
+    stride: int | None
     """Byte distance between neighbouring lanes' addresses (None if unrelated)."""
     alignment: int
     """Lane 0's address is a multiple of this many bytes (0: null)."""
@@ -43,11 +43,11 @@ class MemoryAccess:
     """Bytes read or written per lane."""
     masked: bool = False
     """Some lanes may be inactive when the access runs."""
-    alloca: Optional[Alloca] = None
+    alloca: Alloca | None = None
     """The per-lane (varying) stack object accessed, if any."""
-    lane_offset: Optional[VectorShape] = None
+    lane_offset: VectorShape | None = None
     """For per-lane stack objects: shape of the byte offset inside each lane's copy."""
-    indexed: Optional["IndexedAddress"] = None
+    indexed: IndexedAddress | None = None
     """The address as ``base[index]`` when a gather or scatter can take the
     index itself (``indexed_address``); None otherwise."""
 
@@ -82,7 +82,7 @@ class IndexedAddress:
         return self.index.type.bits  # type: ignore[attr-defined]
 
 
-def indexed_address(ptr: Value, div: DivergenceInfo) -> Optional[IndexedAddress]:
+def indexed_address(ptr: Value, div: DivergenceInfo) -> IndexedAddress | None:
     """``gep base, index`` with a uniform base, elements of 1, 2, 4 or 8
     bytes and a non-uniform index of a signed 32-bit or a 64-bit type; a
     64-bit index that sign-extends a signed 32-bit one is taken as that one
@@ -94,11 +94,14 @@ def indexed_address(ptr: Value, div: DivergenceInfo) -> Optional[IndexedAddress]
     size = ptr.type.pointee.size  # type: ignore[attr-defined]
     if size not in (1, 2, 4, 8) or not isinstance(index.type, IntType):
         return None
-    if isinstance(index, Cast) and index.type.bits == 64 and _signed_i32(index.operands[0]) \
-            and not _lane_invariant(index.operands[0], div):
+    if (
+        isinstance(index, Cast)
+        and index.type.bits == 64
+        and _signed_i32(index.operands[0])
+        and not _lane_invariant(index.operands[0], div)
+    ):
         index = index.operands[0]
-    if _lane_invariant(index, div) or not (
-            index.type.bits == 64 or _signed_i32(index)):  # type: ignore[attr-defined]
+    if _lane_invariant(index, div) or not (index.type.bits == 64 or _signed_i32(index)):  # type: ignore[attr-defined]
         return None
     return IndexedAddress(ptr.operands[0], index, size)
 
@@ -139,8 +142,11 @@ def access_of(inst: Instruction, div: DivergenceInfo) -> MemoryAccess:
     except TypeError:
         elem_size = 0
     shape = div.shape_of(ptr)
-    masked = inst.mask is not None and not _all_true(inst.mask) or (
-        inst.block is not None and div.has_varying_activation(inst.block))
+    masked = (
+        (inst.mask is not None
+        and not _all_true(inst.mask))
+        or (inst.block is not None and div.has_varying_activation(inst.block))
+    )
     if shape.is_uniform:
         kind = "uniform"
     elif shape.stride is None or shape.is_bottom:
@@ -152,17 +158,26 @@ def access_of(inst: Instruction, div: DivergenceInfo) -> MemoryAccess:
     alloca, offset = _lane_offset(ptr, div)
     align = shape.alignment if shape.stride is not None else shape.lane_alignment()
     indexed = indexed_address(ptr, div) if kind != "uniform" else None
-    return MemoryAccess(inst=inst, kind=kind, stride=shape.stride, alignment=align,
-                        elem_size=elem_size, masked=masked, alloca=alloca, lane_offset=offset,
-                        indexed=indexed)
+    return MemoryAccess(
+        inst=inst,
+        kind=kind,
+        stride=shape.stride,
+        alignment=align,
+        elem_size=elem_size,
+        masked=masked,
+        alloca=alloca,
+        lane_offset=offset,
+        indexed=indexed,
+    )
 
 
 def _all_true(mask: Value) -> bool:
     from ..ir.values import Constant
+
     return isinstance(mask, Constant) and bool(mask.value)
 
 
-def _lane_offset(ptr: Value, div: DivergenceInfo) -> tuple[Optional[Alloca], Optional[VectorShape]]:
+def _lane_offset(ptr: Value, div: DivergenceInfo) -> tuple[Alloca | None, VectorShape | None]:
     """Follow gep/fieldaddr/pointer casts back to a varying alloca."""
     offset = VectorShape.uniform(0)
     v = ptr

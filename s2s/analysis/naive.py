@@ -7,9 +7,10 @@ all its exits as soon as a divergent branch controls one of its exiting
 blocks.  It uses the same instruction transformers as the real analysis, so
 differences come from control divergence only.
 """
+
 from __future__ import annotations
 
-from typing import Mapping, Optional
+from collections.abc import Mapping
 
 from ..diagnostics import internal_error
 from ..ir.values import Argument, Block, Function, Phi, Store, Terminator
@@ -59,8 +60,9 @@ class _NaiveSolver(_Solver):
         return super().phi_shape(phi)
 
 
-def run_naive(fn: Function, arg_shapes: Mapping[Argument, VectorShape],
-              width: Optional[int]) -> DivergenceInfo:
+def run_naive(
+    fn: Function, arg_shapes: Mapping[Argument, VectorShape], width: int | None
+) -> DivergenceInfo:
     g = cfg_of(fn)
     if not g.is_reducible:
         raise internal_error("irreducible control flow reached the naive divergence analysis")
@@ -69,8 +71,9 @@ def run_naive(fn: Function, arg_shapes: Mapping[Argument, VectorShape],
     return solver.result()
 
 
-def naive_divergence(fn: Function, arg_shapes: Mapping[Argument, VectorShape],
-                     *, width: Optional[int] = None) -> DivergenceInfo:
+def naive_divergence(
+    fn: Function, arg_shapes: Mapping[Argument, VectorShape], *, width: int | None = None
+) -> DivergenceInfo:
     """A baseline for precision comparisons: every value defined in a block
     that is (transitively) control dependent on a divergent branch, every phi
     with such a predecessor, and every value live out of a loop with a

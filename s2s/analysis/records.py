@@ -35,10 +35,10 @@ it stores only some slots, whose old bytes are written back unchanged).
 
 Counting: a grouped access is still one ``strided`` access in the report.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from ..ir.types import FloatType, IntType, PtrType, StructType, Type
 from ..ir.values import Call, FieldAddr, Function, Instruction, Load, Store, Value
@@ -66,7 +66,7 @@ class RecordGroup:
         return self.members[0][0]
 
     @property
-    def last_store(self) -> Optional[Instruction]:
+    def last_store(self) -> Instruction | None:
         stores = [i for i, _ in self.members if isinstance(i, Store)]
         return stores[-1] if stores else None
 
@@ -90,7 +90,7 @@ class RecordInfo:
     groups: tuple[RecordGroup, ...]
     by_inst: dict[Instruction, RecordGroup]
 
-    def group_of(self, inst: Instruction) -> Optional[RecordGroup]:
+    def group_of(self, inst: Instruction) -> RecordGroup | None:
         return self.by_inst.get(inst)
 
 
@@ -110,7 +110,7 @@ Candidate = tuple[Value, Type, int, int]
 """(base, element type, slots, slot) of an access that may join a group."""
 
 
-def _candidate(inst: Instruction, acc: object, div: DivergenceInfo) -> Optional[Candidate]:
+def _candidate(inst: Instruction, acc: object, div: DivergenceInfo) -> Candidate | None:
     """Conditions 1-3 for one access."""
     if getattr(acc, "kind", None) != "strided" or getattr(acc, "masked", True):
         return None
@@ -152,8 +152,9 @@ def _drop_mixed_types(candidates: dict[Instruction, Candidate]) -> None:
         del candidates[inst]
 
 
-def _block_groups(insts: list[Instruction], candidates: dict[Instruction, Candidate]
-                  ) -> list[RecordGroup]:
+def _block_groups(
+    insts: list[Instruction], candidates: dict[Instruction, Candidate]
+) -> list[RecordGroup]:
     """Condition 4: scan one block, closing groups at conflicting accesses."""
     open_: dict[Value, RecordGroup] = {}
     done: list[RecordGroup] = []
@@ -182,6 +183,8 @@ def print_record_groups(info: RecordInfo) -> str:
     lines = []
     for g in info.groups:
         members = " ".join(f"{s}:{'st' if isinstance(i, Store) else 'ld'}" for i, s in g.members)
-        lines.append(f"records %{g.base.name} {g.elem} x{g.slots} "
-                     f"{'load ' if g.needs_load else ''}[{members}]")
+        lines.append(
+            f"records %{g.base.name} {g.elem} x{g.slots} "
+            f"{'load ' if g.needs_load else ''}[{members}]"
+        )
     return "\n".join(lines)

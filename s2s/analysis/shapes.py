@@ -23,6 +23,7 @@ every ascending chain is finite (Theorem 6), so the fixed point terminates.
 Text form (used verbatim in test expectations):
 ``uni``, ``uni(a16)``, ``stride(4)``, ``stride(4,a16)``, ``var``, ``var(a8)``, ``bot``.
 """
+
 from __future__ import annotations
 
 import math
@@ -57,22 +58,22 @@ class VectorShape:
 
     # -- named constructors -------------------------------------------------------
     @staticmethod
-    def uniform(align: int = 1) -> "VectorShape":
+    def uniform(align: int = 1) -> VectorShape:
         """Same value in every lane, a multiple of ``align``."""
         return VectorShape(0, align)
 
     @staticmethod
-    def strided(stride: int, align: int = 1) -> "VectorShape":
+    def strided(stride: int, align: int = 1) -> VectorShape:
         """Lane t holds ``base + stride*t`` with base a multiple of ``align``."""
         return VectorShape(stride, align)
 
     @staticmethod
-    def varying(align: int = 1) -> "VectorShape":
+    def varying(align: int = 1) -> VectorShape:
         """Unrelated lanes, each a multiple of ``align``."""
         return VectorShape(None, max(align, 1))
 
     @staticmethod
-    def bottom() -> "VectorShape":
+    def bottom() -> VectorShape:
         """No value yet (the start of the fixed-point iteration)."""
         return VectorShape(None, 1, defined=False)
 
@@ -106,7 +107,7 @@ class VectorShape:
         return math.gcd(self.stride, self.alignment)
 
     # -- lattice -------------------------------------------------------------------------
-    def join(self, other: "VectorShape") -> "VectorShape":
+    def join(self, other: VectorShape) -> VectorShape:
         """Least upper bound (each lane may come from either operand)."""
         if self.is_bottom:
             return other
@@ -116,7 +117,7 @@ class VectorShape:
             return VectorShape(self.stride, math.gcd(self.alignment, other.alignment))
         return VectorShape.varying(math.gcd(self.lane_alignment(), other.lane_alignment()))
 
-    def __le__(self, other: "VectorShape") -> bool:  # type: ignore[override]
+    def __le__(self, other: VectorShape) -> bool:  # type: ignore[override]
         """The partial order of Figure 10.6 (``x | 0`` for every x)."""
         if self.is_bottom:
             return True
@@ -126,7 +127,7 @@ class VectorShape:
             return _divides(other.alignment, self.lane_alignment())
         return self.stride == other.stride and _divides(other.alignment, self.alignment)
 
-    def __lt__(self, other: "VectorShape") -> bool:  # type: ignore[override]
+    def __lt__(self, other: VectorShape) -> bool:  # type: ignore[override]
         return self != other and self <= other
 
     # -- text -------------------------------------------------------------------------------
@@ -142,7 +143,7 @@ class VectorShape:
         return f"stride({self.stride},a{self.alignment})"
 
     @staticmethod
-    def parse(text: str) -> "VectorShape":
+    def parse(text: str) -> VectorShape:
         """Inverse of ``str``."""
         text = text.strip()
         if text == "bot":
@@ -167,7 +168,8 @@ class VectorShape:
 
 _SHAPE_RE = re.compile(
     r"(?P<kind>uni|var|stride)"
-    r"(?:\((?:(?P<stride>-?\d+))?(?:,?a(?P<align>\d+))?\))?")
+    r"(?:\((?:(?P<stride>-?\d+))?(?:,?a(?P<align>\d+))?\))?"
+)
 
 
 def _divides(d: int, n: int) -> bool:
@@ -177,7 +179,7 @@ def _divides(d: int, n: int) -> bool:
     return n % d == 0
 
 
-def region_arg_shapes(region: "Region") -> dict["Argument", VectorShape]:
+def region_arg_shapes(region: Region) -> dict[Argument, VectorShape]:
     """The shapes of a region's parameters: iv/linear -> strided(step)
     (pointers: bytes), the lane number of a masked last iteration or of lane
     refill -> strided(1), reduction -> varying, else uniform."""

@@ -47,14 +47,33 @@ undefined).  Unsigned arithmetic is modular: strides are kept modulo the
 width of the type, alignments only as powers of two, and zero extension of a
 strided unsigned value that may have wrapped becomes varying.
 """
+
 from __future__ import annotations
 
 import math
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from ..ir.types import FloatType, IntType, PtrType, Type
-from ..ir.values import (HORIZONTAL, LANE, WIDTH, Alloca, Argument, BinOp, Call, Cast, Cmp, Constant, FieldAddr, Gep,
-                         Instruction, Load, Select, UnOp, Undef, Value)
+from ..ir.values import (
+    HORIZONTAL,
+    LANE,
+    WIDTH,
+    Alloca,
+    Argument,
+    BinOp,
+    Call,
+    Cast,
+    Cmp,
+    Constant,
+    FieldAddr,
+    Gep,
+    Instruction,
+    Load,
+    Select,
+    Undef,
+    UnOp,
+    Value,
+)
 from .shapes import VectorShape
 
 ShapeOf = Callable[[Value], VectorShape]
@@ -87,7 +106,7 @@ def constant_shape(v: Value) -> VectorShape:
     return UNI
 
 
-def const_int(v: Value) -> Optional[int]:
+def const_int(v: Value) -> int | None:
     """The value of an integer or pointer constant, else None."""
     if isinstance(v, Constant) and not is_basic_type(v.type):
         return int(v.value)
@@ -153,7 +172,7 @@ def scale_shape(x: VectorShape, c: int) -> VectorShape:
     return VectorShape(c * x.stride, abs(c) * x.alignment)
 
 
-def mul_shapes(x: VectorShape, y: VectorShape, cx: Optional[int], cy: Optional[int]) -> VectorShape:
+def mul_shapes(x: VectorShape, y: VectorShape, cx: int | None, cy: int | None) -> VectorShape:
     """T3."""
     if x.is_bottom or y.is_bottom:
         return BOT
@@ -171,7 +190,7 @@ def _low_bits_known(x: VectorShape, n: int) -> bool:
     return x.stride is not None and (x.lane_alignment() % (1 << n) == 0)
 
 
-def _or_xor_const(x: VectorShape, c: int) -> Optional[VectorShape]:
+def _or_xor_const(x: VectorShape, c: int) -> VectorShape | None:
     """T4: ``x | c`` / ``x ^ c`` behave like ``x + c`` when x's low bits are zero."""
     if c < 0:
         return None
@@ -185,7 +204,7 @@ def _or_xor_const(x: VectorShape, c: int) -> Optional[VectorShape]:
     return None
 
 
-def _and_const(x: VectorShape, c: int) -> Optional[VectorShape]:
+def _and_const(x: VectorShape, c: int) -> VectorShape | None:
     """T4: masks of low bits (2^n-1) and alignment masks (-2^n)."""
     if c >= 0 and (c + 1) & c == 0:  # c = 2^n - 1
         n = c.bit_length()
@@ -210,8 +229,9 @@ def _trailing_zero_pow(a: int, cap: int = 1 << 62) -> int:
     return pow2_part(a) if a else cap
 
 
-def _bitop(op: str, x: VectorShape, y: VectorShape,
-           cx: Optional[int], cy: Optional[int]) -> VectorShape:
+def _bitop(
+    op: str, x: VectorShape, y: VectorShape, cx: int | None, cy: int | None
+) -> VectorShape:
     if x.is_bottom or y.is_bottom:
         return BOT
     if cx is not None and cy is None:
@@ -230,7 +250,7 @@ def _bitop(op: str, x: VectorShape, y: VectorShape,
     return VectorShape.varying(min(max(tx, ty) if op == "and" else min(tx, ty), 1 << 62))
 
 
-def _div_const(x: VectorShape, c: int) -> Optional[VectorShape]:
+def _div_const(x: VectorShape, c: int) -> VectorShape | None:
     """T5 (exact division, signed)."""
     if c == 0:
         return None
@@ -252,7 +272,7 @@ def generic(shapes: list[VectorShape]) -> VectorShape:
 # instructions
 
 
-def transfer(inst: Instruction, shape_of: ShapeOf, width: Optional[int] = None) -> VectorShape:
+def transfer(inst: Instruction, shape_of: ShapeOf, width: int | None = None) -> VectorShape:
     """The shape of ``inst``'s result from its operands' shapes (not for phis)."""
     ops = [shape_of(o) for o in inst.operands]
     if isinstance(inst, BinOp):
@@ -330,8 +350,7 @@ def _binop(inst: BinOp, ops: list[VectorShape]) -> VectorShape:
         pow2_ok = is_signed_like(t) or pow2_part(abs(cy)) == abs(cy)
         if pow2_ok and x.lane_alignment() % cy == 0:
             return VectorShape.uniform(0)
-    if op in ("min", "max") and is_signed_like(t) and x.stride is not None \
-            and x.stride == y.stride:
+    if op in ("min", "max") and is_signed_like(t) and x.stride is not None and x.stride == y.stride:
         # x - y is uniform, so every lane picks the same side.
         return x.join(y)
     if x.is_uniform and y.is_uniform:
@@ -347,7 +366,7 @@ def _unop(inst: UnOp, x: VectorShape) -> VectorShape:
     return add_shapes(neg_shape(x), VectorShape.uniform(1))  # ~x == -x - 1
 
 
-def _cmp(inst: Cmp, x: VectorShape, y: VectorShape, width: Optional[int]) -> VectorShape:
+def _cmp(inst: Cmp, x: VectorShape, y: VectorShape, width: int | None) -> VectorShape:
     """T6."""
     if x.is_bottom or y.is_bottom:
         return BOT
@@ -384,8 +403,9 @@ def _cast(inst: Cast, x: VectorShape) -> VectorShape:
     if isinstance(src, IntType) and src.signed and widens and may_have_wrapped(inst.operands[0]):
         # sign extension of lanes that may have wrapped around (a truncation,
         # a linear variable of a narrow type): the wide lanes are not strided
-        return x if x.stride in (None, 0) else VectorShape.varying(
-            pow2_part(x.lane_alignment()) or 1)
+        return (
+            x if x.stride in (None, 0) else VectorShape.varying(pow2_part(x.lane_alignment()) or 1)
+        )
     if isinstance(dst, IntType) and dst.bits < getattr(src, "bits", 64) and x.alignment:
         # Truncation is modular even for signed types: only power-of-two
         # alignments up to the new width survive (fit() then wraps the stride).
@@ -404,8 +424,12 @@ def wraps_to_signed(src: Type, dst: Type) -> bool:
     modulo 2^bits; it is not overflow): a truncation, or a same-width
     conversion from unsigned (``(int)i`` of a ``long`` or ``unsigned`` loop
     variable past 2^31)."""
-    return (isinstance(src, IntType) and isinstance(dst, IntType) and dst.signed
-            and (dst.bits < src.bits or dst.bits == src.bits and not src.signed))
+    return (
+        isinstance(src, IntType)
+        and isinstance(dst, IntType)
+        and dst.signed
+        and (dst.bits < src.bits or (dst.bits == src.bits and not src.signed))
+    )
 
 
 def may_have_wrapped(value: Value) -> bool:
@@ -418,14 +442,13 @@ def may_have_wrapped(value: Value) -> bool:
     if isinstance(value, Argument):
         return value.may_wrap
     if isinstance(value, BinOp) and isinstance(value.type, IntType):
-        return value.type.bits < 32     # arithmetic in a narrow type wraps
+        return value.type.bits < 32  # arithmetic in a narrow type wraps
     return False
 
 
 def zext_shape(value: Value, x: VectorShape) -> VectorShape:
     """Zero extension of an unsigned value (see the assumption in the docstring)."""
-    if x.stride == 0 or x.stride is not None and isinstance(value, Argument) \
-            and not value.may_wrap:
+    if x.stride == 0 or (x.stride is not None and isinstance(value, Argument) and not value.may_wrap):
         return x
     if x.stride is None:
         return x
@@ -471,6 +494,10 @@ def same_value(a: Value, b: Value) -> bool:
     """One SSA value, or two equal constants."""
     if a is b:
         return True
-    return (isinstance(a, Constant) and isinstance(b, Constant)
-            and a.type == b.type and a.value == b.value
-            and not (isinstance(a.type, FloatType) and a.value != a.value))
+    return (
+        isinstance(a, Constant)
+        and isinstance(b, Constant)
+        and a.type == b.type
+        and a.value == b.value
+        and not (isinstance(a.type, FloatType) and a.value != a.value)
+    )

@@ -7,6 +7,7 @@ region (the loop's ``file:line:col``, or the vector variant's name), so a
 preprocessor run that keeps comments (``CC -E -C``) shows which one the
 build takes (``s2s.branch_check``), and so does a reader of the output.
 """
+
 from __future__ import annotations
 
 SCALAR = "scalar"

@@ -13,17 +13,29 @@ combinations whose text is not empty or that request a helper through
 ``need(...)``.  scripts/capabilities.py writes the tables; the tests check
 the checked-in ones are what the templates give.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from itertools import product
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import jinja2
 
-from .target import (CAPABILITIES, COUNT_PARAMS, LANE_PARAMS, LIST_PARAMS, TEMPLATE_ROOT,
-                     TYPE_PARAMS, Target, TypeInfo, load_target, question_key)
+from .target import (
+    CAPABILITIES,
+    COUNT_PARAMS,
+    LANE_PARAMS,
+    LIST_PARAMS,
+    TEMPLATE_ROOT,
+    TYPE_PARAMS,
+    Target,
+    TypeInfo,
+    load_target,
+    question_key,
+)
 
 HEADER = """\
 # What the {name} templates can do: for each macro of ops.j2, the arguments
@@ -47,8 +59,11 @@ def target_names() -> list[str]:
 def macros(target: Target, need: Any) -> dict[str, Any]:
     """The public macros of ops.j2 (name -> Jinja macro)."""
     module = target.ops(need)
-    return {name: m for name, m in vars(module).items()
-            if isinstance(m, jinja2.runtime.Macro) and not name.startswith("_")}
+    return {
+        name: m
+        for name, m in vars(module).items()
+        if isinstance(m, jinja2.runtime.Macro) and not name.startswith("_")
+    }
 
 
 def questions(target: Target, op: str, params: tuple[str, ...]) -> Iterator[dict[str, Any]]:
@@ -127,12 +142,15 @@ def table(target: Target) -> dict[str, list[str]]:
             lane_params = [p for p in params if p in LANE_PARAMS]
             if lane_params:
                 lanes = next(v.lanes for v in question.values() if isinstance(v, TypeInfo))
-                answers = {renders(macro, {**args, **{p: j for p in lane_params}})
-                           for j in range(lanes)}
+                answers = {
+                    renders(macro, {**args, **{p: j for p in lane_params}}) for j in range(lanes)
+                }
                 if len(answers) > 1:
                     key = question_key(target, op, question)
-                    raise ValueError(f"{target.name}: whether {op} renders depends on "
-                                     f"{'/'.join(lane_params)} for {key}")
+                    raise ValueError(
+                        f"{target.name}: whether {op} renders depends on "
+                        f"{'/'.join(lane_params)} for {key}"
+                    )
                 present = answers.pop()
             else:
                 present = renders(macro, args)

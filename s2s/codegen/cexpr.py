@@ -6,20 +6,49 @@ in the width of its type (computed in the unsigned type, no signed-overflow
 undefined behaviour), ``min``/``max`` are ``a < b ? a : b`` / ``a > b ? a : b``,
 compares and conversions are C's.  Nothing here depends on the target.
 """
+
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from ..diagnostics import internal_error
-from ..ir.types import (ArrayType, FloatType, IntType, PtrType, StructType, Type, VoidType,
-                        element_type)
-from ..ir.values import (BinOp, Call, Cast, Cmp, Constant, FieldAddr, Gep,
-                         Instruction, Load, Select, UnOp, Undef, Value)
+from ..ir.types import (
+    ArrayType,
+    FloatType,
+    IntType,
+    PtrType,
+    StructType,
+    Type,
+    VoidType,
+    element_type,
+)
+from ..ir.values import (
+    BinOp,
+    Call,
+    Cast,
+    Cmp,
+    Constant,
+    FieldAddr,
+    Gep,
+    Instruction,
+    Load,
+    Select,
+    Undef,
+    UnOp,
+    Value,
+)
 
-_INT_C = {(8, True): "int8_t", (16, True): "int16_t", (32, True): "int32_t",
-          (64, True): "int64_t", (8, False): "uint8_t", (16, False): "uint16_t",
-          (32, False): "uint32_t", (64, False): "uint64_t"}
+_INT_C = {
+    (8, True): "int8_t",
+    (16, True): "int16_t",
+    (32, True): "int32_t",
+    (64, True): "int64_t",
+    (8, False): "uint8_t",
+    (16, False): "uint16_t",
+    (32, False): "uint32_t",
+    (64, False): "uint64_t",
+}
 
 
 def c_type(t: Type) -> str:
@@ -42,8 +71,11 @@ def c_decl(t: Type, name: str) -> str:
         inner = "*" + name
         if isinstance(t.pointee, ArrayType):
             inner = f"({inner})"
-        return c_decl(t.pointee, inner) if not isinstance(t.pointee, (IntType, FloatType, VoidType, StructType, PtrType)) \
+        return (
+            c_decl(t.pointee, inner)
+            if not isinstance(t.pointee, (IntType, FloatType, VoidType, StructType, PtrType))
             else _ptr_decl(t.pointee, inner)
+        )
     if isinstance(t, ArrayType):
         return c_decl(t.elem, f"{name}[{t.count}]")
     raise internal_error(f"the IR type '{t}' has no C spelling")
@@ -98,8 +130,16 @@ def value_literal(v: Value) -> str:
 
 
 _CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
-_BIN = {"add": "+", "sub": "-", "mul": "*", "div": "/", "rem": "%",
-        "and": "&", "or": "|", "xor": "^"}
+_BIN = {
+    "add": "+",
+    "sub": "-",
+    "mul": "*",
+    "div": "/",
+    "rem": "%",
+    "and": "&",
+    "or": "|",
+    "xor": "^",
+}
 
 
 def scalar_expr(inst: Instruction, ops: Sequence[str]) -> str:
@@ -131,7 +171,7 @@ def scalar_expr(inst: Instruction, ops: Sequence[str]) -> str:
 _MIRROR = {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
 
-def decided_comparison(inst: Cmp) -> Optional[str]:
+def decided_comparison(inst: Cmp) -> str | None:
     """The value of an integer comparison that its operands' type decides: a
     value with itself, or with its type's least or greatest value (``x >=
     0u`` is 1, ``x < INT_MIN`` is 0).  gcc warns about such C text
@@ -148,7 +188,9 @@ def decided_comparison(inst: Cmp) -> Optional[str]:
         pred, c = _MIRROR[inst.pred], _int_value(a, t)
     else:
         return None
-    low, high = (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.signed else (0, (1 << t.bits) - 1)
+    low, high = (
+        (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.signed else (0, (1 << t.bits) - 1)
+    )
     return {("lt", low): "0", ("ge", low): "1", ("gt", high): "0", ("le", high): "1"}.get((pred, c))
 
 

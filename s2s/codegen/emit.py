@@ -6,9 +6,10 @@ decided to run per lane are rendered by the generic fallback: spill the
 vector inputs to arrays, run the scalar C of one lane in a loop over the
 lanes (guarded by the mask bits when masked), reload the result.
 """
+
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from ..ir.types import PtrType
 from .cexpr import c_type
@@ -35,9 +36,10 @@ class Emitter:
         macro = getattr(self.ops, name, None)
         text = str(macro(**args)).strip() if macro is not None else ""
         if not text:
-            raise KeyError(f"target {self.target.name} has no template '{name}' for "
-                           + ", ".join(f"{k}={v.key}" for k, v in args.items()
-                                       if isinstance(v, TypeInfo)))
+            raise KeyError(
+                f"target {self.target.name} has no template '{name}' for "
+                + ", ".join(f"{k}={v.key}" for k, v in args.items() if isinstance(v, TypeInfo))
+            )
         return text
 
     # -- items ----------------------------------------------------------------------
@@ -77,18 +79,23 @@ class Emitter:
     def extract(self, op: VOp) -> list[str]:
         t: TypeInfo = op.args["t"]
         v, j, cast = op.args["v"], op.args["j"], op.args.get("cast", "")
-        text = self.macro("extract", t=t, v=v, j=j) \
-            if not t.is_mask and self.target.has("extract", t=t) else ""
+        text = (
+            self.macro("extract", t=t, v=v, j=j)
+            if not t.is_mask and self.target.has("extract", t=t)
+            else ""
+        )
         if text:
             return [f"{op.dst} = {cast}{text};"]
         if t.is_mask:
             bits = self.macro("mask_bits", mt=t, m=v)
             return [f"{op.dst} = (int)(({bits} >> {j}) & 1u);"]
-        return ["{",
-                f"{INDENT}{t.scalar} s2s_x[{self.W}];",
-                f"{INDENT}{self.macro('store', t=t, p='s2s_x', v=v)}",
-                f"{INDENT}{op.dst} = {cast}s2s_x[{j}];",
-                "}"]
+        return [
+            "{",
+            f"{INDENT}{t.scalar} s2s_x[{self.W}];",
+            f"{INDENT}{self.macro('store', t=t, p='s2s_x', v=v)}",
+            f"{INDENT}{op.dst} = {cast}s2s_x[{j}];",
+            "}",
+        ]
 
     # -- the generic per-lane fallback ----------------------------------------------------
     def per_lane(self, op: VOp) -> list[str]:
@@ -100,7 +107,9 @@ class Emitter:
             if inp.type is None:
                 lane_texts.append(inp.text)
             elif inp.type.is_mask:
-                pre.append(f"unsigned s2s_mb{idx} = {self.macro('mask_bits', mt=inp.type, m=inp.text)};")
+                pre.append(
+                    f"unsigned s2s_mb{idx} = {self.macro('mask_bits', mt=inp.type, m=inp.text)};"
+                )
                 lane_texts.append(f"((s2s_mb{idx} >> s2s_j) & 1u)")
             else:
                 arr = f"s2s_in{idx}"
@@ -113,10 +122,12 @@ class Emitter:
         code = lc.code.format(*lane_texts)
         guard = ""
         if op.mask is not None:
-            pre.append(f"unsigned s2s_mk = {self.macro('mask_bits', mt=op.mask.type, m=op.mask.text)};")
+            pre.append(
+                f"unsigned s2s_mk = {self.macro('mask_bits', mt=op.mask.type, m=op.mask.text)};"
+            )
             guard = "if ((s2s_mk >> s2s_j) & 1u) "
         post: list[str] = []
-        rt: Optional[TypeInfo] = op.result if op.dst else None
+        rt: TypeInfo | None = op.result if op.dst else None
         if rt is None:
             stmt = code
         else:
@@ -128,7 +139,9 @@ class Emitter:
                 stmt = f"s2s_out[s2s_j] = ({code}) ? -1 : 0;"
                 post.append(f"{it.ctype} s2s_t = {self.macro('load', t=it, p='s2s_out')};")
                 post.append(f"{it.ctype} s2s_z = {self.macro('broadcast', t=it, x='0')};")
-                post.append(f"{op.dst} = {self.macro('cmp_ne', t=it, a='s2s_t', b='s2s_z', mt=rt)};")
+                post.append(
+                    f"{op.dst} = {self.macro('cmp_ne', t=it, a='s2s_t', b='s2s_z', mt=rt)};"
+                )
             else:
                 pre.append(f"{rt.scalar} s2s_out[{W}]{init};")
                 if isinstance(lc.result_ir_type, PtrType):

@@ -18,17 +18,48 @@ widener (issue 20); tests compile what it writes for random regions and
 compare with the vector interpreter.  Legalization (splitting vectors wider
 than a register) comes next.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from ..ir.types import I1, U64, VOID, ArrayType, IntType, PtrType, Type, VectorType
-from ..ir.values import (ALL, ANY, Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr, Gep,
-                         Constant, Function, Instruction, Phi, Ret, Select, Store,
-                         Switch, UnOp, Undef, Value)
-from ..ir.vector import (ExtractLane, Gather, InsertLane, Reduce, Scatter, Splat, StepVector,
-                         VLoad, VStore)
+from ..ir.values import (
+    ALL,
+    ANY,
+    Alloca,
+    BinOp,
+    Block,
+    Br,
+    Call,
+    Cast,
+    Cmp,
+    CondBr,
+    Constant,
+    Function,
+    Gep,
+    Instruction,
+    Phi,
+    Ret,
+    Select,
+    Store,
+    Switch,
+    Undef,
+    UnOp,
+    Value,
+)
+from ..ir.vector import (
+    ExtractLane,
+    Gather,
+    InsertLane,
+    Reduce,
+    Scatter,
+    Splat,
+    StepVector,
+    VLoad,
+    VStore,
+)
 from .cexpr import binop_expr, c_decl, c_type, literal, scalar_expr, value_literal
 from .target import Target, TypeInfo
 
@@ -49,9 +80,17 @@ class EmittedBody:
 class VectorIREmitter:
     """Emits one vector function's body for ``target``."""
 
-    def __init__(self, fn: Function, width: int, target: Target, arg_names: list[str],
-                 results: list[str], end_label: str, prefix: str = "s2s",
-                 vector_math: bool = True) -> None:
+    def __init__(
+        self,
+        fn: Function,
+        width: int,
+        target: Target,
+        arg_names: list[str],
+        results: list[str],
+        end_label: str,
+        prefix: str = "s2s",
+        vector_math: bool = True,
+    ) -> None:
         self.fn, self.W, self.target = fn, width, target
         self.vector_math = vector_math
         """Math calls go to the target's vector math library (``--math vector``)."""
@@ -70,7 +109,7 @@ class VectorIREmitter:
         self.counter += 1
         return f"{self.prefix}_{_c_name(hint) or 't'}_{self.counter}"
 
-    def reg_type(self, t: Type) -> Optional[TypeInfo]:
+    def reg_type(self, t: Type) -> TypeInfo | None:
         """The register type of a vector type (None: an array of lanes)."""
         assert isinstance(t, VectorType)
         if t.elem == I1:
@@ -87,11 +126,14 @@ class VectorIREmitter:
         """A register, an array of W lanes, or a scalar."""
         if isinstance(t, VectorType):
             ti = self.reg_type(t)
-            return f"{ti.ctype} {name}" if ti is not None else \
-                c_decl(ArrayType(_lane_type(t.elem), self.W), name)
+            return (
+                f"{ti.ctype} {name}"
+                if ti is not None
+                else c_decl(ArrayType(_lane_type(t.elem), self.W), name)
+            )
         return c_decl(t, name)
 
-    def macro(self, name: str, **args: Any) -> Optional[str]:
+    def macro(self, name: str, **args: Any) -> str | None:
         """The target macro's text, or None when its capability table
         (templates/<target>/capabilities.toml) has none for these types."""
         if not self.target.has(name, **args):
@@ -136,7 +178,8 @@ class VectorIREmitter:
         if inst.is_terminator:
             return self.terminator(inst)
         vector = isinstance(inst.type, VectorType) or any(
-            isinstance(o.type, VectorType) for o in inst.operands)
+            isinstance(o.type, VectorType) for o in inst.operands
+        )
         if isinstance(inst, Alloca):
             return self.alloca(inst)
         if isinstance(inst, Call) and inst.callee in (ANY, ALL) and vector:
@@ -155,7 +198,7 @@ class VectorIREmitter:
         ops = [self.scalar(o) for o in inst.operands]
         mask = self.scalar(inst.mask) if inst.mask is not None else None
         guard = f"if ({mask}) " if mask is not None else ""
-        if isinstance(inst, Call) and inst.callee in (ANY, ALL):   # of a uniform value
+        if isinstance(inst, Call) and inst.callee in (ANY, ALL):  # of a uniform value
             expr = ops[0] if mask is None else f"({mask} ? {ops[0]} : {int(inst.callee == ALL)})"
             self.lines.append(f"{self.names[inst]} = {expr};")
         elif isinstance(inst, Store):
@@ -163,8 +206,9 @@ class VectorIREmitter:
         elif inst.type == VOID:
             self.lines.append(f"{guard}{scalar_expr(inst, ops)};")
         elif mask is not None:
-            self.lines.append(f"{self.names[inst]} = {mask} ? {scalar_expr(inst, ops)} : "
-                              f"{literal(0, inst.type)};")
+            self.lines.append(
+                f"{self.names[inst]} = {mask} ? {scalar_expr(inst, ops)} : {literal(0, inst.type)};"
+            )
         else:
             self.lines.append(f"{self.names[inst]} = {scalar_expr(inst, ops)};")
 
@@ -174,7 +218,7 @@ class VectorIREmitter:
         self.lines.append(f"{self.names[inst]} = &{storage};")
 
     # -- base[index] addresses --------------------------------------------------------------
-    def indexed(self, ptrs: Value) -> Optional[tuple[Value, Value, int]]:
+    def indexed(self, ptrs: Value) -> tuple[Value, Value, int] | None:
         """(base, index, element size) of ``gep base, index`` with a scalar
         base and a vector of signed 32-bit or 64-bit indices: gathers and
         scatters take the index itself, no vector of addresses."""
@@ -185,18 +229,25 @@ class VectorIREmitter:
         if not isinstance(t, VectorType) or not isinstance(t.elem, IntType):
             return None
         size = base.type.pointee.size  # type: ignore[attr-defined]
-        if size not in (1, 2, 4, 8) or not (t.elem.bits == 64 or (t.elem.bits == 32 and t.elem.signed)):
+        if size not in (1, 2, 4, 8) or not (
+            t.elem.bits == 64 or (t.elem.bits == 32 and t.elem.signed)
+        ):
             return None
         return base, index, size
 
     def folds(self, inst: Instruction) -> bool:
         """A gep only gathers and scatters use as their address (by its index)."""
-        return self.indexed(inst) is not None and bool(inst.users) and all(
-            (isinstance(u, Gather) and u.operands[0] is inst)
-            or (isinstance(u, Scatter) and u.operands[1] is inst and u.operands[0] is not inst)
-            for u in inst.users)
+        return (
+            self.indexed(inst) is not None
+            and bool(inst.users)
+            and all(
+                (isinstance(u, Gather) and u.operands[0] is inst)
+                or (isinstance(u, Scatter) and u.operands[1] is inst and u.operands[0] is not inst)
+                for u in inst.users
+            )
+        )
 
-    def indexed_access(self, inst: Instruction) -> Optional[str]:
+    def indexed_access(self, inst: Instruction) -> str | None:
         """A gather or scatter through a folded gep as the target's
         ``[masked_]gather_base`` / ``[masked_]scatter_base``."""
         ptrs = inst.operands[0] if isinstance(inst, Gather) else inst.operands[1]
@@ -209,10 +260,12 @@ class VectorIREmitter:
         it = self.reg_type(index.type)
         if it is None or not self.in_reg(index):
             return None
-        name = ("masked_" if inst.mask is not None else "") + \
-            ("gather_base" if isinstance(inst, Gather) else "scatter_base")
-        args: dict[str, Any] = dict(t=t, base=self.scalar(base), idx=self.reg(index), it=it,
-                                    scale=size)
+        name = ("masked_" if inst.mask is not None else "") + (
+            "gather_base" if isinstance(inst, Gather) else "scatter_base"
+        )
+        args: dict[str, Any] = dict(
+            t=t, base=self.scalar(base), idx=self.reg(index), it=it, scale=size
+        )
         if isinstance(inst, Scatter):
             args["v"] = self.reg(inst.operands[0])
         if inst.mask is not None:
@@ -225,15 +278,18 @@ class VectorIREmitter:
         return self.macro(name, **args)
 
     # -- selection: an instruction as the target's macro -------------------------------
-    def selected(self, inst: Instruction) -> Optional[str]:
+    def selected(self, inst: Instruction) -> str | None:
         """``dst = macro(...);`` when the target has the operation for these
         types and every vector operand is in a register; else None."""
         if isinstance(inst, (Gather, Scatter)) and inst.operands[-1] in self.folded:
             expr = self.indexed_access(inst)
             if expr is None:
                 return None
-            return f"{self.names[inst]} = {expr};" if isinstance(inst, Gather) else \
-                (expr if expr.endswith(";") else expr + ";")
+            return (
+                f"{self.names[inst]} = {expr};"
+                if isinstance(inst, Gather)
+                else (expr if expr.endswith(";") else expr + ";")
+            )
         vectors = [v for v in [inst] + list(inst.operands) if isinstance(v.type, VectorType)]
         if inst.mask is not None:
             vectors.append(inst.mask)
@@ -246,16 +302,19 @@ class VectorIREmitter:
             return expr if expr.endswith(";") else expr + ";"
         return f"{self.names[inst]} = {expr};"
 
-    def selection(self, inst: Instruction) -> Optional[str]:
+    def selection(self, inst: Instruction) -> str | None:
         ops = inst.operands
         t = self.reg_type(inst.type) if isinstance(inst.type, VectorType) else None
         if isinstance(inst, (BinOp, UnOp)) and inst.mask is None:
             assert t is not None
             if t.is_mask:
-                name = {"and": "mask_and", "or": "mask_or", "xor": "mask_xor",
-                        "not": "mask_not"}.get(inst.op)
-                return None if name is None else self.macro(
-                    name, mt=t, **_ab(self, ops))
+                name = {
+                    "and": "mask_and",
+                    "or": "mask_or",
+                    "xor": "mask_xor",
+                    "not": "mask_not",
+                }.get(inst.op)
+                return None if name is None else self.macro(name, mt=t, **_ab(self, ops))
             return self.macro(inst.op, t=t, **_ab(self, ops))
         if isinstance(inst, Cmp):
             operand_t = self.reg_type(ops[0].type)
@@ -264,8 +323,9 @@ class VectorIREmitter:
             mt = self.target.mask_type(operand_t.bits, self.W)
             if mt is None:
                 return None
-            text = self.macro(f"cmp_{inst.pred}", t=operand_t, a=self.reg(ops[0]),
-                              b=self.reg(ops[1]), mt=mt)
+            text = self.macro(
+                f"cmp_{inst.pred}", t=operand_t, a=self.reg(ops[0]), b=self.reg(ops[1]), mt=mt
+            )
             return None if text is None else self.to_canonical(text, mt)
         if isinstance(inst, Select) and inst.mask is None:
             assert t is not None
@@ -274,9 +334,18 @@ class VectorIREmitter:
             if t.is_mask:
                 return None
             mt = self.mask_for(t)
-            return None if mt is None else self.macro(
-                "select", t=t, m=self.mask_as(ops[0], mt), a=self.reg(ops[1]),
-                b=self.reg(ops[2]), mt=mt)
+            return (
+                None
+                if mt is None
+                else self.macro(
+                    "select",
+                    t=t,
+                    m=self.mask_as(ops[0], mt),
+                    a=self.reg(ops[1]),
+                    b=self.reg(ops[2]),
+                    mt=mt,
+                )
+            )
         if isinstance(inst, Cast) and inst.mask is None:
             f = self.reg_type(ops[0].type)
             if t is None or f is None or t.is_mask or f.is_mask:
@@ -310,25 +379,35 @@ class VectorIREmitter:
             return self.math(inst, t)
         return None
 
-    def contiguous(self, inst: Instruction) -> Optional[str]:
+    def contiguous(self, inst: Instruction) -> str | None:
         value = inst if isinstance(inst, VLoad) else inst.operands[0]
         t = self.reg_type(value.type)
         if t is None or t.is_mask:
             return None
         p = self.scalar(inst.operands[-1])
         if inst.mask is None:
-            return self.macro("load", t=t, p=p) if isinstance(inst, VLoad) else \
-                self.macro("store", t=t, p=p, v=self.reg(inst.operands[0]))
+            return (
+                self.macro("load", t=t, p=p)
+                if isinstance(inst, VLoad)
+                else self.macro("store", t=t, p=p, v=self.reg(inst.operands[0]))
+            )
         mt = self.mask_for(t)
         if mt is None:
             return None
         m = self.mask_as(inst.mask, mt)
-        return self.macro("masked_load", t=t, p=p, m=m, mt=mt) if isinstance(inst, VLoad) \
+        return (
+            self.macro("masked_load", t=t, p=p, m=m, mt=mt)
+            if isinstance(inst, VLoad)
             else self.macro("masked_store", t=t, p=p, v=self.reg(inst.operands[0]), m=m, mt=mt)
+        )
 
-    def math(self, inst: Call, t: TypeInfo) -> Optional[str]:
-        args = [self.reg(o) if isinstance(o.type, VectorType) else
-                self.macro("broadcast", t=t, x=self.scalar(o)) for o in inst.operands]
+    def math(self, inst: Call, t: TypeInfo) -> str | None:
+        args = [
+            self.reg(o)
+            if isinstance(o.type, VectorType)
+            else self.macro("broadcast", t=t, x=self.scalar(o))
+            for o in inst.operands
+        ]
         if not inst.pure or any(a is None for a in args):
             return None
         if inst.callee in EXACT_MATH:
@@ -347,10 +426,10 @@ class VectorIREmitter:
         assert mt is not None
         return mt
 
-    def mask_for(self, t: TypeInfo) -> Optional[TypeInfo]:
+    def mask_for(self, t: TypeInfo) -> TypeInfo | None:
         return self.target.mask_type(t.bits, self.W)
 
-    def to_canonical(self, text: str, mt: TypeInfo) -> Optional[str]:
+    def to_canonical(self, text: str, mt: TypeInfo) -> str | None:
         canon = self.canonical()
         if mt.key == canon.key:
             return text
@@ -367,10 +446,12 @@ class VectorIREmitter:
 
     def horizontal(self, inst: Call) -> None:
         bits = self.lane_bits(inst.operands[0])
-        active = (self.lane_bits(inst.mask) if inst.mask is not None
-                  else f"{(1 << self.W) - 1}u")
-        test = f"({bits} & {active})" if inst.callee == ANY else \
-            f"((({bits}) & ({active})) == ({active}))"
+        active = self.lane_bits(inst.mask) if inst.mask is not None else f"{(1 << self.W) - 1}u"
+        test = (
+            f"({bits} & {active})"
+            if inst.callee == ANY
+            else f"((({bits}) & ({active})) == ({active}))"
+        )
         self.lines.append(f"{self.names[inst]} = {test} ? 1 : 0;")
 
     def lane_bits(self, m: Value) -> str:
@@ -379,8 +460,11 @@ class VectorIREmitter:
             return f"({self.macro('mask_bits', mt=self.canonical(), m=self.reg(m))})"
         if isinstance(m.type, VectorType):
             name = self.names[m]
-            return "(" + " | ".join(f"((unsigned)({name}[{k}] != 0) << {k})"
-                                    for k in range(self.W)) + ")"
+            return (
+                "("
+                + " | ".join(f"((unsigned)({name}[{k}] != 0) << {k})" for k in range(self.W))
+                + ")"
+            )
         return f"({self.scalar(m)} ? {(1 << self.W) - 1}u : 0u)"
 
     def store_lanes(self, t: Type, name: str, p: str) -> str:
@@ -406,7 +490,7 @@ class VectorIREmitter:
         pre: list[str] = []
         lane: list[str] = []
         for k, op in enumerate(inst.operands):
-            if op in self.folded:       # base[index] of a gather or scatter
+            if op in self.folded:  # base[index] of a gather or scatter
                 base, index, _ = self.indexed(op)  # type: ignore[misc]
                 lane.append(f"({self.scalar(base)} + {self.lane_of(index, pre, f'ix{k}')})")
             else:
@@ -415,8 +499,9 @@ class VectorIREmitter:
         if inst.mask is not None:
             guard = f"if ({self.lane_of(inst.mask, pre, 'mk')}) "
         stmt, post = self.lane_statement(inst, lane, pre)
-        text = self.target.render("per_lane.c.j2", W=self.W, pre=pre, guard=guard, stmt=stmt,
-                                  post=post)
+        text = self.target.render(
+            "per_lane.c.j2", W=self.W, pre=pre, guard=guard, stmt=stmt, post=post
+        )
         self.lines.extend(text.rstrip("\n").split("\n"))
 
     def lane_of(self, v: Value, pre: list[str], hint: str) -> str:
@@ -436,8 +521,9 @@ class VectorIREmitter:
         pre.append(self.macro("store", t=ti, p=arr, v=self.reg(v)) or "")
         return _as_lane(v.type, f"{arr}[s2s_j]")
 
-    def lane_statement(self, inst: Instruction, lane: list[str], pre: list[str]
-                       ) -> tuple[str, list[str]]:
+    def lane_statement(
+        self, inst: Instruction, lane: list[str], pre: list[str]
+    ) -> tuple[str, list[str]]:
         """The scalar C of one lane, and what reloads the result."""
         if isinstance(inst, (VStore, Scatter)):
             addr = f"({lane[1]} + s2s_j)" if isinstance(inst, VStore) else lane[1]
@@ -446,7 +532,7 @@ class VectorIREmitter:
             return f"{inst.callee}({', '.join(lane)});", []
         expr = self.lane_expression(inst, lane)
         t = inst.type
-        if not isinstance(t, VectorType):          # extractlane, reduce
+        if not isinstance(t, VectorType):  # extractlane, reduce
             return expr, []
         elem = _lane_type(t.elem)
         if isinstance(t.elem, PtrType):
@@ -458,18 +544,24 @@ class VectorIREmitter:
         init = " = {0}" if inst.mask is not None or isinstance(inst, (VLoad, Gather)) else ""
         if ti.is_mask and self.target.mask_kind == "bits":
             pre.append("unsigned s2s_ob = 0;")
-            return (f"if ({expr}) s2s_ob |= 1u << s2s_j;",
-                    [f"{self.names[inst]} = ({ti.ctype})s2s_ob;"])
+            return (
+                f"if ({expr}) s2s_ob |= 1u << s2s_j;",
+                [f"{self.names[inst]} = ({ti.ctype})s2s_ob;"],
+            )
         if ti.is_mask:
             it = self.target.vtype(f"i{self.mask_bits}", self.W)
             assert it is not None
             pre.append(f"{it.scalar} s2s_out[{self.W}]{init};")
-            post = [f"{it.ctype} s2s_t = {self.macro('load', t=it, p='s2s_out')};",
-                    f"{it.ctype} s2s_z = {self.macro('broadcast', t=it, x='0')};",
-                    f"{self.names[inst]} = {self.macro('cmp_ne', t=it, a='s2s_t', b='s2s_z', mt=ti)};"]
+            post = [
+                f"{it.ctype} s2s_t = {self.macro('load', t=it, p='s2s_out')};",
+                f"{it.ctype} s2s_z = {self.macro('broadcast', t=it, x='0')};",
+                f"{self.names[inst]} = {self.macro('cmp_ne', t=it, a='s2s_t', b='s2s_z', mt=ti)};",
+            ]
             return f"s2s_out[s2s_j] = ({expr}) ? -1 : 0;", post
         pre.append(f"{c_decl(elem, 's2s_out')}[{self.W}]{init};")
-        return f"s2s_out[s2s_j] = {expr};", [f"{self.names[inst]} = {self.macro('load', t=ti, p='s2s_out')};"]
+        return f"s2s_out[s2s_j] = {expr};", [
+            f"{self.names[inst]} = {self.macro('load', t=ti, p='s2s_out')};"
+        ]
 
     def lane_expression(self, inst: Instruction, lane: list[str]) -> str:
         if isinstance(inst, Splat):
@@ -546,8 +638,7 @@ class VectorIREmitter:
     def copy_named(self, t: Type, src: str, dst: str) -> list[str]:
         """``dst = src``; arrays lane by lane."""
         if isinstance(t, VectorType) and self.reg_type(t) is None:
-            return [f"for (int s2s_j = 0; s2s_j < {self.W}; s2s_j++) "
-                    f"{dst}[s2s_j] = {src}[s2s_j];"]
+            return [f"for (int s2s_j = 0; s2s_j < {self.W}; s2s_j++) {dst}[s2s_j] = {src}[s2s_j];"]
         return [f"{dst} = {src};"]
 
 
@@ -571,13 +662,15 @@ def _mask_bits(fn: Function, target: Target, width: int) -> int:
     """The lane width of the region's masks: the widest vector element the
     target has a mask of W lanes for (addresses aside: they only feed
     gathers and scatters); masks of other widths are converted where used."""
-    bits = {t.elem.bits for inst in fn.instructions()  # type: ignore[attr-defined]
-            for t in [inst.type] + [o.type for o in inst.operands]
-            if isinstance(t, VectorType) and t.elem != I1 and not isinstance(t.elem, PtrType)}
+    bits = {
+        t.elem.bits
+        for inst in fn.instructions()  # type: ignore[attr-defined]
+        for t in [inst.type] + [o.type for o in inst.operands]
+        if isinstance(t, VectorType) and t.elem != I1 and not isinstance(t.elem, PtrType)
+    }
     usable = [b for b in bits if target.mask_type(b, width) is not None]
     return max(usable) if usable else max(bits, default=32)
 
 
 def _c_name(hint: str) -> str:
     return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in hint)
-

@@ -18,26 +18,40 @@ the variable (the pragma's reduction clause combines the threads) and the
 last block is the scalar remainder.  The layout is templates/common/loop.c.j2.
 ``prelude`` gives the file-level text the blocks need.
 """
+
 from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from ..analysis.memory import indexed_address, memory_counts
-from ..ir.verifier import verify
-from ..transform.dce import eliminate_dead_code
-from .emit_vector_ir import VectorIREmitter
-from .to_vector_ir import widen_to_vector_ir
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.complex_calls import COMPLEX_CALLS, complex_call_named
 from ..ir.types import I1, I32, U64, FloatType, IntType, PtrType, Type
-from ..ir.values import (HORIZONTAL, Alloca, Call, FieldAddr, Cast, Cmp, Constant, Gep, Load, Ret,
-                         Store, Value)
+from ..ir.values import (
+    HORIZONTAL,
+    Alloca,
+    Call,
+    Cast,
+    Cmp,
+    Constant,
+    FieldAddr,
+    Gep,
+    Load,
+    Ret,
+    Store,
+    Value,
+)
+from ..ir.verifier import verify
+from ..transform.dce import eliminate_dead_code
 from .cexpr import c_decl, c_type, literal, unsigned_of
 from .emit import INDENT, Emitter, indent_lines
+from .emit_vector_ir import VectorIREmitter
 from .target import Target
+from .to_vector_ir import widen_to_vector_ir
 from .vector_ir import Operand, VectorBody, VOp
 from .widen import Form, Widener, record_vector_type
 
@@ -46,7 +60,7 @@ from .widen import Form, Widener, record_vector_type
 class CodegenOptions:
     math: str = "vector"
     """``vector``: libmvec where the target has it; ``exact``: scalar libm per lane."""
-    simdlen: Optional[int] = None
+    simdlen: int | None = None
     """Overrides the simdlen clause (the --simdlen option)."""
     simd_functions: dict[str, Any] = field(default_factory=dict)
     """declare simd functions the file declares or defines with variants,
@@ -83,9 +97,15 @@ def vector_ir_loop(region: Any) -> bool:
         return False
     if any(b.role not in ("iv", "uniform") for b in region.args):
         return False
-    return all(not isinstance(i, (Alloca, FieldAddr)) and (not isinstance(i, Call) or (
-        i.pure and complex_call_named(i.callee) is None) or i.callee in HORIZONTAL)
-        for i in region.fn.instructions())
+    return all(
+        not isinstance(i, (Alloca, FieldAddr))
+        and (
+            not isinstance(i, Call)
+            or (i.pure and complex_call_named(i.callee) is None)
+            or i.callee in HORIZONTAL
+        )
+        for i in region.fn.instructions()
+    )
 
 
 # -- width -------------------------------------------------------------------------------
@@ -95,8 +115,9 @@ def _bits(t: Type) -> int:
     return 64
 
 
-def choose_width(region: Any, div: Any, target: Target, options: CodegenOptions,
-                 records: Any = None) -> tuple[int, int]:
+def choose_width(
+    region: Any, div: Any, target: Target, options: CodegenOptions, records: Any = None
+) -> tuple[int, int]:
     """(W, mask bits): W = register_bits / widest element among vector values
     (the target's ``record_register_bits`` when ``records``, the region's
     s2s.analysis.records groups, has any).
@@ -116,8 +137,9 @@ def choose_width(region: Any, div: Any, target: Target, options: CodegenOptions,
     return _width_with_indexed(region, div, target, options, bits)
 
 
-def _width_with_indexed(region: Any, div: Any, target: Target, options: CodegenOptions,
-                        bits: int) -> tuple[int, int]:
+def _width_with_indexed(
+    region: Any, div: Any, target: Target, options: CodegenOptions, bits: int
+) -> tuple[int, int]:
     width, widest, indexed = _width(region, div, target, options, bits, relaxed=True)
     for access in indexed:
         if not _indexed_access_ok(target, width, *access):
@@ -126,18 +148,19 @@ def _width_with_indexed(region: Any, div: Any, target: Target, options: CodegenO
     return width, widest
 
 
-def _moves_records(region: Any, div: Any, target: Target, options: CodegenOptions, bits: int,
-                   records: Any) -> bool:
+def _moves_records(
+    region: Any, div: Any, target: Target, options: CodegenOptions, bits: int, records: Any
+) -> bool:
     """Whether at the width of ``bits``-bit registers the target moves some
     record group whole (else narrower registers gain nothing)."""
     width, _ = _width_with_indexed(region, div, target, options, bits)
     threads = bool(region.worksharing)
-    return any(record_vector_type(target, g, width, threads) is not None
-               for g in records.groups)
+    return any(record_vector_type(target, g, width, threads) is not None for g in records.groups)
 
 
-def _indexed_access_ok(target: Target, width: int, elem: Type, index_type: Type,
-                       masked: bool, store: bool) -> bool:
+def _indexed_access_ok(
+    target: Target, width: int, elem: Type, index_type: Type, masked: bool, store: bool
+) -> bool:
     t, it = target.vtype(elem, width), target.vtype(index_type, width)
     if t is None or it is None:
         return False
@@ -146,18 +169,24 @@ def _indexed_access_ok(target: Target, width: int, elem: Type, index_type: Type,
     if masked:
         mt = target.mask_type(t.bits, width)
         if mt is None:
-            return False   # no mask for these lanes: the widener cannot take the loop
+            return False  # no mask for these lanes: the widener cannot take the loop
         args["mt"] = mt
     if target.has(name, **args):
         return True
     at = target.vtype(U64, width)
     if at is None:
-        return True   # no vector of addresses at this width: lane by lane from the index
+        return True  # no vector of addresses at this width: lane by lane from the index
     return store and not target.has("scatter", t=t, at=at)
 
 
-def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
-           register_bits: int, relaxed: bool) -> tuple[int, int, list[tuple[Type, Type, bool, bool]]]:
+def _width(
+    region: Any,
+    div: Any,
+    target: Target,
+    options: CodegenOptions,
+    register_bits: int,
+    relaxed: bool,
+) -> tuple[int, int, list[tuple[Type, Type, bool, bool]]]:
     loc = _loc(region)
     fn = region.fn
     needed: set[int] = set()
@@ -172,22 +201,34 @@ def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
             return "u"
         return "s" if s.is_strided else "v"
 
-    def indexed(ptr: Value) -> Optional[Type]:
+    def indexed(ptr: Value) -> Type | None:
         """The index type of ``gep uniform_base, index`` used only as the
         address of loads and stores (a gather or scatter takes the index
         itself, no 64-bit addresses), in relaxed mode."""
         found = indexed_address(ptr, div) if relaxed else None
-        if found is None or not ptr.users or not all(isinstance(u, Load) or (
-                isinstance(u, Store) and u.operands[1] is ptr and u.operands[0] is not ptr)
-                for u in ptr.users):
+        if (
+            found is None
+            or not ptr.users
+            or not all(
+                isinstance(u, Load)
+                or (isinstance(u, Store) and u.operands[1] is ptr and u.operands[0] is not ptr)
+                for u in ptr.users
+            )
+        ):
             return None
         return found.index.type
 
     def index_only(inst: Value) -> bool:
         """A widening cast of a gather index (never materialized as 64-bit lanes)."""
-        return (isinstance(inst, Cast) and inst.operands[0].type == I32 and bool(inst.users)
-                and all(isinstance(u, Gep) and u.operands[1] is inst and indexed(u) == I32
-                        for u in inst.users))
+        return (
+            isinstance(inst, Cast)
+            and inst.operands[0].type == I32
+            and bool(inst.users)
+            and all(
+                isinstance(u, Gep) and u.operands[1] is inst and indexed(u) == I32
+                for u in inst.users
+            )
+        )
 
     for inst in fn.instructions():
         if isinstance(inst, (Load, Store)):
@@ -198,26 +239,43 @@ def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
                 needed.add(_bits(elem))
                 if pk == "v" and indexed(ptr) is not None:
                     needed.add(_bits(indexed(ptr)))  # type: ignore[arg-type]
-                    gathers.append((elem, indexed(ptr), inst.mask is not None,
-                                    isinstance(inst, Store)))
+                    gathers.append(
+                        (elem, indexed(ptr), inst.mask is not None, isinstance(inst, Store))
+                    )
                 elif pk == "v" or div.shape_of(ptr).stride != elem.size:
                     needed.add(64)
             if isinstance(inst, Store) and kind(inst.operands[0]) != "u" and elem != I1:
                 needed.add(_bits(elem))
-        if (inst.is_terminator and not isinstance(inst, Ret)) or index_only(inst) \
-                or (isinstance(inst, Gep) and indexed(inst) is not None):
+        if (
+            (inst.is_terminator and not isinstance(inst, Ret))
+            or index_only(inst)
+            or (isinstance(inst, Gep) and indexed(inst) is not None)
+        ):
             continue
-        if kind(inst) == "v" and inst.type != I1 and not inst.type.is_ptr() \
-                and str(inst.type) != "void":
+        if (
+            kind(inst) == "v"
+            and inst.type != I1
+            and not inst.type.is_ptr()
+            and str(inst.type) != "void"
+        ):
             needed.add(_bits(inst.type))
         if kind(inst) == "v" or isinstance(inst, (Ret, Call)):
             for op in inst.operands:
-                if op.type != I1 and (kind(op) != "u" or isinstance(inst, Cmp)) \
-                        and (op.type.is_int() or op.type.is_float()):
+                if (
+                    op.type != I1
+                    and (kind(op) != "u" or isinstance(inst, Cmp))
+                    and (op.type.is_int() or op.type.is_float())
+                ):
                     needed.add(_bits(op.type))
-                if kind(op) == "v" and op.type.is_ptr() and not (
-                        isinstance(inst, (Load, Store)) and op is inst.operands[-1]
-                        and indexed(op) is not None):
+                if (
+                    kind(op) == "v"
+                    and op.type.is_ptr()
+                    and not (
+                        isinstance(inst, (Load, Store))
+                        and op is inst.operands[-1]
+                        and indexed(op) is not None
+                    )
+                ):
                     needed.add(64)
     for b in region.args:
         if b.role == "reduction":
@@ -229,15 +287,21 @@ def _width(region: Any, div: Any, target: Target, options: CodegenOptions,
     safelen = clauses.safelen if clauses else None
     if simdlen == 1:  # one lane at a time: like gcc, do not vectorize
         raise Unsupported("'simdlen(1)' asks for one lane at a time", loc)
-    if simdlen and simdlen >= 2 and all(
-            target.vtype(_elem_key(bits), simdlen) is not None for bits in needed | {widest}):
+    if (
+        simdlen
+        and simdlen >= 2
+        and all(target.vtype(_elem_key(bits), simdlen) is not None for bits in needed | {widest})
+    ):
         width = simdlen
     if safelen:
         while width > safelen:
             width //= 2
     if width < 2:
-        raise Unsupported(f"no vector width of at least 2 lanes on {target.name} "
-                          f"(widest element {widest} bits, safelen {safelen})", loc)
+        raise Unsupported(
+            f"no vector width of at least 2 lanes on {target.name} "
+            f"(widest element {widest} bits, safelen {safelen})",
+            loc,
+        )
     return width, widest, gathers
 
 
@@ -287,10 +351,17 @@ def combine(op: str, t: Type, var: str, x: str) -> str:
 
 
 # -- the loop ------------------------------------------------------------------------------
-def generate_loop(region: Any, div: Any, mem: Any, target: Target,
-                  options: Optional[CodegenOptions] = None, records: Any = None,
-                  tail: Any = None, refill: Any = None,
-                  inlined: Sequence[str] = ()) -> GeneratedLoop:
+def generate_loop(
+    region: Any,
+    div: Any,
+    mem: Any,
+    target: Target,
+    options: CodegenOptions | None = None,
+    records: Any = None,
+    tail: Any = None,
+    refill: Any = None,
+    inlined: Sequence[str] = (),
+) -> GeneratedLoop:
     """Vectorize one loop region for ``target`` (raises Unsupported).
 
     ``div`` is the DivergenceInfo of ``region.fn`` computed with
@@ -303,8 +374,9 @@ def generate_loop(region: Any, div: Any, mem: Any, target: Target,
     with the lane refill schedule, transform.refill) replaces the vector loop
     and its remainder when it widens.  ``inlined``: the functions the loop
     calls whose calls were inlined (the block names them, as the loop did)."""
-    return _LoopGen(region, div, mem, target, options or CodegenOptions(), records,
-                    tail, refill, inlined).run()
+    return _LoopGen(
+        region, div, mem, target, options or CodegenOptions(), records, tail, refill, inlined
+    ).run()
 
 
 def invariant_lines(em: Emitter, body: Any) -> list[str]:
@@ -322,8 +394,8 @@ at the end of a run little)."""
 
 
 VARIANT_PARAMS = {
-    "lane": "0",                                    # lane l: 0 + l
-    "rem": "(int32_t)(s2s_trip - s2s_k)",           # masked tail: iterations left
+    "lane": "0",  # lane l: 0 + l
+    "rem": "(int32_t)(s2s_trip - s2s_k)",  # masked tail: iterations left
     "count": "(int32_t)(s2s_trip - s2s_k < s2s_chunk ? s2s_trip - s2s_k : s2s_chunk)",
     "width": "{W}",
 }
@@ -332,9 +404,18 @@ transform.refill); ``{W}`` stands for the loop's width."""
 
 
 class _LoopGen:
-    def __init__(self, region: Any, div: Any, mem: Any, target: Target,
-                 options: CodegenOptions, records: Any = None, tail: Any = None,
-                 refill: Any = None, inlined: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        region: Any,
+        div: Any,
+        mem: Any,
+        target: Target,
+        options: CodegenOptions,
+        records: Any = None,
+        tail: Any = None,
+        refill: Any = None,
+        inlined: Sequence[str] = (),
+    ) -> None:
         self.inlined = sorted(set(inlined))
         self.region = region
         self.div = div
@@ -369,12 +450,18 @@ class _LoopGen:
         copy = self.second_copy(tag, body, (setup, iter_setup, body.decls, invariants))
         accumulators = {b.c_expr: n for b, n, _ in folds}
         refill = self.variant_block(self.refill, tag + "_refill", accumulators)
-        tail = None if self.parallel or refill else \
-            self.variant_block(self.tail, tag + "_tail", accumulators)
+        tail = (
+            None
+            if self.parallel or refill
+            else self.variant_block(self.tail, tag + "_tail", accumulators)
+        )
         # the refill schedule replaces the vector loop, and sets up its own
         # values: of the loop's, only the linear starts are read (after it)
-        setup = [self.start_line(b, start) for b, start in self.linears] if refill \
+        setup = (
+            [self.start_line(b, start) for b, start in self.linears]
+            if refill
             else setup + invariants
+        )
         # the original loop reads its private variables; the vector code has
         # its own (the compiler would call an initialized one unused)
         setup += [f"(void){name};" for name in (region.clauses.private if region.clauses else [])]
@@ -385,9 +472,13 @@ class _LoopGen:
         needs = set(w.needs) | set(em.needs)
         for variant in (tail, refill, copy):
             needs |= variant["needs"] if variant else set()
-        counted = refill["stats"] if refill else w.stats    # what the output runs
-        stats = {"memory": dict(counted.memory), "calls": dict(counted.calls),
-                 "allocas": dict(counted.allocas), "call_sites": list(counted.call_sites)}
+        counted = refill["stats"] if refill else w.stats  # what the output runs
+        stats = {
+            "memory": dict(counted.memory),
+            "calls": dict(counted.calls),
+            "allocas": dict(counted.allocas),
+            "call_sites": list(counted.call_sites),
+        }
         return GeneratedLoop(text, W, stats, needs, refill=refill is not None)
 
     def run_vector_ir(self) -> GeneratedLoop:
@@ -397,7 +488,7 @@ class _LoopGen:
         region, W = self.region, self.W
         tag = f"{self.target.name}_{region.line}_{region.column}"
         vf = widen_to_vector_ir(region.fn, self.div, W, self.mem)
-        eliminate_dead_code(vf.fn)    # what the widening made and nothing reads
+        eliminate_dead_code(vf.fn)  # what the widening made and nothing reads
         verify(vf.fn)
         self.parallel = bool(region.worksharing) and not region.outer_loops
         self.iv_binding = next(b for b in region.args if b.role == "iv")
@@ -406,36 +497,56 @@ class _LoopGen:
             t, name = b.arg.type, f"s2s_{tag}_a{k}"
             names.append(name)
             if b.role == "iv":
-                iter_setup.append(f"const {c_decl(t, name)} = "
-                                  f"{self.lane0('s2s_lo', region.bounds.step, t, 's2s_k')};")
+                iter_setup.append(
+                    f"const {c_decl(t, name)} = "
+                    f"{self.lane0('s2s_lo', region.bounds.step, t, 's2s_k')};"
+                )
             else:
                 const = "" if isinstance(t, PtrType) else "const "
                 setup.append(f"{const}{c_decl(t, name)} = {self.conv(t, b.c_expr)};")
         end = f"s2s_{tag}_end"
-        em = VectorIREmitter(vf.fn, W, self.target, names, [], end, prefix=f"s2s_{tag}",
-                             vector_math=self.options.math == "vector")
+        em = VectorIREmitter(
+            vf.fn,
+            W,
+            self.target,
+            names,
+            [],
+            end,
+            prefix=f"s2s_{tag}",
+            vector_math=self.options.math == "vector",
+        )
         body = em.emit()
         body.lines.append(f"{end}:;")
         setup += [f"(void){n};" for n in names if not n.endswith("_a0")]
         text = self.assemble(setup, [*iter_setup, f"(void){names[0]};"], [], body, body.lines)
-        stats = {"memory": memory_counts(self.mem),
-                 "calls": dict.fromkeys(("vector_variant", "vector_math", "serialized"), 0),
-                 "allocas": {"uniform": 0, "varying": 0}, "call_sites": []}
+        stats = {
+            "memory": memory_counts(self.mem),
+            "calls": dict.fromkeys(("vector_variant", "vector_math", "serialized"), 0),
+            "allocas": {"uniform": 0, "varying": 0},
+            "call_sites": [],
+        }
         return GeneratedLoop(text, W, stats, body.needs)
 
-    def accumulator_items(self, em: Emitter, folds: list[Any], acc_init: list[Any]
-                          ) -> list[dict[str, str]]:
+    def accumulator_items(
+        self, em: Emitter, folds: list[Any], acc_init: list[Any]
+    ) -> list[dict[str, str]]:
         """What the loop template needs of each reduction's vector accumulator:
         its declaration, initial value, how it is stored and folded."""
-        return [{"decl": f"{vt.ctype} {name};", "init": em.items([init])[0],
-                 "scalar": vt.scalar, "store": em.macro("store", t=vt, p="s2s_r", v=name),
-                 "var": self.result_var(b),
-                 "combine": combine(b.reduction_op, b.arg.type, self.result_var(b),
-                                    "s2s_r[s2s_j]")}
-                for (b, name, vt), init in zip(folds, acc_init)]
+        return [
+            {
+                "decl": f"{vt.ctype} {name};",
+                "init": em.items([init])[0],
+                "scalar": vt.scalar,
+                "store": em.macro("store", t=vt, p="s2s_r", v=name),
+                "var": self.result_var(b),
+                "combine": combine(b.reduction_op, b.arg.type, self.result_var(b), "s2s_r[s2s_j]"),
+            }
+            for (b, name, vt), init in zip(folds, acc_init)
+        ]
 
-    def second_copy(self, tag: str, body: VectorBody, shared: tuple[Any, ...]
-                    ) -> Optional[dict[str, Any]]:
+    def second_copy(
+        self, tag: str, body: VectorBody, shared: tuple[Any, ...]
+    ) -> dict[str, Any] | None:
         """Reductions carry a dependence from one vector iteration to the next
         through their accumulator; two accumulators (the loop unrolled twice)
         halve that chain.  The second copy of the body is the region widened
@@ -459,18 +570,32 @@ class _LoopGen:
         em = Emitter(self.target, self.W)
         if (setup, iter_setup, copy.decls, invariant_lines(em, copy)) != shared:
             return None
-        return {"acc2": self.accumulator_items(em, folds, acc_init),
-                "body2": indent_lines(em.blocks(copy), 0),
-                "needs": set(w.needs) | set(em.needs)}
+        return {
+            "acc2": self.accumulator_items(em, folds, acc_init),
+            "body2": indent_lines(em.blocks(copy), 0),
+            "needs": set(w.needs) | set(em.needs),
+        }
 
     def widener(self, fn: Any, div: Any, mem: Any, records: Any, tag: str) -> Widener:
-        return Widener(fn, div, mem, self.target, self.W, self.mbits, tag,
-                       self.options.math, self.loc, self.options.simd_functions,
-                       records, threads=bool(self.region.worksharing),
-                       no_variant=self.options.no_variant)
+        return Widener(
+            fn,
+            div,
+            mem,
+            self.target,
+            self.W,
+            self.mbits,
+            tag,
+            self.options.math,
+            self.loc,
+            self.options.simd_functions,
+            records,
+            threads=bool(self.region.worksharing),
+            no_variant=self.options.no_variant,
+        )
 
-    def variant_block(self, variant: Any, tag: str, accumulators: dict[str, str]
-                      ) -> Optional[dict[str, Any]]:
+    def variant_block(
+        self, variant: Any, tag: str, accumulators: dict[str, str]
+    ) -> dict[str, Any] | None:
         """The C lines of a variant of the loop's region widened at this
         loop's width (the masked last iteration; the lane refill schedule),
         its reductions in this loop's ``accumulators``, or None when there
@@ -489,14 +614,24 @@ class _LoopGen:
             return None
         em = Emitter(self.target, self.W)
         lines = em.blocks(body)
-        return {"lines": [f"{d};" for d in body.decls] + setup + iter_setup
-                + invariant_lines(em, body) + indent_lines(lines, 0),
-                "needs": set(w.needs) | set(em.needs), "stats": w.stats}
+        return {
+            "lines": [f"{d};" for d in body.decls]
+            + setup
+            + iter_setup
+            + invariant_lines(em, body)
+            + indent_lines(lines, 0),
+            "needs": set(w.needs) | set(em.needs),
+            "stats": w.stats,
+        }
 
     # -- parameters ------------------------------------------------------------------------
-    def bind_args(self, w: Widener, region: Any = None,
-                  accumulators: Optional[dict[str, str]] = None, acc_suffix: str = ""
-                  ) -> tuple[list[str], list[str], list[Any], list[Any]]:
+    def bind_args(
+        self,
+        w: Widener,
+        region: Any = None,
+        accumulators: dict[str, str] | None = None,
+        acc_suffix: str = "",
+    ) -> tuple[list[str], list[str], list[Any], list[Any]]:
         """C lines that give the region's parameters their values: before the
         loop, at the start of each vector iteration, the accumulators' initial
         values and what folds them.  For the masked last iteration (``region``
@@ -549,19 +684,27 @@ class _LoopGen:
                     self.linears.append((b, start))
             elif b.role == "uniform":
                 name = w.name(arg.name or "u")
-                setup.append(f"{'' if isinstance(t, PtrType) else 'const '}"
-                             f"{c_decl(t, name)} = {self.conv(t, b.c_expr)};" if read else
-                             # the original loop reads it (unused, the compiler would warn)
-                             f"(void){b.c_expr};")
+                setup.append(
+                    f"{'' if isinstance(t, PtrType) else 'const '}"
+                    f"{c_decl(t, name)} = {self.conv(t, b.c_expr)};"
+                    if read
+                    # the original loop reads it (unused, the compiler would warn)
+                    else f"(void){b.c_expr};"
+                )
                 w.forms[arg] = Form(scalar=name, invariant=True)
             elif b.role == "reduction":
                 if t == I1 or not (t.is_int() or t.is_float()):
-                    raise Unsupported(f"reduction of '{b.c_expr}' of type '{b.c_type}' is not "
-                                      "supported (only arithmetic types)", self.loc)
+                    raise Unsupported(
+                        f"reduction of '{b.c_expr}' of type '{b.c_type}' is not "
+                        "supported (only arithmetic types)",
+                        self.loc,
+                    )
                 vt = w.vtype(t)
                 acc = w.name(b.c_expr + "_acc") + acc_suffix
                 w.forms[arg] = Form(vec=acc)
-                acc_init.append(VOp("broadcast", acc, vt, {"t": vt, "x": identity(b.reduction_op, t)}))
+                acc_init.append(
+                    VOp("broadcast", acc, vt, {"t": vt, "x": identity(b.reduction_op, t)})
+                )
                 folds.append((b, acc, vt))
             else:
                 raise internal_error(f"unknown region parameter role '{b.role}'", self.loc)
@@ -588,8 +731,10 @@ class _LoopGen:
         """start + k*step in the type of the variable (wrapping like the scalar loop)."""
         if isinstance(t, PtrType):
             return f"{start} + (long long){k} * {step}"
-        return (f"({c_type(t)})((unsigned long long){start} + {k} * "
-                f"(unsigned long long){literal(step, IntType(64))})")
+        return (
+            f"({c_type(t)})((unsigned long long){start} + {k} * "
+            f"(unsigned long long){literal(step, IntType(64))})"
+        )
 
     @staticmethod
     def as_declared(b: Any, value: str) -> str:
@@ -627,8 +772,14 @@ class _LoopGen:
         else:
             # lane order: the last lane that assigned it wins
             mask = w.vec(flag)
-            w.per_lane(f"{rb.c_var} = {{0}};", [w.lane_operand(v)], None, None, "last",
-                       Operand(mask, w.canon, I1))
+            w.per_lane(
+                f"{rb.c_var} = {{0}};",
+                [w.lane_operand(v)],
+                None,
+                None,
+                "last",
+                Operand(mask, w.canon, I1),
+            )
 
     def result_var(self, b: Any) -> str:
         for rb in self.region.results:
@@ -645,10 +796,17 @@ class _LoopGen:
             raise Unsupported("only integer loop variables are supported", self.loc)
         return trip_count(self.region.bounds, t, "", self.loc)
 
-    def assemble(self, setup: list[str], iter_setup: list[str], acc: list[dict[str, str]],
-                 body: Any, body_lines: list[str], tail: Optional[dict[str, Any]] = None,
-                 refill: Optional[dict[str, Any]] = None,
-                 copy: Optional[dict[str, Any]] = None) -> str:
+    def assemble(
+        self,
+        setup: list[str],
+        iter_setup: list[str],
+        acc: list[dict[str, str]],
+        body: Any,
+        body_lines: list[str],
+        tail: dict[str, Any] | None = None,
+        refill: dict[str, Any] | None = None,
+        copy: dict[str, Any] | None = None,
+    ) -> str:
         """Lay out the block through templates/common/loop.c.j2 (``copy``:
         the second copy of an unrolled body, see second_copy)."""
         region, W = self.region, self.W
@@ -656,37 +814,55 @@ class _LoopGen:
         clauses = region.clauses
         after: list[str] = []
         for b, start in self.linears:
-            after.append(f"{b.c_expr} = {self.as_declared(b, self.lane0(start, b.step, b.arg.type, 's2s_trip'))};")
+            after.append(
+                f"{b.c_expr} = {self.as_declared(b, self.lane0(start, b.step, b.arg.type, 's2s_trip'))};"
+            )
         if not bd.var_declared_in_loop:
-            after.append(f"{bd.var} = ({bd.var_c_type})((unsigned long long)s2s_lo + s2s_trip * "
-                         f"(unsigned long long){literal(bd.step, IntType(64))});")
+            after.append(
+                f"{bd.var} = ({bd.var_c_type})((unsigned long long)s2s_lo + s2s_trip * "
+                f"(unsigned long long){literal(bd.step, IntType(64))});"
+            )
         T = bd.var_c_type
-        value = (f"({T})((unsigned long long)s2s_lo + (s2s_k + s2s_e) * "
-                 f"(unsigned long long){literal(bd.step, IntType(64))})")
+        value = (
+            f"({T})((unsigned long long)s2s_lo + (s2s_k + s2s_e) * "
+            f"(unsigned long long){literal(bd.step, IntType(64))})"
+        )
         g = {
             "comment": f"/* s2svec: {self.target.name}, {W} lanes, {region.kind} at "
-                       f"{region.file}:{region.line} */",
+            f"{region.file}:{region.line} */",
             "checks": list(region.source_checks),
-            "W": W, "parallel": self.parallel,
+            "W": W,
+            "parallel": self.parallel,
             "ws_pragma": self.ws_pragma(clauses) if self.parallel else "",
-            "trip": indent_lines(self.trip_lines(), 0), "setup": setup,
-            "decls": [f"{d};" for d in body.decls], "acc": acc,
-            "iter_setup": iter_setup, "body": indent_lines(body_lines, 0),
+            "trip": indent_lines(self.trip_lines(), 0),
+            "setup": setup,
+            "decls": [f"{d};" for d in body.decls],
+            "acc": acc,
+            "iter_setup": iter_setup,
+            "body": indent_lines(body_lines, 0),
             # the body may not read the loop variable (the original's for
             # header did): a declared one is used, or it would be unused
-            "epi_iv": f"{T} {bd.var} = {value}; (void){bd.var};" if bd.var_declared_in_loop
-                      else f"{bd.var} = {value};",
-            "epi_linear": [f"{b.c_expr} = "
-                           f"{self.as_declared(b, self.lane0(st, b.step, b.arg.type, '(s2s_k + s2s_e)'))};"
-                           for b, st in self.linears],
-            "epi_body": _dedent(region.body_text), "after": after,
+            "epi_iv": f"{T} {bd.var} = {value}; (void){bd.var};"
+            if bd.var_declared_in_loop
+            else f"{bd.var} = {value};",
+            "epi_linear": [
+                f"{b.c_expr} = "
+                f"{self.as_declared(b, self.lane0(st, b.step, b.arg.type, '(s2s_k + s2s_e)'))};"
+                for b, st in self.linears
+            ],
+            "epi_body": _dedent(region.body_text),
+            "after": after,
             "tail": tail["lines"] if tail else [],
             "refill": refill["lines"] if refill else [],
-            "refill_block": (REFILL_CHUNK.replace("{W}", str(W)) if self.parallel
-                             else REFILL_BLOCK),
+            "refill_block": (
+                REFILL_CHUNK.replace("{W}", str(W)) if self.parallel else REFILL_BLOCK
+            ),
         }
-        g.update(unroll=copy is not None, acc2=copy["acc2"] if copy else [],
-                 body2=copy["body2"] if copy else [])
+        g.update(
+            unroll=copy is not None,
+            acc2=copy["acc2"] if copy else [],
+            body2=copy["body2"] if copy else [],
+        )
         block = self.target.render("loop.c.j2", g=g).rstrip("\n").split("\n")
         block = self.wrap_outer(block)
         if clauses is not None and clauses.if_simd:
@@ -699,8 +875,11 @@ class _LoopGen:
         """The worksharing pragma for the block loop (or the outer loops of a
         collapsed nest): the user's worksharing clauses, without those that
         describe the original iteration space (collapse, linear)."""
-        kept = [c for c in split_clauses(clauses.other if clauses else "")
-                if not c.startswith(("collapse", "linear"))]
+        kept = [
+            c
+            for c in split_clauses(clauses.other if clauses else "")
+            if not c.startswith(("collapse", "linear"))
+        ]
         parts = [f"#pragma omp {self.region.worksharing}"] + kept
         if collapse > 1:
             parts.append(f"collapse({collapse})")
@@ -719,9 +898,12 @@ class _LoopGen:
         bounds = self.region.outer_bounds or [None] * len(outer)
         rewrite = [bd is not None and _c_loop_differs(bd) for bd in bounds]
         if any(rewrite) and self.region.worksharing:
-            raise Unsupported("an outer loop of a collapsed worksharing nest with a '!=' test "
-                              "or a bound of another type than its variable is not "
-                              "vectorized", self.loc)
+            raise Unsupported(
+                "an outer loop of a collapsed worksharing nest with a '!=' test "
+                "or a bound of another type than its variable is not "
+                "vectorized",
+                self.loc,
+            )
         body = block
         for d in reversed(range(len(outer))):
             bd = bounds[d]
@@ -732,11 +914,17 @@ class _LoopGen:
             t = bd.var_type
             assert isinstance(t, IntType)
             value = value_at(bd, k, sfx)
-            iv = f"{bd.var_c_type} {bd.var} = {value};" if bd.var_declared_in_loop \
+            iv = (
+                f"{bd.var_c_type} {bd.var} = {value};"
+                if bd.var_declared_in_loop
                 else f"{bd.var} = {value};"
-            loop = trip_count(bd, t, sfx, self.loc) + [
-                f"for (unsigned long long {k} = 0; {k} < s2s_trip{sfx}; {k}++) {{",
-                INDENT + iv] + [INDENT + line for line in body] + ["}"]
+            )
+            loop = (
+                trip_count(bd, t, sfx, self.loc)
+                + [f"for (unsigned long long {k} = 0; {k} < s2s_trip{sfx}; {k}++) {{", INDENT + iv]
+                + [INDENT + line for line in body]
+                + ["}"]
+            )
             if not bd.var_declared_in_loop:
                 loop.append(f"{bd.var} = {value_at(bd, f's2s_trip{sfx}', sfx)};")
             body = ["{"] + [INDENT + line for line in loop] + ["}"]
@@ -759,8 +947,11 @@ def _c_loop_differs(bd: Any) -> bool:
     t, ct = bd.var_type, bd.cmp_type
     if bd.cmp == "!=":
         return True
-    return isinstance(t, IntType) and isinstance(ct, IntType) and \
-        (t.bits, t.signed) != (ct.bits, ct.signed)
+    return (
+        isinstance(t, IntType)
+        and isinstance(ct, IntType)
+        and (t.bits, t.signed) != (ct.bits, ct.signed)
+    )
 
 
 def trip_count(bd: Any, t: IntType, suffix: str, loc: Location) -> list[str]:
@@ -787,18 +978,24 @@ def trip_count(bd: Any, t: IntType, suffix: str, loc: Location) -> list[str]:
     ct = bd.cmp_type if isinstance(bd.cmp_type, IntType) else t
     CT = bd.cmp_c_type or T
     lo_v, hi_v, trip = f"s2s_lo{suffix}", f"s2s_hi{suffix}", f"s2s_trip{suffix}"
-    lines = [f"const {T} {lo_v} = ({bd.lower});", f"const {CT} {hi_v} = ({bd.upper});",
-             f"unsigned long long {trip} = 0;"]
+    lines = [
+        f"const {T} {lo_v} = ({bd.lower});",
+        f"const {CT} {hi_v} = ({bd.upper});",
+        f"unsigned long long {trip} = 0;",
+    ]
     lo, hi = f"(unsigned long long)({CT}){lo_v}", f"(unsigned long long){hi_v}"
     if cmp in ("<", "<=") and s > 0:
         off = " - 1ULL" if cmp == "<" else ""
         lines.append(f"if (({CT}){lo_v} {cmp} {hi_v}) {trip} = ({hi} - {lo}{off}) / {s}ULL + 1ULL;")
     elif cmp in (">", ">=") and s < 0:
         off = " - 1ULL" if cmp == ">" else ""
-        lines.append(f"if (({CT}){lo_v} {cmp} {hi_v}) {trip} = ({lo} - {hi}{off}) / {-s}ULL + 1ULL;")
+        lines.append(
+            f"if (({CT}){lo_v} {cmp} {hi_v}) {trip} = ({lo} - {hi}{off}) / {-s}ULL + 1ULL;"
+        )
     else:
-        raise internal_error(f"a loop with '{bd.cmp}' and step {s} passed the canonical "
-                             "form check", loc)
+        raise internal_error(
+            f"a loop with '{bd.cmp}' and step {s} passed the canonical form check", loc
+        )
     if ct.bits == t.bits and ct.signed == t.signed:
         # compared in T itself: every value of an iteration lies between lb
         # and the bound, both in T
@@ -812,15 +1009,19 @@ def trip_count(bd: Any, t: IntType, suffix: str, loc: Location) -> list[str]:
     else:
         low = -(1 << (t.bits - 1)) if t.signed else 0
         room = f"((unsigned long long){lo_v} - {literal(low, u64)}) / {-s}ULL"
-    lines.append(f"if ({trip} != 0 && {trip} - 1ULL > {room}) {trip} = 0;  "
-                 "/* the variable cannot hold every value: no iteration */")
+    lines.append(
+        f"if ({trip} != 0 && {trip} - 1ULL > {room}) {trip} = 0;  "
+        "/* the variable cannot hold every value: no iteration */"
+    )
     return lines
 
 
 def value_at(bd: Any, k: str, suffix: str = "") -> str:
     """The loop variable's value in iteration ``k``: ``(T)(lb + k*step)``."""
-    return (f"({bd.var_c_type})((unsigned long long)s2s_lo{suffix} + {k} * "
-            f"(unsigned long long){literal(bd.step, IntType(64))})")
+    return (
+        f"({bd.var_c_type})((unsigned long long)s2s_lo{suffix} + {k} * "
+        f"(unsigned long long){literal(bd.step, IntType(64))})"
+    )
 
 
 def split_clauses(text: str) -> list[str]:
@@ -869,15 +1070,21 @@ def complex_helpers(target: Target, needs: set[Any]) -> list[str]:
     if not wanted:
         return []
     module = target.env.get_template("complex.j2").module
-    return [str((module.part_helper if kind == "complex" else module.pair_helper)(
-        COMPLEX_CALLS[name])).strip() for kind, name in wanted]
+    return [
+        str(
+            (module.part_helper if kind == "complex" else module.pair_helper)(COMPLEX_CALLS[name])
+        ).strip()
+        for kind, name in wanted
+    ]
 
 
 def prelude(target: Target, needs: set[Any]) -> str:
     """#includes, libmvec prototypes, declarations of the declare simd
     variants the loops call and helper functions for the given needs."""
-    protos = sorted(f"{ctype} {name}({', '.join([ctype] * n)});"
-                    for kind, name, ctype, n in (x for x in needs if x[0] == "proto"))
+    protos = sorted(
+        f"{ctype} {name}({', '.join([ctype] * n)});"
+        for kind, name, ctype, n in (x for x in needs if x[0] == "proto")
+    )
     variants = sorted(x[1] for x in needs if x[0] == "decl")
     helpers_src: list[str] = []
     helper_names = sorted(x[1] for x in needs if x[0] == "helper")
@@ -888,7 +1095,14 @@ def prelude(target: Target, needs: set[Any]) -> str:
             macro = getattr(module, f"helper_{base}")
             helpers_src.append(str(macro(target.types[key]) if key else macro()).strip())
     helpers_src += complex_helpers(target, needs)
-    return target.render("prelude.c.j2", target=target, headers=target.headers,
-                         prototypes=protos, variants=variants,
-                         helpers=helpers_src).strip() + "\n"
-
+    return (
+        target.render(
+            "prelude.c.j2",
+            target=target,
+            headers=target.headers,
+            prototypes=protos,
+            variants=variants,
+            helpers=helpers_src,
+        ).strip()
+        + "\n"
+    )

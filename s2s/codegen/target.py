@@ -11,6 +11,7 @@ the templates by scripts/capabilities.py (s2s/codegen/capabilities.py) and
 read with target.toml.  ``Target.has`` answers from it; nothing renders a
 template to find out.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -18,10 +19,11 @@ import marshal
 import os
 import sys
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any
 
 import jinja2
 
@@ -29,6 +31,7 @@ from ..analysis.records import MAX_SLOTS
 from ..cache import cache_folder, write_atomically
 from ..diagnostics import internal_error
 from ..ir.types import SCALAR_TYPES, FloatType, IntType, Type
+
 
 def _template_root() -> Path:
     """templates/ of the source tree, or where ``pip install .`` put it."""
@@ -61,9 +64,16 @@ LANE_PARAMS = ("j",)
 """Integer operands (a lane index) whose value must not change the answer."""
 
 C_SCALAR = {
-    "i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t",
-    "u8": "uint8_t", "u16": "uint16_t", "u32": "uint32_t", "u64": "uint64_t",
-    "f32": "float", "f64": "double",
+    "i8": "int8_t",
+    "i16": "int16_t",
+    "i32": "int32_t",
+    "i64": "int64_t",
+    "u8": "uint8_t",
+    "u16": "uint16_t",
+    "u32": "uint32_t",
+    "u64": "uint64_t",
+    "f32": "float",
+    "f64": "double",
 }
 
 
@@ -164,7 +174,7 @@ class Target:
     """More conditions the code was generated under (the reading of the
     file, s2s.frontend.views.FileView.assumed; set per file by the driver)."""
 
-    capabilities: Optional[dict[str, frozenset[str]]] = None
+    capabilities: dict[str, frozenset[str]] | None = None
     """capabilities.toml: macro name -> the capability keys (``question_key``)
     it renders something for; None when the file is missing."""
     _answers: dict[tuple[Any, ...], bool] = field(default_factory=dict, repr=False)
@@ -196,30 +206,46 @@ class Target:
         return triple + tuple(self.cflags)
 
     # -- types -----------------------------------------------------------------
-    def vtype(self, elem: Type | str, lanes: int) -> Optional[TypeInfo]:
+    def vtype(self, elem: Type | str, lanes: int) -> TypeInfo | None:
         """The native vector type of ``lanes`` elements of ``elem``, if any."""
         return self.types.get(f"{type_key(elem)}x{lanes}")
 
-    def mask_type(self, bits: int, lanes: int) -> Optional[TypeInfo]:
+    def mask_type(self, bits: int, lanes: int) -> TypeInfo | None:
         """The mask type for lanes of ``bits`` bits (None when not native)."""
         if self.mask_kind == "bits":
             ctype = self.mask_ctypes.get(lanes)
             if ctype is None:
                 return None
-            return TypeInfo(f"m{bits}x{lanes}", f"m{bits}", bits, lanes, ctype,
-                            C_SCALAR[f"i{bits}"], is_mask=True)
+            return TypeInfo(
+                f"m{bits}x{lanes}",
+                f"m{bits}",
+                bits,
+                lanes,
+                ctype,
+                C_SCALAR[f"i{bits}"],
+                is_mask=True,
+            )
         base = self.types.get(f"i{bits}x{lanes}")
         if base is None:
             return None
-        return TypeInfo(f"m{bits}x{lanes}", f"m{bits}", bits, lanes, base.ctype,
-                        base.scalar, is_mask=True, extra=base.extra)
+        return TypeInfo(
+            f"m{bits}x{lanes}",
+            f"m{bits}",
+            bits,
+            lanes,
+            base.ctype,
+            base.scalar,
+            is_mask=True,
+            extra=base.extra,
+        )
 
     def mask_types(self) -> list[TypeInfo]:
         """Every mask type the target has (``mask_type`` of each element
         width and lane count)."""
         counts = {t.lanes for t in self.types.values()} | set(self.mask_ctypes)
-        found = (self.mask_type(bits, lanes) for bits in (8, 16, 32, 64)
-                 for lanes in sorted(counts))
+        found = (
+            self.mask_type(bits, lanes) for bits in (8, 16, 32, 64) for lanes in sorted(counts)
+        )
         return [m for m in found if m is not None]
 
     # -- capabilities ---------------------------------------------------------------
@@ -230,24 +256,28 @@ class Target:
         Answered from capabilities.toml (no template is rendered).  A
         question outside what the table covers (types of different lane
         counts, a mask where a vector belongs ...) is an internal error."""
-        sig = tuple(sorted(
-            (name, v.key if isinstance(v, TypeInfo) else len(v) if isinstance(v, list) else v)
-            for name, v in args.items()
-            if isinstance(v, (TypeInfo, list)) or name in COUNT_PARAMS))
+        sig = tuple(
+            sorted(
+                (name, v.key if isinstance(v, TypeInfo) else len(v) if isinstance(v, list) else v)
+                for name, v in args.items()
+                if isinstance(v, (TypeInfo, list)) or name in COUNT_PARAMS
+            )
+        )
         memo = (op, sig)
         answer = self._answers.get(memo)
         if answer is None:
             if self.capabilities is None:
                 raise FileNotFoundError(
                     f"{TEMPLATE_ROOT / self.name / CAPABILITIES} is missing: "
-                    "run scripts/capabilities.py")
+                    "run scripts/capabilities.py"
+                )
             keys = self.capabilities.get(op)
             answer = keys is not None and question_key(self, op, args) in keys
             self._answers[memo] = answer
         return answer
 
     # -- vector math -------------------------------------------------------------
-    def vector_math_name(self, fn: str, nargs: int, t: TypeInfo) -> Optional[str]:
+    def vector_math_name(self, fn: str, nargs: int, t: TypeInfo) -> str | None:
         """The libmvec (x86 vector function ABI) name of ``fn`` on type t, or None."""
         if not self.vector_abi:
             return None
@@ -287,11 +317,14 @@ def question_key(target: Target, op: str, args: dict[str, Any]) -> str:
     each ``TYPE_PARAMS`` argument and the value of each ``COUNT_PARAMS`` one,
     ``f=f32x8,t=f64x8`` (a single one bare: ``f64x8``, ``m64x8``).  Checks
     the question is one the table answers (see ``TYPE_PARAMS``)."""
+
     def outside(why: str) -> Exception:
-        shown = ", ".join(f"{n}={v.key if isinstance(v, TypeInfo) else v!r}"
-                          for n, v in args.items())
-        return internal_error(f"the capability table of {target.name} has no answer for "
-                              f"{op}({shown}): {why}")
+        shown = ", ".join(
+            f"{n}={v.key if isinstance(v, TypeInfo) else v!r}" for n, v in args.items()
+        )
+        return internal_error(
+            f"the capability table of {target.name} has no answer for {op}({shown}): {why}"
+        )
 
     types = {n: v for n, v in args.items() if isinstance(v, TypeInfo)}
     mask_op = op.startswith("mask_")
@@ -328,7 +361,7 @@ def question_key(target: Target, op: str, args: dict[str, Any]) -> str:
     return ",".join(f"{n}={v}" for n, v in parts)
 
 
-def read_capabilities(path: Path) -> Optional[dict[str, frozenset[str]]]:
+def read_capabilities(path: Path) -> dict[str, frozenset[str]] | None:
     """capabilities.toml as macro name -> keys; None when there is none.
     Parsed tables are kept in the cache folder under the hash of the file
     (tomllib takes about 20 ms for the three tables, the cached copy well
@@ -338,8 +371,9 @@ def read_capabilities(path: Path) -> Optional[dict[str, frozenset[str]]]:
     except OSError:
         return None
     folder = cache_folder("capabilities")
-    entry = os.path.join(folder, hashlib.sha256(raw).hexdigest()[:32]) \
-        if folder is not None else None
+    entry = (
+        os.path.join(folder, hashlib.sha256(raw).hexdigest()[:32]) if folder is not None else None
+    )
     data: Any = None
     if entry is not None:
         try:
@@ -361,15 +395,23 @@ def _type_infos(entries: list[dict[str, Any]]) -> dict[str, TypeInfo]:
         for elem in entry["elems"]:
             ir = SCALAR_TYPES[elem]
             bits = ir.bits  # type: ignore[attr-defined]
-            info = TypeInfo(f"{elem}x{entry['lanes']}", elem, bits, entry["lanes"],
-                            entry["ctype"], C_SCALAR[elem], is_float=ir.is_float(),
-                            signed=not elem.startswith("u"), extra=extra)
+            info = TypeInfo(
+                f"{elem}x{entry['lanes']}",
+                elem,
+                bits,
+                entry["lanes"],
+                entry["ctype"],
+                C_SCALAR[elem],
+                is_float=ir.is_float(),
+                signed=not elem.startswith("u"),
+                extra=extra,
+            )
             types[info.key] = info
     return types
 
 
 @lru_cache(maxsize=1)
-def _bytecode_cache() -> Optional[jinja2.BytecodeCache]:
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """Compiled templates kept between runs (compiling them is most of the
     start-up time) in the cache folder of ``s2s.cache``; none when that
     folder cannot be made.  Jinja checks each entry against its template's
@@ -378,7 +420,7 @@ def _bytecode_cache() -> Optional[jinja2.BytecodeCache]:
     return jinja2.FileSystemBytecodeCache(folder) if folder is not None else None
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_target(name: str) -> Target:
     """Read templates/<name>/target.toml; raise KeyError for an unknown target."""
     folder = TEMPLATE_ROOT / name
@@ -390,26 +432,36 @@ def load_target(name: str) -> Target:
     math = data.get("math", {})
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(folder), str(TEMPLATE_ROOT / "common")]),
-        trim_blocks=True, lstrip_blocks=True, autoescape=False,
-        undefined=jinja2.StrictUndefined, keep_trailing_newline=False,
-        bytecode_cache=_bytecode_cache())
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=False,
+        bytecode_cache=_bytecode_cache(),
+    )
     return Target(
-        name=data["name"], register_bits=data["register_bits"],
+        name=data["name"],
+        register_bits=data["register_bits"],
         guards=[data["guard"]] if isinstance(data["guard"], str) else list(data["guard"]),
-        headers=list(data.get("headers", [])), cflags=list(data.get("cflags", [])),
+        headers=list(data.get("headers", [])),
+        cflags=list(data.get("cflags", [])),
         mask_kind=mask.get("kind", "lanes"),
         mask_ctypes={int(k): v for k, v in mask.get("ctypes", {}).items()},
         vector_abi=bool(math.get("vector_abi", False)),
         math_isa={int(k): v for k, v in math.get("isa", {}).items()},
         math_functions=set(math.get("functions", [])),
         types=_type_infos(data.get("vector", [])),
-        env=env, plain_char_signed=bool(data.get("plain_char_signed", True)),
-        triple=data.get("triple", ""), avoid=list(data.get("avoid", [])),
-        vfabi_family=tuple(data.get("vfabi_family", ())), vfabi_isa=data.get("vfabi_isa", ""),
+        env=env,
+        plain_char_signed=bool(data.get("plain_char_signed", True)),
+        triple=data.get("triple", ""),
+        avoid=list(data.get("avoid", [])),
+        vfabi_family=tuple(data.get("vfabi_family", ())),
+        vfabi_isa=data.get("vfabi_isa", ""),
         vfabi_calls=tuple(data.get("vfabi_calls", (data.get("vfabi_isa", ""),))),
         masked_tail=bool(data.get("masked_tail", False)),
         record_register_bits=int(data.get("record_register_bits", 0)),
         all_true_paths=bool(data.get("all_true_paths", True)),
         refill_gather_weight=int(data.get("refill_gather_weight", 8)),
         refill_min_ratio=float(data.get("refill_min_ratio", 2.0)),
-        capabilities=read_capabilities(folder / CAPABILITIES))
+        capabilities=read_capabilities(folder / CAPABILITIES),
+    )

@@ -31,10 +31,10 @@ This is the first half of the vector IR code generation (issue 20): the
 emitter that turns it into C is not written yet; tests run it with the
 vector interpreter against the region run once per lane.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from ..analysis.cfg import cfg_of
 from ..analysis.divergence import DivergenceInfo
@@ -42,9 +42,30 @@ from ..analysis.memory import MemoryAccesses, access_of
 from ..diagnostics import Unsupported
 from ..ir.builder import copy_instruction
 from ..ir.types import I1, I8, I32, I64, VOID, ArrayType, IntType, PtrType, Type, VectorType
-from ..ir.values import (ALL, ANY, LANE, WIDTH, Alloca, Argument, BinOp, Block, Call, Cast,
-                         Constant, FieldAddr, Function, Gep, Instruction, Load, Phi, Ret, Select,
-                         Store, Undef, Value)
+from ..ir.values import (
+    ALL,
+    ANY,
+    LANE,
+    WIDTH,
+    Alloca,
+    Argument,
+    BinOp,
+    Block,
+    Call,
+    Cast,
+    Constant,
+    FieldAddr,
+    Function,
+    Gep,
+    Instruction,
+    Load,
+    Phi,
+    Ret,
+    Select,
+    Store,
+    Undef,
+    Value,
+)
 from ..ir.vector import ExtractLane, Gather, Scatter, Splat, StepVector, VLoad, VStore
 
 
@@ -59,15 +80,17 @@ class VectorFunction:
     value) or ``vector``."""
 
 
-def widen_to_vector_ir(fn: Function, div: DivergenceInfo, width: int,
-                       mem: Optional[MemoryAccesses] = None) -> VectorFunction:
+def widen_to_vector_ir(
+    fn: Function, div: DivergenceInfo, width: int, mem: MemoryAccesses | None = None
+) -> VectorFunction:
     """The vector IR function of ``fn`` for ``width`` lanes."""
     return _Widening(fn, div, width, mem).run()
 
 
 class _Widening:
-    def __init__(self, fn: Function, div: DivergenceInfo, width: int,
-                 mem: Optional[MemoryAccesses]) -> None:
+    def __init__(
+        self, fn: Function, div: DivergenceInfo, width: int, mem: MemoryAccesses | None
+    ) -> None:
         self.src, self.div, self.W = fn, div, width
         self.mem = mem if mem is not None else MemoryAccesses()
         self.out = Function(f"{fn.name}.v{width}")
@@ -80,7 +103,7 @@ class _Widening:
         serve the rest of that block)."""
         self.blocks: dict[Block, Block] = {}
         self.cur: Block = Block()
-        self.anchor: Optional[Instruction] = None
+        self.anchor: Instruction | None = None
         """Insert before this instruction of ``cur`` (None: at the end)."""
 
     # -- shapes ---------------------------------------------------------------------
@@ -124,8 +147,11 @@ class _Widening:
         key = (self.cur, v)
         if key not in self.made:
             base = self.scalar(v)
-            self.made[key] = self.emit(Splat(base, self.vtype(v.type), f"{v.name}.splat")) \
-                if self.kind(v) != "s" else self.strided_vector(v, base)
+            self.made[key] = (
+                self.emit(Splat(base, self.vtype(v.type), f"{v.name}.splat"))
+                if self.kind(v) != "s"
+                else self.strided_vector(v, base)
+            )
         return self.made[key]
 
     def strided_vector(self, v: Value, lane0: Value) -> Value:
@@ -145,8 +171,9 @@ class _Widening:
             lanes = self.emit(Gep(raw, self.lanewise_mul(step, stride, index_t)))
             return self.emit(Cast(lanes, self.vtype(t), f"{v.name}.lanes"))
         offs = self.lanewise_mul(step, stride, index_t)
-        return self.emit(BinOp("add", self.emit(Splat(lane0, self.vtype(t))), offs,
-                               f"{v.name}.lanes"))
+        return self.emit(
+            BinOp("add", self.emit(Splat(lane0, self.vtype(t))), offs, f"{v.name}.lanes")
+        )
 
     def lanewise_mul(self, step: Value, k: int, t: Type) -> Value:
         if k == 1:
@@ -154,7 +181,7 @@ class _Widening:
         factor = self.emit(Splat(Constant(t, k), self.vtype(t)))
         return self.emit(BinOp("mul", step, factor, "offs"))
 
-    def vmask(self, inst: Instruction) -> Optional[Value]:
+    def vmask(self, inst: Instruction) -> Value | None:
         """The instruction's mask as a vector mask (None: every lane)."""
         if inst.mask is None or _all_true(inst.mask):
             return None
@@ -172,7 +199,7 @@ class _Widening:
         zero = Constant(copy.type, 0)
         return self.emit(Select(mask, copy, zero, f"{inst.name}.or0" if inst.name else ""))
 
-    def any_mask(self, inst: Instruction) -> Optional[Value]:
+    def any_mask(self, inst: Instruction) -> Value | None:
         """A scalar mask for a uniform operation under the instruction's
         mask: the mask itself when uniform, else ``any(mask)``."""
         if inst.mask is None or _all_true(inst.mask):
@@ -239,8 +266,9 @@ class _Widening:
         if isinstance(inst, Call):
             return self.call(inst)
         if isinstance(inst, FieldAddr) and self.kind(inst) == "v":
-            raise Unsupported("a field address that differs between lanes is not in the "
-                              "vector IR yet")
+            raise Unsupported(
+                "a field address that differs between lanes is not in the vector IR yet"
+            )
         self.pure(inst)
 
     def pure(self, inst: Instruction) -> None:
@@ -262,8 +290,9 @@ class _Widening:
     def operand(self, inst: Instruction, k: int, op: Value) -> Value:
         """A lanewise instruction's operand: uniform select conditions and gep
         bases stay scalar, everything else is a vector."""
-        if self.kind(op) == "u" and ((isinstance(inst, Select) and k == 0)
-                                     or (isinstance(inst, Gep) and k == 0)):
+        if self.kind(op) == "u" and (
+            (isinstance(inst, Select) and k == 0) or (isinstance(inst, Gep) and k == 0)
+        ):
             return self.scalar(op)
         return self.vec(op)
 
@@ -325,21 +354,26 @@ class _Widening:
             self.scalars[inst] = Constant(inst.type, self.W)
             return
         if inst.callee in (ANY, ALL):
-            mask = self.vec(inst.operands[0]) if self.kind(inst.operands[0]) != "u" \
+            mask = (
+                self.vec(inst.operands[0])
+                if self.kind(inst.operands[0]) != "u"
                 else self.scalar(inst.operands[0])
+            )
             new = Call(inst.callee, [mask], inst.type, name=inst.name)
             new.set_mask(self.vmask(inst) if not mask.type == I1 else self.any_mask(inst))
             self.scalars[inst] = self.emit(new)
             return
-        lanewise = any(self.kind(op) != "u" for op in inst.operands) or \
-            (inst.mask is not None and self.kind(inst.mask) != "u") or self.kind(inst) == "v"
+        lanewise = (
+            any(self.kind(op) != "u" for op in inst.operands)
+            or (inst.mask is not None and self.kind(inst.mask) != "u")
+            or self.kind(inst) == "v"
+        )
         if not lanewise:
             copy = copy_instruction(inst, self.scalar, self.blocks.__getitem__)
             self.scalars[inst] = self.masked_scalar(inst, copy)
             return
         ret = inst.type if inst.type == VOID else self.vtype(inst.type)
-        new = Call(inst.callee, [self.vec(op) for op in inst.operands], ret, inst.pure,
-                   inst.name)
+        new = Call(inst.callee, [self.vec(op) for op in inst.operands], ret, inst.pure, inst.name)
         new.loc = inst.loc
         new.set_mask(self.vmask(inst))
         self.emit(new)

@@ -28,10 +28,10 @@ first redeclares the function ``__noclone__`` for gcc: with ``-fopenmp`` or
 ``-fopenmp-simd`` gcc would otherwise clone the definition under the same
 names, and the object would define each variant twice.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from ..ir.types import PtrType, Type
 from ..vfabi import MASK_C, Piece, Variant, mask_pieces, pieces
@@ -47,7 +47,7 @@ class Signature:
     name: str
     ret_c: str
     """C spelling of the return type ("" for void)."""
-    ret: Optional[Type]
+    ret: Type | None
     params_c: list[str]
     params: list[Type]
     names: list[str]
@@ -73,12 +73,18 @@ def lane_call(sig: Signature, v: Variant, lane: str = "s2s_l") -> str:
             args.append(f"s2s_a_{name}[{lane}]")
         elif k.kind == "l":
             step = k.step // t.pointee.size if isinstance(t, PtrType) else k.step
-            args.append(f"{name} + {lane} * ({step})" if isinstance(t, PtrType) else
-                        f"({_typeof(sig, name)})({name} + ({_typeof(sig, name)}){lane} * ({step}))")
+            args.append(
+                f"{name} + {lane} * ({step})"
+                if isinstance(t, PtrType)
+                else f"({_typeof(sig, name)})({name} + ({_typeof(sig, name)}){lane} * ({step}))"
+            )
         elif k.kind == "ls":
             step = sig.names[k.step]
-            args.append(f"{name} + {lane} * {step}" if isinstance(t, PtrType) else
-                        f"({_typeof(sig, name)})({name} + ({_typeof(sig, name)}){lane} * {step})")
+            args.append(
+                f"{name} + {lane} * {step}"
+                if isinstance(t, PtrType)
+                else f"({_typeof(sig, name)})({name} + ({_typeof(sig, name)}){lane} * {step})"
+            )
         else:
             args.append(name)
     call = f"{sig.name}({', '.join(args)})"
@@ -112,8 +118,10 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
             for i, p in enumerate(regs):
                 params.append(f"{p.ctype} s2s_{name}_{i}")
                 typedefs.append(p.typedef)
-                unpack.append(f"__builtin_memcpy(&s2s_a_{name}[{i * p.lanes}], &s2s_{name}_{i}, "
-                              f"sizeof s2s_{name}_{i});")
+                unpack.append(
+                    f"__builtin_memcpy(&s2s_a_{name}[{i * p.lanes}], &s2s_{name}_{i}, "
+                    f"sizeof s2s_{name}_{i});"
+                )
         else:
             params.append(f"__typeof__({ct}) {name}")
     if v.masked:
@@ -127,8 +135,7 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
     if sig.ret is not None:
         # an inactive lane's result is returned too: a defined zero
         unpack.insert(0, f"{_unqualified(sig.ret_c)} s2s_ret[{n}]{' = {0}' if v.masked else ''};")
-    scalar = [f"for (int s2s_l = 0; s2s_l < {n}; s2s_l++) {{",
-              INDENT + lane_call(sig, v), "}"]
+    scalar = [f"for (int s2s_l = 0; s2s_l < {n}; s2s_l++) {{", INDENT + lane_call(sig, v), "}"]
     body = list(unpack)
     region = variant_region(v.mangled)
     for i, core in enumerate(cores):
@@ -142,8 +149,11 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
         body.append("#endif")
     body.extend(ret_lines)
     lines = [t for t in dict.fromkeys(typedefs) if t]
-    lines += [head, "{"] + [INDENT + line if line and not line.startswith("#") else line
-                            for line in body] + ["}"]
+    lines += (
+        [head, "{"]
+        + [INDENT + line if line and not line.startswith("#") else line for line in body]
+        + ["}"]
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -154,7 +164,7 @@ def _head(sig: Signature, v: Variant, ret_type: str, params: list[str]) -> str:
     return f"{linkage}{attr}{ret_type} {v.mangled}({', '.join(params)})"
 
 
-def prototype(sig: Signature, v: Variant) -> Optional[str]:
+def prototype(sig: Signature, v: Variant) -> str | None:
     """The declaration a vector loop calls the variant through (the
     definition's exact types and linkage: ``extern``, or ``static`` for a
     static function's variants, which its block defines further down);
@@ -186,15 +196,19 @@ def _unpack_mask(v: Variant, p: Piece, i: int) -> list[str]:
     """Lane j of piece i is active: a nonzero CDT lane, or bit j."""
     first = i * p.lanes
     if v.isa.mask == "bits":
-        return [f"for (int s2s_j = 0; s2s_j < {p.lanes}; s2s_j++) "
-                f"s2s_mask[{first} + s2s_j] = (s2s_m_{i} >> s2s_j) & 1;"]
+        return [
+            f"for (int s2s_j = 0; s2s_j < {p.lanes}; s2s_j++) "
+            f"s2s_mask[{first} + s2s_j] = (s2s_m_{i} >> s2s_j) & 1;"
+        ]
     utype = MASK_C[v.cdt_bits]
-    return ["{",
-            f"{INDENT}{utype} s2s_b[{p.lanes}];",
-            f"{INDENT}__builtin_memcpy(s2s_b, &s2s_m_{i}, sizeof s2s_b);",
-            f"{INDENT}for (int s2s_j = 0; s2s_j < {p.lanes}; s2s_j++) "
-            f"s2s_mask[{first} + s2s_j] = s2s_b[s2s_j] != 0;",
-            "}"]
+    return [
+        "{",
+        f"{INDENT}{utype} s2s_b[{p.lanes}];",
+        f"{INDENT}__builtin_memcpy(s2s_b, &s2s_m_{i}, sizeof s2s_b);",
+        f"{INDENT}for (int s2s_j = 0; s2s_j < {p.lanes}; s2s_j++) "
+        f"s2s_mask[{first} + s2s_j] = s2s_b[s2s_j] != 0;",
+        "}",
+    ]
 
 
 def _return(sig: Signature, v: Variant, typedefs: list[str]) -> tuple[str, list[str]]:
@@ -206,12 +220,18 @@ def _return(sig: Signature, v: Variant, typedefs: list[str]) -> tuple[str, list[
     typedefs.append(regs[0].typedef)
     if len(regs) == 1:
         ctype = regs[0].ctype
-        return ctype, [f"{ctype} s2s_r;", "__builtin_memcpy(&s2s_r, s2s_ret, sizeof s2s_r);",
-                       "return s2s_r;"]
+        return ctype, [
+            f"{ctype} s2s_r;",
+            "__builtin_memcpy(&s2s_r, s2s_ret, sizeof s2s_r);",
+            "return s2s_r;",
+        ]
     name = f"s2s_{v.mangled}_rs"
     typedefs.append(f"typedef struct {{ {regs[0].ctype} v[{len(regs)}]; }} {name};")
-    return name, [f"{name} s2s_r;", "__builtin_memcpy(s2s_r.v, s2s_ret, sizeof s2s_r.v);",
-                  "return s2s_r;"]
+    return name, [
+        f"{name} s2s_r;",
+        "__builtin_memcpy(s2s_r.v, s2s_ret, sizeof s2s_r.v);",
+        "return s2s_r;",
+    ]
 
 
 def family_block(arch: str, header: str, texts: list[str], before: str = "") -> str:
@@ -219,8 +239,7 @@ def family_block(arch: str, header: str, texts: list[str], before: str = "") -> 
     no_gcc_clones for a declare simd function's)."""
     if not texts:
         return ""
-    return (f"#if defined({arch})\n#include <{header}>\n" + before + "\n".join(texts)
-            + "#endif\n")
+    return f"#if defined({arch})\n#include <{header}>\n" + before + "\n".join(texts) + "#endif\n"
 
 
 def no_gcc_clones(sig: Signature) -> str:
@@ -231,6 +250,8 @@ def no_gcc_clones(sig: Signature) -> str:
     redeclaration is ``extern`` whatever the definition says: for a static
     function it keeps the internal linkage (C11 6.2.2p4).  clang makes no
     clones, and warns about attributes it does not know."""
-    return ("#if defined(__GNUC__) && !defined(__clang__)\n"
-            f"extern __typeof__({sig.name}) {sig.name} __attribute__((__noclone__));\n"
-            "#endif\n")
+    return (
+        "#if defined(__GNUC__) && !defined(__clang__)\n"
+        f"extern __typeof__({sig.name}) {sig.name} __attribute__((__noclone__));\n"
+        "#endif\n"
+    )

@@ -9,10 +9,11 @@ has no template for its types, the scalar C code of one lane (the generic
 per-lane fallback).  Any operation may carry a lane mask; a masked operation
 must not touch memory for inactive lanes, so its per-lane fallback is guarded.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any, Union
 
 from ..ir.types import Type
 from .target import TypeInfo
@@ -23,9 +24,9 @@ class Operand:
     """An input of an operation: a C name or literal and its vector type."""
 
     text: str
-    type: Optional[TypeInfo]
+    type: TypeInfo | None
     """None: a scalar, the same in every lane."""
-    ir_type: Optional[Type] = None
+    ir_type: Type | None = None
     """The scalar IR type of one lane (pointers are spilled as integers)."""
 
 
@@ -36,7 +37,7 @@ class LaneCode:
     code: str
     """An expression when the operation has a result, else a statement."""
     inputs: list[Operand]
-    result_ir_type: Optional[Type] = None
+    result_ir_type: Type | None = None
 
 
 @dataclass
@@ -45,15 +46,15 @@ class VOp:
 
     name: str
     """Vocabulary name (``add``, ``load``, ``cmp_lt`` ...); "" = per-lane only."""
-    dst: Optional[str]
+    dst: str | None
     """Result variable (declared by the widener) or None for statements."""
-    result: Optional[TypeInfo]
+    result: TypeInfo | None
     """Vector type of the result (or of the stored value for stores)."""
     args: dict[str, Any] = field(default_factory=dict)
     """Keyword arguments of the macro (``t``, ``a``, ``b``, ``mt`` ...)."""
-    fallback: Optional[LaneCode] = None
+    fallback: LaneCode | None = None
     """Per-lane scalar code used when the macro renders to nothing."""
-    mask: Optional[Operand] = None
+    mask: Operand | None = None
     """Lane predicate (canonical mask type); None = all lanes."""
     stat: str = ""
     """Statistic to count once emitted: ``math`` (vector math when a template
@@ -74,7 +75,7 @@ Item = Union[VOp, CStmt]
 class VBlock:
     """The code of one IR block."""
 
-    label: Optional[str]
+    label: str | None
     """C label when some goto targets it."""
     items: list[Item] = field(default_factory=list)
 
@@ -91,5 +92,5 @@ class VectorBody:
     invariants: list[Item] = field(default_factory=list)
     """Vector constants and broadcasts of values set before the loop,
     declared and computed once, before it (not in every block that uses them)."""
-    end_label: Optional[str] = None
+    end_label: str | None = None
     """Label after the last block (target of region returns), if used."""

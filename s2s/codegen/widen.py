@@ -27,27 +27,60 @@ bits.  A divergent branch here is an internal error.  The code
 generator (generate.py) supplies the forms of the region arguments and what
 to do at ``ret``.
 """
+
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
 
 from ..analysis.memory import indexed_address
 from ..analysis.records import RecordGroup, RecordInfo
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.complex_calls import ComplexCall, complex_call_named
 from ..ir.types import I1, U64, FloatType, IntType, PtrType, Type
-from .variant import prototype
-from ..vfabi import ISAS, mask_pieces, pieces
-from ..ir.values import (HORIZONTAL, LANE, WIDTH, Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
-                         Constant, FieldAddr, Gep, Instruction, Load, Phi, Ret,
-                         Select, Store, Switch, UnOp, Undef, Value)
-from .cexpr import (c_decl, c_type, cast_expr, decided_comparison, literal, scalar_expr,
-                    unsigned_of, value_literal)
+from ..ir.values import (
+    HORIZONTAL,
+    LANE,
+    WIDTH,
+    Alloca,
+    BinOp,
+    Block,
+    Br,
+    Call,
+    Cast,
+    Cmp,
+    CondBr,
+    Constant,
+    FieldAddr,
+    Gep,
+    Instruction,
+    Load,
+    Phi,
+    Ret,
+    Select,
+    Store,
+    Switch,
+    Undef,
+    UnOp,
+    Value,
+)
 from ..transform.dce import live_instructions, operands_and_mask
+from ..vfabi import ISAS, mask_pieces, pieces
+from .cexpr import (
+    c_decl,
+    c_type,
+    cast_expr,
+    decided_comparison,
+    literal,
+    scalar_expr,
+    unsigned_of,
+    value_literal,
+)
 from .target import Target, TypeInfo
+from .variant import prototype
 from .vector_ir import CStmt, LaneCode, Operand, VBlock, VectorBody, VOp
 
 EXACT_MATH = {"sqrt", "fabs", "floor", "ceil", "trunc", "round", "fmin", "fmax", "fma"}
@@ -57,9 +90,9 @@ EXACT_MATH = {"sqrt", "fabs", "floor", "ceil", "trunc", "round", "fmin", "fmax",
 class Form:
     """How the vector code holds one IR value."""
 
-    scalar: Optional[str] = None
+    scalar: str | None = None
     """Scalar C expression: the value (uniform) or its lane-0 value (strided)."""
-    vec: Optional[str] = None
+    vec: str | None = None
     """Vector variable holding all lanes (defined where the value is)."""
     lazy: bool = False
     """A varying address computed only where a vector use needs it (a load
@@ -71,16 +104,21 @@ class Form:
 
 @dataclass
 class WidenStats:
-    memory: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
-        ("contiguous", "strided", "gather", "scatter", "masked", "uniform"), 0))
-    calls: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
-        ("vector_variant", "vector_math", "serialized"), 0))
-    allocas: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
-        ("uniform", "varying"), 0))
+    memory: dict[str, int] = field(
+        default_factory=lambda: dict.fromkeys(
+            ("contiguous", "strided", "gather", "scatter", "masked", "uniform"), 0
+        )
+    )
+    calls: dict[str, int] = field(
+        default_factory=lambda: dict.fromkeys(("vector_variant", "vector_math", "serialized"), 0)
+    )
+    allocas: dict[str, int] = field(
+        default_factory=lambda: dict.fromkeys(("uniform", "varying"), 0)
+    )
     counted: set[tuple[object, ...]] = field(default_factory=set)
     """(load or store, kind, masked, source place) of the accesses counted:
     copies of one access of the source (unrolling, all-true paths) count once."""
-    call_sites: list[tuple[str, str, Optional[Location], str]] = field(default_factory=list)
+    call_sites: list[tuple[str, str, Location | None, str]] = field(default_factory=list)
     """(how: ``vector math``, ``variant`` or ``serialized``; callee; where; a
     detail: the variant's name or why the call runs lane by lane)."""
 
@@ -106,11 +144,22 @@ class WidenStats:
 class Widener:
     """Widens one region body; ``run()`` returns the VectorBody."""
 
-    def __init__(self, fn: Any, div: Any, mem: Any, target: Target, width: int,
-                 mask_bits: int, tag: str, math: str, location: Optional[Location],
-                 simd_functions: Optional[dict[str, Any]] = None,
-                 records: Optional[RecordInfo] = None, threads: bool = False,
-                 no_variant: Optional[dict[str, str]] = None) -> None:
+    def __init__(
+        self,
+        fn: Any,
+        div: Any,
+        mem: Any,
+        target: Target,
+        width: int,
+        mask_bits: int,
+        tag: str,
+        math: str,
+        location: Location | None,
+        simd_functions: dict[str, Any] | None = None,
+        records: RecordInfo | None = None,
+        threads: bool = False,
+        no_variant: dict[str, str] | None = None,
+    ) -> None:
         self.fn = fn
         self.div = div
         self.mem: dict[Any, Any] = mem or {}
@@ -146,14 +195,14 @@ class Widener:
         self._targeted: set[Block] = set()
         self._lazy: dict[Value, Callable[[], str]] = {}
         """Blocks emitted inline by if-conversion."""
-        self.on_ret: Callable[["Widener", Sequence[Value]], None] = lambda w, vals: None
+        self.on_ret: Callable[[Widener, Sequence[Value]], None] = lambda w, vals: None
         canon = target.mask_type(mask_bits, width)
         if canon is None:
             self.fail(f"{target.name} has no mask for {width} lanes of {mask_bits}-bit values")
         self.canon: TypeInfo = canon  # type: ignore[assignment]
 
     # -- small utilities -------------------------------------------------------------
-    def fail(self, message: str, location: Optional[Location] = None) -> None:
+    def fail(self, message: str, location: Location | None = None) -> None:
         raise Unsupported(message, location or self.location)
 
     def internal(self, what: str) -> None:
@@ -238,23 +287,44 @@ class Widener:
         return f  # type: ignore[return-value]
 
     # -- operations ------------------------------------------------------------------
-    def vop(self, name: str, result: Optional[TypeInfo], hint: str = "v",
-            mask: Optional[Operand] = None, stat: str = "", **args: Any) -> str:
+    def vop(
+        self,
+        name: str,
+        result: TypeInfo | None,
+        hint: str = "v",
+        mask: Operand | None = None,
+        stat: str = "",
+        **args: Any,
+    ) -> str:
         """A templated vector operation (its macro must exist for these types)."""
         dst = self.new_vec(result, hint) if result is not None else None
         self.emit(VOp(name, dst, result, args, None, mask, stat))
         return dst or ""
 
-    def per_lane(self, code: str, inputs: list[Operand], result: Optional[TypeInfo],
-                 result_ir: Optional[Type], hint: str = "v",
-                 mask: Optional[Operand] = None) -> str:
+    def per_lane(
+        self,
+        code: str,
+        inputs: list[Operand],
+        result: TypeInfo | None,
+        result_ir: Type | None,
+        hint: str = "v",
+        mask: Operand | None = None,
+    ) -> str:
         """The generic per-lane fallback: scalar C on every (active) lane."""
         dst = self.new_vec(result, hint) if result is not None else None
         self.emit(VOp("", dst, result, {}, LaneCode(code, inputs, result_ir), mask))
         return dst or ""
 
-    def op_or_lanes(self, name: str, result: TypeInfo, code: str, inputs: list[Operand],
-                    result_ir: Type, hint: str, **args: Any) -> str:
+    def op_or_lanes(
+        self,
+        name: str,
+        result: TypeInfo,
+        code: str,
+        inputs: list[Operand],
+        result_ir: Type,
+        hint: str,
+        **args: Any,
+    ) -> str:
         if self.target.has(name, **args):
             return self.vop(name, result, hint, **args)
         return self.per_lane(code, inputs, result, result_ir, hint)
@@ -267,12 +337,18 @@ class Widener:
         if kind == "u":
             return Operand(self.scalar(v), None, v.type)
         if kind == "s" and isinstance(v.type, PtrType):
-            return Operand(f"(({c_type(v.type)})((char *){self.scalar(v)} + "
-                           f"(long)s2s_j * {self.stride(v)}))", None, v.type)
+            return Operand(
+                f"(({c_type(v.type)})((char *){self.scalar(v)} + (long)s2s_j * {self.stride(v)}))",
+                None,
+                v.type,
+            )
         if kind == "s" and isinstance(v.type, IntType):
             u = unsigned_of(v.type)
-            return Operand(f"(({c_type(v.type)})(({u}){self.scalar(v)} + ({u})s2s_j * "
-                           f"({u}){self.stride(v)}))", None, v.type)
+            return Operand(
+                f"(({c_type(v.type)})(({u}){self.scalar(v)} + ({u})s2s_j * ({u}){self.stride(v)}))",
+                None,
+                v.type,
+            )
         return Operand(self.vec(v), self.vtype(v.type), v.type)
 
     # -- forms on demand -------------------------------------------------------------
@@ -299,8 +375,9 @@ class Widener:
             return self._bcache[key]
         if isinstance(v, (Constant, Undef)):  # a mask, or shared with const_vec's
             kind = "mask" if v.type == I1 else "k"
-            return self.before_loop((kind, self.vtype(v.type).key, value_literal(v)),
-                                    lambda: self.broadcast(v))
+            return self.before_loop(
+                (kind, self.vtype(v.type).key, value_literal(v)), lambda: self.broadcast(v)
+            )
         if f.invariant:
             return self.before_loop(key, lambda: self.broadcast(v))
         self._bcache[key] = self.broadcast(v)
@@ -329,16 +406,19 @@ class Widener:
     def const_vec(self, t: TypeInfo, value: int | float) -> str:
         ir = U64 if t.is_mask else _ir_of(t)
         x = literal(value, ir)
-        return self.before_loop(("k", t.key, x),
-                                lambda: self.vop("broadcast", t, "k", t=t, x=x))
+        return self.before_loop(("k", t.key, x), lambda: self.vop("broadcast", t, "k", t=t, x=x))
 
     def iota(self, t: TypeInfo, ir: Type, start: str, stride: int, hint: str) -> str:
         """Lanes start + j*stride (pointers: byte addresses)."""
         elem = _ir_of(t)
         x = f"(uint64_t)(uintptr_t){start}" if isinstance(ir, PtrType) else start
         base = self.vop("broadcast", t, hint, t=t, x=x)
-        offs = self.before_loop(("iota", t.key, stride), lambda: self.vop(
-            "setr", t, "lane_off", t=t, xs=[literal(j * stride, elem) for j in range(self.W)]))
+        offs = self.before_loop(
+            ("iota", t.key, stride),
+            lambda: self.vop(
+                "setr", t, "lane_off", t=t, xs=[literal(j * stride, elem) for j in range(self.W)]
+            ),
+        )
         return self.vop("add", t, hint, t=t, a=base, b=offs)
 
     def extract(self, v: Value, lane: int) -> str:
@@ -357,7 +437,7 @@ class Widener:
             return self.vop("mask_convert", dst, "m", f=src, t=dst, m=m)
         return self.per_lane("{0}", [Operand(m, src, I1)], dst, I1, "m")
 
-    def mask_operand(self, inst: Instruction, bits: int) -> Optional[Operand]:
+    def mask_operand(self, inst: Instruction, bits: int) -> Operand | None:
         """The instruction's lane mask (and the predicate of an if-converted
         block) converted to lanes of ``bits``; None = all lanes."""
         m = inst.mask
@@ -398,7 +478,9 @@ class Widener:
         for block in self.fn.blocks:
             for phi in self.live_phis(block):
                 if self.kind(phi) == "v":
-                    self.forms[phi] = Form(vec=self.new_vec(self.vtype(phi.type), phi.name or "phi"))
+                    self.forms[phi] = Form(
+                        vec=self.new_vec(self.vtype(phi.type), phi.name or "phi")
+                    )
                 else:
                     self.forms[phi] = Form(scalar=self.new_scalar(phi.type, phi.name or "phi"))
 
@@ -411,7 +493,7 @@ class Widener:
         self._targeted.add(block)
         self.stmt(f"goto {self.label(block)};")
 
-    def edge(self, pred: Block, succ: Block, nxt: Optional[Block]) -> None:
+    def edge(self, pred: Block, succ: Block, nxt: Block | None) -> None:
         self.edge_copies(pred, succ)
         if succ is not nxt:
             self.goto(succ)
@@ -452,7 +534,7 @@ class Widener:
                 if d != s:
                     self.stmt(f"{d} = {s};")
 
-    def terminator(self, block: Block, term: Instruction, nxt: Optional[Block]) -> None:
+    def terminator(self, block: Block, term: Instruction, nxt: Block | None) -> None:
         if isinstance(term, Br):
             self.edge(block, term.target, nxt)
         elif isinstance(term, CondBr):
@@ -551,8 +633,14 @@ class Widener:
         mask = self.mask_operand(inst, self.canon.bits) if traps else None
         if mask is not None:
             # a uniform division under a mask runs only when some lane is active
-            self.emit(VOp("$if_any", name, None, {"mt": mask.type, "m": mask.text,
-                                                  "expr": expr, "zero": literal(0, inst.type)}))
+            self.emit(
+                VOp(
+                    "$if_any",
+                    name,
+                    None,
+                    {"mt": mask.type, "m": mask.text, "expr": expr, "zero": literal(0, inst.type)},
+                )
+            )
             return
         self.stmt(f"{name} = {expr};")
 
@@ -566,8 +654,9 @@ class Widener:
             name = {"and": "mask_and", "or": "mask_or", "xor": "mask_xor"}.get(inst.op)
             if name is None:
                 self.internal(f"no widening for '{inst.op}' on booleans")
-            return self.set_vec(inst, self.vop(name, self.canon, hint, mt=self.canon,
-                                               a=self.vec(a), b=self.vec(b)))
+            return self.set_vec(
+                inst, self.vop(name, self.canon, hint, mt=self.canon, a=self.vec(a), b=self.vec(b))
+            )
         t = self.vtype(inst.type)
         va = self.vec(a)
         vb = self.vec_as(b, inst.type)
@@ -577,8 +666,9 @@ class Widener:
         if mask is not None:
             # integer division traps: inactive lanes must not divide
             return self.set_vec(inst, self.per_lane(code, inputs, t, inst.type, hint, mask))
-        self.set_vec(inst, self.op_or_lanes(inst.op, t, code, inputs, inst.type, hint,
-                                            t=t, a=va, b=vb))
+        self.set_vec(
+            inst, self.op_or_lanes(inst.op, t, code, inputs, inst.type, hint, t=t, a=va, b=vb)
+        )
 
     def vec_as(self, v: Value, t: Type) -> str:
         """v's vector converted to integer type t (shift counts)."""
@@ -589,13 +679,26 @@ class Widener:
     def unop(self, inst: UnOp) -> None:
         a = inst.operands[0]
         if inst.type == I1:
-            return self.set_vec(inst, self.vop("mask_not", self.canon, inst.name or "not",
-                                               mt=self.canon, a=self.vec(a)))
+            return self.set_vec(
+                inst,
+                self.vop("mask_not", self.canon, inst.name or "not", mt=self.canon, a=self.vec(a)),
+            )
         t = self.vtype(inst.type)
         va = self.vec(a)
         code = scalar_expr(inst, ["{0}"])
-        self.set_vec(inst, self.op_or_lanes(inst.op, t, code, [Operand(va, t, inst.type)],
-                                            inst.type, inst.name or inst.op, t=t, a=va))
+        self.set_vec(
+            inst,
+            self.op_or_lanes(
+                inst.op,
+                t,
+                code,
+                [Operand(va, t, inst.type)],
+                inst.type,
+                inst.name or inst.op,
+                t=t,
+                a=va,
+            ),
+        )
 
     def cmp(self, inst: Cmp) -> None:
         a, b = inst.operands
@@ -605,15 +708,16 @@ class Widener:
             if inst.pred == "ne":
                 return self.set_vec(inst, x)
             if inst.pred == "eq":
-                return self.set_vec(inst, self.vop("mask_not", self.canon, hint, mt=self.canon, a=x))
+                return self.set_vec(
+                    inst, self.vop("mask_not", self.canon, hint, mt=self.canon, a=x)
+                )
             self.internal("no widening for an ordered compare of booleans")
         t = self.vtype(a.type)
         mt = self.mask_type(t.bits)
         va, vb = self.vec(a), self.vec(b)
         code = scalar_expr(inst, ["{0}", "{1}"])
         inputs = [Operand(va, t, a.type), Operand(vb, t, b.type)]
-        m = self.op_or_lanes(f"cmp_{inst.pred}", mt, code, inputs, I1, hint,
-                             t=t, a=va, b=vb, mt=mt)
+        m = self.op_or_lanes(f"cmp_{inst.pred}", mt, code, inputs, I1, hint, t=t, a=va, b=vb, mt=mt)
         self.set_vec(inst, self.mask_to(m, mt, self.canon))
 
     def convert(self, src: Type, dst: Type, v: str, hint: str) -> str:
@@ -622,8 +726,7 @@ class Widener:
             return v
 
         code = cast_expr(src, dst, "{0}")
-        return self.op_or_lanes("convert", t, code, [Operand(v, f, src)], dst, hint,
-                                f=f, t=t, a=v)
+        return self.op_or_lanes("convert", t, code, [Operand(v, f, src)], dst, hint, f=f, t=t, a=v)
 
     def cast(self, inst: Cast) -> None:
         a = inst.operands[0]
@@ -638,15 +741,36 @@ class Widener:
             t = self.vtype(dst)
             mt = self.mask_type(t.bits)
             m = self.mask_to(self.vec(a), self.canon, mt)
-            return self.set_vec(inst, self.vop("select", t, hint, t=t, m=m, mt=mt,
-                                               a=self.const_vec(t, 1), b=self.const_vec(t, 0)))
+            return self.set_vec(
+                inst,
+                self.vop(
+                    "select",
+                    t,
+                    hint,
+                    t=t,
+                    m=m,
+                    mt=mt,
+                    a=self.const_vec(t, 1),
+                    b=self.const_vec(t, 0),
+                ),
+            )
         if dst == I1:
             t = self.vtype(src)
             mt = self.mask_type(t.bits)
             zero = self.const_vec(t, 0)
             va = self.vec(a)
-            m = self.op_or_lanes("cmp_ne", mt, "({0} != 0)", [Operand(va, t, src)], I1,
-                                 hint, t=t, a=va, b=zero, mt=mt)
+            m = self.op_or_lanes(
+                "cmp_ne",
+                mt,
+                "({0} != 0)",
+                [Operand(va, t, src)],
+                I1,
+                hint,
+                t=t,
+                a=va,
+                b=zero,
+                mt=mt,
+            )
             return self.set_vec(inst, self.mask_to(m, mt, self.canon))
         s2 = U64 if isinstance(src, PtrType) else src
         d2 = U64 if isinstance(dst, PtrType) else dst
@@ -690,16 +814,25 @@ class Widener:
             iv = self.convert(index.type, U64, iv, "idx")
         if size != 1:
             if size & (size - 1) == 0 and self.target.has("shl", t=at):
-                iv = self.vop("shl", at, "off", t=at, a=iv,
-                              b=self.const_vec(at, size.bit_length() - 1))
+                iv = self.vop(
+                    "shl", at, "off", t=at, a=iv, b=self.const_vec(at, size.bit_length() - 1)
+                )
             else:
                 k = self.const_vec(at, size)
-                iv = self.op_or_lanes("mul", at, "(uint64_t)({0} * {1})",
-                                      [Operand(iv, at, U64), Operand(k, at, U64)], U64,
-                                      "off", t=at, a=iv, b=k)
+                iv = self.op_or_lanes(
+                    "mul",
+                    at,
+                    "(uint64_t)({0} * {1})",
+                    [Operand(iv, at, U64), Operand(k, at, U64)],
+                    U64,
+                    "off",
+                    t=at,
+                    a=iv,
+                    b=k,
+                )
         return self.vop("add", at, hint, t=at, a=base, b=iv)
 
-    def base_index(self, ptr: Value) -> Optional[tuple[str, Value, int]]:
+    def base_index(self, ptr: Value) -> tuple[str, Value, int] | None:
         """(uniform base, varying integer index, element size) of ``gep base, idx``
         when a gather can take the index as it is (analysis.memory.indexed_address)."""
         found = indexed_address(ptr, self.div)
@@ -727,8 +860,10 @@ class Widener:
         if elem == I1 or not (elem.is_int() or elem.is_float() or elem.is_ptr()):
             if self.kind(ptr) == "u" and inst.mask is None:
                 return self.scalar_inst(inst)
-            self.fail(f"reading a whole {_what(elem)} at an address, or under a condition, "
-                      "that differs between lanes is not vectorized")
+            self.fail(
+                f"reading a whole {_what(elem)} at an address, or under a condition, "
+                "that differs between lanes is not vectorized"
+            )
         kind = self.access_kind(inst, ptr, elem)
         # a uniform access needs no vector of its type: test the canonical mask
         bits = self.canon.bits if kind == "uniform" else self.vtype(elem).bits
@@ -740,9 +875,19 @@ class Widener:
                 return self.scalar_inst(inst)
             # one address for all lanes: read it once if any lane is active
             name = self.new_scalar(elem, hint)
-            self.emit(VOp("$if_any", name, None, {"mt": mask.type, "m": mask.text,
-                                                  "expr": f"(*{self.scalar(ptr)})",
-                                                  "zero": literal(0, elem)}))
+            self.emit(
+                VOp(
+                    "$if_any",
+                    name,
+                    None,
+                    {
+                        "mt": mask.type,
+                        "m": mask.text,
+                        "expr": f"(*{self.scalar(ptr)})",
+                        "zero": literal(0, elem),
+                    },
+                )
+            )
             self.forms[inst] = Form(scalar=name)
             return
         t = self.vtype(elem)
@@ -753,28 +898,61 @@ class Widener:
             if mask is None:
                 return self.set_vec(inst, self.vop("load", t, hint, t=t, p=p))
             if self.target.has("masked_load", t=t, mt=mask.type):
-                return self.set_vec(inst, self.vop("masked_load", t, hint, t=t, p=p,
-                                                   m=mask.text, mt=mask.type))
+                return self.set_vec(
+                    inst, self.vop("masked_load", t, hint, t=t, p=p, m=mask.text, mt=mask.type)
+                )
         bi = self.base_index(ptr) if kind == "gather" else None
         if bi is not None:
             base, index, size = bi
             it = self.vtype(index.type)
             if mask is None and self.target.has("gather_base", t=t, it=it):
-                return self.set_vec(inst, self.vop("gather_base", t, hint, t=t, base=base,
-                                                   idx=self.vec(index), it=it, scale=size))
-            if mask is not None and self.target.has("masked_gather_base", t=t, it=it,
-                                                    mt=mask.type):
-                return self.set_vec(inst, self.vop(
-                    "masked_gather_base", t, hint, t=t, base=base, idx=self.vec(index), it=it,
-                    scale=size, m=mask.text, mt=mask.type))
+                return self.set_vec(
+                    inst,
+                    self.vop(
+                        "gather_base",
+                        t,
+                        hint,
+                        t=t,
+                        base=base,
+                        idx=self.vec(index),
+                        it=it,
+                        scale=size,
+                    ),
+                )
+            if mask is not None and self.target.has("masked_gather_base", t=t, it=it, mt=mask.type):
+                return self.set_vec(
+                    inst,
+                    self.vop(
+                        "masked_gather_base",
+                        t,
+                        hint,
+                        t=t,
+                        base=base,
+                        idx=self.vec(index),
+                        it=it,
+                        scale=size,
+                        m=mask.text,
+                        mt=mask.type,
+                    ),
+                )
         at = self.target.vtype(U64, self.W)
         if kind in ("gather", "strided") and at is not None:
             if mask is None and self.target.has("gather", t=t, at=at):
                 return self.set_vec(inst, self.vop("gather", t, hint, t=t, a=self.vec(ptr), at=at))
             if mask is not None and self.target.has("masked_gather", t=t, at=at, mt=mask.type):
-                return self.set_vec(inst, self.vop("masked_gather", t, hint, t=t,
-                                                   a=self.vec(ptr), at=at, m=mask.text,
-                                                   mt=mask.type))
+                return self.set_vec(
+                    inst,
+                    self.vop(
+                        "masked_gather",
+                        t,
+                        hint,
+                        t=t,
+                        a=self.vec(ptr),
+                        at=at,
+                        m=mask.text,
+                        mt=mask.type,
+                    ),
+                )
         code, *operands = self.lane_address(ptr, elem, kind)
         self.set_vec(inst, self.per_lane(f"(*{code})", operands, t, elem, hint, mask))
 
@@ -802,7 +980,7 @@ class Widener:
         (record_access).  Values only the IR reads get no code (their C
         variables would be set but never read)."""
         if isinstance(inst, Cmp) and self.is_scalar(inst) and decided_comparison(inst):
-            return []   # written as its value (cexpr)
+            return []  # written as its value (cexpr)
         reads_mask = _reads_mask(inst) and self.exact_math(inst) is None
         used = operands_and_mask(inst) if reads_mask else list(inst.operands)
         group = self.records.group_of(inst) if self.records is not None else None
@@ -811,12 +989,12 @@ class Widener:
         address = 0 if isinstance(inst, Load) else 1
         return [v for i, v in enumerate(used) if i != address] + [group.base]
 
-    def record_type(self, group: RecordGroup) -> Optional[TypeInfo]:
+    def record_type(self, group: RecordGroup) -> TypeInfo | None:
         """The vector type of the group's fields when the target can move its
         records (else None: the members keep their gathers and scatters)."""
         return record_vector_type(self.target, group, self.W, self.threads)
 
-    def record_access(self, inst: Instruction, value: Optional[Value]) -> bool:
+    def record_access(self, inst: Instruction, value: Value | None) -> bool:
         """A load (value None) or store of a record group: the group's loads
         run at its first member, its stores after its last store; members
         read and write the slot vectors in between.  False: not grouped."""
@@ -829,8 +1007,9 @@ class Widener:
             slots = [self.new_vec(t, f"rec{s}") for s in range(group.slots)]
             self._rec[group] = slots
             if group.needs_load:
-                self.vop("load_records", None, t=t, k=group.slots, p=self.scalar(group.base),
-                         outs=slots)
+                self.vop(
+                    "load_records", None, t=t, k=group.slots, p=self.scalar(group.base), outs=slots
+                )
                 for s in sorted(self.unread_slots(group)):
                     self.stmt(f"(void){slots[s]};  /* loaded with the record, not read */")
         slot = slots[group.slot_of(inst)]
@@ -842,8 +1021,7 @@ class Widener:
             return True
         self.stmt(f"{slot} = {self.vec(value)};")
         if inst is group.last_store:
-            self.vop("store_records", None, t=t, k=group.slots, p=self.scalar(group.base),
-                     vs=slots)
+            self.vop("store_records", None, t=t, k=group.slots, p=self.scalar(group.base), vs=slots)
         return True
 
     def unread_slots(self, group: RecordGroup) -> set[int]:
@@ -854,7 +1032,7 @@ class Widener:
         read = {s for i, s in group.members if isinstance(i, Load) and i in self.live}
         return set(range(group.slots)) - read
 
-    def scatter_base(self, ptr: Value, t: TypeInfo, vv: str, mask: Optional[Operand]) -> bool:
+    def scatter_base(self, ptr: Value, t: TypeInfo, vv: str, mask: Operand | None) -> bool:
         """A scatter to ``base[index]`` from the index itself (no 64-bit addresses)."""
         bi = self.base_index(ptr)
         if bi is None:
@@ -865,8 +1043,9 @@ class Widener:
         masking: dict[str, Any] = {} if mask is None else {"m": mask.text, "mt": mask.type}
         if not self.target.has(name, t=t, it=it, **masking):
             return False
-        self.vop(name, None, t=t, base=base, idx=self.vec(index), it=it, scale=size, v=vv,
-                 **masking)
+        self.vop(
+            name, None, t=t, base=base, idx=self.vec(index), it=it, scale=size, v=vv, **masking
+        )
         return True
 
     def lane_address(self, ptr: Value, elem: Type, kind: str) -> tuple[Any, ...]:
@@ -881,8 +1060,11 @@ class Widener:
         if bi is not None and self.target.vtype(U64, self.W) is None:
             # base[index] per lane: no vector of 64-bit addresses needed
             base, index, _ = bi
-            return ("({0} + {1})", Operand(base, None, ptr.type),
-                    Operand(self.vec(index), self.vtype(index.type), index.type))  # type: ignore[return-value]
+            return (
+                "({0} + {1})",
+                Operand(base, None, ptr.type),
+                Operand(self.vec(index), self.vtype(index.type), index.type),
+            )  # type: ignore[return-value]
         return "{0}", Operand(self.vec(ptr), self.vtype(U64), ptr.type)
 
     def store(self, inst: Store) -> None:
@@ -892,11 +1074,16 @@ class Widener:
             if self.kind(ptr) == "u" and self.kind(value) == "u" and inst.mask is None:
                 self.stmt(f"*{self.scalar(ptr)} = {self.scalar(value)};")
                 return
-            self.fail(f"writing a whole {_what(elem)} at an address, or under a condition, "
-                      "that differs between lanes is not vectorized")
+            self.fail(
+                f"writing a whole {_what(elem)} at an address, or under a condition, "
+                "that differs between lanes is not vectorized"
+            )
         kind = self.access_kind(inst, ptr, elem, store=True)
-        bits = self.canon.bits if kind == "uniform" and self.kind(value) == "u" \
+        bits = (
+            self.canon.bits
+            if kind == "uniform" and self.kind(value) == "u"
             else self.vtype(elem).bits
+        )
         mask = self.mask_operand(inst, bits)
         self.stats.access(inst, kind, mask is not None)
         if kind == "uniform" and mask is None:
@@ -906,9 +1093,18 @@ class Widener:
             return
         if kind == "uniform" and self.kind(value) == "u":
             # one value to one address: store it if any lane is active
-            self.emit(VOp("$if_any", None, None, {
-                "mt": mask.type, "m": mask.text,  # type: ignore[union-attr]
-                "stmt": f"*{self.scalar(ptr)} = {self.scalar(value)};"}))
+            self.emit(
+                VOp(
+                    "$if_any",
+                    None,
+                    None,
+                    {
+                        "mt": mask.type,
+                        "m": mask.text,  # type: ignore[union-attr]
+                        "stmt": f"*{self.scalar(ptr)} = {self.scalar(value)};",
+                    },
+                )
+            )
             return
         t = self.vtype(elem)
         if kind == "strided" and mask is None and self.record_access(inst, value):
@@ -930,8 +1126,16 @@ class Widener:
                 self.vop("scatter", None, t=t, a=self.vec(ptr), at=at, v=vv)
                 return
             if mask is not None and self.target.has("masked_scatter", t=t, at=at, mt=mask.type):
-                self.vop("masked_scatter", None, t=t, a=self.vec(ptr), at=at, v=vv,
-                         m=mask.text, mt=mask.type)
+                self.vop(
+                    "masked_scatter",
+                    None,
+                    t=t,
+                    a=self.vec(ptr),
+                    at=at,
+                    v=vv,
+                    m=mask.text,
+                    mt=mask.type,
+                )
                 return
         if kind == "uniform":
             code, operands = "{1}", [Operand(self.scalar(ptr), None, ptr.type)]
@@ -939,8 +1143,9 @@ class Widener:
             code, *operands = self.lane_address(ptr, elem, kind)
             code = code.replace("{1}", "{2}").replace("{0}", "{1}")
         # lane order: on colliding addresses the last active lane wins
-        self.per_lane(f"*{code} = {{0}};", [Operand(vv, t, elem), *operands], None, None, "st",
-                      mask)
+        self.per_lane(
+            f"*{code} = {{0}};", [Operand(vv, t, elem), *operands], None, None, "st", mask
+        )
 
     def horizontal(self, inst: Call) -> None:
         """``s2s.any(m)`` / ``s2s.all(m)`` over the active lanes (the call's mask)."""
@@ -953,8 +1158,9 @@ class Widener:
             m = self.vop("mask_and", self.canon, "m", mt=self.canon, a=m, b=active.text)
         name = self.new_scalar(inst.type, inst.name or "any")
         some, none = ("1", "0") if inst.callee == "s2s.any" else ("0", "1")
-        self.emit(VOp("$if_any", name, None, {"mt": self.canon, "m": m,
-                                              "expr": some, "zero": none}))
+        self.emit(
+            VOp("$if_any", name, None, {"mt": self.canon, "m": m, "expr": some, "zero": none})
+        )
         self.forms[inst] = Form(scalar=name)
 
     def alloca(self, inst: Alloca) -> None:
@@ -992,21 +1198,25 @@ class Widener:
         if inst.pure and self.kind(inst) != "v" and all(self.kind(a) != "v" for a in args):
             if helper is not None:
                 self.needs.add(("complex", inst.callee))
-            return self.scalar_inst(inst)   # a math call's mask only spares inactive lanes work
+            return self.scalar_inst(inst)  # a math call's mask only spares inactive lanes work
         for a in args:
             if not (a.type.is_int() or a.type.is_float() or a.type.is_ptr()):
-                self.fail(f"call of '{inst.callee}' with a {_what(a.type)} argument is not "
-                          "vectorized")
+                self.fail(
+                    f"call of '{inst.callee}' with a {_what(a.type)} argument is not vectorized"
+                )
         ret = inst.type
         t = self.vtype(ret) if ret.is_int() or ret.is_float() or ret.is_ptr() else None
         # the mask in lanes of the result: made where it is passed (a variant
         # converts it to its own lanes; a conversion nobody reads is dead code)
         mask_bits = t.bits if t is not None else self.canon.bits
-        base = inst.callee[:-1] if isinstance(ret, FloatType) and ret.bits == 32 \
-            and inst.callee.endswith("f") else inst.callee
+        base = (
+            inst.callee[:-1]
+            if isinstance(ret, FloatType) and ret.bits == 32 and inst.callee.endswith("f")
+            else inst.callee
+        )
         float_args = t is not None and t.is_float and all(a.type == ret for a in args)
         if t is not None and self.exact_math(inst) == base:
-            names = ["a", "b", "c"][:len(args)]
+            names = ["a", "b", "c"][: len(args)]
             kw = {n: self.vec(a) for n, a in zip(names, args)}
             self.stats.call("vector math", inst)
             return self.set_vec(inst, self.vop(base, t, hint, t=t, **kw))
@@ -1037,28 +1247,39 @@ class Widener:
             return
         self.set_vec(inst, self.per_lane(code, inputs, kept, ret, hint, mask))
 
-    def exact_math(self, inst: Instruction) -> Optional[str]:
+    def exact_math(self, inst: Instruction) -> str | None:
         """The target's template computing this pure math call exactly on
         every lane (``sqrt``, ``fabs`` ...: it needs no mask), else None."""
         if not isinstance(inst, Call) or not inst.pure or not isinstance(inst.type, FloatType):
             return None
-        base = inst.callee[:-1] if inst.type.bits == 32 and inst.callee.endswith("f") \
-            else inst.callee
+        base = (
+            inst.callee[:-1] if inst.type.bits == 32 and inst.callee.endswith("f") else inst.callee
+        )
         t = self.target.vtype(inst.type, self.W)
         if base not in EXACT_MATH or t is None or any(a.type != inst.type for a in inst.operands):
             return None
         return base if self.target.has(base, t=t) else None
 
-    def complex_pair(self, inst: Call, helper: ComplexCall, t: TypeInfo,
-                     mask: Optional[Operand]) -> bool:
+    def complex_pair(
+        self, inst: Call, helper: ComplexCall, t: TypeInfo, mask: Operand | None
+    ) -> bool:
         """Both parts of a complex operation (``inst`` and the call of the
         other part on the same operands) from one evaluation per lane, by the
         pair helper; False when the other part is not computed here."""
-        other = next((i for i in inst.block.instructions  # type: ignore[union-attr]
-                      if isinstance(i, Call) and i.callee == helper.sibling
-                      and i in self.live and i not in self.forms and i.mask is inst.mask
-                      and len(i.operands) == len(inst.operands)
-                      and all(a is b for a, b in zip(i.operands, inst.operands))), None)
+        other = next(
+            (
+                i
+                for i in inst.block.instructions  # type: ignore[union-attr]
+                if isinstance(i, Call)
+                and i.callee == helper.sibling
+                and i in self.live
+                and i not in self.forms
+                and i.mask is inst.mask
+                and len(i.operands) == len(inst.operands)
+                and all(a is b for a, b in zip(i.operands, inst.operands))
+            ),
+            None,
+        )
         if other is None:
             return False
         self.needs.add(("complex_pair", inst.callee))
@@ -1068,12 +1289,17 @@ class Widener:
             self.body.decls.append(f"{t.scalar} {parts[call]}[{self.W}]")
             if mask is not None:  # the inactive lanes' elements are loaded too
                 self.vop("store", None, t=t, p=parts[call], v=self.const_vec(t, 0.0))
-        re, im = (parts[inst], parts[other]) if helper.part == "re" else \
-            (parts[other], parts[inst])
+        re, im = (parts[inst], parts[other]) if helper.part == "re" else (parts[other], parts[inst])
         inputs = [self.lane_operand(a) for a in inst.operands]
         args = ", ".join("{%d}" % k for k in range(len(inputs)))
-        self.per_lane(f"{helper.pair_name}({args}, &{re}[s2s_j], &{im}[s2s_j]);", inputs,
-                      None, None, helper.base, mask)
+        self.per_lane(
+            f"{helper.pair_name}({args}, &{re}[s2s_j], &{im}[s2s_j]);",
+            inputs,
+            None,
+            None,
+            helper.base,
+            mask,
+        )
         for call, array in parts.items():
             self.set_vec(call, self.vop("load", t, call.name or "part", t=t, p=array))
         return True
@@ -1086,16 +1312,21 @@ class Widener:
         if inst.wants_variant and inst.callee in self.no_variant:
             return f"{inst.not_inlined}; {self.no_variant[inst.callee]}"
         if inst.callee in self.simd_functions:
-            return f"{inst.not_inlined or 'no vector variant'}; none of its vector variants " \
+            return (
+                f"{inst.not_inlined or 'no vector variant'}; none of its vector variants "
                 "fits this call"
+            )
         if inst.not_inlined:
             return inst.not_inlined
         if inst.pure:
-            return ("--math exact" if self.math != "vector"
-                    else f"no vector version on {self.target.name}")
+            return (
+                "--math exact"
+                if self.math != "vector"
+                else f"no vector version on {self.target.name}"
+            )
         return "no vector variant"
 
-    def math_args(self, args: list[Value], t: TypeInfo, mask: Optional[Operand]) -> list[str]:
+    def math_args(self, args: list[Value], t: TypeInfo, mask: Operand | None) -> list[str]:
         """A math call's vector arguments, 1.0 on the lanes its mask leaves out:
         what those lanes hold (0/0, a negative, an infinity) would send the
         vector math library down its slow path for special inputs."""
@@ -1103,10 +1334,12 @@ class Widener:
         if mask is None:
             return vectors
         one = self.const_vec(t, 1.0)
-        return [self.vop("select", t, "arg", t=t, m=mask.text, a=v, b=one, mt=mask.type)
-                for v in vectors]
+        return [
+            self.vop("select", t, "arg", t=t, m=mask.text, a=v, b=one, mt=mask.type)
+            for v in vectors
+        ]
 
-    def vector_variant(self, inst: Call, t: Optional[TypeInfo], hint: str) -> bool:
+    def vector_variant(self, inst: Call, t: TypeInfo | None, hint: str) -> bool:
         """Call the declare simd variant whose lanes are W, whose mask matches
         (masked under a mask) and whose parameter kinds fit the arguments'
         shapes (the ABI's caller rules), of the best ISA the target may call
@@ -1115,15 +1348,21 @@ class Widener:
         if entry is None:
             return False
         sig, variants = entry
-        mask = inst.mask is not None and not (isinstance(inst.mask, Constant)
-                                              and int(inst.mask.value) & 1)
+        mask = inst.mask is not None and not (
+            isinstance(inst.mask, Constant) and int(inst.mask.value) & 1
+        )
         rank = {letter: n for n, letter in enumerate(self.target.vfabi_calls)}
         own_mask = ISAS[self.target.vfabi_isa].mask
-        for v in sorted((v for v in variants if v.isa.letter in rank),
-                        key=lambda v: rank[v.isa.letter]):
-            if v.vlen != self.W or v.masked != mask or (mask and v.isa.mask != own_mask) \
-                    or not all(self.fits(a, k) for a, k in zip(inst.operands, v.params)) \
-                    or not self.same_registers(inst, t, v):
+        for v in sorted(
+            (v for v in variants if v.isa.letter in rank), key=lambda v: rank[v.isa.letter]
+        ):
+            if (
+                v.vlen != self.W
+                or v.masked != mask
+                or (mask and v.isa.mask != own_mask)
+                or not all(self.fits(a, k) for a, k in zip(inst.operands, v.params))
+                or not self.same_registers(inst, t, v)
+            ):
                 continue
             proto = prototype(sig, v)
             if proto is None:
@@ -1145,11 +1384,12 @@ class Widener:
             return True
         return False
 
-    def same_registers(self, inst: Call, t: Optional[TypeInfo], v: Any) -> bool:
+    def same_registers(self, inst: Call, t: TypeInfo | None, v: Any) -> bool:
         """Does the variant take each vector argument (and give its result)
         in one register of the size the loop keeps that vector in?"""
-        values = [(a.type, self.vtype(a.type)) for a, k in zip(inst.operands, v.params)
-                  if k.kind == "v"]
+        values = [
+            (a.type, self.vtype(a.type)) for a, k in zip(inst.operands, v.params) if k.kind == "v"
+        ]
         if t is not None:
             values.append((inst.type, t))
         for ir_type, vt in values:
@@ -1195,11 +1435,13 @@ def _reads_mask(inst: Instruction) -> bool:
     integer divisions (nor trap).  Other operations run on every lane, and
     a uniform branch's mask is the predicated IR's, not the C code's."""
     return isinstance(inst, (Load, Store, Call)) or (
-        isinstance(inst, BinOp) and inst.op in ("div", "rem") and inst.type.is_int())
+        isinstance(inst, BinOp) and inst.op in ("div", "rem") and inst.type.is_int()
+    )
 
 
-def record_vector_type(target: Target, group: RecordGroup, width: int,
-                       threads: bool) -> Optional[TypeInfo]:
+def record_vector_type(
+    target: Target, group: RecordGroup, width: int, threads: bool
+) -> TypeInfo | None:
     """The vector type of ``group``'s fields at ``width`` lanes when the
     target's macros move its records (``Target.has``), else None."""
     t = target.vtype(group.elem, width)
@@ -1226,6 +1468,7 @@ def _what(t: Type) -> str:
 
 def _ir_of(t: TypeInfo) -> Type:
     from ..ir.types import SCALAR_TYPES
+
     if t.is_mask:
         return IntType(t.bits)
     return SCALAR_TYPES[t.elem]

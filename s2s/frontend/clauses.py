@@ -32,22 +32,32 @@ The variables each clause names (``ClauseSet.variables``) and the tokens of
 clause expressions (``ClauseSet.expressions``) are kept with their locations:
 ``pragmas`` checks that they are declared where the pragma is.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional, Union
 
 from s2s.diagnostics import Location, Unsupported, UserError
 
 from ..ir.clauses import REDUCTION_OPS, Aligned, ClauseSet, Linear, Reduction, Token, VarRef
 
-Lookup = Callable[[str], Optional[str]]
+Lookup = Callable[[str], str | None]
 """Macro name -> replacement text (None when not an object-like macro)."""
 
 # Clauses of the simd part of a loop directive / of declare simd.
 _LOOP_SIMD = {
-    "simdlen", "safelen", "linear", "aligned", "reduction", "private",
-    "lastprivate", "collapse", "if", "nontemporal", "order",
+    "simdlen",
+    "safelen",
+    "linear",
+    "aligned",
+    "reduction",
+    "private",
+    "lastprivate",
+    "collapse",
+    "if",
+    "nontemporal",
+    "order",
 }
 _DECLARE_SIMD = {"simdlen", "linear", "aligned", "uniform", "inbranch", "notinbranch"}
 # Loop clauses that also apply to the worksharing loop: parsed and kept verbatim.
@@ -59,23 +69,19 @@ _KNOWN = _LOOP_SIMD | _DECLARE_SIMD | _WS_PARALLEL
 _DATA_SHARING = ("private", "lastprivate", "linear", "reduction", "uniform")
 _LINEAR_MODIFIERS = ("ref", "val", "uval")
 _LIST_CLAUSES = {
-    "private", "lastprivate", "linear", "aligned", "reduction", "nontemporal", "uniform",
+    "private",
+    "lastprivate",
+    "linear",
+    "aligned",
+    "reduction",
+    "nontemporal",
+    "uniform",
 }
 # Every clause name of OpenMP 4.5 to 5.2: one s2svec does not take on a
 # directive leaves the loop scalar; any other name is a syntax error.
-OPENMP_CLAUSES = frozenset("""
-    absent acq_rel acquire adjust_args affinity align aligned allocate allocator append_args
-    at atomic_default_mem_order bind capture collapse compare contains copyin copyprivate
-    default defaultmap depend destroy detach device device_type dist_schedule doacross
-    dynamic_allocators enter exclusive fail filter final firstprivate from full grainsize
-    has_device_addr hint holds if in_reduction inbranch inclusive indirect init
-    is_device_ptr lastprivate linear link map match memory_order mergeable message nocontext
-    nogroup nontemporal notinbranch novariants nowait num_tasks num_teams num_threads order
-    ordered partial priority private proc_bind read reduction relaxed release
-    reverse_offload safelen schedule seq_cst severity shared simd simdlen sizes
-    task_reduction thread_limit threads to unified_address unified_shared_memory uniform
-    untied update use use_device_addr use_device_ptr uses_allocators weak when write
-""".split())
+OPENMP_CLAUSES = frozenset(
+    ["absent", "acq_rel", "acquire", "adjust_args", "affinity", "align", "aligned", "allocate", "allocator", "append_args", "at", "atomic_default_mem_order", "bind", "capture", "collapse", "compare", "contains", "copyin", "copyprivate", "default", "defaultmap", "depend", "destroy", "detach", "device", "device_type", "dist_schedule", "doacross", "dynamic_allocators", "enter", "exclusive", "fail", "filter", "final", "firstprivate", "from", "full", "grainsize", "has_device_addr", "hint", "holds", "if", "in_reduction", "inbranch", "inclusive", "indirect", "init", "is_device_ptr", "lastprivate", "linear", "link", "map", "match", "memory_order", "mergeable", "message", "nocontext", "nogroup", "nontemporal", "notinbranch", "novariants", "nowait", "num_tasks", "num_teams", "num_threads", "order", "ordered", "partial", "priority", "private", "proc_bind", "read", "reduction", "relaxed", "release", "reverse_offload", "safelen", "schedule", "seq_cst", "severity", "shared", "simd", "simdlen", "sizes", "task_reduction", "thread_limit", "threads", "to", "unified_address", "unified_shared_memory", "uniform", "untied", "update", "use", "use_device_addr", "use_device_ptr", "uses_allocators", "weak", "when", "write"]
+)
 MAX_LANES = 64
 """The most lanes any target's widest vector has (512 bits of 8-bit elements)."""
 
@@ -168,9 +174,7 @@ def _number_end(chars: list[tuple[str, int, int]], i: int) -> int:
     j = i + 1
     while j < len(chars):
         c = chars[j][0]
-        if c.isalnum() or c in "._":
-            j += 1
-        elif c in "+-" and chars[j - 1][0] in "eEpP":
+        if c.isalnum() or c in "._" or (c in "+-" and chars[j - 1][0] in "eEpP"):
             j += 1
         else:
             break
@@ -185,11 +189,12 @@ def join_tokens(tokens: list[Token]) -> str:
 # --------------------------------------------------------------------------
 # Integer constant expressions
 
+
 class _NotConstant(Exception):
     pass
 
 
-def evaluate_constant(tokens: list[Token], lookup: Lookup) -> Optional[int]:
+def evaluate_constant(tokens: list[Token], lookup: Lookup) -> int | None:
     """The value of an integer constant expression, None if it is not one."""
     try:
         expanded = _expand(tokens, lookup, frozenset())
@@ -214,8 +219,16 @@ def _expand(tokens: list[Token], lookup: Lookup, active: frozenset[str]) -> list
 
 
 _BINARY = {
-    "*": 10, "/": 10, "%": 10, "+": 9, "-": 9, "<<": 8, ">>": 8,
-    "&": 5, "^": 4, "|": 3,
+    "*": 10,
+    "/": 10,
+    "%": 10,
+    "+": 9,
+    "-": 9,
+    "<<": 8,
+    ">>": 8,
+    "&": 5,
+    "^": 4,
+    "|": 3,
 }
 
 
@@ -253,9 +266,14 @@ def _apply(op: str, a: int, b: int) -> int:
     if op in ("<<", ">>") and (b < 0 or b > 64):
         raise _NotConstant()
     funcs: dict[str, Callable[[int, int], int]] = {
-        "*": lambda x, y: x * y, "+": lambda x, y: x + y, "-": lambda x, y: x - y,
-        "<<": lambda x, y: x << y, ">>": lambda x, y: x >> y,
-        "&": lambda x, y: x & y, "^": lambda x, y: x ^ y, "|": lambda x, y: x | y,
+        "*": lambda x, y: x * y,
+        "+": lambda x, y: x + y,
+        "-": lambda x, y: x - y,
+        "<<": lambda x, y: x << y,
+        ">>": lambda x, y: x >> y,
+        "&": lambda x, y: x & y,
+        "^": lambda x, y: x ^ y,
+        "|": lambda x, y: x | y,
     }
     return funcs[op](a, b)
 
@@ -296,7 +314,8 @@ def _is_power_of_two(value: int) -> bool:
 # --------------------------------------------------------------------------
 # The pragma parser
 
-def parse_pragma(tokens: list[Token], location: Location, lookup: Lookup) -> Optional[ClauseSet]:
+
+def parse_pragma(tokens: list[Token], location: Location, lookup: Lookup) -> ClauseSet | None:
     """Parse the tokens after ``#pragma omp``; None for non-SIMD directives."""
     directive, count = _match_directive(tokens)
     if directive is None:
@@ -308,13 +327,9 @@ def parse_pragma(tokens: list[Token], location: Location, lookup: Lookup) -> Opt
 
 # Words of OpenMP directive names (4.5 to 5.2), for naming the directives
 # s2svec does not handle (``target teams distribute parallel for simd``).
-_DIRECTIVE_WORDS = frozenset("""
-    allocate allocators assume assumes atomic barrier begin cancel cancellation critical
-    data declare depobj dispatch distribute do end enter error exit flush for interop loop
-    masked master metadirective nothing ordered parallel point requires scan scope section
-    sections simd single target task taskgroup taskloop taskwait taskyield teams
-    threadprivate tile unroll update variant workshare
-""".split())
+_DIRECTIVE_WORDS = frozenset(
+    ["allocate", "allocators", "assume", "assumes", "atomic", "barrier", "begin", "cancel", "cancellation", "critical", "data", "declare", "depobj", "dispatch", "distribute", "do", "end", "enter", "error", "exit", "flush", "for", "interop", "loop", "masked", "master", "metadirective", "nothing", "ordered", "parallel", "point", "requires", "scan", "scope", "section", "sections", "simd", "single", "target", "task", "taskgroup", "taskloop", "taskwait", "taskyield", "teams", "threadprivate", "tile", "unroll", "update", "variant", "workshare"]
+)
 
 
 def directive_words(tokens: list[Token]) -> list[str]:
@@ -327,8 +342,7 @@ def directive_words(tokens: list[Token]) -> list[str]:
     for k, tok in enumerate(tokens):
         if tok.text not in _DIRECTIVE_WORDS:
             break
-        if k + 1 < len(tokens) and tokens[k + 1].text == "(" and words and \
-                words[-1] != "declare":
+        if k + 1 < len(tokens) and tokens[k + 1].text == "(" and words and words[-1] != "declare":
             break
         words.append(tok.text)
     return words
@@ -343,7 +357,7 @@ def is_simd_loop_construct(words: list[str]) -> bool:
     return "simd" in words or "loop" in words
 
 
-def _match_directive(tokens: list[Token]) -> tuple[Optional[str], int]:
+def _match_directive(tokens: list[Token]) -> tuple[str | None, int]:
     for name in ("parallel for simd", "for simd", "declare simd", "simd"):
         words = name.split()
         if [t.text for t in tokens[: len(words)]] == words:
@@ -357,7 +371,7 @@ class _Clause:
 
     name: str
     location: Location
-    args: Optional[list[Token]]
+    args: list[Token] | None
     """None when the clause has no parenthesised argument."""
     tokens: list[Token]
     """All of the clause's tokens, to keep it verbatim."""
@@ -420,7 +434,7 @@ def _split_top(tokens: list[Token], sep: str) -> list[list[Token]]:
     return parts
 
 
-def _split_colon(tokens: list[Token]) -> tuple[list[Token], Optional[list[Token]]]:
+def _split_colon(tokens: list[Token]) -> tuple[list[Token], list[Token] | None]:
     """``a : b`` -> (a, b) at the first top-level colon; (tokens, None) without one."""
     parts = _split_top(tokens, ":")
     if len(parts) == 1:
@@ -486,8 +500,9 @@ class _ClauseParser:
         elif directive == "parallel for simd":
             allowed |= _WS_PARALLEL
         if name not in allowed:
-            self.unsupported(clause, f"'{name}' clause is not supported on "
-                                     f"'#pragma omp {directive}'")
+            self.unsupported(
+                clause, f"'{name}' clause is not supported on '#pragma omp {directive}'"
+            )
             return False
         if name in ("simdlen", "safelen", "collapse", "order") and name in self.seen:
             raise clause.error(f"'{name}' clause appears more than once")
@@ -552,9 +567,13 @@ class _ClauseParser:
         if not _is_power_of_two(lanes):
             raise clause.error(f"'simdlen' argument must be a power of two, not {lanes}")
         if lanes > MAX_LANES:
-            self.result.notes.append(Unsupported(
-                f"'simdlen({lanes})' is more lanes than any target's vectors hold (at most "
-                f"{MAX_LANES}); each target uses its widest vector instead", clause.location))
+            self.result.notes.append(
+                Unsupported(
+                    f"'simdlen({lanes})' is more lanes than any target's vectors hold (at most "
+                    f"{MAX_LANES}); each target uses its widest vector instead",
+                    clause.location,
+                )
+            )
         self.result.simdlen = lanes
 
     def _clause_safelen(self, clause: _Clause) -> None:
@@ -610,7 +629,7 @@ class _ClauseParser:
     def _clause_linear(self, clause: _Clause) -> None:
         head, rest = _split_colon(self._args(clause))
         modifier, names = self._linear_head(clause, head)
-        step: Union[int, str] = 1
+        step: int | str = 1
         if rest is not None:
             new_modifier, step = self._linear_tail(clause, rest)
             if new_modifier and modifier:
@@ -619,8 +638,10 @@ class _ClauseParser:
         if modifier == "val" and self.result.directive != "declare simd":
             modifier = ""  # the default for loops (OpenMP 5.2)
         if modifier and self.result.directive != "declare simd":
-            self.unsupported(clause, f"linear modifier '{modifier}' is only supported on "
-                                     "'#pragma omp declare simd'")
+            self.unsupported(
+                clause,
+                f"linear modifier '{modifier}' is only supported on '#pragma omp declare simd'",
+            )
         for var in names:
             self._share(clause, var)
             lin = Linear(var, step, modifier)
@@ -635,12 +656,13 @@ class _ClauseParser:
             return head[0].text, self._names(clause, head[2:-1])
         return "", self._names(clause, head)
 
-    def _linear_tail(self, clause: _Clause, rest: list[Token]) -> tuple[str, Union[int, str]]:
+    def _linear_tail(self, clause: _Clause, rest: list[Token]) -> tuple[str, int | str]:
         """After the colon: a step (4.5) or 5.2 modifiers ``val``, ``step(s)``."""
         items = _split_top(rest, ",")
         first = [t.text for t in items[0]]
         is_modifier_form = (
-            len(items) > 1 or first[:2] == ["step", "("]
+            len(items) > 1
+            or first[:2] == ["step", "("]
             or (len(first) == 1 and first[0] in _LINEAR_MODIFIERS)
         )
         if not is_modifier_form:
@@ -656,7 +678,7 @@ class _ClauseParser:
                 raise clause.error(f"malformed 'linear' clause near '{join_tokens(item)}'")
         return modifier, 1 if step is None else step
 
-    def _linear_step(self, clause: _Clause, tokens: list[Token]) -> Union[int, str]:
+    def _linear_step(self, clause: _Clause, tokens: list[Token]) -> int | str:
         if not tokens:
             raise clause.error("empty linear step")
         value = evaluate_constant(tokens, self.lookup)
@@ -702,8 +724,10 @@ class _ClauseParser:
             modifier == "parallel" and self.result.directive != "parallel for simd"
         ):
             # Another construct's condition (target, teams, task...).
-            self.unsupported(clause, f"'if({modifier}: ...)' is not supported on "
-                                     f"'#pragma omp {self.result.directive}'")
+            self.unsupported(
+                clause,
+                f"'if({modifier}: ...)' is not supported on '#pragma omp {self.result.directive}'",
+            )
             return
         self.result.expressions.append(("if", args))
         # One 'if' per directive name; an unmodified 'if' covers all of them.
@@ -739,7 +763,7 @@ class _ClauseParser:
 
 def parse_pragma_line(
     text: str, location: Location, lookup: Lookup = lambda name: None
-) -> Optional[ClauseSet]:
+) -> ClauseSet | None:
     """Parse a whole ``#pragma omp ...`` line starting at ``location``.
 
     None when the line is not an OpenMP SIMD directive.

@@ -18,17 +18,18 @@ the function (s2s.frontend.linkage), and s2svec writes them into the file:
     none              static in a header, and the file       none (no code here can call
                         never names it                         them)
 """
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 import clang.cindex as ci
 
-from ..vfabi import FAMILIES, NoVariants, Variant, param_kinds, variants
 from ..diagnostics import Location, Unsupported
 from ..ir.types import Type, VoidType
+from ..vfabi import FAMILIES, NoVariants, Variant, param_kinds, variants
 from .linkage import is_emitted
 from .lower_types import TypeMapper
 
@@ -40,39 +41,42 @@ class SimdFunction:
     name: str
     location: Location
     """The first pragma."""
-    ret: Optional[Type]
+    ret: Type | None
     """None for void."""
     params: list[Type]
     param_names: list[str]
     variants: list[Variant] = field(default_factory=list)
     """For every family (x86 and AArch64), in gcc's order, no repeats."""
-    definition: Optional[ci.Cursor] = None
+    definition: ci.Cursor | None = None
     """The definition the variants are made from, when they are s2svec's."""
     home: str = "elsewhere"
     """Where the variants are defined (see the module docstring)."""
     pragmas: list[Any] = field(default_factory=list)
-    problem: Optional[Unsupported] = None
+    problem: Unsupported | None = None
     """Why the function gets no variants (the warning)."""
 
     def for_isa(self, letter: str) -> list[Variant]:
         return [v for v in self.variants if v.isa.letter == letter]
 
 
-def signature(cursor: ci.Cursor, types: TypeMapper, loc: Location
-              ) -> tuple[Optional[Type], list[Type], list[str]]:
+def signature(
+    cursor: ci.Cursor, types: TypeMapper, loc: Location
+) -> tuple[Type | None, list[Type], list[str]]:
     """IR types of the return value and the parameters (Unsupported when
     one has no IR type)."""
     rt = cursor.type.get_result()
     ret = None if rt.get_canonical().kind == ci.TypeKind.VOID else types.map(rt, loc)
     params = [p for p in cursor.get_children() if p.kind == CK.PARM_DECL]
     if cursor.type.kind == ci.TypeKind.FUNCTIONNOPROTO or cursor.type.is_function_variadic():
-        raise Unsupported("a function without a prototype or with '...' has no vector "
-                          "variants", loc)
+        raise Unsupported(
+            "a function without a prototype or with '...' has no vector variants", loc
+        )
     return ret, [types.map(p.type, loc) for p in params], [p.spelling for p in params]
 
 
-def collect(pragmas: list[Any], main_text: bytes, plain_char_signed: bool = True
-            ) -> dict[str, SimdFunction]:
+def collect(
+    pragmas: list[Any], main_text: bytes, plain_char_signed: bool = True
+) -> dict[str, SimdFunction]:
     """The declare simd functions of the file by name (pragmas in source
     order; ``main_text``: the file's bytes)."""
     out: dict[str, SimdFunction] = {}
@@ -113,8 +117,9 @@ def _add_variants(fn: SimdFunction, pragma: Any) -> None:
         kinds = param_kinds(fn.param_names, fn.params, clauses)
         seen = {v.mangled for v in fn.variants}
         for family in FAMILIES:
-            for v in variants(fn.name, fn.ret, fn.params, kinds, clauses.simdlen,
-                              clauses.inbranch, family):
+            for v in variants(
+                fn.name, fn.ret, fn.params, kinds, clauses.simdlen, clauses.inbranch, family
+            ):
                 if v.mangled not in seen:
                     seen.add(v.mangled)
                     fn.variants.append(v)
@@ -122,8 +127,12 @@ def _add_variants(fn: SimdFunction, pragma: Any) -> None:
         fn.problem = Unsupported(str(e), pragma.location)
 
 
-AFTER_DEFINITION, END_OF_FILE, ELSEWHERE, NONE = ("after-definition", "end-of-file",
-                                                  "elsewhere", "none")
+AFTER_DEFINITION, END_OF_FILE, ELSEWHERE, NONE = (
+    "after-definition",
+    "end-of-file",
+    "elsewhere",
+    "none",
+)
 OWN_HOMES = (AFTER_DEFINITION, END_OF_FILE)
 """The homes where the variants are s2svec's to emit."""
 
@@ -136,13 +145,14 @@ def home_of(cursor: ci.Cursor, main_text: bytes) -> str:
         return ELSEWHERE
     if d.location.file is not None and d.location.file.name == d.translation_unit.spelling:
         return AFTER_DEFINITION
-    if d.linkage == ci.LinkageKind.INTERNAL and \
-            not re.search(rb"\b" + d.spelling.encode() + rb"\b", main_text):
+    if d.linkage == ci.LinkageKind.INTERNAL and not re.search(
+        rb"\b" + d.spelling.encode() + rb"\b", main_text
+    ):
         return NONE
     return END_OF_FILE
 
 
-def definition_of(cursor: ci.Cursor, main_text: bytes) -> Optional[ci.Cursor]:
+def definition_of(cursor: ci.Cursor, main_text: bytes) -> ci.Cursor | None:
     """The definition of the function ``cursor`` declares when its variants
     are s2svec's to emit, else None."""
     return cursor.get_definition() if home_of(cursor, main_text) in OWN_HOMES else None

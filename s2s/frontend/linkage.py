@@ -21,6 +21,7 @@ Whether a declaration says ``inline`` or ``extern`` is read from clang's
 printing of that one declaration (macros such as ``#define INLINE inline``
 are expanded there; the AST's inline flag sticks to later redeclarations).
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -41,19 +42,23 @@ def is_emitted(definition: ci.Cursor) -> bool:
     specifiers = _specifiers(definition)
     declarations = _file_scope_declarations(definition)
     if _gnu_inline(definition.translation_unit) or any(
-            "gnu_inline" in _specifiers(d) for d in declarations):
+        "gnu_inline" in _specifiers(d) for d in declarations
+    ):
         return not {"extern", "inline"} <= specifiers
-    return not all("inline" in s and "extern" not in s
-                   for s in map(_specifiers, declarations))
+    return not all("inline" in s and "extern" not in s for s in map(_specifiers, declarations))
 
 
 def _file_scope_declarations(definition: ci.Cursor) -> list[ci.Cursor]:
     """Every declaration of the function at file scope in the translation
     unit (headers included; a block-scope declaration does not count)."""
     canonical = definition.canonical
-    return [c for c in definition.translation_unit.cursor.get_children()
-            if c.kind == ci.CursorKind.FUNCTION_DECL and c.spelling == definition.spelling
-            and c.canonical == canonical]
+    return [
+        c
+        for c in definition.translation_unit.cursor.get_children()
+        if c.kind == ci.CursorKind.FUNCTION_DECL
+        and c.spelling == definition.spelling
+        and c.canonical == canonical
+    ]
 
 
 def _specifiers(declaration: ci.Cursor) -> set[str]:
@@ -61,7 +66,7 @@ def _specifiers(declaration: ci.Cursor) -> set[str]:
     declaration: its storage class, ``inline``, attributes, return type."""
     text = _printed(declaration)
     name = re.search(rf"\b{re.escape(declaration.spelling)}\b", text)
-    return set(re.findall(r"\w+", text[:name.start()] if name else text))
+    return set(re.findall(r"\w+", text[: name.start()] if name else text))
 
 
 def _printed(declaration: ci.Cursor) -> str:
@@ -69,8 +74,11 @@ def _printed(declaration: ci.Cursor) -> str:
     policy = lib.clang_getCursorPrintingPolicy(declaration)
     try:
         lib.clang_PrintingPolicy_setProperty(policy, _TERSE_OUTPUT, 1)
-        return str(ci._CXString.from_result(  # type: ignore[attr-defined]
-            lib.clang_getCursorPrettyPrinted(declaration, policy)))
+        return str(
+            ci._CXString.from_result(  # type: ignore[attr-defined]
+                lib.clang_getCursorPrettyPrinted(declaration, policy)
+            )
+        )
     finally:
         lib.clang_PrintingPolicy_dispose(policy)
 
@@ -82,8 +90,10 @@ def _inline_flag(cursor: ci.Cursor) -> bool:
 
 def _gnu_inline(tu: ci.TranslationUnit) -> bool:
     """The translation unit has GNU inline semantics (gnu89, -fgnu89-inline)."""
-    return any(c.kind == ci.CursorKind.MACRO_DEFINITION and c.spelling == "__GNUC_GNU_INLINE__"
-               for c in tu.cursor.get_children())
+    return any(
+        c.kind == ci.CursorKind.MACRO_DEFINITION and c.spelling == "__GNUC_GNU_INLINE__"
+        for c in tu.cursor.get_children()
+    )
 
 
 @functools.lru_cache(maxsize=1)

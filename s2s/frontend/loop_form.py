@@ -20,16 +20,26 @@ Pointer induction variables and everything else are Unsupported.
 ``for`` header from the children, so they are told apart by position
 relative to the header's two top-level semicolons.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 import clang.cindex as ci
 
 from ..ir.types import Type
-from .lower_clang import (SourceText, binary_op, children, decl_key, evaluate, strip_implicit,
-                          strip_parens, unary_op, unsupported, var_initializer)
+from .lower_clang import (
+    SourceText,
+    binary_op,
+    children,
+    decl_key,
+    evaluate,
+    strip_implicit,
+    strip_parens,
+    unary_op,
+    unsupported,
+    var_initializer,
+)
 from .lower_types import TypeMapper
 
 CK = ci.CursorKind
@@ -38,9 +48,9 @@ _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "!=": "!="}
 
 @dataclass
 class ForParts:
-    init: Optional[ci.Cursor]
-    cond: Optional[ci.Cursor]
-    inc: Optional[ci.Cursor]
+    init: ci.Cursor | None
+    cond: ci.Cursor | None
+    inc: ci.Cursor | None
     body: ci.Cursor
     header_end: int
     """Byte offset just after the closing parenthesis of the header."""
@@ -67,7 +77,7 @@ def for_parts(c: ci.Cursor) -> ForParts:
         if len(kids) == 4:
             return ForParts(kids[0], kids[1], kids[2], kids[3], kids[3].extent.start.offset)
         raise unsupported("cannot read the header of this 'for' loop", c)
-    parts: list[Optional[ci.Cursor]] = [None, None, None]
+    parts: list[ci.Cursor | None] = [None, None, None]
     body = kids[-1]
     for k in kids[:-1]:
         off = k.extent.start.offset
@@ -108,8 +118,11 @@ def analyze_loop(c: ci.Cursor, src: SourceText, types: TypeMapper) -> CanonicalL
         raise unsupported("'omp simd' must be followed by a 'for' loop", c)
     parts = for_parts(c)
     if parts.init is None or parts.cond is None or parts.inc is None:
-        raise unsupported("simd loop is not in canonical form: it needs an "
-                          "initialization, a condition and an increment", c)
+        raise unsupported(
+            "simd loop is not in canonical form: it needs an "
+            "initialization, a condition and an increment",
+            c,
+        )
     decl, lower, in_loop = _init(parts.init, src)
     _check_var_type(decl, parts.init)
     var_type = types.map(decl.type)
@@ -119,9 +132,22 @@ def analyze_loop(c: ci.Cursor, src: SourceText, types: TypeMapper) -> CanonicalL
     _check_direction(cmp, step, parts.cond)
     header = src.slice(c.extent.start.offset, parts.header_end)
     cmp_type = _comparison_type(converted, decl.spelling, parts.cond, types)
-    return CanonicalLoop(c, decl, decl.spelling, decl.type.spelling, var_type, in_loop,
-                         lower, upper, cmp, step, parts.body, header,
-                         converted.get_canonical().spelling, cmp_type)
+    return CanonicalLoop(
+        c,
+        decl,
+        decl.spelling,
+        decl.type.spelling,
+        var_type,
+        in_loop,
+        lower,
+        upper,
+        cmp,
+        step,
+        parts.body,
+        header,
+        converted.get_canonical().spelling,
+        cmp_type,
+    )
 
 
 def _not_canonical(what: str, c: ci.Cursor) -> Exception:
@@ -140,8 +166,11 @@ def _init(init: ci.Cursor, src: SourceText) -> tuple[ci.Cursor, str, bool]:
     if init.kind == CK.BINARY_OPERATOR and binary_op(init) == "=":
         lhs, rhs = children(init)
         lhs = strip_parens(lhs)
-        if lhs.kind == CK.DECL_REF_EXPR and lhs.referenced is not None and \
-                lhs.referenced.kind in (CK.VAR_DECL, CK.PARM_DECL):
+        if (
+            lhs.kind == CK.DECL_REF_EXPR
+            and lhs.referenced is not None
+            and lhs.referenced.kind in (CK.VAR_DECL, CK.PARM_DECL)
+        ):
             return lhs.referenced, src.of(rhs), False
     raise _not_canonical("the initialization must be 'var = lb'", init)
 
@@ -150,22 +179,33 @@ def _check_var_type(decl: ci.Cursor, where: ci.Cursor) -> None:
     kind = decl.type.get_canonical().kind
     if kind == ci.TypeKind.POINTER:
         raise unsupported(f"pointer induction variable '{decl.spelling}' in simd loop", where)
-    if kind not in (ci.TypeKind.INT, ci.TypeKind.UINT, ci.TypeKind.LONG, ci.TypeKind.ULONG,
-                    ci.TypeKind.LONGLONG, ci.TypeKind.ULONGLONG, ci.TypeKind.SHORT,
-                    ci.TypeKind.USHORT, ci.TypeKind.CHAR_S, ci.TypeKind.CHAR_U,
-                    ci.TypeKind.SCHAR, ci.TypeKind.UCHAR, ci.TypeKind.ENUM):
-        raise unsupported(f"loop variable '{decl.spelling}' of type "
-                          f"'{decl.type.spelling}' is not an integer", where)
+    if kind not in (
+        ci.TypeKind.INT,
+        ci.TypeKind.UINT,
+        ci.TypeKind.LONG,
+        ci.TypeKind.ULONG,
+        ci.TypeKind.LONGLONG,
+        ci.TypeKind.ULONGLONG,
+        ci.TypeKind.SHORT,
+        ci.TypeKind.USHORT,
+        ci.TypeKind.CHAR_S,
+        ci.TypeKind.CHAR_U,
+        ci.TypeKind.SCHAR,
+        ci.TypeKind.UCHAR,
+        ci.TypeKind.ENUM,
+    ):
+        raise unsupported(
+            f"loop variable '{decl.spelling}' of type '{decl.type.spelling}' is not an integer",
+            where,
+        )
 
 
 def _is_var(c: ci.Cursor, key: tuple[str, int, str]) -> bool:
     c = strip_implicit(c)
-    return c.kind == CK.DECL_REF_EXPR and c.referenced is not None and \
-        decl_key(c.referenced) == key
+    return c.kind == CK.DECL_REF_EXPR and c.referenced is not None and decl_key(c.referenced) == key
 
 
-def _cond(cond: ci.Cursor, key: tuple[str, int, str],
-          src: SourceText) -> tuple[str, str, ci.Type]:
+def _cond(cond: ci.Cursor, key: tuple[str, int, str], src: SourceText) -> tuple[str, str, ci.Type]:
     """(comparison with the variable on the left, bound text, the type the
     variable is converted to for the comparison)."""
     cond = strip_parens(cond)
@@ -177,24 +217,34 @@ def _cond(cond: ci.Cursor, key: tuple[str, int, str],
                 return op, src.of(rhs), lhs.type
             if _is_var(rhs, key) and not _is_var(lhs, key):
                 return _FLIP[op], src.of(lhs), rhs.type
-    raise _not_canonical("the condition must compare the loop variable with "
-                         "<, <=, >, >= or != to a bound", cond)
+    raise _not_canonical(
+        "the condition must compare the loop variable with <, <=, >, >= or != to a bound", cond
+    )
 
 
-_INT_KINDS = (ci.TypeKind.INT, ci.TypeKind.UINT, ci.TypeKind.LONG, ci.TypeKind.ULONG,
-              ci.TypeKind.LONGLONG, ci.TypeKind.ULONGLONG)
+_INT_KINDS = (
+    ci.TypeKind.INT,
+    ci.TypeKind.UINT,
+    ci.TypeKind.LONG,
+    ci.TypeKind.ULONG,
+    ci.TypeKind.LONGLONG,
+    ci.TypeKind.ULONGLONG,
+)
 
 
 def _comparison_type(converted: ci.Type, var: str, cond: ci.Cursor, types: TypeMapper) -> Type:
     """The IR type of ``var CMP bound`` after the usual arithmetic conversions."""
     canon = converted.get_canonical()
     if canon.kind not in _INT_KINDS:
-        raise unsupported(f"loop variable '{var}' is compared with a bound of type "
-                          f"'{canon.spelling}': the iteration count needs an integer bound", cond)
+        raise unsupported(
+            f"loop variable '{var}' is compared with a bound of type "
+            f"'{canon.spelling}': the iteration count needs an integer bound",
+            cond,
+        )
     return types.map(canon)
 
 
-def _const_int(c: ci.Cursor) -> Optional[int]:
+def _const_int(c: ci.Cursor) -> int | None:
     v = evaluate(c)
     return v if isinstance(v, int) else None
 
@@ -206,14 +256,18 @@ def _adds_to_var(inc: ci.Cursor, key: tuple[str, int, str]) -> bool:
     if inc.kind == CK.BINARY_OPERATOR and binary_op(inc) == "=":
         lhs, rhs = children(inc)
         rhs = strip_implicit(rhs)
-        return (_is_var(lhs, key) and rhs.kind == CK.BINARY_OPERATOR
-                and binary_op(rhs) in ("+", "-") and _is_var(children(rhs)[0], key))
+        return (
+            _is_var(lhs, key)
+            and rhs.kind == CK.BINARY_OPERATOR
+            and binary_op(rhs) in ("+", "-")
+            and _is_var(children(rhs)[0], key)
+        )
     return False
 
 
 def _incr(inc: ci.Cursor, key: tuple[str, int, str]) -> int:
     inc = strip_parens(inc)
-    step: Optional[int] = None
+    step: int | None = None
     if inc.kind == CK.UNARY_OPERATOR and _is_var(children(inc)[0], key):
         step = {"post++": 1, "pre++": 1, "post--": -1, "pre--": -1}.get(unary_op(inc))
     elif inc.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR:
@@ -225,8 +279,7 @@ def _incr(inc: ci.Cursor, key: tuple[str, int, str]) -> int:
     elif inc.kind == CK.BINARY_OPERATOR and binary_op(inc) == "=":
         lhs, rhs = children(inc)
         rhs = strip_implicit(rhs)
-        if _is_var(lhs, key) and rhs.kind == CK.BINARY_OPERATOR and \
-                binary_op(rhs) in ("+", "-"):
+        if _is_var(lhs, key) and rhs.kind == CK.BINARY_OPERATOR and binary_op(rhs) in ("+", "-"):
             a, b = children(rhs)
             if _is_var(a, key) and _const_int(b) is not None:
                 c = _const_int(b)
@@ -237,8 +290,10 @@ def _incr(inc: ci.Cursor, key: tuple[str, int, str]) -> int:
     if step is None and _adds_to_var(inc, key):
         # canonical for OpenMP (a loop-invariant step), but the vector loop
         # needs the step at compile time
-        raise unsupported("the loop step is not a compile-time constant "
-                          "(run-time steps are not vectorized yet)", inc)
+        raise unsupported(
+            "the loop step is not a compile-time constant (run-time steps are not vectorized yet)",
+            inc,
+        )
     if step is None:
         raise _not_canonical("the increment must add a constant to the loop variable", inc)
     if step == 0:
@@ -247,14 +302,15 @@ def _incr(inc: ci.Cursor, key: tuple[str, int, str]) -> int:
 
 
 def _check_direction(cmp: str, step: int, cond: ci.Cursor) -> None:
-    if cmp in ("<", "<=") and step < 0 or cmp in (">", ">=") and step > 0:
+    if (cmp in ("<", "<=") and step < 0) or (cmp in (">", ">=") and step > 0):
         raise _not_canonical(f"the condition '{cmp}' and the step {step} disagree", cond)
     if cmp == "!=" and abs(step) != 1:
         raise _not_canonical("a '!=' condition needs a step of 1 or -1", cond)
 
 
-def collapse_nest(c: ci.Cursor, n: int, src: SourceText,
-                  types: TypeMapper) -> tuple[list[CanonicalLoop], CanonicalLoop]:
+def collapse_nest(
+    c: ci.Cursor, n: int, src: SourceText, types: TypeMapper
+) -> tuple[list[CanonicalLoop], CanonicalLoop]:
     """The n-1 outer loops of a ``collapse(n)`` nest and the innermost loop."""
     outer: list[CanonicalLoop] = []
     loop = analyze_loop(c, src, types)
@@ -270,5 +326,3 @@ def collapse_nest(c: ci.Cursor, n: int, src: SourceText,
             raise unsupported(f"collapse({n}) needs {n} perfectly nested 'for' loops", inner)
         loop = analyze_loop(inner, src, types)
     return outer, loop
-
-

@@ -34,27 +34,44 @@ The module map:
     ssa.py          Braun et al. SSA construction
     lower_clang.py  libclang helpers (operator kinds, constant evaluation)
 """
+
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Optional
+from typing import Any
 
 import clang.cindex as ci
 
 from ..diagnostics import Unsupported, UserError
-from ..ir.types import I1, ArrayType, IntType, PtrType, StructType, Type, complex_part
-from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, SourceRange
 from ..ir.clauses import ClauseSet
+from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, SourceRange
+from ..ir.types import I1, ArrayType, IntType, PtrType, StructType, Type, complex_part
 from ..ir.value_numbering import eliminate_common_subexpressions
 from ..ir.values import Function, Undef
 from .loop_form import CanonicalLoop, collapse_nest
-from .lower_clang import (SourceText, binary_op, children, decl_key, location, strip_parens,
-                          unary_op, unsupported, walk_preorder)
 from .lower_callee import GlobalArgs, RegionCalls, callee_table
+from .lower_clang import (
+    SourceText,
+    binary_op,
+    children,
+    decl_key,
+    location,
+    strip_parens,
+    unary_op,
+    unsupported,
+    walk_preorder,
+)
 from .lower_expr import LValue, Var
 from .lower_stmt import BodyLowerer
-from .lower_types import (TypeMapper, is_array_ctype, is_complex_ctype, is_function_pointer,
-                          is_struct_ctype, pointer_c_type)
+from .lower_types import (
+    TypeMapper,
+    is_array_ctype,
+    is_complex_ctype,
+    is_function_pointer,
+    is_struct_ctype,
+    pointer_c_type,
+)
 from .parse import ParsedFile
 from .pragmas import Pragma
 
@@ -62,8 +79,9 @@ CK = ci.CursorKind
 TK = ci.TypeKind
 
 
-def lower_loop(parsed: ParsedFile, pragma: Pragma, plain_char_signed: bool = True,
-               no_inline: str = "") -> Region:
+def lower_loop(
+    parsed: ParsedFile, pragma: Pragma, plain_char_signed: bool = True, no_inline: str = ""
+) -> Region:
     """Lower the loop a simd pragma annotates into a Region (or Unsupported).
 
     ``pragma``'s target is the FOR_STMT.  Plain ``char``
@@ -81,7 +99,7 @@ def lower_loop(parsed: ParsedFile, pragma: Pragma, plain_char_signed: bool = Tru
     address_taken = _address_taken(func if func is not None else loop.body)
     uses = _scan_uses(loop.body, loop, address_taken)
     name = _region_name(func, pragma)
-    fn = Function(name.replace(':', '.'))
+    fn = Function(name.replace(":", "."))
     low = BodyLowerer(fn, types, address_taken)
     loc = pragma.location
     args, results = _bind_variables(low, loop, outer, uses, clauses, loc)
@@ -93,33 +111,58 @@ def lower_loop(parsed: ParsedFile, pragma: Pragma, plain_char_signed: bool = Tru
     start = pragma.start
     end = _statement_end(src, pragma.target)
     return Region(
-        kind="loop", name=name, file=loc.file, line=loc.line, column=loc.column, fn=fn,
-        args=args, results=results,
+        kind="loop",
+        name=name,
+        file=loc.file,
+        line=loc.line,
+        column=loc.column,
+        fn=fn,
+        args=args,
+        results=results,
         bounds=_bounds(loop),
-        clauses=clauses, replace=SourceRange(start, end),
+        clauses=clauses,
+        replace=SourceRange(start, end),
         loop_text=src.slice(pragma.target.extent.start.offset, end),
         body_text=src.slice(loop.body.extent.start.offset, _statement_end(src, loop.body)),
         pragma_text=src.slice(start, pragma.end),
         outer_loops=[o.header_text for o in outer],
         outer_bounds=[_bounds(o) for o in outer],
-        worksharing=clauses.worksharing, callees=calls.callees,
-        plain_char=types.saw_plain_char or calls.saw_plain_char)
+        worksharing=clauses.worksharing,
+        callees=calls.callees,
+        plain_char=types.saw_plain_char or calls.saw_plain_char,
+    )
 
 
-def region_calls(low: BodyLowerer, tu: ci.TranslationUnit, plain_char_signed: bool,
-                 args: list[ArgBinding], offset: int, no_inline: str = "") -> RegionCalls:
+def region_calls(
+    low: BodyLowerer,
+    tu: ci.TranslationUnit,
+    plain_char_signed: bool,
+    args: list[ArgBinding],
+    offset: int,
+    no_inline: str = "",
+) -> RegionCalls:
     """Calls of functions with a body here become inlinable (lower_callee)
     where their code can be spliced at ``offset``, the region's place."""
-    calls = RegionCalls(callee_table(tu, plain_char_signed), GlobalArgs(low.fn, args), offset,
-                        no_inline)
+    calls = RegionCalls(
+        callee_table(tu, plain_char_signed), GlobalArgs(low.fn, args), offset, no_inline
+    )
     low.calls = calls
     return calls
 
 
 def _bounds(loop: CanonicalLoop) -> LoopBounds:
-    return LoopBounds(loop.var, loop.var_c_type, loop.declared_in_loop, loop.lower,
-                      loop.upper, loop.cmp, loop.step, loop.cmp_c_type, loop.cmp_type,
-                      loop.var_type)
+    return LoopBounds(
+        loop.var,
+        loop.var_c_type,
+        loop.declared_in_loop,
+        loop.lower,
+        loop.upper,
+        loop.cmp,
+        loop.step,
+        loop.cmp_c_type,
+        loop.cmp_type,
+        loop.var_type,
+    )
 
 
 # -- source helpers ---------------------------------------------------------------------
@@ -134,15 +177,15 @@ def _statement_end(src: SourceText, c: ci.Cursor) -> int:
     ``a[i] = 0;`` stops before the semicolon)."""
     end = c.extent.end.offset
     text = src.data
-    if end > 0 and text[end - 1:end] in (b";", b"}"):
+    if end > 0 and text[end - 1 : end] in (b";", b"}"):
         return end
     i = end
-    while i < len(text) and text[i:i + 1] in b" \t\r\n":
+    while i < len(text) and text[i : i + 1] in b" \t\r\n":
         i += 1
-    return i + 1 if text[i:i + 1] == b";" else end
+    return i + 1 if text[i : i + 1] == b";" else end
 
 
-def _enclosing_function(parsed: Any, c: ci.Cursor) -> Optional[ci.Cursor]:
+def _enclosing_function(parsed: Any, c: ci.Cursor) -> ci.Cursor | None:
     if hasattr(parsed, "enclosing_function"):
         return parsed.enclosing_function(c.extent.start.offset)  # a ParsedFile
     off = c.extent.start.offset
@@ -151,13 +194,16 @@ def _enclosing_function(parsed: Any, c: ci.Cursor) -> Optional[ci.Cursor]:
         if d.kind != CK.FUNCTION_DECL or not d.is_definition():
             continue
         ext = d.extent
-        if ext.start.file is not None and ext.start.file.name == name and \
-                ext.start.offset <= off < ext.end.offset:
+        if (
+            ext.start.file is not None
+            and ext.start.file.name == name
+            and ext.start.offset <= off < ext.end.offset
+        ):
             return d
     return None
 
 
-def _region_name(func: Optional[ci.Cursor], pragma: Any) -> str:
+def _region_name(func: ci.Cursor | None, pragma: Any) -> str:
     line = pragma.target.location.line
     return f"{func.spelling if func is not None else 'loop'}:{line}"
 
@@ -183,14 +229,14 @@ class _Use:
 
     decl: ci.Cursor
     first: ci.Cursor
-    written: Optional[ci.Cursor] = None
+    written: ci.Cursor | None = None
     address_taken: bool = False
 
 
 @dataclass
 class _Uses:
     outside: dict[Hashable, _Use] = field(default_factory=dict)
-    iv_written: Optional[ci.Cursor] = None
+    iv_written: ci.Cursor | None = None
 
 
 def _scan_uses(body: ci.Cursor, loop: CanonicalLoop, address_taken: set[Hashable]) -> _Uses:
@@ -199,8 +245,11 @@ def _scan_uses(body: ci.Cursor, loop: CanonicalLoop, address_taken: set[Hashable
     fname = body.extent.start.file.name if body.extent.start.file else ""
     written = _written_refs(body)
     for c in walk_preorder(body):
-        if c.kind != CK.DECL_REF_EXPR or c.referenced is None or \
-                c.referenced.kind not in (CK.VAR_DECL, CK.PARM_DECL):
+        if (
+            c.kind != CK.DECL_REF_EXPR
+            or c.referenced is None
+            or c.referenced.kind not in (CK.VAR_DECL, CK.PARM_DECL)
+        ):
             continue
         decl = c.referenced
         key = decl_key(decl)
@@ -227,12 +276,7 @@ def _written_refs(body: ci.Cursor) -> set[int]:
     out: set[int] = set()
     for c in walk_preorder(body):
         target = None
-        if c.kind == CK.BINARY_OPERATOR and binary_op(c) == "=":
-            target = children(c)[0]
-        elif c.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR:
-            target = children(c)[0]
-        elif c.kind == CK.UNARY_OPERATOR and unary_op(c) in ("post++", "post--", "pre++",
-                                                             "pre--"):
+        if (c.kind == CK.BINARY_OPERATOR and binary_op(c) == "=") or c.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR or (c.kind == CK.UNARY_OPERATOR and unary_op(c) in ("post++", "post--", "pre++", "pre--")):
             target = children(c)[0]
         if target is not None:
             target = strip_parens(target)
@@ -244,9 +288,14 @@ def _written_refs(body: ci.Cursor) -> set[int]:
 # -- bindings -------------------------------------------------------------------------------
 
 
-def _bind_variables(low: BodyLowerer, loop: CanonicalLoop, outer: list[CanonicalLoop],
-                    uses: _Uses, clauses: ClauseSet, where: Any
-                    ) -> tuple[list[ArgBinding], list[ResultBinding]]:
+def _bind_variables(
+    low: BodyLowerer,
+    loop: CanonicalLoop,
+    outer: list[CanonicalLoop],
+    uses: _Uses,
+    clauses: ClauseSet,
+    where: Any,
+) -> tuple[list[ArgBinding], list[ResultBinding]]:
     """Make the region's parameters and results (module docstring table).
 
     The loop variables of the outer loops of a ``collapse(n)`` nest stay
@@ -257,14 +306,18 @@ def _bind_variables(low: BodyLowerer, loop: CanonicalLoop, outer: list[Canonical
     name an iteration variable of a collapsed nest (gcc and clang reject it
     too)."""
     if uses.iv_written is not None:
-        raise unsupported(f"loop variable '{loop.var}' is modified in the simd loop body",
-                          uses.iv_written)
+        raise unsupported(
+            f"loop variable '{loop.var}' is modified in the simd loop body", uses.iv_written
+        )
     if outer:
         nest = {o.var for o in outer} | {loop.var}
         for lin in clauses.linear:
             if lin.var in nest:
-                raise UserError(f"loop variable '{lin.var}' of a collapse({len(outer) + 1}) "
-                                "nest may not be linear (it is lastprivate)", where)
+                raise UserError(
+                    f"loop variable '{lin.var}' of a collapse({len(outer) + 1}) "
+                    "nest may not be linear (it is lastprivate)",
+                    where,
+                )
     binder = _Binder(low, uses)
     binder.nest_vars.update(o.var_key for o in outer)
     iv = low.fn.add_arg(loop.var_type, loop.var)
@@ -300,7 +353,7 @@ class _Binder:
         self.pending: list[tuple[str, Hashable, str, Type, str]] = []
         """(role, key, name, type, reduction op) of each result, in clause order."""
 
-    def lookup(self, name: str) -> Optional[tuple[Hashable, _Use]]:
+    def lookup(self, name: str) -> tuple[Hashable, _Use] | None:
         """The body's use of a clause variable (None: unused, or bound already)."""
         found = self.by_name.get(name)
         if found is None or found[0] in self.handled or found[0] in self.nest_vars:
@@ -319,8 +372,9 @@ class _Binder:
         key, use = found
         ir = _scalar_var(self.low, use, "reduction")
         arg = self.low.fn.add_arg(ir, name)
-        self.args.append(ArgBinding(arg, "reduction", name, use.decl.type.spelling,
-                                    reduction_op=op))
+        self.args.append(
+            ArgBinding(arg, "reduction", name, use.decl.type.spelling, reduction_op=op)
+        )
         self.enter_ssa(key, name, ir, arg)
         self.pending.append(("reduction", key, name, ir, op))
 
@@ -330,17 +384,20 @@ class _Binder:
             return
         key, use = found
         if not isinstance(step, int):
-            raise Unsupported(f"linear step '{step}' of '{name}' is not a constant",
-                              location(use.first))
+            raise Unsupported(
+                f"linear step '{step}' of '{name}' is not a constant", location(use.first)
+            )
         if modifier:
-            raise Unsupported(f"linear({modifier}(...)) modifier is not supported",
-                              location(use.first))
+            raise Unsupported(
+                f"linear({modifier}(...)) modifier is not supported", location(use.first)
+            )
         ir = _scalar_var(self.low, use, "linear")
         arg = self.low.fn.add_arg(ir, name)
         # C updates of unsigned and narrow variables wrap legally (signed int
         # and wider would overflow: undefined); pointers do not wrap
-        arg.may_wrap = isinstance(ir, IntType) and (not ir.signed and ir.bits < 64
-                                                    or ir.signed and ir.bits < 32)
+        arg.may_wrap = isinstance(ir, IntType) and (
+            (not ir.signed and ir.bits < 64) or (ir.signed and ir.bits < 32)
+        )
         self.args.append(ArgBinding(arg, "linear", name, use.decl.type.spelling, step=step))
         self.enter_ssa(key, name, ir, arg)
 
@@ -354,12 +411,15 @@ class _Binder:
         ir = self.low.ir_type(use.decl)
         if not _is_scalar(ir) or use.address_taken:
             if last and not _is_scalar(ir):
-                raise Unsupported(f"lastprivate {_aggregate_kind(ir)} '{name}' is not supported",
-                                  location(use.first))
+                raise Unsupported(
+                    f"lastprivate {_aggregate_kind(ir)} '{name}' is not supported",
+                    location(use.first),
+                )
             if last:
                 # its assignments through pointers cannot be tracked
-                raise Unsupported(f"lastprivate variable '{name}' whose address is taken",
-                                  location(use.first))
+                raise Unsupported(
+                    f"lastprivate variable '{name}' whose address is taken", location(use.first)
+                )
             self.low.declare_memory(key, name, ir, self.low.alloca(ir, name))
         else:
             self.enter_ssa(key, name, ir, Undef(ir))
@@ -373,8 +433,9 @@ class _Binder:
         self.pending.sort(key=lambda p: 0 if p[0] == "reduction" else 1)
         out = []
         for i, (role, key, name, ir, op) in enumerate(self.pending):
-            acc = next((b.arg for b in self.args
-                        if b.role == "reduction" and b.c_expr == name), None)
+            acc = next(
+                (b.arg for b in self.args if b.role == "reduction" and b.c_expr == name), None
+            )
             out.append(ResultBinding(i, role, name, ir, reduction_op=op, arg=acc))
             self.low.fn.ret_types.append(ir)
         self.low.result_keys = [p[1] for p in self.pending]
@@ -401,8 +462,10 @@ def _scalar_var(low: BodyLowerer, use: _Use, role: str) -> Type:
     name = use.decl.spelling
     if not _is_scalar(ir):
         if complex_part(ir) is not None:
-            raise Unsupported(f"{role} variable '{name}' of type '{use.decl.type.spelling}' "
-                              "is not supported", location(use.first))
+            raise Unsupported(
+                f"{role} variable '{name}' of type '{use.decl.type.spelling}' is not supported",
+                location(use.first),
+            )
         raise Unsupported(f"{role} variable '{name}' must be a scalar", location(use.first))
     if use.address_taken:
         raise Unsupported(f"address of {role} variable '{name}' is taken", location(use.first))
@@ -412,9 +475,11 @@ def _scalar_var(low: BodyLowerer, use: _Use, role: str) -> Type:
 def _uniform(low: BodyLowerer, key: Hashable, use: _Use) -> ArgBinding:
     decl, name = use.decl, use.decl.spelling
     if use.written is not None:
-        raise Unsupported(f"assignment to shared variable '{name}' in simd loop needs a "
-                          "private, lastprivate, linear or reduction clause",
-                          location(use.written))
+        raise Unsupported(
+            f"assignment to shared variable '{name}' in simd loop needs a "
+            "private, lastprivate, linear or reduction clause",
+            location(use.written),
+        )
     ctype = decl.type
     canon = ctype.get_canonical()
     if canon.is_volatile_qualified() or ctype.is_volatile_qualified():
@@ -424,8 +489,9 @@ def _uniform(low: BodyLowerer, key: Hashable, use: _Use) -> ArgBinding:
         # ``double a[]``, ``double m[][N]``, ``double a[n]``: really pointers.
         elem = canon.element_type
         if elem.get_canonical().kind == TK.VARIABLEARRAY:
-            raise Unsupported(f"variable-length array parameter '{name}' in simd loop",
-                              location(use.first))
+            raise Unsupported(
+                f"variable-length array parameter '{name}' in simd loop", location(use.first)
+            )
         ir = PtrType(low.types.map(elem, location(use.first)))
         arg = fn.add_arg(ir, name)
         low.declare_ssa(key, name, ir)
@@ -433,20 +499,22 @@ def _uniform(low: BodyLowerer, key: Hashable, use: _Use) -> ArgBinding:
         return ArgBinding(arg, "uniform", name, pointer_c_type(ctype))
     if is_array_ctype(ctype):
         if canon.kind == TK.VARIABLEARRAY:
-            raise Unsupported(f"variable-length array '{name}' in simd loop",
-                              location(use.first))
+            raise Unsupported(f"variable-length array '{name}' in simd loop", location(use.first))
         ir = low.types.map(ctype, location(use.first))
         elem_ptr = ir if isinstance(ir, PtrType) else PtrType(ir.elem)  # type: ignore[attr-defined]
         arg = fn.add_arg(elem_ptr, name)
-        low.declare_memory(key, name, ir if isinstance(ir, ArrayType) else elem_ptr.pointee,
-                           arg)
+        low.declare_memory(key, name, ir if isinstance(ir, ArrayType) else elem_ptr.pointee, arg)
         if not isinstance(ir, ArrayType):  # incomplete array: the object is unknown
             low.vars[key].ir = ArrayType(elem_ptr.pointee, 0)
         return ArgBinding(arg, "uniform", name, pointer_c_type(ctype))
     ir = low.types.map(ctype, location(use.first))
     # a complex value is read through its address too: its two parts
-    by_address = is_struct_ctype(ctype) or is_complex_ctype(ctype) or use.address_taken \
+    by_address = (
+        is_struct_ctype(ctype)
+        or is_complex_ctype(ctype)
+        or use.address_taken
         or _has_global_storage(decl)
+    )
     if by_address:
         arg = fn.add_arg(PtrType(ir), name)
         low.declare_memory(key, name, ir, arg)
@@ -470,8 +538,9 @@ def _has_global_storage(decl: ci.Cursor) -> bool:
 # -- finishing ------------------------------------------------------------------------------
 
 
-def _finish_region(low: BodyLowerer, at: ci.Cursor,
-                   never: str = "the simd loop body never completes an iteration") -> None:
+def _finish_region(
+    low: BodyLowerer, at: ci.Cursor, never: str = "the simd loop body never completes an iteration"
+) -> None:
     """Seal the return block, emit ``ret``, then clean up: unreachable code,
     repeated pure computations (loop-closed SSA is transform.canonicalize's)."""
     ret = low.ret_block

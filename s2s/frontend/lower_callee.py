@@ -29,11 +29,13 @@ function, ``RegionCalls`` also checks that every global it reads and every
 function it keeps calling is visible at the region under the same name,
 since the inlined code is spliced there.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Hashable, Optional
+from typing import TYPE_CHECKING
 
 import clang.cindex as ci
 
@@ -41,8 +43,15 @@ from ..diagnostics import Unsupported
 from ..ir.region import ArgBinding, CalleeBody
 from ..ir.types import ArrayType, FloatType, IntType, PtrType, StructType, complex_part
 from ..ir.values import Argument, Function, Undef, Value
-from .lower_clang import (binary_op, children, decl_key, location, unary_op, unsupported,
-                          walk_preorder)
+from .lower_clang import (
+    binary_op,
+    children,
+    decl_key,
+    location,
+    unary_op,
+    unsupported,
+    walk_preorder,
+)
 from .lower_types import TypeMapper
 from .scope import Scopes
 
@@ -59,12 +68,12 @@ SETJMP = {"setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp", "savectx", "vfork", "
 class CalleeInfo:
     """A function with a body in the translation unit: its IR, or why there is none."""
 
-    body: Optional[CalleeBody]
+    body: CalleeBody | None
     reason: str = ""
     """Why calls of it are not inlined (when ``body`` is None)."""
     plain_char: bool = False
     """Whether its IR depends on the signedness of plain ``char``."""
-    definition: Optional[ci.Cursor] = None
+    definition: ci.Cursor | None = None
 
 
 class CalleeTable:
@@ -77,8 +86,8 @@ class CalleeTable:
         self.known: dict[str, CalleeInfo] = {}
         self.lowering: list[str] = []
         """The functions being lowered (a call back into one is recursion)."""
-        self._scopes: Optional[Scopes] = None
-        self._text: Optional[str] = None
+        self._scopes: Scopes | None = None
+        self._text: str | None = None
 
     @property
     def scopes(self) -> Scopes:
@@ -86,7 +95,7 @@ class CalleeTable:
             self._scopes = Scopes(self.tu)
         return self._scopes
 
-    def info(self, decl: ci.Cursor) -> Optional[CalleeInfo]:
+    def info(self, decl: ci.Cursor) -> CalleeInfo | None:
         """The callee ``decl`` (a FUNCTION_DECL) names; None when the
         translation unit has no body for it or it is being lowered."""
         name = decl.spelling
@@ -104,7 +113,7 @@ class CalleeTable:
             self.known[name].definition = definition
         return self.known[name]
 
-    def definition(self, name: str) -> Optional[ci.Cursor]:
+    def definition(self, name: str) -> ci.Cursor | None:
         """The definition of a callee lowered before (an internal vector
         variant is made from it)."""
         info = self.known.get(name)
@@ -133,8 +142,10 @@ class CalleeTable:
 
     def _not_inlinable(self, definition: ci.Cursor) -> str:
         name = definition.spelling
-        if definition.type.kind == ci.TypeKind.FUNCTIONPROTO and \
-                definition.type.is_function_variadic():
+        if (
+            definition.type.kind == ci.TypeKind.FUNCTIONPROTO
+            and definition.type.is_function_variadic()
+        ):
             return f"'{name}' takes variable arguments"
         if self._address_taken(name):
             return f"the address of '{name}' is taken"
@@ -170,7 +181,8 @@ def declared_simd(tu: ci.TranslationUnit) -> frozenset[str]:
 
 
 _COMMENTS_AND_LITERALS = re.compile(
-    r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
+    r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S
+)
 
 
 def _code_only(tu: ci.TranslationUnit) -> str:
@@ -195,7 +207,7 @@ def _what(message: str) -> str:
     the body has ("goto")."""
     for suffix in (" in simd loop", " in the simd loop"):
         if message.endswith(suffix):
-            return message[:-len(suffix)]
+            return message[: -len(suffix)]
     return message
 
 
@@ -221,11 +233,13 @@ class GlobalArgs:
         return arg
 
 
-def _lower_definition(table: CalleeTable, definition: ci.Cursor, types: TypeMapper
-                      ) -> tuple[CalleeBody, bool]:
+def _lower_definition(
+    table: CalleeTable, definition: ci.Cursor, types: TypeMapper
+) -> tuple[CalleeBody, bool]:
     """The body's IR, and whether it (or a callee) depends on plain char."""
-    from .lower import _address_taken, _scan_uses, _uniform, _finish_region
+    from .lower import _address_taken, _finish_region, _scan_uses, _uniform
     from .lower_function import _NoLoop
+
     name = definition.spelling
     fn = Function(name)
     taken = _address_taken(definition)
@@ -262,21 +276,29 @@ def _lower_definition(table: CalleeTable, definition: ci.Cursor, types: TypeMapp
         if key in param_keys:
             continue
         if use.written is not None:
-            raise Unsupported(f"a write to the global variable '{use.decl.spelling}'",
-                              location(use.written))
+            raise Unsupported(
+                f"a write to the global variable '{use.decl.spelling}'", location(use.written)
+            )
         bindings.append(_uniform(low, key, use))
     low.calls = CalleeCalls(table, GlobalArgs(fn, bindings))
     low.stmt(body)
     low.jump(low.ret_block)
     _finish_region(low, definition, "a body that never returns")
     calls: CalleeCalls = low.calls
-    body_ir = CalleeBody(name, fn, n_params, low.result_slot is not None,
-                         bindings + calls.globals.added, calls.plain_calls, calls.inlinable,
-                         by_address)
+    body_ir = CalleeBody(
+        name,
+        fn,
+        n_params,
+        low.result_slot is not None,
+        bindings + calls.globals.added,
+        calls.plain_calls,
+        calls.inlinable,
+        by_address,
+    )
     return body_ir, types.saw_plain_char or calls.saw_plain_char
 
 
-def _bind_parameter(low: "BodyLowerer", p: ci.Cursor, body: ci.Cursor) -> bool:
+def _bind_parameter(low: BodyLowerer, p: ci.Cursor, body: ci.Cursor) -> bool:
     """A C parameter: an argument, kept in memory when its address is
     taken; True for a struct, which comes by address (copied here when
     the body writes it or takes its address)."""
@@ -308,13 +330,14 @@ def _bind_parameter(low: "BodyLowerer", p: ci.Cursor, body: ci.Cursor) -> bool:
 def _modified(body: ci.Cursor, var: Hashable) -> bool:
     """Whether the body assigns to (a part of) variable ``var``."""
     from .lower_expr import _base_variable
+
     for c in walk_preorder(body):
         target = None
-        if c.kind == CK.BINARY_OPERATOR and binary_op(c) == "=" or \
-                c.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR:
-            target = children(c)[0]
-        elif c.kind == CK.UNARY_OPERATOR and unary_op(c) in ("post++", "post--", "pre++",
-                                                             "pre--"):
+        if (
+            (c.kind == CK.BINARY_OPERATOR
+            and binary_op(c) == "=")
+            or c.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR
+        ) or (c.kind == CK.UNARY_OPERATOR and unary_op(c) in ("post++", "post--", "pre++", "pre--")):
             target = children(c)[0]
         if target is not None and _base_variable(target) == var:
             return True
@@ -328,15 +351,17 @@ def _callee_lowerer() -> type:
         """A function body: ``return e`` sets the result and leaves."""
 
         result_ctype: ci.Type
-        result_slot: Optional[Value]
+        result_slot: Value | None
 
         def visit_RETURN_STMT(self, c: ci.Cursor) -> None:
             kids = [k for k in children(c) if k.kind.is_expression()]
             if kids and self.result_slot is not None:
                 self.store_result(self.result_slot, kids[0], c)
             elif kids and self.result_keys:
-                self.write_var(self.vars[RESULT],
-                               self.convert(self.rvalue(kids[0]), self.result_ctype, kids[0]))
+                self.write_var(
+                    self.vars[RESULT],
+                    self.convert(self.rvalue(kids[0]), self.result_ctype, kids[0]),
+                )
             elif kids:
                 self.effect(kids[0])
             self.jump(self.ret_block)
@@ -400,15 +425,16 @@ class RegionCalls(CallLowering):
     calling must be visible where the region's code goes (``offset`` of
     the main file), and each body it may inline is recorded."""
 
-    def __init__(self, table: CalleeTable, globals_: GlobalArgs, offset: int,
-                 refuse: str = "") -> None:
+    def __init__(
+        self, table: CalleeTable, globals_: GlobalArgs, offset: int, refuse: str = ""
+    ) -> None:
         super().__init__(table, globals_)
         self.offset = offset
         self.refuse = refuse
         """Why no call is inlined this time (the region stayed scalar with
         its callees inlined); empty: calls are inlinable."""
         self.callees: dict[str, CalleeBody] = {}
-        self._visible: Optional[set[str]] = None
+        self._visible: set[str] | None = None
 
     def visible(self, name: str) -> bool:
         if self._visible is None:
@@ -423,13 +449,17 @@ class RegionCalls(CallLowering):
         for b in body.globals:
             var = b.c_expr.lstrip("&")
             if not self.visible(var):
-                return (f"'{body.name}' reads '{var}', which is not visible at the "
-                        "vector code (declared later or hidden by a local)")
+                return (
+                    f"'{body.name}' reads '{var}', which is not visible at the "
+                    "vector code (declared later or hidden by a local)"
+                )
         for callee in self._closure(body):
             for name in sorted(callee.calls - SETJMP):
                 if not self.visible(name) and not name.startswith("__builtin_"):
-                    return (f"'{callee.name}' calls '{name}', which is not declared "
-                            "before the vector code")
+                    return (
+                        f"'{callee.name}' calls '{name}', which is not declared "
+                        "before the vector code"
+                    )
         for callee in self._closure(body):
             self.callees[callee.name] = callee
         return ""
@@ -447,5 +477,13 @@ class RegionCalls(CallLowering):
         return list(found.values())
 
 
-__all__ = ["CalleeInfo", "CalleeTable", "CallLowering", "GlobalArgs", "RegionCalls",
-           "callee_table", "declared_simd", "set_declared_simd"]
+__all__ = [
+    "CallLowering",
+    "CalleeInfo",
+    "CalleeTable",
+    "GlobalArgs",
+    "RegionCalls",
+    "callee_table",
+    "declared_simd",
+    "set_declared_simd",
+]

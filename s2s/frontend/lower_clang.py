@@ -6,11 +6,12 @@ wrappers call it through ctypes.  Everything else here is small cursor
 plumbing shared by the lowering modules: locations, source text, stripping
 parentheses and implicit casts.
 """
+
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator, Optional, Union
 
 import clang.cindex as ci
 
@@ -22,9 +23,18 @@ _SETUP_DONE = False
 # Type kinds libclang 18 reports that its Python bindings do not list
 # (clang-c/Index.h CXTypeKind): without them ``Type.kind`` raises ValueError.
 _MISSING_TYPE_KINDS = {
-    32: "FLOAT16", 33: "SHORTACCUM", 34: "ACCUM", 35: "LONGACCUM", 36: "USHORTACCUM",
-    37: "UACCUM", 38: "ULONGACCUM", 39: "BFLOAT16", 161: "OBJCOBJECT",
-    162: "OBJCTYPEPARAM", 163: "ATTRIBUTED", 178: "BTFTAGATTRIBUTED",
+    32: "FLOAT16",
+    33: "SHORTACCUM",
+    34: "ACCUM",
+    35: "LONGACCUM",
+    36: "USHORTACCUM",
+    37: "UACCUM",
+    38: "ULONGACCUM",
+    39: "BFLOAT16",
+    161: "OBJCOBJECT",
+    162: "OBJCTYPEPARAM",
+    163: "ATTRIBUTED",
+    178: "BTFTAGATTRIBUTED",
     **{k: f"OCLEXTENSION{k}" for k in range(164, 176)},
 }
 
@@ -80,9 +90,22 @@ def binary_op(c: ci.Cursor) -> str:
 
 
 # CXUnaryOperatorKind values (clang-c/Index.h).
-UNARY_OPS = {1: "post++", 2: "post--", 3: "pre++", 4: "pre--", 5: "&", 6: "*",
-             7: "+", 8: "-", 9: "~", 10: "!", 11: "__real", 12: "__imag",
-             13: "__extension__", 14: "co_await"}
+UNARY_OPS = {
+    1: "post++",
+    2: "post--",
+    3: "pre++",
+    4: "pre--",
+    5: "&",
+    6: "*",
+    7: "+",
+    8: "-",
+    9: "~",
+    10: "!",
+    11: "__real",
+    12: "__imag",
+    13: "__extension__",
+    14: "co_await",
+}
 
 
 def unary_op(c: ci.Cursor) -> str:
@@ -91,7 +114,7 @@ def unary_op(c: ci.Cursor) -> str:
     return UNARY_OPS.get(_lib.clang_getCursorUnaryOperatorKind(c), "?")
 
 
-def evaluate(c: ci.Cursor) -> Optional[Union[int, float]]:
+def evaluate(c: ci.Cursor) -> int | float | None:
     """The value of a constant expression (literal, sizeof, enum, macro
     arithmetic), or None when clang cannot fold it."""
     _setup()
@@ -111,7 +134,7 @@ def evaluate(c: ci.Cursor) -> Optional[Union[int, float]]:
         _lib.clang_EvalResult_dispose(res)
 
 
-def var_initializer(c: ci.Cursor) -> Optional[ci.Cursor]:
+def var_initializer(c: ci.Cursor) -> ci.Cursor | None:
     """The initializer expression of a VAR_DECL, None without one."""
     _setup()
     init = _lib.clang_Cursor_getVarDeclInitializer(c)
@@ -160,24 +183,45 @@ def _only_child(c: ci.Cursor) -> ci.Cursor:
 
 
 _CONSTRUCTS = {
-    "LABEL_STMT": "label", "GOTO_STMT": "'goto'", "INDIRECT_GOTO_STMT": "computed 'goto'",
-    "ADDR_LABEL_EXPR": "address of a label", "GCC_ASM_STMT": "inline assembly",
-    "ASM_STMT": "inline assembly", "MS_ASM_STMT": "inline assembly",
-    "STMTEXPR": "statement expression", "GENERIC_SELECTION_EXPR": "'_Generic'",
-    "UNARY_EXPR": "'sizeof' or '_Alignof' of a run-time size", "INIT_LIST_EXPR":
-    "initializer list", "STRING_LITERAL": "string literal", "CHARACTER_LITERAL":
-    "character literal", "COMPOUND_LITERAL_EXPR": "compound literal", "CALL_EXPR": "call",
-    "ARRAY_SUBSCRIPT_EXPR": "array subscript", "MEMBER_REF_EXPR": "member access",
-    "CSTYLE_CAST_EXPR": "cast", "CONDITIONAL_OPERATOR": "'?:'", "BINARY_OPERATOR":
-    "binary operator", "COMPOUND_ASSIGNMENT_OPERATOR": "compound assignment",
-    "UNARY_OPERATOR": "unary operator", "DECL_REF_EXPR": "reference",
-    "UNEXPOSED_EXPR": "expression clang does not describe", "UNEXPOSED_STMT":
-    "statement clang does not describe", "UNEXPOSED_DECL": "declaration clang does not describe",
-    "STATIC_ASSERT": "'_Static_assert'", "FUNCTION_DECL": "function declaration",
-    "TYPEDEF_DECL": "typedef", "STRUCT_DECL": "struct definition", "UNION_DECL":
-    "union definition", "ENUM_DECL": "enum definition", "VAR_DECL": "variable declaration",
-    "NULL_STMT": "empty statement", "DECL_STMT": "declaration", "CASE_STMT": "'case' label",
-    "DEFAULT_STMT": "'default' label", "SEH_TRY_STMT": "'__try'", "SEH_LEAVE_STMT": "'__leave'",
+    "LABEL_STMT": "label",
+    "GOTO_STMT": "'goto'",
+    "INDIRECT_GOTO_STMT": "computed 'goto'",
+    "ADDR_LABEL_EXPR": "address of a label",
+    "GCC_ASM_STMT": "inline assembly",
+    "ASM_STMT": "inline assembly",
+    "MS_ASM_STMT": "inline assembly",
+    "STMTEXPR": "statement expression",
+    "GENERIC_SELECTION_EXPR": "'_Generic'",
+    "UNARY_EXPR": "'sizeof' or '_Alignof' of a run-time size",
+    "INIT_LIST_EXPR": "initializer list",
+    "STRING_LITERAL": "string literal",
+    "CHARACTER_LITERAL": "character literal",
+    "COMPOUND_LITERAL_EXPR": "compound literal",
+    "CALL_EXPR": "call",
+    "ARRAY_SUBSCRIPT_EXPR": "array subscript",
+    "MEMBER_REF_EXPR": "member access",
+    "CSTYLE_CAST_EXPR": "cast",
+    "CONDITIONAL_OPERATOR": "'?:'",
+    "BINARY_OPERATOR": "binary operator",
+    "COMPOUND_ASSIGNMENT_OPERATOR": "compound assignment",
+    "UNARY_OPERATOR": "unary operator",
+    "DECL_REF_EXPR": "reference",
+    "UNEXPOSED_EXPR": "expression clang does not describe",
+    "UNEXPOSED_STMT": "statement clang does not describe",
+    "UNEXPOSED_DECL": "declaration clang does not describe",
+    "STATIC_ASSERT": "'_Static_assert'",
+    "FUNCTION_DECL": "function declaration",
+    "TYPEDEF_DECL": "typedef",
+    "STRUCT_DECL": "struct definition",
+    "UNION_DECL": "union definition",
+    "ENUM_DECL": "enum definition",
+    "VAR_DECL": "variable declaration",
+    "NULL_STMT": "empty statement",
+    "DECL_STMT": "declaration",
+    "CASE_STMT": "'case' label",
+    "DEFAULT_STMT": "'default' label",
+    "SEH_TRY_STMT": "'__try'",
+    "SEH_LEAVE_STMT": "'__leave'",
 }
 
 
@@ -190,8 +234,13 @@ def construct_name(c: ci.Cursor) -> str:
     if name.startswith("OMP_"):
         return "OpenMP directive"
     words = name.lower().split("_")
-    suffix = {"stmt": "statement", "expr": "expression", "decl": "declaration",
-              "operator": "operator", "literal": "literal"}.get(words[-1])
+    suffix = {
+        "stmt": "statement",
+        "expr": "expression",
+        "decl": "declaration",
+        "operator": "operator",
+        "literal": "literal",
+    }.get(words[-1])
     return " ".join(words[:-1] + [suffix]) if suffix and len(words) > 1 else " ".join(words)
 
 
@@ -239,7 +288,7 @@ class SourceText:
     data: bytes
 
     @classmethod
-    def load(cls, path: str, text: Optional[Union[str, bytes]] = None) -> "SourceText":
+    def load(cls, path: str, text: str | bytes | None = None) -> SourceText:
         if text is None:
             with open(path, "rb") as f:
                 return cls(path, f.read())
@@ -255,8 +304,12 @@ class SourceText:
     def of(self, c: ci.Cursor) -> str:
         """The source spelling of a cursor (macros unexpanded)."""
         ext = c.extent
-        if ext.start.file is None or ext.start.file.name != self.path or \
-                ext.end.file is None or ext.end.file.name != self.path:
+        if (
+            ext.start.file is None
+            or ext.start.file.name != self.path
+            or ext.end.file is None
+            or ext.end.file.name != self.path
+        ):
             return " ".join(t.spelling for t in c.get_tokens())
         return self.slice(ext.start.offset, ext.end.offset)
 
@@ -274,8 +327,12 @@ def is_lvalue_kind(c: ci.Cursor) -> bool:
     if k == ci.CursorKind.DECL_REF_EXPR:
         ref = c.referenced
         return ref is not None and ref.kind in (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL)
-    if k in (ci.CursorKind.ARRAY_SUBSCRIPT_EXPR, ci.CursorKind.MEMBER_REF_EXPR,
-             ci.CursorKind.STRING_LITERAL, ci.CursorKind.COMPOUND_LITERAL_EXPR):
+    if k in (
+        ci.CursorKind.ARRAY_SUBSCRIPT_EXPR,
+        ci.CursorKind.MEMBER_REF_EXPR,
+        ci.CursorKind.STRING_LITERAL,
+        ci.CursorKind.COMPOUND_LITERAL_EXPR,
+    ):
         return True
     if k == ci.CursorKind.UNARY_OPERATOR:
         return unary_op(c) == "*"

@@ -40,18 +40,29 @@ not inlined, ``_Complex long double`` and integer ``_Complex`` (the type
 mapping), ``CMPLX`` used other than as a complex value (the parser, a
 clang, does not see glibc's gcc-only macro: see ``_implicit_cmplx``).
 """
+
 from __future__ import annotations
 
-from typing import Hashable, Optional
+from collections.abc import Hashable
 
 import clang.cindex as ci
 
 from ..ir.complex_calls import BINARY_LIBRARY_FUNCTIONS, LIBRARY_FUNCTIONS, complex_call
-from ..ir.types import (F32, F64, I8, I64, VOID, ArrayType, FloatType, PtrType, Type, complex_of,
-                        complex_part)
+from ..ir.types import (
+    F32,
+    F64,
+    I8,
+    I64,
+    VOID,
+    ArrayType,
+    FloatType,
+    PtrType,
+    Type,
+    complex_of,
+    complex_part,
+)
 from ..ir.values import Call, Constant, Undef, Value
-from .lower_clang import (binary_op, children, location, strip_implicit, unary_op,
-                          unsupported)
+from .lower_clang import binary_op, children, location, strip_implicit, unary_op, unsupported
 from .lower_expr import LValue, Var
 from .lower_ops import OperatorLowerer
 from .lower_types import is_complex_ctype, usual_arithmetic
@@ -151,8 +162,9 @@ class ComplexLowerer(OperatorLowerer):
     def read_var(self, var: Var) -> Value:
         if complex_part(var.ir) is None or var.in_memory:
             return super().read_var(var)
-        return ComplexValue(*(super(ComplexLowerer, self).read_var(self.part_var(var, p))
-                              for p in PARTS))
+        return ComplexValue(
+            *(super(ComplexLowerer, self).read_var(self.part_var(var, p)) for p in PARTS)
+        )
 
     def write_var(self, var: Var, value: Value) -> None:
         if complex_part(var.ir) is None or var.in_memory:
@@ -174,7 +186,7 @@ class ComplexLowerer(OperatorLowerer):
         assert lv.ptr is not None
         return ComplexValue(*(self.bld().load(self.part_address(lv.ptr, p)) for p in PARTS))
 
-    def store(self, lv: LValue, v: Value, at: Optional[ci.Cursor] = None) -> None:
+    def store(self, lv: LValue, v: Value, at: ci.Cursor | None = None) -> None:
         if complex_part(lv.ir) is None:
             super().store(lv, v, at)
             return
@@ -220,8 +232,9 @@ class ComplexLowerer(OperatorLowerer):
         self.store(lv, new)
         return self.cast(new, lv.ir)
 
-    def complex_arith(self, op: str, a: Value, b: Value, part: FloatType,
-                      c: ci.Cursor) -> ComplexValue:
+    def complex_arith(
+        self, op: str, a: Value, b: Value, part: FloatType, c: ci.Cursor
+    ) -> ComplexValue:
         """``a op b`` with at least one complex operand, parts of type ``part``."""
         a, b = self.in_part_type(a, part), self.in_part_type(b, part)
         za = a if isinstance(a, ComplexValue) else None
@@ -312,8 +325,11 @@ class ComplexLowerer(OperatorLowerer):
             return ComplexValue(self.bld().unop("neg", z.re), self.bld().unop("neg", z.im))
         if op == "~":  # GNU C: the conjugate
             return self.conjugate(self.complex_value(x))
-        raise unsupported(f"operator '{op.replace('post', '').replace('pre', '')}' on a "
-                          "complex value in simd loop", c)
+        raise unsupported(
+            f"operator '{op.replace('post', '').replace('pre', '')}' on a "
+            "complex value in simd loop",
+            c,
+        )
 
     def conjugate(self, z: ComplexValue) -> ComplexValue:
         return ComplexValue(z.re, self.bld().unop("neg", z.im))
@@ -393,14 +409,17 @@ class ComplexLowerer(OperatorLowerer):
             return super().visit_CALL_EXPR(c)
         name, args = callee.spelling, kids[1:]
         if name in _CMPLX and _implicit_cmplx(c) is not None:
-            raise unsupported(f"'{name}' used other than as a complex value in simd loop "
-                              "(glibc defines it for gcc only, so the parser sees a call "
-                              "of an undeclared function; write __builtin_complex)", c)
+            raise unsupported(
+                f"'{name}' used other than as a complex value in simd loop "
+                "(glibc defines it for gcc only, so the parser sees a call "
+                "of an undeclared function; write __builtin_complex)",
+                c,
+            )
         if name == "__builtin_complex" and len(args) == 2:
             part = complex_part(self.ir_type(c))
             assert part is not None
             return ComplexValue(*(self.cast(self.rvalue(a), part) for a in args))
-        base = name[len("__builtin_"):] if name.startswith("__builtin_") else name
+        base = name[len("__builtin_") :] if name.startswith("__builtin_") else name
         if decl.get_definition() is None:
             special = self.library_function(base, args, c)
             if special is not None:
@@ -409,14 +428,12 @@ class ComplexLowerer(OperatorLowerer):
             return self.complex_user_call(c, name, decl, args)
         return super().visit_CALL_EXPR(c)
 
-    def library_function(self, base: str, args: list[ci.Cursor],
-                         c: ci.Cursor) -> Optional[Value]:
+    def library_function(self, base: str, args: list[ci.Cursor], c: ci.Cursor) -> Value | None:
         """A <complex.h> function (``crealf``, ``cexp``, ``__builtin_cabs``),
         or None when ``base`` names none (or not with these arguments)."""
         double = base[:-1] if base.endswith("f") and base[:-1] in _LIBRARY else base
         arity = _LIBRARY.get(double)
-        if arity is None or len(args) != arity or \
-                not all(is_complex_ctype(a.type) for a in args):
+        if arity is None or len(args) != arity or not all(is_complex_ctype(a.type) for a in args):
             return None
         zs = [self.complex_value(a) for a in args]
         z = zs[0]
@@ -445,16 +462,19 @@ class ComplexLowerer(OperatorLowerer):
             raise unsupported(f"'{name}' takes two arguments", call)
         return ComplexValue(*(self.cast(self.rvalue(a), part) for a in args))
 
-    def complex_user_call(self, c: ci.Cursor, name: str, decl: ci.Cursor,
-                          args: list[ci.Cursor]) -> Value:
+    def complex_user_call(
+        self, c: ci.Cursor, name: str, decl: ci.Cursor, args: list[ci.Cursor]
+    ) -> Value:
         """A call of a function with complex parameters or result: inlined
         (parameters as two arguments each, the result through a slot of
         two parts, lower_callee.py), or Unsupported."""
-        extra, why = ([], "no body to inline") if self.calls is None else \
-            self.calls.operands(decl, name)
+        extra, why = (
+            ([], "no body to inline") if self.calls is None else self.calls.operands(decl, name)
+        )
         if why:
-            raise unsupported(f"complex argument or result in call to '{name}' in simd "
-                              f"loop ({why})", c)
+            raise unsupported(
+                f"complex argument or result in call to '{name}' in simd loop ({why})", c
+            )
         values: list[Value] = []
         for a in args:
             if is_complex_ctype(a.type):
@@ -478,8 +498,9 @@ class ComplexLowerer(OperatorLowerer):
         if part is None:
             return slot if slot is not None else call
         assert slot is not None
-        return ComplexValue(*(self.bld().load(self.bld().gep(slot, Constant(I64, k)))
-                              for k in (0, 1)))
+        return ComplexValue(
+            *(self.bld().load(self.bld().gep(slot, Constant(I64, k))) for k in (0, 1))
+        )
 
     # -- functions inlined into the region (lower_callee.py) ------------------------------
     def bind_complex_parameter(self, key: Hashable, name: str, ir: Type) -> None:
@@ -505,8 +526,13 @@ class ComplexLowerer(OperatorLowerer):
 
 
 _LIBRARY: dict[str, int] = {
-    "creal": 1, "cimag": 1, "conj": 1, "cabs": 1, "carg": 1,
-    **{f: 1 for f in LIBRARY_FUNCTIONS}, **{f: 2 for f in BINARY_LIBRARY_FUNCTIONS},
+    "creal": 1,
+    "cimag": 1,
+    "conj": 1,
+    "cabs": 1,
+    "carg": 1,
+    **{f: 1 for f in LIBRARY_FUNCTIONS},
+    **{f: 2 for f in BINARY_LIBRARY_FUNCTIONS},
 }
 """<complex.h> functions (double names) and their number of complex arguments."""
 
@@ -520,11 +546,14 @@ def _real_made_complex(c: ci.Cursor) -> bool:
     if c.kind != CK.UNEXPOSED_EXPR or not is_complex_ctype(c.type):
         return False
     kids = children(c)
-    return len(kids) == 1 and not is_complex_ctype(kids[0].type) and \
-        kids[0].type.get_canonical().kind != TK.VOID
+    return (
+        len(kids) == 1
+        and not is_complex_ctype(kids[0].type)
+        and kids[0].type.get_canonical().kind != TK.VOID
+    )
 
 
-def _implicit_cmplx(c: ci.Cursor) -> Optional[ci.Cursor]:
+def _implicit_cmplx(c: ci.Cursor) -> ci.Cursor | None:
     """The call under implicit conversions when it is glibc's ``CMPLX`` or
     ``CMPLXF``, which <complex.h> defines only when ``__GNUC_PREREQ (4, 7)``:
     the parser (libclang, a clang reporting gcc 4.2) sees an implicitly

@@ -18,38 +18,65 @@ without a method is Unsupported, naming it.
 Operators (arithmetic, assignments, comparisons, ``?:``, ``&&``, ``||``)
 are in lower_ops.py, statements in lower_stmt.py.
 """
+
 from __future__ import annotations
 
 import struct
+from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any, Hashable, Optional
+from typing import Any
 
 import clang.cindex as ci
 
 from ..ir.builder import IRBuilder
-from ..ir.types import (F32, I1, I8, I32, I64, VOID, ArrayType, FloatType, IntType, PtrType,
-                        StructType, Type)
-from ..ir.values import Block, Call, Constant, Function, Phi, Undef, Value
-from .lower_clang import (binary_op, children, construct_name, decl_key, evaluate,
-                          is_anonymous_record,
-                          is_lvalue_kind, location, strip_implicit, unary_op, unsupported,
-                          walk_preorder)
-from .lower_types import TypeMapper, is_bool_ctype, is_function_pointer
 from ..ir.ssa import SSABuilder
+from ..ir.types import (
+    F32,
+    I1,
+    I8,
+    I32,
+    I64,
+    VOID,
+    ArrayType,
+    FloatType,
+    IntType,
+    PtrType,
+    StructType,
+    Type,
+)
+from ..ir.values import Block, Call, Constant, Function, Phi, Undef, Value
+from .lower_clang import (
+    binary_op,
+    children,
+    construct_name,
+    decl_key,
+    evaluate,
+    is_anonymous_record,
+    is_lvalue_kind,
+    location,
+    strip_implicit,
+    unary_op,
+    unsupported,
+    walk_preorder,
+)
+from .lower_types import TypeMapper, is_bool_ctype, is_function_pointer
 
 CK = ci.CursorKind
 TK = ci.TypeKind
 
 # math.h functions lowered as pure calls (no memory access, no errno reliance).
-_MATH = ("sqrt fabs fmin fmax floor ceil trunc round fma exp log pow sin cos tan atan "
-         "atan2 exp2 log2 log10 cbrt erf tanh asin acos sinh cosh expm1 log1p hypot "
-         "copysign rint nearbyint fmod").split()
+_MATH = ["sqrt", "fabs", "fmin", "fmax", "floor", "ceil", "trunc", "round", "fma", "exp", "log", "pow", "sin", "cos", "tan", "atan", "atan2", "exp2", "log2", "log10", "cbrt", "erf", "tanh", "asin", "acos", "sinh", "cosh", "expm1", "log1p", "hypot", "copysign", "rint", "nearbyint", "fmod"]
 PURE_FUNCTIONS = frozenset(_MATH + [f + "f" for f in _MATH])
 
-_CONST_KINDS = (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL, CK.CHARACTER_LITERAL,
-                CK.CXX_UNARY_EXPR)
-_FOLDABLE = (CK.BINARY_OPERATOR, CK.UNARY_OPERATOR, CK.PAREN_EXPR, CK.UNEXPOSED_EXPR,
-             CK.CSTYLE_CAST_EXPR, CK.CONDITIONAL_OPERATOR)
+_CONST_KINDS = (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL, CK.CHARACTER_LITERAL, CK.CXX_UNARY_EXPR)
+_FOLDABLE = (
+    CK.BINARY_OPERATOR,
+    CK.UNARY_OPERATOR,
+    CK.PAREN_EXPR,
+    CK.UNEXPOSED_EXPR,
+    CK.CSTYLE_CAST_EXPR,
+    CK.CONDITIONAL_OPERATOR,
+)
 
 
 @dataclass
@@ -60,7 +87,7 @@ class Var:
     name: str
     ir: Type
     """IR type of the object (an ArrayType or StructType for aggregates)."""
-    ptr: Optional[Value] = None
+    ptr: Value | None = None
     """For variables in memory: their address (arrays: possibly decayed)."""
 
     @property
@@ -73,8 +100,8 @@ class LValue:
     """Where an lvalue lives: an SSA variable or an address."""
 
     ir: Type
-    var: Optional[Var] = None
-    ptr: Optional[Value] = None
+    var: Var | None = None
+    ptr: Value | None = None
 
 
 class ExprLowerer:
@@ -89,13 +116,13 @@ class ExprLowerer:
         """Variable -> its "assigned in this iteration" flag (lastprivate)."""
         self.vars: dict[Hashable, Var] = {}
         self.b = IRBuilder()
-        self.block: Optional[Block] = None
+        self.block: Block | None = None
         self.entry = self.new_block("entry")
         self.set_block(self.entry)
         self.ssa.seal(self.entry)
         self.alloca_builder = IRBuilder()
         self.n_allocas = 0
-        self.calls: Optional[Any] = None
+        self.calls: Any | None = None
         """How calls of functions with a body here are lowered
         (lower_callee.CallLowering; None: as plain calls)."""
         self.constant_memo: dict[ci.Cursor, bool] = {}
@@ -138,8 +165,9 @@ class ExprLowerer:
         self.bld().br(target)
         self.block = None
 
-    def branch(self, cond: Value, if_true: Block, if_false: Block,
-               at: Optional[ci.Cursor] = None) -> None:
+    def branch(
+        self, cond: Value, if_true: Block, if_false: Block, at: ci.Cursor | None = None
+    ) -> None:
         """Branch on ``cond``; ``at``: the condition's cursor (its location
         goes on the branch, for the report)."""
         block = self.cur()
@@ -178,8 +206,11 @@ class ExprLowerer:
         return self.ssa.read(var.key, self.cur())
 
     def write_var(self, var: Var, value: Value) -> None:
-        if not value.name and not isinstance(value, (Constant, Undef)) and \
-                not isinstance(value, Phi):
+        if (
+            not value.name
+            and not isinstance(value, (Constant, Undef))
+            and not isinstance(value, Phi)
+        ):
             value.name = var.name
         self.ssa.write(var.key, self.cur(), value)
         flag = self.assigned_flags.get(var.key)
@@ -204,7 +235,7 @@ class ExprLowerer:
         return var
 
     # -- types and constants -------------------------------------------------------------
-    def ir_type(self, c: ci.Cursor, t: Optional[ci.Type] = None) -> Type:
+    def ir_type(self, c: ci.Cursor, t: ci.Type | None = None) -> Type:
         return self.types.map(c.type if t is None else t, location(c))
 
     @staticmethod
@@ -232,8 +263,13 @@ class ExprLowerer:
                 return self.const(to, int(v.value))
             elif isinstance(to, FloatType):
                 return self.const(to, float(v.value))
-            elif isinstance(to, IntType) and to.bits > 1 and isinstance(v.value, float) and \
-                    v.value == v.value and abs(v.value) < 2.0 ** (to.bits - 1):
+            elif (
+                isinstance(to, IntType)
+                and to.bits > 1
+                and isinstance(v.value, float)
+                and v.value == v.value
+                and abs(v.value) < 2.0 ** (to.bits - 1)
+            ):
                 return self.const(to, int(v.value))
         return self.bld().cast(v, to)
 
@@ -272,8 +308,7 @@ class ExprLowerer:
         """Where the object an lvalue expression designates lives."""
         method = getattr(self, "lv_" + c.kind.name, None)
         if method is None:
-            raise unsupported(f"{construct_name(c)} as the target of an assignment "
-                              "in simd loop", c)
+            raise unsupported(f"{construct_name(c)} as the target of an assignment in simd loop", c)
         return method(c)
 
     def effect(self, c: ci.Cursor) -> None:
@@ -287,11 +322,15 @@ class ExprLowerer:
             return
         self.rvalue(c)
 
-    def _fold(self, c: ci.Cursor) -> Optional[Value]:
-        if c.kind not in _CONST_KINDS and (c.kind not in _FOLDABLE or
-                                           not _constant_tree(c, self.constant_memo)):
-            if not (c.kind == CK.DECL_REF_EXPR and c.referenced is not None and
-                    c.referenced.kind == CK.ENUM_CONSTANT_DECL):
+    def _fold(self, c: ci.Cursor) -> Value | None:
+        if c.kind not in _CONST_KINDS and (
+            c.kind not in _FOLDABLE or not _constant_tree(c, self.constant_memo)
+        ):
+            if not (
+                c.kind == CK.DECL_REF_EXPR
+                and c.referenced is not None
+                and c.referenced.kind == CK.ENUM_CONSTANT_DECL
+            ):
                 return None
         if c.type.get_canonical().kind not in _ARITH_KINDS:
             return None
@@ -340,8 +379,9 @@ class ExprLowerer:
             return LValue(st, ptr=p)
         field = next((f for f in st.fields if f.name == c.spelling), None)
         if field is None:
-            raise unsupported(f"member '{c.spelling}' of '{st.c_spelling or st.name}' "
-                              "in simd loop", c)
+            raise unsupported(
+                f"member '{c.spelling}' of '{st.c_spelling or st.name}' in simd loop", c
+            )
         ftype = field.type
         # Array members decay in ``fieldaddr`` (the IR's convention).
         result = PtrType(ftype.elem if isinstance(ftype, ArrayType) else ftype)
@@ -391,7 +431,7 @@ class ExprLowerer:
             load.loc = location(c)
         return load
 
-    def store(self, lv: LValue, v: Value, at: Optional[ci.Cursor] = None) -> None:
+    def store(self, lv: LValue, v: Value, at: ci.Cursor | None = None) -> None:
         """Write ``v`` to ``lv``; ``at``: the expression doing it (the store's
         place in the source)."""
         v = self.cast(v, lv.ir)
@@ -472,16 +512,19 @@ class ExprLowerer:
         callee = strip_implicit(kids[0])
         if self.is_named_pointer(callee):
             return self.call_through_pointer(c, callee.spelling, kids[1:])
-        if callee.kind != CK.DECL_REF_EXPR or callee.referenced is None or \
-                callee.referenced.kind != CK.FUNCTION_DECL:
+        if (
+            callee.kind != CK.DECL_REF_EXPR
+            or callee.referenced is None
+            or callee.referenced.kind != CK.FUNCTION_DECL
+        ):
             raise unsupported("call through a function pointer in simd loop", c)
         name = callee.spelling
         if name.startswith("__builtin_"):
-            special = self.builtin(c, name[len("__builtin_"):], kids[1:])
+            special = self.builtin(c, name[len("__builtin_") :], kids[1:])
             if special is not None:
                 return special
-            if name[len("__builtin_"):] in PURE_FUNCTIONS:
-                name = name[len("__builtin_"):]
+            if name[len("__builtin_") :] in PURE_FUNCTIONS:
+                name = name[len("__builtin_") :]
         ret_kind = c.type.get_canonical().kind
         ret = VOID if ret_kind in (TK.VOID, TK.RECORD) else self.ir_type(c)
         pure = name in PURE_FUNCTIONS and ret != VOID
@@ -490,14 +533,21 @@ class ExprLowerer:
             extra, not_inlined = self.calls.operands(callee.referenced, name)
         records = [a for a in kids[1:] if a.type.get_canonical().kind == TK.RECORD]
         if records and (self.calls is None or not_inlined):
-            raise unsupported(f"struct argument in call to '{name}' in simd loop"
-                              + (f" ({not_inlined})" if not_inlined else ""), records[0])
+            raise unsupported(
+                f"struct argument in call to '{name}' in simd loop"
+                + (f" ({not_inlined})" if not_inlined else ""),
+                records[0],
+            )
         if ret_kind == TK.RECORD and (self.calls is None or not_inlined):
-            raise unsupported(f"call to '{name}' returning a struct in simd loop"
-                              + (f" ({not_inlined})" if not_inlined else ""), c)
+            raise unsupported(
+                f"call to '{name}' returning a struct in simd loop"
+                + (f" ({not_inlined})" if not_inlined else ""),
+                c,
+            )
         # structs go by address: only to calls that are inlined (lower_callee)
-        args = [self.struct_argument(a, kids[1:]) if a in records else self.rvalue(a)
-                for a in kids[1:]]
+        args = [
+            self.struct_argument(a, kids[1:]) if a in records else self.rvalue(a) for a in kids[1:]
+        ]
         slot = self.alloca(self.ir_type(c), "result") if ret_kind == TK.RECORD else None
         result = self.bld().call(name, args + ([slot] if slot else []) + extra, ret, pure)
         assert isinstance(result, Call)
@@ -509,16 +559,24 @@ class ExprLowerer:
         """A function pointer variable from outside the loop (``fp(x)``):
         the vector code can call it by its name."""
         ref = callee.referenced
-        return callee.kind == CK.DECL_REF_EXPR and ref is not None and \
-            ref.kind in (CK.VAR_DECL, CK.PARM_DECL) and decl_key(ref) not in self.vars and \
-            is_function_pointer(ref.type) and self.calls is not None
+        return (
+            callee.kind == CK.DECL_REF_EXPR
+            and ref is not None
+            and ref.kind in (CK.VAR_DECL, CK.PARM_DECL)
+            and decl_key(ref) not in self.vars
+            and is_function_pointer(ref.type)
+            and self.calls is not None
+        )
 
     def call_through_pointer(self, c: ci.Cursor, name: str, args: list[ci.Cursor]) -> Value:
         """A call through a function pointer: lane by lane, never inlined."""
-        if any(a.type.get_canonical().kind == TK.RECORD for a in args) or \
-                c.type.get_canonical().kind == TK.RECORD:
-            raise unsupported(f"struct argument or result in a call through '{name}' in "
-                              "simd loop", c)
+        if (
+            any(a.type.get_canonical().kind == TK.RECORD for a in args)
+            or c.type.get_canonical().kind == TK.RECORD
+        ):
+            raise unsupported(
+                f"struct argument or result in a call through '{name}' in simd loop", c
+            )
         ret = VOID if c.type.get_canonical().kind == TK.VOID else self.ir_type(c)
         call = self.bld().call(name, [self.rvalue(a) for a in args], ret, False)
         assert isinstance(call, Call)
@@ -539,7 +597,7 @@ class ExprLowerer:
         self.copy_struct(copy, src, a)
         return copy
 
-    def builtin(self, c: ci.Cursor, name: str, args: list[ci.Cursor]) -> Optional[Value]:
+    def builtin(self, c: ci.Cursor, name: str, args: list[ci.Cursor]) -> Value | None:
         """The GNU builtins math.h macros expand to (isnan, isinf, ...) and
         ``__builtin_expect``; None for other builtins (then ordinary calls)."""
         if name == "expect" and len(args) == 2:
@@ -570,9 +628,24 @@ class ExprLowerer:
         return self.cast(flag, self.ir_type(c))
 
 
-_ARITH_KINDS = (TK.BOOL, TK.CHAR_S, TK.CHAR_U, TK.SCHAR, TK.UCHAR, TK.SHORT, TK.USHORT,
-                TK.INT, TK.UINT, TK.LONG, TK.ULONG, TK.LONGLONG, TK.ULONGLONG,
-                TK.FLOAT, TK.DOUBLE, TK.ENUM)
+_ARITH_KINDS = (
+    TK.BOOL,
+    TK.CHAR_S,
+    TK.CHAR_U,
+    TK.SCHAR,
+    TK.UCHAR,
+    TK.SHORT,
+    TK.USHORT,
+    TK.INT,
+    TK.UINT,
+    TK.LONG,
+    TK.ULONG,
+    TK.LONGLONG,
+    TK.ULONGLONG,
+    TK.FLOAT,
+    TK.DOUBLE,
+    TK.ENUM,
+)
 
 
 def _constant_tree(c: ci.Cursor, memo: dict[ci.Cursor, bool]) -> bool:
@@ -597,8 +670,7 @@ def _constant_node(c: ci.Cursor, memo: dict[ci.Cursor, bool]) -> bool:
         return False
     if k in _FOLDABLE or k == CK.TYPE_REF:
         kids = children(c)
-        return bool(kids) and all(_constant_tree(x, memo) for x in kids
-                                  if x.kind != CK.TYPE_REF)
+        return bool(kids) and all(_constant_tree(x, memo) for x in kids if x.kind != CK.TYPE_REF)
     return False
 
 
@@ -610,7 +682,7 @@ def _anonymous_member(field: ci.Cursor) -> bool:
     return t.kind == TK.RECORD and is_anonymous_record(t.get_declaration())
 
 
-def _base_variable(c: ci.Cursor) -> Optional[Hashable]:
+def _base_variable(c: ci.Cursor) -> Hashable | None:
     """The variable an lvalue such as ``s``, ``s.a.b`` or ``s.arr[2]`` is
     part of (None: through a pointer, or no variable)."""
     c = strip_implicit(c)
@@ -618,11 +690,15 @@ def _base_variable(c: ci.Cursor) -> Optional[Hashable]:
         if c.kind == CK.DECL_REF_EXPR:
             return decl_key(c.referenced) if c.referenced is not None else None
         kids = children(c)
-        if c.kind == CK.MEMBER_REF_EXPR and kids and \
-                kids[0].type.get_canonical().kind != TK.POINTER:
-            c = strip_implicit(kids[0])
-        elif c.kind == CK.ARRAY_SUBSCRIPT_EXPR and kids and \
-                kids[0].type.get_canonical().kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY):
+        if (
+            c.kind == CK.MEMBER_REF_EXPR
+            and kids
+            and kids[0].type.get_canonical().kind != TK.POINTER
+        ) or (
+            c.kind == CK.ARRAY_SUBSCRIPT_EXPR
+            and kids
+            and kids[0].type.get_canonical().kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY)
+        ):
             c = strip_implicit(kids[0])
         elif c.kind == CK.UNEXPOSED_EXPR and len(kids) == 1:
             c = kids[0]
@@ -634,19 +710,29 @@ def _takes_address_of(c: ci.Cursor, var: Hashable) -> bool:
     """Whether expression ``c`` has ``&`` of (a part of) variable ``var``,
     or names an array variable ``var`` (which decays to its address)."""
     for k in walk_preorder(c):
-        if k.kind == CK.UNARY_OPERATOR and unary_op(k) == "&" and \
-                _base_variable(children(k)[0]) == var:
+        if (
+            k.kind == CK.UNARY_OPERATOR
+            and unary_op(k) == "&"
+            and _base_variable(children(k)[0]) == var
+        ):
             return True
-        if k.kind == CK.DECL_REF_EXPR and k.referenced is not None and \
-                decl_key(k.referenced) == var and \
-                k.type.get_canonical().kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY):
+        if (
+            k.kind == CK.DECL_REF_EXPR
+            and k.referenced is not None
+            and decl_key(k.referenced) == var
+            and k.type.get_canonical().kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY)
+        ):
             return True
     return False
 
 
 def _pointerish(c: ci.Cursor) -> bool:
-    return c.type.get_canonical().kind in (TK.POINTER, TK.CONSTANTARRAY, TK.INCOMPLETEARRAY,
-                                           TK.VARIABLEARRAY)
+    return c.type.get_canonical().kind in (
+        TK.POINTER,
+        TK.CONSTANTARRAY,
+        TK.INCOMPLETEARRAY,
+        TK.VARIABLEARRAY,
+    )
 
 
 def is_void_expr(c: ci.Cursor) -> bool:
@@ -673,4 +759,4 @@ def _round_float(value: float, t: FloatType) -> float:
     return value
 
 
-__all__ = ["ExprLowerer", "Var", "LValue", "PURE_FUNCTIONS", "is_void_expr", "wrap_int"]
+__all__ = ["PURE_FUNCTIONS", "ExprLowerer", "LValue", "Var", "is_void_expr", "wrap_int"]

@@ -19,9 +19,11 @@ loop body (divergent when lanes disagree); loops in the body are the
 region's inner loops.  Parameters whose address is taken, struct and array
 parameters, and writes to globals keep the function scalar (Unsupported).
 """
+
 from __future__ import annotations
 
-from typing import Any, Hashable, Optional
+from collections.abc import Hashable
+from typing import Any
 
 import clang.cindex as ci
 
@@ -68,9 +70,17 @@ class _NoLoop:
     var_key = None
 
 
-def lower_function(parsed: Any, cursor: ci.Cursor, vlen: int, masked: bool,
-                   kinds: tuple[ParamKind, ...], clauses: Any, mask_bits: int = 32,
-                   plain_char_signed: bool = True, site: Optional[int] = None) -> Region:
+def lower_function(
+    parsed: Any,
+    cursor: ci.Cursor,
+    vlen: int,
+    masked: bool,
+    kinds: tuple[ParamKind, ...],
+    clauses: Any,
+    mask_bits: int = 32,
+    plain_char_signed: bool = True,
+    site: int | None = None,
+) -> Region:
     """The region of one variant shape of the function defined at ``cursor``;
     ``site``: where in the main file the variant goes (default: right
     after the definition)."""
@@ -88,9 +98,11 @@ def lower_function(parsed: Any, cursor: ci.Cursor, vlen: int, masked: bool,
         args.append(_bind_param(low, p, kind, lane))
     for p, kind in zip(params, kinds):
         if kind.kind == "ls":  # every parameter is bound: the step can be read
-            low.ssa.write(decl_key(p), low.entry,
-                          _linear_by(low, low.ssa.read(decl_key(p), low.entry),
-                                     params[kind.step], lane))
+            low.ssa.write(
+                decl_key(p),
+                low.entry,
+                _linear_by(low, low.ssa.read(decl_key(p), low.entry), params[kind.step], lane),
+            )
     if masked:
         mask = fn.add_arg(PtrType(IntType(mask_bits, False)), MASK)
         args.append(ArgBinding(mask, "uniform", MASK, f"{MASK_C[mask_bits]} *"))
@@ -110,17 +122,32 @@ def lower_function(parsed: Any, cursor: ci.Cursor, vlen: int, masked: bool,
     for key, use in uses.outside.items():
         if key not in param_keys:
             args.append(_uniform(low, key, use))
-    calls = region_calls(low, cursor.translation_unit, plain_char_signed, args,
-                         cursor.extent.end.offset if site is None else site)
+    calls = region_calls(
+        low,
+        cursor.translation_unit,
+        plain_char_signed,
+        args,
+        cursor.extent.end.offset if site is None else site,
+    )
     low.stmt(body)
     low.jump(low.ret_block)
     _finish_region(low, cursor, "the function never returns")
     args += calls.globals.added
     bounds = LoopBounds(LANE, "int", True, "0", str(vlen), "<", 1, var_type=I32)
     # column 1: the core is spliced into the wrapper at the left margin
-    return Region(kind="function", name=cursor.spelling, file=loc.file, line=loc.line,
-                  column=1, fn=fn, args=args, bounds=bounds, clauses=clauses,
-                  callees=calls.callees, plain_char=types.saw_plain_char or calls.saw_plain_char)
+    return Region(
+        kind="function",
+        name=cursor.spelling,
+        file=loc.file,
+        line=loc.line,
+        column=1,
+        fn=fn,
+        args=args,
+        bounds=bounds,
+        clauses=clauses,
+        callees=calls.callees,
+        plain_char=types.saw_plain_char or calls.saw_plain_char,
+    )
 
 
 def _index(low: BodyLowerer, lane: Any) -> Any:

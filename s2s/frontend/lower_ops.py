@@ -6,22 +6,40 @@ short-circuit operators.
 transforms decide what runs speculatively (transform/speculate.py turns
 harmless arms of divergent branches into selects, ``and``/``or``).
 """
+
 from __future__ import annotations
 
 import clang.cindex as ci
 
 from ..ir.types import I1, I32, I64, VOID, ArrayType, PtrType, StructType
 from ..ir.values import Constant, Undef, Value
-from .lower_clang import (binary_op, children, is_lvalue_kind,
-                          strip_implicit, strip_parens, unary_op, unsupported)
+from .lower_clang import (
+    binary_op,
+    children,
+    is_lvalue_kind,
+    strip_implicit,
+    strip_parens,
+    unary_op,
+    unsupported,
+)
 from .lower_expr import ExprLowerer, is_void_expr
 from .lower_types import is_bool_ctype, promote, usual_arithmetic
 
 CK = ci.CursorKind
 TK = ci.TypeKind
 
-_ARITH = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "&": "and",
-          "|": "or", "^": "xor", "<<": "shl", ">>": "shr"}
+_ARITH = {
+    "+": "add",
+    "-": "sub",
+    "*": "mul",
+    "/": "div",
+    "%": "rem",
+    "&": "and",
+    "|": "or",
+    "^": "xor",
+    "<<": "shl",
+    ">>": "shr",
+}
 _CMP = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 
 
@@ -104,8 +122,7 @@ class OperatorLowerer(ExprLowerer):
             a, b = b, a
         idx = self.index(b)
         if op == "-":
-            idx = self.const(I64, -idx.value) if isinstance(idx, Constant) else \
-                bld.unop("neg", idx)
+            idx = self.const(I64, -idx.value) if isinstance(idx, Constant) else bld.unop("neg", idx)
         return bld.gep(a, idx)
 
     def assign(self, c: ci.Cursor, lhs: ci.Cursor, rhs: ci.Cursor) -> Value:
@@ -125,8 +142,7 @@ class OperatorLowerer(ExprLowerer):
         if inner.kind == CK.CALL_EXPR:
             return self.visit_CALL_EXPR(inner)
         if not is_lvalue_kind(inner):
-            raise unsupported("struct value that is not a variable or element "
-                              "in simd loop", c)
+            raise unsupported("struct value that is not a variable or element in simd loop", c)
         return self.address(self.lvalue(inner), c)
 
     def store_result(self, slot: Value, expr: ci.Cursor, c: ci.Cursor) -> None:
@@ -170,8 +186,7 @@ class OperatorLowerer(ExprLowerer):
             new = self.pointer_arith(op, old, r, c)
         else:
             # The computation type clang does not show (C11 6.5.16.2).
-            comp = promote(old.type) if op in ("<<", ">>") else \
-                usual_arithmetic(old.type, r.type)
+            comp = promote(old.type) if op in ("<<", ">>") else usual_arithmetic(old.type, r.type)
             new = self.arith(op, self.cast(old, comp), self.cast(r, comp), c)
             new = self.convert(new, lhs.type, c)
         self.store(lv, new, c)
@@ -250,4 +265,3 @@ class OperatorLowerer(ExprLowerer):
         for v, pred in results:
             phi.add_incoming(v, pred)
         return phi
-

@@ -19,24 +19,23 @@ simd loop itself ends the iteration (a branch to the region's ``ret``
 block); ``break``/``return``/``goto`` out of it are Unsupported, like every
 statement kind without a ``visit_<KIND>`` method.
 """
+
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Hashable, Optional
 
 import clang.cindex as ci
 
 from ..deep import is_too_deep
 from ..diagnostics import Unsupported
-from ..ir.types import (I64, ArrayType, FloatType, IntType, PtrType, StructType, Type,
-                        complex_part)
+from ..ir.types import I64, ArrayType, FloatType, IntType, PtrType, StructType, Type, complex_part
 from ..ir.values import Block, Constant, Function, Undef, Value
 from .loop_form import for_parts
-from .lower_clang import (children, construct_name, decl_key, evaluate, unsupported,
-                          var_initializer)
-from .lower_expr import LValue, wrap_int
+from .lower_clang import children, construct_name, decl_key, evaluate, unsupported, var_initializer
 from .lower_complex import ComplexLowerer
+from .lower_expr import LValue, wrap_int
 from .lower_types import TypeMapper
 
 CK = ci.CursorKind
@@ -49,8 +48,8 @@ NESTED_TOO_DEEPLY = "expression nested too deeply"
 class Targets:
     """Where ``break`` and ``continue`` go (None: they would leave the region)."""
 
-    brk: Optional[Block]
-    cont: Optional[Block]
+    brk: Block | None
+    cont: Block | None
 
 
 class BodyLowerer(ComplexLowerer):
@@ -184,8 +183,9 @@ class BodyLowerer(ComplexLowerer):
             raise unsupported("array initialized from a string in simd loop", init)
         self.store(LValue(ir, ptr=ptr), self.rvalue(init))
 
-    def init_aggregate(self, ptr: Value, ir: Type, items: list[ci.Cursor], pos: int,
-                       where: ci.Cursor) -> int:
+    def init_aggregate(
+        self, ptr: Value, ir: Type, items: list[ci.Cursor], pos: int, where: ci.Cursor
+    ) -> int:
         """Initialize each member of an aggregate from ``items[pos:]`` (C11
         6.7.9: a member without its own braces takes as many items as it
         has scalars); returns the position after the items used."""
@@ -198,8 +198,9 @@ class BodyLowerer(ComplexLowerer):
             if item.kind == CK.INIT_LIST_EXPR:
                 self.init_memory(sub_ptr, sub_ir, item)
                 pos += 1
-            elif aggregate and not (isinstance(sub_ir, StructType) and
-                                    item.type.get_canonical().kind == TK.RECORD):
+            elif aggregate and not (
+                isinstance(sub_ir, StructType) and item.type.get_canonical().kind == TK.RECORD
+            ):
                 pos = self.init_aggregate(sub_ptr, sub_ir, items, pos, where)
             else:
                 self.init_memory(sub_ptr, sub_ir, item)
@@ -251,8 +252,11 @@ class BodyLowerer(ComplexLowerer):
         if parts.init is not None:
             self.stmt(parts.init)
         header = self.new_block("for.cond")
-        body_bb, latch, end = (self.new_block("for.body"), self.new_block("for.inc"),
-                               self.new_block("for.end"))
+        body_bb, latch, end = (
+            self.new_block("for.body"),
+            self.new_block("for.inc"),
+            self.new_block("for.end"),
+        )
         self.jump(header)
         self.set_block(header)
         if parts.cond is not None:

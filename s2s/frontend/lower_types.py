@@ -29,47 +29,87 @@ _Complex (a GNU extension), __int128, half floats
 variable-length arrays, function pointers, volatile, structs declared inside
 the simd loop.
 """
-from __future__ import annotations
 
-from typing import Optional
+from __future__ import annotations
 
 import clang.cindex as ci
 
 from ..diagnostics import Location, Unsupported
-from ..ir.types import (COMPLEX_F32, COMPLEX_F64, F32, F64, I8, I16, I32, I64, U8, U16, U32,
-                        U64, VOID, ArrayType, FloatType, IntType, PtrType, StructField,
-                        StructType, Type)
+from ..ir.types import (
+    COMPLEX_F32,
+    COMPLEX_F64,
+    F32,
+    F64,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    VOID,
+    ArrayType,
+    FloatType,
+    IntType,
+    PtrType,
+    StructField,
+    StructType,
+    Type,
+)
 from .lower_clang import is_anonymous_record
 from .record_names import RecordNamer, describe_record, record_kind
 
 TK = ci.TypeKind
 
 _SCALARS: dict[TK, Type] = {
-    TK.BOOL: I8, TK.CHAR_S: I8, TK.CHAR_U: I8, TK.SCHAR: I8, TK.UCHAR: U8,
-    TK.SHORT: I16, TK.USHORT: U16, TK.INT: I32, TK.UINT: U32,
-    TK.LONG: I64, TK.ULONG: U64, TK.LONGLONG: I64, TK.ULONGLONG: U64,
-    TK.FLOAT: F32, TK.DOUBLE: F64, TK.VOID: VOID,
+    TK.BOOL: I8,
+    TK.CHAR_S: I8,
+    TK.CHAR_U: I8,
+    TK.SCHAR: I8,
+    TK.UCHAR: U8,
+    TK.SHORT: I16,
+    TK.USHORT: U16,
+    TK.INT: I32,
+    TK.UINT: U32,
+    TK.LONG: I64,
+    TK.ULONG: U64,
+    TK.LONGLONG: I64,
+    TK.ULONGLONG: U64,
+    TK.FLOAT: F32,
+    TK.DOUBLE: F64,
+    TK.VOID: VOID,
 }
 
 _NAMED_UNSUPPORTED: dict[TK, str] = {
-    TK.LONGDOUBLE: "long double", TK.INT128: "__int128",
-    TK.UINT128: "unsigned __int128", TK.HALF: "half float", TK.ATOMIC: "_Atomic",
-    TK.FLOAT128: "__float128", TK.VARIABLEARRAY: "variable-length array",
+    TK.LONGDOUBLE: "long double",
+    TK.INT128: "__int128",
+    TK.UINT128: "unsigned __int128",
+    TK.HALF: "half float",
+    TK.ATOMIC: "_Atomic",
+    TK.FLOAT128: "__float128",
+    TK.VARIABLEARRAY: "variable-length array",
     TK.DEPENDENTSIZEDARRAY: "variable-length array",
-    TK.FUNCTIONPROTO: "function pointer", TK.FUNCTIONNOPROTO: "function pointer",
-    TK.VECTOR: "vector type", TK.EXTVECTOR: "vector type",
-    TK.FLOAT16: "_Float16", TK.BFLOAT16: "__bf16", TK.IBM128: "__ibm128",
-    TK.SHORTACCUM: "fixed-point type", TK.ACCUM: "fixed-point type",
-    TK.LONGACCUM: "fixed-point type", TK.USHORTACCUM: "fixed-point type",
-    TK.UACCUM: "fixed-point type", TK.ULONGACCUM: "fixed-point type",
+    TK.FUNCTIONPROTO: "function pointer",
+    TK.FUNCTIONNOPROTO: "function pointer",
+    TK.VECTOR: "vector type",
+    TK.EXTVECTOR: "vector type",
+    TK.FLOAT16: "_Float16",
+    TK.BFLOAT16: "__bf16",
+    TK.IBM128: "__ibm128",
+    TK.SHORTACCUM: "fixed-point type",
+    TK.ACCUM: "fixed-point type",
+    TK.LONGACCUM: "fixed-point type",
+    TK.USHORTACCUM: "fixed-point type",
+    TK.UACCUM: "fixed-point type",
+    TK.ULONGACCUM: "fixed-point type",
 }
 
 
 class TypeMapper:
     """Maps clang types to IR types; struct types are created once per declaration."""
 
-    def __init__(self, plain_char_signed: bool = True,
-                 scope: Optional[ci.Cursor] = None) -> None:
+    def __init__(self, plain_char_signed: bool = True, scope: ci.Cursor | None = None) -> None:
         self.structs: dict[tuple[str, int], StructType] = {}
         """Per struct declaration (file, offset)."""
         self.plain_char = I8 if plain_char_signed else U8
@@ -79,7 +119,7 @@ class TypeMapper:
         self.namer = RecordNamer(scope)
         """Spells struct types at ``scope`` (the simd loop) for the generated code."""
 
-    def map(self, t: ci.Type, loc: Optional[Location] = None) -> Type:
+    def map(self, t: ci.Type, loc: Location | None = None) -> Type:
         """The IR type of a C type (typedefs resolved)."""
         if t.is_volatile_qualified():
             raise Unsupported("volatile object in simd loop", loc)
@@ -110,13 +150,13 @@ class TypeMapper:
             return self._record(t, canon, loc)
         raise Unsupported(f"type '{t.spelling}' in simd loop", loc)
 
-    def _complex(self, canon: ci.Type, loc: Optional[Location]) -> StructType:
+    def _complex(self, canon: ci.Type, loc: Location | None) -> StructType:
         part = canon.element_type.get_canonical()
         if part.kind not in (TK.FLOAT, TK.DOUBLE):
             raise Unsupported(f"'{canon.spelling}' in simd loop", loc)
         return COMPLEX_F32 if part.kind == TK.FLOAT else COMPLEX_F64
 
-    def _record(self, t: ci.Type, canon: ci.Type, loc: Optional[Location]) -> StructType:
+    def _record(self, t: ci.Type, canon: ci.Type, loc: Location | None) -> StructType:
         decl = canon.get_declaration()
         what = describe_record(decl)
         if decl.kind == ci.CursorKind.UNION_DECL:
@@ -132,8 +172,11 @@ class TypeMapper:
         if where.is_in_system_header:
             # Its layout is the one of the parsing host (x86-64); jmp_buf and
             # friends differ on AArch64, and the offsets are compiled in.
-            raise Unsupported(f"'{what}' from a system header in simd loop (its layout "
-                              "may differ between targets)", loc)
+            raise Unsupported(
+                f"'{what}' from a system header in simd loop (its layout "
+                "may differ between targets)",
+                loc,
+            )
         if canon.get_size() < 0:
             raise Unsupported(f"incomplete type '{what}' in simd loop", loc)
         spelling = self.namer.spelling(decl, loc)
@@ -150,8 +193,9 @@ class TypeMapper:
         object.__setattr__(st, "fields", tuple(fields))
         return st
 
-    def _fields(self, record: ci.Type, outer: ci.Type, what: str,
-                loc: Optional[Location]) -> list[StructField]:
+    def _fields(
+        self, record: ci.Type, outer: ci.Type, what: str, loc: Location | None
+    ) -> list[StructField]:
         """The members of ``record``; those of an anonymous struct member
         (``struct S { int tag; struct { float x, y; }; }``) are members of
         ``outer`` itself, at their offsets in it."""
@@ -168,16 +212,22 @@ class TypeMapper:
                 continue
             # A flexible array member is an array in place (of unknown length),
             # not a pointer: ``f->d`` is the address ``(char *)f + offset``.
-            ir = (ArrayType(self.map(ftype.element_type, loc), 0)
-                  if ftype.kind == TK.INCOMPLETEARRAY else self.map(f.type, loc))
+            ir = (
+                ArrayType(self.map(ftype.element_type, loc), 0)
+                if ftype.kind == TK.INCOMPLETEARRAY
+                else self.map(f.type, loc)
+            )
             fields.append(StructField(f.spelling, ir, outer.get_offset(f.spelling) // 8))
         return fields
 
     def _ir_name(self, decl: ci.Cursor) -> str:
         """The tag or typedef name, else ``anon<line>_<col>``; unique in the region
         (a local ``struct S`` may shadow another)."""
-        base = decl.spelling if record_kind(decl) != "unnamed" else \
-            f"anon{decl.location.line}_{decl.location.column}"
+        base = (
+            decl.spelling
+            if record_kind(decl) != "unnamed"
+            else f"anon{decl.location.line}_{decl.location.column}"
+        )
         taken = {s.name for s in self.structs.values()}
         name, n = base, 1
         while name in taken:
@@ -203,7 +253,9 @@ def is_function_pointer(t: ci.Type) -> bool:
     """A pointer to a function (``double (*f)(double)``)."""
     canon = t.get_canonical()
     return canon.kind == TK.POINTER and canon.get_pointee().get_canonical().kind in (
-        TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO)
+        TK.FUNCTIONPROTO,
+        TK.FUNCTIONNOPROTO,
+    )
 
 
 def is_struct_ctype(t: ci.Type) -> bool:
@@ -211,8 +263,12 @@ def is_struct_ctype(t: ci.Type) -> bool:
 
 
 def is_array_ctype(t: ci.Type) -> bool:
-    return t.get_canonical().kind in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY,
-                                      TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY)
+    return t.get_canonical().kind in (
+        TK.CONSTANTARRAY,
+        TK.INCOMPLETEARRAY,
+        TK.VARIABLEARRAY,
+        TK.DEPENDENTSIZEDARRAY,
+    )
 
 
 def promote(t: Type) -> Type:
@@ -245,8 +301,12 @@ def pointer_c_type(t: ci.Type) -> str:
     ``t`` may be sugar for an array (``typedef int V[4]``); typedefs are looked
     through until the array type itself."""
     t = _array_sugar(t)
-    if t.kind not in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY,
-                      TK.DEPENDENTSIZEDARRAY):
+    if t.kind not in (
+        TK.CONSTANTARRAY,
+        TK.INCOMPLETEARRAY,
+        TK.VARIABLEARRAY,
+        TK.DEPENDENTSIZEDARRAY,
+    ):
         return f"{t.spelling} *"
     elem = t.element_type
     dims = ""

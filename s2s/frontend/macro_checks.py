@@ -26,12 +26,12 @@ Macros of system headers and predefined macros are not checked: the parse
 already used the target's predefined macros, and system headers are the
 compiler's own.
 """
+
 from __future__ import annotations
 
 import bisect
 import math
 import re
-from typing import Optional
 
 import clang.cindex as ci
 
@@ -47,10 +47,21 @@ _OPENING = {"if", "ifdef", "ifndef"}
 _GROUP = _OPENING | {"elif", "elifdef", "elifndef", "else"}
 _REGENERATE = "regenerate it with the -D/-U flags of this build"
 _ARITHMETIC = {
-    TK.BOOL: "_Bool", TK.CHAR_U: "char", TK.UCHAR: "unsigned char", TK.USHORT: "unsigned short",
-    TK.UINT: "unsigned int", TK.ULONG: "unsigned long", TK.ULONGLONG: "unsigned long long",
-    TK.CHAR_S: "char", TK.SCHAR: "signed char", TK.SHORT: "short", TK.INT: "int",
-    TK.LONG: "long", TK.LONGLONG: "long long", TK.FLOAT: "float", TK.DOUBLE: "double",
+    TK.BOOL: "_Bool",
+    TK.CHAR_U: "char",
+    TK.UCHAR: "unsigned char",
+    TK.USHORT: "unsigned short",
+    TK.UINT: "unsigned int",
+    TK.ULONG: "unsigned long",
+    TK.ULONGLONG: "unsigned long long",
+    TK.CHAR_S: "char",
+    TK.SCHAR: "signed char",
+    TK.SHORT: "short",
+    TK.INT: "int",
+    TK.LONG: "long",
+    TK.LONGLONG: "long long",
+    TK.FLOAT: "float",
+    TK.DOUBLE: "double",
 }
 
 
@@ -61,8 +72,10 @@ def source_checks(parsed: ParsedFile, pragma: Pragma, end: int) -> list[str]:
     lines = _macro_checks(parsed, pragma.target, start, end)
     lines += _conditional_checks(parsed, start, end, pragma)
     if lines:
-        lines.insert(0, "/* s2svec: the build must see the macros as they were "
-                        "when this code was generated */")
+        lines.insert(
+            0,
+            "/* s2svec: the build must see the macros as they were when this code was generated */",
+        )
     return lines
 
 
@@ -81,9 +94,15 @@ def _macro_checks(parsed: ParsedFile, loop: ci.Cursor, start: int, end: int) -> 
         expr = expressions.get((use.extent.start.offset, use.extent.end.offset))
         object_like = not _function_like(use.referenced)
         check = _value_check(name, expr) if expr is not None and object_like else None
-        lines += [check] if check else [f"#ifndef {name}",
-                                         f'#error "s2svec: macro {name} is not defined; '
-                                         f'{_REGENERATE}"', "#endif"]
+        lines += (
+            [check]
+            if check
+            else [
+                f"#ifndef {name}",
+                f'#error "s2svec: macro {name} is not defined; {_REGENERATE}"',
+                "#endif",
+            ]
+        )
     return lines
 
 
@@ -114,7 +133,7 @@ def _expressions_by_extent(loop: ci.Cursor) -> dict[tuple[int, int], ci.Cursor]:
     return found
 
 
-def _value_check(name: str, expr: ci.Cursor) -> Optional[str]:
+def _value_check(name: str, expr: ci.Cursor) -> str | None:
     ctype = _ARITHMETIC.get(expr.type.get_canonical().kind)
     if ctype is None or not _constant(expr):
         return None
@@ -128,16 +147,19 @@ def _value_check(name: str, expr: ci.Cursor) -> Optional[str]:
     else:
         literal = f"{value}ULL" if value >= 1 << 63 else f"{value}LL"
     field = "s2svec_macro_" + re.sub(r"\W", "_", name) + "_changed"
-    return (f"__extension__ (void)sizeof(struct {{ int {field} : "
-            f"(__builtin_types_compatible_p(__typeof__({name}), {ctype}) "
-            f"&& ({name}) == {literal}) ? 1 : -1; }});")
+    return (
+        f"__extension__ (void)sizeof(struct {{ int {field} : "
+        f"(__builtin_types_compatible_p(__typeof__({name}), {ctype}) "
+        f"&& ({name}) == {literal}) ? 1 : -1; }});"
+    )
 
 
-def _function_like(definition: Optional[ci.Cursor]) -> bool:
+def _function_like(definition: ci.Cursor | None) -> bool:
     """``#define SQ(x) ...``: its expansions depend on arguments, only its
     existence is checked."""
     return definition is not None and is_function_like_macro(
-        definition, list(definition.get_tokens()))
+        definition, list(definition.get_tokens())
+    )
 
 
 def _constant(expr: ci.Cursor) -> bool:
@@ -146,8 +168,9 @@ def _constant(expr: ci.Cursor) -> bool:
     for c in expr.walk_preorder():
         if c.kind == CK.CALL_EXPR:
             return False
-        if c.kind == CK.DECL_REF_EXPR and (c.referenced is None or
-                                           c.referenced.kind != CK.ENUM_CONSTANT_DECL):
+        if c.kind == CK.DECL_REF_EXPR and (
+            c.referenced is None or c.referenced.kind != CK.ENUM_CONSTANT_DECL
+        ):
             return False
     return True
 
@@ -155,11 +178,13 @@ def _constant(expr: ci.Cursor) -> bool:
 # -- conditionals -----------------------------------------------------------------
 
 
-def _conditional_checks(parsed: ParsedFile, start: int, end: int,
-                        pragma: Pragma) -> list[str]:
+def _conditional_checks(parsed: ParsedFile, start: int, end: int, pragma: Pragma) -> list[str]:
     raw = parsed.raw
-    directives = [(s, e, n) for s, e, n in scan_directives(raw)
-                  if start <= s < end and n in _GROUP | {"endif"}]
+    directives = [
+        (s, e, n)
+        for s, e, n in scan_directives(raw)
+        if start <= s < end and n in _GROUP | {"endif"}
+    ]
     if not directives:
         return []
     _check_balanced(directives, pragma)
@@ -169,9 +194,11 @@ def _conditional_checks(parsed: ParsedFile, start: int, end: int,
         lines.append(raw[s:e].decode("utf-8", errors="replace"))
         group_start = e + 1
         if name in _GROUP and any(lo <= group_start < hi for lo, hi in skipped):
-            lines.append(f'#error "s2svec: the vector code of the loop at line '
-                         f'{pragma.location.line} was generated without this branch; '
-                         f'{_REGENERATE}"')
+            lines.append(
+                f'#error "s2svec: the vector code of the loop at line '
+                f"{pragma.location.line} was generated without this branch; "
+                f'{_REGENERATE}"'
+            )
     return lines
 
 
@@ -187,5 +214,4 @@ def _check_balanced(directives: list[tuple[int, int, str]], pragma: Pragma) -> N
         if depth < 0:
             break
     if depth != 0:
-        raise Unsupported("a preprocessor conditional crosses the loop's boundary",
-                          pragma.location)
+        raise Unsupported("a preprocessor conditional crosses the loop's boundary", pragma.location)

@@ -23,11 +23,11 @@ Each such loop stays scalar with a warning (``reason``); nothing here is an
 error.  Unsupported loop directives themselves (``taskloop simd``, ``loop``)
 are recognized by ``clauses.is_simd_loop_construct``.
 """
+
 from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
-from typing import Optional
 
 import clang.cindex as ci
 
@@ -51,7 +51,7 @@ class OmpLine:
     """The directive name (``clauses.directive_words``)."""
     tokens: list[Token]
     """The tokens after ``omp``."""
-    clauses: Optional[ClauseSet]
+    clauses: ClauseSet | None
     """Set for the directives s2svec handles."""
     next: int = 0
     """Offset of the first token after the line (what the directive annotates)."""
@@ -69,8 +69,9 @@ class OmpLine:
 class OmpContext:
     """The OpenMP regions of a file, to ask about each simd loop."""
 
-    def __init__(self, tu: ci.TranslationUnit, lines: list[OmpLine],
-                 cursors: dict[int, ci.Cursor]) -> None:
+    def __init__(
+        self, tu: ci.TranslationUnit, lines: list[OmpLine], cursors: dict[int, ci.Cursor]
+    ) -> None:
         self.lines = sorted(lines, key=lambda line: line.start)
         self.starts = [line.start for line in self.lines]
         self.offload: list[tuple[int, int, OmpLine]] = []
@@ -80,11 +81,16 @@ class OmpContext:
         self.variants: dict[str, OmpLine] = {}
         """Base function name -> its ``declare variant`` line."""
         by_start = {line.start: line for line in lines}
-        self.functions = [c for c in children(tu.cursor) if c.kind == CK.FUNCTION_DECL and
-                          c.extent.start.file is not None and
-                          c.extent.start.file.name == tu.spelling]
-        self.function_extents = [(f.extent.start.offset, f.extent.end.offset, f)
-                                 for f in self.functions]
+        self.functions = [
+            c
+            for c in children(tu.cursor)
+            if c.kind == CK.FUNCTION_DECL
+            and c.extent.start.file is not None
+            and c.extent.start.file.name == tu.spelling
+        ]
+        self.function_extents = [
+            (f.extent.start.offset, f.extent.end.offset, f) for f in self.functions
+        ]
         open_target: list[OmpLine] = []
         open_variant: list[OmpLine] = []
         for line in lines:
@@ -119,52 +125,64 @@ class OmpContext:
         for begin in open_target:  # never closed: to the end of the file
             self.device_ranges.append((begin.end, 1 << 62, begin))
 
-    def reason(self, pragma: OmpLine, loop: ci.Cursor) -> Optional[Unsupported]:
+    def reason(self, pragma: OmpLine, loop: ci.Cursor) -> Unsupported | None:
         """Why the simd loop ``loop`` (annotated by ``pragma``) must stay scalar."""
         lo, hi = loop.extent.start.offset, loop.extent.end.offset
         first = bisect.bisect_left(self.starts, lo)
-        for line in self.lines[first:bisect.bisect_left(self.starts, hi)]:
+        for line in self.lines[first : bisect.bisect_left(self.starts, hi)]:
             if line is pragma or line.is_loop_directive:
                 # a nested simd loop: the driver vectorizes the outer loop
                 # when it can, and the inner pragma has no effect then
                 continue
-            return Unsupported(f"'#pragma omp {line.name}' inside the simd loop is not "
-                               "supported", line.location)
+            return Unsupported(
+                f"'#pragma omp {line.name}' inside the simd loop is not supported", line.location
+            )
         for start, end, line in self.offload:
             if start <= lo < end:
                 return Unsupported(
                     f"the loop is inside the '#pragma omp {line.name}' region at line "
                     f"{line.location.line}, which may run on an offload device",
-                    pragma.location)
+                    pragma.location,
+                )
         fn = next((f for start, end, f in self.function_extents if start <= lo < end), None)
         if fn is not None:
             device = self.device_functions.get(fn.spelling) or next(
-                (line for start, end, line in self.device_ranges
-                 if start <= fn.extent.start.offset < end), None)
+                (
+                    line
+                    for start, end, line in self.device_ranges
+                    if start <= fn.extent.start.offset < end
+                ),
+                None,
+            )
             if device is not None:
                 return Unsupported(
                     f"function '{fn.spelling}' is compiled for offload devices too "
                     f"('#pragma omp declare target' at line {device.location.line})",
-                    pragma.location)
+                    pragma.location,
+                )
         if self.variants:
             for c in walk_preorder(loop):
                 if c.kind != CK.DECL_REF_EXPR:
                     continue
                 ref = c.referenced
-                if ref is not None and ref.kind == CK.FUNCTION_DECL and \
-                        ref.spelling in self.variants:
+                if (
+                    ref is not None
+                    and ref.kind == CK.FUNCTION_DECL
+                    and ref.spelling in self.variants
+                ):
                     line = self.variants[ref.spelling]
                     return Unsupported(
                         f"call to '{ref.spelling}', which has a '#pragma omp declare "
                         f"variant' (line {line.location.line}), in the simd loop",
-                        location(c))
+                        location(c),
+                    )
         return None
 
 
-def _target_list(line: OmpLine) -> Optional[list[str]]:
+def _target_list(line: OmpLine) -> list[str] | None:
     """The names of ``declare target(f, g)`` / ``declare target to(f) enter(g)``;
     None for the form that opens a region (no list)."""
-    toks = line.tokens[len(line.words):]
+    toks = line.tokens[len(line.words) :]
     if not toks:
         return None
     names: list[str] = []

@@ -6,6 +6,7 @@ stay out of the AST, so loops and functions appear as ordinary ``FOR_STMT`` /
 text. libclang reports byte offsets, so ``ParsedFile`` keeps the raw bytes
 next to the decoded text and converts between the two.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -16,8 +17,8 @@ import glob
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Iterator, Optional, Sequence
 
 import clang.cindex as ci
 
@@ -89,12 +90,12 @@ class ParsedFile:
         return start_file is not None and start_file.name == self.tu.spelling
 
     @functools.cached_property
-    def top_level(self) -> "TopLevel":
+    def top_level(self) -> TopLevel:
         """The translation unit's top-level cursors, sorted once (walking
         them through the Python bindings costs more than anything per loop)."""
         return TopLevel.of(self.tu)
 
-    def enclosing_function(self, offset: int) -> Optional[ci.Cursor]:
+    def enclosing_function(self, offset: int) -> ci.Cursor | None:
         """The function definition of the main file holding byte ``offset``."""
         functions = self.top_level.functions
         k = bisect.bisect_right(functions, offset, key=lambda f: f[0]) - 1
@@ -115,7 +116,7 @@ class TopLevel:
     """Every macro definition (predefined, headers, main file)."""
 
     @staticmethod
-    def of(tu: ci.TranslationUnit) -> "TopLevel":
+    def of(tu: ci.TranslationUnit) -> TopLevel:
         found = TopLevel([], [], [])
         for cursor in tu.cursor.get_children():
             kind = cursor.kind
@@ -181,8 +182,12 @@ OMP_INCLUDE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "include"
 
 
 def parse_file(
-    path: str, include_dirs: list[str], defines: list[str], std: str,
-    target_args: tuple[str, ...] = (), preprocessor: Sequence[str] = (),
+    path: str,
+    include_dirs: list[str],
+    defines: list[str],
+    std: str,
+    target_args: tuple[str, ...] = (),
+    preprocessor: Sequence[str] = (),
 ) -> ParsedFile:
     """Parse ``path`` as C; raise ``UserError`` for unreadable files or errors.
     ``target_args`` (``--target=aarch64-linux-gnu``, ``-mavx2``) make the
@@ -191,8 +196,17 @@ def parse_file(
     (after ``include_dirs`` and ``defines``)."""
     raw = _read(path)
     # No error limit: after "too many errors" clang stops processing #includes.
-    args = ["-x", "c", f"-std={std}", "-ferror-limit=0", BRACKET_DEPTH, *GCC_TOLERATED,
-            *target_args, "-I", OMP_INCLUDE]
+    args = [
+        "-x",
+        "c",
+        f"-std={std}",
+        "-ferror-limit=0",
+        BRACKET_DEPTH,
+        *GCC_TOLERATED,
+        *target_args,
+        "-I",
+        OMP_INCLUDE,
+    ]
     for directory in include_dirs:
         args += ["-I", directory]
     for define in defines:
@@ -214,16 +228,18 @@ def parse_file(
     except ci.TranslationUnitLoadError as exc:
         raise UserError(f"{path}: cannot parse file ({exc})") from exc
     _raise_errors(tu)
-    return ParsedFile(path, tu, raw, _decode(raw), command_line_defines(args),
-                      tuple(target_args), tuple(args))
+    return ParsedFile(
+        path, tu, raw, _decode(raw), command_line_defines(args), tuple(target_args), tuple(args)
+    )
 
 
 def macros_defined_where(parsed: ParsedFile, names: set[str]) -> set[str]:
     """Which of ``names`` are macros where ``parsed`` was read (its predefined
     macros and -D flags; not the file's own definitions)."""
     probe = "".join(f"#ifdef {n}\nint s2s_defined_{n};\n#endif\n" for n in sorted(names))
-    tu = ci.Index.create().parse("s2s_probe.c", args=list(parsed.args),
-                                 unsaved_files=[("s2s_probe.c", probe)])
+    tu = ci.Index.create().parse(
+        "s2s_probe.c", args=list(parsed.args), unsaved_files=[("s2s_probe.c", probe)]
+    )
     found = {c.spelling for c in tu.cursor.get_children()}
     return {n for n in names if f"s2s_defined_{n}" in found}
 
@@ -279,7 +295,7 @@ def _read(path: str) -> bytes:
 
 def _raise_errors(tu: ci.TranslationUnit) -> None:
     lines: list[str] = []
-    first: Optional[Location] = None
+    first: Location | None = None
     for diag in tu.diagnostics:
         if diag.severity not in _ERROR_SEVERITIES:
             continue
@@ -308,7 +324,7 @@ def _in_builtin_headers(name: str) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
-def builtin_include_dir() -> Optional[str]:
+def builtin_include_dir() -> str | None:
     """clang's builtin header directory, else gcc's; None if neither exists."""
     beside = _resource_include_beside_clang()
     if beside is not None:
@@ -322,7 +338,7 @@ def builtin_include_dir() -> Optional[str]:
     return None
 
 
-def _resource_include_beside_clang() -> Optional[str]:
+def _resource_include_beside_clang() -> str | None:
     """``<prefix>/lib/clang/<version>/include`` of the clang on PATH, when
     there is exactly one: what ``clang -print-resource-dir`` says, without
     starting a process at every run."""
@@ -334,11 +350,9 @@ def _resource_include_beside_clang() -> Optional[str]:
     return found[0] if len(found) == 1 and os.path.isdir(found[0]) else None
 
 
-def _ask(command: list[str]) -> Optional[str]:
+def _ask(command: list[str]) -> str | None:
     try:
-        done = subprocess.run(
-            command, capture_output=True, text=True, timeout=30, check=False
-        )
+        done = subprocess.run(command, capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.SubprocessError):
         return None
     answer = done.stdout.strip()

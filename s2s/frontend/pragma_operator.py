@@ -10,11 +10,12 @@ at the use (also through other macros, and for ``_Pragma(#x)`` with an
 ``omp ... simd`` argument).  ``_Pragma`` with other directives stays silent,
 like their ``#pragma`` lines.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 import clang.cindex as ci
 
@@ -30,7 +31,7 @@ _SIMD_DIRECTIVES = (["simd"], ["for", "simd"], ["parallel", "for", "simd"], ["de
 
 @dataclass
 class _Macro:
-    directive: Optional[str] = None
+    directive: str | None = None
     """The OpenMP directive a ``_Pragma("...")`` in the body makes."""
     stringizes: bool = False
     """``_Pragma(#x)``: the directive is an argument of the use."""
@@ -45,12 +46,16 @@ def is_simd_directive(text: str) -> bool:
     if not tokens or tokens[0].text != "omp":
         return False
     words = directive_words(tokens[1:])
-    return any(words[:len(d)] == d for d in _SIMD_DIRECTIVES) or is_simd_loop_construct(words)
+    return any(words[: len(d)] == d for d in _SIMD_DIRECTIVES) or is_simd_loop_construct(words)
 
 
-def operator_warnings(tu: ci.TranslationUnit, text: str, code_offsets: list[int],
-                      defines: list[tuple[int, str]], locate: Callable[[int], Location]
-                      ) -> list[Unsupported]:
+def operator_warnings(
+    tu: ci.TranslationUnit,
+    text: str,
+    code_offsets: list[int],
+    defines: list[tuple[int, str]],
+    locate: Callable[[int], Location],
+) -> list[Unsupported]:
     """Warnings for the ``_Pragma`` operators of a file.
 
     ``text`` is the main file (one character per byte), ``code_offsets``
@@ -63,8 +68,9 @@ def operator_warnings(tu: ci.TranslationUnit, text: str, code_offsets: list[int]
         if m is not None:
             directive = _destringize(m.group(1))
             if is_simd_directive(directive):
-                found.append(Unsupported(_message(f"'_Pragma(\"{directive}\")'", directive),
-                                         locate(off)))
+                found.append(
+                    Unsupported(_message(f"'_Pragma(\"{directive}\")'", directive), locate(off))
+                )
     macros = _macros(tu, defines)
     if not macros:
         return found
@@ -80,20 +86,27 @@ def operator_warnings(tu: ci.TranslationUnit, text: str, code_offsets: list[int]
         macro = macros[c.spelling]
         directive = macro.directive
         if directive is None:  # _Pragma(#x): the directive is the argument
-            use = text[start.offset:c.extent.end.offset]
-            args = use[use.find("(") + 1:use.rfind(")")] if "(" in use else ""
+            use = text[start.offset : c.extent.end.offset]
+            args = use[use.find("(") + 1 : use.rfind(")")] if "(" in use else ""
             candidate = " ".join(args.split())
             directive = candidate if is_simd_directive(candidate) else None
         if directive is not None:
-            found.append(Unsupported(
-                _message(f"'{c.spelling}' expands to '_Pragma(\"{directive}\")', which",
-                         directive), locate(start.offset)))
+            found.append(
+                Unsupported(
+                    _message(
+                        f"'{c.spelling}' expands to '_Pragma(\"{directive}\")', which", directive
+                    ),
+                    locate(start.offset),
+                )
+            )
     return found
 
 
 def _message(what: str, directive: str) -> str:
-    return (f"{what} is ignored: _Pragma forms are not supported, the loop is not "
-            f"vectorized (write '#pragma {directive}')")
+    return (
+        f"{what} is ignored: _Pragma forms are not supported, the loop is not "
+        f"vectorized (write '#pragma {directive}')"
+    )
 
 
 def _macros(tu: ci.TranslationUnit, defines: list[tuple[int, str]]) -> dict[str, _Macro]:
@@ -116,8 +129,14 @@ def _macros(tu: ci.TranslationUnit, defines: list[tuple[int, str]]) -> dict[str,
             continue
         body = m.group(3)
         macro = _Macro(names=set(_IDENT.findall(body)), body=body)
-        macro.directive = next((_destringize(c.group(1)) for c in _CALL.finditer(body)
-                                if is_simd_directive(_destringize(c.group(1)))), None)
+        macro.directive = next(
+            (
+                _destringize(c.group(1))
+                for c in _CALL.finditer(body)
+                if is_simd_directive(_destringize(c.group(1)))
+            ),
+            None,
+        )
         if macro.directive is None and m.group(2) and _STRINGIZE.search(body):
             macro.stringizes = True
         bodies[m.group(1)] = macro
@@ -132,8 +151,14 @@ def _macros(tu: ci.TranslationUnit, defines: list[tuple[int, str]]) -> dict[str,
                 directive = found[inner_name].directive
                 if directive is None:  # _Pragma(#x): the arguments written here
                     uses = re.finditer(rf"\b{inner_name}\s*\(([^()]*)\)", macro.body)
-                    directive = next((" ".join(u.group(1).split()) for u in uses
-                                      if is_simd_directive(u.group(1))), None)
+                    directive = next(
+                        (
+                            " ".join(u.group(1).split())
+                            for u in uses
+                            if is_simd_directive(u.group(1))
+                        ),
+                        None,
+                    )
                 if directive is not None:
                     found[name] = _Macro(directive, False, macro.names, macro.body)
                     changed = True

@@ -33,13 +33,14 @@ raised by ``lower_loop``, a warning; exit status 0):
 Warnings that do not belong to a loop (``_Pragma("omp simd")``, simdlen
 beyond every vector) go to ``ParsedFile.warnings``.
 """
+
 from __future__ import annotations
 
 import bisect
 import ctypes
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator, Optional
 
 import clang.cindex as ci
 
@@ -68,7 +69,7 @@ class Pragma:
     target: ci.Cursor
     """The FOR_STMT (loop directives; another statement when ``unsupported``
     says so) or FUNCTION_DECL (declare simd)."""
-    unsupported: Optional[Unsupported] = None
+    unsupported: Unsupported | None = None
     """Why the loop stays scalar although the input is valid (see the module
     docstring); ``lower_loop`` raises it."""
 
@@ -91,7 +92,7 @@ def find_pragmas(parsed: ParsedFile) -> list[Pragma]:
     cursors = _cursor_starts(parsed, {line.next for line in lines})
     context = OmpContext(parsed.tu, lines, cursors)
     by_start = {line.start: line for line in lines}
-    scopes: Optional[Scopes] = None
+    scopes: Scopes | None = None
     pragmas: list[Pragma] = []
     for line in lines:
         clauses = line.clauses
@@ -110,40 +111,61 @@ def find_pragmas(parsed: ParsedFile) -> list[Pragma]:
             function = _function_at(offset, cursors, clauses)
             _check_parameters(clauses, function)
             # a linear step may name a parameter of the function that follows
-            _check_expressions(clauses, scopes.names_at(line.start), macros, line.start,
-                               set(_parameter_names(function)))
-            pragmas.append(Pragma(clauses, clauses.location, line.start, line.end, function,
-                                  clauses.unsupported[0] if clauses.unsupported else None))
+            _check_expressions(
+                clauses,
+                scopes.names_at(line.start),
+                macros,
+                line.start,
+                set(_parameter_names(function)),
+            )
+            pragmas.append(
+                Pragma(
+                    clauses,
+                    clauses.location,
+                    line.start,
+                    line.end,
+                    function,
+                    clauses.unsupported[0] if clauses.unsupported else None,
+                )
+            )
             continue
         target = cursors.get(line.next)
         if target is None or not (target.kind.is_statement() or target.kind.is_expression()):
-            raise UserError(f"'#pragma omp {clauses.directive}' must be followed by a for "
-                            "loop", clauses.location)
+            raise UserError(
+                f"'#pragma omp {clauses.directive}' must be followed by a for loop",
+                clauses.location,
+            )
         names = scopes.names_at(line.start)
         _check_variables(clauses, names, macros, line.start)
         _check_expressions(clauses, names, macros, line.start)
-        unsupported: Optional[Unsupported] = None
+        unsupported: Unsupported | None = None
         if target.kind != ci.CursorKind.FOR_STMT:
             unsupported = Unsupported(
                 f"'#pragma omp {clauses.directive}' must be followed by a for loop, not "
-                f"{_describe_statement(target)}", clauses.location)
-        elif not text.startswith("for", line.next) or \
-                _is_ident_char(text[line.next + 3:line.next + 4]):
-            macro = text[line.next:_identifier_end(text, line.next)] or "?"
+                f"{_describe_statement(target)}",
+                clauses.location,
+            )
+        elif not text.startswith("for", line.next) or _is_ident_char(
+            text[line.next + 3 : line.next + 4]
+        ):
+            macro = text[line.next : _identifier_end(text, line.next)] or "?"
             unsupported = Unsupported(
                 f"a loop written with the macro '{macro}' is not supported (write the for "
-                "statement itself after the pragma)", parsed.location(line.next))
+                "statement itself after the pragma)",
+                parsed.location(line.next),
+            )
         else:
             _check_collapse(target, clauses)
-            unsupported = (clauses.unsupported[0] if clauses.unsupported else None) or \
-                context.reason(line, target)
-        pragmas.append(Pragma(clauses, clauses.location, line.start, line.end, target,
-                              unsupported))
+            unsupported = (
+                clauses.unsupported[0] if clauses.unsupported else None
+            ) or context.reason(line, target)
+        pragmas.append(Pragma(clauses, clauses.location, line.start, line.end, target, unsupported))
     ops = [off for off in scan.operators if not _in_ranges(off, skipped)]
     defines = [(s, text[s:e]) for s, e in scan.defines if not _in_ranges(s, skipped)]
     parsed.warnings.extend(operator_warnings(parsed.tu, text, ops, defines, parsed.location))
-    parsed.warnings.sort(key=lambda w: (w.location.line, w.location.column)
-                         if w.location else (0, 0))
+    parsed.warnings.sort(
+        key=lambda w: (w.location.line, w.location.column) if w.location else (0, 0)
+    )
     return pragmas
 
 
@@ -168,8 +190,9 @@ def _is_system_header(tu: ci.TranslationUnit, header: ci.File) -> bool:
     return bool(ci.SourceLocation.from_offset(tu, header, 0).is_in_system_header)
 
 
-def _declare_simd_in_header(parsed: ParsedFile, header: ci.File, macros: "_MacroTable"
-                            ) -> list[Pragma]:
+def _declare_simd_in_header(
+    parsed: ParsedFile, header: ci.File, macros: _MacroTable
+) -> list[Pragma]:
     try:
         with open(header.name, "rb") as handle:
             raw = handle.read()
@@ -181,8 +204,9 @@ def _declare_simd_in_header(parsed: ParsedFile, header: ci.File, macros: "_Macro
     for start, end in _scan_raw(raw).pragmas:
         if _in_ranges(start, skipped):
             continue
-        where = Location(header.name, raw.count(b"\n", 0, start) + 1,
-                         start - raw.rfind(b"\n", 0, start))
+        where = Location(
+            header.name, raw.count(b"\n", 0, start) + 1, start - raw.rfind(b"\n", 0, start)
+        )
         tokens = tokenize(text[start:end], where)
         words = [t.text for t in tokens[:5]]
         if words != ["#", "pragma", "omp", "declare", "simd"]:
@@ -195,31 +219,43 @@ def _declare_simd_in_header(parsed: ParsedFile, header: ci.File, macros: "_Macro
         if clauses is None or function is None:
             continue  # gcc complains about the header itself
         _check_parameters(clauses, function)
-        pragmas.append(Pragma(clauses, where, start, end, function,
-                              clauses.unsupported[0] if clauses.unsupported else None))
+        pragmas.append(
+            Pragma(
+                clauses,
+                where,
+                start,
+                end,
+                function,
+                clauses.unsupported[0] if clauses.unsupported else None,
+            )
+        )
     return pragmas
 
 
 def _is_declare_simd(text: str, offset: int) -> bool:
     """The directive at ``offset`` is another ``#pragma omp declare simd``."""
-    words = [t.text for t in tokenize(text[offset:_directive_end(text, offset)],
-                                      Location("", 1, 1))[:5]]
+    words = [
+        t.text
+        for t in tokenize(text[offset : _directive_end(text, offset)], Location("", 1, 1))[:5]
+    ]
     return words == ["#", "pragma", "omp", "declare", "simd"]
 
 
-def _file_scope_function(tu: ci.TranslationUnit, file: ci.File, offset: int
-                         ) -> Optional[ci.Cursor]:
+def _file_scope_function(tu: ci.TranslationUnit, file: ci.File, offset: int) -> ci.Cursor | None:
     """The file-scope function declaration starting at ``offset`` of ``file``."""
     cursor = ci.Cursor.from_location(tu, ci.SourceLocation.from_offset(tu, file, offset))
-    if cursor is None or cursor.kind != ci.CursorKind.FUNCTION_DECL or \
-            cursor.extent.start.offset != offset or cursor.semantic_parent is None or \
-            cursor.semantic_parent.kind != ci.CursorKind.TRANSLATION_UNIT:
+    if (
+        cursor is None
+        or cursor.kind != ci.CursorKind.FUNCTION_DECL
+        or cursor.extent.start.offset != offset
+        or cursor.semantic_parent is None
+        or cursor.semantic_parent.kind != ci.CursorKind.TRANSLATION_UNIT
+    ):
         return None
     return cursor
 
 
-def _omp_line(parsed: ParsedFile, start: int, end: int, macros: "_MacroTable"
-              ) -> Optional[OmpLine]:
+def _omp_line(parsed: ParsedFile, start: int, end: int, macros: _MacroTable) -> OmpLine | None:
     """The ``#pragma omp`` line at ``[start, end)``, its SIMD clauses parsed;
     None for other pragmas."""
     where = parsed.location(start)
@@ -231,7 +267,7 @@ def _omp_line(parsed: ParsedFile, start: int, end: int, macros: "_MacroTable"
     return OmpLine(start, end, where, directive_words(rest), rest, clauses)
 
 
-def _unhandled_construct(line: OmpLine, cursors: dict[int, ci.Cursor]) -> Optional[Pragma]:
+def _unhandled_construct(line: OmpLine, cursors: dict[int, ci.Cursor]) -> Pragma | None:
     """A SIMD loop construct s2svec does not handle, on a for loop: the loop
     is a region that stays scalar (with a warning and a report entry)."""
     target = cursors.get(line.next)
@@ -244,10 +280,14 @@ def _unhandled_construct(line: OmpLine, cursors: dict[int, ci.Cursor]) -> Option
 
 def _describe_statement(c: ci.Cursor) -> str:
     names = {
-        ci.CursorKind.WHILE_STMT: "a while loop", ci.CursorKind.DO_STMT: "a do loop",
-        ci.CursorKind.COMPOUND_STMT: "a block", ci.CursorKind.IF_STMT: "an if statement",
-        ci.CursorKind.SWITCH_STMT: "a switch statement", ci.CursorKind.DECL_STMT: "a declaration",
-        ci.CursorKind.NULL_STMT: "an empty statement", ci.CursorKind.LABEL_STMT: "a label",
+        ci.CursorKind.WHILE_STMT: "a while loop",
+        ci.CursorKind.DO_STMT: "a do loop",
+        ci.CursorKind.COMPOUND_STMT: "a block",
+        ci.CursorKind.IF_STMT: "an if statement",
+        ci.CursorKind.SWITCH_STMT: "a switch statement",
+        ci.CursorKind.DECL_STMT: "a declaration",
+        ci.CursorKind.NULL_STMT: "an empty statement",
+        ci.CursorKind.LABEL_STMT: "a label",
     }
     if c.kind.is_expression():
         return "an expression"
@@ -257,31 +297,32 @@ def _describe_statement(c: ci.Cursor) -> str:
 # --------------------------------------------------------------------------
 # Clause variables and expressions must be declared at the pragma
 
-_KEYWORDS = frozenset("""
-    sizeof _Alignof __alignof__ alignof _Generic __builtin_offsetof __extension__ char short
-    int long signed unsigned float double void _Bool bool const volatile restrict struct union
-    enum __typeof__ typeof __int128 _Complex __real__ __imag__ __restrict __restrict__
-    __func__ __FUNCTION__ __PRETTY_FUNCTION__ __LINE__ __FILE__ __COUNTER__ __DATE__
-    __TIME__ __BASE_FILE__ __INCLUDE_LEVEL__ __has_builtin __has_attribute
-""".split())
+_KEYWORDS = frozenset(
+    ["sizeof", "_Alignof", "__alignof__", "alignof", "_Generic", "__builtin_offsetof", "__extension__", "char", "short", "int", "long", "signed", "unsigned", "float", "double", "void", "_Bool", "bool", "const", "volatile", "restrict", "struct", "union", "enum", "__typeof__", "typeof", "__int128", "_Complex", "__real__", "__imag__", "__restrict", "__restrict__", "__func__", "__FUNCTION__", "__PRETTY_FUNCTION__", "__LINE__", "__FILE__", "__COUNTER__", "__DATE__", "__TIME__", "__BASE_FILE__", "__INCLUDE_LEVEL__", "__has_builtin", "__has_attribute"]
+)
 
 
-def _check_variables(clauses: ClauseSet, names: Names, macros: "_MacroTable",
-                     offset: int) -> None:
+def _check_variables(clauses: ClauseSet, names: Names, macros: _MacroTable, offset: int) -> None:
     """Every clause variable must be a variable declared where the pragma is."""
     for ref in clauses.variables:
         if ref.name in names.variables or macros.is_defined(ref.name, offset):
             continue
         if ref.name in names.others:
-            raise UserError(f"'{ref.name}' in '{ref.clause}' clause is not a variable",
-                            ref.location)
-        raise UserError(f"use of undeclared identifier '{ref.name}' in '{ref.clause}' "
-                        "clause", ref.location)
+            raise UserError(
+                f"'{ref.name}' in '{ref.clause}' clause is not a variable", ref.location
+            )
+        raise UserError(
+            f"use of undeclared identifier '{ref.name}' in '{ref.clause}' clause", ref.location
+        )
 
 
-def _check_expressions(clauses: ClauseSet, names: Names, macros: "_MacroTable",
-                       offset: int, parameters: frozenset[str] | set[str] = frozenset()
-                       ) -> None:
+def _check_expressions(
+    clauses: ClauseSet,
+    names: Names,
+    macros: _MacroTable,
+    offset: int,
+    parameters: frozenset[str] | set[str] = frozenset(),
+) -> None:
     """The identifiers of ``if`` conditions and linear steps must be declared
     (or be macros, keywords or builtins); member names after ``.``/``->``
     and tags after ``struct`` are other name spaces."""
@@ -290,8 +331,11 @@ def _check_expressions(clauses: ClauseSet, names: Names, macros: "_MacroTable",
     for clause, tokens in clauses.expressions:
         for k, tok in enumerate(tokens):
             word = tok.text
-            if not (word[:1].isalpha() or word[:1] == "_") or word in _KEYWORDS or \
-                    word.startswith("__builtin_"):
+            if (
+                not (word[:1].isalpha() or word[:1] == "_")
+                or word in _KEYWORDS
+                or word.startswith("__builtin_")
+            ):
                 continue
             before = tokens[k - 1].text if k else ""
             after = tokens[k + 1].text if k + 1 < len(tokens) else ""
@@ -301,8 +345,9 @@ def _check_expressions(clauses: ClauseSet, names: Names, macros: "_MacroTable",
                 continue  # the prefix of a character or string literal
             if word in names or word in params or macros.is_defined(word, offset):
                 continue
-            raise UserError(f"use of undeclared identifier '{word}' in '{clause}' clause",
-                            tok.location)
+            raise UserError(
+                f"use of undeclared identifier '{word}' in '{clause}' clause", tok.location
+            )
 
 
 def _check_parameters(clauses: ClauseSet, function: ci.Cursor) -> None:
@@ -310,13 +355,15 @@ def _check_parameters(clauses: ClauseSet, function: ci.Cursor) -> None:
     params = set(_parameter_names(function))
     for ref in clauses.variables:
         if ref.name not in params:
-            raise UserError(f"'{ref.name}' in '{ref.clause}' clause is not a parameter of "
-                            f"'{function.spelling}'", ref.location)
+            raise UserError(
+                f"'{ref.name}' in '{ref.clause}' clause is not a parameter of "
+                f"'{function.spelling}'",
+                ref.location,
+            )
 
 
 def _parameter_names(function: ci.Cursor) -> list[str]:
-    return [a.spelling for a in function.get_children()
-            if a.kind == ci.CursorKind.PARM_DECL]
+    return [a.spelling for a in function.get_children() if a.kind == ci.CursorKind.PARM_DECL]
 
 
 # --------------------------------------------------------------------------
@@ -377,8 +424,12 @@ def _scan(text: str) -> _Scan:
             i, at_line_start = end, False
         elif ch in "\"'":
             i, at_line_start = _skip_literal(text, i), False
-        elif ch == "_" and text.startswith("_Pragma", i) and \
-                not _is_ident_char(text[i - 1:i]) and not _is_ident_char(text[i + 7:i + 8]):
+        elif (
+            ch == "_"
+            and text.startswith("_Pragma", i)
+            and not _is_ident_char(text[i - 1 : i])
+            and not _is_ident_char(text[i + 7 : i + 8])
+        ):
             found.operators.append(i)
             i, at_line_start = i + 7, False
         elif _is_ident_char(ch):
@@ -508,8 +559,11 @@ def _cursor_starts(parsed: ParsedFile, wanted: set[int]) -> dict[int, ci.Cursor]
         k = bisect.bisect_left(offsets, c.extent.start.offset)
         return k < len(offsets) and offsets[k] <= c.extent.end.offset
 
-    stack = [top for top in reversed(children(parsed.tu.cursor))
-             if top.kind not in _IGNORED_KINDS and parsed.is_main_file(top)]
+    stack = [
+        top
+        for top in reversed(children(parsed.tu.cursor))
+        if top.kind not in _IGNORED_KINDS and parsed.is_main_file(top)
+    ]
     while stack:
         cursor = stack.pop()
         if not parsed.is_main_file(cursor) or not holds_wanted(cursor):
@@ -535,13 +589,18 @@ def _direct_cursors(parsed: ParsedFile, wanted: set[int]) -> dict[int, ci.Cursor
     for offset in wanted:
         location = ci.SourceLocation.from_offset(parsed.tu, main, offset)
         cursor = ci.Cursor.from_location(parsed.tu, location)
-        if cursor is None or cursor.kind not in _DIRECT_KINDS or \
-                cursor.extent.start.offset != offset:
+        if (
+            cursor is None
+            or cursor.kind not in _DIRECT_KINDS
+            or cursor.extent.start.offset != offset
+        ):
             continue
         parent = cursor.semantic_parent
         if cursor.kind == ci.CursorKind.FUNCTION_DECL and (
-                parent is None or parent.kind != ci.CursorKind.TRANSLATION_UNIT or
-                cursor.lexical_parent != parent):
+            parent is None
+            or parent.kind != ci.CursorKind.TRANSLATION_UNIT
+            or cursor.lexical_parent != parent
+        ):
             continue  # declared in a function body: the walk finds its DECL_STMT
         found[offset] = cursor
     return found
@@ -580,12 +639,12 @@ def _check_collapse(loop: ci.Cursor, clauses: ClauseSet) -> None:
 # --------------------------------------------------------------------------
 # Skipped (#if 0) ranges and macros, for the clause parser
 
+
 class _SourceRangeList(ctypes.Structure):
     _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(ci.SourceRange))]
 
 
-def skipped_ranges(parsed: ParsedFile, file: Optional[ci.File] = None
-                   ) -> list[tuple[int, int]]:
+def skipped_ranges(parsed: ParsedFile, file: ci.File | None = None) -> list[tuple[int, int]]:
     """Byte ranges of the main file (or of ``file``, an included one) that
     the preprocessor skipped."""
     lib = ci.conf.lib
@@ -618,7 +677,7 @@ class _MacroTable:
 
     def __init__(self, parsed: ParsedFile) -> None:
         self.parsed = parsed
-        self.by_name: Optional[dict[str, list[tuple[int, ci.Cursor]]]] = None
+        self.by_name: dict[str, list[tuple[int, ci.Cursor]]] | None = None
         self.defines: dict[str, str] = {}
         for define in parsed.defines:
             name, _, value = define.partition("=")
@@ -626,10 +685,9 @@ class _MacroTable:
 
     def is_defined(self, name: str, offset: int) -> bool:
         """Whether ``name`` is a macro (object- or function-like) at ``offset``."""
-        return any(pos < offset for pos, _ in self._index().get(name, [])) or \
-            name in self.defines
+        return any(pos < offset for pos, _ in self._index().get(name, [])) or name in self.defines
 
-    def lookup(self, name: str, offset: int) -> Optional[str]:
+    def lookup(self, name: str, offset: int) -> str | None:
         candidates = [(pos, c) for pos, c in self._index().get(name, []) if pos < offset]
         if candidates:
             return _macro_body(max(candidates, key=lambda item: item[0])[1])
@@ -650,7 +708,7 @@ def _macro_definitions(parsed: ParsedFile) -> Iterator[ci.Cursor]:
             yield cursor
 
 
-def _macro_body(cursor: ci.Cursor) -> Optional[str]:
+def _macro_body(cursor: ci.Cursor) -> str | None:
     tokens = list(cursor.get_tokens())
     if is_function_like_macro(cursor, tokens):
         return None

@@ -24,10 +24,10 @@ A declaration is usable only if it is visible at the loop: at file scope
 loop, and not inside the loop itself.  A struct declared inside the simd
 loop has no name there at all: ``Unsupported``.
 """
+
 from __future__ import annotations
 
 import weakref
-from typing import Optional
 
 import clang.cindex as ci
 
@@ -64,11 +64,11 @@ def describe_record(decl: ci.Cursor) -> str:
 class RecordNamer:
     """Spells struct types for code placed at ``scope`` (the simd loop)."""
 
-    def __init__(self, scope: Optional[ci.Cursor]) -> None:
+    def __init__(self, scope: ci.Cursor | None) -> None:
         self.scope = scope
         self._spellings: dict[tuple[str, int, str], str] = {}
 
-    def spelling(self, decl: ci.Cursor, loc: Optional[Location]) -> str:
+    def spelling(self, decl: ci.Cursor, loc: Location | None) -> str:
         """C text naming the struct ``decl`` at the loop; Unsupported if none does."""
         key = _key(decl)
         known = self._spellings.get(key)
@@ -77,8 +77,9 @@ class RecordNamer:
             self._spellings[key] = known
         return known
 
-    def _spell(self, decl: ci.Cursor, loc: Optional[Location], seen: set[tuple[str, int, str]]
-               ) -> str:
+    def _spell(
+        self, decl: ci.Cursor, loc: Location | None, seen: set[tuple[str, int, str]]
+    ) -> str:
         what = describe_record(decl)
         if _key(decl) in seen:
             raise Unsupported(f"{what} cannot be named at the simd loop", loc)
@@ -96,8 +97,7 @@ class RecordNamer:
                 continue
             if owner.kind == CK.FIELD_DECL:
                 parent = owner.semantic_parent
-                if parent is None or parent.kind not in _RECORDS or \
-                        parent.kind == CK.UNION_DECL:
+                if parent is None or parent.kind not in _RECORDS or parent.kind == CK.UNION_DECL:
                     continue
                 root = f"(({self._spell(parent, loc, seen)} *)0)->{owner.spelling}"
             elif not self.visible(owner):
@@ -110,8 +110,10 @@ class RecordNamer:
             for _ in range(path):
                 expr = f"({expr})[0]"
             return f"__typeof__(((void)0, {expr}))"
-        raise Unsupported(f"{what} cannot be named at the simd loop (declare it with a "
-                          "tag or a typedef name)", loc)
+        raise Unsupported(
+            f"{what} cannot be named at the simd loop (declare it with a tag or a typedef name)",
+            loc,
+        )
 
     # -- where declarations are -----------------------------------------------------------
     def _inside_loop(self, decl: ci.Cursor) -> bool:
@@ -132,7 +134,8 @@ class RecordNamer:
             return False
         for cursor in _containing(scope.translation_unit.cursor, off):
             if cursor.kind == CK.FUNCTION_DECL or (
-                    cursor.kind.is_statement() and cursor.kind != CK.DECL_STMT):
+                cursor.kind.is_statement() and cursor.kind != CK.DECL_STMT
+            ):
                 # A block (or the function) the declaration is local to.
                 if not cursor.extent.start.offset <= here < cursor.extent.end.offset:
                     return False
@@ -149,8 +152,9 @@ class RecordNamer:
         start = decl.extent.start
         fname = start.file.name if start.file else ""
         found: list[ci.Cursor] = []
-        for siblings, containing in reversed(_levels(decl.translation_unit.cursor,
-                                                     start.offset, fname)):
+        for siblings, containing in reversed(
+            _levels(decl.translation_unit.cursor, start.offset, fname)
+        ):
             found.extend(c for c in containing if c.kind in _OWNERS and not _same(c, decl))
             found.extend(c for c in siblings if c.kind in _OWNERS and c not in containing)
         return found
@@ -159,12 +163,10 @@ class RecordNamer:
 def _containing(root: ci.Cursor, off: int) -> list[ci.Cursor]:
     """The chain of cursors below ``root`` whose extents contain byte ``off``
     of the main file, outermost first."""
-    return [containing[0] for _, containing in
-            _levels(root, off, root.translation_unit.spelling)]
+    return [containing[0] for _, containing in _levels(root, off, root.translation_unit.spelling)]
 
 
-def _levels(root: ci.Cursor, off: int, fname: str
-            ) -> list[tuple[list[ci.Cursor], list[ci.Cursor]]]:
+def _levels(root: ci.Cursor, off: int, fname: str) -> list[tuple[list[ci.Cursor], list[ci.Cursor]]]:
     """Per depth below the translation unit ``root``: the children of the
     node reached so far and those whose extents contain byte ``off`` of file
     ``fname`` (one only, except where a declaration holds a struct
@@ -182,14 +184,14 @@ def _levels(root: ci.Cursor, off: int, fname: str
             return out
         out.append((kids, containing))
         inner = [k for k in containing if k.kind not in _RECORDS] or containing
-        if len(inner) == 1 and inner[0].kind in _RECORDS and \
-                inner[0].extent.start.offset == off:
+        if len(inner) == 1 and inner[0].kind in _RECORDS and inner[0].extent.start.offset == off:
             return out  # the struct itself
         node, top = inner[0], False
 
 
-_TOP_LEVEL: "weakref.WeakKeyDictionary[ci.TranslationUnit, tuple[str, list[ci.Cursor]]]" = \
+_TOP_LEVEL: weakref.WeakKeyDictionary[ci.TranslationUnit, tuple[str, list[ci.Cursor]]] = (
     weakref.WeakKeyDictionary()
+)
 
 
 def _top_level_of(root: ci.Cursor, fname: str) -> list[ci.Cursor]:
@@ -210,7 +212,7 @@ def _top_level_of(root: ci.Cursor, fname: str) -> list[ci.Cursor]:
     return known[1]
 
 
-def _path_to(t: ci.Type, decl: ci.Cursor) -> Optional[int]:
+def _path_to(t: ci.Type, decl: ci.Cursor) -> int | None:
     """How many ``[0]`` lead from a value of type ``t`` to the struct ``decl``
     (through pointers and arrays); None if they do not."""
     steps = 0
@@ -247,8 +249,7 @@ def _key(c: ci.Cursor) -> tuple[str, int, str]:
 
 
 def _is_identifier(text: str) -> bool:
-    return bool(text) and (text[0].isalpha() or text[0] == "_") and \
-        text.replace("_", "a").isalnum()
+    return bool(text) and (text[0].isalpha() or text[0] == "_") and text.replace("_", "a").isalnum()
 
 
 __all__ = ["RecordNamer", "describe_record", "record_kind"]

@@ -15,11 +15,11 @@ precede the point and their scope encloses it:
 
 Struct members, labels and tags are other name spaces and never count.
 """
+
 from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
-from typing import Optional
 
 import clang.cindex as ci
 
@@ -38,7 +38,7 @@ class Names:
 
     variables: set[str] = field(default_factory=set)
     others: set[str] = field(default_factory=set)
-    function: Optional[ci.Cursor] = None
+    function: ci.Cursor | None = None
     """The function holding the point (None at file scope)."""
 
     def __contains__(self, name: str) -> bool:
@@ -55,8 +55,9 @@ class Scopes:
         self._main: list[tuple[int, str, bool]] = []  # (offset, name, is variable)
         self._offsets: list[int] = []
         self._top: list[ci.Cursor] = []
-        self._kid_cache: dict[tuple[int, int, str], list[
-            tuple[int, int, ci.Cursor, list[tuple[str, bool]]]]] = {}
+        self._kid_cache: dict[
+            tuple[int, int, str], list[tuple[int, int, ci.Cursor, list[tuple[str, bool]]]]
+        ] = {}
         for decl in children(tu.cursor):
             if decl.kind in _IGNORED:
                 continue
@@ -72,13 +73,16 @@ class Scopes:
         self._main.sort(key=lambda item: item[0])
         self._offsets = [item[0] for item in self._main]
         # Extents as numbers: asking libclang for them per loop is slow.
-        self._functions = [(d.extent.start.offset, d.extent.end.offset, d)
-                           for d in self._top if d.kind == CK.FUNCTION_DECL]
+        self._functions = [
+            (d.extent.start.offset, d.extent.end.offset, d)
+            for d in self._top
+            if d.kind == CK.FUNCTION_DECL
+        ]
 
     def names_at(self, offset: int) -> Names:
         """The identifiers declared at byte ``offset`` of the main file."""
         names = Names(set(self._header.variables), set(self._header.others))
-        for _, name, is_var in self._main[:bisect.bisect_left(self._offsets, offset)]:
+        for _, name, is_var in self._main[: bisect.bisect_left(self._offsets, offset)]:
             (names.variables if is_var else names.others).add(name)
         for start, end, decl in self._functions:
             if start <= offset < end:
@@ -120,8 +124,10 @@ class Scopes:
         key = (node.extent.start.offset, node.extent.end.offset, node.kind.name)
         known = self._kid_cache.get(key)
         if known is None:
-            known = [(k.extent.start.offset, k.extent.end.offset, k, _declared(k))
-                     for k in children(node)]
+            known = [
+                (k.extent.start.offset, k.extent.end.offset, k, _declared(k))
+                for k in children(node)
+            ]
             self._kid_cache[key] = known
         return known
 

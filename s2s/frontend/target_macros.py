@@ -27,6 +27,7 @@ key of all of them: with a warm cache it costs a ``stat`` per compiler and
 one small file read.  Without a cache folder the compilers are asked at
 every run.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -34,9 +35,9 @@ import json
 import os
 import shutil
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Optional, Sequence
+from functools import cache, lru_cache
 
 import clang.cindex as ci
 
@@ -73,8 +74,7 @@ class Probe:
 
     @property
     def key(self) -> str:
-        return _digest([_FORMAT, self.compiler, list(self.args), list(self.command),
-                        self.identity])
+        return _digest([_FORMAT, self.compiler, list(self.args), list(self.command), self.identity])
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ class TargetMacros:
         return self.pairs.get(frozenset((a, b)), self.varying)
 
 
-@lru_cache(maxsize=None)
+@cache
 def target_macros(target_args: tuple[Args, ...]) -> TargetMacros:
     """The answer for the targets whose parse arguments are ``target_args``
     (all of s2svec's targets: a view must know the macros of the ones not
@@ -127,7 +127,7 @@ def probe_arguments(target_args: Sequence[Args]) -> list[Args]:
     return list(dict.fromkeys(out))
 
 
-def combine(target_args: Sequence[Args], dumps: dict[Probe, Optional[Dump]]) -> TargetMacros:
+def combine(target_args: Sequence[Args], dumps: dict[Probe, Dump | None]) -> TargetMacros:
     """The varying macros of the dumps, compared compiler by compiler."""
     by_compiler: dict[str, list[Dump]] = {}
     for probe, dump in dumps.items():
@@ -142,12 +142,13 @@ def combine(target_args: Sequence[Args], dumps: dict[Probe, Optional[Dump]]) -> 
                 varying.add(name)
                 if None in values:
                     toggled.add(name)
-    pairs = {frozenset((a, b)): _between(a, b, dumps)
-             for a in target_args for b in target_args if a < b}
+    pairs = {
+        frozenset((a, b)): _between(a, b, dumps) for a in target_args for b in target_args if a < b
+    }
     return TargetMacros(frozenset(varying), frozenset(toggled), pairs)
 
 
-def _between(a: Args, b: Args, dumps: dict[Probe, Optional[Dump]]) -> frozenset[str]:
+def _between(a: Args, b: Args, dumps: dict[Probe, Dump | None]) -> frozenset[str]:
     under_a = {p.compiler: d for p, d in dumps.items() if p.args == a and d is not None}
     under_b = {p.compiler: d for p, d in dumps.items() if p.args == b and d is not None}
     names: set[str] = set()
@@ -166,8 +167,9 @@ def _probes(args: Args) -> list[Probe]:
     flags = tuple(a for a in args if not a.startswith("--target="))
     native = _cpu() if NATIVE in args else ""
     found: list[Probe] = []
-    gcc = (_which(f"{triple}-gcc") if triple else None) or \
-        (_which("gcc") if _on_host(args) else None)
+    gcc = (_which(f"{triple}-gcc") if triple else None) or (
+        _which("gcc") if _on_host(args) else None
+    )
     if gcc:
         found.append(Probe("gcc", args, (gcc, *flags), _identity(gcc) + native))
     for name in CLANGS:
@@ -179,9 +181,10 @@ def _probes(args: Args) -> list[Probe]:
     return found
 
 
-def _dumps(probes: list[Probe], folder: Optional[str]) -> dict[Probe, Optional[Dump]]:
+def _dumps(probes: list[Probe], folder: str | None) -> dict[Probe, Dump | None]:
     """Each probe's macros, from the cache or asked (compilers in parallel)."""
     from concurrent.futures import ThreadPoolExecutor  # only when the cache misses
+
     dumps = {p: _read_dump(folder, p) for p in probes}
     missing = [p for p, d in dumps.items() if d is None and p.compiler != LIBCLANG]
     with ThreadPoolExecutor(max_workers=4) as pool:
@@ -192,16 +195,22 @@ def _dumps(probes: list[Probe], folder: Optional[str]) -> dict[Probe, Optional[D
     for probe, dump in asked.items():
         dumps[probe] = dump
         if folder is not None:
-            write_atomically(os.path.join(folder, f"dump-{probe.key}.json"),
-                             json.dumps(dump).encode())
+            write_atomically(
+                os.path.join(folder, f"dump-{probe.key}.json"), json.dumps(dump).encode()
+            )
     return {p: (d or None) for p, d in dumps.items()}
 
 
 def _ask_compiler(probe: Probe) -> Dump:
     """``CC ARGS -dM -E -x c /dev/null``; empty when the compiler fails."""
     try:
-        done = subprocess.run([*probe.command, "-dM", "-E", "-x", "c", os.devnull],
-                              capture_output=True, text=True, timeout=_TIMEOUT, check=False)
+        done = subprocess.run(
+            [*probe.command, "-dM", "-E", "-x", "c", os.devnull],
+            capture_output=True,
+            text=True,
+            timeout=_TIMEOUT,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return {}
     if done.returncode != 0:
@@ -209,7 +218,7 @@ def _ask_compiler(probe: Probe) -> Dump:
     dump: Dump = {}
     for line in done.stdout.splitlines():
         if line.startswith("#define "):
-            name, definition = _split_definition(line[len("#define "):])
+            name, definition = _split_definition(line[len("#define ") :])
             dump[name] = definition
     return dump
 
@@ -226,9 +235,12 @@ def _split_definition(text: str) -> tuple[str, str]:
 
 def _ask_libclang(args: Args) -> Dump:
     """The parser's own predefined macros under ``args``."""
-    tu = ci.Index.create().parse("s2s_predefined.c", args=["-x", "c", *args],
-                                 unsaved_files=[("s2s_predefined.c", "")],
-                                 options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
+    tu = ci.Index.create().parse(
+        "s2s_predefined.c",
+        args=["-x", "c", *args],
+        unsaved_files=[("s2s_predefined.c", "")],
+        options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD,
+    )
     dump: Dump = {}
     for cursor in tu.cursor.get_children():
         if cursor.kind == ci.CursorKind.MACRO_DEFINITION and cursor.location.file is None:
@@ -240,29 +252,31 @@ def _ask_libclang(args: Args) -> Dump:
 # -- the cache ------------------------------------------------------------------------------
 
 
-def _read_dump(folder: Optional[str], probe: Probe) -> Optional[Dump]:
+def _read_dump(folder: str | None, probe: Probe) -> Dump | None:
     data = _read_json(folder, f"dump-{probe.key}.json")
     return data if isinstance(data, dict) else None
 
 
-def _read_answer(folder: Optional[str], key: str) -> Optional[TargetMacros]:
+def _read_answer(folder: str | None, key: str) -> TargetMacros | None:
     data = _read_json(folder, f"answer-{key}.json")
     try:
-        pairs = {frozenset((tuple(a), tuple(b))): frozenset(names)
-                 for a, b, names in data["pairs"]}
+        pairs = {frozenset((tuple(a), tuple(b))): frozenset(names) for a, b, names in data["pairs"]}
         return TargetMacros(frozenset(data["varying"]), frozenset(data["toggled"]), pairs)
     except (TypeError, KeyError, ValueError):
         return None  # missing or damaged: ask again
 
 
 def _encode(answer: TargetMacros) -> bytes:
-    pairs = [[list(a), list(b), sorted(names)]
-             for (a, b), names in ((sorted(k), v) for k, v in answer.pairs.items())]
-    return json.dumps({"varying": sorted(answer.varying), "toggled": sorted(answer.toggled),
-                       "pairs": pairs}).encode()
+    pairs = [
+        [list(a), list(b), sorted(names)]
+        for (a, b), names in ((sorted(k), v) for k, v in answer.pairs.items())
+    ]
+    return json.dumps(
+        {"varying": sorted(answer.varying), "toggled": sorted(answer.toggled), "pairs": pairs}
+    ).encode()
 
 
-def _read_json(folder: Optional[str], name: str) -> object:
+def _read_json(folder: str | None, name: str) -> object:
     if folder is None:
         return None
     try:
@@ -279,12 +293,12 @@ def _digest(value: object) -> str:
 # -- the machine ----------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
-def _which(name: str) -> Optional[str]:
+@cache
+def _which(name: str) -> str | None:
     return shutil.which(name)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _identity(path: str) -> str:
     """Path, size and modification time of the binary behind ``path``."""
     real = os.path.realpath(path)

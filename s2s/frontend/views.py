@@ -16,11 +16,13 @@ A parse that fails for some targets but not others leaves those targets
 without vector code (``FileView.error`` says why); when it fails for every
 target the file cannot be processed and the first error is raised.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
 
 import clang.cindex as ci
 
@@ -40,9 +42,9 @@ conditionals are unknown, so its view is shared with no other."""
 class FileView:
     """One parse of the file, shared by the targets that read it alike."""
 
-    parsed: Optional[ParsedFile]
+    parsed: ParsedFile | None
     """None when the file does not parse for these targets."""
-    error: Optional[UserError] = None
+    error: UserError | None = None
     """Why it does not parse (the compiler's first error)."""
     targets: list[str] = field(default_factory=list)
     assumed: dict[str, bool] = field(default_factory=dict)
@@ -56,10 +58,15 @@ class FileView:
     """Every identifier the conditionals of the user's files name."""
 
 
-def parse_views(path: str, include_dirs: list[str], defines: list[str], std: str,
-                targets: list[Any], preprocessor: Sequence[str] = (),
-                probes: Optional[Callable[[], tuple[Args, ...]]] = None
-                ) -> dict[str, FileView]:
+def parse_views(
+    path: str,
+    include_dirs: list[str],
+    defines: list[str],
+    std: str,
+    targets: list[Any],
+    preprocessor: Sequence[str] = (),
+    probes: Callable[[], tuple[Args, ...]] | None = None,
+) -> dict[str, FileView]:
     """Target name -> the view its code is generated from (see module doc).
     ``probes`` gives the parse arguments of every target s2svec has (default:
     those of ``targets``), whose macros tell readings apart; it is called
@@ -85,8 +92,14 @@ def parse_views(path: str, include_dirs: list[str], defines: list[str], std: str
     return views
 
 
-def _parse(path: str, include_dirs: list[str], defines: list[str], std: str,
-           args: tuple[str, ...], preprocessor: Sequence[str]) -> FileView:
+def _parse(
+    path: str,
+    include_dirs: list[str],
+    defines: list[str],
+    std: str,
+    args: tuple[str, ...],
+    preprocessor: Sequence[str],
+) -> FileView:
     try:
         parsed = parse_file(path, include_dirs, defines, std, args, preprocessor)
     except ParseError as e:
@@ -94,8 +107,11 @@ def _parse(path: str, include_dirs: list[str], defines: list[str], std: str,
     return FileView(parsed, names=conditional_names(parsed))
 
 
-def _shareable(by_args: dict[tuple[str, ...], FileView], args: tuple[str, ...],
-               every: Callable[[], tuple[Args, ...]]) -> Optional[FileView]:
+def _shareable(
+    by_args: dict[tuple[str, ...], FileView],
+    args: tuple[str, ...],
+    every: Callable[[], tuple[Args, ...]],
+) -> FileView | None:
     """A parse on the same triple the user's code cannot tell apart from
     ``args`` (the compilers are asked only when the code has conditionals)."""
     for other_args, view in by_args.items():
@@ -127,10 +143,10 @@ def conditional_names(parsed: ParsedFile) -> frozenset[str]:
     return frozenset(n.decode() for n in names) | unknown
 
 
-def _user_files(parsed: ParsedFile) -> list[Optional[bytes]]:
+def _user_files(parsed: ParsedFile) -> list[bytes | None]:
     """The bytes of the main file and of every included non-system file
     (None for one that cannot be read)."""
-    files: list[Optional[bytes]] = [parsed.raw]
+    files: list[bytes | None] = [parsed.raw]
     tu = parsed.tu
     seen: set[str] = set()
     for inclusion in tu.get_includes():

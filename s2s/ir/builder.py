@@ -4,21 +4,52 @@ One builder serves lowering and every transform.  The insertion point is a
 block plus an index; ``at_end``, ``at_start``, ``before`` and ``after`` move
 it.  Each creation method inserts the new instruction there and returns it.
 """
+
 from __future__ import annotations
 
-from typing import Callable, Optional, Sequence, Union
+from collections.abc import Callable, Sequence
 
 from .types import Type
-from .vector import (VECTOR_INSTRUCTIONS, ExtractLane, Gather, InsertLane, Reduce, Scatter,
-                     Splat, StepVector, VLoad, VStore)
-from .values import (Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr, Constant,
-                     FieldAddr, Gep, Instruction, Load, Phi, Ret, Select, Store,
-                     Switch, UnOp, Undef, Value)
+from .values import (
+    Alloca,
+    BinOp,
+    Block,
+    Br,
+    Call,
+    Cast,
+    Cmp,
+    CondBr,
+    Constant,
+    FieldAddr,
+    Gep,
+    Instruction,
+    Load,
+    Phi,
+    Ret,
+    Select,
+    Store,
+    Switch,
+    Undef,
+    UnOp,
+    Value,
+)
+from .vector import (
+    VECTOR_INSTRUCTIONS,
+    ExtractLane,
+    Gather,
+    InsertLane,
+    Reduce,
+    Scatter,
+    Splat,
+    StepVector,
+    VLoad,
+    VStore,
+)
 
 
 class IRBuilder:
-    def __init__(self, block: Optional[Block] = None) -> None:
-        self.block: Optional[Block] = None
+    def __init__(self, block: Block | None = None) -> None:
+        self.block: Block | None = None
         self.index: int = 0
         self.at_block_end = False
         """Insert at the end whatever was added meanwhile (phis placed at the
@@ -27,27 +58,27 @@ class IRBuilder:
             self.at_end(block)
 
     # -- positioning -------------------------------------------------------------
-    def at_end(self, block: Block) -> "IRBuilder":
+    def at_end(self, block: Block) -> IRBuilder:
         """Insert before the terminator if there is one, else at the very end."""
         self.block = block
         self.at_block_end = True
         return self
 
-    def at_start(self, block: Block) -> "IRBuilder":
+    def at_start(self, block: Block) -> IRBuilder:
         """Insert after the phis of ``block``."""
         self.block = block
         self.at_block_end = False
         self.index = len(block.phis)
         return self
 
-    def before(self, inst: Instruction) -> "IRBuilder":
+    def before(self, inst: Instruction) -> IRBuilder:
         assert inst.block is not None
         self.block = inst.block
         self.at_block_end = False
         self.index = inst.block.instructions.index(inst)
         return self
 
-    def after(self, inst: Instruction) -> "IRBuilder":
+    def after(self, inst: Instruction) -> IRBuilder:
         self.before(inst)
         self.index += 1
         return self
@@ -63,7 +94,7 @@ class IRBuilder:
 
     # -- values ----------------------------------------------------------------------
     @staticmethod
-    def const(type: Type, value: Union[int, float]) -> Constant:
+    def const(type: Type, value: int | float) -> Constant:
         """A constant of the given type."""
         return Constant(type, value)
 
@@ -125,8 +156,9 @@ class IRBuilder:
         """A private stack object of type ``allocated``."""
         return self.insert(Alloca(allocated, name))
 
-    def call(self, callee: str, args: Sequence[Value], ret: Type,
-             pure: bool = False, name: str = "") -> Value:
+    def call(
+        self, callee: str, args: Sequence[Value], ret: Type, pure: bool = False, name: str = ""
+    ) -> Value:
         """Call the C function ``callee``."""
         return self.insert(Call(callee, args, ret, pure, name))
 
@@ -148,8 +180,9 @@ class IRBuilder:
         """Branch on an i1."""
         return self.insert(CondBr(cond, if_true, if_false))
 
-    def switch(self, value: Value, default: Block,
-               cases: Sequence[tuple[int, Block]] = ()) -> Instruction:
+    def switch(
+        self, value: Value, default: Block, cases: Sequence[tuple[int, Block]] = ()
+    ) -> Instruction:
         """Multi-way branch on an integer."""
         return self.insert(Switch(value, default, cases))
 
@@ -188,13 +221,13 @@ def _copy_pure(t: Instruction, ops: Sequence[Value]) -> Instruction:
 def copy_call(call: Call, ops: Sequence[Value]) -> Call:
     """A call of the same function on ``ops``, with its source location."""
     copy = Call(call.callee, ops, call.type, call.pure, call.name)
-    copy.loc, copy.not_inlined, copy.wants_variant = call.loc, call.not_inlined, \
-        call.wants_variant
+    copy.loc, copy.not_inlined, copy.wants_variant = call.loc, call.not_inlined, call.wants_variant
     return copy
 
 
-def copy_instruction(inst: Instruction, value: Callable[[Value], Value],
-                     block: Callable[[Block], Block]) -> Instruction:
+def copy_instruction(
+    inst: Instruction, value: Callable[[Value], Value], block: Callable[[Block], Block]
+) -> Instruction:
     """A copy of any instruction (not inserted anywhere) whose operands are
     ``value(op)`` and, for phis and terminators, whose blocks are
     ``block(b)``: what copying a region of blocks needs."""
@@ -249,4 +282,3 @@ def _copy_vector(inst: Instruction, ops: list[Value]) -> Instruction:
         return Gather(ops[0], inst.name)
     assert isinstance(inst, Scatter)
     return Scatter(ops[0], ops[1])
-

@@ -7,10 +7,10 @@ simdlen, safelen, private, ``if(simd:)`` and the worksharing clauses, and
 the Vector Function ABI (s2s.vfabi) reads uniform, linear and aligned.
 Plain data, at the IR's layer, so that every layer may read it.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
 
 from ..diagnostics import Location, Unsupported
 
@@ -23,7 +23,7 @@ REDUCTION_OPS = ("+", "*", "-", "min", "max", "&", "|", "^", "&&", "||")
 @dataclass
 class Linear:
     var: str
-    step: Union[int, str] = 1
+    step: int | str = 1
     """The step: an int when constant, else the text (a uniform parameter
     for declare simd, a loop-invariant expression for loops)."""
     modifier: str = ""
@@ -40,7 +40,7 @@ class Reduction:
 @dataclass
 class Aligned:
     var: str
-    alignment: Optional[int] = None
+    alignment: int | None = None
     """Bytes (a power of two), None for the target's default."""
 
 
@@ -59,8 +59,8 @@ class ClauseSet:
     """``simd``, ``for simd``, ``parallel for simd`` or ``declare simd``."""
     location: Location
     """Where the pragma starts (its ``#``)."""
-    simdlen: Optional[int] = None
-    safelen: Optional[int] = None
+    simdlen: int | None = None
+    safelen: int | None = None
     collapse: int = 1
     linear: list[Linear] = field(default_factory=list)
     aligned: list[Aligned] = field(default_factory=list)
@@ -71,11 +71,11 @@ class ClauseSet:
     """The subset of ``lastprivate`` written ``lastprivate(conditional: x)``:
     the value of the last iteration that *assigned* x, not of the last one."""
     nontemporal: list[str] = field(default_factory=list)
-    if_simd: Optional[str] = None
+    if_simd: str | None = None
     """C expression text of ``if(simd: e)`` / ``if(e)``."""
     order_concurrent: bool = False
     uniform: list[str] = field(default_factory=list)
-    inbranch: Optional[bool] = None
+    inbranch: bool | None = None
     """True for inbranch, False for notinbranch, None when neither is given."""
     other: str = ""
     """Worksharing clauses, verbatim, for ``for simd`` / ``parallel for simd``."""
@@ -86,7 +86,7 @@ class ClauseSet:
     """Warnings that do not keep the loop scalar."""
     variables: list[VarRef] = field(default_factory=list)
     """Every variable a clause names, in clause order."""
-    expressions: list[tuple[str, list["Token"]]] = field(default_factory=list)
+    expressions: list[tuple[str, list[Token]]] = field(default_factory=list)
     """(clause, tokens) of clause expressions: ``if`` conditions and linear
     steps that are not constants."""
 

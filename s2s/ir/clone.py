@@ -6,6 +6,7 @@ region: the copy is made here instead of lowering the source again.  A copy
 shares nothing that a pass may change (blocks, instructions, arguments);
 constants, undefs and types are immutable and shared.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -28,7 +29,7 @@ def clone_function(fn: Function) -> tuple[Function, dict[Value, Value]]:
     pending: list[tuple[Instruction, Instruction]] = []
     for old_block, new_block in blocks.items():
         for inst in old_block.instructions:
-            if isinstance(inst, Phi):   # its incoming values are mapped below
+            if isinstance(inst, Phi):  # its incoming values are mapped below
                 new: Instruction = Phi(inst.type, inst.name)
                 new.loc = inst.loc
             else:
@@ -41,7 +42,7 @@ def clone_function(fn: Function) -> tuple[Function, dict[Value, Value]]:
             assert isinstance(new, Phi)
             for v, b in old.incoming():
                 new.add_incoming(values.get(v, v), blocks[b])
-        else:   # an operand defined in a block laid out later than its use
+        else:  # an operand defined in a block laid out later than its use
             for k, op in enumerate(old.operands):
                 if new.operands[k] is not values.get(op, op):
                     new.set_operand(k, values[op])
@@ -68,8 +69,15 @@ def clone_region(region: Region) -> Region:
         return new
 
     args: list[ArgBinding] = [replace(b, arg=arg(b.arg)) for b in region.args]
-    results: list[ResultBinding] = [replace(r, arg=arg(r.arg) if r.arg is not None else None)
-                                    for r in region.results]
-    return replace(region, fn=fn, args=args, results=results,
-                   source_checks=list(region.source_checks),
-                   outer_bounds=list(region.outer_bounds), outer_loops=list(region.outer_loops))
+    results: list[ResultBinding] = [
+        replace(r, arg=arg(r.arg) if r.arg is not None else None) for r in region.results
+    ]
+    return replace(
+        region,
+        fn=fn,
+        args=args,
+        results=results,
+        source_checks=list(region.source_checks),
+        outer_bounds=list(region.outer_bounds),
+        outer_loops=list(region.outer_loops),
+    )

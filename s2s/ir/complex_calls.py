@@ -26,15 +26,14 @@ Rules: a helper's name is ``s2s_<op>_<part>`` with ``op`` the C function
 its arguments are the parts of its complex operands in order (re, im,
 re, im); it has no effect but its result (so the calls are ``pure``).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from .types import F32, F64, FloatType
 
-LIBRARY_FUNCTIONS = ("cexp clog csqrt csin ccos ctan csinh ccosh ctanh casin cacos catan "
-                     "casinh cacosh catanh cproj").split()
+LIBRARY_FUNCTIONS = ["cexp", "clog", "csqrt", "csin", "ccos", "ctan", "csinh", "ccosh", "ctanh", "casin", "cacos", "catan", "casinh", "cacosh", "catanh", "cproj"]
 """<complex.h> functions of one complex argument with a complex result."""
 BINARY_LIBRARY_FUNCTIONS = ("cpow",)
 """<complex.h> functions of two complex arguments with a complex result."""
@@ -91,8 +90,10 @@ class ComplexCall:
     def why(self) -> str:
         """Why the operation runs lane by lane (the report's reason)."""
         if self.operator == "*":
-            return ("Annex G recovery of a complex product whose parts are both NaN, "
-                    "only on those lanes")
+            return (
+                "Annex G recovery of a complex product whose parts are both NaN, "
+                "only on those lanes"
+            )
         if self.operator == "/":
             return "complex division (libgcc's routine, as gcc and clang call it)"
         return f"'{self.base}' has no vector version (libmvec has no complex functions)"
@@ -122,9 +123,15 @@ def complex_call(base: str, real: FloatType, part: str) -> ComplexCall:
     return COMPLEX_CALLS[f"s2s_{base}{suffix}_{part}"]
 
 
-def complex_call_named(name: str) -> Optional[ComplexCall]:
+def complex_call_named(name: str) -> ComplexCall | None:
     return COMPLEX_CALLS.get(name)
 
 
-__all__ = ["BINARY_LIBRARY_FUNCTIONS", "COMPLEX_CALLS", "ComplexCall", "LIBRARY_FUNCTIONS",
-           "complex_call", "complex_call_named"]
+__all__ = [
+    "BINARY_LIBRARY_FUNCTIONS",
+    "COMPLEX_CALLS",
+    "LIBRARY_FUNCTIONS",
+    "ComplexCall",
+    "complex_call",
+    "complex_call_named",
+]

@@ -6,18 +6,30 @@ to constants, so sroa sees constant element indices.  Only integer
 operations whose C meaning is fixed fold (division, shifts out of range
 and anything of floating type stay instructions).
 """
-from __future__ import annotations
 
-from typing import Optional
+from __future__ import annotations
 
 from .types import I1, IntType
 from .values import BinOp, Cast, Cmp, Constant, Instruction
 
-_OPS = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
-        "and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
-        "min": min, "max": max}
-_PREDS = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
-          "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b}
+_OPS = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "and": lambda a, b: a & b,
+    "or": lambda a, b: a | b,
+    "xor": lambda a, b: a ^ b,
+    "min": min,
+    "max": max,
+}
+_PREDS = {
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+}
 
 
 def wrap(value: int, t: IntType) -> int:
@@ -26,11 +38,10 @@ def wrap(value: int, t: IntType) -> int:
     return value - (1 << t.bits) if t.signed and value >= 1 << (t.bits - 1) else value
 
 
-def fold(inst: Instruction) -> Optional[Constant]:
+def fold(inst: Instruction) -> Constant | None:
     """The constant ``inst`` computes, or None."""
     ops = inst.operands
-    if not ops or not all(isinstance(o, Constant) and isinstance(o.type, IntType)
-                          for o in ops):
+    if not ops or not all(isinstance(o, Constant) and isinstance(o.type, IntType) for o in ops):
         return None
     values = [int(o.value) for o in ops]  # type: ignore[attr-defined]
     t = inst.type

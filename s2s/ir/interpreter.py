@@ -42,19 +42,45 @@ code, the state after partial linearization)
     Horizontal operations are calls: ``s2s.any(i1)`` / ``s2s.all(i1)`` (over
     the lanes of the call's mask) and any extra ones passed in ``horizontal``.
 """
+
 from __future__ import annotations
 
 import bisect
 import math
 import struct
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Optional, Sequence, Union
+from typing import Union
 
 from .types import FloatType, IntType, PtrType, Type
-from .values import (Alloca, Argument, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
-                     Constant, FieldAddr, Function, Gep, Instruction, Load, Phi, Ret,
-                     Select, Store, Switch, UnOp, Undef, Value, LANE, WIDTH)
+from .values import (
+    LANE,
+    WIDTH,
+    Alloca,
+    Argument,
+    BinOp,
+    Block,
+    Br,
+    Call,
+    Cast,
+    Cmp,
+    CondBr,
+    Constant,
+    FieldAddr,
+    Function,
+    Gep,
+    Instruction,
+    Load,
+    Phi,
+    Ret,
+    Select,
+    Store,
+    Switch,
+    Undef,
+    UnOp,
+    Value,
+)
 
 
 class InterpreterError(Exception):
@@ -68,9 +94,9 @@ class _Trap(InterpreterError):
 class _UndefType:
     """The undefined value; a singleton."""
 
-    _instance: Optional["_UndefType"] = None
+    _instance: _UndefType | None = None
 
-    def __new__(cls) -> "_UndefType":
+    def __new__(cls) -> _UndefType:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance
@@ -126,8 +152,16 @@ def normalize(value: object, t: Type) -> Scalar:
 # Memory
 
 
-_FORMATS = {(8, True): "b", (8, False): "B", (16, True): "h", (16, False): "H",
-            (32, True): "i", (32, False): "I", (64, True): "q", (64, False): "Q"}
+_FORMATS = {
+    (8, True): "b",
+    (8, False): "B",
+    (16, True): "h",
+    (16, False): "H",
+    (32, True): "i",
+    (32, False): "I",
+    (64, True): "q",
+    (64, False): "Q",
+}
 
 
 def _format(t: Type) -> str:
@@ -206,15 +240,12 @@ class Memory:
             obj = self.objects[i]
             if addr + size <= obj.start + len(obj.data):
                 if not obj.live:
-                    raise InterpreterError(f"access to freed object {obj.name or ''} "
-                                           f"at {addr:#x}")
+                    raise InterpreterError(f"access to freed object {obj.name or ''} at {addr:#x}")
                 return obj
-            where = f"{addr - obj.start} bytes into object '{obj.name}' of " \
-                    f"{len(obj.data)} bytes"
+            where = f"{addr - obj.start} bytes into object '{obj.name}' of {len(obj.data)} bytes"
         else:
             where = "before any object"
-        raise InterpreterError(f"out-of-bounds access of {size} bytes at {addr:#x} "
-                               f"({where})")
+        raise InterpreterError(f"out-of-bounds access of {size} bytes at {addr:#x} ({where})")
 
 
 # ---------------------------------------------------------------------------
@@ -225,18 +256,20 @@ def _c_pow(x: float, y: float) -> float:
     try:
         return math.pow(x, y)
     except ValueError:
-        if x == 0.0:        # pole: 0 ** negative
+        if x == 0.0:  # pole: 0 ** negative
             odd = y == math.floor(y) and int(y) % 2 == 1
             return math.copysign(math.inf, x) if odd else math.inf
-        return math.nan     # negative base, non-integer exponent
+        return math.nan  # negative base, non-integer exponent
     except OverflowError:
         odd = y == math.floor(y) and int(y) % 2 == 1
         return -math.inf if x < 0 and odd else math.inf
 
 
-def _guard(f: Callable[..., float], *, neg_nan: bool = False,
-           zero: Optional[float] = None) -> Callable[..., float]:
+def _guard(
+    f: Callable[..., float], *, neg_nan: bool = False, zero: float | None = None
+) -> Callable[..., float]:
     """Wrap ``math`` functions so domain and range errors give C's results."""
+
     def call(*args: float) -> float:
         x = args[0]
         if any(math.isnan(a) for a in args):
@@ -251,6 +284,7 @@ def _guard(f: Callable[..., float], *, neg_nan: bool = False,
             return math.inf
         except ValueError:
             return math.nan
+
     return call
 
 
@@ -270,6 +304,7 @@ def _integral(f: Callable[[float], int]) -> Callable[[float], float]:
         if math.isinf(x) or math.isnan(x):
             return x
         return math.copysign(float(f(x)), x)
+
     return call
 
 
@@ -295,7 +330,7 @@ def _fma(a: float, b: float, c: float) -> float:
         return a * b + c
     exact = Fraction(a) * Fraction(b) + Fraction(c)
     if exact == 0:
-        return a * b + c    # keeps the sign rules of zero results
+        return a * b + c  # keeps the sign rules of zero results
     try:
         return float(exact)
     except OverflowError:
@@ -367,8 +402,13 @@ HORIZONTAL: dict[str, Horizontal] = {"s2s.any": _h_any, "s2s.all": _h_all}
 class _Lane:
     """Executes one non-phi, non-terminator instruction for one lane."""
 
-    def __init__(self, memory: Memory, externals: dict[str, Callable[..., object]],
-                 allocas: list[int], width: int = 1) -> None:
+    def __init__(
+        self,
+        memory: Memory,
+        externals: dict[str, Callable[..., object]],
+        allocas: list[int],
+        width: int = 1,
+    ) -> None:
         self.memory = memory
         self.externals = externals
         self.allocas = allocas
@@ -399,8 +439,7 @@ class _Lane:
             return self.memory.load(_defined(ops[0], "load address"), inst.type)
         if isinstance(inst, Store):
             value = _defined(ops[0], "stored value")
-            self.memory.store(_defined(ops[1], "store address"), inst.operands[0].type,
-                              value)
+            self.memory.store(_defined(ops[1], "store address"), inst.operands[0].type, value)
             return UNDEF
         if isinstance(inst, Alloca):
             size = inst.allocated.size * (self.width if inst.interleaved else 1)
@@ -420,7 +459,7 @@ class _Lane:
                 return UNDEF
             result = MATH_FUNCTIONS[inst.callee](*[float(v) for v in ops])  # type: ignore[arg-type]
         elif inst.callee in HORIZONTAL:
-            return ops[0]       # one lane: any(x) == all(x) == x
+            return ops[0]  # one lane: any(x) == all(x) == x
         elif inst.callee in (LANE, WIDTH):
             return normalize(self.index if inst.callee == LANE else self.width, inst.type)
         else:
@@ -430,7 +469,7 @@ class _Lane:
         return UNDEF
 
 
-def _defined(v: Scalar, what: str) -> Union[int, float]:
+def _defined(v: Scalar, what: str) -> int | float:
     if v is UNDEF:
         raise InterpreterError(f"{what} is undefined")
     return v  # type: ignore[return-value]
@@ -468,7 +507,7 @@ def _int_binop(op: str, a: int, b: int, t: IntType) -> int:
             raise _Trap(f"integer {'division' if op == 'div' else 'remainder'} by zero")
         q = abs(a) // abs(b)
         if (a < 0) != (b < 0):
-            q = -q          # C truncates toward zero
+            q = -q  # C truncates toward zero
         return q if op == "div" else a - b * q
     if op == "and":
         return a & b
@@ -479,7 +518,7 @@ def _int_binop(op: str, a: int, b: int, t: IntType) -> int:
     if op in ("shl", "shr"):
         if not 0 <= b < max(t.bits, 1):
             raise _Trap(f"shift count {b} out of range for {t}")
-        return a << b if op == "shl" else a >> b   # a >> b: arithmetic iff signed
+        return a << b if op == "shl" else a >> b  # a >> b: arithmetic iff signed
     if op == "min":
         return min(a, b)
     if op == "max":
@@ -497,8 +536,11 @@ def _float_binop(op: str, a: float, b: float, t: FloatType) -> float:
     elif op == "div":
         r = _float_div(a, b)
     elif op == "rem":
-        r = math.nan if b == 0.0 or math.isinf(a) or math.isnan(a) or math.isnan(b) \
+        r = (
+            math.nan
+            if b == 0.0 or math.isinf(a) or math.isnan(a) or math.isnan(b)
             else math.fmod(a, b)
+        )
     elif op == "min":
         r = _fmin(a, b)
     elif op == "max":
@@ -533,8 +575,14 @@ def _cmp(pred: str, a: Scalar, b: Scalar) -> Scalar:
     # Normalized values compare correctly: unsigned ones are non-negative and
     # Python's float compares are false on NaN except !=.
     x, y = a, b
-    result = {"eq": x == y, "ne": x != y, "lt": x < y, "le": x <= y,  # type: ignore[operator]
-              "gt": x > y, "ge": x >= y}[pred]  # type: ignore[operator]
+    result = {
+        "eq": x == y,
+        "ne": x != y,
+        "lt": x < y,
+        "le": x <= y,  # type: ignore[operator]
+        "gt": x > y,
+        "ge": x >= y,
+    }[pred]  # type: ignore[operator]
     return int(result)
 
 
@@ -544,7 +592,7 @@ def _select(c: Scalar, a: Scalar, b: Scalar) -> Scalar:
     return a if c else b
 
 
-def _address(base: Scalar, index: Scalar, ptr_type: Optional[Type]) -> Scalar:
+def _address(base: Scalar, index: Scalar, ptr_type: Type | None) -> Scalar:
     if base is UNDEF or index is UNDEF:
         return UNDEF
     scale = 1
@@ -558,7 +606,7 @@ def _cast(v: Scalar, src: Type, dst: Type) -> Scalar:
     if v is UNDEF:
         return UNDEF
     if isinstance(dst, IntType) and dst.bits == 1:
-        return int(v != 0)                       # C conversion to _Bool
+        return int(v != 0)  # C conversion to _Bool
     if isinstance(dst, (IntType, PtrType)):
         if isinstance(src, FloatType):
             return _float_to_int(float(v), dst)  # type: ignore[arg-type]
@@ -610,8 +658,9 @@ class _Frame:
     def step(self) -> None:
         self.steps += 1
         if self.steps > self.step_limit:
-            raise InterpreterError(f"step limit of {self.step_limit} instructions exceeded "
-                                   f"in @{self.fn.name}")
+            raise InterpreterError(
+                f"step limit of {self.step_limit} instructions exceeded in @{self.fn.name}"
+            )
 
 
 def _constant(v: Value) -> Scalar:
@@ -623,14 +672,18 @@ def _constant(v: Value) -> Scalar:
 
 def _check_args(fn: Function, args: Sequence[object]) -> None:
     if len(args) != len(fn.args):
-        raise InterpreterError(f"@{fn.name} takes {len(fn.args)} arguments, "
-                               f"got {len(args)}")
+        raise InterpreterError(f"@{fn.name} takes {len(fn.args)} arguments, got {len(args)}")
 
 
-def run_scalar(fn: Function, args: Sequence[object], memory: Memory,
-               externals: Optional[dict[str, Callable[..., object]]] = None,
-               step_limit: int = DEFAULT_STEP_LIMIT, lane_index: int = 0,
-               width: int = 1) -> list[Scalar]:
+def run_scalar(
+    fn: Function,
+    args: Sequence[object],
+    memory: Memory,
+    externals: dict[str, Callable[..., object]] | None = None,
+    step_limit: int = DEFAULT_STEP_LIMIT,
+    lane_index: int = 0,
+    width: int = 1,
+) -> list[Scalar]:
     """Run ``fn`` for one lane (lane ``lane_index`` of ``width``); returns the
     values of its ``ret``."""
     _check_args(fn, args)
@@ -651,7 +704,7 @@ def run_scalar(fn: Function, args: Sequence[object], memory: Memory,
     try:
         while True:
             _enter_block_scalar(block, prev, env, value, frame)
-            for inst in block.instructions[len(block.phis):]:
+            for inst in block.instructions[len(block.phis) :]:
                 frame.step()
                 if inst.is_terminator:
                     target = _scalar_successor(inst, value)
@@ -670,8 +723,13 @@ def run_scalar(fn: Function, args: Sequence[object], memory: Memory,
             memory.free(addr)
 
 
-def _enter_block_scalar(block: Block, prev: Optional[Block], env: dict[Value, Scalar],
-                        value: Callable[[Value], Scalar], frame: _Frame) -> None:
+def _enter_block_scalar(
+    block: Block,
+    prev: Block | None,
+    env: dict[Value, Scalar],
+    value: Callable[[Value], Scalar],
+    frame: _Frame,
+) -> None:
     phis = block.phis
     if not phis:
         return
@@ -688,16 +746,18 @@ def _phi_input(phi: Phi, prev: Block) -> Value:
     try:
         return phi.value_from(prev)
     except ValueError:
-        raise InterpreterError(f"phi %{phi.name} has no value for predecessor "
-                               f"{prev.name}") from None
+        raise InterpreterError(
+            f"phi %{phi.name} has no value for predecessor {prev.name}"
+        ) from None
 
 
-def _scalar_successor(term: Instruction, value: Callable[[Value], Scalar]) -> Optional[Block]:
+def _scalar_successor(term: Instruction, value: Callable[[Value], Scalar]) -> Block | None:
     if isinstance(term, Br):
         return term.target
     if isinstance(term, CondBr):
-        return term.if_true if _defined(value(term.operands[0]), "branch condition") \
-            else term.if_false
+        return (
+            term.if_true if _defined(value(term.operands[0]), "branch condition") else term.if_false
+        )
     if isinstance(term, Switch):
         key = _defined(value(term.operands[0]), "switch value")
         for k, b in term.cases:
@@ -708,31 +768,48 @@ def _scalar_successor(term: Instruction, value: Callable[[Value], Scalar]) -> Op
     return None
 
 
-def run_lanes(fn: Function, lane_args: Sequence[Sequence[object]], memory: Memory,
-              externals: Optional[dict[str, Callable[..., object]]] = None,
-              step_limit: int = DEFAULT_STEP_LIMIT) -> list[list[Scalar]]:
+def run_lanes(
+    fn: Function,
+    lane_args: Sequence[Sequence[object]],
+    memory: Memory,
+    externals: dict[str, Callable[..., object]] | None = None,
+    step_limit: int = DEFAULT_STEP_LIMIT,
+) -> list[list[Scalar]]:
     """Run ``fn`` once per lane, lane 0 first, all on the same memory."""
-    return [run_scalar(fn, args, memory, externals, step_limit, k, len(lane_args))
-            for k, args in enumerate(lane_args)]
+    return [
+        run_scalar(fn, args, memory, externals, step_limit, k, len(lane_args))
+        for k, args in enumerate(lane_args)
+    ]
 
 
-def run_predicated(fn: Function, lane_args: Sequence[Sequence[object]], memory: Memory,
-                   externals: Optional[dict[str, Callable[..., object]]] = None,
-                   step_limit: int = DEFAULT_STEP_LIMIT,
-                   horizontal: Optional[dict[str, Horizontal]] = None) -> list[list[Scalar]]:
+def run_predicated(
+    fn: Function,
+    lane_args: Sequence[Sequence[object]],
+    memory: Memory,
+    externals: dict[str, Callable[..., object]] | None = None,
+    step_limit: int = DEFAULT_STEP_LIMIT,
+    horizontal: dict[str, Horizontal] | None = None,
+) -> list[list[Scalar]]:
     """Run control-uniform ``fn`` for all lanes in lock step; per-lane results."""
     for args in lane_args:
         _check_args(fn, args)
-    return _Predicated(fn, lane_args, memory, externals or {}, step_limit,
-                       {**HORIZONTAL, **(horizontal or {})}).run()
+    return _Predicated(
+        fn, lane_args, memory, externals or {}, step_limit, {**HORIZONTAL, **(horizontal or {})}
+    ).run()
 
 
 class _Predicated:
     """Lock-step execution; every value is a list of W lane values."""
 
-    def __init__(self, fn: Function, lane_args: Sequence[Sequence[object]], memory: Memory,
-                 externals: dict[str, Callable[..., object]], step_limit: int,
-                 horizontal: dict[str, Horizontal]) -> None:
+    def __init__(
+        self,
+        fn: Function,
+        lane_args: Sequence[Sequence[object]],
+        memory: Memory,
+        externals: dict[str, Callable[..., object]],
+        step_limit: int,
+        horizontal: dict[str, Horizontal],
+    ) -> None:
         self.fn = fn
         self.width = len(lane_args)
         self.frame = _Frame(fn, step_limit)
@@ -741,7 +818,8 @@ class _Predicated:
         self.lane = _Lane(memory, externals, self.allocas, self.width)
         self.horizontal = horizontal
         self.env: dict[Value, list[Scalar]] = {
-            a: [normalize(args[a.index], a.type) for args in lane_args] for a in fn.args}
+            a: [normalize(args[a.index], a.type) for args in lane_args] for a in fn.args
+        }
 
     def value(self, v: Value) -> list[Scalar]:
         if isinstance(v, (Argument, Instruction)):
@@ -755,7 +833,7 @@ class _Predicated:
         try:
             while True:
                 self.enter_block(block, prev)
-                for inst in block.instructions[len(block.phis):]:
+                for inst in block.instructions[len(block.phis) :]:
                     self.frame.step()
                     if inst.is_terminator:
                         target = self.successor(inst)
@@ -771,7 +849,7 @@ class _Predicated:
             for addr in self.allocas:
                 self.memory.free(addr)
 
-    def enter_block(self, block: Block, prev: Optional[Block]) -> None:
+    def enter_block(self, block: Block, prev: Block | None) -> None:
         phis = block.phis
         if phis and prev is None:
             raise InterpreterError(f"phi in the entry block {block.name}")
@@ -783,8 +861,7 @@ class _Predicated:
     def lanes_on(self, inst: Instruction) -> list[bool]:
         if inst.mask is None:
             return [True] * self.width
-        return [bool(_defined(m, f"mask of lane {k}"))
-                for k, m in enumerate(self.value(inst.mask))]
+        return [bool(_defined(m, f"mask of lane {k}")) for k, m in enumerate(self.value(inst.mask))]
 
     def execute(self, inst: Instruction) -> list[Scalar]:
         on = self.lanes_on(inst)
@@ -796,8 +873,7 @@ class _Predicated:
             return [self.lane.execute(inst, [])] * self.width  # one object for all lanes
         # Unmasked pure arithmetic runs on lanes that may be logically
         # inactive; a trap there only makes that lane's value undefined.
-        poison_traps = inst.mask is None and not isinstance(
-            inst, (Load, Store, Alloca, Call))
+        poison_traps = inst.mask is None and not isinstance(inst, (Load, Store, Alloca, Call))
         out: list[Scalar] = []
         for k in range(self.width):
             if not on[k]:
@@ -812,7 +888,7 @@ class _Predicated:
                 out.append(UNDEF)
         return out
 
-    def successor(self, term: Instruction) -> Optional[Block]:
+    def successor(self, term: Instruction) -> Block | None:
         if isinstance(term, (Br, Ret)):
             return term.target if isinstance(term, Br) else None
         assert isinstance(term, (CondBr, Switch))
@@ -828,11 +904,20 @@ class _Predicated:
         if not seen:
             raise InterpreterError("branch condition undefined on every active lane")
         if len(seen) > 1:
-            raise InterpreterError(f"divergent branch in predicated mode "
-                                   f"(lane values {cond})")
+            raise InterpreterError(f"divergent branch in predicated mode (lane values {cond})")
         uniform = seen.pop()
         return _scalar_successor(term, lambda v: uniform)
 
 
-__all__ = ["InterpreterError", "Memory", "UNDEF", "MATH_FUNCTIONS", "HORIZONTAL",
-           "normalize", "round_f32", "run_scalar", "run_lanes", "run_predicated"]
+__all__ = [
+    "HORIZONTAL",
+    "MATH_FUNCTIONS",
+    "UNDEF",
+    "InterpreterError",
+    "Memory",
+    "normalize",
+    "round_f32",
+    "run_lanes",
+    "run_predicated",
+    "run_scalar",
+]

@@ -16,20 +16,67 @@ Struct declarations are collected from the whole text first, so structs may
 refer to each other (``struct.node`` with a ``ptr<struct.node>`` field).
 Errors raise ``IRError("line N: message")``.
 """
+
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Union
 
-from .types import (COMPLEX_SPELLINGS, I1, SCALAR_TYPES, ArrayType, PtrType, StructField,
-                    StructType, Type, VOID, VectorType, element_type, mask_type)
-from .values import (Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
-                     Constant, FieldAddr, Function, Gep, Instruction, IRError, Load,
-                     Phi, Ret, Select, Store, Switch, UnOp, Undef, Value, gep_type)
-from .vector import (REDUCTIONS, ExtractLane, Gather, InsertLane, Reduce, Scatter, Splat,
-                     StepVector, VLoad, VStore, gathered_type)
+from .types import (
+    COMPLEX_SPELLINGS,
+    I1,
+    SCALAR_TYPES,
+    VOID,
+    ArrayType,
+    PtrType,
+    StructField,
+    StructType,
+    Type,
+    VectorType,
+    element_type,
+    mask_type,
+)
+from .values import (
+    Alloca,
+    BinOp,
+    Block,
+    Br,
+    Call,
+    Cast,
+    Cmp,
+    CondBr,
+    Constant,
+    FieldAddr,
+    Function,
+    Gep,
+    Instruction,
+    IRError,
+    Load,
+    Phi,
+    Ret,
+    Select,
+    Store,
+    Switch,
+    Undef,
+    UnOp,
+    Value,
+    gep_type,
+)
+from .vector import (
+    REDUCTIONS,
+    ExtractLane,
+    Gather,
+    InsertLane,
+    Reduce,
+    Scatter,
+    Splat,
+    StepVector,
+    VLoad,
+    VStore,
+    gathered_type,
+)
 
 
 def parse_module(text: str) -> list[Function]:
@@ -48,7 +95,8 @@ def parse_function(text: str) -> Function:
 # ---------------------------------------------------------------------------
 # Tokens
 
-_TOKEN_RE = re.compile(r"""
+_TOKEN_RE = re.compile(
+    r"""
     (?P<newline>\n)
   | (?P<space>[ \t\r\f\v]+)
   | (?P<comment>;[^\n]*)
@@ -60,7 +108,9 @@ _TOKEN_RE = re.compile(r"""
               |-?\.[0-9]+(?:[eE][+-]?[0-9]+)?)
   | (?P<word>[A-Za-z_$][A-Za-z0-9_.$]*)
   | (?P<punct>[-=,(){}\[\]<>:])
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 
 
 @dataclass
@@ -100,7 +150,7 @@ class _Ref:
 
     line: int
     name: str = ""
-    const: Optional[Value] = None
+    const: Value | None = None
 
 
 @dataclass
@@ -112,7 +162,7 @@ class _Stmt:
     block: Block
     result: str = ""
     operands: list[_Ref] = field(default_factory=list)
-    type: Optional[Type] = None
+    type: Type | None = None
     """The explicit type: cast target, call return, alloca'd type, phi type."""
     op: str = ""
     """BinOp/UnOp operator, cmp predicate, fieldaddr field, call callee."""
@@ -121,7 +171,7 @@ class _Stmt:
     labels: list[tuple[int, str]] = field(default_factory=list)
     """Branch targets: (line, label); phi incoming labels; switch default first."""
     case_values: list[int] = field(default_factory=list)
-    mask: Optional[_Ref] = None
+    mask: _Ref | None = None
 
 
 _TERMINATORS = ("br", "condbr", "switch", "ret")
@@ -139,7 +189,7 @@ class _Parser:
     def tok(self) -> _Token:
         return self.tokens[self.pos]
 
-    def error(self, message: str, line: Optional[int] = None) -> IRError:
+    def error(self, message: str, line: int | None = None) -> IRError:
         return IRError(f"line {self.tok.line if line is None else line}: {message}")
 
     def next(self) -> _Token:
@@ -195,8 +245,9 @@ class _Parser:
             elif self.at("func"):
                 fns.append(self.parse_function())
             else:
-                raise self.error(f"expected 'func' or a struct declaration, found "
-                                 f"{self._describe()}")
+                raise self.error(
+                    f"expected 'func' or a struct declaration, found {self._describe()}"
+                )
             self.skip_newlines()
         return fns
 
@@ -205,18 +256,17 @@ class _Parser:
         toks = self.tokens
         for i, tok in enumerate(toks[:-2]):
             # "struct.X =" can only be a declaration: values are spelled %x.
-            if (tok.kind == "word" and tok.text.startswith("struct.")
-                    and toks[i + 1].text == "="):
-                name = tok.text[len("struct."):]
+            if tok.kind == "word" and tok.text.startswith("struct.") and toks[i + 1].text == "=":
+                name = tok.text[len("struct.") :]
                 if name in self.structs:
                     raise IRError(f"line {tok.line}: struct {tok.text} declared twice")
                 spelling = COMPLEX_SPELLINGS.get(name, f"struct {name}")
                 self.structs[name] = StructType(name, c_spelling=spelling)
 
     def parse_struct_decl(self) -> None:
-        name = self.next().text[len("struct."):]
+        name = self.next().text[len("struct.") :]
         self.expect("=")
-        st = self.structs[name]     # declared by the pre-pass (same pattern)
+        st = self.structs[name]  # declared by the pre-pass (same pattern)
         self.expect("{")
         fields: list[StructField] = []
         while not self.at("}"):
@@ -273,7 +323,7 @@ class _Parser:
             self.expect(">")
             return PtrType(pointee)
         if tok.text.startswith("struct."):
-            name = tok.text[len("struct."):]
+            name = tok.text[len("struct.") :]
             if name not in self.structs:
                 raise self.error(f"undeclared struct {tok.text}", tok.line)
             return self.structs[name]
@@ -283,8 +333,9 @@ class _Parser:
         tok = self.tok
         if tok.kind == "punct":
             return tok.text in ("[", "<")
-        return tok.kind == "word" and (tok.text in SCALAR_TYPES or tok.text == "ptr"
-                                       or tok.text.startswith("struct."))
+        return tok.kind == "word" and (
+            tok.text in SCALAR_TYPES or tok.text == "ptr" or tok.text.startswith("struct.")
+        )
 
     # -- functions ---------------------------------------------------------------------
     def parse_function(self) -> Function:
@@ -301,7 +352,7 @@ class _Parser:
         self.expect(")")
         if self.accept("->"):
             if not self.accept("("):
-                fn.ret_types.append(self.parse_type())      # "-> T" for one result
+                fn.ret_types.append(self.parse_type())  # "-> T" for one result
             else:
                 while not self.at(")"):
                     if fn.ret_types:
@@ -318,7 +369,7 @@ class _Parser:
     def parse_body(self, fn: Function) -> list[_Stmt]:
         blocks: dict[str, Block] = {}
         stmts: list[_Stmt] = []
-        current: Optional[Block] = None
+        current: Block | None = None
         while not self.at("}"):
             if self.tok.kind == "eof":
                 raise self.error("missing '}' at end of function")
@@ -336,7 +387,7 @@ class _Parser:
             self.end_of_line()
         return stmts
 
-    def _label_definition(self) -> Optional[str]:
+    def _label_definition(self) -> str | None:
         tok = self.tok
         nxt = self.tokens[self.pos + 1]
         if tok.kind in ("word", "number") and nxt.text == ":":
@@ -460,8 +511,7 @@ class _Parser:
         while not self.at("]"):
             if stmt.case_values:
                 self.expect(",")
-            stmt.case_values.append(
-                self._int_text(self.expect_kind("number", "a case value").text))
+            stmt.case_values.append(self._int_text(self.expect_kind("number", "a case value").text))
             self.expect(":")
             stmt.labels.append(self.parse_label())
         self.expect("]")
@@ -496,7 +546,7 @@ class _Parser:
             return _Ref(tok.line, const=Constant(t, self.parse_literal(t)))
         raise self.error(f"expected an operand, found {self._describe()}")
 
-    def parse_literal(self, t: Type) -> Union[int, float]:
+    def parse_literal(self, t: Type) -> int | float:
         tok = self.tok
         negative = False
         if tok.kind == "punct" and tok.text == "-":
@@ -510,8 +560,7 @@ class _Parser:
             value = self._float_literal(tok.text, tok.line)
             return -value if negative else value
         if negative or not (t.is_int() or t.is_ptr()):
-            raise self.error(f"bad {t} literal '{'-' if negative else ''}{tok.text}'",
-                             tok.line)
+            raise self.error(f"bad {t} literal '{'-' if negative else ''}{tok.text}'", tok.line)
         if t == I1 and tok.text in ("true", "false"):
             return int(tok.text == "true")
         value = _parse_int(tok.text)
@@ -532,7 +581,7 @@ class _Parser:
             raise self.error(f"bad float literal '{text}'", line) from None
 
 
-def _parse_int(text: str) -> Optional[int]:
+def _parse_int(text: str) -> int | None:
     """Decimal or ``0x`` hexadecimal, optionally negative; None if malformed."""
     body = text[1:] if text.startswith("-") else text
     try:
@@ -603,11 +652,13 @@ class _FunctionBuilder:
             left = [s for s in pending if not self._try_type(s)]
             if len(left) == len(pending):
                 s = left[0]
-                raise IRError(f"line {s.line}: cannot determine the type of %{s.result} "
-                              f"(its operands depend on it)")
+                raise IRError(
+                    f"line {s.line}: cannot determine the type of %{s.result} "
+                    f"(its operands depend on it)"
+                )
             pending = left
 
-    def _operand_type(self, ref: _Ref) -> Optional[Type]:
+    def _operand_type(self, ref: _Ref) -> Type | None:
         if ref.const is not None:
             return ref.const.type
         return self.types.get(ref.name)
@@ -715,8 +766,9 @@ class _FunctionBuilder:
         ptr_index = 1 if stmt.opcode == "store" else 0
         ptr_type = ops[ptr_index].type
         if not isinstance(element_type(ptr_type) if stmt.opcode == "gep" else ptr_type, PtrType):
-            raise IRError(f"line {stmt.line}: {stmt.opcode} through non-pointer "
-                          f"type {ops[ptr_index].type}")
+            raise IRError(
+                f"line {stmt.line}: {stmt.opcode} through non-pointer type {ops[ptr_index].type}"
+            )
         if stmt.opcode == "gep":
             return Gep(ops[0], ops[1])
         if stmt.opcode == "load":
@@ -729,23 +781,42 @@ class _FunctionBuilder:
         if stmt.opcode == "condbr":
             return CondBr(ops[0], self._block(stmt.labels[0]), self._block(stmt.labels[1]))
         if stmt.opcode == "switch":
-            cases = [(k, self._block(lab))
-                     for k, lab in zip(stmt.case_values, stmt.labels[1:])]
+            cases = [(k, self._block(lab)) for k, lab in zip(stmt.case_values, stmt.labels[1:])]
             return Switch(ops[0], self._block(stmt.labels[0]), cases)
         return Ret(ops)
 
-    _ARITY = {"binop": 2, "unop": 1, "cmp": 2, "cast": 1, "select": 3, "gep": 2,
-              "load": 1, "store": 2, "fieldaddr": 1, "alloca": 0, "condbr": 1,
-              "switch": 1, "br": 0, "splat": 1, "stepvector": 0, "extractlane": 2,
-              "insertlane": 3, "reduce": 1, "vload": 1, "vstore": 2, "gather": 1,
-              "scatter": 2}
+    _ARITY = {
+        "binop": 2,
+        "unop": 1,
+        "cmp": 2,
+        "cast": 1,
+        "select": 3,
+        "gep": 2,
+        "load": 1,
+        "store": 2,
+        "fieldaddr": 1,
+        "alloca": 0,
+        "condbr": 1,
+        "switch": 1,
+        "br": 0,
+        "splat": 1,
+        "stepvector": 0,
+        "extractlane": 2,
+        "insertlane": 3,
+        "reduce": 1,
+        "vload": 1,
+        "vstore": 2,
+        "gather": 1,
+        "scatter": 2,
+    }
 
     def _check_arity(self, stmt: _Stmt) -> None:
         want = self._ARITY.get(stmt.opcode)
         if want is not None and len(stmt.operands) != want:
             name = stmt.op if stmt.opcode in ("binop", "unop") else stmt.opcode
-            raise IRError(f"line {stmt.line}: '{name}' takes {want} operand(s), "
-                          f"got {len(stmt.operands)}")
+            raise IRError(
+                f"line {stmt.line}: '{name}' takes {want} operand(s), got {len(stmt.operands)}"
+            )
 
     @staticmethod
     def _same_type(stmt: _Stmt, a: Value, b: Value) -> None:

@@ -23,32 +23,53 @@ gives the same names again, so ``print(parse(print(f))) == print(f)``.
 IR: the text goes after ``  ; `` on the line defining the value (for
 arguments, on a comment line after the function header).
 """
+
 from __future__ import annotations
 
 import math
 import re
-from typing import Callable, Iterable, Optional
+from collections.abc import Callable, Iterable
 
 from .types import VOID, ArrayType, PtrType, StructType, Type
-from .values import (Alloca, BinOp, Block, Br, Call, Cast, Cmp, CondBr,
-                     Constant, FieldAddr, Function, Gep, Instruction, Load, Phi,
-                     Ret, Select, Store, Switch, UnOp, Undef, Value)
-
+from .values import (
+    Alloca,
+    BinOp,
+    Block,
+    Br,
+    Call,
+    Cast,
+    Cmp,
+    CondBr,
+    Constant,
+    FieldAddr,
+    Function,
+    Gep,
+    Instruction,
+    Load,
+    Phi,
+    Ret,
+    Select,
+    Store,
+    Switch,
+    Undef,
+    UnOp,
+    Value,
+)
 from .vector import VECTOR_INSTRUCTIONS, Reduce, Splat, StepVector, VLoad
 
-Annotator = Callable[[Value], Optional[str]]
+Annotator = Callable[[Value], str | None]
 
 _BAD_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.$]")
 # A label must lex as one token: an identifier or a plain number.
 _LABEL_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_.$]*|[0-9]+")
 
 
-def print_function(fn: Function, annotate: Optional[Annotator] = None) -> str:
+def print_function(fn: Function, annotate: Annotator | None = None) -> str:
     """The text of one function, preceded by the structs it uses."""
     return IRPrinter(annotate).print_module([fn])
 
 
-def print_module(fns: Iterable[Function], annotate: Optional[Annotator] = None) -> str:
+def print_module(fns: Iterable[Function], annotate: Annotator | None = None) -> str:
     """The text of several functions; each struct is declared once."""
     return IRPrinter(annotate).print_module(list(fns))
 
@@ -98,7 +119,7 @@ class _Namer:
 class IRPrinter:
     """One ``print_*`` method per construct; names are assigned per function."""
 
-    def __init__(self, annotate: Optional[Annotator] = None) -> None:
+    def __init__(self, annotate: Annotator | None = None) -> None:
         self.annotate = annotate
         self.value_names: dict[Value, str] = {}
         self.block_names: dict[Block, str] = {}
@@ -123,14 +144,12 @@ class IRPrinter:
         return "\n".join(lines) + "\n"
 
     def print_struct_decl(self, st: StructType) -> str:
-        fields = ", ".join(f"{self.print_type(f.type)} {f.name} @{f.offset}"
-                           for f in st.fields)
+        fields = ", ".join(f"{self.print_type(f.type)} {f.name} @{f.offset}" for f in st.fields)
         body = f"{{ {fields} }}" if fields else "{ }"
         return f"{st} = {body} size {st.byte_size}"
 
     def print_header(self, fn: Function) -> str:
-        args = ", ".join(f"{self.print_type(a.type)} {self.print_value_name(a)}"
-                         for a in fn.args)
+        args = ", ".join(f"{self.print_type(a.type)} {self.print_value_name(a)}" for a in fn.args)
         rets = ", ".join(self.print_type(t) for t in fn.ret_types)
         return f"func @{fn.name}({args}) -> ({rets}) {{"
 
@@ -205,8 +224,9 @@ class IRPrinter:
         return text + " pure" if inst.pure else text
 
     def print_phi(self, inst: Phi) -> str:
-        incoming = ", ".join(f"[{self.print_operand(v)}, {self.print_label(b)}]"
-                             for v, b in inst.incoming())
+        incoming = ", ".join(
+            f"[{self.print_operand(v)}, {self.print_label(b)}]" for v, b in inst.incoming()
+        )
         text = f"phi {self.print_type(inst.type)}"
         return f"{text} {incoming}" if incoming else text
 
@@ -214,8 +234,10 @@ class IRPrinter:
         if isinstance(inst, Br):
             return f"br {self.print_label(inst.target)}"
         if isinstance(inst, CondBr):
-            return (f"condbr {ops[0]}, {self.print_label(inst.if_true)}, "
-                    f"{self.print_label(inst.if_false)}")
+            return (
+                f"condbr {ops[0]}, {self.print_label(inst.if_true)}, "
+                f"{self.print_label(inst.if_false)}"
+            )
         if isinstance(inst, Switch):
             cases = ", ".join(f"{k}: {self.print_label(b)}" for k, b in inst.cases)
             return f"switch {ops[0]}, {self.print_label(inst.default)} [{cases}]"

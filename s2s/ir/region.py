@@ -20,10 +20,10 @@ the annotated loop.  Its parameters, in order:
 ``ret`` returns, in order of ``results``: the new value of each reduction
 accumulator and the final value of each lastprivate variable.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from .clauses import ClauseSet
 from .types import Type
@@ -96,9 +96,9 @@ class ResultBinding:
     """The C variable (an lvalue) that receives the result."""
     type: Type
     reduction_op: str = ""
-    arg: Optional[Argument] = None
+    arg: Argument | None = None
     """For reductions: the accumulator parameter this result feeds back into."""
-    assigned_index: Optional[int] = None
+    assigned_index: int | None = None
     """For lastprivate: position in ``ret`` of an ``i1`` telling whether the
     iteration assigned the variable; the variable ends with the value of the
     last iteration that did (the scalar loop's behaviour), and keeps its
@@ -128,9 +128,9 @@ class LoopBounds:
     """The type ``var CMP upper`` is evaluated in (the usual arithmetic
     conversions: ``int`` for an ``unsigned char`` var and an ``int`` bound);
     empty: the type of var."""
-    cmp_type: Optional[Type] = None
+    cmp_type: Type | None = None
     """The IR type of ``cmp_c_type`` (None: the type of var)."""
-    var_type: Optional[Type] = None
+    var_type: Type | None = None
     """The IR type of var (None: the type of the region's iv argument)."""
 
 
@@ -157,12 +157,12 @@ class Region:
     """The scalar IR of one iteration (loop) or of the function body."""
     args: list[ArgBinding] = field(default_factory=list)
     results: list[ResultBinding] = field(default_factory=list)
-    bounds: Optional[LoopBounds] = None
+    bounds: LoopBounds | None = None
     """Loop regions only."""
-    clauses: Optional[ClauseSet] = None
+    clauses: ClauseSet | None = None
     """The parsed clause set of the pragma (None: a region made without
     one, as in the IR tests)."""
-    replace: Optional[SourceRange] = None
+    replace: SourceRange | None = None
     """Text the vector code replaces: the pragma line through the loop's end."""
     loop_text: str = ""
     """Original text of the loop statement (without the pragma), used verbatim

@@ -25,9 +25,10 @@ regions do not recurse deeply.
                   |                     edge exists; reads in the body
                  body ----> latch       before that create incomplete phis
 """
+
 from __future__ import annotations
 
-from typing import Hashable
+from collections.abc import Hashable
 
 from .types import Type
 from .values import Block, Function, Phi, Undef, Value
@@ -49,7 +50,7 @@ class SSABuilder:
         """id(value) -> where ``defs`` holds it (to redirect removed phis fast)."""
 
     @classmethod
-    def for_function(cls, fn: Function) -> "SSABuilder":
+    def for_function(cls, fn: Function) -> SSABuilder:
         """A builder over the finished CFG of ``fn``: every block sealed."""
         builder = cls()
         builder.preds = {b: list(ps) for b, ps in fn.predecessors().items()}

@@ -20,6 +20,7 @@ predicated scalar IR (s2s/ir/vector.py): lanewise binops, compares, selects
 and casts take them as LLVM's do; a scalable vector's lane count is a
 multiple of N known only at run time (SVE, RISC-V V).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -164,13 +165,15 @@ class VectorType(Type):
             raise TypeError(f"type {self} has no size known before run time")
         return self.lanes * self.elem.size
 
-    def of(self, elem: Type) -> "VectorType":
+    def of(self, elem: Type) -> VectorType:
         """The vector of ``elem`` with these lanes."""
         return VectorType(elem, self.lanes, self.scalable)
 
     def same_lanes(self, other: Type) -> bool:
-        return isinstance(other, VectorType) and (other.lanes, other.scalable) == \
-            (self.lanes, self.scalable)
+        return isinstance(other, VectorType) and (other.lanes, other.scalable) == (
+            self.lanes,
+            self.scalable,
+        )
 
 
 def element_type(t: Type) -> Type:
@@ -200,18 +203,21 @@ class VoidType(Type):
 # The types everybody uses, by their textual names.
 I1 = IntType(1)
 I8, I16, I32, I64 = IntType(8), IntType(16), IntType(32), IntType(64)
-U8, U16, U32, U64 = (IntType(8, False), IntType(16, False),
-                     IntType(32, False), IntType(64, False))
+U8, U16, U32, U64 = (IntType(8, False), IntType(16, False), IntType(32, False), IntType(64, False))
 F32, F64 = FloatType(32), FloatType(64)
 VOID = VoidType()
+
 
 def _complex_struct(part: FloatType) -> StructType:
     """The layout of a C complex object: C11 6.2.5p13, an array of two parts.
     Only objects in memory have it; a complex value is two values."""
     spelling = "_Complex float" if part == F32 else "_Complex double"
-    return StructType(f"complex.{part}", (StructField("re", part, 0),
-                                          StructField("im", part, part.size)),
-                      2 * part.size, spelling)
+    return StructType(
+        f"complex.{part}",
+        (StructField("re", part, 0), StructField("im", part, part.size)),
+        2 * part.size,
+        spelling,
+    )
 
 
 COMPLEX_F32 = _complex_struct(F32)
@@ -220,7 +226,7 @@ COMPLEX_SPELLINGS = {t.name: t.c_spelling for t in (COMPLEX_F32, COMPLEX_F64)}
 """The C spelling of each complex struct, by its IR name."""
 
 
-def complex_part(t: Type) -> "FloatType | None":
+def complex_part(t: Type) -> FloatType | None:
     """The type of the parts of a complex IR type (None: not complex)."""
     if t == COMPLEX_F32:
         return F32

@@ -23,12 +23,28 @@ mask as an earlier load of the block, with no store or impure call between,
 reads what the earlier one read (after linearization the arms' loads of
 ``a[lo]`` sit in one block: one gather instead of two).
 """
+
 from __future__ import annotations
 
-from typing import Hashable
+from collections.abc import Hashable
 
-from .values import (BinOp, Block, Call, Cast, Cmp, Constant, FieldAddr, Function, Gep,
-                     Instruction, Load, Select, UnOp, Undef, Value)
+from .values import (
+    BinOp,
+    Block,
+    Call,
+    Cast,
+    Cmp,
+    Constant,
+    FieldAddr,
+    Function,
+    Gep,
+    Instruction,
+    Load,
+    Select,
+    Undef,
+    UnOp,
+    Value,
+)
 from .verifier import compute_idoms
 
 _PURE = (BinOp, UnOp, Cmp, Cast, Select, Gep, FieldAddr)
@@ -47,7 +63,7 @@ def eliminate_common_subexpressions(fn: Function) -> int:
     while stack:
         block, inherited = stack.pop()
         table = dict(inherited)
-        loads: dict[Hashable, Instruction] = {}   # this block's, since the last write
+        loads: dict[Hashable, Instruction] = {}  # this block's, since the last write
         merged: set[int] = set()
         for inst in block.instructions:
             if inst.has_side_effects:
@@ -122,4 +138,3 @@ def operation_key(inst: Instruction) -> Hashable:
 def value_key(inst: Instruction) -> Hashable:
     """Equal for instructions that compute the same value from the same operands."""
     return operation_key(inst) + (tuple(operand_key(o) for o in inst.operands),)
-

@@ -19,10 +19,12 @@ overflow is not relied upon), ``div``/``rem``/``shr``/compares take their
 signedness from the operand type, float compares are ordered except ``ne``
 (C's ``!=`` is true on NaN).
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterator, Optional, Sequence, Union
+from typing import Any
 
 from .types import VOID, PtrType, StructType, Type, VectorType, element_type, mask_type
 
@@ -38,7 +40,7 @@ class Value:
         self.users: list[Instruction] = []
         """Instructions using this value, once per use."""
 
-    def replace_all_uses_with(self, new: "Value") -> None:
+    def replace_all_uses_with(self, new: Value) -> None:
         for user in list(self.users):
             user.replace_operand(self, new)
 
@@ -49,9 +51,9 @@ class Value:
 class Constant(Value):
     """An integer, float or null-pointer constant."""
 
-    def __init__(self, type: Type, value: Union[int, float]) -> None:
+    def __init__(self, type: Type, value: int | float) -> None:
         super().__init__(type, "")
-        self.value: Union[int, float] = value
+        self.value: int | float = value
 
 
 class Undef(Value):
@@ -85,11 +87,11 @@ class Instruction(Value):
         super().__init__(type, name)
         self.operands: list[Value] = []
         """Operands in order; change only through ``set_operand``."""
-        self.block: Optional[Block] = None
+        self.block: Block | None = None
         """The block holding this instruction (None while detached)."""
-        self.mask: Optional[Value] = None
+        self.mask: Value | None = None
         """Lane predicate (i1); None means every lane active in the block."""
-        self.loc: Optional[Any] = None
+        self.loc: Any | None = None
         """Where in the source the instruction comes from (a diagnostics
         Location, set by lowering on branches, calls, loads and stores;
         copies keep it): the report counts the source's accesses and calls,
@@ -112,7 +114,7 @@ class Instruction(Value):
         if self.mask is old:
             self.set_mask(new)
 
-    def set_mask(self, mask: Optional[Value]) -> None:
+    def set_mask(self, mask: Value | None) -> None:
         if self.mask is not None:
             self.mask.users.remove(self)
         self.mask = mask
@@ -146,8 +148,7 @@ class Instruction(Value):
 class BinOp(Instruction):
     """``op a, b``: add sub mul div rem and or xor shl shr min max (C semantics)."""
 
-    OPS = ("add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr",
-           "min", "max")
+    OPS = ("add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "min", "max")
 
     def __init__(self, op: str, a: Value, b: Value, name: str = "") -> None:
         assert op in self.OPS, op
@@ -295,14 +296,15 @@ class Call(Instruction):
 
     opcode = "call"
 
-    def __init__(self, callee: str, args: Sequence[Value], ret: Type,
-                 pure: bool = False, name: str = "") -> None:
+    def __init__(
+        self, callee: str, args: Sequence[Value], ret: Type, pure: bool = False, name: str = ""
+    ) -> None:
         super().__init__(ret, list(args), name)
         self.callee: str = callee
         """The C name of the called function."""
         self.pure: bool = pure
         """True when the call reads no memory and writes none (math functions)."""
-        self.loc: Optional[Any] = None
+        self.loc: Any | None = None
         """Where the call is in the source (a diagnostics Location, set by
         lowering): the report says at each call how it went."""
         self.wants_variant: bool = False
@@ -327,22 +329,22 @@ class Phi(Instruction):
         super().__init__(type, [], name)
         self.incoming_blocks: list[Block] = []
 
-    def add_incoming(self, value: Value, block: "Block") -> None:
+    def add_incoming(self, value: Value, block: Block) -> None:
         self.operands.append(value)
         value.users.append(self)
         self.incoming_blocks.append(block)
 
-    def incoming(self) -> Iterator[tuple[Value, "Block"]]:
+    def incoming(self) -> Iterator[tuple[Value, Block]]:
         return zip(list(self.operands), list(self.incoming_blocks))
 
-    def value_from(self, block: "Block") -> Value:
+    def value_from(self, block: Block) -> Value:
         return self.operands[self.incoming_blocks.index(block)]
 
-    def replace_incoming_block(self, old: "Block", new: "Block") -> None:
+    def replace_incoming_block(self, old: Block, new: Block) -> None:
         """The values that came from ``old`` come from ``new`` now."""
         self.incoming_blocks = [new if b is old else b for b in self.incoming_blocks]
 
-    def remove_incoming(self, block: "Block") -> None:
+    def remove_incoming(self, block: Block) -> None:
         i = self.incoming_blocks.index(block)
         self.operands[i].users.remove(self)
         del self.operands[i]
@@ -361,10 +363,10 @@ class Terminator(Instruction):
         return True
 
     @property
-    def successors(self) -> list["Block"]:
+    def successors(self) -> list[Block]:
         return []
 
-    def replace_successor(self, old: "Block", new: "Block") -> None:
+    def replace_successor(self, old: Block, new: Block) -> None:
         raise NotImplementedError(type(self).__name__)
 
 
@@ -373,15 +375,15 @@ class Br(Terminator):
 
     opcode = "br"
 
-    def __init__(self, target: "Block") -> None:
+    def __init__(self, target: Block) -> None:
         super().__init__(VOID, [])
         self.target: Block = target
 
     @property
-    def successors(self) -> list["Block"]:
+    def successors(self) -> list[Block]:
         return [self.target]
 
-    def replace_successor(self, old: "Block", new: "Block") -> None:
+    def replace_successor(self, old: Block, new: Block) -> None:
         if self.target is old:
             self.target = new
 
@@ -391,19 +393,19 @@ class CondBr(Terminator):
 
     opcode = "condbr"
 
-    def __init__(self, cond: Value, if_true: "Block", if_false: "Block") -> None:
+    def __init__(self, cond: Value, if_true: Block, if_false: Block) -> None:
         super().__init__(VOID, [cond])
         self.if_true: Block = if_true
         self.if_false: Block = if_false
-        self.loc: Optional[Any] = None
+        self.loc: Any | None = None
         """Where the condition is in the source (a diagnostics Location, set
         by lowering): the report names the branches transforms changed."""
 
     @property
-    def successors(self) -> list["Block"]:
+    def successors(self) -> list[Block]:
         return [self.if_true, self.if_false]
 
-    def replace_successor(self, old: "Block", new: "Block") -> None:
+    def replace_successor(self, old: Block, new: Block) -> None:
         if self.if_true is old:
             self.if_true = new
         if self.if_false is old:
@@ -415,21 +417,22 @@ class Switch(Terminator):
 
     opcode = "switch"
 
-    def __init__(self, value: Value, default: "Block",
-                 cases: Sequence[tuple[int, "Block"]] = ()) -> None:
+    def __init__(
+        self, value: Value, default: Block, cases: Sequence[tuple[int, Block]] = ()
+    ) -> None:
         super().__init__(VOID, [value])
         self.default: Block = default
         self.cases: list[tuple[int, Block]] = list(cases)
 
     @property
-    def successors(self) -> list["Block"]:
+    def successors(self) -> list[Block]:
         seen: list[Block] = []
         for b in [self.default] + [b for _, b in self.cases]:
             if b not in seen:
                 seen.append(b)
         return seen
 
-    def replace_successor(self, old: "Block", new: "Block") -> None:
+    def replace_successor(self, old: Block, new: Block) -> None:
         if self.default is old:
             self.default = new
         self.cases = [(k, new if b is old else b) for k, b in self.cases]
@@ -455,7 +458,7 @@ class Block:
         self.name: str = name
         """Label hint; the printer makes it unique."""
         self.instructions: list[Instruction] = []
-        self.function: Optional[Function] = None
+        self.function: Function | None = None
         self.rarely_entered: bool = False
         """A hint from the transform that made the block: few vectors have a
         lane that enters it (BOSCC gives it an all-false skip whatever it
@@ -466,13 +469,13 @@ class Block:
         it weighs)."""
 
     @property
-    def terminator(self) -> Optional[Terminator]:
+    def terminator(self) -> Terminator | None:
         if self.instructions and isinstance(self.instructions[-1], Terminator):
             return self.instructions[-1]
         return None
 
     @property
-    def successors(self) -> list["Block"]:
+    def successors(self) -> list[Block]:
         term = self.terminator
         return term.successors if term is not None else []
 
@@ -494,8 +497,9 @@ class Block:
 class Function:
     """A function, or a loop region seen as a function of its live-ins."""
 
-    def __init__(self, name: str, args: Sequence[Argument] = (),
-                 ret_types: Sequence[Type] = ()) -> None:
+    def __init__(
+        self, name: str, args: Sequence[Argument] = (), ret_types: Sequence[Type] = ()
+    ) -> None:
         self.name: str = name
         self.args: list[Argument] = list(args)
         """Parameters; for a loop region the induction variable comes first."""

@@ -20,6 +20,7 @@ instructions on vector operands, as in LLVM; these are the rest:
 A masked memory instruction touches no memory for an inactive lane; an
 inactive lane of a masked gather or vload holds 0.
 """
+
 from __future__ import annotations
 
 from .types import I32, VOID, PtrType, Type, VectorType, element_type
@@ -103,15 +104,24 @@ class Scatter(Instruction):
         return True
 
 
-VECTOR_INSTRUCTIONS = (Splat, StepVector, ExtractLane, InsertLane, Reduce, VLoad, VStore,
-                       Gather, Scatter)
+VECTOR_INSTRUCTIONS = (
+    Splat,
+    StepVector,
+    ExtractLane,
+    InsertLane,
+    Reduce,
+    VLoad,
+    VStore,
+    Gather,
+    Scatter,
+)
 
 
 def gathered_type(ptrs: Type) -> Type:
     """What a gather through ``ptrs`` (``<N x ptr<T>>``) reads: ``<N x T>``."""
     if isinstance(ptrs, VectorType) and isinstance(ptrs.elem, PtrType):
         return ptrs.of(ptrs.elem.pointee)
-    return VOID    # the verifier says why
+    return VOID  # the verifier says why
 
 
 def vector_problem(inst: Instruction) -> str | None:
@@ -147,8 +157,11 @@ def vector_problem(inst: Instruction) -> str | None:
     if isinstance(inst, (Gather, Scatter)):
         ptrs = ops[-1].type
         vt = t if isinstance(inst, Gather) else ops[0].type
-        return None if vt != VOID and vt == gathered_type(ptrs) else \
-            f"{inst.opcode} of {vt} through {ptrs}"
+        return (
+            None
+            if vt != VOID and vt == gathered_type(ptrs)
+            else f"{inst.opcode} of {vt} through {ptrs}"
+        )
     return None
 
 

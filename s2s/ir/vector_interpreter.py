@@ -16,35 +16,75 @@ Tests widen a predicated region to vector IR and compare this run with the
 scalar region run once per lane (``run_lanes``): results and memory must be
 equal.
 """
+
 from __future__ import annotations
 
-from typing import Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
 
-from .interpreter import (DEFAULT_STEP_LIMIT, HORIZONTAL, MATH_FUNCTIONS, UNDEF,
-                          InterpreterError, Memory, Scalar, _address, _binop, _cast, _cmp,
-                          _constant, _defined, _Frame, _Lane, _phi_input, _scalar_successor,
-                          _select, _Trap, _unop, normalize)
+from .interpreter import (
+    DEFAULT_STEP_LIMIT,
+    HORIZONTAL,
+    MATH_FUNCTIONS,
+    UNDEF,
+    InterpreterError,
+    Memory,
+    Scalar,
+    _address,
+    _binop,
+    _cast,
+    _cmp,
+    _constant,
+    _defined,
+    _Frame,
+    _Lane,
+    _phi_input,
+    _scalar_successor,
+    _select,
+    _Trap,
+    _unop,
+    normalize,
+)
 from .types import Type, VectorType, element_type
 from .values import Argument, BinOp, Call, Cast, Cmp, Gep, Instruction, Select, UnOp, Value
-from .vector import (ExtractLane, Gather, InsertLane, Reduce, Scatter, Splat, StepVector,
-                     VLoad, VStore)
+from .vector import (
+    ExtractLane,
+    Gather,
+    InsertLane,
+    Reduce,
+    Scatter,
+    Splat,
+    StepVector,
+    VLoad,
+    VStore,
+)
 
 Lanes = list[Scalar]
 VValue = object
 """A Scalar, or Lanes for a vector."""
 
 
-def run_vector(fn, args: Sequence[object], memory: Memory, vscale: int = 1,
-               externals: Optional[dict[str, Callable[..., object]]] = None,
-               step_limit: int = DEFAULT_STEP_LIMIT) -> list[VValue]:
+def run_vector(
+    fn,
+    args: Sequence[object],
+    memory: Memory,
+    vscale: int = 1,
+    externals: dict[str, Callable[..., object]] | None = None,
+    step_limit: int = DEFAULT_STEP_LIMIT,
+) -> list[VValue]:
     """Run the vector IR function ``fn``; an argument of vector type is a
     sequence of lane values.  Returns the values of its ``ret``."""
     return _VectorRun(fn, memory, vscale, externals or {}, step_limit).run(args)
 
 
 class _VectorRun:
-    def __init__(self, fn, memory: Memory, vscale: int,
-                 externals: dict[str, Callable[..., object]], step_limit: int) -> None:
+    def __init__(
+        self,
+        fn,
+        memory: Memory,
+        vscale: int,
+        externals: dict[str, Callable[..., object]],
+        step_limit: int,
+    ) -> None:
         self.fn = fn
         self.memory = memory
         self.vscale = vscale
@@ -82,7 +122,7 @@ class _VectorRun:
             while True:
                 incoming = [self.value(_phi_input(p, prev)) for p in block.phis]  # type: ignore[arg-type]
                 self.env.update(zip(block.phis, incoming))
-                for inst in block.instructions[len(block.phis):]:
+                for inst in block.instructions[len(block.phis) :]:
                     self.frame.step()
                     if inst.is_terminator:
                         target = _scalar_successor(inst, self.value)  # type: ignore[arg-type]
@@ -138,7 +178,7 @@ class _VectorRun:
             except _Trap:
                 if inst.mask is not None or isinstance(inst, Call):
                     raise
-                out.append(UNDEF)     # unmasked arithmetic on a lane nobody reads
+                out.append(UNDEF)  # unmasked arithmetic on a lane nobody reads
         return out
 
     def horizontal(self, inst: Call, ops: list[VValue]) -> Scalar:
@@ -172,8 +212,9 @@ def _lane_result(run: _VectorRun, inst: Instruction, ops: list[Scalar]) -> Scala
 def _lane_call(run: _VectorRun, inst: Call, ops: list[Scalar], t: Type) -> Scalar:
     """One lane's call of a scalar function (lanes run in order)."""
     if inst.callee in run.externals:
-        result = run.externals[inst.callee](*[_defined(v, f"argument of @{inst.callee}")
-                                              for v in ops])
+        result = run.externals[inst.callee](
+            *[_defined(v, f"argument of @{inst.callee}") for v in ops]
+        )
     elif inst.callee in MATH_FUNCTIONS:
         if any(v is UNDEF for v in ops):
             return UNDEF
@@ -230,8 +271,10 @@ def _vload(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
     n, elem = run.lanes(t), element_type(t)
     on = run.active(inst, n)
     base = int(_defined(ops[0], "vload address"))  # type: ignore[arg-type]
-    return [run.memory.load(base + k * elem.size, elem) if on[k] else normalize(0, elem)
-            for k in range(n)]
+    return [
+        run.memory.load(base + k * elem.size, elem) if on[k] else normalize(0, elem)
+        for k in range(n)
+    ]
 
 
 def _vstore(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Scalar:
@@ -249,8 +292,12 @@ def _gather(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
     t = inst.type
     n, elem = run.lanes(t), element_type(t)
     on = run.active(inst, n)
-    return [run.memory.load(int(_defined(ops[0][k], "gather address")), elem)  # type: ignore[index]
-            if on[k] else normalize(0, elem) for k in range(n)]
+    return [
+        run.memory.load(int(_defined(ops[0][k], "gather address")), elem)  # type: ignore[index]
+        if on[k]
+        else normalize(0, elem)
+        for k in range(n)
+    ]
 
 
 def _scatter(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Scalar:
@@ -259,12 +306,22 @@ def _scatter(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Scalar:
     on = run.active(inst, n)
     for k in range(n):
         if on[k]:
-            run.memory.store(int(_defined(ops[1][k], "scatter address")), elem,  # type: ignore[index]
-                             _defined(ops[0][k], "scattered lane"))  # type: ignore[index]
+            run.memory.store(
+                int(_defined(ops[1][k], "scatter address")),
+                elem,  # type: ignore[index]
+                _defined(ops[0][k], "scattered lane"),
+            )  # type: ignore[index]
     return UNDEF
 
 
 _OWN: dict[type, Callable[[_VectorRun, Instruction, list[VValue]], VValue]] = {
-    Splat: _splat, StepVector: _stepvector, ExtractLane: _extract, InsertLane: _insert,
-    Reduce: _reduce, VLoad: _vload, VStore: _vstore, Gather: _gather, Scatter: _scatter,
+    Splat: _splat,
+    StepVector: _stepvector,
+    ExtractLane: _extract,
+    InsertLane: _insert,
+    Reduce: _reduce,
+    VLoad: _vload,
+    VStore: _vstore,
+    Gather: _gather,
+    Scatter: _scatter,
 }

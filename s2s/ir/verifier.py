@@ -21,17 +21,50 @@ Dominators are computed here with the iterative algorithm of Cooper, Harvey
 and Kennedy ("A Simple, Fast Dominance Algorithm") so that the IR layer does
 not depend on ``s2s.analysis``.
 """
+
 from __future__ import annotations
 
 from collections import Counter
-from typing import Optional
 
 from .printer import IRPrinter
-from .types import (I1, VOID, ArrayType, PtrType, StructType, Type, VectorType, element_type,
-                    lanes_agree, mask_type)
-from .values import (Alloca, Argument, BinOp, Block, Cast, Cmp, CondBr, Constant,
-                     FieldAddr, Function, Gep, Instruction, IRError, Load, Phi, Ret,
-                     Select, Store, Switch, Terminator, UnOp, Undef, Value, gep_type)
+from .types import (
+    I1,
+    VOID,
+    ArrayType,
+    PtrType,
+    StructType,
+    Type,
+    VectorType,
+    element_type,
+    lanes_agree,
+    mask_type,
+)
+from .values import (
+    Alloca,
+    Argument,
+    BinOp,
+    Block,
+    Cast,
+    Cmp,
+    CondBr,
+    Constant,
+    FieldAddr,
+    Function,
+    Gep,
+    Instruction,
+    IRError,
+    Load,
+    Phi,
+    Ret,
+    Select,
+    Store,
+    Switch,
+    Terminator,
+    Undef,
+    UnOp,
+    Value,
+    gep_type,
+)
 from .vector import VECTOR_INSTRUCTIONS, vector_problem
 
 _INT_ONLY_OPS = ("and", "or", "xor", "shl", "shr")
@@ -113,7 +146,7 @@ class _Verifier:
         self.names = IRPrinter()
         self.names.assign_names(fn)
 
-    def report(self, block: Optional[Block], text: str) -> None:
+    def report(self, block: Block | None, text: str) -> None:
         where = f"block {self.names.print_label(block)}: " if block is not None else ""
         self.problems.append(f"  {where}{text}")
 
@@ -172,8 +205,9 @@ class _Verifier:
         incoming = phi.incoming_blocks
         for b, count in Counter(incoming).items():
             if count > 1:
-                self.report(block, f"{self.show(phi)} has {count} entries for "
-                                   f"{self.names.print_label(b)}")
+                self.report(
+                    block, f"{self.show(phi)} has {count} entries for {self.names.print_label(b)}"
+                )
         missing = [p for p in preds if p not in incoming]
         extra = [b for b in dict.fromkeys(incoming) if b not in preds]
         if missing:
@@ -192,8 +226,11 @@ class _Verifier:
         if problem is not None:
             self.report(block, f"{self.show(inst)}: {problem}")
         if inst.mask is not None and inst.mask.type != mask_type(_lanes_of(inst)):
-            self.report(block, f"{self.show(inst)}: mask of type {inst.mask.type}, not "
-                               f"{mask_type(_lanes_of(inst))}")
+            self.report(
+                block,
+                f"{self.show(inst)}: mask of type {inst.mask.type}, not "
+                f"{mask_type(_lanes_of(inst))}",
+            )
 
     # -- 4. dominance ------------------------------------------------------------------
     def check_dominance(self) -> None:
@@ -205,8 +242,15 @@ class _Verifier:
                 for k, v in enumerate(uses):
                     self.check_use(block, inst, k, v, idom, position)
 
-    def check_use(self, block: Block, user: Instruction, k: int, v: Value,
-                  idom: dict[Block, Block], position: dict[Instruction, int]) -> None:
+    def check_use(
+        self,
+        block: Block,
+        user: Instruction,
+        k: int,
+        v: Value,
+        idom: dict[Block, Block],
+        position: dict[Instruction, int],
+    ) -> None:
         if v.type == VOID:
             self.report(block, f"{self.show(user)} uses a value of type void")
             return
@@ -217,25 +261,37 @@ class _Verifier:
                 self.report(block, f"{self.show(user)} uses an argument of another function")
             return
         if not isinstance(v, Instruction) or v not in position:
-            self.report(block, f"{self.show(user)} uses a value not in the function "
-                               f"({type(v).__name__} {v.name!r})")
+            self.report(
+                block,
+                f"{self.show(user)} uses a value not in the function "
+                f"({type(v).__name__} {v.name!r})",
+            )
             return
         is_phi_use = isinstance(user, Phi) and k < len(user.operands)
         use_block = user.incoming_blocks[k] if is_phi_use else block
         def_block = v.block
         assert def_block is not None
         if use_block not in idom:
-            return      # unreachable use: no dominance requirement
+            return  # unreachable use: no dominance requirement
         if def_block not in idom:
-            self.report(block, f"{self.show(user)} uses {self.names.print_value_name(v)} "
-                               f"defined in an unreachable block")
+            self.report(
+                block,
+                f"{self.show(user)} uses {self.names.print_value_name(v)} "
+                f"defined in an unreachable block",
+            )
         elif def_block is use_block:
             if not is_phi_use and position[v] >= position[user]:
-                self.report(block, f"{self.show(user)} uses "
-                                   f"{self.names.print_value_name(v)} before its definition")
+                self.report(
+                    block,
+                    f"{self.show(user)} uses "
+                    f"{self.names.print_value_name(v)} before its definition",
+                )
         elif not dominates(def_block, use_block, idom):
-            self.report(block, f"{self.show(user)}: definition of "
-                               f"{self.names.print_value_name(v)} does not dominate this use")
+            self.report(
+                block,
+                f"{self.show(user)}: definition of "
+                f"{self.names.print_value_name(v)} does not dominate this use",
+            )
 
     # -- 5. use lists ------------------------------------------------------------------
     def check_use_lists(self) -> None:
@@ -244,7 +300,7 @@ class _Verifier:
         if self._use_pairs_match(values):
             return  # the common case, without a Counter per value
         expected: dict[Value, Counter[Instruction]] = {}
-        for inst in values[len(self.fn.args):]:
+        for inst in values[len(self.fn.args) :]:
             assert isinstance(inst, Instruction)
             uses = list(inst.operands) + ([inst.mask] if inst.mask is not None else [])
             for v in uses:
@@ -254,10 +310,13 @@ class _Verifier:
             want = expected.get(v, Counter())
             if actual != want:
                 block = v.block if isinstance(v, Instruction) else None
-                self.report(block, f"use list of {self.names.print_value_name(v)} is "
-                                   f"inconsistent with the operands "
-                                   f"({sum(actual.values())} users recorded, "
-                                   f"{sum(want.values())} uses found)")
+                self.report(
+                    block,
+                    f"use list of {self.names.print_value_name(v)} is "
+                    f"inconsistent with the operands "
+                    f"({sum(actual.values())} users recorded, "
+                    f"{sum(want.values())} uses found)",
+                )
 
     @staticmethod
     def _use_pairs_match(values: list[Value]) -> bool:
@@ -285,7 +344,7 @@ def _lanes_of(inst: Instruction) -> Type:
     return inst.type
 
 
-def _type_problem(inst: Instruction, fn: Function) -> Optional[str]:
+def _type_problem(inst: Instruction, fn: Function) -> str | None:
     """A description of the type error of ``inst``, or None."""
     ops = inst.operands
     if isinstance(inst, BinOp):
@@ -317,8 +376,11 @@ def _type_problem(inst: Instruction, fn: Function) -> Optional[str]:
     if isinstance(inst, Cast):
         if len(ops) != 1:
             return "cast needs one operand"
-        return None if lanes_agree(ops[0].type, inst.type) else \
-            f"cast of {ops[0].type} to {inst.type} changes the lanes"
+        return (
+            None
+            if lanes_agree(ops[0].type, inst.type)
+            else f"cast of {ops[0].type} to {inst.type} changes the lanes"
+        )
     if isinstance(inst, CondBr):
         return None if ops[0].type == I1 else f"branch condition of type {ops[0].type}"
     if isinstance(inst, Switch):
@@ -329,12 +391,15 @@ def _type_problem(inst: Instruction, fn: Function) -> Optional[str]:
     if isinstance(inst, Ret):
         got = [str(o.type) for o in ops]
         want = [str(t) for t in fn.ret_types]
-        return None if got == want else f"returns ({', '.join(got)}), " \
-                                        f"function returns ({', '.join(want)})"
+        return (
+            None
+            if got == want
+            else f"returns ({', '.join(got)}), function returns ({', '.join(want)})"
+        )
     return None
 
 
-def _binop_problem(inst: BinOp) -> Optional[str]:
+def _binop_problem(inst: BinOp) -> str | None:
     a, b = inst.operands
     if a.type != b.type:
         return f"operands of different types {a.type} and {b.type}"
@@ -348,7 +413,7 @@ def _binop_problem(inst: BinOp) -> Optional[str]:
     return None
 
 
-def _memory_problem(inst: Instruction) -> Optional[str]:
+def _memory_problem(inst: Instruction) -> str | None:
     ops = inst.operands
     if isinstance(inst, Gep):
         return _gep_problem(inst)
@@ -357,28 +422,33 @@ def _memory_problem(inst: Instruction) -> Optional[str]:
         return f"address of non-pointer type {ptr_op.type}"
     pointee = ptr_op.type.pointee
     if isinstance(inst, Store):
-        return None if ops[0].type == pointee else \
-            f"stores {ops[0].type} through {ptr_op.type}"
+        return None if ops[0].type == pointee else f"stores {ops[0].type} through {ptr_op.type}"
     if isinstance(inst, Load):
         return None if inst.type == pointee else f"load result type {inst.type}"
     assert isinstance(inst, FieldAddr)
     return _field_problem(inst, pointee)
 
 
-def _gep_problem(inst: Instruction) -> Optional[str]:
+def _gep_problem(inst: Instruction) -> str | None:
     base, index = inst.operands
     if not isinstance(element_type(base.type), PtrType):
         return f"address of non-pointer type {base.type}"
     if not element_type(index.type).is_int():
         return f"gep index of type {index.type}"
-    if isinstance(base.type, VectorType) and isinstance(index.type, VectorType) \
-            and not base.type.same_lanes(index.type):
+    if (
+        isinstance(base.type, VectorType)
+        and isinstance(index.type, VectorType)
+        and not base.type.same_lanes(index.type)
+    ):
         return f"gep of {base.type} at {index.type}"
-    return None if inst.type == gep_type(base.type, index.type) else \
-        "gep result type differs from base"
+    return (
+        None
+        if inst.type == gep_type(base.type, index.type)
+        else "gep result type differs from base"
+    )
 
 
-def _field_problem(inst: FieldAddr, pointee: Type) -> Optional[str]:
+def _field_problem(inst: FieldAddr, pointee: Type) -> str | None:
     if not isinstance(pointee, StructType):
         return f"fieldaddr of non-struct pointee {pointee}"
     try:
@@ -389,5 +459,4 @@ def _field_problem(inst: FieldAddr, pointee: Type) -> Optional[str]:
     allowed = [PtrType(ftype)]
     if isinstance(ftype, ArrayType):
         allowed.append(PtrType(ftype.elem))
-    return None if inst.type in allowed else \
-        f"fieldaddr result {inst.type}, expected {allowed[-1]}"
+    return None if inst.type in allowed else f"fieldaddr result {inst.type}, expected {allowed[-1]}"

@@ -32,10 +32,10 @@ before BOSCC, which then sees the divergent branch in ``a.mixed``.
 Requires canonical loops and the divergence analysis; leaves the loops
 canonical.  Changes the CFG: every analysis is invalid afterwards.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from ..analysis.cfg import Graph
 from ..analysis.divergence import DivergenceInfo
@@ -59,7 +59,7 @@ class AllTruePath:
     """The block whose divergent branch got the test."""
     arm: Block
     copy: Block
-    where: Optional[Location] = None
+    where: Location | None = None
     """The branch's condition in the source (None: a branch a transform made)."""
     true_arm: bool = True
     """Whether the copied arm is the one the condition being true enters."""
@@ -70,14 +70,17 @@ def insert_all_true_paths(fn: Function, div: DivergenceInfo, threshold: int) -> 
     paths: list[AllTruePath] = []
     for a in [b for b in g.block_order if div.is_divergent_branch(b)]:
         term = a.terminator
-        if not isinstance(term, CondBr) or term.if_true is term.if_false \
-                or div.has_varying_activation(a):
+        if (
+            not isinstance(term, CondBr)
+            or term.if_true is term.if_false
+            or div.has_varying_activation(a)
+        ):
             continue
         for arm in (term.if_true, term.if_false):
             region = _region(g, a, arm)
             if region and _pays(region, div, threshold):
                 paths.append(_add_path(fn, a, arm, region))
-                break     # one path per branch: the test of a second costs as much again
+                break  # one path per branch: the test of a second costs as much again
     return paths
 
 
@@ -90,20 +93,27 @@ def _region(g: Graph[Block], a: Block, arm: Block) -> list[Block]:
         return []
     region = [b for b in g.rpo if g.dominates(arm, b)]
     for b in region:
-        if g.loops.loop_with_header(b) is not None or isinstance(b.terminator, Ret) \
-                or any(isinstance(i, Alloca) for i in b.instructions):
+        if (
+            g.loops.loop_with_header(b) is not None
+            or isinstance(b.terminator, Ret)
+            or any(isinstance(i, Alloca) for i in b.instructions)
+        ):
             return []
-        if any(g.loops.innermost.get(s) is not loop or (loop is not None and s is loop.header)
-               for s in g.succs[b] if s not in region):
-            return []     # an exit, or the latch (one per loop)
+        if any(
+            g.loops.innermost.get(s) is not loop or (loop is not None and s is loop.header)
+            for s in g.succs[b]
+            if s not in region
+        ):
+            return []  # an exit, or the latch (one per loop)
     return region
 
 
 def _pays(region: list[Block], div: DivergenceInfo, threshold: int) -> bool:
     insts = [i for b in region for i in b.instructions]
     weight = sum(instruction_weight(i) for i in insts)
-    contiguous = any(isinstance(i, (Load, Store)) and access_of(i, div).kind == "contiguous"
-                     for i in insts)
+    contiguous = any(
+        isinstance(i, (Load, Store)) and access_of(i, div).kind == "contiguous" for i in insts
+    )
     stores = any(isinstance(i, Store) for i in insts)
     return contiguous and (weight >= threshold or stores) and weight <= MAX_COPY
 
@@ -118,16 +128,17 @@ def _add_path(fn: Function, a: Block, arm: Block, region: list[Block]) -> AllTru
     fn.blocks[at:at] = [copies[b] for b in region]
     for b in region:
         for inst in b.instructions:
-            clone = copy_instruction(inst, lambda v: values.get(v, v),
-                                     lambda blk: copies.get(blk, blk))
+            clone = copy_instruction(
+                inst, lambda v: values.get(v, v), lambda blk: copies.get(blk, blk)
+            )
             values[inst] = clone
             copies[b].append(clone)
-    for b in region:       # operands defined later in rpo (phis of the region)
+    for b in region:  # operands defined later in rpo (phis of the region)
         for clone in copies[b].instructions:
             for k, op in enumerate(clone.operands):
                 if op in values:
                     clone.set_operand(k, values[op])
-    for b in region:       # edges out of the region: the joins get the copy's values
+    for b in region:  # edges out of the region: the joins get the copy's values
         for s in b.terminator.successors:
             if s not in copies:
                 for phi in s.phis:

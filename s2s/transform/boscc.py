@@ -35,10 +35,10 @@ Requires canonical loops and the divergence analysis; leaves them canonical
 (a skip edge may enter a loop exit: canonicalize runs again).  Changes the
 CFG: every analysis is invalid afterwards.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from ..analysis.cfg import Graph
 from ..analysis.divergence import DivergenceInfo
@@ -59,7 +59,7 @@ class Gadget:
     skipped: Block
     """The arm skipped when no lane takes it."""
     weight: int
-    where: Optional[Location] = None
+    where: Location | None = None
     """The branch's condition in the source (None: a branch a transform made)."""
     true_arm: bool = True
     """Whether the skipped arm is the one the condition being true enters."""
@@ -75,8 +75,9 @@ def insert_gadgets(fn: Function, div: DivergenceInfo, threshold: int) -> list[Ga
         weights = [(arm, _arm_weight(g, a, arm)) for arm in (term.if_true, term.if_false)]
         branch = a
         for arm, weight in weights:
-            if (weight >= threshold and not arm.usually_entered) \
-                    or (arm.rarely_entered and _may_skip(g, a, arm)):
+            if (weight >= threshold and not arm.usually_entered) or (
+                arm.rarely_entered and _may_skip(g, a, arm)
+            ):
                 gadgets.append(Gadget(a, arm, weight, term.loc, arm is term.if_true))
                 branch = _gadget(fn, branch, arm)
     if gadgets:
@@ -86,16 +87,20 @@ def insert_gadgets(fn: Function, div: DivergenceInfo, threshold: int) -> list[Ga
 
 def _may_skip(g: Graph[Block], a: Block, arm: Block) -> bool:
     """Whether a gadget may skip ``arm`` of ``a``'s branch."""
-    return g.preds[arm] == [a] and g.loops.loop_with_header(arm) is None \
+    return (
+        g.preds[arm] == [a]
+        and g.loops.loop_with_header(arm) is None
         and g.loops.innermost.get(arm) is g.loops.innermost.get(a)
+    )
 
 
 def _arm_weight(g: Graph[Block], a: Block, arm: Block) -> int:
     """Weight of the blocks ``arm`` dominates; 0 where no gadget may go."""
     if not _may_skip(g, a, arm):
         return 0
-    return sum(instruction_weight(inst)
-               for b in g.rpo if g.dominates(arm, b) for inst in b.instructions)
+    return sum(
+        instruction_weight(inst) for b in g.rpo if g.dominates(arm, b) for inst in b.instructions
+    )
 
 
 def _gadget(fn: Function, a: Block, arm: Block) -> Block:
@@ -106,7 +111,7 @@ def _gadget(fn: Function, a: Block, arm: Block) -> Block:
     other = term.if_false if arm is term.if_true else term.if_true
     taken, inner = test_arm(fn, a, arm, ANY, "boscc")
     a.append(CondBr(taken, inner, other))
-    for phi in other.phis:     # the skip edge: a keeps its place, inner comes last
+    for phi in other.phis:  # the skip edge: a keeps its place, inner comes last
         v = phi.value_from(inner)
         phi.incoming_blocks[phi.incoming_blocks.index(inner)] = a
         phi.add_incoming(v, inner)
@@ -115,8 +120,9 @@ def _gadget(fn: Function, a: Block, arm: Block) -> Block:
 
 def _run(state: PassState) -> list[Gadget]:
     threshold = state.options.boscc_threshold
-    return [] if threshold is None else insert_gadgets(state.fn, state.get(DivergenceInfo),
-                                                       threshold)
+    return (
+        [] if threshold is None else insert_gadgets(state.fn, state.get(DivergenceInfo), threshold)
+    )
 
 
 PASS = Pass("boscc", _run, requires=(DivergenceInfo,), options=("boscc_threshold",))

@@ -12,14 +12,14 @@ phis of T and F now name it as their predecessor), appends the test of the
 lanes of ``a`` that take ``arm`` and returns both; the caller branches on
 the test and mends the phis of the edges it adds from ``a``.
 """
+
 from __future__ import annotations
 
 from ..ir.types import I1
 from ..ir.values import BinOp, Block, Call, CondBr, Constant, Function
 
 
-def test_arm(fn: Function, a: Block, arm: Block, test: str, suffix: str
-             ) -> tuple[Call, Block]:
+def test_arm(fn: Function, a: Block, arm: Block, test: str, suffix: str) -> tuple[Call, Block]:
     """(the uniform test ``test`` (``s2s.any``, ``s2s.all``) of ``arm``'s
     lanes appended to ``a``, the block now holding ``a``'s divergent branch);
     ``a`` is left without a terminator."""

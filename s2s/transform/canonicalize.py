@@ -26,11 +26,11 @@ Example (guarantees 3-5)::
     =>  entry -> h.preheader -> h;  h -> b, h.exit;  b -> h, b.exit;
         h.exit -> x;  b.exit -> x
 """
+
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Optional
 
 from ..analysis.cfg import Graph, Loop, cfg_of
 from ..diagnostics import internal_error
@@ -55,8 +55,9 @@ def canonicalize(fn: Function) -> CanonicalizeResult:
     if not g.is_reducible:
         # The front end rejects goto and labels, so C loops cannot produce
         # this; hand-written IR can (tests).
-        raise internal_error("irreducible control flow: a jump enters a loop without "
-                             "passing its header")
+        raise internal_error(
+            "irreducible control flow: a jump enters a loop without passing its header"
+        )
     result.blocks_removed = _remove_unreachable(fn, g)
     while _fix_round(fn, cfg_of(fn), result):
         pass
@@ -126,8 +127,14 @@ def _fix_round(fn: Function, g: Graph[Block], result: CanonicalizeResult) -> int
         if len(lp.latches) > 1:
             if free(preds + [lp.header]):
                 last = max(lp.latches, key=fn.blocks.index)
-                _funnel(fn, lp.header, lp.latches, f"{lp.header.name}.latch", result,
-                        at=fn.blocks.index(last) + 1)
+                _funnel(
+                    fn,
+                    lp.header,
+                    lp.latches,
+                    f"{lp.header.name}.latch",
+                    result,
+                    at=fn.blocks.index(last) + 1,
+                )
                 fixes += 1
             continue
         for e in lp.exits:
@@ -139,8 +146,9 @@ def _fix_round(fn: Function, g: Graph[Block], result: CanonicalizeResult) -> int
     return fixes
 
 
-def _insert_preheader(fn: Function, lp: Loop[Block], outside: list[Block],
-                      result: CanonicalizeResult) -> None:
+def _insert_preheader(
+    fn: Function, lp: Loop[Block], outside: list[Block], result: CanonicalizeResult
+) -> None:
     name = f"{lp.header.name}.preheader"
     if outside:
         _funnel(fn, lp.header, outside, name, result)
@@ -155,8 +163,14 @@ def _insert_preheader(fn: Function, lp: Loop[Block], outside: list[Block],
     result.blocks_added += 1
 
 
-def _funnel(fn: Function, target: Block, sources: list[Block], name: str,
-            result: CanonicalizeResult, at: Optional[int] = None) -> Block:
+def _funnel(
+    fn: Function,
+    target: Block,
+    sources: list[Block],
+    name: str,
+    result: CanonicalizeResult,
+    at: int | None = None,
+) -> Block:
     """Route the edges sources -> target through one new block (placed at
     layout position ``at``, default just before ``target``)."""
     new = Block(name)
@@ -190,8 +204,9 @@ def _merge_incoming(phi: Phi, sources: list[Block], new: Block) -> Value:
     return merged
 
 
-def _split_edge(fn: Function, src: Block, dst: Block, name: str,
-                result: CanonicalizeResult) -> Block:
+def _split_edge(
+    fn: Function, src: Block, dst: Block, name: str, result: CanonicalizeResult
+) -> Block:
     """Put a new block on the edge src -> dst."""
     return _funnel(fn, dst, [src], name, result)
 
@@ -223,8 +238,9 @@ def _outside_uses(inst: Instruction, lp: Loop[Block]) -> list[tuple[Instruction,
     return uses
 
 
-def _close(fn: Function, inst: Instruction, lp: Loop[Block], g: Graph[Block],
-           result: CanonicalizeResult) -> None:
+def _close(
+    fn: Function, inst: Instruction, lp: Loop[Block], g: Graph[Block], result: CanonicalizeResult
+) -> None:
     """Route the outside uses of inst through phis in the exits it dominates."""
     ssa = SSABuilder.for_function(fn)
     name = f"{inst.name}.lcssa" if inst.name else ""
@@ -248,7 +264,7 @@ def _close(fn: Function, inst: Instruction, lp: Loop[Block], g: Graph[Block],
             user.set_operand(k, ssa.read(inst, user.block))  # type: ignore[arg-type]
 
 
-def first_exit_phi(block: Block) -> Optional[Phi]:
+def first_exit_phi(block: Block) -> Phi | None:
     """The first phi of an exit block (helper for tests)."""
     phis = block.phis
     return phis[0] if phis else None

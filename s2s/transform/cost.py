@@ -1,6 +1,7 @@
 """What an instruction costs the vector code, roughly: the weights the
 transforms' cost models share (BOSCC, merging arms).  Calls (math
 functions) weigh most, divisions next, memory next, the rest one each."""
+
 from __future__ import annotations
 
 from ..ir.values import BinOp, Call, Instruction, Load, Store

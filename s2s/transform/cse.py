@@ -3,6 +3,7 @@
 The elimination itself is IR-level (s2s.ir.value_numbering), because the
 front end runs it too, on the region it has just lowered.
 """
+
 from __future__ import annotations
 
 from ..ir.value_numbering import eliminate_common_subexpressions

@@ -35,10 +35,11 @@ It changes the CFG, so every analysis of ``fn`` computed before is invalid.
 Runs in the pipeline right after lowering, before canonicalization
 (s2s/pipeline.py).
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional
 
 from ..ir.values import Block, Br, CondBr, Function, Instruction, Value
 from .passes import Pass, PassState
@@ -57,23 +58,31 @@ class DceResult:
 Reads = Callable[[Instruction], Iterable[Value]]
 
 
-def live_instructions(fn: Function, reads: Optional[Reads] = None,
-                      effect: Optional[Callable[[Instruction], bool]] = None
-                      ) -> set[Instruction]:
+def live_instructions(
+    fn: Function,
+    reads: Reads | None = None,
+    effect: Callable[[Instruction], bool] | None = None,
+) -> set[Instruction]:
     """Instructions with an effect, and everything they use (operands and
     masks).  ``reads`` and ``effect``: what the code made for an instruction
     reads and whether it has an effect of its own, when a code generator
     knows better than the IR (s2s.codegen.widen)."""
     live: set[Instruction] = set()
-    work = [i for i in fn.instructions()
-            if i.is_terminator or (effect(i) if effect else i.has_side_effects)]
+    work = [
+        i
+        for i in fn.instructions()
+        if i.is_terminator or (effect(i) if effect else i.has_side_effects)
+    ]
     while work:
         inst = work.pop()
         if inst in live:
             continue
         live.add(inst)
-        work.extend(d for d in (reads or operands_and_mask)(inst)
-                    if isinstance(d, Instruction) and d not in live)
+        work.extend(
+            d
+            for d in (reads or operands_and_mask)(inst)
+            if isinstance(d, Instruction) and d not in live
+        )
     return live
 
 
@@ -130,8 +139,7 @@ def _fold_empty_branches(fn: Function) -> int:
 def _through_empty(block: Block, origin: Block) -> Block:
     """Where control goes from ``block`` when it holds nothing but a ``br``."""
     seen = {origin}
-    while block not in seen and len(block.instructions) == 1 and \
-            isinstance(block.terminator, Br):
+    while block not in seen and len(block.instructions) == 1 and isinstance(block.terminator, Br):
         seen.add(block)
         block = block.terminator.target
     return block

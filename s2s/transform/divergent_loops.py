@@ -39,10 +39,10 @@ function; loops are transformed innermost first.  Changes the CFG: every
 analysis is invalid afterwards; run canonicalize again for loop-closed SSA
 of the new loops.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from ..analysis.cfg import Graph, Loop, cfg_of
 from ..analysis.divergence import DivergenceInfo
@@ -59,8 +59,11 @@ def make_loops_uniform(fn: Function, div: DivergenceInfo) -> int:
     be computed from values no lane defined, and only ``any(live)`` is sure
     to let it end."""
     loops = sorted(div.loops.loops, key=lambda lp: -lp.depth)
-    headers = [lp.header for lp in loops if div.loop_is_divergent(lp.header)
-               or div.has_varying_activation(lp.header)]
+    headers = [
+        lp.header
+        for lp in loops
+        if div.loop_is_divergent(lp.header) or div.has_varying_activation(lp.header)
+    ]
     for header in headers:
         g = cfg_of(fn)
         lp = g.loops.loop_with_header(header)
@@ -82,19 +85,17 @@ class _LoopRebuild:
         name = lp.header.name or "loop"
         self.new_header = self._block(f"{name}.div", before=lp.header)
         self.guard = self._block(f"{name}.guard", before=lp.header)
-        self.rebounds = [self._block(f"{x.name}.rebound", after=self.latch)
-                         for _, x in self.exits]
-        self.new_latch = self._block(f"{name}.dlatch", after=self.rebounds[-1]
-                                     if self.rebounds else self.latch)
+        self.rebounds = [self._block(f"{x.name}.rebound", after=self.latch) for _, x in self.exits]
+        self.new_latch = self._block(
+            f"{name}.dlatch", after=self.rebounds[-1] if self.rebounds else self.latch
+        )
         self.dispatch = self._block(f"{name}.dexit", after=self.new_latch)
         self.live_outs: list[_Tracker] = []
 
-    def _block(self, name: str, before: Block | None = None, after: Block | None = None
-               ) -> Block:
+    def _block(self, name: str, before: Block | None = None, after: Block | None = None) -> Block:
         block = Block(name)
         block.function = self.fn
-        at = self.fn.blocks.index(before) if before is not None \
-            else self.fn.blocks.index(after) + 1  # type: ignore[arg-type]
+        at = self.fn.blocks.index(before) if before is not None else self.fn.blocks.index(after) + 1  # type: ignore[arg-type]
         self.fn.blocks.insert(at, block)
         return block
 
@@ -104,8 +105,11 @@ class _LoopRebuild:
         live = self._tracker(I1, Constant(I1, 1), "live")
         live.next.add_incoming(Constant(I1, 1), self.latch)
         # which exit a lane took matters only where there are several
-        exit_masks = [self._tracker(I1, Constant(I1, 0), f"{x.name}.taken")
-                      for _, x in self.exits] if len(self.exits) > 1 else []
+        exit_masks = (
+            [self._tracker(I1, Constant(I1, 0), f"{x.name}.taken") for _, x in self.exits]
+            if len(self.exits) > 1
+            else []
+        )
         self._rebound_exits(live, exit_masks)
         self._finish_trackers(live, exit_masks)
         stay = Call(ANY, [live.value], I1, name="stay")
@@ -131,7 +135,7 @@ class _LoopRebuild:
             phi.replace_all_uses_with(moved)
             phi.erase()
 
-    def _tracker(self, type_: Type, initial: Value, name: str) -> "_Tracker":
+    def _tracker(self, type_: Type, initial: Value, name: str) -> _Tracker:
         value = Phi(type_, name)
         nxt = Phi(type_, f"{name}.n")
         value.add_incoming(initial, self.pre)
@@ -140,7 +144,7 @@ class _LoopRebuild:
         self.new_latch.insert(len(self.new_latch.phis), nxt)
         return _Tracker(value, nxt)
 
-    def _rebound_exits(self, live: "_Tracker", exit_masks: list["_Tracker"]) -> None:
+    def _rebound_exits(self, live: _Tracker, exit_masks: list[_Tracker]) -> None:
         """Exiting edges go to the new latch through their own block, where
         the lane's exit mask is set and its live-out values recorded."""
         for k, ((exiting, exit_block), rebound) in enumerate(zip(self.exits, self.rebounds)):
@@ -156,7 +160,7 @@ class _LoopRebuild:
                 lcssa.replace_all_uses_with(out.value)
                 lcssa.erase()
 
-    def _finish_trackers(self, live: "_Tracker", exit_masks: list["_Tracker"]) -> None:
+    def _finish_trackers(self, live: _Tracker, exit_masks: list[_Tracker]) -> None:
         """Incoming values from the old latch (lanes that stay), the rebound
         blocks (lanes that leave) and the guard (lanes that are not live)."""
         live.next.add_incoming(Constant(I1, 0), self.guard)
@@ -192,7 +196,7 @@ class _Tracker:
 
     value: Phi
     next: Phi
-    leaving: Optional[tuple[Value, Block]] = None
+    leaving: tuple[Value, Block] | None = None
     """Live-outs: the value a lane takes out and the rebound block it leaves through."""
 
 

@@ -33,17 +33,18 @@ then loads each child once, not twice under complementary masks.
 
 Changes no control flow; runs before BOSCC and linearization (s2s/pipeline.py).
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable, Hashable
+from collections.abc import Callable, Hashable
 
 from ..analysis.cfg import cfg_of
+from ..ir.value_numbering import load_key, numbered, value_key
 from ..ir.values import Block, CondBr, Function, Instruction, Load, Phi, Value
 from ..ir.verifier import compute_idoms
-from ..ir.value_numbering import load_key, numbered, value_key
-from .safety import can_speculate
 from .passes import Pass, PassState
+from .safety import can_speculate
 
 
 def hoist_common_computations(fn: Function) -> int:
@@ -79,7 +80,7 @@ def _hoist_once(fn: Function) -> int:
     return moved
 
 
-def _hoist_group(insts: list[Instruction], doms: "_Dominators", may_move=None) -> bool:
+def _hoist_group(insts: list[Instruction], doms: _Dominators, may_move=None) -> bool:
     blocks = [i.block for i in insts]
     if len(set(blocks)) < len(blocks):
         return False  # two in one block: the first dominates, CSE merges them
@@ -101,7 +102,7 @@ def _hoist_group(insts: list[Instruction], doms: "_Dominators", may_move=None) -
     return True
 
 
-def _anticipated(loads: list[Instruction], at: Block, doms: "_Dominators") -> bool:
+def _anticipated(loads: list[Instruction], at: Block, doms: _Dominators) -> bool:
     """Does every path from the end of ``at`` run one of ``loads`` before
     any write to memory, without leaving the blocks ``at`` dominates or
     coming back to ``at``?  A path that branches twice on one condition
@@ -112,7 +113,7 @@ def _anticipated(loads: list[Instruction], at: Block, doms: "_Dominators") -> bo
     for load in loads:
         block = load.block
         assert block is not None
-        before = block.instructions[:block.instructions.index(load)]
+        before = block.instructions[: block.instructions.index(load)]
         if any(i.has_side_effects for i in before):
             return False
         first[block] = load
@@ -154,8 +155,9 @@ def _store_free_from(at: Block, target: Block) -> bool:
     return True
 
 
-def _successors(block: Block, known: frozenset,
-                fixed: Callable[[Value], bool]) -> list[tuple[Block, frozenset]]:
+def _successors(
+    block: Block, known: frozenset, fixed: Callable[[Value], bool]
+) -> list[tuple[Block, frozenset]]:
     """The successors a path can take, with what it then knows of the
     ``fixed`` branch conditions (pairs of condition and value)."""
     term = block.terminator

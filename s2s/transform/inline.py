@@ -47,18 +47,17 @@ Changes the CFG; the function's other guarantees (SSA, no critical edges
 added) hold; loop-closed form and preheaders are canonicalize's, which runs
 next.
 """
+
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Optional
 
 from ..analysis.cfg import cfg_of
 from ..diagnostics import Unsupported
 from ..ir.builder import copy_call, copy_instruction
 from ..ir.region import CalleeBody
-from ..ir.values import (Alloca, Block, Br, Call, Function, Instruction, Phi, Ret, Undef,
-                         Value)
+from ..ir.values import Alloca, Block, Br, Call, Function, Instruction, Phi, Ret, Undef, Value
 from .passes import Pass, PassState
 
 SMALL = 200
@@ -78,7 +77,7 @@ class CallSite:
     """What became of one call the lowering made inlinable (the report's note)."""
 
     callee: str
-    loc: Optional[object]
+    loc: object | None
     inlined: bool
     reason: str = ""
 
@@ -114,8 +113,11 @@ def _inline_tree(fn: Function, call: Call, callees: dict[str, CalleeBody]) -> li
         current = work.pop()
         if current is not call:
             nested.append(CallSite(current.callee, current.loc, True))
-        work += [c for c in _inline_one(fn, current, callees[current.callee])
-                 if isinstance(c, Call) and _is_candidate(c, callees)]
+        work += [
+            c
+            for c in _inline_one(fn, current, callees[current.callee])
+            if isinstance(c, Call) and _is_candidate(c, callees)
+        ]
     return nested
 
 
@@ -125,8 +127,7 @@ def _why_not(body: CalleeBody, size: int, grown: int, calls: int) -> str:
     if size > CALL_LIMIT:
         return f"'{name}' is too large to inline ({size} instructions, at most {CALL_LIMIT})"
     if grown + size > GROWTH_LIMIT:
-        return (f"inlining '{name}' would grow the loop beyond {GROWTH_LIMIT} "
-                "instructions")
+        return f"inlining '{name}' would grow the loop beyond {GROWTH_LIMIT} instructions"
     if size > SMALL and calls >= SHARED and variant_possible(body):
         return f"'{name}' ({size} instructions) is called {calls} times: one variant serves all"
     return ""
@@ -135,9 +136,8 @@ def _why_not(body: CalleeBody, size: int, grown: int, calls: int) -> str:
 def variant_possible(body: CalleeBody) -> bool:
     """Whether the callee may have a vector variant: parameters and result
     are scalars (the Vector Function ABI passes no structs)."""
-    types = [a.type for a in body.fn.args[:body.params]] + list(body.fn.ret_types)
-    return not body.by_address and all(t.is_int() or t.is_float() or t.is_ptr()
-                                       for t in types)
+    types = [a.type for a in body.fn.args[: body.params]] + list(body.fn.ret_types)
+    return not body.by_address and all(t.is_int() or t.is_float() or t.is_ptr() for t in types)
 
 
 def _is_candidate(inst: Instruction, callees: dict[str, CalleeBody]) -> bool:
@@ -164,10 +164,11 @@ def _plain(call: Call, body: CalleeBody, reason: str, wants_variant: bool) -> No
     """Replace ``call`` by a call of the C parameters only (for an internal
     vector variant of the callee where it may have one)."""
     if body.by_address:
-        raise Unsupported(f"a call passing or returning a struct or complex value is not "
-                          f"inlined ({reason})",
-                          call.loc)  # type: ignore[arg-type]
-    plain = copy_call(call, call.operands[:body.params])
+        raise Unsupported(
+            f"a call passing or returning a struct or complex value is not inlined ({reason})",
+            call.loc,
+        )  # type: ignore[arg-type]
+    plain = copy_call(call, call.operands[: body.params])
     plain.not_inlined = reason
     plain.wants_variant = wants_variant
     _replace(call, plain)
@@ -247,8 +248,8 @@ def _split_after(fn: Function, block: Block, call: Call) -> Block:
     ``block``; successors' phis name the new block."""
     after = Block(f"{block.name}.split")
     k = block.instructions.index(call)
-    rest = block.instructions[k + 1:]
-    del block.instructions[k + 1:]
+    rest = block.instructions[k + 1 :]
+    del block.instructions[k + 1 :]
     for inst in rest:
         after.append(inst)
     for succ in after.successors:
@@ -267,7 +268,7 @@ def _place(fn: Function, anchor: Block, new: list[Block], before_next: bool = Fa
         fn.blocks.insert(at + k, b)
 
 
-__all__ = ["CallSite", "inline_calls", "expansion"]
+__all__ = ["CallSite", "expansion", "inline_calls"]
 
 
 def _run(state: PassState) -> list[CallSite]:

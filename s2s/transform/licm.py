@@ -20,12 +20,13 @@ value defined before the loop needs no tracking at all.
 Requires canonical loops (preheaders); keeps them canonical.  The CFG does
 not change.
 """
+
 from __future__ import annotations
 
 from ..analysis.cfg import Loop, cfg_of
 from ..ir.values import Block, Function, Instruction
-from .safety import can_speculate
 from .passes import Pass, PassState
+from .safety import can_speculate
 
 
 def hoist_invariants(fn: Function) -> int:

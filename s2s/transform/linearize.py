@@ -32,16 +32,15 @@ Requires canonical, uniform loops and the divergence analysis of the input;
 afterwards no conditional branch is divergent (checked by the verifier with
 a fresh analysis).  Every analysis of the function is invalid afterwards.
 """
-from __future__ import annotations
 
-from typing import Optional
+from __future__ import annotations
 
 from ..analysis.cfg import Graph, cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..ir.values import Block, Br, CondBr, Function, Ret, Switch, Terminator
+from .passes import Pass, PassState
 from .predicates import OriginalEdges, apply_predicates
 from .ssa_repair import DominanceRepair
-from .passes import Pass, PassState
 
 
 def linearize(fn: Function, div: DivergenceInfo) -> int:
@@ -68,8 +67,10 @@ def linearize(fn: Function, div: DivergenceInfo) -> int:
 def _check_uniform_loops(g: Graph[Block], div: DivergenceInfo) -> None:
     for lp in g.loops.loops:
         if div.loop_is_divergent(lp.header):
-            raise AssertionError(f"linearize: loop '{lp.header.name}' is divergent "
-                                 "(run the divergent loop transform first)")
+            raise AssertionError(
+                f"linearize: loop '{lp.header.name}' is divergent "
+                "(run the divergent loop transform first)"
+            )
 
 
 def new_successors(g: Graph[Block], divergent: set[Block]) -> dict[Block, dict[Block, Block]]:
@@ -96,8 +97,7 @@ def new_successors(g: Graph[Block], divergent: set[Block]) -> dict[Block, dict[B
                 _defer(deferred, chosen, (pending | {s}) - {chosen})
                 mapping[s] = chosen
             if not succs and pending:
-                raise AssertionError(f"linearize: deferred blocks after the exit "
-                                     f"'{b.name}'")
+                raise AssertionError(f"linearize: deferred blocks after the exit '{b.name}'")
         result[b] = mapping
     return result
 
@@ -111,7 +111,7 @@ def _retarget(block: Block, mapping: dict[Block, Block]) -> None:
     """Rebuild the terminator of ``block`` with the new successors."""
     term = block.terminator
     assert term is not None
-    new: Optional[Terminator] = None
+    new: Terminator | None = None
     targets = set(mapping.values())
     if isinstance(term, Ret) or all(mapping[s] is s for s in mapping):
         return
@@ -120,8 +120,9 @@ def _retarget(block: Block, mapping: dict[Block, Block]) -> None:
     elif isinstance(term, CondBr):
         new = CondBr(term.operands[0], mapping[term.if_true], mapping[term.if_false])
     elif isinstance(term, Switch):
-        new = Switch(term.operands[0], mapping[term.default],
-                     [(k, mapping[b]) for k, b in term.cases])
+        new = Switch(
+            term.operands[0], mapping[term.default], [(k, mapping[b]) for k, b in term.cases]
+        )
     elif isinstance(term, Br):
         new = Br(mapping[term.target])
     assert new is not None, f"cannot retarget {term.opcode}"

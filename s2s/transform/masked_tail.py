@@ -34,10 +34,10 @@ remainder saves (measured: 0.017 s -> 0.022-0.027 s on 5..31 elements,
 while a dot product went 0.055 s -> 0.042 s).  Changes the CFG: run before
 the pipeline, like the region it copies.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional
 
 from ..ir.builder import IRBuilder
 from ..ir.region import ArgBinding, Region, ResultBinding
@@ -49,7 +49,7 @@ LANE = "s2s.lane"
 REM = "s2s.rem"
 
 
-def guard_tail(region: Region) -> Optional[Region]:
+def guard_tail(region: Region) -> Region | None:
     """Turn ``region`` (a freshly lowered copy, changed in place) into its
     masked last iteration; None when it cannot be (the caller then keeps the
     scalar remainder)."""
@@ -70,7 +70,7 @@ def guard_tail(region: Region) -> Optional[Region]:
     old_entry = fn.entry
     entry = Block("tail.entry")
     fn.add_block(entry)
-    fn.blocks.insert(0, fn.blocks.pop())    # the new block is the entry
+    fn.blocks.insert(0, fn.blocks.pop())  # the new block is the entry
     exit_block = fn.add_block(Block("tail.exit"))
     b = IRBuilder().at_end(entry)
     b.condbr(b.cmp("lt", lane, rem, "active"), old_entry, exit_block)
@@ -85,20 +85,24 @@ def guard_tail(region: Region) -> Optional[Region]:
         merged.append(phi)
     b.ret(merged)
     fn.ret_types = [v.type for v in merged]
-    region.args = [*region.args, ArgBinding(lane, "lane", "s2s_lane", "int"),
-                   ArgBinding(rem, "rem", "s2s_rem", "int")]
+    region.args = [
+        *region.args,
+        ArgBinding(lane, "lane", "s2s_lane", "int"),
+        ArgBinding(rem, "rem", "s2s_rem", "int"),
+    ]
     region.results = results
     return region
 
 
-def _skip_plan(region: Region, values: list[Value]
-               ) -> Optional[tuple[list[ResultBinding], list[Value]]]:
+def _skip_plan(
+    region: Region, values: list[Value]
+) -> tuple[list[ResultBinding], list[Value]] | None:
     """The tail region's result bindings and, per ``ret`` position, what an
     inactive lane returns: a reduction its accumulator parameter, an
     assignment flag false, a ``lastprivate`` value anything (its flag says
     it was not assigned).  A ``lastprivate`` assigned on every path gets a
     flag (a new ``ret`` position).  None for a position of another kind."""
-    skips: list[Optional[Value]] = [None] * len(values)
+    skips: list[Value | None] = [None] * len(values)
     results: list[ResultBinding] = []
     for rb in region.results:
         if rb.role == "reduction" and rb.arg is not None:

@@ -59,19 +59,35 @@ uniform branch runs one arm anyway), with at most ``MAX_ARMS`` arms.
 Requires the divergence analysis; changes the CFG (a split join): every
 analysis is invalid afterwards.
 """
+
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Callable, Hashable, Optional, Union
+from typing import Union
 
 from ..analysis.cfg import Graph, cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..ir.builder import IRBuilder, copy_with_operands
 from ..ir.types import I1, FloatType, IntType, PtrType
 from ..ir.value_numbering import operand_key, operation_key
-from ..ir.values import (BinOp, Block, Br, Call, Cast, Cmp, CondBr, Constant, Function,
-                         Instruction, Phi, Select, UnOp, Value)
+from ..ir.values import (
+    BinOp,
+    Block,
+    Br,
+    Call,
+    Cast,
+    Cmp,
+    CondBr,
+    Constant,
+    Function,
+    Instruction,
+    Phi,
+    Select,
+    UnOp,
+    Value,
+)
 from .cost import instruction_weight
 from .passes import Pass, PassState
 
@@ -124,10 +140,10 @@ class _Hole:
 @dataclass
 class _Node:
     template: Instruction
-    members: tuple[Optional[Instruction], ...]
+    members: tuple[Instruction | None, ...]
     """Each arm's instruction the node removes (None: the arm keeps its
     own, or takes part with the identity)."""
-    children: list["_Shape"]
+    children: list[_Shape]
     gain: int
 
 
@@ -159,20 +175,27 @@ def _is_nested(phi: Phi) -> bool:
     """Is ``phi`` part of the nest of a phi after it (only used there)?"""
     block = phi.block
     assert block is not None
-    return (len(phi.users) == 1 and isinstance(phi.users[0], Phi)
-            and block.successors == [phi.users[0].block])
+    return (
+        len(phi.users) == 1
+        and isinstance(phi.users[0], Phi)
+        and block.successors == [phi.users[0].block]
+    )
 
 
 def _nest(root: Phi) -> _Nest:
     nest = _Nest(root, [], [])
 
     work: list[tuple[Phi, tuple[Phi, ...]]] = [(root, (root,))]
-    while work:   # not recursive: an else-if cascade may be thousands deep
+    while work:  # not recursive: an else-if cascade may be thousands deep
         phi, path = work.pop()
         nest.phis.append(phi)
         for index, (value, pred) in enumerate(phi.incoming()):
-            if (isinstance(value, Phi) and value.block is pred and value.users == [phi]
-                    and pred.successors == [phi.block]):
+            if (
+                isinstance(value, Phi)
+                and value.block is pred
+                and value.users == [phi]
+                and pred.successors == [phi.block]
+            ):
                 work.append((value, path + (value,)))
             else:
                 nest.leaves.append(_Leaf(phi, index, path))
@@ -184,13 +207,15 @@ def _smallest_nest(chosen: list[_Leaf]) -> _Nest:
     formula goes where the chosen arms have all joined (more of their
     values are available there, and fewer other arms pass)."""
     depth = 0
-    while all(len(leaf.path) > depth + 1 and leaf.path[depth + 1] is chosen[0].path[depth + 1]
-              for leaf in chosen):
+    while all(
+        len(leaf.path) > depth + 1 and leaf.path[depth + 1] is chosen[0].path[depth + 1]
+        for leaf in chosen
+    ):
         depth += 1
     return _nest(chosen[0].path[depth])
 
 
-def _choose(nest: _Nest, match: "_Matcher") -> Optional[tuple[list[_Leaf], _Shape]]:
+def _choose(nest: _Nest, match: _Matcher) -> tuple[list[_Leaf], _Shape] | None:
     """The arms to merge and their shape, or None when no choice gains enough."""
     members = [leaf for leaf in nest.leaves if match.computable(leaf.value)]
     if not 2 <= len(members) <= MAX_ARMS:
@@ -203,11 +228,11 @@ def _choose(nest: _Nest, match: "_Matcher") -> Optional[tuple[list[_Leaf], _Shap
 
     best, shape = score(members)
     while len(members) > 2:
-        trials = [(score(members[:k] + members[k + 1:]), k) for k in range(len(members))]
+        trials = [(score(members[:k] + members[k + 1 :]), k) for k in range(len(members))]
         (gain, new_shape), k = max(trials, key=lambda t: t[0][0])
         if gain <= best:
             break
-        best, shape, members = gain, new_shape, members[:k] + members[k + 1:]
+        best, shape, members = gain, new_shape, members[:k] + members[k + 1 :]
     return (members, shape) if best >= MIN_GAIN else None
 
 
@@ -218,7 +243,7 @@ _IDENTITIES = {
 }
 
 
-def _identity(inst: Instruction) -> Optional[dict[int, Union[int, float]]]:
+def _identity(inst: Instruction) -> dict[int, int | float] | None:
     if not isinstance(inst, BinOp) or inst.type == I1:
         return None
     kind = "float" if isinstance(inst.type, FloatType) else "int"
@@ -253,7 +278,7 @@ class _Matcher:
     def computable(v: Value) -> bool:
         if not isinstance(v, (BinOp, UnOp, Cmp, Cast, Select, Call)):
             return False
-        if isinstance(v, Call) and not v.pure or v.mask is not None or v.block is None:
+        if (isinstance(v, Call) and not v.pure) or v.mask is not None or v.block is None:
             return False
         return not any(isinstance(t, PtrType) for t in [v.type, *(o.type for o in v.operands)])
 
@@ -291,20 +316,26 @@ class _Matcher:
         self.budget -= 1
         for op_key, count in counts.items():
             example = next(i for i in insts if i is not None and _key(i) == op_key)
-            if self.budget <= 0 or count < 2 and _identity(example) is None:
+            if self.budget <= 0 or (count < 2 and _identity(example) is None):
                 continue
             node = self._node(values, removed, insts, op_key, depth)
             if node is not None and node.gain > best.gain:
                 best = node
         return best
 
-    def _node(self, values: tuple[Value, ...], removed: tuple[bool, ...],
-              insts: list[Optional[Instruction]], op_key: Hashable, depth: int) -> Optional[_Node]:
+    def _node(
+        self,
+        values: tuple[Value, ...],
+        removed: tuple[bool, ...],
+        insts: list[Instruction | None],
+        op_key: Hashable,
+        depth: int,
+    ) -> _Node | None:
         real = [i for i in insts if i is not None and _key(i) == op_key]
         template = real[0]
         ident = _identity(template)
-        members: list[Optional[Instruction]] = []
-        rows: list[list[tuple[Value, bool]]] = []   # each operand, and whether its user goes
+        members: list[Instruction | None] = []
+        rows: list[list[tuple[Value, bool]]] = []  # each operand, and whether its user goes
         for v, inst, parent_removed in zip(values, insts, removed):
             if inst is not None and _key(inst) == op_key:
                 goes = self.removable(inst, parent_removed)
@@ -313,26 +344,43 @@ class _Matcher:
                 continue
             if ident is None:
                 return None
-            members.append(None)   # v stays the arm's value: as ``v op identity``
-            rows.append([(o, o is v and parent_removed)
-                         for o in self._identity_row(v, template, ident, real)])
+            members.append(None)  # v stays the arm's value: as ``v op identity``
+            rows.append(
+                [
+                    (o, o is v and parent_removed)
+                    for o in self._identity_row(v, template, ident, real)
+                ]
+            )
         children = []
         for j in range(len(template.operands)):
             column = [row[j] for row in rows]
-            children.append(self.unify(tuple(o for o, _ in column),
-                                       tuple(goes for _, goes in column), depth + 1))
+            children.append(
+                self.unify(
+                    tuple(o for o, _ in column), tuple(goes for _, goes in column), depth + 1
+                )
+            )
         saved = instruction_weight(template) * (sum(m is not None for m in members) - 1)
         return _Node(template, tuple(members), children, saved + sum(c.gain for c in children))
 
     @staticmethod
-    def _identity_row(v: Value, template: Instruction, ident: dict[int, Union[int, float]],
-                      real: list[Instruction]) -> list[Value]:
+    def _identity_row(
+        v: Value,
+        template: Instruction,
+        ident: dict[int, int | float],
+        real: list[Instruction],
+    ) -> list[Value]:
         """``v`` as ``template``'s operation on ``v`` and the identity, with
         ``v`` where the arms' own operands look most like it."""
+
         def likeness(pos: int) -> int:
-            return sum(_vkey(o) == _vkey(v) or (isinstance(o, Instruction) and isinstance(v, Instruction)
-                                  and _key(o) == _key(v))
-                       for o in (i.operands[pos] for i in real))
+            return sum(
+                _vkey(o) == _vkey(v)
+                or (
+                    isinstance(o, Instruction) and isinstance(v, Instruction) and _key(o) == _key(v)
+                )
+                for o in (i.operands[pos] for i in real)
+            )
+
         pos = max(sorted(ident), key=likeness)
         row: list[Value] = [Constant(template.type, ident[pos])] * 2
         row[pos] = v
@@ -348,8 +396,7 @@ def _key(inst: Instruction) -> Hashable:
 # Rewriting
 
 
-def _apply(fn: Function, g: Graph[Block], nest: _Nest, chosen: list[_Leaf],
-           shape: _Shape) -> None:
+def _apply(fn: Function, g: Graph[Block], nest: _Nest, chosen: list[_Leaf], shape: _Shape) -> None:
     join = nest.root.block
     assert join is not None and isinstance(shape, _Node)
     member_of = {(id(leaf.phi), leaf.index): k for k, leaf in enumerate(chosen)}
@@ -360,7 +407,7 @@ def _apply(fn: Function, g: Graph[Block], nest: _Nest, chosen: list[_Leaf],
         merged, rest = _split(fn, join)
         body = merged
 
-    holes: dict[Hashable, Value] = {}   # one nest for the holes of equal values
+    holes: dict[Hashable, Value] = {}  # one nest for the holes of equal values
 
     def hole(h: _Hole) -> Value:
         first = h.values[0]
@@ -368,11 +415,12 @@ def _apply(fn: Function, g: Graph[Block], nest: _Nest, chosen: list[_Leaf],
             return first
         key = tuple(_vkey(v) for v in h.values)
         if key not in holes:
-            holes[key] = _build_nest(nest, member_of, lambda k: h.values[k], first.type,
-                                     lambda: _unused(first.type))
+            holes[key] = _build_nest(
+                nest, member_of, lambda k: h.values[k], first.type, lambda: _unused(first.type)
+            )
         return holes[key]
 
-    values = {id(h): hole(h) for h in _holes(shape)}   # their phis first, then the formula
+    values = {id(h): hole(h) for h in _holes(shape)}  # their phis first, then the formula
     result = _emit(shape, values, IRBuilder().at_start(body))
     old = _instructions(shape)
     if everyone:
@@ -383,8 +431,7 @@ def _apply(fn: Function, g: Graph[Block], nest: _Nest, chosen: list[_Leaf],
             phi.block.instructions.remove(phi)
             phi.block = None
     else:
-        flag = _build_nest(nest, member_of, lambda k: Constant(I1, 1), I1,
-                           lambda: Constant(I1, 0))
+        flag = _build_nest(nest, member_of, lambda k: Constant(I1, 1), I1, lambda: Constant(I1, 0))
         join.append(CondBr(flag, merged, rest))
         merged.append(Br(rest))
         joined = Phi(nest.root.type, nest.root.name)
@@ -406,8 +453,8 @@ def _split(fn: Function, join: Block) -> tuple[Block, Block]:
     for k, block in enumerate((merged, rest), 1):
         block.function = fn
         fn.blocks.insert(index + k, block)
-    body = join.instructions[len(join.phis):]
-    join.instructions = join.instructions[:len(join.phis)]
+    body = join.instructions[len(join.phis) :]
+    join.instructions = join.instructions[: len(join.phis)]
     for inst in body:
         inst.block = None
         rest.append(inst)
@@ -417,13 +464,18 @@ def _split(fn: Function, join: Block) -> tuple[Block, Block]:
     return merged, rest
 
 
-def _build_nest(nest: _Nest, member_of: dict[tuple[int, int], int],
-                pick: Callable[[int], Value], type_, other: Callable[[], Value]) -> Value:
+def _build_nest(
+    nest: _Nest,
+    member_of: dict[tuple[int, int], int],
+    pick: Callable[[int], Value],
+    type_,
+    other: Callable[[], Value],
+) -> Value:
     """A nest of new phis shaped like ``nest``: merged arm k gives
     ``pick(k)``, the other arms ``other()``."""
     built: dict[int, Value] = {}
     nested = {id(p) for p in nest.phis[1:]}
-    for phi in reversed(nest.phis):   # preorder reversed: nested phis first
+    for phi in reversed(nest.phis):  # preorder reversed: nested phis first
         incoming = []
         for index, (value, pred) in enumerate(phi.incoming()):
             k = member_of.get((id(phi), index))

@@ -7,10 +7,12 @@ others are dropped after it), and the options it reads.  Analyses are
 asked for by their result type (``state.get(DivergenceInfo)``,
 s2s.analysis.manager).
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ..analysis.manager import AnalysisCache
 from ..analysis.shapes import VectorShape, region_arg_shapes
@@ -33,7 +35,7 @@ and the generalized-Born loop 3.3 gain; iterlog 0.7 and mandel 0.8 lose)."""
 class PassOptions:
     """The options passes read (each pass names those it reads)."""
 
-    boscc_threshold: Optional[int] = BOSCC_THRESHOLD
+    boscc_threshold: int | None = BOSCC_THRESHOLD
     """Weight of a divergent arm that gets an all-false skip; None: no BOSCC
     and no all-true paths."""
     all_true: bool = True
@@ -58,7 +60,7 @@ class PassState:
     fn: Function
     arg_shapes: dict[Argument, VectorShape]
     """Shapes of the parameters (a loop region: iv strided, live-ins uniform)."""
-    region: Optional[Region] = None
+    region: Region | None = None
     """The region ``fn`` belongs to (the passes that change its parameters
     need it; IR tests have none)."""
     callees: dict[str, CalleeBody] = field(default_factory=dict)
@@ -72,9 +74,10 @@ class PassState:
         self.analyses = AnalysisCache(self.fn, self.arg_shapes)
 
     @classmethod
-    def of_region(cls, region: Region, options: Optional[PassOptions] = None) -> "PassState":
-        return cls(region.fn, region_arg_shapes(region), region, region.callees,
-                   options or PassOptions())
+    def of_region(cls, region: Region, options: PassOptions | None = None) -> PassState:
+        return cls(
+            region.fn, region_arg_shapes(region), region, region.callees, options or PassOptions()
+        )
 
     def get(self, key: type[T]) -> T:
         """The analysis whose result has type ``key``, computed once."""

@@ -27,24 +27,39 @@ Needs the divergence analysis; changes no control flow; the old alloca
 and its address computations are deleted.  Runs before speculation and
 linearization (s2s/pipeline.py), which treat the new accesses as any other.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from ..analysis.divergence import DivergenceInfo
 from ..ir.builder import IRBuilder
 from ..ir.types import I32, I64, ArrayType, FloatType, IntType, PtrType, Type
-from ..ir.values import (LANE, WIDTH, Alloca, Call, Cast, Constant, Function, Gep,
-                         Instruction, Load, Store, Value)
+from ..ir.values import (
+    LANE,
+    WIDTH,
+    Alloca,
+    Call,
+    Cast,
+    Constant,
+    Function,
+    Gep,
+    Instruction,
+    Load,
+    Store,
+    Value,
+)
 from .passes import Pass, PassState
 
 
 def interleave_per_lane_objects(fn: Function, div: DivergenceInfo) -> int:
     """Rewrite every varying stack object that only holds elements (module
     doc); returns how many were rewritten."""
-    objects = [i for i in fn.instructions() if isinstance(i, Alloca)
-               and not i.interleaved and not div.alloca_is_uniform(i)]
+    objects = [
+        i
+        for i in fn.instructions()
+        if isinstance(i, Alloca) and not i.interleaved and not div.alloca_is_uniform(i)
+    ]
     lanes: dict[Type, tuple[Value, Value]] = {}
     rewritten = 0
     for alloca in objects:
@@ -60,14 +75,14 @@ def interleave_per_lane_objects(fn: Function, div: DivergenceInfo) -> int:
     return rewritten
 
 
-def scalar_element(t: Type) -> Optional[Type]:
+def scalar_element(t: Type) -> Type | None:
     """E when ``t`` is a scalar E or an array (of arrays) of E."""
     while isinstance(t, ArrayType):
         t = t.elem
     return t if isinstance(t, (IntType, FloatType, PtrType)) else None
 
 
-def _units(t: Type, elem: Type) -> Optional[int]:
+def _units(t: Type, elem: Type) -> int | None:
     """How many elements E a value of type ``t`` spans (None: not made of E)."""
     if scalar_element(t) != elem:
         return None
@@ -98,7 +113,7 @@ class _Plan:
     accesses: list[Instruction]
 
     @staticmethod
-    def of(alloca: Alloca, elem: Type) -> Optional["_Plan"]:
+    def of(alloca: Alloca, elem: Type) -> _Plan | None:
         plan = _Plan(alloca, elem, [], [])
         work: list[Value] = [alloca]
         while work:
@@ -114,7 +129,7 @@ class _Plan:
                     plan.accesses.append(user)
         return plan  # derived: an address comes after the one it is computed from
 
-    def _use_kind(self, ptr: Value, user: Instruction) -> Optional[str]:
+    def _use_kind(self, ptr: Value, user: Instruction) -> str | None:
         """``address`` (a derived address), ``access`` or None (escapes)."""
         if isinstance(user, Load) and user.operands[0] is ptr:
             return "access" if user.type == self.elem else None
@@ -130,8 +145,9 @@ class _Plan:
         """i32 when every step is an int widened to i64 or a constant and the
         object is small; else i64."""
         small = self.alloca.allocated.size // self.elem.size < MAX_I32_ELEMENTS
-        narrow = all(isinstance(d, Cast) or _narrow_step(d.operands[1]) is not None
-                     for d in self.derived)
+        narrow = all(
+            isinstance(d, Cast) or _narrow_step(d.operands[1]) is not None for d in self.derived
+        )
         return I32 if small and narrow else I64
 
     def rewrite(self, t: Type, width: Value, lane: Value) -> None:
@@ -168,7 +184,7 @@ class _Plan:
         return scaled if _is_zero(src) else b.add(src, scaled)
 
 
-def _narrow_step(step: Value) -> Optional[Value]:
+def _narrow_step(step: Value) -> Value | None:
     """The 32-bit value a gep step widens (its cast's operand, a constant that
     fits), or None."""
     if isinstance(step, Cast) and step.operands[0].type == I32:

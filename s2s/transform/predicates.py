@@ -26,18 +26,35 @@ Then every memory access, call (except pure math) and integer division of a
 block that may run with inactive lanes gets the block predicate as its mask,
 so inactive lanes never touch memory or trap.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Callable, Hashable, Optional
 
 from ..analysis.cfg import Graph
 from ..analysis.divergence import DivergenceInfo
 from ..analysis.transfer import same_value
 from ..ir.ssa import SSABuilder
 from ..ir.types import I1, FloatType, IntType
-from ..ir.values import (HORIZONTAL, BinOp, Block, Call, Cmp, CondBr, Constant, Function, Instruction,
-                         Load, Phi, Select, Store, Switch, Undef, Value)
+from ..ir.values import (
+    HORIZONTAL,
+    BinOp,
+    Block,
+    Call,
+    Cmp,
+    CondBr,
+    Constant,
+    Function,
+    Instruction,
+    Load,
+    Phi,
+    Select,
+    Store,
+    Switch,
+    Undef,
+    Value,
+)
 
 TRUE = Constant(I1, 1)
 FALSE = Constant(I1, 0)
@@ -48,10 +65,10 @@ class _Branch:
     """The original terminator of a block, as far as predicates need it."""
 
     succs: list[Block]
-    cond: Optional[Value] = None
-    if_true: Optional[Block] = None
+    cond: Value | None = None
+    if_true: Block | None = None
     cases: list[tuple[int, Block]] = field(default_factory=list)
-    default: Optional[Block] = None
+    default: Block | None = None
 
 
 @dataclass
@@ -75,7 +92,7 @@ class OriginalEdges:
     """Loop header -> its latches."""
 
     @staticmethod
-    def of(fn: Function, g: Graph[Block], div: DivergenceInfo) -> "OriginalEdges":
+    def of(fn: Function, g: Graph[Block], div: DivergenceInfo) -> OriginalEdges:
         back = set(g.back_edges)
         preds = {b: [p for p in g.preds[b] if (p, b) not in back] for b in g.block_order}
         headers: dict[Block, Block] = {}
@@ -86,12 +103,15 @@ class OriginalEdges:
             for b in lp.blocks:
                 enclosing[b].append(lp.header)
         return OriginalEdges(
-            order=list(g.block_order), preds=preds,
+            order=list(g.block_order),
+            preds=preds,
             branches={b: _branch_of(b, g) for b in g.block_order},
-            loop_headers=headers, enclosing_headers=enclosing,
+            loop_headers=headers,
+            enclosing_headers=enclosing,
             all_active={b for b in g.block_order if not div.has_varying_activation(b)},
             phis={b: list(b.phis) for b in g.block_order},
-            back_preds={h: {x for x, y in back if y is h} for h in headers})
+            back_preds={h: {x for x, y in back if y is h} for h in headers},
+        )
 
 
 def _branch_of(block: Block, g: Graph[Block]) -> _Branch:
@@ -99,8 +119,9 @@ def _branch_of(block: Block, g: Graph[Block]) -> _Branch:
     if isinstance(term, CondBr) and term.if_true is not term.if_false:
         return _Branch(list(g.succs[block]), term.operands[0], term.if_true)
     if isinstance(term, Switch):
-        return _Branch(list(g.succs[block]), term.operands[0], cases=list(term.cases),
-                       default=term.default)
+        return _Branch(
+            list(g.succs[block]), term.operands[0], cases=list(term.cases), default=term.default
+        )
     return _Branch(list(g.succs[block]))
 
 
@@ -112,16 +133,18 @@ Dominates = Callable[[Block, Block], bool]
 """Dominance in the linearized CFG."""
 
 
-def apply_predicates(fn: Function, edges: OriginalEdges, at_end: AtEnd,
-                     dominates: Dominates) -> None:
+def apply_predicates(
+    fn: Function, edges: OriginalEdges, at_end: AtEnd, dominates: Dominates
+) -> None:
     """Materialize predicates, turn the phis of blocks whose predecessors
     changed into selects, and mask what must not run on inactive lanes."""
     _Predicates(fn, edges, at_end, dominates).run()
 
 
 class _Predicates:
-    def __init__(self, fn: Function, edges: OriginalEdges, at_end: AtEnd,
-                 dominates: Dominates) -> None:
+    def __init__(
+        self, fn: Function, edges: OriginalEdges, at_end: AtEnd, dominates: Dominates
+    ) -> None:
         self.fn, self.edges, self.at_end, self.dominates = fn, edges, at_end, dominates
         self.edge_values: dict[tuple[Block, Block], Value] = {}
         self.ssa = SSABuilder.for_function(fn)
@@ -131,7 +154,7 @@ class _Predicates:
         self.replaced: dict[Phi, Value] = {}
         """Phis turned into selects (a branch condition may be one)."""
 
-    def at_start(self, b: Block) -> "_Inserter":
+    def at_start(self, b: Block) -> _Inserter:
         if b not in self.starts:
             self.starts[b] = _Inserter(b)
         return self.starts[b]
@@ -152,7 +175,7 @@ class _Predicates:
             return TRUE
         pre = self.edges.loop_headers.get(b)
         sources = [pre] if pre is not None else self.edges.preds[b]
-        result: Optional[Value] = None
+        result: Value | None = None
         at = self.at_start(b)
         for a in sources:
             e = self._edge_at(a, b)
@@ -189,8 +212,9 @@ class _Predicates:
     def _preds_changed(self, b: Block) -> bool:
         now = set(self.new_preds.get(b, [])) - self.edges.back_preds.get(b, set())
         changed = now != set(self.edges.preds[b])
-        assert not (changed and b in self.edges.loop_headers), \
+        assert not (changed and b in self.edges.loop_headers), (
             f"linearize changed the entry of loop '{b.name}'"
+        )
         return changed
 
     def _phis_to_selects(self, b: Block) -> None:
@@ -222,8 +246,9 @@ class _Predicates:
 
     def _incoming_at(self, phi: Phi, inc: tuple[Value, Block], b: Block) -> Value:
         v, p = inc
-        if not isinstance(v, Instruction) or (v.block is not b and v.block is not None
-                                              and self.dominates(v.block, b)):
+        if not isinstance(v, Instruction) or (
+            v.block is not b and v.block is not None and self.dominates(v.block, b)
+        ):
             return v  # defined on every path to b: no SSA variable needed
         key = ("in", phi, p)
         self.ssa.declare(key, phi.type, phi.name)
@@ -235,8 +260,10 @@ def _most_common_last(incoming: list[tuple[Value, Block]]) -> list[tuple[Value, 
     """The incoming values reordered so that the most frequent one (not undef)
     comes last: it is the select chain's default and needs no select of its
     own (a live-out tracker keeps its value on all edges but one)."""
+
     def key(v: Value) -> object:
         return ("c", str(v.type), v.value) if isinstance(v, Constant) else id(v)
+
     counts: dict[object, int] = {}
     for v, _ in incoming:
         if not isinstance(v, Undef):
@@ -247,8 +274,7 @@ def _most_common_last(incoming: list[tuple[Value, Block]]) -> list[tuple[Value, 
     last = key(incoming[-1][0])
     if counts.get(last) == counts[best]:
         return incoming  # a tie: keep the order the phi has
-    return [x for x in incoming if key(x[0]) != best] + [x for x in incoming
-                                                         if key(x[0]) == best]
+    return [x for x in incoming if key(x[0]) != best] + [x for x in incoming if key(x[0]) == best]
 
 
 class _Inserter:
@@ -257,7 +283,7 @@ class _Inserter:
 
     def __init__(self, block: Block, at_end: bool = False) -> None:
         self.block, self.at_end = block, at_end
-        self.last: Optional[Instruction] = None
+        self.last: Instruction | None = None
 
     def insert(self, inst: Instruction) -> Instruction:
         b = self.block
@@ -271,7 +297,7 @@ class _Inserter:
         return inst
 
 
-def _edge_condition(branch: _Branch, s: Block, at: _Inserter) -> Optional[Value]:
+def _edge_condition(branch: _Branch, s: Block, at: _Inserter) -> Value | None:
     """The lanes of a block that go to its successor ``s`` (None: all)."""
     if branch.cond is None:
         return None
@@ -282,8 +308,9 @@ def _edge_condition(branch: _Branch, s: Block, at: _Inserter) -> Optional[Value]
     x = branch.cond
     hits = [at.insert(Cmp("eq", x, Constant(x.type, k))) for k, t in branch.cases if t is s]
     if s is branch.default:
-        misses = [at.insert(Cmp("ne", x, Constant(x.type, k))) for k, t in branch.cases
-                  if t is not s]
+        misses = [
+            at.insert(Cmp("ne", x, Constant(x.type, k))) for k, t in branch.cases if t is not s
+        ]
         default = _all_of(misses, at)
         hits.append(default if default is not None else TRUE)
     result = hits[0]
@@ -303,7 +330,7 @@ def _select(c: Value, a: Value, b: Value, at: _Inserter, name: str) -> Value:
     return at.insert(Select(c, a, b, name))
 
 
-def _all_of(values: list[Value], at: _Inserter) -> Optional[Value]:
+def _all_of(values: list[Value], at: _Inserter) -> Value | None:
     if not values:
         return None
     result = values[0]

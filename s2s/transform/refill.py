@@ -56,9 +56,8 @@ run together), the outer loops of a collapsed nest, or whose top level has no di
 loop with one latch; and where the cost model (``_pays``) finds that a trip
 of that loop weighs too little against what starting an iteration costs.
 """
-from __future__ import annotations
 
-from typing import Optional
+from __future__ import annotations
 
 from ..analysis.cfg import Loop, cfg_of
 from ..analysis.divergence import DivergenceInfo
@@ -66,17 +65,36 @@ from ..ir.builder import IRBuilder, copy_with_operands
 from ..ir.region import ArgBinding, Region
 from ..ir.ssa import SSABuilder
 from ..ir.types import I1, I32, IntType
-from ..ir.values import (Alloca, BinOp, Block, Cast, Cmp, Constant, FieldAddr, Function, Gep,
-                         Instruction, Load, Phi, Ret, Select, Store, UnOp, Undef, Value)
+from ..ir.values import (
+    Alloca,
+    BinOp,
+    Block,
+    Cast,
+    Cmp,
+    Constant,
+    FieldAddr,
+    Function,
+    Gep,
+    Instruction,
+    Load,
+    Phi,
+    Ret,
+    Select,
+    Store,
+    Undef,
+    UnOp,
+    Value,
+)
 from .cost import instruction_weight
-from .ssa_repair import DominanceRepair
 from .passes import REFILL_MIN_RATIO, Declined, Pass, PassState
+from .ssa_repair import DominanceRepair
 
 LANE, COUNT, WIDTH = "s2s.lane", "s2s.count", "s2s.width"
 
 
-def refill_lanes(region: Region, div: DivergenceInfo, gather_weight: int = 8,
-                 min_ratio: float = REFILL_MIN_RATIO) -> Optional[Region]:
+def refill_lanes(
+    region: Region, div: DivergenceInfo, gather_weight: int = 8, min_ratio: float = REFILL_MIN_RATIO
+) -> Region | None:
     """Give ``region`` (a canonical copy, changed in place) the refill
     schedule; None when it cannot have it or it does not pay (``region`` is
     then unchanged).  ``div``: the divergence of the plain region;
@@ -123,8 +141,9 @@ def refill_lanes(region: Region, div: DivergenceInfo, gather_weight: int = 8,
     b.br(head)
     IRBuilder().at_end(exit_block).ret([sums[k][1] for k in range(len(results))])
 
-    _incoming(fresh, [(Constant(I1, 1), entry), (Constant(I1, 0), latch),
-                      (Constant(I1, 1), step_block)])
+    _incoming(
+        fresh, [(Constant(I1, 1), entry), (Constant(I1, 0), latch), (Constant(I1, 1), step_block)]
+    )
     _incoming(t, [(lane, entry), (t, latch), (t_next, step_block)])
     _incoming(iv_now, [(iv, entry), (iv_now, latch), (iv_next, step_block)])
     for k, (arg, acc) in sums.items():
@@ -132,13 +151,16 @@ def refill_lanes(region: Region, div: DivergenceInfo, gather_weight: int = 8,
     _rematerialize(fn, _IterationInvariant(iv_now))
     DominanceRepair(fn, undef_at_loop_headers=False).repair_all()
     _cache_iteration_loads(fn, loop, entry, step_block, iv_now)
-    start.rarely_entered = True     # a lane starts an iteration once in many trips
+    start.rarely_entered = True  # a lane starts an iteration once in many trips
     for block in loop.exits:
         block.rarely_entered = True
     _mark_staying_arms(loop)
-    region.args = [*region.args, ArgBinding(lane, "lane", "s2s_lane", "int"),
-                   ArgBinding(count, "count", "s2s_count", "int"),
-                   ArgBinding(width, "width", "s2s_width", "int")]
+    region.args = [
+        *region.args,
+        ArgBinding(lane, "lane", "s2s_lane", "int"),
+        ArgBinding(count, "count", "s2s_count", "int"),
+        ArgBinding(width, "width", "s2s_width", "int"),
+    ]
     return region
 
 
@@ -172,8 +194,10 @@ def _hoist_invariants(old_entry: Block, b: IRBuilder) -> None:
     carried around the new loop."""
     moved: set[Value] = set()
     for inst in list(old_entry.instructions):
-        if isinstance(inst, Alloca) or (_computes_safely(inst) and all(
-                not isinstance(op, Instruction) or op in moved for op in inst.operands)):
+        if isinstance(inst, Alloca) or (
+            _computes_safely(inst)
+            and all(not isinstance(op, Instruction) or op in moved for op in inst.operands)
+        ):
             old_entry.instructions.remove(inst)
             b.insert(inst)
             moved.add(inst)
@@ -187,8 +211,9 @@ def _computes_safely(inst: Instruction) -> bool:
     return isinstance(inst, _PURE) and getattr(inst, "op", "") not in ("div", "rem")
 
 
-def _cache_iteration_loads(fn: Function, loop: Loop[Block], entry: Block,
-                           step_block: Block, iv: Value) -> None:
+def _cache_iteration_loads(
+    fn: Function, loop: Loop[Block], entry: Block, step_block: Block, iv: Value
+) -> None:
     """A load in the divergent loop whose address depends only on the
     iteration (``qx[q]`` in a tree search over queries ``q``) is contiguous
     in the plain loop and a gather once lanes are at different iterations;
@@ -205,15 +230,21 @@ def _cache_iteration_loads(fn: Function, loop: Loop[Block], entry: Block,
     if any(_may_write(inst) for b in blocks for inst in b.instructions):
         return
     invariant = _IterationInvariant(iv)
-    loads = [inst for b in blocks for inst in b.instructions
-             if isinstance(inst, Load) and invariant(inst.operands[0])]
+    loads = [
+        inst
+        for b in blocks
+        for inst in b.instructions
+        if isinstance(inst, Load) and invariant(inst.operands[0])
+    ]
     splits = [_split_at_load(fn, load) for load in loads]
     if not splits:
         return
     ssa = SSABuilder.for_function(fn)
     for k, (load, block, cont, phi) in enumerate(splits):
-        for var, ty, reset in ((("ok", k), I1, Constant(I1, 0)),
-                               (("value", k), load.type, Undef(load.type))):
+        for var, ty, reset in (
+            (("ok", k), I1, Constant(I1, 0)),
+            (("value", k), load.type, Undef(load.type)),
+        ):
             ssa.declare(var, ty, "")
             ssa.write(var, entry, reset)
             ssa.write(var, step_block, reset)
@@ -239,8 +270,11 @@ def _rematerialize(fn: Function, invariant: _IterationInvariant) -> None:
                     at = user.incoming_blocks[k] if isinstance(user, Phi) else user.block
                     if op is not inst or at is inst.block or g.dominates(inst.block, at):
                         continue
-                    b = IRBuilder().at_end(at) if isinstance(user, Phi) else \
-                        IRBuilder().before(user)
+                    b = (
+                        IRBuilder().at_end(at)
+                        if isinstance(user, Phi)
+                        else IRBuilder().before(user)
+                    )
                     user.set_operand(k, b.insert(copy_with_operands(inst, inst.operands)))
                     changed = True
 
@@ -252,9 +286,9 @@ def _split_at_load(fn: Function, load: Load) -> tuple[Load, Block, Block, Phi]:
     block = load.block
     at = block.instructions.index(load)
     fill, cont = Block(f"{block.name}.fill"), Block(f"{block.name}.cont")
-    fn.blocks[fn.blocks.index(block) + 1:fn.blocks.index(block) + 1] = [fill, cont]
+    fn.blocks[fn.blocks.index(block) + 1 : fn.blocks.index(block) + 1] = [fill, cont]
     fill.function = cont.function = fn
-    rest = block.instructions[at + 1:]
+    rest = block.instructions[at + 1 :]
     del block.instructions[at:]
     for succ in rest[-1].successors:
         for p in succ.phis:
@@ -295,7 +329,7 @@ class _IterationInvariant:
         if not isinstance(v, Instruction) or v is self.iv:
             return True
         if v not in self.known:
-            self.known[v] = False     # a cycle through phis is not invariant
+            self.known[v] = False  # a cycle through phis is not invariant
             self.known[v] = _computes_safely(v) and all(self(op) for op in v.operands)
         return self.known[v]
 
@@ -309,10 +343,13 @@ def _refill_loop(region: Region, div: DivergenceInfo, gather_weight: int, min_ra
     """The one divergent top-level loop the schedule is built around, or None
     when the region cannot take the schedule."""
     clauses = region.clauses
-    if region.kind != "loop" or region.outer_loops \
-            or (clauses is not None and clauses.safelen is not None) \
-            or any(rb.role != "reduction" or rb.arg is None for rb in region.results) \
-            or sorted(rb.index for rb in region.results) != list(range(len(region.fn.ret_types))):
+    if (
+        region.kind != "loop"
+        or region.outer_loops
+        or (clauses is not None and clauses.safelen is not None)
+        or any(rb.role != "reduction" or rb.arg is None for rb in region.results)
+        or sorted(rb.index for rb in region.results) != list(range(len(region.fn.ret_types)))
+    ):
         return None
     roles = [b.role for b in region.args]
     if roles.count("iv") != 1 or any(r not in ("iv", "uniform", "reduction") for r in roles):
@@ -324,9 +361,12 @@ def _refill_loop(region: Region, div: DivergenceInfo, gather_weight: int, min_ra
         return None
     # the heaviest divergent loop; other loops run with Pre or Post
     loop = max(divergent, key=lambda lp: _weight(lp, div))
-    if loop.latch is None or loop.header is region.fn.entry \
-            or not div.loop_is_divergent(loop.header) \
-            or not _pays(region.fn, loop, div, gather_weight, min_ratio):
+    if (
+        loop.latch is None
+        or loop.header is region.fn.entry
+        or not div.loop_is_divergent(loop.header)
+        or not _pays(region.fn, loop, div, gather_weight, min_ratio)
+    ):
         return None
     return loop
 
@@ -334,8 +374,11 @@ def _refill_loop(region: Region, div: DivergenceInfo, gather_weight: int, min_ra
 def _weight(loop: Loop[Block], div: DivergenceInfo) -> int:
     """A trip of ``loop``, its nested loops counted NESTED_TRIPS times each."""
     forest = div.loops
-    return sum(instruction_weight(inst) * NESTED_TRIPS ** (forest.depth(b) - loop.depth)
-               for b in loop.blocks for inst in b.instructions)
+    return sum(
+        instruction_weight(inst) * NESTED_TRIPS ** (forest.depth(b) - loop.depth)
+        for b in loop.blocks
+        for inst in b.instructions
+    )
 
 
 NESTED_TRIPS = 8
@@ -345,8 +388,11 @@ EDGE_ACCESS = 8
 the iteration, which differs between lanes now (a gather or scatter)."""
 EDGE_FIXED = 8
 """What starting an iteration costs besides (its counters, tests, blends)."""
-def _pays(fn: Function, loop: Loop[Block], div: DivergenceInfo, gather_weight: int,
-          min_ratio: float) -> bool:
+
+
+def _pays(
+    fn: Function, loop: Loop[Block], div: DivergenceInfo, gather_weight: int, min_ratio: float
+) -> bool:
     """Whether a trip of ``loop`` outweighs ``min_ratio`` times what refill adds:
     the lanes' Pre and Post (now gathers, scatters and blends that run
     whenever any lane starts an iteration) and, per trip, the accesses of
@@ -357,24 +403,45 @@ def _pays(fn: Function, loop: Loop[Block], div: DivergenceInfo, gather_weight: i
     forest = div.loops
     inside = _weight(loop, div)
     # Pre and Post, their own loops counted NESTED_TRIPS times per trip
-    edge = EDGE_FIXED + sum((EDGE_ACCESS if isinstance(inst, (Load, Store)) else
-                             instruction_weight(inst)) * NESTED_TRIPS ** forest.depth(b)
-                            for b in fn.blocks if b not in loop for inst in b.instructions)
+    edge = EDGE_FIXED + sum(
+        (EDGE_ACCESS if isinstance(inst, (Load, Store)) else instruction_weight(inst))
+        * NESTED_TRIPS ** forest.depth(b)
+        for b in fn.blocks
+        if b not in loop
+        for inst in b.instructions
+    )
     cached = not any(_may_write(inst) for b in loop.blocks for inst in b.instructions)
-    new_gathers = sum(1 for b in loop.blocks for inst in b.instructions
-                      if isinstance(inst, (Load, Store)) and not (isinstance(inst, Load) and cached)
-                      and div.shape_of(inst.operands[-1]).is_strided)
+    new_gathers = sum(
+        1
+        for b in loop.blocks
+        for inst in b.instructions
+        if isinstance(inst, (Load, Store))
+        and not (isinstance(inst, Load) and cached)
+        and div.shape_of(inst.operands[-1]).is_strided
+    )
     return inside >= min_ratio * (edge + gather_weight * new_gathers)
 
 
 def _run(state: PassState) -> Region:
     assert state.region is not None
     options = state.options
-    if refill_lanes(state.region, state.get(DivergenceInfo), options.refill_gather_weight,
-                    options.refill_min_ratio) is None:
+    if (
+        refill_lanes(
+            state.region,
+            state.get(DivergenceInfo),
+            options.refill_gather_weight,
+            options.refill_min_ratio,
+        )
+        is None
+    ):
         raise Declined("the loop has no lane refill schedule that pays")
     return state.region
 
 
-PASS = Pass("refill", _run, requires=(DivergenceInfo,),
-            options=("refill_gather_weight", "refill_min_ratio"), changes_region=True)
+PASS = Pass(
+    "refill",
+    _run,
+    requires=(DivergenceInfo,),
+    options=("refill_gather_weight", "refill_min_ratio"),
+    changes_region=True,
+)

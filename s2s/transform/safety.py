@@ -9,6 +9,7 @@ by anything but a constant other than 0 and -1 (INT_MIN / -1), no shift by
 a non-constant (a count out of range is undefined), no float to integer
 conversion (undefined out of range), nothing already masked.
 """
+
 from __future__ import annotations
 
 from ..ir.types import FloatType, IntType
@@ -24,6 +25,5 @@ def can_speculate(inst: Instruction) -> bool:
     if isinstance(inst, BinOp) and inst.op in ("shl", "shr"):
         return isinstance(inst.operands[1], Constant)
     if isinstance(inst, Cast):
-        return not (isinstance(inst.operands[0].type, FloatType) and
-                    isinstance(inst.type, IntType))
+        return not (isinstance(inst.operands[0].type, FloatType) and isinstance(inst.type, IntType))
     return not inst.has_side_effects

@@ -24,16 +24,15 @@ Requires the divergence analysis (uniform branches stay branches); keeps
 the loop structure (arms never hold a loop's header, latch or exit).  Every
 analysis is invalid afterwards.
 """
-from __future__ import annotations
 
-from typing import Optional
+from __future__ import annotations
 
 from ..analysis.cfg import Graph, cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..ir.types import I1
 from ..ir.values import BinOp, Block, Br, CondBr, Constant, Function, Instruction, Select, Value
-from .safety import can_speculate
 from .passes import Pass, PassState
+from .safety import can_speculate
 
 MAX_ARM = 8
 """Instructions an arm may hold (more is left to linearization)."""
@@ -45,8 +44,9 @@ def speculate(fn: Function, div: DivergenceInfo) -> int:
     folded = 0
     while True:
         g = cfg_of(fn)
-        done = next((a for a in reversed(g.block_order)
-                     if a in divergent and _fold(fn, g, a)), None)
+        done = next(
+            (a for a in reversed(g.block_order) if a in divergent and _fold(fn, g, a)), None
+        )
         if done is None:
             return folded
         folded += 1
@@ -104,7 +104,7 @@ def _merge(fn: Function, a: Block, join: Block) -> None:
     fn.remove_block(join)
 
 
-def _join(g: Graph[Block], a: Block, term: CondBr) -> Optional[Block]:
+def _join(g: Graph[Block], a: Block, term: CondBr) -> Block | None:
     """The block both ways of ``a`` meet in, when each way is a harmless arm
     (or goes there directly)."""
     ends = []
@@ -117,11 +117,15 @@ def _join(g: Graph[Block], a: Block, term: CondBr) -> Optional[Block]:
     if t_end is not f_end:
         return None
     join = t_end
-    if join in (term.if_true, term.if_false) or all(_harmless_arm(g, a, s)
-                                                    for s in (term.if_true, term.if_false)):
+    if join in (term.if_true, term.if_false) or all(
+        _harmless_arm(g, a, s) for s in (term.if_true, term.if_false)
+    ):
         lp = g.loops.innermost.get(a)
-        return join if g.loops.innermost.get(join) is lp and \
-            g.loops.loop_with_header(join) is None else None
+        return (
+            join
+            if g.loops.innermost.get(join) is lp and g.loops.loop_with_header(join) is None
+            else None
+        )
     return None
 
 
@@ -131,8 +135,11 @@ def _harmless_arm(g: Graph[Block], a: Block, s: Block) -> bool:
     if g.loops.innermost.get(s) is not g.loops.innermost.get(a):
         return False
     body = [i for i in s.instructions if not i.is_terminator]
-    return len(body) <= MAX_ARM and all(can_speculate(i) for i in body) and \
-        isinstance(s.terminator, Br)
+    return (
+        len(body) <= MAX_ARM
+        and all(can_speculate(i) for i in body)
+        and isinstance(s.terminator, Br)
+    )
 
 
 def _select(a: Block, c: Value, x: Value, y: Value, name: str) -> Value:

@@ -30,17 +30,28 @@ before any store reads ``undef``, as the uninitialized object would.
 Runs after inlining and before canonicalization, on code without masks.
 Keeps the CFG; defines new phis, so analyses of ``fn`` are invalid.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from ..analysis.cfg import cfg_of
 from ..ir.builder import IRBuilder
 from ..ir.ssa import SSABuilder
 from ..ir.types import ArrayType, PtrType, Type
-from ..ir.values import (Alloca, Block, Cast, Constant, FieldAddr, Function, Gep, Instruction,
-                         Load, Store, Value)
+from ..ir.values import (
+    Alloca,
+    Block,
+    Cast,
+    Constant,
+    FieldAddr,
+    Function,
+    Gep,
+    Instruction,
+    Load,
+    Store,
+    Value,
+)
 from .passes import Pass, PassState
 
 
@@ -64,15 +75,19 @@ class _Object:
 
 def replace_stack_objects(fn: Function) -> int:
     """Replace every alloca of ``fn`` that qualifies (module doc); how many."""
-    objects = [o for o in map(_analyze, (i for i in fn.instructions()
-                                         if isinstance(i, Alloca) and not i.interleaved))
-               if o is not None]
+    objects = [
+        o
+        for o in map(
+            _analyze, (i for i in fn.instructions() if isinstance(i, Alloca) and not i.interleaved)
+        )
+        if o is not None
+    ]
     if objects:
         _promote(fn, objects)
     return len(objects)
 
 
-def _analyze(alloca: Alloca) -> Optional[_Object]:
+def _analyze(alloca: Alloca) -> _Object | None:
     """The object's accesses, or None when its address escapes or pieces overlap."""
     obj = _Object(alloca)
     work: list[tuple[Value, int]] = [(alloca, 0)]
@@ -87,8 +102,12 @@ def _analyze(alloca: Alloca) -> Optional[_Object]:
                 obj.addresses.append(user)
             elif isinstance(user, Load) and _scalar(user.type):
                 obj.loads[user] = (offset, user.type)
-            elif isinstance(user, Store) and user.operands[1] is ptr and \
-                    user.operands[0] is not ptr and _scalar(user.operands[0].type):
+            elif (
+                isinstance(user, Store)
+                and user.operands[1] is ptr
+                and user.operands[0] is not ptr
+                and _scalar(user.operands[0].type)
+            ):
                 obj.stores[user] = (offset, user.operands[0].type)
             else:
                 return None
@@ -97,19 +116,27 @@ def _analyze(alloca: Alloca) -> Optional[_Object]:
     return obj if _pieces_disjoint(obj) else None
 
 
-def _element_at_variable_index(obj: _Object, user: Instruction, base: Value,
-                               offset: int) -> bool:
+def _element_at_variable_index(obj: _Object, user: Instruction, base: Value, offset: int) -> bool:
     """``gep`` of a small array of scalars at a variable index whose every
     use is a load or a store of an element: recorded in ``obj.indexed``."""
     alloca = obj.alloca
     allocated = alloca.allocated
-    if not (isinstance(user, Gep) and offset == 0 and isinstance(allocated, ArrayType)
-            and allocated.count <= MAX_INDEXED and _scalar(allocated.elem)
-            and base.type == PtrType(allocated.elem) and user.operands[0] is base):
+    if not (
+        isinstance(user, Gep)
+        and offset == 0
+        and isinstance(allocated, ArrayType)
+        and allocated.count <= MAX_INDEXED
+        and _scalar(allocated.elem)
+        and base.type == PtrType(allocated.elem)
+        and user.operands[0] is base
+    ):
         return False
     accesses = list(user.users)
-    if not all(isinstance(a, Load) or (isinstance(a, Store) and a.operands[1] is user
-                                       and a.operands[0] is not user) for a in accesses):
+    if not all(
+        isinstance(a, Load)
+        or (isinstance(a, Store) and a.operands[1] is user and a.operands[0] is not user)
+        for a in accesses
+    ):
         return False
     for a in accesses:
         obj.indexed[a] = user.operands[1]
@@ -123,18 +150,24 @@ MAX_INDEXED = 8
 still replaced (a load is a chain of selects, a store a select per element)."""
 
 
-def _derived_offset(user: Instruction, base: Value, offset: int) -> Optional[int]:
+def _derived_offset(user: Instruction, base: Value, offset: int) -> int | None:
     """The byte offset of an address computed from ``base`` (None: not one
     of the address computations the replacement can follow)."""
     if isinstance(user, FieldAddr):
         return offset + user.offset
-    if isinstance(user, Gep) and user.operands[0] is base and \
-            isinstance(user.operands[1], Constant):
+    if (
+        isinstance(user, Gep)
+        and user.operands[0] is base
+        and isinstance(user.operands[1], Constant)
+    ):
         pointee = base.type.pointee  # type: ignore[attr-defined]
         return offset + int(user.operands[1].value) * pointee.size
-    if isinstance(user, Cast) and isinstance(base.type, PtrType) and \
-            isinstance(base.type.pointee, ArrayType) and \
-            user.type == PtrType(base.type.pointee.elem):
+    if (
+        isinstance(user, Cast)
+        and isinstance(base.type, PtrType)
+        and isinstance(base.type.pointee, ArrayType)
+        and user.type == PtrType(base.type.pointee.elem)
+    ):
         return offset  # an array decays to its first element
     return None
 
@@ -144,8 +177,7 @@ def _scalar(t: Type) -> bool:
 
 
 def _pieces_disjoint(obj: _Object) -> bool:
-    pieces = sorted(obj.pieces(),
-                    key=lambda p: (p[0], str(p[1])))
+    pieces = sorted(obj.pieces(), key=lambda p: (p[0], str(p[1])))
     for (off, t), (next_off, _) in zip(pieces, pieces[1:]):
         if next_off < off + t.size:
             return False
@@ -195,12 +227,16 @@ def _declare(obj: _Object, ssa: SSABuilder) -> None:
     for inst, piece in [*obj.loads.items(), *obj.stores.items()]:
         names.setdefault(piece, inst.operands[-1].name or obj.alloca.name or "obj")
     for piece in obj.pieces():  # a field's phis are named after the field
-        ssa.declare((obj.alloca, *piece), piece[1],
-                    names.get(piece, obj.alloca.name or "obj"))
+        ssa.declare((obj.alloca, *piece), piece[1], names.get(piece, obj.alloca.name or "obj"))
 
 
-def _replace_access(obj: _Object, inst: Instruction, block: Block,
-                    current: dict[tuple[Alloca, int, Type], Value], ssa: SSABuilder) -> None:
+def _replace_access(
+    obj: _Object,
+    inst: Instruction,
+    block: Block,
+    current: dict[tuple[Alloca, int, Type], Value],
+    ssa: SSABuilder,
+) -> None:
     def value_of(piece: tuple[int, Type]) -> Value:
         var = (obj.alloca, *piece)
         return ssa.resolve(current.get(var) or ssa.read(var, block))

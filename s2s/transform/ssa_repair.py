@@ -20,6 +20,7 @@ every use that is not dominated by its definition, and ``at_end(v, block)``
 gives the value of ``v`` available at the end of ``block`` for uses that are
 being created (edge predicates, selects).
 """
+
 from __future__ import annotations
 
 from ..analysis.cfg import Graph, cfg_of
@@ -38,8 +39,7 @@ class DominanceRepair:
         self.declared: set[Instruction] = set()
 
     def available_at_end(self, v: Value, block: Block) -> bool:
-        return not isinstance(v, Instruction) or v.block is None or \
-            self.g.dominates(v.block, block)
+        return not isinstance(v, Instruction) or v.block is None or self.g.dominates(v.block, block)
 
     def at_end(self, v: Value, block: Block) -> Value:
         """``v`` as seen at the end of ``block`` (undef where it is not defined)."""
@@ -57,8 +57,9 @@ class DominanceRepair:
         assert v.block is not None
         undef = Undef(v.type)
         lp = self.g.loops.innermost.get(v.block) if self.undef_at_loop_headers else None
-        for header in [self.fn.entry] + ([] if lp is None else
-                                          [x.header for x in [lp, *lp.ancestors()]]):
+        for header in [self.fn.entry] + (
+            [] if lp is None else [x.header for x in [lp, *lp.ancestors()]]
+        ):
             if header is not v.block:
                 self.ssa.write(v, header, undef)
         self.ssa.write(v, v.block, v)
@@ -69,8 +70,9 @@ class DominanceRepair:
         for block in list(self.fn.blocks):
             for inst in list(block.instructions):
                 for user, k, at in self._bad_uses(inst):
-                    new = self.at_end(inst, at) if isinstance(user, Phi) else \
-                        self._at_start(inst, at)
+                    new = (
+                        self.at_end(inst, at) if isinstance(user, Phi) else self._at_start(inst, at)
+                    )
                     if k < 0:
                         user.set_mask(new)
                     else:

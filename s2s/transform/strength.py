@@ -17,9 +17,8 @@ rounds down, do that for negative x.  Runs before linearization (no
 masks yet; none of the new instructions can trap, so none needs one);
 keeps the CFG.
 """
-from __future__ import annotations
 
-from typing import Optional
+from __future__ import annotations
 
 from ..ir.builder import IRBuilder
 from ..ir.types import IntType
@@ -44,7 +43,7 @@ def reduce_divisions(fn: Function) -> int:
     return done
 
 
-def _log2_divisor(inst: BinOp) -> Optional[int]:
+def _log2_divisor(inst: BinOp) -> int | None:
     """k for ``div``/``rem`` of an integer by the constant 2^k, k >= 1."""
     if inst.op not in ("div", "rem") or not isinstance(inst.type, IntType):
         return None
@@ -63,7 +62,7 @@ def _quotient(b: IRBuilder, x: Value, k: int) -> Value:
     if not t.signed:
         return b.binop("shr", x, Constant(t, k))
     u = IntType(t.bits, False)
-    sign = b.binop("shr", x, Constant(t, t.bits - 1))           # 0 or -1
+    sign = b.binop("shr", x, Constant(t, t.bits - 1))  # 0 or -1
     bias = b.cast(b.binop("shr", b.cast(sign, u), Constant(u, t.bits - k)), t)
     return b.binop("shr", b.add(x, bias), Constant(t, k))
 

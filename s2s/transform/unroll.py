@@ -31,19 +31,17 @@ Afterwards the stack objects the copies index by constants become SSA
 values (transform.sroa) and loop-closed form is restored (canonicalize):
 the pass establishes what canonicalize guarantees.  Changes the CFG.
 """
-from __future__ import annotations
 
-from typing import Optional
+from __future__ import annotations
 
 from ..analysis.cfg import Loop, cfg_of
 from ..ir.builder import copy_instruction
 from ..ir.fold import fold, wrap
 from ..ir.types import IntType
-from ..ir.values import (BinOp, Block, Br, Cmp, CondBr, Constant, Function, Phi,
-                         Value)
+from ..ir.values import BinOp, Block, Br, Cmp, CondBr, Constant, Function, Phi, Value
 from .canonicalize import canonicalize
-from .sroa import replace_stack_objects
 from .passes import Pass, PassState
+from .sroa import replace_stack_objects
 
 MAX_TRIPS = 16
 """Most trips a loop may have to be unrolled."""
@@ -73,7 +71,7 @@ def _innermost_first(fn: Function) -> list[Loop[Block]]:
     return sorted(forest.loops, key=lambda lp: -lp.depth)
 
 
-def _plan(loop: Loop[Block]) -> Optional[tuple[Phi, list[int]]]:
+def _plan(loop: Loop[Block]) -> tuple[Phi, list[int]] | None:
     """The counter and its value in each trip, or None when ``loop`` does
     not qualify (module doc)."""
     header, latch = loop.header, loop.latch
@@ -81,8 +79,7 @@ def _plan(loop: Loop[Block]) -> Optional[tuple[Phi, list[int]]]:
         return None
     term = header.terminator
     preds = [p for p in _predecessors(header) if p not in loop.block_set]
-    if not isinstance(term, CondBr) or len(preds) != 1 or \
-            not isinstance(term.operands[0], Cmp):
+    if not isinstance(term, CondBr) or len(preds) != 1 or not isinstance(term.operands[0], Cmp):
         return None
     test = term.operands[0]
     counter, bound = test.operands
@@ -106,18 +103,23 @@ def _predecessors(block: Block) -> list[Block]:
     return [b for b in fn.blocks if block in b.successors]
 
 
-def _start_and_step(phi: Phi, pre: Block, latch: Block) -> tuple[Optional[int], Optional[int]]:
+def _start_and_step(phi: Phi, pre: Block, latch: Block) -> tuple[int | None, int | None]:
     start, nxt = phi.value_from(pre), phi.value_from(latch)
-    if not isinstance(start, Constant) or not isinstance(nxt, BinOp) or \
-            nxt.op not in ("add", "sub") or nxt.operands[0] is not phi or \
-            not isinstance(nxt.operands[1], Constant):
+    if (
+        not isinstance(start, Constant)
+        or not isinstance(nxt, BinOp)
+        or nxt.op not in ("add", "sub")
+        or nxt.operands[0] is not phi
+        or not isinstance(nxt.operands[1], Constant)
+    ):
         return None, None
     step = int(nxt.operands[1].value)
     return int(start.value), step if nxt.op == "add" else -step
 
 
-def _trips(pred: str, start: int, step: int, bound: int, t: IntType,
-           stay_true: bool) -> Optional[list[int]]:
+def _trips(
+    pred: str, start: int, step: int, bound: int, t: IntType, stay_true: bool
+) -> list[int] | None:
     """The counter's value at each trip (the header's test is made before
     each), or None beyond MAX_TRIPS."""
     values: list[int] = []
@@ -132,8 +134,7 @@ def _trips(pred: str, start: int, step: int, bound: int, t: IntType,
 
 
 def _holds(pred: str, a: int, b: int) -> bool:
-    return {"eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b, "gt": a > b,
-            "ge": a >= b}[pred]
+    return {"eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b}[pred]
 
 
 def _unroll(fn: Function, loop: Loop[Block], counter: Phi, values: list[int]) -> None:
@@ -172,10 +173,11 @@ def _unroll(fn: Function, loop: Loop[Block], counter: Phi, values: list[int]) ->
         for b in body:
             for inst in b.instructions:
                 if isinstance(inst, Br) and inst.target is header:
-                    blocks[b].append(Br(nxt))   # the latch: on to the next copy
+                    blocks[b].append(Br(nxt))  # the latch: on to the next copy
                     continue
-                copy = copy_instruction(inst, lambda v: values_map.get(v, v),
-                                        lambda x: blocks.get(x, x))
+                copy = copy_instruction(
+                    inst, lambda v: values_map.get(v, v), lambda x: blocks.get(x, x)
+                )
                 constant = fold(copy)
                 if constant is not None:  # the counter is a constant in each copy
                     copy.drop_operands()
@@ -196,8 +198,9 @@ def _unroll(fn: Function, loop: Loop[Block], counter: Phi, values: list[int]) ->
         fn.remove_block(b)
 
 
-def _copy_straight(header: Block, head: Block, values_map: dict[Value, Value],
-                   phis: list[Phi]) -> None:
+def _copy_straight(
+    header: Block, head: Block, values_map: dict[Value, Value], phis: list[Phi]
+) -> None:
     """The header's instructions but its phis (mapped) and its test."""
     for inst in header.instructions:
         if isinstance(inst, Phi) or inst.is_terminator:
@@ -221,8 +224,9 @@ def _fix_phi_operands(blocks: dict[Block, Block], values_map: dict[Value, Value]
                     phi.set_operand(k, values_map[v])
 
 
-def _retarget_exit_phis(exit_block: Block, header: Block, head: Block,
-                        values_map: dict[Value, Value]) -> None:
+def _retarget_exit_phis(
+    exit_block: Block, header: Block, head: Block, values_map: dict[Value, Value]
+) -> None:
     for phi in exit_block.phis:
         value = phi.value_from(header)
         phi.replace_incoming_block(header, head)

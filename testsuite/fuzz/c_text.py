@@ -1,5 +1,6 @@
 """Small helpers for C text: indentation, parentheses, whether a statement
 reads a name, and the float spelling of <math.h> functions."""
+
 from __future__ import annotations
 
 import re
@@ -16,11 +17,13 @@ def is_read(name: str, lines: list[str]) -> bool:
     """Whether `name` is read in `lines` (one statement per line): any
     mention except as the target of `=` or `op=` at the start of a statement."""
     word = re.compile(rf"\b{re.escape(name)}\b")
-    target = re.compile(rf"^\s*(?:[A-Za-z_][\w ]*\s)?{re.escape(name)}\s*"
-                        r"(?:[-+*/%&|^]|<<|>>)?=(?!=)")
+    target = re.compile(
+        rf"^\s*(?:[A-Za-z_][\w ]*\s)?{re.escape(name)}\s*"
+        r"(?:[-+*/%&|^]|<<|>>)?=(?!=)"
+    )
     for line in lines:
         m = target.match(line)
-        rest = line[m.end():] if m else line
+        rest = line[m.end() :] if m else line
         if word.search(rest):
             return True
     return False

@@ -8,10 +8,10 @@ and AArch64), shift counts are masked below the promoted width and left
 shifts are unsigned, divisors are made non-zero and never -1 next to the
 minimum, and float-to-integer conversions are range-checked first.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class CType:
     name: str
     tag: str
     bits: int
-    signed: Optional[bool]
+    signed: bool | None
     floating: bool = False
 
     @property
@@ -152,11 +152,11 @@ def float_to_int(src: CType, dst: CType, x: str) -> str:
     in float and double (powers of two, or their neighbours for 8/16 bits)."""
     if dst.signed is False:
         lo, cmp, hi = -1, ">", 1 << dst.bits
-    elif dst.signed is None:          # plain char: the range valid for both signednesses
+    elif dst.signed is None:  # plain char: the range valid for both signednesses
         lo, cmp, hi = -1, ">", 128
     elif dst.bits < 32:
         lo, cmp, hi = -(1 << (dst.bits - 1)) - 1, ">", 1 << (dst.bits - 1)
-    else:                             # -2^31 - 1 is not a float: compare >= -2^31
+    else:  # -2^31 - 1 is not a float: compare >= -2^31
         lo, cmp, hi = -(1 << (dst.bits - 1)), ">=", 1 << (dst.bits - 1)
     lo_t, hi_t = src.literal(float(lo)), src.literal(float(hi))
     return f"((({x}) {cmp} {lo_t} && ({x}) < {hi_t}) ? ({dst.name})({x}) : ({dst.name})0)"

@@ -20,11 +20,12 @@ Floating types only: their arithmetic has no undefined behaviour; every
 conversion to int is of a value known to be small.  The choices come from
 a random stream of their own, so the rest of a seed's program is as before.
 """
+
 from __future__ import annotations
 
 import random
 
-from c_types import CType, F32
+from c_types import F32, CType
 
 LINKAGES = ("static ", "static inline ", "")
 
@@ -57,9 +58,11 @@ class CallGraph:
         if self.chance(0.7):
             self.features.add("call-walk")
             out.append(self.walk(t, lit))
-            calls += [f"if (x > s)",
-                      f"    r += fz_walk_{tag}(x, ((int)({_fn(t, 'fabs')}(x) < {lit(100.0)} ? "
-                      f"{_fn(t, 'fabs')}(x) : {lit(0.0)})) & 7);"]
+            calls += [
+                "if (x > s)",
+                f"    r += fz_walk_{tag}(x, ((int)({_fn(t, 'fabs')}(x) < {lit(100.0)} ? "
+                f"{_fn(t, 'fabs')}(x) : {lit(0.0)})) & 7);",
+            ]
         if find:
             self.features.add("call-find")
             out.append(self.find(t, lit))
@@ -76,14 +79,26 @@ class CallGraph:
             self.features.add("call-taken")
             out += [self.taken(t), f"{T} (*const fz_taken_ptr_{tag})({T}, {T}) = fz_taken_{tag};"]
             calls.append(f"r += fz_taken_{tag}(x, s);")
-        out.append(self.big(t, lit))   # also called by loops (direct_calls)
+        out.append(self.big(t, lit))  # also called by loops (direct_calls)
         if self.chance(0.3):
             self.features.add("call-big")
-            calls += [f"r += fz_big_{tag}(x, 1) - fz_big_{tag}(s, 2);",
-                      f"if (r < s)", f"    r += fz_big_{tag}(r, 3);"]
-        out.append("\n".join([f"{self.link()}{T} fz_h_{tag}({T} x, {T} s)", "{",
-                              f"    {T} r;", *("    " + c for c in calls), "    return r;",
-                              "}"]))
+            calls += [
+                f"r += fz_big_{tag}(x, 1) - fz_big_{tag}(s, 2);",
+                "if (r < s)",
+                f"    r += fz_big_{tag}(r, 3);",
+            ]
+        out.append(
+            "\n".join(
+                [
+                    f"{self.link()}{T} fz_h_{tag}({T} x, {T} s)",
+                    "{",
+                    f"    {T} r;",
+                    *("    " + c for c in calls),
+                    "    return r;",
+                    "}",
+                ]
+            )
+        )
         # only the tables a chosen callee reads: -Wall warns of unused ones
         out.insert(0, self.tables(t, find))
         return [text + "\n" for text in out]
@@ -101,54 +116,107 @@ class CallGraph:
     def tables(self, t: CType, find: bool) -> str:
         grid = ", ".join(f"{k * 1.5 - 8.0}" for k in range(16))
         tab = ", ".join(f"{(k * 7 % 11) * 0.25 - 1.0}" for k in range(16))
-        return "".join([
-            f"static const {t.name} fz_grid_{t.tag}[16] = {{ {grid} }};\n" if find else "",
-            f"static const {t.name} fz_tab_{t.tag}[16] = {{ {tab} }};\n"])   # walk and big
+        return "".join(
+            [
+                f"static const {t.name} fz_grid_{t.tag}[16] = {{ {grid} }};\n" if find else "",
+                f"static const {t.name} fz_tab_{t.tag}[16] = {{ {tab} }};\n",
+            ]
+        )  # walk and big
 
     def leaf(self, t: CType) -> str:
         T = t.name
-        return "\n".join([f"{self.link()}{T} fz_leaf_{t.tag}({T} x, {T} s)", "{",
-                          f"    return x * s + ({_fn(t, 'fabs')}(x) < s ? s : x);", "}"])
+        return "\n".join(
+            [
+                f"{self.link()}{T} fz_leaf_{t.tag}({T} x, {T} s)",
+                "{",
+                f"    return x * s + ({_fn(t, 'fabs')}(x) < s ? s : x);",
+                "}",
+            ]
+        )
 
     def walk(self, t: CType, lit) -> str:
         T = t.name
-        return "\n".join([
-            f"{self.link()}{T} fz_walk_{t.tag}({T} x, int n)", "{", f"    {T} r = x;",
-            "    for (int k = 0; k < n; k++) {",
-            f"        if (r > {lit(8.0)})", f"            return r * {lit(0.5)};",
-            f"        r = r * {lit(0.75)} + fz_tab_{t.tag}[k & 15];", "    }",
-            "    return r;", "}"])
+        return "\n".join(
+            [
+                f"{self.link()}{T} fz_walk_{t.tag}({T} x, int n)",
+                "{",
+                f"    {T} r = x;",
+                "    for (int k = 0; k < n; k++) {",
+                f"        if (r > {lit(8.0)})",
+                f"            return r * {lit(0.5)};",
+                f"        r = r * {lit(0.75)} + fz_tab_{t.tag}[k & 15];",
+                "    }",
+                "    return r;",
+                "}",
+            ]
+        )
 
     def find(self, t: CType, lit) -> str:
-        return "\n".join([
-            f"{self.link()}int fz_find_{t.tag}({t.name} e)", "{", "    int lo = 0, hi = 15;",
-            "    while (hi - lo > 1) {", "        int mid = (lo + hi) / 2;",
-            f"        if (fz_grid_{t.tag}[mid] > e)", "            hi = mid;", "        else",
-            "            lo = mid;", "    }", "    return lo;", "}"])
+        return "\n".join(
+            [
+                f"{self.link()}int fz_find_{t.tag}({t.name} e)",
+                "{",
+                "    int lo = 0, hi = 15;",
+                "    while (hi - lo > 1) {",
+                "        int mid = (lo + hi) / 2;",
+                f"        if (fz_grid_{t.tag}[mid] > e)",
+                "            hi = mid;",
+                "        else",
+                "            lo = mid;",
+                "    }",
+                "    return lo;",
+                "}",
+            ]
+        )
 
     def mix(self, t: CType) -> str:
         T = t.name
-        return "\n".join([f"{self.link()}{T} fz_mix_{t.tag}(struct fz_pair_{t.tag} p, {T} x)",
-                          "{", "    p.b = p.b * x;", "    return p.a * x + p.b;", "}"])
+        return "\n".join(
+            [
+                f"{self.link()}{T} fz_mix_{t.tag}(struct fz_pair_{t.tag} p, {T} x)",
+                "{",
+                "    p.b = p.b * x;",
+                "    return p.a * x + p.b;",
+                "}",
+            ]
+        )
 
     def rec(self, t: CType, lit) -> str:
         T = t.name
-        return "\n".join([f"static {T} fz_rec_{t.tag}({T} x, int d)", "{",
-                          f"    return d <= 0 ? x : fz_rec_{t.tag}(x * {lit(0.5)}, d - 1) "
-                          f"+ {lit(1.0)};", "}"])
+        return "\n".join(
+            [
+                f"static {T} fz_rec_{t.tag}({T} x, int d)",
+                "{",
+                f"    return d <= 0 ? x : fz_rec_{t.tag}(x * {lit(0.5)}, d - 1) + {lit(1.0)};",
+                "}",
+            ]
+        )
 
     def taken(self, t: CType) -> str:
         T = t.name
-        return "\n".join([f"static {T} fz_taken_{t.tag}({T} x, {T} s)", "{",
-                          "    return x - s * x;", "}"])
+        return "\n".join(
+            [f"static {T} fz_taken_{t.tag}({T} x, {T} s)", "{", "    return x - s * x;", "}"]
+        )
 
     def big(self, t: CType, lit) -> str:
         T = t.name
-        terms = [f"    r = r * {lit(0.5)} + x * {lit(round(0.25 + 0.125 * k, 3))} "
-                 f"- fz_tab_{t.tag}[(k + {k}) & 15];" for k in range(40)]
-        return "\n".join([f"{self.link()}{T} fz_big_{t.tag}({T} x, int k)", "{",
-                          f"    {T} r = x;", *terms, f"    if (r > {lit(4.0)})",
-                          f"        r = r * {lit(0.125)};", "    return r;", "}"])
+        terms = [
+            f"    r = r * {lit(0.5)} + x * {lit(round(0.25 + 0.125 * k, 3))} "
+            f"- fz_tab_{t.tag}[(k + {k}) & 15];"
+            for k in range(40)
+        ]
+        return "\n".join(
+            [
+                f"{self.link()}{T} fz_big_{t.tag}({T} x, int k)",
+                "{",
+                f"    {T} r = x;",
+                *terms,
+                f"    if (r > {lit(4.0)})",
+                f"        r = r * {lit(0.125)};",
+                "    return r;",
+                "}",
+            ]
+        )
 
 
 __all__ = ["CallGraph"]

@@ -6,9 +6,10 @@ short-circuit guards of loads that are only defined where the guard holds.
 Every loop ends (at most 8 trips, its counter steps before the body or in
 the condition, so ``continue`` cannot skip it) and every local array index
 is masked ``& 7`` or below a checked stack pointer."""
+
 from __future__ import annotations
 
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from c_text import indent, paren
 from c_types import I8, I32, I64, U8, U32, U64, CType, int_arith, int_bitwise
@@ -25,11 +26,13 @@ class ControlFlow(Statements):
         if varying:
             self.features.add("switch-varying")
         labels = self.g.rng.sample(range(8), self.g.rng.randint(2, 5))
-        if self.g.chance(0.85):       # default anywhere: first, between cases, last
+        if self.g.chance(0.85):  # default anywhere: first, between cases, last
             labels.insert(self.g.rng.randint(0, len(labels)), -1)
             pos = labels.index(-1)
-            self.features.add("switch-default-" + ("first" if pos == 0 else "last"
-                              if pos == len(labels) - 1 else "middle"))
+            self.features.add(
+                "switch-default-"
+                + ("first" if pos == 0 else "last" if pos == len(labels) - 1 else "middle")
+            )
         lines = [f"switch ({self.small_index(uniform=not varying)}) {{"]
         i = 0
         while i < len(labels):
@@ -57,8 +60,12 @@ class ControlFlow(Statements):
                 self.features.add("continue-nested")
         return [f"if {paren(self.cond(1, False))} {{", "    continue;", "}"]
 
-    def div_loop(self, depth: int, extra: Optional[Callable[[str], list[str]]] = None,
-                 bound: Optional[str] = None) -> list[str]:
+    def div_loop(
+        self,
+        depth: int,
+        extra: Callable[[str], list[str]] | None = None,
+        bound: str | None = None,
+    ) -> list[str]:
         """A loop with a per-lane trip count of 0..7 in one of C's forms,
         `extra(j)` at the end of its body (exits).  Every form steps its
         counter before the body or in its condition, so `continue` is safe;
@@ -73,6 +80,7 @@ class ControlFlow(Statements):
 
         def body() -> list[str]:
             return self.block(depth + 1) + (extra(j) if extra else [])
+
         lines = indent(self.arms(True, body))
         self.inner.pop()
         self.scopes.pop()
@@ -103,10 +111,15 @@ class ControlFlow(Statements):
             for e in range(exits):
                 if e:
                     out += self.block(depth + 1, count=self.g.rng.randint(0, 2))
-                out += [f"if {paren(self.cond(1, False))} {{",
-                        f"    {r.name} = {self.expr(t, 2)};", "    break;", "}"]
+                out += [
+                    f"if {paren(self.cond(1, False))} {{",
+                    f"    {r.name} = {self.expr(t, 2)};",
+                    "    break;",
+                    "}",
+                ]
             return out
-        bound = "6" if self.g.chance(0.3) else None     # uniform trip count, divergent exits
+
+        bound = "6" if self.g.chance(0.3) else None  # uniform trip count, divergent exits
         lines = [f"{t.name} {r.name} = {init};", *self.div_loop(depth, extra, bound)]
         self.declare(r)
         return lines
@@ -117,12 +130,16 @@ class ControlFlow(Statements):
         hit = self.fresh("hit")
 
         def inner_exit(j: str) -> list[str]:
-            return [f"if {paren(self.cond(1, False))} {{", f"    {hit} = {j} + 1;",
-                    "    break;", "}"]
+            return [
+                f"if {paren(self.cond(1, False))} {{",
+                f"    {hit} = {j} + 1;",
+                "    break;",
+                "}",
+            ]
 
         def outer_extra(j: str) -> list[str]:
-            return (self.div_loop(depth + 1, inner_exit)
-                    + [f"if ({hit} != 0) {{", "    break;", "}"])
+            return self.div_loop(depth + 1, inner_exit) + [f"if ({hit} != 0) {{", "    break;", "}"]
+
         lines = [f"int {hit} = 0;", *self.div_loop(depth, outer_extra)]
         self.declare(Value(hit, I32, uniform=False))
         return lines
@@ -143,6 +160,7 @@ class ControlFlow(Statements):
             elem = f"{h}[{self.small_index()}]"
             add = self.g.pick(("1", self.leaf(t, False)))
             return [f"{elem} = {int_arith(t, '+', elem, add, True)};"]
+
         lines = [f"{t.name} {h}[8] = {{0}};", *self.div_loop(depth, extra)]
         v = Value(self.fresh("t"), t, uniform=False)
         lines.append(f"{t.name} {v.name} = {h}[{self.small_index()}];")
@@ -156,7 +174,7 @@ class ControlFlow(Statements):
         st, sp = self.fresh("st"), self.fresh("sp")
         acc = Value(self.fresh("t"), t, uniform=False)
         lines = [f"{t.name} {st}[8];", f"int {sp} = 0;", f"{t.name} {acc.name} = {self.const(t)};"]
-        if self.g.chance(0.5):     # a uniform loop over a per-lane array
+        if self.g.chance(0.5):  # a uniform loop over a per-lane array
             j = self.fresh("j")
             lines.append(f"for (int {j} = 0; {j} < 8; {j}++) {st}[{j}] = {self.const(t)};")
         else:
@@ -164,12 +182,23 @@ class ControlFlow(Statements):
 
         def extra(j: str) -> list[str]:
             push = self.expr(t, 1)
-            pop = (f"{acc.name} + {st}[{sp}]" if t.floating
-                   else int_bitwise(t, "^", acc.name, f"{st}[{sp}]"))
-            return [f"if {paren(self.cond(1, False))} {{",
-                    f"    if ({sp} < 8) {{", f"        {st}[{sp}] = {push};", f"        {sp}++;",
-                    "    }", f"}} else if ({sp} > 0) {{", f"    {sp}--;",
-                    f"    {acc.name} = {pop};", "}"]
+            pop = (
+                f"{acc.name} + {st}[{sp}]"
+                if t.floating
+                else int_bitwise(t, "^", acc.name, f"{st}[{sp}]")
+            )
+            return [
+                f"if {paren(self.cond(1, False))} {{",
+                f"    if ({sp} < 8) {{",
+                f"        {st}[{sp}] = {push};",
+                f"        {sp}++;",
+                "    }",
+                f"}} else if ({sp} > 0) {{",
+                f"    {sp}--;",
+                f"    {acc.name} = {pop};",
+                "}",
+            ]
+
         lines += self.div_loop(depth, extra)
         top = Value(self.fresh("t"), t, uniform=False)
         lines.append(f"{t.name} {top.name} = {sp} > 0 ? {st}[{sp} - 1] : {acc.name};")
@@ -177,7 +206,7 @@ class ControlFlow(Statements):
         self.declare(top)
         return lines
 
-    def guard(self) -> Optional[tuple[str, str, str, CType]]:
+    def guard(self) -> tuple[str, str, str, CType] | None:
         """(condition, its negation, a load only defined when it holds, type)."""
         t = self.pick_type()
         if self.g.chance(0.5):
@@ -194,8 +223,12 @@ class ControlFlow(Statements):
         gi.mask = m
         tb = self.table(t)
         self.features.add("gather")
-        return (f"{m.name}[{self.k}] != 0", f"{m.name}[{self.k}] == 0",
-                f"{tb.name}[{gi.name}[{self.k}]]", t)
+        return (
+            f"{m.name}[{self.k}] != 0",
+            f"{m.name}[{self.k}] == 0",
+            f"{tb.name}[{gi.name}[{self.k}]]",
+            t,
+        )
 
     def stmt_short_circuit(self, depth: int) -> list[str]:
         """`&&`, `||` and `?:` guarding a load that is undefined where the guard fails."""
@@ -210,8 +243,9 @@ class ControlFlow(Statements):
             v = Value(self.fresh("t"), t, uniform=False)
             lines = [f"{t.name} {v.name} = ({ok}) ? {load} : {self.expr(t, 1)};"]
         elif form == "if":
-            lines = self.arms(True, lambda: [f"if ({ok} && {test}) {{",
-                                             *indent(self.block(depth + 1)), "}"])
+            lines = self.arms(
+                True, lambda: [f"if ({ok} && {test}) {{", *indent(self.block(depth + 1)), "}"]
+            )
             return lines
         else:
             v = Value(self.fresh("t"), I32, uniform=False)

@@ -6,6 +6,7 @@ arguments, unmasked or under a divergent condition: ``inbranch`` functions
 only under a condition, ``notinbranch`` ones only where every lane runs.
 The function gets a body of its own (SimdBody) and is written one of the
 ways of LINKAGES (``written_as``; the program, program.py, keeps the texts)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ class SimdParam:
 
     name: str
     type: CType
-    kind: str          # varying | uniform | uniform-ptr | linear:STEP | linear-ptr:STEP
+    kind: str  # varying | uniform | uniform-ptr | linear:STEP | linear-ptr:STEP
 
     def decl(self) -> str:
         if self.kind.endswith("ptr") or self.kind.startswith("linear-ptr"):
@@ -38,8 +39,14 @@ class SimdParam:
         return f"(({t.name})({text}))"
 
 
-LINKAGES = ("extern", "static", "static inline", "inline", "header-declaration",
-            "header-definition")
+LINKAGES = (
+    "extern",
+    "static",
+    "static inline",
+    "inline",
+    "header-declaration",
+    "header-definition",
+)
 """How a declare simd function is written (DeclareSimdForm); ``extern``: the
 definition with the pragma in the program, as before issue 19."""
 
@@ -71,15 +78,16 @@ class DeclareSimdCalls(Statements):
         elif masked:
             self.features.add("declare-simd-masked")
             c = self.cond(2, False)
-            lines = [f"{t.name} {v.name} = {self.expr(t, 1)};",
-                     *self.arms(True, lambda: [f"if {paren(c)} {{", f"    {v.name} = {call};",
-                                               "}"])]
+            lines = [
+                f"{t.name} {v.name} = {self.expr(t, 1)};",
+                *self.arms(True, lambda: [f"if {paren(c)} {{", f"    {v.name} = {call};", "}"]),
+            ]
         else:
             lines = [f"{t.name} {v.name} = {call};"]
         self.declare(v)
         return lines
 
-    def simd_args(self, t: CType) -> tuple[list["SimdParam"], list[str]]:
+    def simd_args(self, t: CType) -> tuple[list[SimdParam], list[str]]:
         """The parameters of a new declare simd function and this call's arguments."""
         params = [SimdParam("x", t, "varying")]
         args = [self.expr(t, 2)]
@@ -91,7 +99,7 @@ class DeclareSimdCalls(Statements):
             params.append(SimdParam("y", u, "varying"))
             args.append(self.expr(u, 1))
         step = self.shape.k_step
-        if step is not None and self.g.chance(0.6):     # k steps by `step` from lane to lane
+        if step is not None and self.g.chance(0.6):  # k steps by `step` from lane to lane
             params.append(SimdParam("i", I32, f"linear:{step}"))
             args.append(f"(int)({self.k})")
             a = self.input(t) if self.g.chance(0.6) else None
@@ -151,13 +159,26 @@ class SimdBody:
         self.used.add(b)
         out = [f"{t.name} r = {self.combine(a, b)};"]
         if self.g.chance(0.6):
-            out += [f"if ({self.cond()}) {{", f"    r = {self.combine('r', self.term())};",
-                    "} else {", f"    r = {self.combine(self.term(), 'r')};", "}"]
+            out += [
+                f"if ({self.cond()}) {{",
+                f"    r = {self.combine('r', self.term())};",
+                "} else {",
+                f"    r = {self.combine(self.term(), 'r')};",
+                "}",
+            ]
         if self.g.chance(0.4):
-            count = (f"(({self.term()}) > {t.literal(0.0)}) ? 3 : 1" if t.floating
-                     else f"(int)(({self.term()}) & 7)")
-            out += [f"int c = {count};", "while (c > 0) {",
-                    f"    r = {self.combine('r', self.term())};", "    c--;", "}"]
+            count = (
+                f"(({self.term()}) > {t.literal(0.0)}) ? 3 : 1"
+                if t.floating
+                else f"(int)(({self.term()}) & 7)"
+            )
+            out += [
+                f"int c = {count};",
+                "while (c > 0) {",
+                f"    r = {self.combine('r', self.term())};",
+                "    c--;",
+                "}",
+            ]
         if self.g.chance(0.3):
             out += [f"if ({self.cond()}) {{", f"    return {self.combine('r', self.term())};", "}"]
         ret = "r"
@@ -173,13 +194,12 @@ def simd_pragma(params: list[SimdParam], branch: str) -> str:
     linear = [f"{p.name}:{p.kind.split(':')[1]}" for p in params if p.kind.startswith("linear")]
     pragma = "#pragma omp declare simd"
     pragma += f" uniform({', '.join(uniform)})" if uniform else ""
-    pragma += "".join(f" linear({x})" for x in linear)     # one step per clause
+    pragma += "".join(f" linear({x})" for x in linear)  # one step per clause
     pragma += f" {branch}" if branch else ""
     return pragma
 
 
-def written_as(form: str, pragma: str, signature: str, body: list[str]
-               ) -> tuple[str, list[str]]:
+def written_as(form: str, pragma: str, signature: str, body: list[str]) -> tuple[str, list[str]]:
     """The program's text of a declare simd function written as `form` (one
     of LINKAGES) and the lines the program's header gets:
 
@@ -199,7 +219,8 @@ def written_as(form: str, pragma: str, signature: str, body: list[str]
     if form == "header-definition":
         return "", [pragma, "static inline " + definition[0], *definition[1:], ""]
     if form == "inline":
-        return "\n".join([pragma, "inline " + definition[0], *definition[1:],
-                           f"extern {signature};"]) + "\n", []
+        return "\n".join(
+            [pragma, "inline " + definition[0], *definition[1:], f"extern {signature};"]
+        ) + "\n", []
     prefix = "" if form == "extern" else form + " "
     return "\n".join([pragma, prefix + definition[0], *definition[1:]]) + "\n", []

@@ -1,21 +1,50 @@
 """Expressions of a given C type: constants, values in scope, loads
 (contiguous, strided, gathered, uniform), integer and float arithmetic in
 UB-free forms (c_types.py), comparisons, conditions and selects."""
+
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from c_text import math_fn
-from c_types import (CHAR, F32, I8, I32, I64, INT_TYPES, U8, U16, U32, CType, cast,
-                     float_to_int, int_arith, int_bitwise, int_div, int_neg, int_shift)
+from c_types import (
+    CHAR,
+    F32,
+    I8,
+    I32,
+    I64,
+    INT_TYPES,
+    U8,
+    U16,
+    U32,
+    CType,
+    cast,
+    float_to_int,
+    int_arith,
+    int_bitwise,
+    int_div,
+    int_neg,
+    int_shift,
+)
 from func_state import FuncState
 from options import MAX_TAILS, TABLE
 from values import Array
 
-
-MATH_FUNCS = ("exp", "log", "sin", "cos", "tan", "atan", "exp2", "log2", "log10", "cbrt",
-              "erf", "tanh")
+MATH_FUNCS = (
+    "exp",
+    "log",
+    "sin",
+    "cos",
+    "tan",
+    "atan",
+    "exp2",
+    "log2",
+    "log10",
+    "cbrt",
+    "erf",
+    "tanh",
+)
 
 
 class Expressions(FuncState):
@@ -24,12 +53,30 @@ class Expressions(FuncState):
 
     def const(self, t: CType) -> str:
         if t.floating:
-            return t.literal(self.g.pick((0.0, -0.0, 0.5, 1.0, -1.0, 2.0, 3.5, 0.001, 100.0,
-                                          -7.25, 1e30, 0.1)))
+            return t.literal(
+                self.g.pick((0.0, -0.0, 0.5, 1.0, -1.0, 2.0, 3.5, 0.001, 100.0, -7.25, 1e30, 0.1))
+            )
         if t is CHAR:
             return t.literal(self.g.pick((0, 1, 2, 7, 65, 100, 127, -1)))
-        choices = [0, 1, 2, 3, 5, 7, 8, 15, 16, 31, 100, 127, 255, 1000,
-                   t.max_value, t.max_value - 1, t.min_value]
+        choices = [
+            0,
+            1,
+            2,
+            3,
+            5,
+            7,
+            8,
+            15,
+            16,
+            31,
+            100,
+            127,
+            255,
+            1000,
+            t.max_value,
+            t.max_value - 1,
+            t.min_value,
+        ]
         if t.signed:
             choices += [-1, -2, -100, t.min_value + 1]
         choices.append(self.g.rng.randint(t.min_value, t.max_value))
@@ -40,16 +87,24 @@ class Expressions(FuncState):
             return text
         if src.floating and not dst.floating:
             return float_to_int(src, dst, text)
-        if (not self.g.options.narrow_index and not dst.floating and dst.bits < src.bits
-                and self.steps_per_lane(text)):
+        if (
+            not self.g.options.narrow_index
+            and not dst.floating
+            and dst.bits < src.bits
+            and self.steps_per_lane(text)
+        ):
             return cast(dst, f"({text}) & 63")
         return cast(dst, text)
 
     def steps_per_lane(self, text: str) -> bool:
         """Whether `text` mentions a value that steps from lane to lane (the
         loop variable, k, a linear variable)."""
-        names = {self.shape.iv.name, "k", *(v.name for v, _, _ in self.linear),
-                 *(v.name for v in self.visible() if v.steps)}
+        names = {
+            self.shape.iv.name,
+            "k",
+            *(v.name for v, _, _ in self.linear),
+            *(v.name for v in self.visible() if v.steps),
+        }
         return any(re.search(rf"\b{re.escape(n)}\b", text) for n in names)
 
     def leaf(self, t: CType, uniform: bool) -> str:
@@ -117,18 +172,32 @@ class Expressions(FuncState):
         return self.int_expr(t, depth, uniform)
 
     def int_expr(self, t: CType, depth: int, uniform: bool) -> str:
-        kind = self.g.weighted({"arith": 4, "bit": 2, "shift": 1.2, "div": 1, "unary": 0.8,
-                                "minmax": 1, "cmp": 1, "select": 1.2, "convert": 1.5})
-        sub = lambda: self.expr(t, depth - 1, uniform)          # noqa: E731
-        leaf = lambda: self.leaf(t, uniform)                     # noqa: E731
+        kind = self.g.weighted(
+            {
+                "arith": 4,
+                "bit": 2,
+                "shift": 1.2,
+                "div": 1,
+                "unary": 0.8,
+                "minmax": 1,
+                "cmp": 1,
+                "select": 1.2,
+                "convert": 1.5,
+            }
+        )
+        sub = lambda: self.expr(t, depth - 1, uniform)  # noqa: E731
+        leaf = lambda: self.leaf(t, uniform)  # noqa: E731
         if kind == "arith":
             return int_arith(t, self.g.pick("+-*"), sub(), sub(), self.g.chance(0.5))
         if kind == "bit":
             return int_bitwise(t, self.g.pick("&|^"), sub(), sub())
         if kind == "shift":
             op = self.g.pick(("<<", ">>"))
-            count = (str(self.g.rng.randint(0, t.promoted_bits - 1)) if self.g.chance(0.5)
-                     else self.expr(self.g.pick((I32, U8, I64, t)), depth - 1, uniform))
+            count = (
+                str(self.g.rng.randint(0, t.promoted_bits - 1))
+                if self.g.chance(0.5)
+                else self.expr(self.g.pick((I32, U8, I64, t)), depth - 1, uniform)
+            )
             return int_shift(t, op, sub(), count)
         if kind == "div":
             self.features.add("division")
@@ -137,7 +206,7 @@ class Expressions(FuncState):
             if form == "const":
                 form = self.g.pick(("3", "7", "16", "255") + (("-3", "-128") if t.signed else ()))
             a, b = self.two(leaf, t)
-            if form == "guard" and b == t.literal(0):   # dead a / 0 is still a warning
+            if form == "guard" and b == t.literal(0):  # dead a / 0 is still a warning
                 form = "safe"
             return int_div(t, op, a, b, form)
         if kind == "unary":
@@ -148,7 +217,7 @@ class Expressions(FuncState):
         if kind == "minmax":
             a, b = self.two(leaf, t)
             return f"({a} {self.g.pick(('<', '>'))} {b} ? {a} : {b})"
-        if kind == "cmp":     # (T)(a < b) compared to a constant is a warning: select constants
+        if kind == "cmp":  # (T)(a < b) compared to a constant is a warning: select constants
             u = self.pick_type()
             c1, c2 = self.two(lambda: self.const(t), t)
             return f"({self.compare(u, depth - 1, uniform)} ? {c1} : {c2})"
@@ -160,10 +229,19 @@ class Expressions(FuncState):
         return self.convert(inner, u, t)
 
     def float_expr(self, t: CType, depth: int, uniform: bool) -> str:
-        kind = self.g.weighted({"arith": 5, "unary": 1, "exact": 1.5, "minmax": 0.8, "fma": 0.4,
-                                "select": 1.2, "convert": 1.5,
-                                "libm": 1.0 if self.prog.math_exact else 0})
-        sub = lambda: self.expr(t, depth - 1, uniform)          # noqa: E731
+        kind = self.g.weighted(
+            {
+                "arith": 5,
+                "unary": 1,
+                "exact": 1.5,
+                "minmax": 0.8,
+                "fma": 0.4,
+                "select": 1.2,
+                "convert": 1.5,
+                "libm": 1.0 if self.prog.math_exact else 0,
+            }
+        )
+        sub = lambda: self.expr(t, depth - 1, uniform)  # noqa: E731
         if kind == "arith":
             return f"({sub()} {self.g.pick('+-*/')} {sub()})"
         if kind == "unary":
@@ -222,7 +300,9 @@ class Expressions(FuncState):
             m = self.mask_array()
             return f"({m.name}[{self.k}] != 0)"
         if not uniform and r < 0.5:
-            return f"({self.k} {self.g.pick(('<', '>=', '=='))} {self.leaf(self.shape.k_type, True)})"
+            return (
+                f"({self.k} {self.g.pick(('<', '>=', '=='))} {self.leaf(self.shape.k_type, True)})"
+            )
         t = self.pick_type()
         if not t.floating and r < 0.6:
             return f"(({self.leaf(t, uniform)} & {self.g.pick((1, 2, 3, 4, 7))}) != 0)"

@@ -1,6 +1,7 @@
 """One function with one annotated loop: the loop nest, the data-sharing
 clauses (reduction, lastprivate, private, linear, simdlen, safelen, ...)
 and the body, from the generator's parts combined in FuncGen."""
+
 from __future__ import annotations
 
 from c_types import I32, I64, U32, U64
@@ -96,19 +97,23 @@ class FuncGen(ControlFlow, DeclareSimdCalls, LoopShapes, FunctionText):
 
     def new_reduction(self, pre: list[str]) -> Reduction:
         t = self.pick_type()
-        ops = ["+", "*", "min", "max", "-"] if t.floating else \
-            ["+", "*", "min", "max", "&", "|", "^", "-", "&&", "||"]
+        ops = (
+            ["+", "*", "min", "max", "-"]
+            if t.floating
+            else ["+", "*", "min", "max", "&", "|", "^", "-", "&&", "||"]
+        )
         op = self.g.pick(ops)
         if op in ("&&", "||"):
             t = I32
         v = Value(self.fresh("s"), t, uniform=False)
-        init = {"*": t.literal(1) if not t.floating else t.literal(1.5),
-                "&&": "1", "||": "0"}.get(op, self.const(t))
+        init = {"*": t.literal(1) if not t.floating else t.literal(1.5), "&&": "1", "||": "0"}.get(
+            op, self.const(t)
+        )
         if t.floating and op in ("min", "max"):
             init = t.literal(1e30 if op == "min" else -1e30)
-        elif t.floating and op in "+-":      # terms move away from zero: no cancellation
+        elif t.floating and op in "+-":  # terms move away from zero: no cancellation
             init = t.literal(0.5 if op == "+" else -0.5)
-        elif t.signed and t.bits >= 32 and op in "+-":   # bounded sums cannot overflow
+        elif t.signed and t.bits >= 32 and op in "+-":  # bounded sums cannot overflow
             init = t.literal(self.g.rng.randint(-1000, 1000))
         pre.append(f"{t.name} {v.name} = {init};")
         red = Reduction(v, op)

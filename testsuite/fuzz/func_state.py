@@ -2,9 +2,10 @@
 scope, the element types it mixes and its parameters (uniform scalars and
 arrays by role), which every part of the generator adds to as it writes the
 function's loop."""
+
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from c_types import CHAR, ELEMENT_TYPES, F32, F64, I32, CType
 from options import MAX_OUTPUTS, MAX_TAILS, Gen
@@ -25,7 +26,7 @@ class FuncState:
     k: str
     """The iteration index 0..kc-1 as C text (shape.k): array subscripts."""
 
-    def __init__(self, gen: Gen, prog: "ProgramGen", index: int) -> None:
+    def __init__(self, gen: Gen, prog: ProgramGen, index: int) -> None:
         self.g = gen
         self.prog = prog
         self.name = f"f{index}"
@@ -35,15 +36,15 @@ class FuncState:
         self.reductions: list[Reduction] = []
         self.scopes: list[list[Value]] = [[]]
         self.counter = 0
-        self.inner: list[tuple[str, int]] = []     # enclosing inner loops: (var, max value)
+        self.inner: list[tuple[str, int]] = []  # enclosing inner loops: (var, max value)
         self.features: set[str] = set()
         self.tails = 0
         self.linear: list[tuple[Value, int, Array]] = []
         self.no_continue = False
         self.in_index_expr = False
-        self.varying = 0               # depth of enclosing varying branches and loops
-        self.cond_depth = 0            # depth of enclosing branches and loops of any kind
-        self.continued = False         # a `continue` of the simd loop was emitted
+        self.varying = 0  # depth of enclosing varying branches and loops
+        self.cond_depth = 0  # depth of enclosing branches and loops of any kind
+        self.continued = False  # a `continue` of the simd loop was emitted
         self.types = self._pick_types()
 
     # -- naming and scope -------------------------------------------------
@@ -100,18 +101,32 @@ class FuncState:
             return self.scalar(t, -4.0, 4.0)
         return self.scalar(t, 0 if t.signed is False else -5, 10)
 
-    def array(self, t: CType, role: str, **kw) -> Optional[Array]:
+    def array(self, t: CType, role: str, **kw) -> Array | None:
         tail = role in ("in", "mask", "gidx", "perm", "lim")
         if tail and self.tails >= MAX_TAILS:
             return None
         self.tails += tail
-        a = Array(self.fresh({"in": "in", "table": "tb", "out": "out", "mask": "m",
-                              "gidx": "gi", "perm": "perm", "lim": "lin", "rec": "rec"}[role]),
-                  t, role, **kw)
+        a = Array(
+            self.fresh(
+                {
+                    "in": "in",
+                    "table": "tb",
+                    "out": "out",
+                    "mask": "m",
+                    "gidx": "gi",
+                    "perm": "perm",
+                    "lim": "lin",
+                    "rec": "rec",
+                }[role]
+            ),
+            t,
+            role,
+            **kw,
+        )
         self.arrays.append(a)
         return a
 
-    def input(self, t: CType) -> Optional[Array]:
+    def input(self, t: CType) -> Array | None:
         existing = [a for a in self.arrays if a.role == "in" and a.type is t]
         if existing and (self.g.chance(0.7) or self.tails >= MAX_TAILS):
             return self.g.pick(existing)
@@ -127,8 +142,9 @@ class FuncState:
 
     def output(self, t: CType) -> Array:
         existing = [a for a in self.arrays if a.role == "out" and a.type is t]
-        if existing and (self.g.chance(0.6) or
-                         sum(a.role == "out" for a in self.arrays) >= MAX_OUTPUTS):
+        if existing and (
+            self.g.chance(0.6) or sum(a.role == "out" for a in self.arrays) >= MAX_OUTPUTS
+        ):
             return self.g.pick(existing)
         a = self.array(t, "out")
         assert a is not None

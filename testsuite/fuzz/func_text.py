@@ -1,6 +1,7 @@
 """The C text of a generated function (parameters, the loop nest, results
 stored through pointers) and main's code that fills its inputs, calls it
 once per size and prints every output."""
+
 from __future__ import annotations
 
 import re
@@ -18,8 +19,9 @@ class FunctionText(FuncState):
         out += [f"{s.value.type.name} {s.value.name}" for s in self.scalars]
         for a in self.arrays:
             const = "" if a.role in ("out", "rec") else "const "
-            out.append(f"{a.struct} *{a.name}" if a.role == "rec"
-                       else f"{const}{a.type.name} *{a.name}")
+            out.append(
+                f"{a.struct} *{a.name}" if a.role == "rec" else f"{const}{a.type.name} *{a.name}"
+            )
         out += [f"{r.value.type.name} *res_{r.value.name}" for r in self.results]
         return out
 
@@ -31,8 +33,11 @@ class FunctionText(FuncState):
         lines += [body_indent + "{", *(body_indent + b for b in indent(body)), body_indent + "}"]
         for r in self.results:
             lines.append(f"    *res_{r.value.name} = {r.value.name};")
-        unused = [s.value.name for s in self.scalars
-                  if not self.mentions(s.value.name, pre + [pragma] + sh.header + body)]
+        unused = [
+            s.value.name
+            for s in self.scalars
+            if not self.mentions(s.value.name, pre + [pragma] + sh.header + body)
+        ]
         lines += [f"    (void){u};" for u in unused]
         lines.append("}")
         return "\n".join(lines) + "\n"
@@ -62,7 +67,7 @@ class FunctionText(FuncState):
             if s.value.name.startswith("lim"):
                 body.append(f"const int {s.value.name} = (int)fz_int(0, kc);")
         tailed = [a for a in self.arrays if a.role not in ("table", "out", "rec")]
-        for a in tailed:                    # elements the loop may read: filled and passed
+        for a in tailed:  # elements the loop may read: filled and passed
             body.append(f"const int e_{a.name} = {self.extent(a)};")
         for a in self.arrays:
             body += self.fill(a)
@@ -86,11 +91,15 @@ class FunctionText(FuncState):
         for a in self.arrays:
             arr = f"{f}_{a.name}"
             if a.role == "out":
-                body.append(f'fz_out_array("{f}.{a.name}", {arr}, sizeof {arr}[0], '
-                            f'{int(a.type.floating)}, 3 * kc + 8);')
-            for c in range(a.fields):     # a record array: FZ_N elements at a time
-                body.append(f'fz_out_array("{f}.{a.name}.{c}", {arr} + {c} * FZ_N, '
-                            f'sizeof {arr}[0], {int(a.type.floating)}, 3 * kc + 8);')
+                body.append(
+                    f'fz_out_array("{f}.{a.name}", {arr}, sizeof {arr}[0], '
+                    f"{int(a.type.floating)}, 3 * kc + 8);"
+                )
+            for c in range(a.fields):  # a record array: FZ_N elements at a time
+                body.append(
+                    f'fz_out_array("{f}.{a.name}.{c}", {arr} + {c} * FZ_N, '
+                    f"sizeof {arr}[0], {int(a.type.floating)}, 3 * kc + 8);"
+                )
         for r in self.results:
             body.append(self.print_result(r))
         return lines + body

@@ -95,39 +95,71 @@ name in tests/test_fuzz_generator.py; ``--weights kind=0`` switches one off.
 converting them to 8/16-bit types, to hunt for other bugs while the
 wrap-around of such conversions inside a vector is broken.
 """
+
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
-from typing import Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from options import (FZ_N, LOOPS, MAX_OUTPUTS, MAX_TAILS, NESTING, STMT_WEIGHTS,  # noqa: E402
-                     TABLE, Options, small_options)
-from declare_simd import LINKAGES  # noqa: E402
-from program import OPENMP_FLAGS, Program, ProgramGen  # noqa: E402
+from declare_simd import LINKAGES
+from options import (
+    FZ_N,
+    LOOPS,
+    MAX_OUTPUTS,
+    MAX_TAILS,
+    NESTING,
+    STMT_WEIGHTS,
+    TABLE,
+    Options,
+    small_options,
+)
+from program import OPENMP_FLAGS, Program, ProgramGen
 
-__all__ = ["FZ_N", "LINKAGES", "LOOPS", "MAX_OUTPUTS", "MAX_TAILS", "NESTING", "OPENMP_FLAGS",
-           "STMT_WEIGHTS", "TABLE", "Options", "Program", "ProgramGen", "generate", "main",
-           "small_options"]
+__all__ = [
+    "FZ_N",
+    "LINKAGES",
+    "LOOPS",
+    "MAX_OUTPUTS",
+    "MAX_TAILS",
+    "NESTING",
+    "OPENMP_FLAGS",
+    "STMT_WEIGHTS",
+    "TABLE",
+    "Options",
+    "Program",
+    "ProgramGen",
+    "generate",
+    "main",
+    "small_options",
+]
 
 
-def generate(seed: int, options: Optional[Options] = None) -> Program:
+def generate(seed: int, options: Options | None = None) -> Program:
     """The program of `seed` (a pure function of seed and options)."""
     return ProgramGen(seed, options or Options()).build()
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("seed", type=int)
     ap.add_argument("-o", "--output", help="write here instead of stdout")
-    ap.add_argument("--small", action="store_true",
-                    help="the CI batch's smaller programs (1-3 loops, 2-6 statements)")
-    ap.add_argument("--no-narrow-index", action="store_true",
-                    help="mask the loop variable before converting it to a narrower type")
-    ap.add_argument("--weights", default="",
-                    help="statement weights, e.g. switch=0,continue=2 (see STMT_WEIGHTS)")
+    ap.add_argument(
+        "--small",
+        action="store_true",
+        help="the CI batch's smaller programs (1-3 loops, 2-6 statements)",
+    )
+    ap.add_argument(
+        "--no-narrow-index",
+        action="store_true",
+        help="mask the loop variable before converting it to a narrower type",
+    )
+    ap.add_argument(
+        "--weights",
+        default="",
+        help="statement weights, e.g. switch=0,continue=2 (see STMT_WEIGHTS)",
+    )
     ns = ap.parse_args(argv)
     options = small_options() if ns.small else Options()
     for item in filter(None, ns.weights.split(",")):
@@ -146,8 +178,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     else:
         sys.stdout.write(prog.text)
         for name in prog.headers:
-            print(f"generate.py: the program includes its own header {name}: write both "
-                  "with -o FILE", file=sys.stderr)
+            print(
+                f"generate.py: the program includes its own header {name}: write both with -o FILE",
+                file=sys.stderr,
+            )
     return 0
 
 

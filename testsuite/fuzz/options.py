@@ -1,33 +1,55 @@
 """What the generator may use (Options, statement weights, size limits) and
 how it chooses (Gen: every choice of a program from one seeded random stream)."""
+
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
 
-
-FZ_N = 4276        # elements of every array: >= 4 * 1001 (collapse rows) and 3 * 1001 + 4
-TABLE = 1024       # gather indices are below this (tables hold this many elements)
-MAX_TAILS = 8      # harness.h's s2s_tail slots: arrays ending at a PROT_NONE page
+FZ_N = 4276  # elements of every array: >= 4 * 1001 (collapse rows) and 3 * 1001 + 4
+TABLE = 1024  # gather indices are below this (tables hold this many elements)
+MAX_TAILS = 8  # harness.h's s2s_tail slots: arrays ending at a PROT_NONE page
 MAX_OUTPUTS = 5
 
 STMT_WEIGHTS: dict[str, float] = {
-    "local": 5.0, "assign": 2.0, "store": 4.0, "reduce": 3.0,
-    "if_uniform": 1.2, "if_varying": 2.5, "inner_loop": 0.8,
-    "guarded_load": 0.8, "limited_load": 0.6, "guarded_gather": 0.6,
+    "local": 5.0,
+    "assign": 2.0,
+    "store": 4.0,
+    "reduce": 3.0,
+    "if_uniform": 1.2,
+    "if_varying": 2.5,
+    "inner_loop": 0.8,
+    "guarded_load": 0.8,
+    "limited_load": 0.6,
+    "guarded_gather": 0.6,
     # divergent control flow (issue 6)
-    "switch": 0.7, "continue": 0.7, "divergent_loop": 1.0, "early_exit_loop": 0.8,
-    "nested_break": 0.4, "local_array": 0.7, "short_circuit": 0.8,
+    "switch": 0.7,
+    "continue": 0.7,
+    "divergent_loop": 1.0,
+    "early_exit_loop": 0.8,
+    "nested_break": 0.4,
+    "local_array": 0.7,
+    "short_circuit": 0.8,
     "formula_cascade": 0.5,
     # calls: a plain function (per lane), a declare simd one (issue 7)
-    "call": 0.2, "declare_simd": 1.0,
+    "call": 0.2,
+    "declare_simd": 1.0,
     # arrays of structs: fields of the iteration's record read and written
     "record": 0.5,
 }
 # kinds that open a block: none below Options.depth
-NESTING = ("if_uniform", "if_varying", "inner_loop", "switch", "divergent_loop",
-           "early_exit_loop", "nested_break", "local_array", "short_circuit",
-           "formula_cascade")
+NESTING = (
+    "if_uniform",
+    "if_varying",
+    "inner_loop",
+    "switch",
+    "divergent_loop",
+    "early_exit_loop",
+    "nested_break",
+    "local_array",
+    "short_circuit",
+    "formula_cascade",
+)
 # kinds that open a loop: at most two loops deep inside the simd loop
 LOOPS = ("inner_loop", "divergent_loop", "early_exit_loop", "nested_break", "local_array")
 

@@ -1,9 +1,9 @@
 """The C code every generated program starts with: the harness, sizes
 and main's helpers that fill inputs and print outputs."""
+
 from __future__ import annotations
 
 from options import FZ_N, TABLE
-
 
 PRELUDE = f"""#include "harness.h"
 #include <limits.h>

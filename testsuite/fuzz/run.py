@@ -20,6 +20,7 @@ configurations), ``rotate:K`` (K configurations chosen by seed so that
 consecutive seeds cycle through every configuration: x86 AVX2 branch, x86
 AVX-512 branch and NEON in turn), or a comma list of names.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,10 +30,10 @@ import re
 import shutil
 import sys
 import time
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterable, Optional
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -47,7 +48,7 @@ RUN_TIMEOUT = 60.0
 @dataclass
 class ConfigResult:
     config: str
-    kind: str           # ok | skipped | a dt.Problem kind
+    kind: str  # ok | skipped | a dt.Problem kind
     detail: str = ""
 
 
@@ -123,7 +124,7 @@ def select_configs(spec: str, seed: int) -> list[str]:
 # One program
 
 
-def program_path(seed: int, build: Path = FUZZ_BUILD, options: Optional[Options] = None) -> Path:
+def program_path(seed: int, build: Path = FUZZ_BUILD, options: Options | None = None) -> Path:
     """Write the program of `seed` and its headers (unchanged text is not
     rewritten: caching)."""
     build.mkdir(parents=True, exist_ok=True)
@@ -136,9 +137,13 @@ CI_OPTIONS = small_options()
 """Smaller programs for the CI batch (tests/test_fuzz.py): 2 loops on average."""
 
 
-def run_program(seed: int, configs: Iterable[str], build: Path = FUZZ_BUILD,
-                options: Optional[Options] = None,
-                run_timeout: float = RUN_TIMEOUT) -> ProgramResult:
+def run_program(
+    seed: int,
+    configs: Iterable[str],
+    build: Path = FUZZ_BUILD,
+    options: Options | None = None,
+    run_timeout: float = RUN_TIMEOUT,
+) -> ProgramResult:
     start = time.monotonic()
     path = program_path(seed, build, options)
     prog_features = _features(path.read_text())
@@ -209,8 +214,10 @@ def summarize(results: list[ProgramResult]) -> str:
             runs[c.config] += c.kind != "skipped"
             if c.kind not in ("ok", "skipped"):
                 fails[c.config][c.kind] += 1
-    lines.append(f"{n} programs, {len(failing)} with failures, "
-                 f"{sum(runs.values())} program x configuration runs")
+    lines.append(
+        f"{n} programs, {len(failing)} with failures, "
+        f"{sum(runs.values())} program x configuration runs"
+    )
     lines.append("")
     lines.append("per configuration: runs, failures by kind")
     for name in dt.CONFIGS:
@@ -227,17 +234,21 @@ def summarize(results: list[ProgramResult]) -> str:
     targets = sorted({t for r in results for t in r.vectorized} | {"avx2", "avx512", "neon"})
     regions = sum(r.regions for r in results)
     lines.append("")
-    lines.append(f"annotated loops: {regions}; vectorized per target: " + ", ".join(
-        f"{t} {sum(r.vectorized.get(t, 0) for r in results)}" for t in targets))
+    lines.append(
+        f"annotated loops: {regions}; vectorized per target: "
+        + ", ".join(f"{t} {sum(r.vectorized.get(t, 0) for r in results)}" for t in targets)
+    )
     variants = [sum(r.variants[i] for r in results) for i in (0, 1)]
     calls = collections.Counter()
     for r in results:
         calls.update(r.calls)
-    lines.append(f"declare simd variants vectorized: {variants[0]} of {variants[1]}; calls in "
-                 "vectorized loops: " + (", ".join(f"{k} {v}" for k, v in sorted(calls.items()))
-                                         or "none"))
-    reasons = collections.Counter(normalize_reason(x.split(": ", 1)[1]) for r in results
-                                  for x in r.reasons)
+    lines.append(
+        f"declare simd variants vectorized: {variants[0]} of {variants[1]}; calls in "
+        "vectorized loops: " + (", ".join(f"{k} {v}" for k, v in sorted(calls.items())) or "none")
+    )
+    reasons = collections.Counter(
+        normalize_reason(x.split(": ", 1)[1]) for r in results for x in r.reasons
+    )
     if reasons:
         lines.append("why loops stayed scalar (region x target, most common first):")
         for reason, count in reasons.most_common(20):
@@ -268,25 +279,38 @@ def save_failure(r: ProgramResult, out: Path) -> None:
 # Command line
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--start", type=int, default=0, help="first seed")
     ap.add_argument("--count", type=int, default=20, help="number of programs")
     ap.add_argument("--seeds", help="explicit comma list of seeds (overrides --start/--count)")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--configs", default="rotate:3",
-                    help="all | main | rotate[:K] | comma list (default rotate:3)")
+    ap.add_argument(
+        "--configs",
+        default="rotate:3",
+        help="all | main | rotate[:K] | comma list (default rotate:3)",
+    )
     ap.add_argument("--out", type=Path, help="keep failing programs and the summary here")
-    ap.add_argument("--keep-builds", action="store_true",
-                    help="keep build directories of passing programs")
+    ap.add_argument(
+        "--keep-builds", action="store_true", help="keep build directories of passing programs"
+    )
     ap.add_argument("--timeout", type=float, default=RUN_TIMEOUT, help="seconds per run")
-    ap.add_argument("--small", action="store_true",
-                    help="the CI batch's smaller programs (1-3 loops, 2-6 statements)")
-    ap.add_argument("--no-narrow-index", action="store_true",
-                    help="generate.py --no-narrow-index (hide one known bug class)")
+    ap.add_argument(
+        "--small",
+        action="store_true",
+        help="the CI batch's smaller programs (1-3 loops, 2-6 statements)",
+    )
+    ap.add_argument(
+        "--no-narrow-index",
+        action="store_true",
+        help="generate.py --no-narrow-index (hide one known bug class)",
+    )
     ns = ap.parse_args(argv)
-    seeds = ([int(s) for s in ns.seeds.split(",")] if ns.seeds
-             else list(range(ns.start, ns.start + ns.count)))
+    seeds = (
+        [int(s) for s in ns.seeds.split(",")]
+        if ns.seeds
+        else list(range(ns.start, ns.start + ns.count))
+    )
     build = (ns.out / "build") if ns.out else FUZZ_BUILD
     options = small_options() if ns.small else Options()
     if ns.no_narrow_index:
@@ -296,9 +320,10 @@ def main(argv: Optional[list[str]] = None) -> int:
 
     def one(seed: int) -> ProgramResult:
         try:
-            r = run_program(seed, select_configs(ns.configs, seed), build, options,
-                            run_timeout=ns.timeout)
-        except Exception as exc:         # a runner bug must not end the campaign
+            r = run_program(
+                seed, select_configs(ns.configs, seed), build, options, run_timeout=ns.timeout
+            )
+        except Exception as exc:  # a runner bug must not end the campaign
             r = ProgramResult(seed, "", [], [ConfigResult("-", "runner", repr(exc))])
         if ns.out and r.failures and r.source:
             save_failure(r, ns.out)
@@ -313,10 +338,16 @@ def main(argv: Optional[list[str]] = None) -> int:
         for r in pool.map(one, seeds):
             results.append(r)
             vec = sum(r.vectorized.values())
-            status = "ok" if not r.failures else "FAIL " + ", ".join(
-                f"{c.config}: {c.kind}" for c in r.failures)
-            print(f"seed {r.seed}: {status}  ({len(r.results)} configs, {vec} of "
-                  f"{3 * r.regions} region-targets vectorized, {r.seconds:.1f}s)", flush=True)
+            status = (
+                "ok"
+                if not r.failures
+                else "FAIL " + ", ".join(f"{c.config}: {c.kind}" for c in r.failures)
+            )
+            print(
+                f"seed {r.seed}: {status}  ({len(r.results)} configs, {vec} of "
+                f"{3 * r.regions} region-targets vectorized, {r.seconds:.1f}s)",
+                flush=True,
+            )
     summary = summarize(results) + f"\n\nwall time {time.monotonic() - t0:.0f}s"
     print()
     print(summary)

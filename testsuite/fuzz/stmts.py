@@ -3,9 +3,10 @@ reduction updates, if/else on uniform and varying conditions, inner loops
 with uniform bounds, guarded loads and calls of the program's plain
 functions.  ``stmt`` picks a kind by weight (Options.weights) and runs its
 ``stmt_<kind>`` method, also those of control.py and declare_simd.py."""
+
 from __future__ import annotations
 
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from c_text import indent, is_read, math_fn, paren
 from c_types import F64, I8, I32, I64, U8, U16, U32, U64, CType, int_arith, int_bitwise
@@ -17,7 +18,7 @@ from values import Array, Reduction, Value
 class Statements(Expressions):
     """Blocks and statements of one function's loop body."""
 
-    def block(self, depth: int, count: Optional[int] = None) -> list[str]:
+    def block(self, depth: int, count: int | None = None) -> list[str]:
         self.scopes.append([])
         lines: list[str] = []
         lo, hi = self.g.options.statements
@@ -33,13 +34,13 @@ class Statements(Expressions):
         off = []
         if depth >= self.g.options.depth:
             off += NESTING
-        if len(self.inner) >= 2:            # loops nest at most two deep: 8 * 8 trips
+        if len(self.inner) >= 2:  # loops nest at most two deep: 8 * 8 trips
             off += LOOPS
         if self.inner or depth + 1 >= self.g.options.depth:
-            off.append("nested_break")      # two loops of its own
+            off.append("nested_break")  # two loops of its own
         if not self.reductions:
             off.append("reduce")
-        if self.no_continue and not self.inner:   # linear steps at the end of the body
+        if self.no_continue and not self.inner:  # linear steps at the end of the body
             off.append("continue")
         if self.tails >= MAX_TAILS - 1:
             off += ["limited_load", "guarded_gather", "short_circuit"]
@@ -55,14 +56,17 @@ class Statements(Expressions):
         return [f"{t.name} {v.name} = {e};"]
 
     def stmt_assign(self, depth: int) -> list[str]:
-        targets = [v for v in self.scopes[-1] + (self.scopes[-2] if len(self.scopes) > 1 else [])
-                   if not v.uniform and v.name[0] == "t"]
+        targets = [
+            v
+            for v in self.scopes[-1] + (self.scopes[-2] if len(self.scopes) > 1 else [])
+            if not v.uniform and v.name[0] == "t"
+        ]
         if not targets:
             return self.stmt_local(depth)
         v = self.g.pick(targets)
         t = v.type
         e = self.expr(t, 2)
-        if e == v.name:                 # t = t op t is fine, t &= t is a warning
+        if e == v.name:  # t = t op t is fine, t &= t is a warning
             e = self.const(t)
         v.steps = v.steps or self.steps_per_lane(e)
         if t.floating:
@@ -85,7 +89,7 @@ class Statements(Expressions):
         t = self.pick_type()
         rec = self.record(t)
         self.mark("record")
-        field = lambda f: f"{rec.name}[{self.k}].f{f}"       # noqa: E731
+        field = lambda f: f"{rec.name}[{self.k}].f{f}"  # noqa: E731
         lines, stores = [], []
         for dst in self.g.rng.sample(range(rec.fields), self.g.rng.randint(1, min(4, rec.fields))):
             tmp = Value(self.fresh("t"), t, uniform=False)
@@ -123,26 +127,28 @@ class Statements(Expressions):
             tmp = self.declare(Value(self.fresh("t"), t, uniform=False))
             lt = "<" if op == "min" else ">"
             form = self.g.pick(("select", "if", "fn") if t.floating else ("select", "if"))
-            upd = {"select": f"{s} = {tmp.name} {lt} {s} ? {tmp.name} : {s};",
-                   "if": f"if ({tmp.name} {lt} {s}) {{ {s} = {tmp.name}; }}",
-                   "fn": f"{s} = {math_fn(t, 'f' + op)}({s}, {tmp.name});"}[form]
+            upd = {
+                "select": f"{s} = {tmp.name} {lt} {s} ? {tmp.name} : {s};",
+                "if": f"if ({tmp.name} {lt} {s}) {{ {s} = {tmp.name}; }}",
+                "fn": f"{s} = {math_fn(t, 'f' + op)}({s}, {tmp.name});",
+            }[form]
             return [f"{t.name} {tmp.name} = {e};", upd]
         if t.floating:
-            if op == "*":     # factors >= 1: partial products never overflow before the whole
+            if op == "*":  # factors >= 1: partial products never overflow before the whole
                 e = f"({t.literal(1.0)} + {math_fn(t, 'fabs')}({e}) * {t.literal(0.001)})"
-            else:             # non-negative terms: no cancellation, relative error bounded
+            else:  # non-negative terms: no cancellation, relative error bounded
                 e = f"{math_fn(t, 'fabs')}({e})"
             return [f"{s} {op}= {e};" if self.g.chance(0.6) else f"{s} = {s} {op} {e};"]
         if op in "&|^":
             return [f"{s} {op}= {e};"]
         if op in "+-":
-            if t.signed and t.bits >= 32:          # bounded terms: the sum cannot overflow
+            if t.signed and t.bits >= 32:  # bounded terms: the sum cannot overflow
                 e = f"(({e}) & 4095)"
             return [f"{s} {op}= {e};" if self.g.chance(0.6) else f"{s} = {s} {op} {e};"]
         # op == "*"
-        if t.signed and t.bits >= 32:              # factors +-1
+        if t.signed and t.bits >= 32:  # factors +-1
             return [f"{s} *= ({t.name})(1 - 2 * (({e}) & 1));"]
-        if t is U16:                               # uint16_t * uint16_t would be int
+        if t is U16:  # uint16_t * uint16_t would be int
             return [f"{s} = (uint16_t)((uint32_t){s} * {e});"]
         return [f"{s} *= {e};"]
 
@@ -202,8 +208,10 @@ class Statements(Expressions):
         if r < 0.3:
             return [f"{acc.name} = {acc.name} * {t.literal(0.5)} - {a};"]
         fabs, sqrt = math_fn(t, "fabs"), math_fn(t, "sqrt")
-        formula = (f"({a}) / ({fabs}({b}) + {t.literal(1.5)}) "
-                   f"+ {sqrt}({fabs}(({a}) * {t.literal(0.25)} + {b}))")
+        formula = (
+            f"({a}) / ({fabs}({b}) + {t.literal(1.5)}) "
+            f"+ {sqrt}({fabs}(({a}) * {t.literal(0.25)} + {b}))"
+        )
         if self.g.chance(0.35):
             formula += f" + {self.expr(t, 1)}"
         return [f"{acc.name} = {acc.name} + {formula};"]
@@ -213,8 +221,14 @@ class Statements(Expressions):
         q = self.scalar(I32, 0, 4, prefix="q")
         return self.loop_lines(f"int {{j}} = 0; {{j}} < {q.name}; {{j}}++", 3, depth)
 
-    def loop_lines(self, header: str, jmax: int, depth: int, uniform: bool = True,
-                   tail: Optional[Callable[[str], list[str]]] = None) -> list[str]:
+    def loop_lines(
+        self,
+        header: str,
+        jmax: int,
+        depth: int,
+        uniform: bool = True,
+        tail: Callable[[str], list[str]] | None = None,
+    ) -> list[str]:
         j = self.fresh("j")
         self.scopes.append([Value(j, I32, uniform=uniform)])
         self.inner.append((j, jmax))
@@ -237,20 +251,28 @@ class Statements(Expressions):
         d = self.g.pick((1, 2, 3))
         init = self.expr(t, 1)
         v = self.declare(Value(self.fresh("t"), t, uniform=False))
-        return [f"{t.name} {v.name} = {init};",
-                f"if ({self.k} + {d} < kc) {{", f"    {v.name} = {a.name}[{self.k} + {d}];", "}"]
+        return [
+            f"{t.name} {v.name} = {init};",
+            f"if ({self.k} + {d} < kc) {{",
+            f"    {v.name} = {a.name}[{self.k} + {d}];",
+            "}",
+        ]
 
     def stmt_limited_load(self, depth: int) -> list[str]:
         t = self.pick_type()
-        lim = self.scalar(I32, 0, 0, prefix="lim")       # main sets it to 0..kc
+        lim = self.scalar(I32, 0, 0, prefix="lim")  # main sets it to 0..kc
         a = self.array(t, "lim", limit=lim.name, fill="any")
         if a is None:
             return self.stmt_local(depth)
         self.features.add("guarded-load")
         init = self.expr(t, 1)
         v = self.declare(Value(self.fresh("t"), t, uniform=False))
-        return [f"{t.name} {v.name} = {init};",
-                f"if ({self.k} < {lim.name}) {{", f"    {v.name} = {a.name}[{self.k}];", "}"]
+        return [
+            f"{t.name} {v.name} = {init};",
+            f"if ({self.k} < {lim.name}) {{",
+            f"    {v.name} = {a.name}[{self.k}];",
+            "}",
+        ]
 
     def stmt_guarded_gather(self, depth: int) -> list[str]:
         t = self.pick_type()
@@ -263,9 +285,12 @@ class Statements(Expressions):
         self.features.update({"guarded-load", "gather"})
         init = self.expr(t, 1)
         v = self.declare(Value(self.fresh("t"), t, uniform=False))
-        return [f"{t.name} {v.name} = {init};",
-                f"if ({m.name}[{self.k}] != 0) {{",
-                f"    {v.name} = {tb.name}[{gi.name}[{self.k}]];", "}"]
+        return [
+            f"{t.name} {v.name} = {init};",
+            f"if ({m.name}[{self.k}] != 0) {{",
+            f"    {v.name} = {tb.name}[{gi.name}[{self.k}]];",
+            "}",
+        ]
 
     def arms(self, varying: bool, make: Callable[[], list[str]]) -> list[str]:
         """`make()` run as the body of a branch or loop (varying: divergent)."""

@@ -1,9 +1,9 @@
 """What a generated function has in scope: values, arrays (pointer
 parameters by role), reductions, uniform parameters and printed results."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from c_types import CType
 
@@ -23,15 +23,15 @@ class Array:
 
     name: str
     type: CType
-    role: str          # in | table | out | mask | gidx | perm | lim
+    role: str  # in | table | out | mask | gidx | perm | lim
     reads: list[tuple[int, int]] = field(default_factory=list)
     """(stride, offset) of unguarded reads at stride * k + offset (role in)."""
     guarded: bool = False
-    index: str = ""    # role out: the element this iteration writes
-    mask: Optional["Array"] = None     # role gidx: wild indices where mask is 0
-    limit: str = ""    # role lim: the uniform parameter bounding its extent
+    index: str = ""  # role out: the element this iteration writes
+    mask: Array | None = None  # role gidx: wild indices where mask is 0
+    limit: str = ""  # role lim: the uniform parameter bounding its extent
     fill: str = "any"
-    fields: int = 0    # role rec: elements per record (struct fz_r<fields>_<tag>)
+    fields: int = 0  # role rec: elements per record (struct fz_r<fields>_<tag>)
 
     @property
     def struct(self) -> str:
@@ -58,5 +58,5 @@ class Result:
     """A scalar the function hands back through a pointer, printed by main."""
 
     value: Value
-    kind: str          # exact | red | minmax
+    kind: str  # exact | red | minmax
     only_if_trip: bool
