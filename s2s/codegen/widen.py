@@ -626,7 +626,9 @@ class Widener:
 
     def scalar_inst(self, inst: Instruction) -> None:
         name = self.new_scalar(inst.type, inst.name or inst.opcode)
-        ops = [self.scalar(o) for o in inst.operands]
+        # a decided comparison reads no operand (reads()): they may have no code
+        decided = isinstance(inst, Cmp) and decided_comparison(inst) is not None
+        ops = ["" for _ in inst.operands] if decided else [self.scalar(o) for o in inst.operands]
         expr = scalar_expr(inst, ops)
         self.forms[inst] = Form(scalar=name)
         traps = isinstance(inst, BinOp) and inst.op in ("div", "rem") and inst.type.is_int()
