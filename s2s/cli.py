@@ -210,6 +210,15 @@ def build_parser() -> argparse.ArgumentParser:
         "vector IR instead of the text-based widener",
     )
     p.add_argument(
+        "--interleave",
+        type=int,
+        default=1,
+        choices=[1, 2, 4],
+        metavar="N",
+        help="with --vector-ir: run N vectors per trip of the loops it takes "
+        "(1, 2 or 4; default: %(default)s)",
+    )
+    p.add_argument(
         "--no-refill",
         action="store_true",
         help="keep lanes in groups of consecutive iterations around a divergent "
@@ -669,6 +678,7 @@ def _main(argv: Sequence[str] | None) -> int:
         print_shapes=args.print_shapes,
         print_after=args.print_after,
         vector_ir=args.vector_ir,
+        interleave=args.interleave,
         line_directives=args.input if args.line_directives else None,
     )
     try:

@@ -103,6 +103,8 @@ class Options:
     """Pipeline passes after which each region's IR is printed to stdout."""
     vector_ir: bool = False
     """--vector-ir: the loops the vector IR path takes are generated through it."""
+    interleave: int = 1
+    """--interleave: vectors per trip of the loops the vector IR path takes."""
 
     def pass_options(self, target: Target) -> PassOptions:
         """What the passes read, for ``target``."""
@@ -176,7 +178,10 @@ def run(path: str, options: Options) -> Result:
     main = next(v.parsed for v in views.values() if v.parsed is not None)
     _warn_included_loops(main, result)
     codegen_options = CodegenOptions(
-        math=options.math, simdlen=options.simdlen, vector_ir=options.vector_ir
+        math=options.math,
+        simdlen=options.simdlen,
+        vector_ir=options.vector_ir,
+        interleave=options.interleave,
     )
     replacements: list[Replacement] = []
     needs: dict[str, set[str] | None] = {t.name: None for t in targets}

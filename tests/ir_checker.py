@@ -14,6 +14,8 @@ Set-up
     ; RUN: linearize widen=4          last, widen the function to vector IR
                                       of 4 lanes (s2s/codegen/to_vector_ir.py):
                                       the CHECK lines read the vector IR
+    ; RUN: linearize widen=8 split=2  and cut its vectors in 2 parts
+                                      (s2s/codegen/legalize.py)
     ; WIDTH: 8                        vector width of the analysis (compare
                                       rule T6)
 
@@ -66,6 +68,7 @@ from pathlib import Path
 from s2s.analysis.divergence import DivergenceInfo, compute_divergence
 from s2s.analysis.memory import MemoryAccesses, access_of
 from s2s.analysis.shapes import VectorShape
+from s2s.codegen.legalize import split_vectors
 from s2s.codegen.to_vector_ir import widen_to_vector_ir
 from s2s.diagnostics import Unsupported
 from s2s.ir.parser import IRError, parse_module
@@ -268,7 +271,10 @@ def run_case(case: Case) -> Result:
     names = ["canonicalize"] + [w for w in words if not w.startswith("--")]
     if names[1:2] == ["canonicalize"]:
         names.pop(0)
+    parts = _split_parts(names, runs[0])
     width = _widen_width(names, runs[0])
+    if parts is not None and width is None:
+        raise CaseError(f"{runs[0]}: split=K needs widen=W before it")
     by_pass = {p.name: p for p in PIPELINE}
     unknown = [n for n in names if n not in by_pass]
     if unknown:
@@ -279,8 +285,23 @@ def run_case(case: Case) -> Result:
             state.fn, state.get(DivergenceInfo), width, state.get(MemoryAccesses)
         )
         verify(vf.fn)
+        if parts is not None:
+            vf = split_vectors(vf, parts)
+            verify(vf.fn)
         return Result(state.fn, state.arg_shapes, print_function(vf.fn))
     return Result(state.fn, state.arg_shapes, print_function(state.fn))
+
+
+def _split_parts(names: list[str], where: Directive) -> int | None:
+    """The parts of a final ``split=K`` (removed from ``names``), or None."""
+    if not names or not names[-1].startswith("split="):
+        if any(n.startswith("split=") for n in names):
+            raise CaseError(f"{where}: split=K must come last")
+        return None
+    parts = names.pop()[len("split=") :]
+    if not parts.isdigit() or int(parts) < 1:
+        raise CaseError(f"{where}: split=K needs a part count, not {parts!r}")
+    return int(parts)
 
 
 def _widen_width(names: list[str], where: Directive) -> int | None:

@@ -263,10 +263,3 @@ def test_filecheck_reports_what_does_not_match() -> None:
     assert filecheck(out, [("CHECK", "a:"), ("CHECK-NOT", "b"), ("CHECK", "c")])
     assert filecheck(out, [("CHECK-COUNT-2", "{{[bc]}}")]) == []
     assert filecheck(out, [("CHECK-COUNT-1", "{{[bc]}}")])
-
-
-def test_every_ir_file_is_run() -> None:
-    """The .ir tests run tests/ir/divergence, transform and widen only."""
-    root = Path(__file__).parent / "ir"
-    files = {p.relative_to(root).parent.as_posix() for p in root.rglob("*.ir")}
-    assert files == {"divergence", "transform", "widen"}

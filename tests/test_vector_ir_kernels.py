@@ -5,9 +5,11 @@ loop variable and live-ins only) is translated with ``--vector-ir`` and
 checked like the differential suite checks it (tests/test_differential.py:
 the original and the output built and run on the same inputs, compared as
 the kernel's metadata says, the output warning-free), with gcc for
-AVX-512, AVX2 and NEON (qemu).  In the suite: a fixed sample of them
-(every sixteenth); ``S2S_VIR_KERNELS=all`` runs them all (220 kernels x 3
-configurations passed when the path was added).
+AVX-512, AVX2 and NEON (qemu); once as the registers hold it, once with
+two vectors per trip (``--interleave 2``: s2s/codegen/legalize.py cuts
+them).  In the suite: a fixed sample of them (every sixteenth);
+``S2S_VIR_KERNELS=all`` runs them all (221 kernels x 3 configurations x 2
+passed with legalization).
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ import differential as dt
 from s2s.codegen.generate import vector_ir_loop  # noqa: F401 - what decides
 
 CONFIGS = [
-    dataclasses.replace(dt.CONFIGS[name], name=f"{name}-vir", variant="vir")
+    dataclasses.replace(dt.CONFIGS[name], name=f"{name}-{variant}", variant=variant)
     for name in ("gcc-v4", "gcc-avx2", "gcc-neon")
+    for variant in ("vir", "vir-x2")
 ]
 
 

@@ -202,6 +202,8 @@ VARIANTS: dict[str, Variant] = {
         Variant("avx2", ("--target", "avx2"), ("avx2",)),
         # The experimental vector IR path (tests/test_vector_ir_kernels.py).
         Variant("vir", ("--vector-ir",), ("avx512", "avx2", "neon")),
+        # ... with two vectors per trip, cut into registers (--interleave).
+        Variant("vir-x2", ("--vector-ir", "--interleave", "2"), ("avx512", "avx2", "neon")),
     )
 }
 

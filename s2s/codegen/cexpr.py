@@ -38,6 +38,7 @@ from ..ir.values import (
     UnOp,
     Value,
 )
+from ..transform import fold
 
 _INT_C = {
     (8, True): "int8_t",
@@ -168,36 +169,11 @@ def scalar_expr(inst: Instruction, ops: Sequence[str]) -> str:
     raise internal_error(f"the IR instruction '{inst.opcode}' has no scalar C form")
 
 
-_MIRROR = {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
-
-
 def decided_comparison(inst: Cmp) -> str | None:
-    """The value of an integer comparison that its operands' type decides: a
-    value with itself, or with its type's least or greatest value (``x >=
-    0u`` is 1, ``x < INT_MIN`` is 0).  gcc warns about such C text
-    (-Wtautological-compare, -Wtype-limits); the operands have no effects."""
-    a, b = inst.operands
-    t = element_type(a.type)
-    if not isinstance(t, IntType) or t.bits == 1:
-        return None
-    if a is b:
-        return "1" if inst.pred in ("eq", "le", "ge") else "0"
-    if isinstance(b, Constant):
-        pred, c = inst.pred, _int_value(b, t)
-    elif isinstance(a, Constant):
-        pred, c = _MIRROR[inst.pred], _int_value(a, t)
-    else:
-        return None
-    low, high = (
-        (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.signed else (0, (1 << t.bits) - 1)
-    )
-    return {("lt", low): "0", ("ge", low): "1", ("gt", high): "0", ("le", high): "1"}.get((pred, c))
-
-
-def _int_value(c: Constant, t: IntType) -> int:
-    """The constant as a value of ``t`` (its bits read with t's signedness)."""
-    bits = int(c.value) & ((1 << t.bits) - 1)
-    return bits - (1 << t.bits) if t.signed and bits >> (t.bits - 1) else bits
+    """The C value (``1``/``0``) of an integer comparison its operands' type
+    decides (s2s.transform.fold), else None."""
+    known = fold.decided_comparison(inst)
+    return None if known is None else str(int(known))
 
 
 def binop_expr(op: str, t: Type, a: str, b: str) -> str:

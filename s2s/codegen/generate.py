@@ -47,11 +47,13 @@ from ..ir.values import (
 )
 from ..ir.verifier import verify
 from ..transform.dce import eliminate_dead_code
+from ..transform.fold import fold_decided_comparisons
 from .cexpr import c_decl, c_type, literal, unsigned_of
 from .emit import INDENT, Emitter, indent_lines
 from .emit_vector_ir import VectorIREmitter
+from .legalize import register_parts, split_vectors
 from .target import Target
-from .to_vector_ir import widen_to_vector_ir
+from .to_vector_ir import VectorFunction, widen_to_vector_ir
 from .vector_ir import Operand, VectorBody, VOp
 from .widen import Form, Widener, record_vector_type
 
@@ -71,6 +73,9 @@ class CodegenOptions:
     vector_ir: bool = False
     """Experimental (``--vector-ir``): loops the vector IR path takes
     (``vector_ir_loop``) are widened to vector IR and emitted from it."""
+    interleave: int = 1
+    """Vectors per trip of a loop the vector IR path takes (``--interleave``):
+    the loop is widened that many times over and cut into registers."""
 
 
 @dataclass
@@ -487,9 +492,8 @@ class _LoopGen:
         parameters of the vector function, the scalar remainder as before."""
         region, W = self.region, self.W
         tag = f"{self.target.name}_{region.line}_{region.column}"
-        vf = widen_to_vector_ir(region.fn, self.div, W, self.mem)
-        eliminate_dead_code(vf.fn)  # what the widening made and nothing reads
-        verify(vf.fn)
+        vf = self.legal_vector_function(W * self.interleave())
+        self.W = vf.width  # iterations per trip of the vector loop
         self.parallel = bool(region.worksharing) and not region.outer_loops
         self.iv_binding = next(b for b in region.args if b.role == "iv")
         setup, iter_setup, names = [], [], []
@@ -507,7 +511,7 @@ class _LoopGen:
         end = f"s2s_{tag}_end"
         em = VectorIREmitter(
             vf.fn,
-            W,
+            vf.width // vf.parts,
             self.target,
             names,
             [],
@@ -526,6 +530,29 @@ class _LoopGen:
             "call_sites": [],
         }
         return GeneratedLoop(text, W, stats, body.needs)
+
+    def interleave(self) -> int:
+        """Vectors per trip: as asked, as far as ``safelen`` allows (the
+        lanes of one trip run as one wide vector would)."""
+        factor = self.options.interleave
+        safelen = self.region.clauses.safelen if self.region.clauses else None
+        while factor > 1 and safelen and self.W * factor > safelen:
+            factor //= 2
+        return factor
+
+    def legal_vector_function(self, lanes: int) -> VectorFunction:
+        """The loop body widened to ``lanes`` lanes and cut into the
+        target's registers (s2s.codegen.legalize)."""
+        vf = widen_to_vector_ir(self.region.fn, self.div, lanes, self.mem)
+        fold_decided_comparisons(vf.fn)  # C would leave their operands unread
+        eliminate_dead_code(vf.fn)  # what the widening made and nothing reads
+        verify(vf.fn)
+        parts = register_parts(vf, self.target)
+        if parts is not None and parts > 1:
+            vf = split_vectors(vf, parts)
+            eliminate_dead_code(vf.fn)
+            verify(vf.fn)
+        return vf
 
     def accumulator_items(
         self, em: Emitter, folds: list[Any], acc_init: list[Any]

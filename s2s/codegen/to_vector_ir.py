@@ -78,6 +78,9 @@ class VectorFunction:
     arg_forms: list[str]
     """Per parameter: ``scalar`` (uniform), ``lane0`` (strided: lane 0's
     value) or ``vector``."""
+    parts: int = 1
+    """Each vector of ``width`` lanes is held as this many values of
+    ``width // parts`` lanes (s2s.codegen.legalize)."""
 
 
 def widen_to_vector_ir(

@@ -1,0 +1,305 @@
+"""Legalization: vectors split to the target's registers.
+
+A region widened for W lanes (s2s.codegen.to_vector_ir) may hold vectors
+that no register of the target holds (16 lanes of int64 on AVX-512), or be
+widened past one register on purpose (interleaving: two or four independent
+vectors per trip of the loop).  ``split_vectors`` rewrites the function so
+that every vector value of W lanes becomes ``parts`` values of W/parts
+lanes: lane k of the original is lane k % n of part k // n (n = W/parts).
+
+    lanewise operations    one per part, scalar operands shared
+    splat                  one splat serves every part
+    stepvector             part j: stepvector + splat(j * n)
+    vload / vstore         part j at address + j * n elements
+    gather / scatter       one per part, in part order (lane order holds)
+    extractlane c          lane c % n of part c // n
+    insertlane c           into part c // n only
+    any / all (a mask)     of each part, combined with or / and
+    phis, arguments,       one per part
+    results
+
+Scalar instructions are copied as they are; uniform control flow is
+unchanged.  The function's width stays W (``@s2s.width()`` was resolved by
+the widening); ``VectorFunction.parts`` says how it is cut.
+``register_parts`` finds the fewest parts whose vectors all have a
+register type on the target (its ``target.toml``), so that the emitter
+(s2s.codegen.emit_vector_ir) never falls back to arrays of lanes for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..analysis.cfg import cfg_of
+from ..diagnostics import Unsupported
+from ..ir.builder import copy_call, copy_instruction
+from ..ir.types import I1, I32, VOID, Type, VectorType
+from ..ir.values import (
+    ALL,
+    ANY,
+    BinOp,
+    Block,
+    Call,
+    Cast,
+    Constant,
+    Function,
+    Gep,
+    Instruction,
+    Phi,
+    Ret,
+    Undef,
+    Value,
+)
+from ..ir.vector import (
+    ExtractLane,
+    InsertLane,
+    Reduce,
+    Splat,
+    StepVector,
+    VLoad,
+    VStore,
+)
+from .target import Target
+from .to_vector_ir import VectorFunction
+
+
+def split_vectors(vf: VectorFunction, parts: int) -> VectorFunction:
+    """``vf`` with every vector value cut into ``parts`` registers' worth."""
+    if parts == 1:
+        return vf
+    if vf.width % parts:
+        raise Unsupported(f"internal error: {vf.width} lanes do not split into {parts} parts")
+    return _Split(vf, parts).run()
+
+
+def register_parts(vf: VectorFunction, target: Target) -> int | None:
+    """The fewest parts (a power of two dividing the width) for which the
+    target has a register type for every vector of the function; None when
+    no split gives one (the emitter keeps arrays of lanes).  Vectors of
+    addresses do not count: they feed gathers and scatters, which mostly
+    take base and index (s2s.codegen.choose_width counts them already)."""
+    elems = {
+        element
+        for inst in vf.fn.instructions()
+        for t in [inst.type, *(o.type for o in inst.operands)]
+        if isinstance(t, VectorType) and (element := t.elem) != I1 and not element.is_ptr()
+    }
+    parts = 1
+    while parts <= vf.width:
+        n = vf.width // parts
+        if all(target.vtype(e, n) is not None for e in elems):
+            return parts
+        parts *= 2
+    return None
+
+
+class _Split:
+    def __init__(self, vf: VectorFunction, parts: int) -> None:
+        self.src, self.k = vf, parts
+        self.n = vf.width // parts
+        self.out = Function(f"{vf.fn.name}.x{parts}")
+        self.scalars: dict[Value, Value] = {}
+        self.split: dict[Value, list[Value]] = {}
+        self.blocks: dict[Block, Block] = {}
+        self.offsets: dict[tuple[Block, Value, int], Value] = {}
+        """Part addresses made in a block (they serve the rest of it)."""
+        self.cur = Block()
+
+    # -- values ---------------------------------------------------------------------
+    def part_type(self, t: Type) -> VectorType:
+        assert isinstance(t, VectorType)
+        return VectorType(t.elem, self.n, t.scalable)
+
+    def part(self, v: Value, j: int) -> Value:
+        if isinstance(v, Undef) and isinstance(v.type, VectorType):
+            return Undef(self.part_type(v.type))
+        return self.split[v][j]
+
+    def scalar(self, v: Value) -> Value:
+        if isinstance(v, (Constant, Undef)):
+            return v
+        return self.scalars[v]
+
+    def operand(self, v: Value, j: int) -> Value:
+        return self.part(v, j) if isinstance(v.type, VectorType) else self.scalar(v)
+
+    def block(self, b: Block) -> Block:
+        return self.blocks[b]
+
+    def emit(self, inst: Instruction) -> Instruction:
+        self.cur.append(inst)
+        return inst
+
+    def each_part(self, make: Callable[[int], Instruction]) -> list[Value]:
+        return [self.emit(make(j)) for j in range(self.k)]
+
+    # -- the walk ---------------------------------------------------------------------
+    def run(self) -> VectorFunction:
+        forms: list[str] = []
+        for a, form in zip(self.src.fn.args, self.src.arg_forms):
+            if isinstance(a.type, VectorType):
+                self.split[a] = [
+                    self.out.add_arg(self.part_type(a.type), f"{a.name}.{j}") for j in range(self.k)
+                ]
+                forms += [form] * self.k
+            else:
+                self.scalars[a] = self.out.add_arg(a.type, a.name)
+                forms.append(form)
+        for b in self.src.fn.blocks:
+            self.blocks[b] = self.out.add_block(Block(b.name))
+        phis: list[Phi] = []
+        for b in _defs_first(self.src.fn):
+            self.cur = self.blocks[b]
+            for inst in b.instructions:
+                if isinstance(inst, Phi):
+                    phis.append(inst)
+                    self.phi(inst)
+                else:
+                    self.instruction(inst)
+        for phi in phis:
+            self.phi_incoming(phi)
+        self.out.ret_types = [pt for t in self.src.fn.ret_types for pt in self.split_types(t)]
+        return VectorFunction(self.out, self.src.width, forms, self.k)
+
+    def split_types(self, t: Type) -> list[Type]:
+        return [self.part_type(t)] * self.k if isinstance(t, VectorType) else [t]
+
+    def phi(self, phi: Phi) -> None:
+        if isinstance(phi.type, VectorType):
+            t = self.part_type(phi.type)
+            self.split[phi] = self.each_part(lambda _j: Phi(t, phi.name))
+        else:
+            self.scalars[phi] = self.emit(Phi(phi.type, phi.name))
+
+    def phi_incoming(self, phi: Phi) -> None:
+        news = [self.scalars[phi]] if phi in self.scalars else self.split[phi]
+        for j, new in enumerate(news):
+            assert isinstance(new, Phi)
+            for v, b in phi.incoming():
+                new.add_incoming(self.operand(v, j), self.blocks[b])
+
+    def instruction(self, inst: Instruction) -> None:
+        vector = isinstance(inst.type, VectorType) or any(
+            isinstance(o.type, VectorType) for o in inst.operands
+        )
+        if inst.is_terminator:
+            self.terminator(inst)
+        elif isinstance(inst, Call) and inst.callee in (ANY, ALL) and vector:
+            self.horizontal(inst)
+        elif not vector:
+            self.scalars[inst] = self.emit(
+                _with_mask(copy_instruction(inst, self.scalar, self.block), inst, self.scalar)
+            )
+        elif isinstance(inst, (ExtractLane, InsertLane)):
+            self.lane_access(inst)
+        elif isinstance(inst, Reduce):
+            raise Unsupported("a reduction across registers is not in the vector IR yet")
+        else:
+            self.lanewise(inst)
+
+    def terminator(self, inst: Instruction) -> None:
+        if isinstance(inst, Ret):
+            self.emit(Ret([v for o in inst.operands for v in self.all_parts(o)]))
+        else:  # uniform control flow: scalar operands
+            self.emit(copy_instruction(inst, self.scalar, self.block))
+
+    def all_parts(self, v: Value) -> list[Value]:
+        if isinstance(v.type, VectorType):
+            return [self.part(v, j) for j in range(self.k)]
+        return [self.scalar(v)]
+
+    def lanewise(self, inst: Instruction) -> None:
+        if isinstance(inst, Splat):  # the same in every part
+            splat = self.emit(
+                Splat(self.scalar(inst.operands[0]), self.part_type(inst.type), inst.name)
+            )
+            self.split[inst] = [splat] * self.k
+            return
+        results = self.each_part(lambda j: self.part_of(inst, j))
+        if isinstance(inst.type, VectorType):
+            self.split[inst] = results
+        elif inst.type != VOID:
+            raise Unsupported(f"internal error: no split of '{inst.opcode}' to a scalar")
+
+    def part_of(self, inst: Instruction, j: int) -> Instruction:
+        """Part ``j`` of a lanewise or memory instruction."""
+        ops = [self.operand(o, j) for o in inst.operands]
+        if isinstance(inst, StepVector):
+            new: Instruction = self.step_part(inst, j)
+        elif isinstance(inst, VLoad):
+            new = VLoad(self.offset(ops[0], j), self.part_type(inst.type), inst.name)
+        elif isinstance(inst, VStore):
+            new = VStore(ops[0], self.offset(ops[1], j))
+        elif isinstance(inst, Cast):
+            new = Cast(ops[0], self.part_type(inst.type), inst.name)
+        elif isinstance(inst, Call):
+            new = copy_call(inst, ops)
+            new.type = self.part_type(inst.type) if isinstance(inst.type, VectorType) else inst.type
+        else:
+            by_position = iter(ops)  # one value may be a scalar and a vector operand
+            new = copy_instruction(inst, lambda _op: next(by_position), self.block)
+        if inst.mask is not None:
+            new.set_mask(self.operand(inst.mask, j))
+        return new
+
+    def step_part(self, inst: StepVector, j: int) -> Instruction:
+        t = self.part_type(inst.type)
+        step = StepVector(t, inst.name)
+        if j == 0:
+            return step
+        self.emit(step)
+        first = self.emit(Splat(Constant(t.elem, j * self.n), t))
+        return BinOp("add", step, first, inst.name)
+
+    def offset(self, ptr: Value, j: int) -> Value:
+        """The address of part ``j`` of a contiguous access at ``ptr``."""
+        if j == 0:
+            return ptr
+        key = (self.cur, ptr, j)
+        if key not in self.offsets:
+            self.offsets[key] = self.emit(Gep(ptr, Constant(I32, j * self.n), f"{ptr.name}.p{j}"))
+        return self.offsets[key]
+
+    def lane_access(self, inst: ExtractLane | InsertLane) -> None:
+        lane = inst.operands[1] if isinstance(inst, ExtractLane) else inst.operands[2]
+        if not isinstance(lane, Constant):
+            raise Unsupported("a lane picked at run time across registers")
+        j, within = divmod(int(lane.value), self.n)
+        vec = self.part(inst.operands[0], j)
+        if isinstance(inst, ExtractLane):
+            new: Instruction = ExtractLane(vec, Constant(lane.type, within), inst.name)
+            new.set_mask(None if inst.mask is None else self.scalar(inst.mask))
+            self.scalars[inst] = self.emit(new)
+            return
+        value = self.scalar(inst.operands[1])
+        parts = [self.part(inst.operands[0], p) for p in range(self.k)]
+        parts[j] = self.emit(InsertLane(vec, value, Constant(lane.type, within), inst.name))
+        self.split[inst] = parts
+
+    def horizontal(self, inst: Call) -> None:
+        """any / all of a mask: of each part, combined."""
+        combine = "or" if inst.callee == ANY else "and"
+        acc: Value | None = None
+        for j in range(self.k):
+            call = Call(inst.callee, [self.part(inst.operands[0], j)], inst.type, name=inst.name)
+            if inst.mask is not None:
+                call.set_mask(self.operand(inst.mask, j))
+            self.emit(call)
+            acc = call if acc is None else self.emit(BinOp(combine, acc, call, inst.name))
+        assert acc is not None
+        self.scalars[inst] = acc
+
+
+def _with_mask(
+    copy: Instruction, inst: Instruction, scalar: Callable[[Value], Value]
+) -> Instruction:
+    if inst.mask is not None:
+        copy.set_mask(scalar(inst.mask))
+    return copy
+
+
+def _defs_first(fn: Function) -> list[Block]:
+    """The blocks in an order where every value is defined before the
+    instructions that use it (phis aside): reverse post-order."""
+    order = cfg_of(fn).rpo
+    return order + [b for b in fn.blocks if b not in order]
