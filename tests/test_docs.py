@@ -31,9 +31,7 @@ def page(name: str) -> str:
 
 def test_command_line_page_names_every_option() -> None:
     text = page("user/command-line.rst")
-    options = [
-        opt for action in build_parser()._actions for opt in action.option_strings
-    ]
+    options = [opt for action in build_parser()._actions for opt in action.option_strings]
     assert "--print-after" in options  # the parser was read
     for opt in options:
         assert re.search(rf"``{re.escape(opt)}(?![\w-])", text), opt
