@@ -6,11 +6,13 @@ import re
 from pathlib import Path
 
 _init = (Path(__file__).resolve().parents[1] / "s2s" / "__init__.py").read_text()
+_version = re.search(r'__version__ = "([^"]+)"', _init)
+assert _version is not None, "s2s/__init__.py has no __version__"
 
 project = "s2svec"
 author = "the s2svec developers"
 copyright = "the s2svec developers"
-release = version = re.search(r'__version__ = "([^"]+)"', _init).group(1)  # type: ignore[union-attr]
+release = version = _version.group(1)
 
 root_doc = "index"
 source_suffix = {".rst": "restructuredtext"}
