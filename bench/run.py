@@ -93,7 +93,7 @@ VARIANTS: tuple[Variant, ...] = (
         ("-Wno-unknown-pragmas",),
         ("-lmvec", "-lm"),
         "s2s",
-        "s2svec output, clang-19 (builds the AVX2 branch, see README)",
+        "s2svec output, clang-19 (builds the AVX2 branch, see templates/README.md)",
     ),
 )
 
@@ -229,6 +229,14 @@ def s2svec_command(explicit: str | None) -> list[str] | None:
 # ---------------------------------------------------------------- building
 
 
+def _in_repo(path: Path) -> str:
+    """``path`` relative to the repository (s2svec's cwd) when it is inside it."""
+    try:
+        return path.resolve().relative_to(REPO_DIR).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def run_s2svec(tool: list[str], kernel: Kernel, targets: str, out: Path) -> Path | None:
     """Vectorize one kernel into ``out``; return it, or record the error."""
     report = out.with_suffix(".report.json")
@@ -236,7 +244,7 @@ def run_s2svec(tool: list[str], kernel: Kernel, targets: str, out: Path) -> Path
         stale.unlink(missing_ok=True)
     cmd = [
         *tool,
-        str(kernel.source),
+        _in_repo(kernel.source),  # the report names it so, not by this machine's path
         "-o",
         str(out),
         "--target",
@@ -245,7 +253,8 @@ def run_s2svec(tool: list[str], kernel: Kernel, targets: str, out: Path) -> Path
         "--report-file",
         str(report),
     ]
-    # cwd: `python -m s2s` must find the package; every path here is absolute
+    # cwd: `python -m s2s` must find the package, and the kernel's path is
+    # relative to it; every other path here is absolute
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO_DIR)
     if proc.returncode != 0 or not out.exists():
         kernel.s2s_error = f"s2svec exit {proc.returncode}: {proc.stderr.strip()[-400:]}"

@@ -17,7 +17,7 @@ For each it prints the median and the range of the wall time, of the CPU
 time (user + system) and of the peak resident memory of the s2svec process,
 as the kernel accounts them for the finished child (``os.wait4``).  The
 machine is shared: quote medians.  This is a measurement, not a test; the
-figures are stated in README.rst ("Speed of the tool").
+figures are stated in docs/internals/speed.rst ("Speed of the tool").
 """
 
 from __future__ import annotations

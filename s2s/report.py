@@ -1,7 +1,8 @@
 """The optimization report: one entry per annotated region and target.
 
-The JSON form follows DESIGN.md section 1 exactly (the statistics of seed 001
-Figure 13.1); the text form is compiler-style remarks, one per entry.
+The JSON form follows the schema of docs/user/report.rst exactly (the
+statistics of seed 001 Figure 13.1); the text form is compiler-style
+remarks, one per entry.
 """
 
 from __future__ import annotations

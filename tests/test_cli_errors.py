@@ -1,6 +1,6 @@
 """Bad input and bad usage: exit status, diagnostic format, and no output left behind.
 
-The contract (docs/team.md, DESIGN.md section 1): exit 0 on success (also when
+The contract (docs/user/command-line.rst, "Exit status and diagnostics"): exit 0 on success (also when
 loops stay scalar, each with a ``file:line:col: warning: ...``), 1 when the
 input cannot be processed (missing/unreadable file, parse error, bad clause,
 unwritable output) with OUTPUT not created or left untouched, 2 on bad usage.

@@ -503,7 +503,7 @@ class MacroProgram:
             ]
             lines += self.mask_of(t, "pat", "", "m")
             if self.target.mask_kind == "bits":
-                # README: mask bits at or above `lanes` may hold any value
+                # templates/README.md: mask bits at or above `lanes` may hold any value
                 lines.append(f"m = ({mt.ctype})(m | ~((1ull << {L}) - 1));")
             lines += [f"for (int j = 0; j < kk; j++) base[j] = {arr['A']}[j];"]
             if mload:

@@ -5,7 +5,7 @@
   dependency files naming the user's files, ``-lmvec -lm`` on x86 link
   steps, the original file compiled (with a warning) when s2svec fails,
   ``S2SVEC_FLAGS`` passed on.
-* ``examples/make_project``: built plain, with the README's ``%_simd.c: %.c``
+* ``examples/make_project``: built plain, with the manual's ``%_simd.c: %.c``
   rule and with ``make CC="s2svec-cc gcc"`` (and clang-19); all three
   programs print the same; generated files are kept and made again when a
   header changes.

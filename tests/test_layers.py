@@ -1,4 +1,4 @@
-"""Imports go downwards only (DESIGN.md section 2; issue 23, item 5).
+"""Imports go downwards only (docs/internals/architecture.rst; issue 23, item 5).
 
 The layers of ``s2s``, lowest first, and what each may import besides
 itself (its own package) and the leaf modules::

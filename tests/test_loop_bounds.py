@@ -1,6 +1,6 @@
 """Loop bounds near the limits of the loop variable's type (issue 10, item 2).
 
-s2svec reads a canonical loop as OpenMP does (README, "Loop bounds"):
+s2svec reads a canonical loop as OpenMP does (docs/user/c-support.rst, "Loop bounds"):
 
 * ``!=`` with step +1 / -1 is ``<`` / ``>``;
 * the iteration count comes from the bounds in the type the comparison is

@@ -239,7 +239,7 @@ def test_the_vector_loop_is_the_refill_region(tmp_path: Path, target: str) -> No
 
 
 def test_the_report_says_lane_refill(tmp_path: Path) -> None:
-    """The text remark names it; the JSON keeps DESIGN.md's schema."""
+    """The text remark names it; the JSON keeps its schema (docs/user/report.rst)."""
     src = tmp_path / "k.c"
     src.write_text(LOOP)
     proc = subprocess.run(

@@ -169,6 +169,12 @@ def s2svec_cc_command(explicit: str | None) -> str | None:
     return shutil.which("s2svec-cc")
 
 
+def _shown(word: str) -> str:
+    """A command word as the results record it: paths inside the repository
+    relative to it, so the JSON names no machine's folders."""
+    return word.replace(f"{REPO_DIR}/", "")
+
+
 def make_command(build: Build, march: Sequence[str], wrapper: str | None) -> list[str]:
     """``make CC=... CFLAGS=... LDLIBS=...`` for one build (run in its folder)."""
     cc = f"{wrapper} {build.cc}" if build.s2s else build.cc
@@ -467,7 +473,7 @@ def to_json(
         "reference": None if ref is None else {"hash": ref[0], "checksum": ref[1], "from": ref[2]},
         "builds": {
             f"{t}/{n}": {
-                "command": " ".join(i.command),
+                "command": " ".join(_shown(w) for w in i.command),
                 "error": i.error,
                 "s2svec": i.s2svec_lines,
                 "s2svec_summary": s2svec_summary(i.s2svec_lines),

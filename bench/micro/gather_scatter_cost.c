@@ -2,7 +2,8 @@
  * with 16, 8, 4, 2, 1 and 0 lanes active (bench/RESULTS.md, seventh run:
  * why kdtree is level with the scalar loop).  Independent operations, so
  * the figure is throughput; thread CPU time per operation.
- *   gcc -O2 -march=native bench/micro/gather_scatter_cost.c -o /tmp/gsc && /tmp/gsc */
+ *   mkdir -p bench/.build
+ *   gcc -O2 -march=native bench/micro/gather_scatter_cost.c -o bench/.build/gsc && bench/.build/gsc */
 #define _POSIX_C_SOURCE 200112L
 #include <immintrin.h>
 #include <stdio.h>

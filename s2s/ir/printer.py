@@ -1,6 +1,6 @@
 """Print IR functions in the textual syntax that ``s2s.ir.parser`` reads back.
 
-The syntax (docs/team.md, "Textual IR")::
+The syntax (docs/internals/ir.rst, "The textual form")::
 
     struct.vec3 = { f64 x @0, f64 y @8, f64 z @16 } size 24
 

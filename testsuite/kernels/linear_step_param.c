@@ -1,5 +1,5 @@
 /* s2s-test: vectorized=0 regions=1 tolerance=exact */
-/* expectation: a linear clause with a run-time step is not vectorized yet (README: known limits); the loop must stay scalar, with a warning, and still compute the same results. */
+/* expectation: a linear clause with a run-time step is not vectorized yet (docs/user/limits.rst); the loop must stay scalar, with a warning, and still compute the same results. */
 /* linear_step_param: linear(k:s) with a run-time step s (a parameter). */
 #include "harness.h"
 

@@ -1,5 +1,5 @@
 /* s2s-test: vectorized=0 regions=1 tolerance=exact */
-/* expectation: a run-time loop step is not vectorized yet (README: known limits); the loop must stay scalar, with a warning, and still compute the same results. */
+/* expectation: a run-time loop step is not vectorized yet (docs/user/limits.rst); the loop must stay scalar, with a warning, and still compute the same results. */
 /* step_param_loop: i += s with a loop-invariant run-time step s (1..5). */
 #include "harness.h"
 
