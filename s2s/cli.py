@@ -205,9 +205,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--vector-ir",
         action="store_true",
-        help="experimental: generate the loops it can take (loop variable and "
-        "live-ins only, no reductions, calls or stack objects) through the "
-        "vector IR instead of the text-based widener",
+        help="experimental: generate the loops it can take (loop variable, "
+        "live-ins, linear variables and reductions; no calls or stack "
+        "objects) through the vector IR instead of the text-based widener",
     )
     p.add_argument(
         "--interleave",

@@ -90,9 +90,13 @@ class VectorIREmitter:
         end_label: str,
         prefix: str = "s2s",
         vector_math: bool = True,
+        declare_results: bool = True,
     ) -> None:
         self.fn, self.W, self.target = fn, width, target
         self.vector_math = vector_math
+        self.declare_results = declare_results
+        """False: the caller declares the result variables (accumulators
+        that live across trips of the loop)."""
         """Math calls go to the target's vector math library (``--math vector``)."""
         self.results, self.end_label, self.prefix = results, end_label, prefix
         self.needs: set[Any] = set()
@@ -159,7 +163,8 @@ class VectorIREmitter:
             if a not in self.names:
                 self.declare(a)
         for name, t in zip(self.results, self.fn.ret_types):
-            self.decls.append(self.decl_of(t, name))
+            if self.declare_results:
+                self.decls.append(self.decl_of(t, name))
         self.folded = {inst for inst in self.fn.instructions() if self.folds(inst)}
         for b in self.fn.blocks:
             for inst in b.instructions:

@@ -95,12 +95,12 @@ class GeneratedLoop:
 
 def vector_ir_loop(region: Any) -> bool:
     """Whether the experimental vector IR path takes the loop: parameters
-    the loop variable and live-ins only (no reductions, linear or
-    lastprivate variables, no results), no calls but math functions, one
-    loop level, no stack objects, no struct fields."""
-    if region.results or region.outer_loops:
+    the loop variable, live-ins, linear variables and reductions (no
+    lastprivate variables), no calls but math functions, one loop level, no
+    stack objects, no struct fields."""
+    if region.outer_loops or any(r.role != "reduction" for r in region.results):
         return False
-    if any(b.role not in ("iv", "uniform") for b in region.args):
+    if any(b.role not in ("iv", "uniform", "linear", "reduction") for b in region.args):
         return False
     return all(
         not isinstance(i, (Alloca, FieldAddr))
@@ -441,7 +441,10 @@ class _LoopGen:
         W, mbits = choose_width(region, self.div, target, self.options, self.records)
         self.W, self.mbits = W, mbits
         if self.options.vector_ir and vector_ir_loop(region):
-            return self.run_vector_ir()
+            try:
+                return self.run_vector_ir()
+            except Unsupported:  # not in the vector IR yet: the widener writes it
+                self.W, self.linears = W, []
         tag = f"{target.name}_{region.line}_{region.column}"
         w = self.widener(region.fn, self.div, self.mem, self.records, tag)
         self.parallel = bool(region.worksharing) and not region.outer_loops
@@ -488,41 +491,38 @@ class _LoopGen:
 
     def run_vector_ir(self) -> GeneratedLoop:
         """The loop through the vector IR (s2s/codegen/to_vector_ir.py,
-        emit_vector_ir.py): the loop variable's lane 0 and the live-ins as
-        parameters of the vector function, the scalar remainder as before."""
+        legalize.py, emit_vector_ir.py): the loop variable's and the linear
+        variables' lane 0, the live-ins and the reduction accumulators (one
+        per part) as parameters of the vector function, the scalar
+        remainder as before."""
         region, W = self.region, self.W
         tag = f"{self.target.name}_{region.line}_{region.column}"
         vf = self.legal_vector_function(W * self.interleave())
         self.W = vf.width  # iterations per trip of the vector loop
         self.parallel = bool(region.worksharing) and not region.outer_loops
         self.iv_binding = next(b for b in region.args if b.role == "iv")
-        setup, iter_setup, names = [], [], []
-        for k, b in enumerate(region.args):
-            t, name = b.arg.type, f"s2s_{tag}_a{k}"
-            names.append(name)
-            if b.role == "iv":
-                iter_setup.append(
-                    f"const {c_decl(t, name)} = "
-                    f"{self.lane0('s2s_lo', region.bounds.step, t, 's2s_k')};"
-                )
-            else:
-                const = "" if isinstance(t, PtrType) else "const "
-                setup.append(f"{const}{c_decl(t, name)} = {self.conv(t, b.c_expr)};")
+        n = vf.width // vf.parts
+        names, setup, iter_setup, accumulators = self.vector_ir_params(vf, tag)
         end = f"s2s_{tag}_end"
         em = VectorIREmitter(
             vf.fn,
-            vf.width // vf.parts,
+            n,
             self.target,
             names,
-            [],
+            self.result_names(accumulators),
             end,
             prefix=f"s2s_{tag}",
             vector_math=self.options.math == "vector",
+            declare_results=False,
         )
         body = em.emit()
         body.lines.append(f"{end}:;")
-        setup += [f"(void){n};" for n in names if not n.endswith("_a0")]
-        text = self.assemble(setup, [*iter_setup, f"(void){names[0]};"], [], body, body.lines)
+        acc = [
+            item
+            for b, parts in accumulators
+            for item in self.vector_ir_accumulators(em, b, parts, n)
+        ]
+        text = self.assemble(setup, iter_setup, acc, body, body.lines)
         stats = {
             "memory": memory_counts(self.mem),
             "calls": dict.fromkeys(("vector_variant", "vector_math", "serialized"), 0),
@@ -530,6 +530,88 @@ class _LoopGen:
             "call_sites": [],
         }
         return GeneratedLoop(text, W, stats, body.needs)
+
+    def vector_ir_params(
+        self, vf: VectorFunction, tag: str
+    ) -> tuple[list[str], list[str], list[str], list[tuple[Any, list[str]]]]:
+        """The C names of the vector function's parameters (a vector one
+        once per part), the lines before the loop and at the start of each
+        trip, and each reduction's accumulators."""
+        names: list[str] = []
+        setup: list[str] = []
+        iter_setup: list[str] = []
+        accumulators: list[tuple[Any, list[str]]] = []
+        per_trip: list[str] = []
+        """The loop variable's and the linear variables' lane 0, set per trip."""
+        forms = iter(vf.arg_forms)
+        for k, b in enumerate(self.region.args):
+            t, name = b.arg.type, f"s2s_{tag}_a{k}"
+            form = next(forms)
+            if b.role == "reduction":
+                if form != "vector" or t == I1 or not (t.is_int() or t.is_float()):
+                    raise Unsupported(f"the reduction of '{b.c_expr}' in the vector IR", self.loc)
+                parts = [f"{name}_{j}" for j in range(vf.parts)]
+                for _ in parts[1:]:
+                    next(forms)
+                names += parts
+                accumulators.append((b, parts))
+                continue
+            if form == "vector":
+                raise Unsupported(f"a varying '{b.c_expr}' in the vector IR", self.loc)
+            names.append(name)
+            if b.role in ("iv", "linear"):
+                per_trip.append(name)
+            if b.role == "iv":
+                step = self.region.bounds.step
+                iter_setup.append(
+                    f"const {c_decl(t, name)} = {self.lane0('s2s_lo', step, t, 's2s_k')};"
+                )
+            elif b.role == "linear":
+                start = f"{name}_start"
+                setup.append(self.start_line(b, start))
+                const = "" if isinstance(t, PtrType) else "const "
+                iter_setup.append(
+                    f"{const}{c_decl(t, name)} = {self.lane0(start, b.step, t, 's2s_k')};"
+                )
+                self.linears.append((b, start))
+            else:
+                const = "" if isinstance(t, PtrType) else "const "
+                setup.append(f"{const}{c_decl(t, name)} = {self.conv(t, b.c_expr)};")
+        # a parameter the vector code does not read is still set: say it is meant
+        held = {a for _, parts in accumulators for a in parts}
+        setup += [f"(void){n};" for n in names if n not in per_trip and n not in held]
+        iter_setup += [f"(void){n};" for n in per_trip]
+        return names, setup, iter_setup, accumulators
+
+    def result_names(self, accumulators: list[tuple[Any, list[str]]]) -> list[str]:
+        """The variables each part of each result of the vector function goes
+        to, in the order of its ``ret``: a reduction's accumulators."""
+        by_arg = {b.arg: parts for b, parts in accumulators}
+        results = sorted(self.region.results, key=lambda r: r.index)
+        return [name for r in results for name in by_arg[r.arg]]
+
+    def vector_ir_accumulators(
+        self, em: VectorIREmitter, b: Any, parts: list[str], lanes: int
+    ) -> list[dict[str, str]]:
+        """The loop template's accumulators of one reduction: one register
+        per part, each folded lane by lane after the loop."""
+        t = b.arg.type
+        vt = self.target.vtype(t, lanes)
+        if vt is None:
+            raise Unsupported(f"no {lanes}-lane register for the reduction of '{b.c_expr}'")
+        var = self.result_var(b)
+        return [
+            {
+                "decl": f"{vt.ctype} {name};",
+                "init": f"{name} = {em.macro('broadcast', t=vt, x=identity(b.reduction_op, t))};",
+                "scalar": vt.scalar,
+                "store": em.macro("store", t=vt, p="s2s_r", v=name) or "",
+                "var": var,
+                "combine": combine(b.reduction_op, t, var, "s2s_r[s2s_j]"),
+                "lanes": str(lanes),
+            }
+            for name in parts
+        ]
 
     def interleave(self) -> int:
         """Vectors per trip: as asked, as far as ``safelen`` allows (the
