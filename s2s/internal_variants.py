@@ -1,4 +1,4 @@
-"""Internal vector variants: a callee not inlined gets a vector variant of its own, made for its calls.
+"""Internal vector variants: a callee not inlined gets one of its own, made for its calls.
 
 The inline pass (transform.inline) prefers, for a callee too large to
 inline or called from several places of a loop, one vector body shared by

@@ -39,7 +39,7 @@ def _region():
 
 
 def diamonds(blocks: int) -> tuple[Function, dict]:
-    fn, i, a, n, shapes = _region()
+    fn, i, a, _, shapes = _region()
     b = IRBuilder(fn.add_block(Block("entry")))
     x = b.load(b.gep(a, i, "p"), "x")
     acc = x
@@ -67,7 +67,7 @@ def diamonds(blocks: int) -> tuple[Function, dict]:
 
 
 def cascade(blocks: int) -> tuple[Function, dict]:
-    fn, i, a, n, shapes = _region()
+    fn, i, a, _, shapes = _region()
     b = IRBuilder(fn.add_block(Block("entry")))
     d = b.load(b.gep(a, i, "p"), "d")
     final = Block("join")
@@ -93,7 +93,7 @@ def cascade(blocks: int) -> tuple[Function, dict]:
 
 
 def loops(blocks: int) -> tuple[Function, dict]:
-    fn, i, a, n, shapes = _region()
+    fn, i, a, _, shapes = _region()
     b = IRBuilder(fn.add_block(Block("entry")))
     x = b.load(b.gep(a, i, "p"), "x")
     limit = b.cast(x, I64, "lim")

@@ -218,7 +218,8 @@ void f(int *o, jmp_buf *bufs, int n) {
 #include <setjmp.h>
 void f(int *o, int n) {
 #pragma omp simd
-  for (int i = 0; i < n; i++) { jmp_buf b; b[0].__mask_was_saved = i; o[i] = b[0].__mask_was_saved; }
+  for (int i = 0; i < n; i++) { jmp_buf b; b[0].__mask_was_saved = i;
+    o[i] = b[0].__mask_was_saved; }
 }
 """,
         5,

@@ -127,7 +127,7 @@ def test_questions_the_table_does_not_cover() -> None:
 
 def test_missing_table_says_how_to_make_it() -> None:
     tg = _fresh("avx2", capabilities=None)
-    with pytest.raises(FileNotFoundError, match="scripts/capabilities.py"):
+    with pytest.raises(FileNotFoundError, match=r"scripts/capabilities\.py"):
         tg.has("add", t=tg.types["f64x4"])
 
 

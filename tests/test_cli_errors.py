@@ -42,7 +42,7 @@ UNANNOTATED = """\
 
 static double f(const double *a, int n)
 {
-    double s = 0;   /* trailing spaces follow */   
+    double s = 0;   /* trailing spaces follow */  \x20
     for (int i = 0; i < n; i++)
 \ts += TWICE(sqrt(a[i]));
     return s;
@@ -496,7 +496,7 @@ def test_signal_while_running(tmp_path: Path, sig: str, status: int) -> None:
         time.sleep(0.02)
     assert proc.poll() is None, "s2svec finished before it could be interrupted"
     proc.send_signal(getattr(signal, sig))
-    stdout, stderr = proc.communicate(timeout=120)
+    _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == status, stderr
     assert_no_traceback(stderr)
     assert stderr.strip().splitlines() == ["s2svec: error: interrupted"], stderr

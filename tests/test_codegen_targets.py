@@ -302,7 +302,8 @@ class MacroProgram:
         return [
             f"{it.ctype} {dst}_p = {ld};",
             f"{it.ctype} {dst}_z = {zero};",
-            f"{mt.ctype} {dst} = {self.m('cmp_ne', it.key, t=it, a=dst + '_p', b=dst + '_z', mt=mt)};",
+            f"{mt.ctype} {dst} = "
+            f"{self.m('cmp_ne', it.key, t=it, a=dst + '_p', b=dst + '_z', mt=mt)};",
         ]
 
     def type_func(self, t: TypeInfo) -> None:
@@ -341,7 +342,8 @@ class MacroProgram:
                 lines += [
                     f"{mt.ctype} r = {expr};",
                     f"unsigned bits = {self.m('mask_bits', mt.key, mt=mt, m='r')};",
-                    f'for (int j = 0; j < {L}; j++) CHECKI("{k} {name}", (int)((bits >> j) & 1u), (int)({ref}));',
+                    f'for (int j = 0; j < {L}; j++) CHECKI("{k} {name}", '
+                    f"(int)((bits >> j) & 1u), (int)({ref}));",
                 ]
             else:
                 # which of two NaN inputs an arithmetic instruction returns depends
@@ -351,7 +353,8 @@ class MacroProgram:
                     f"{V} r = {expr};",
                     f"{T} o[{L}];",
                     st("o", "r"),
-                    f"for (int j = 0; j < {L}; j++) {{ if (({cond}) >= 2 && NANBITS(o[j])) continue;",
+                    f"for (int j = 0; j < {L}; j++) {{ if (({cond}) >= 2 && NANBITS(o[j])) "
+                    "continue;",
                     f"  if ({alt or '0'}) continue;",
                     f'  CHECK("{k} {name}", {T}, o[j], {ref}); }}',
                 ]
@@ -417,7 +420,8 @@ class MacroProgram:
                     L,
                     [f"const {T} *pa = {arr['A']} + i;", f"{V} va = {ld('pa')};"]
                     + [
-                        f'{{ int j = {j}; {T} x = ({T})({e}); CHECK("{k} extract", {T}, x, pa[j]); }}'
+                        f'{{ int j = {j}; {T} x = ({T})({e}); CHECK("{k} extract", {T}, x, '
+                        "pa[j]); }"
                         for j, e in enumerate(ex)
                     ],
                 )
@@ -436,7 +440,8 @@ class MacroProgram:
                     f"{V} r = {sel};",
                     f"{T} o[{L}];",
                     st("o", "r"),
-                    f'for (int j = 0; j < {L}; j++) CHECK("{k} select", {T}, o[j], {P}[i + j] ? pa[j] : pb[j]);',
+                    f'for (int j = 0; j < {L}; j++) CHECK("{k} select", {T}, o[j], '
+                    f"{P}[i + j] ? pa[j] : pb[j]);",
                 ],
             )
         )
@@ -474,7 +479,8 @@ class MacroProgram:
                         f"{V} r = {mload};",
                         f"{T} o[{L}];",
                         st("o", "r"),
-                        f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_load", {T}, o[j], {P}[i + j] ? pa[j] : ({T})0);',
+                        f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_load", {T}, o[j], '
+                        f"{P}[i + j] ? pa[j] : ({T})0);",
                     ],
                 )
             )
@@ -489,7 +495,8 @@ class MacroProgram:
                         f"for (int j = 0; j < {L}; j++) buf[j] = pa[j];",
                         f"{T} *base = buf;",
                         mstore,
-                        f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_store", {T}, buf[j], {P}[i + j] ? pb[j] : pa[j]);',
+                        f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_store", {T}, buf[j], '
+                        f"{P}[i + j] ? pb[j] : pa[j]);",
                     ],
                 )
             )
@@ -511,13 +518,15 @@ class MacroProgram:
                     f"{V} r = {mload};",
                     f"{T} o[{L}];",
                     st("o", "r"),
-                    f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_load guard", {T}, o[j], j < kk ? {arr["A"]}[j] : ({T})0);',
+                    f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_load guard", {T}, o[j], '
+                    f"j < kk ? {arr['A']}[j] : ({T})0);",
                 ]
             if mstore:
                 lines += [
                     f"{V} vb = {ld(arr['B'])};",
                     mstore,
-                    f'for (int j = 0; j < kk; j++) CHECK("{k} masked_store guard", {T}, base[j], {arr["B"]}[j]);',
+                    f'for (int j = 0; j < kk; j++) CHECK("{k} masked_store guard", {T}, '
+                    f"base[j], {arr['B']}[j]);",
                 ]
             lines.append("}")
             body.append("    {\n" + "\n".join("        " + x for x in lines) + "\n    }")
@@ -546,12 +555,14 @@ class MacroProgram:
                     L,
                     pre
                     + [
-                        f"for (int j = 0; j < {L}; j++) adr[j] = (uint64_t)(uintptr_t)&{A}[(i * 7 + j * 13) % {NP}];",
+                        f"for (int j = 0; j < {L}; j++) adr[j] = (uint64_t)(uintptr_t)&{A}[(i "
+                        f"* 7 + j * 13) % {NP}];",
                         f"{at.ctype} va = {ald};",
                         f"{V} r = {g};",
                         f"{T} o[{L}];",
                         st("o", "r"),
-                        f'for (int j = 0; j < {L}; j++) CHECK("{k} gather", {T}, o[j], {A}[(i * 7 + j * 13) % {NP}]);',
+                        f'for (int j = 0; j < {L}; j++) CHECK("{k} gather", {T}, o[j], '
+                        f"{A}[(i * 7 + j * 13) % {NP}]);",
                     ],
                 )
             )
@@ -562,12 +573,15 @@ class MacroProgram:
                     pre
                     + self.mask_of(t, P, "i", "m")
                     + [
-                        f"for (int j = 0; j < {L}; j++) adr[j] = {P}[i + j] ? (uint64_t)(uintptr_t)&{A}[(i + j * 5) % {NP}] : (uint64_t)(uintptr_t)s2s_guard;",
+                        f"for (int j = 0; j < {L}; j++) adr[j] = {P}[i + j] ? "
+                        f"(uint64_t)(uintptr_t)&{A}[(i + j * 5) % {NP}] : "
+                        "(uint64_t)(uintptr_t)s2s_guard;",
                         f"{at.ctype} va = {ald};",
                         f"{V} r = {mg};",
                         f"{T} o[{L}];",
                         st("o", "r"),
-                        f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_gather", {T}, o[j], {P}[i + j] ? {A}[(i + j * 5) % {NP}] : ({T})0);',
+                        f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_gather", {T}, o[j], '
+                        f"{P}[i + j] ? {A}[(i + j * 5) % {NP}] : ({T})0);",
                     ],
                 )
             )
@@ -587,11 +601,14 @@ class MacroProgram:
                         pre
                         + common
                         + [
-                            f"for (int j = 0; j < {L}; j++) adr[j] = (uint64_t)(uintptr_t)&buf[(j * 3 + i) % 4 % ({L} > 2 ? 3 : 4)];",
+                            f"for (int j = 0; j < {L}; j++) adr[j] = "
+                            f"(uint64_t)(uintptr_t)&buf[(j * 3 + i) % 4 % ({L} > 2 ? 3 : 4)];",
                             f"{at.ctype} va = {ald};",
                             sc,
-                            f"for (int j = 0; j < {L}; j++) ref[(j * 3 + i) % 4 % ({L} > 2 ? 3 : 4)] = pb[j];",
-                            f'for (int j = 0; j < 4; j++) CHECK("{k} scatter", {T}, buf[j], ref[j]);',
+                            f"for (int j = 0; j < {L}; j++) ref[(j * 3 + i) % 4 % ({L} > 2 ? 3 "
+                            ": 4)] = pb[j];",
+                            f'for (int j = 0; j < 4; j++) CHECK("{k} scatter", {T}, buf[j], '
+                            "ref[j]);",
                         ],
                     )
                 )
@@ -603,11 +620,15 @@ class MacroProgram:
                         + common
                         + self.mask_of(t, P, "i", "m")
                         + [
-                            f"for (int j = 0; j < {L}; j++) adr[j] = {P}[i + j] ? (uint64_t)(uintptr_t)&buf[(j + i) % 3] : (uint64_t)(uintptr_t)s2s_guard;",
+                            f"for (int j = 0; j < {L}; j++) adr[j] = {P}[i + j] ? "
+                            "(uint64_t)(uintptr_t)&buf[(j + i) % 3] : "
+                            "(uint64_t)(uintptr_t)s2s_guard;",
                             f"{at.ctype} va = {ald};",
                             msc,
-                            f"for (int j = 0; j < {L}; j++) if ({P}[i + j]) ref[(j + i) % 3] = pb[j];",
-                            f'for (int j = 0; j < 4; j++) CHECK("{k} masked_scatter", {T}, buf[j], ref[j]);',
+                            f"for (int j = 0; j < {L}; j++) if ({P}[i + j]) ref[(j + i) % 3] = "
+                            "pb[j];",
+                            f'for (int j = 0; j < 4; j++) CHECK("{k} masked_scatter", {T}, '
+                            "buf[j], ref[j]);",
                         ],
                     )
                 )
@@ -631,12 +652,14 @@ class MacroProgram:
                         [
                             f"const {T} *base = {A} + {NP // 2};",
                             f"{it.scalar} ix[{L}];",
-                            f"for (int j = 0; j < {L}; j++) ix[j] = ({it.scalar})((((i * 5 + j * 37) % {NP}) - {NP // 2}) * {unit});",
+                            f"for (int j = 0; j < {L}; j++) ix[j] = ({it.scalar})((((i * 5 + j "
+                            f"* 37) % {NP}) - {NP // 2}) * {unit});",
                             f"{it.ctype} vi = {self.m('load', it.key, t=it, p='ix')};",
                             f"{V} r = {g};",
                             f"{T} o[{L}];",
                             self.m("store", k, t=t, p="o", v="r"),
-                            f'for (int j = 0; j < {L}; j++) CHECK("{k} gather_base {ie} x{scale}", {T}, o[j], base[ix[j] / {unit}]);',
+                            f'for (int j = 0; j < {L}; j++) CHECK("{k} gather_base {ie} '
+                            f'x{scale}", {T}, o[j], base[ix[j] / {unit}]);',
                         ],
                     )
                 )
@@ -667,12 +690,14 @@ class MacroProgram:
                         + [
                             f"const {T} *base = {A};",
                             f"{it.scalar} ix[{L}];",
-                            f"for (int j = 0; j < {L}; j++) ix[j] = {P}[i + j] ? ({it.scalar})((i + j * 5) % {NP}) : ({it.scalar}){far};",
+                            f"for (int j = 0; j < {L}; j++) ix[j] = {P}[i + j] ? "
+                            f"({it.scalar})((i + j * 5) % {NP}) : ({it.scalar}){far};",
                             load_ix,
                             f"{V} r = {mg};",
                             f"{T} o[{L}];",
                             self.m("store", k, t=t, p="o", v="r"),
-                            f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_gather_base {ie}", {T}, o[j], {P}[i + j] ? {A}[(i + j * 5) % {NP}] : ({T})0);',
+                            f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_gather_base '
+                            f'{ie}", {T}, o[j], {P}[i + j] ? {A}[(i + j * 5) % {NP}] : ({T})0);',
                         ],
                     )
                 )
@@ -692,16 +717,19 @@ class MacroProgram:
                             f"const {T} *pb = {B} + i;",
                             f"{V} vb = {self.m('load', k, t=t, p='pb')};",
                             f"{it.scalar} ix[{L}];",
-                            f"for (int j = 0; j < {L}; j++) ix[j] = {on} ? ({it.scalar})((j * 3 + i) % 4) : ({it.scalar}){far};",
+                            f"for (int j = 0; j < {L}; j++) ix[j] = {on} ? ({it.scalar})((j * "
+                            f"3 + i) % 4) : ({it.scalar}){far};",
                             load_ix,
                             code,
-                            f"for (int j = 0; j < {L}; j++) if ({on}) ref[(j * 3 + i) % 4] = pb[j];",
-                            f'for (int j = 0; j < 4; j++) CHECK("{k} {name} {ie}", {T}, buf[j], ref[j]);',
+                            f"for (int j = 0; j < {L}; j++) if ({on}) ref[(j * 3 + i) % 4] = "
+                            "pb[j];",
+                            f'for (int j = 0; j < 4; j++) CHECK("{k} {name} {ie}", {T}, '
+                            "buf[j], ref[j]);",
                         ],
                     )
                 )
 
-    # -- conversions ---------------------------------------------------------------------------------
+    # -- conversions -------------------------------------------------------------------------------
     def convert_checks(self, f: TypeInfo, body: list[str]) -> None:
         fir = SCALAR_TYPES[f.elem]
         for t in self.target.types.values():
@@ -726,12 +754,13 @@ class MacroProgram:
                         f"{t.ctype} r = {expr};",
                         f"{t.scalar} o[{t.lanes}];",
                         self.m("store", t.key, t=t, p="o", v="r"),
-                        f'for (int j = 0; j < {f.lanes}; j++) CHECK("{f.key}->{t.key} convert", {t.scalar}, o[j], {ref});',
+                        f'for (int j = 0; j < {f.lanes}; j++) CHECK("{f.key}->{t.key} '
+                        f'convert", {t.scalar}, o[j], {ref});',
                     ],
                 )
             )
 
-    # -- masks ------------------------------------------------------------------------------------------
+    # -- masks -------------------------------------------------------------------------------------
     def mask_func(self, bits: int, lanes: int) -> None:
         tg = self.target
         mt = tg.mask_type(bits, lanes)
@@ -746,13 +775,16 @@ class MacroProgram:
             e = self.m(name, key, mt=mt, a="m1", b="m2")
             lines += [
                 f"{{ {mt.ctype} r = {e}; unsigned bits = {mb('r')};",
-                f'  for (int j = 0; j < {lanes}; j++) CHECKI("{key} {name}", (int)((bits >> j) & 1u), (int)(({P}[i + j] != 0) {op} ({Q}[i + j] != 0))); }}',
+                f'  for (int j = 0; j < {lanes}; j++) CHECKI("{key} {name}", '
+                f"(int)((bits >> j) & 1u), (int)(({P}[i + j] != 0) {op} ({Q}[i + j] != 0))); }}",
             ]
         e = self.m("mask_not", key, mt=mt, a="m1")
         lines += [
             f"{{ {mt.ctype} r = {e}; unsigned bits = {mb('r')};",
-            f'  {{ int j = -1; CHECKI("{key} mask_not high bits", (int)((unsigned long long)bits >> {lanes}), 0); }}',
-            f'  for (int j = 0; j < {lanes}; j++) CHECKI("{key} mask_not", (int)((bits >> j) & 1u), (int)({P}[i + j] == 0)); }}',
+            f'  {{ int j = -1; CHECKI("{key} mask_not high bits", '
+            f"(int)((unsigned long long)bits >> {lanes}), 0); }}",
+            f'  for (int j = 0; j < {lanes}; j++) CHECKI("{key} mask_not", '
+            f"(int)((bits >> j) & 1u), (int)({P}[i + j] == 0)); }}",
         ]
         # the mask as a select operand of its own width (all-ones lanes for kind "lanes")
         for b2 in (8, 16, 32, 64):
@@ -775,12 +807,14 @@ class MacroProgram:
                 f"  {it2.ctype} r = {sel}; {it2.scalar} o[{lanes}];",
                 f"  {self.m('store', it2.key, t=it2, p='o', v='r')}",
                 f"  for (int j = 0; j < {lanes}; j++) {{",
-                f'    CHECKI("{key}->{mt2.key} mask_convert", (int)((bits >> j) & 1u), (int)({P}[i + j] != 0));',
-                f'    CHECK("{key}->{mt2.key} select", {it2.scalar}, o[j], {P}[i + j] ? {X}[i + j] : ({it2.scalar})~{X}[i + j]); }} }}',
+                f'    CHECKI("{key}->{mt2.key} mask_convert", (int)((bits >> j) & 1u), '
+                f"(int)({P}[i + j] != 0));",
+                f'    CHECK("{key}->{mt2.key} select", {it2.scalar}, o[j], '
+                f"{P}[i + j] ? {X}[i + j] : ({it2.scalar})~{X}[i + j]); }} }}",
             ]
         self.funcs.append(f"static void check_{key}(void)\n{{\n{self.loop(lanes, lines)}\n}}\n")
 
-    # -- whole program ---------------------------------------------------------------------------------
+    # -- whole program -----------------------------------------------------------------------------
     def source(self) -> str:
         keys = list(self.target.types)
         for key in keys:
@@ -791,9 +825,9 @@ class MacroProgram:
         head = prelude(self.target, {("helper", n) for n in self.needs})
         calls = "\n".join(f"    check_{k}();" for k in keys)
         calls += "\n" + "\n".join(
-            f"    check_m{b}x{l}();"
-            for b, l in masks
-            if f"check_m{b}x{l}(void)" in "".join(self.funcs)
+            f"    check_m{b}x{lanes}();"
+            for b, lanes in masks
+            if f"check_m{b}x{lanes}(void)" in "".join(self.funcs)
         )
         return PROGRAM % {
             "prelude": head,
@@ -826,8 +860,10 @@ static void fail(const char *what, int lane, const void *got, const void *want, 
 #define CHECK(what, T, got, want) do { T g_ = (got), w_ = (want); s2s_checks++; \
     if (memcmp(&g_, &w_, sizeof(T)) != 0) fail(what, j, &g_, &w_, (int)sizeof(T)); } while (0)
 /* NaN test on the bits: immune to the compiler's float reasoning */
-static int nanbits_d(double x) { uint64_t u; memcpy(&u, &x, 8); return (u << 1) > (0x7ffULL << 53); }
-static int nanbits_f(float x) { uint32_t u; memcpy(&u, &x, 4); return (u << 1) > (0xffU << 24); }
+static int nanbits_d(double x)
+{ uint64_t u; memcpy(&u, &x, 8); return (u << 1) > (0x7ffULL << 53); }
+static int nanbits_f(float x)
+{ uint32_t u; memcpy(&u, &x, 4); return (u << 1) > (0xffU << 24); }
 #define NANBITS(x) (sizeof(x) == 8 ? nanbits_d(x) : nanbits_f(x))
 #define CHECKI(what, got, want) do { int g_ = (got), w_ = (want); s2s_checks++; \
     if (g_ != w_) fail(what, j, &g_, &w_, (int)sizeof(int)); } while (0)
@@ -840,7 +876,8 @@ int main(void)
 {
     long page = sysconf(_SC_PAGESIZE);
     char *mem = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED || mprotect(mem + page, page, PROT_NONE) != 0) { printf("mmap failed\n"); return 2; }
+    if (mem == MAP_FAILED || mprotect(mem + page, page, PROT_NONE) != 0)
+        { printf("mmap failed\n"); return 2; }
     s2s_guard = mem + page;
 %(calls)s
     printf("CHECKS %%ld FAILS %%ld\n", s2s_checks, s2s_bad);
@@ -870,7 +907,7 @@ def run_program(src: str, cc: list[str], run: list[str], name: str) -> str:
     return res.stdout
 
 
-# -- tests: templates render --------------------------------------------------------------------------
+# -- tests: templates render -----------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["avx512", "neon"])
 def test_required_macros_render_for_every_type(name):
     tg = load_target(name)
@@ -920,7 +957,7 @@ def test_neon_target_description():
     assert not str(ops.masked_load(t=f64, p="p", m="m", mt=tg.mask_type(64, 2))).strip()
 
 
-# -- tests: every macro bit-exact --------------------------------------------------------------------
+# -- tests: every macro bit-exact ------------------------------------------------------------------
 @needs_avx512
 def test_avx512_macros_bit_exact():
     prog, src = build_macro_program("avx512")
@@ -983,7 +1020,7 @@ def test_neon_macros_bit_exact():
     assert "round" not in fb and "fmin" not in fb and "shr" not in fb
 
 
-# -- tests: libmvec names -----------------------------------------------------------------------------
+# -- tests: libmvec names --------------------------------------------------------------------------
 @needs_avx512
 def test_avx512_libmvec_names_link_and_agree():
     tg = load_target("avx512")
@@ -1000,12 +1037,14 @@ def test_avx512_libmvec_names_link_and_agree():
             args = ", ".join(["v"] * nargs)
             sargs = ", ".join(["x[j]"] * nargs)
             lines.append(f"""    {{ {t.scalar} x[{t.lanes}], o[{t.lanes}];
-      for (int j = 0; j < {t.lanes}; j++) x[j] = ({t.scalar})({"1.0 + " if fn == "acosh" else ""}0.05 + 0.055 * j);
+      for (int j = 0; j < {t.lanes}; j++)
+        x[j] = ({t.scalar})({"1.0 + " if fn == "acosh" else ""}0.05 + 0.055 * j);
       {t.ctype} v = {ops.load(t=t, p="x")};
       {t.ctype} r = {vname}({args});
       {ops.store(t=t, p="o", v="r")}
       for (int j = 0; j < {t.lanes}; j++) {{ double w = {name}({sargs});
-        if (!(fabs(o[j] - w) <= 1e-5 * fabs(w) + 1e-30)) {{ printf("FAIL {vname} %d\\n", j); bad++; }} }} }}""")
+        if (!(fabs(o[j] - w) <= 1e-5 * fabs(w) + 1e-30))
+          {{ printf("FAIL {vname} %d\\n", j); bad++; }} }} }}""")
     src = (
         prelude(tg, set())
         + "#include <stdio.h>\n"
@@ -1027,7 +1066,7 @@ def test_avx512_libmvec_names_link_and_agree():
     assert res.returncode == 0, res.stdout
 
 
-# -- tests: end to end through the code generator ----------------------------------------------------
+# -- tests: end to end through the code generator --------------------------------------------------
 E2E_KERNELS = """
     void F(saxpy)(int n, KARGS) {
         double s = 2.5;

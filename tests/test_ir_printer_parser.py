@@ -440,7 +440,8 @@ entry:
         ("func @f() -> () {\nentry:\n  ret i32 1.5\n}", "line 3: bad i32 literal '1.5'"),
         ("func @f() -> () {\n  ret\n}", "line 2: expected a block label"),
         (
-            "func @f() -> () {\nentry:\n  %a = phi i32 [%b, entry]\n  %b = add %a, i32 1\n  %c = add %d, i32 1\n"
+            "func @f() -> () {\nentry:\n  %a = phi i32 [%b, entry]\n  %b = add %a, i32 1\n"
+            "  %c = add %d, i32 1\n"
             "  %d = add %c, i32 1\n  ret\n}",
             "line 5: cannot determine the type of %c",
         ),
@@ -579,7 +580,7 @@ def _random_function(seed: int) -> Function:
                 floats_.append(b.select(c, rng.choice(floats_), rng.choice(floats_), name))
 
     grow(ints, floats, rng.randrange(2, 6))
-    for d in range(rng.randrange(1, 4)):
+    for _ in range(rng.randrange(1, 4)):
         cond = b.cmp("ne", rng.choice(ints), Constant(I32, 0), "c")
         left = fn.add_block(Block(rng.choice(["then", ""])))
         right = fn.add_block(Block(rng.choice(["else", "then", ""])))

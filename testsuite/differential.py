@@ -728,7 +728,7 @@ def compile_c(
         except subprocess.TimeoutExpired:
             raise BuildFailure(
                 "compile-timeout", f"compile timed out after {COMPILE_TIMEOUT}s: {shlex.join(cmd)}"
-            )
+            ) from None
         if proc.returncode != 0:
             ice = proc.returncode < 0 or re.search(
                 r"internal compiler error|PLEASE submit a bug report|"

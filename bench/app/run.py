@@ -312,7 +312,7 @@ def run_round(
     tables: dict[tuple[str, int], Table], round_no: int, clock: str, app_args: list[str]
 ) -> None:
     """One run of every binary at every thread count, the order rotated."""
-    for (target, threads), table in tables.items():
+    for (_, threads), table in tables.items():
         names = [n for n, r in table.items() if r.binary and not r.error]
         shift = round_no % len(names) if names else 0
         for name in names[shift:] + names[:shift]:

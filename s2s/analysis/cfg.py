@@ -374,7 +374,7 @@ class Graph(Generic[N]):
             level_succs.setdefault(r, [])
             for s in self.succs[n]:
                 rs = rep(s)
-                if rs is None or rs == r or rs == start:
+                if rs is None or rs in (r, start):
                     continue  # leaves this level, stays in a child loop, or a back edge
                 if rs not in level_succs[r]:
                     level_succs[r].append(rs)

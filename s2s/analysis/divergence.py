@@ -399,7 +399,9 @@ class _Solver:
             seen.add(id(v))
             if isinstance(v, Alloca):
                 found.add(v)
-            elif isinstance(v, (Gep, FieldAddr)) or (isinstance(v, Cast) and v.operands[0].type.is_ptr()):
+            elif isinstance(v, (Gep, FieldAddr)) or (
+                isinstance(v, Cast) and v.operands[0].type.is_ptr()
+            ):
                 work.append(v.operands[0])
             elif isinstance(v, Phi):
                 work.extend(v.operands)

@@ -142,10 +142,8 @@ def access_of(inst: Instruction, div: DivergenceInfo) -> MemoryAccess:
     except TypeError:
         elem_size = 0
     shape = div.shape_of(ptr)
-    masked = (
-        (inst.mask is not None
-        and not _all_true(inst.mask))
-        or (inst.block is not None and div.has_varying_activation(inst.block))
+    masked = (inst.mask is not None and not _all_true(inst.mask)) or (
+        inst.block is not None and div.has_varying_activation(inst.block)
     )
     if shape.is_uniform:
         kind = "uniform"

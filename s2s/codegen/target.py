@@ -351,7 +351,7 @@ def question_key(target: Target, op: str, args: dict[str, Any]) -> str:
             raise outside(f"{name}={value} is not one of the values the table covers")
     for name in LIST_PARAMS:
         if name in args:
-            want = counts["k"] if "k" in counts else t.lanes if t is not None else None
+            want = counts.get("k", t.lanes if t is not None else None)
             if len(args[name]) != want:
                 raise outside(f"'{name}' has {len(args[name])} entries, not {want}")
     parts = [(n, types[n].key) for n in TYPE_PARAMS if n in types]

@@ -523,7 +523,7 @@ class Widener:
             # parallel copy: read every source before writing any phi
             temps = []
             self.stmt("{")
-            for i, (d, s, ty) in enumerate(pairs):
+            for i, (_, s, ty) in enumerate(pairs):
                 self.stmt(f"{_decl_with(ty, f's2s_pc{i}')} = {s};")
                 temps.append(f"s2s_pc{i}")
             for (d, _, _), tmp in zip(pairs, temps):
@@ -1241,7 +1241,7 @@ class Widener:
                 return
             self.needs.add(("complex", inst.callee))
         inputs = [self.lane_operand(a) for a in args]
-        code = f"{inst.callee}({', '.join(_argument(a, '{%d}' % i) for i, a in enumerate(args))})"
+        code = f"{inst.callee}({', '.join(_argument(a, f'{{{i}}}') for i, a in enumerate(args))})"
         if kept is None:
             self.per_lane(code + ";", inputs, None, None, hint, mask)
             return
@@ -1291,7 +1291,7 @@ class Widener:
                 self.vop("store", None, t=t, p=parts[call], v=self.const_vec(t, 0.0))
         re, im = (parts[inst], parts[other]) if helper.part == "re" else (parts[other], parts[inst])
         inputs = [self.lane_operand(a) for a in inst.operands]
-        args = ", ".join("{%d}" % k for k in range(len(inputs)))
+        args = ", ".join(f"{{{k}}}" for k in range(len(inputs)))
         self.per_lane(
             f"{helper.pair_name}({args}, &{re}[s2s_j], &{im}[s2s_j]);",
             inputs,

@@ -276,7 +276,14 @@ def _written_refs(body: ci.Cursor) -> set[int]:
     out: set[int] = set()
     for c in walk_preorder(body):
         target = None
-        if (c.kind == CK.BINARY_OPERATOR and binary_op(c) == "=") or c.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR or (c.kind == CK.UNARY_OPERATOR and unary_op(c) in ("post++", "post--", "pre++", "pre--")):
+        if (
+            (c.kind == CK.BINARY_OPERATOR and binary_op(c) == "=")
+            or c.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR
+            or (
+                c.kind == CK.UNARY_OPERATOR
+                and unary_op(c) in ("post++", "post--", "pre++", "pre--")
+            )
+        ):
             target = children(c)[0]
         if target is not None:
             target = strip_parens(target)
@@ -432,7 +439,7 @@ class _Binder:
         """Reductions first, then lastprivates; sets the function's result types."""
         self.pending.sort(key=lambda p: 0 if p[0] == "reduction" else 1)
         out = []
-        for i, (role, key, name, ir, op) in enumerate(self.pending):
+        for i, (role, _, name, ir, op) in enumerate(self.pending):
             acc = next(
                 (b.arg for b in self.args if b.role == "reduction" and b.c_expr == name), None
             )

@@ -334,10 +334,11 @@ def _modified(body: ci.Cursor, var: Hashable) -> bool:
     for c in walk_preorder(body):
         target = None
         if (
-            (c.kind == CK.BINARY_OPERATOR
-            and binary_op(c) == "=")
+            (c.kind == CK.BINARY_OPERATOR and binary_op(c) == "=")
             or c.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR
-        ) or (c.kind == CK.UNARY_OPERATOR and unary_op(c) in ("post++", "post--", "pre++", "pre--")):
+        ) or (
+            c.kind == CK.UNARY_OPERATOR and unary_op(c) in ("post++", "post--", "pre++", "pre--")
+        ):
             target = children(c)[0]
         if target is not None and _base_variable(target) == var:
             return True

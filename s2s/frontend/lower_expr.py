@@ -65,7 +65,11 @@ CK = ci.CursorKind
 TK = ci.TypeKind
 
 # math.h functions lowered as pure calls (no memory access, no errno reliance).
-_MATH = ["sqrt", "fabs", "fmin", "fmax", "floor", "ceil", "trunc", "round", "fma", "exp", "log", "pow", "sin", "cos", "tan", "atan", "atan2", "exp2", "log2", "log10", "cbrt", "erf", "tanh", "asin", "acos", "sinh", "cosh", "expm1", "log1p", "hypot", "copysign", "rint", "nearbyint", "fmod"]
+_MATH = """
+    sqrt fabs fmin fmax floor ceil trunc round fma exp log pow sin cos tan atan atan2 exp2
+    log2 log10 cbrt erf tanh asin acos sinh cosh expm1 log1p hypot copysign rint nearbyint
+    fmod
+""".split()
 PURE_FUNCTIONS = frozenset(_MATH + [f + "f" for f in _MATH])
 
 _CONST_KINDS = (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL, CK.CHARACTER_LITERAL, CK.CXX_UNARY_EXPR)
@@ -323,15 +327,16 @@ class ExprLowerer:
         self.rvalue(c)
 
     def _fold(self, c: ci.Cursor) -> Value | None:
-        if c.kind not in _CONST_KINDS and (
-            c.kind not in _FOLDABLE or not _constant_tree(c, self.constant_memo)
-        ):
-            if not (
+        if (
+            c.kind not in _CONST_KINDS
+            and (c.kind not in _FOLDABLE or not _constant_tree(c, self.constant_memo))
+            and not (
                 c.kind == CK.DECL_REF_EXPR
                 and c.referenced is not None
                 and c.referenced.kind == CK.ENUM_CONSTANT_DECL
-            ):
-                return None
+            )
+        ):
+            return None
         if c.type.get_canonical().kind not in _ARITH_KINDS:
             return None
         value = evaluate(c)

@@ -51,7 +51,6 @@ import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Union
 
 from .types import FloatType, IntType, PtrType, Type
 from .values import (
@@ -108,7 +107,7 @@ class _UndefType:
 UNDEF = _UndefType()
 """The undefined lane value (masked-off load results, ``undef`` constants)."""
 
-Scalar = Union[int, float, _UndefType]
+Scalar = int | float | _UndefType
 DEFAULT_STEP_LIMIT = 1_000_000
 
 

@@ -23,6 +23,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from .types import (
     COMPLEX_SPELLINGS,
@@ -785,7 +786,7 @@ class _FunctionBuilder:
             return Switch(ops[0], self._block(stmt.labels[0]), cases)
         return Ret(ops)
 
-    _ARITY = {
+    _ARITY: ClassVar[dict[str, int]] = {
         "binop": 2,
         "unop": 1,
         "cmp": 2,

@@ -118,7 +118,10 @@ def _anticipated(loads: list[Instruction], at: Block, doms: _Dominators) -> bool
             return False
         first[block] = load
     seen: set[tuple[Block, frozenset]] = set()
-    fixed: Callable[[Value], bool] = lambda cond: doms.available(cond, at)
+
+    def fixed(cond: Value) -> bool:
+        return doms.available(cond, at)
+
     work = _successors(at, frozenset(), fixed)
     while work:
         block, known = work.pop()

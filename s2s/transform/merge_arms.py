@@ -65,9 +65,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Union
 
-from ..analysis.cfg import Graph, cfg_of
+from ..analysis.cfg import Graph, LoopForest, cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..ir.builder import IRBuilder, copy_with_operands
 from ..ir.types import I1, FloatType, IntType, PtrType
@@ -147,7 +146,16 @@ class _Node:
     gain: int
 
 
-_Shape = Union[_Hole, _Node]
+_Shape = _Hole | _Node
+
+
+def _in_loop_of(loops: LoopForest[Block], join: Block) -> Callable[[Block], bool]:
+    """Whether a block's innermost loop is the join's."""
+
+    def same_loop(b: Block) -> bool:
+        return loops.innermost.get(b) is loops.innermost.get(join)
+
+    return same_loop
 
 
 def merge_arms(fn: Function, div: DivergenceInfo) -> bool:
@@ -162,8 +170,7 @@ def merge_arms(fn: Function, div: DivergenceInfo) -> bool:
             if div.is_uniform(phi) or _is_nested(phi):
                 continue
             nest = _nest(phi)
-            same_loop = lambda b: loops.innermost.get(b) is loops.innermost.get(join)
-            choice = _choose(nest, _Matcher(same_loop))
+            choice = _choose(nest, _Matcher(_in_loop_of(loops, join)))
             if choice is not None:
                 chosen, shape = choice
                 _apply(fn, g, _smallest_nest(chosen), chosen, shape)

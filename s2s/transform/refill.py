@@ -240,7 +240,7 @@ def _cache_iteration_loads(
     if not splits:
         return
     ssa = SSABuilder.for_function(fn)
-    for k, (load, block, cont, phi) in enumerate(splits):
+    for k, (load, _, cont, phi) in enumerate(splits):
         for var, ty, reset in (
             (("ok", k), I1, Constant(I1, 0)),
             (("value", k), load.type, Undef(load.type)),
@@ -250,7 +250,7 @@ def _cache_iteration_loads(
             ssa.write(var, step_block, reset)
         ssa.write(("ok", k), cont, Constant(I1, 1))
         ssa.write(("value", k), cont, phi)
-    for k, (load, block, cont, phi) in enumerate(splits):
+    for k, (_, block, _, phi) in enumerate(splits):
         block.terminator.set_operand(0, ssa.read(("ok", k), block))
         phi.set_operand(0, ssa.read(("value", k), block))
 

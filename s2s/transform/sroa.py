@@ -34,6 +34,7 @@ Keeps the CFG; defines new phis, so analyses of ``fn`` are invalid.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from ..analysis.cfg import cfg_of
 from ..ir.builder import IRBuilder
@@ -178,10 +179,7 @@ def _scalar(t: Type) -> bool:
 
 def _pieces_disjoint(obj: _Object) -> bool:
     pieces = sorted(obj.pieces(), key=lambda p: (p[0], str(p[1])))
-    for (off, t), (next_off, _) in zip(pieces, pieces[1:]):
-        if next_off < off + t.size:
-            return False
-    return True
+    return all(next_off >= off + t.size for (off, t), (next_off, _) in pairwise(pieces))
 
 
 def _promote(fn: Function, objects: list[_Object]) -> None:

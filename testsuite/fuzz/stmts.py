@@ -21,7 +21,7 @@ class Statements(Expressions):
     def block(self, depth: int, count: int | None = None) -> list[str]:
         self.scopes.append([])
         lines: list[str] = []
-        lo, hi = self.g.options.statements
+        _, hi = self.g.options.statements
         n = count if count is not None else self.g.rng.randint(1, max(1, hi - 2 * depth))
         for _ in range(n):
             lines += self.stmt(depth)
