@@ -53,7 +53,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ..ir.types import FloatType, IntType, PtrType, Type
+from ..ir.types import ArrayType, FloatType, IntType, PtrType, Type, VectorType
 from ..ir.values import (
     HORIZONTAL,
     LANE,
@@ -307,8 +307,8 @@ def transfer(inst: Instruction, shape_of: ShapeOf, width: int | None = None) -> 
 
 def natural_alignment(t: Type) -> int:
     """Alignment of the innermost scalar of a stack object (1 if unknown)."""
-    while hasattr(t, "elem"):
-        t = t.elem  # type: ignore[attr-defined]
+    while isinstance(t, (ArrayType, VectorType)):
+        t = t.elem
     try:
         size = t.size
     except TypeError:

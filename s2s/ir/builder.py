@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .types import Type
+from .types import Type, VectorType
 from .values import (
     Alloca,
     BinOp,
@@ -263,11 +263,16 @@ def _copy(inst: Instruction, ops: list[Value], block: Callable[[Block], Block]) 
     return _copy_pure(inst, ops)
 
 
+def _vector_type(t: Type) -> VectorType:
+    assert isinstance(t, VectorType), t
+    return t
+
+
 def _copy_vector(inst: Instruction, ops: list[Value]) -> Instruction:
     if isinstance(inst, Splat):
-        return Splat(ops[0], inst.type, inst.name)  # type: ignore[arg-type]
+        return Splat(ops[0], _vector_type(inst.type), inst.name)
     if isinstance(inst, StepVector):
-        return StepVector(inst.type, inst.name)  # type: ignore[arg-type]
+        return StepVector(_vector_type(inst.type), inst.name)
     if isinstance(inst, ExtractLane):
         return ExtractLane(ops[0], ops[1], inst.name)
     if isinstance(inst, InsertLane):
@@ -275,7 +280,7 @@ def _copy_vector(inst: Instruction, ops: list[Value]) -> Instruction:
     if isinstance(inst, Reduce):
         return Reduce(inst.op, ops[0], inst.name)
     if isinstance(inst, VLoad):
-        return VLoad(ops[0], inst.type, inst.name)  # type: ignore[arg-type]
+        return VLoad(ops[0], _vector_type(inst.type), inst.name)
     if isinstance(inst, VStore):
         return VStore(ops[0], ops[1])
     if isinstance(inst, Gather):

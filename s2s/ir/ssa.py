@@ -113,7 +113,7 @@ class SSABuilder:
         preds = self.preds.get(block, [])
         if block not in self.sealed:
             value: Value = self._new_phi(var, block)
-            self.incomplete.setdefault(block, {})[var] = value  # type: ignore[assignment]
+            self.incomplete.setdefault(block, {})[var] = value
         elif not preds:
             value = Undef(self.types[var])
         elif len(preds) == 1:

@@ -276,8 +276,8 @@ class _Matcher:
     that compute the same operation in place."""
 
     in_join_loop: Callable[[Block], bool]
-    memo: dict[Hashable, _Shape] = field(default_factory=dict)
-    structures: dict[int, Hashable] = field(default_factory=dict)
+    memo: dict[Hashable, _Shape] = field(default_factory=dict[Hashable, _Shape])
+    structures: dict[int, Hashable] = field(default_factory=dict[int, Hashable])
     budget: int = MAX_STEPS
     """Comparisons left: past them every column is a hole."""
 

@@ -63,10 +63,10 @@ class PassState:
     region: Region | None = None
     """The region ``fn`` belongs to (the passes that change its parameters
     need it; IR tests have none)."""
-    callees: dict[str, CalleeBody] = field(default_factory=dict)
+    callees: dict[str, CalleeBody] = field(default_factory=dict[str, "CalleeBody"])
     """Bodies the inline pass may clone in (Region.callees)."""
     options: PassOptions = field(default_factory=PassOptions)
-    results: dict[str, object] = field(default_factory=dict)
+    results: dict[str, object] = field(default_factory=dict[str, object])
     """What each pass returned (the report reads the BOSCC gadgets)."""
     analyses: AnalysisCache = field(init=False)
 

@@ -67,7 +67,7 @@ class _Branch:
     succs: list[Block]
     cond: Value | None = None
     if_true: Block | None = None
-    cases: list[tuple[int, Block]] = field(default_factory=list)
+    cases: list[tuple[int, Block]] = field(default_factory=list[tuple[int, Block]])
     default: Block | None = None
 
 

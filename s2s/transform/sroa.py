@@ -61,13 +61,13 @@ class _Object:
     """One replaceable alloca: its address computations and accesses."""
 
     alloca: Alloca
-    addresses: list[Instruction] = field(default_factory=list)
+    addresses: list[Instruction] = field(default_factory=list[Instruction])
     """fieldaddr / gep / cast of the object's address, users before their bases."""
-    loads: dict[Load, tuple[int, Type]] = field(default_factory=dict)
-    stores: dict[Store, tuple[int, Type]] = field(default_factory=dict)
-    indexed: dict[Instruction, Value] = field(default_factory=dict)
+    loads: dict[Load, tuple[int, Type]] = field(default_factory=dict[Load, tuple[int, Type]])
+    stores: dict[Store, tuple[int, Type]] = field(default_factory=dict[Store, tuple[int, Type]])
+    indexed: dict[Instruction, Value] = field(default_factory=dict[Instruction, Value])
     """Loads and stores of an element at a variable index: the index."""
-    elements: list[tuple[int, Type]] = field(default_factory=list)
+    elements: list[tuple[int, Type]] = field(default_factory=list[tuple[int, Type]])
     """The pieces a variable index chooses from (a small array's elements)."""
 
     def pieces(self) -> set[tuple[int, Type]]:
