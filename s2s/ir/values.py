@@ -100,6 +100,13 @@ class Instruction(Value):
             self.operands.append(op)
             op.users.append(self)
 
+    @property
+    def parent(self) -> Block:
+        """The block holding the instruction (an IRError while it is detached)."""
+        if self.block is None:
+            raise IRError(f"a '{self.opcode}' instruction in no block")
+        return self.block
+
     # -- use-list maintenance ------------------------------------------------
     def set_operand(self, index: int, new: Value) -> None:
         old = self.operands[index]
@@ -476,6 +483,13 @@ class Block:
         if self.instructions and isinstance(self.instructions[-1], Terminator):
             return self.instructions[-1]
         return None
+
+    def replace_successor(self, old: Block, new: Block) -> None:
+        """Send the block's edges to ``old`` to ``new`` (it must be terminated)."""
+        term = self.terminator
+        if term is None:
+            raise IRError(f"block {self.name} has no terminator")
+        term.replace_successor(old, new)
 
     @property
     def successors(self) -> list[Block]:

@@ -65,11 +65,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from ..analysis.cfg import Graph, LoopForest, cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..ir.builder import IRBuilder, copy_with_operands
-from ..ir.types import I1, FloatType, IntType, PtrType
+from ..ir.types import I1, FloatType, IntType, PtrType, Type
 from ..ir.value_numbering import operand_key, operation_key
 from ..ir.values import (
     BinOp,
@@ -244,7 +245,7 @@ def _choose(nest: _Nest, match: _Matcher) -> tuple[list[_Leaf], _Shape] | None:
 
 
 # Identities: operation -> {position of the arm's own value: the other operand}.
-_IDENTITIES = {
+_IDENTITIES: dict[str, dict[str, dict[int, int | float]]] = {
     "float": {"add": {0: -0.0, 1: -0.0}, "sub": {0: 0.0}, "mul": {0: 1.0, 1: 1.0}},
     "int": {"add": {0: 0, 1: 0}, "sub": {0: 0}, "mul": {0: 1, 1: 1}},
 }
@@ -282,7 +283,7 @@ class _Matcher:
     """Comparisons left: past them every column is a hole."""
 
     @staticmethod
-    def computable(v: Value) -> bool:
+    def computable(v: Value) -> TypeGuard[Instruction]:
         if not isinstance(v, (BinOp, UnOp, Cmp, Cast, Select, Call)):
             return False
         if (isinstance(v, Call) and not v.pure) or v.mask is not None or v.block is None:
@@ -358,7 +359,7 @@ class _Matcher:
                     for o in self._identity_row(v, template, ident, real)
                 ]
             )
-        children = []
+        children: list[_Shape] = []
         for j in range(len(template.operands)):
             column = [row[j] for row in rows]
             children.append(
@@ -408,11 +409,8 @@ def _apply(fn: Function, g: Graph[Block], nest: _Nest, chosen: list[_Leaf], shap
     assert join is not None and isinstance(shape, _Node)
     member_of = {(id(leaf.phi), leaf.index): k for k, leaf in enumerate(chosen)}
     everyone = len(chosen) == len(nest.leaves)
-    if everyone:
-        body = join
-    else:
-        merged, rest = _split(fn, join)
-        body = merged
+    split = None if everyone else _split(fn, join)
+    body = join if split is None else split[0]
 
     holes: dict[Hashable, Value] = {}  # one nest for the holes of equal values
 
@@ -438,6 +436,8 @@ def _apply(fn: Function, g: Graph[Block], nest: _Nest, chosen: list[_Leaf], shap
             phi.block.instructions.remove(phi)
             phi.block = None
     else:
+        assert split is not None
+        merged, rest = split
         flag = _build_nest(nest, member_of, lambda k: Constant(I1, 1), I1, lambda: Constant(I1, 0))
         join.append(CondBr(flag, merged, rest))
         merged.append(Br(rest))
@@ -475,7 +475,7 @@ def _build_nest(
     nest: _Nest,
     member_of: dict[tuple[int, int], int],
     pick: Callable[[int], Value],
-    type_,
+    type_: Type,
     other: Callable[[], Value],
 ) -> Value:
     """A nest of new phis shaped like ``nest``: merged arm k gives
@@ -483,7 +483,7 @@ def _build_nest(
     built: dict[int, Value] = {}
     nested = {id(p) for p in nest.phis[1:]}
     for phi in reversed(nest.phis):  # preorder reversed: nested phis first
-        incoming = []
+        incoming: list[tuple[Value, Block]] = []
         for index, (value, pred) in enumerate(phi.incoming()):
             k = member_of.get((id(phi), index))
             v = pick(k) if k is not None else built[id(value)] if id(value) in nested else other()
@@ -530,7 +530,7 @@ def _available(g: Graph[Block], v: Value, join: Block) -> bool:
     return v.block is not None and v.block is not join and g.dominates(v.block, join)
 
 
-def _unused(type_) -> Constant:
+def _unused(type_: Type) -> Constant:
     """The value of an arm whose value is never used (module doc)."""
     return Constant(type_, 1.0 if isinstance(type_, FloatType) else 0)
 

@@ -161,8 +161,8 @@ def _derived_offset(user: Instruction, base: Value, offset: int) -> int | None:
         and user.operands[0] is base
         and isinstance(user.operands[1], Constant)
     ):
-        pointee = base.type.pointee  # type: ignore[attr-defined]
-        return offset + int(user.operands[1].value) * pointee.size
+        assert isinstance(base.type, PtrType)
+        return offset + int(user.operands[1].value) * base.type.pointee.size
     if (
         isinstance(user, Cast)
         and isinstance(base.type, PtrType)
@@ -256,6 +256,7 @@ def _replace_access(
     elif isinstance(inst, Store):
         current[(obj.alloca, *obj.stores[inst])] = inst.operands[0]
     else:
+        assert isinstance(inst, Load)
         _replace_load(inst, value_of(obj.loads[inst]), ssa)
 
 

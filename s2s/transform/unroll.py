@@ -200,7 +200,7 @@ def _unroll(fn: Function, loop: Loop[Block], counter: Phi, values: list[int]) ->
         at += 1 + len(body)
         entry_of_copy.append(nxt)  # resolved below
     _link_copies(fn, entry_of_copy)
-    pre.terminator.replace_successor(header, entry_of_copy[0])
+    pre.replace_successor(header, entry_of_copy[0])
     for b in [header, *body]:
         for inst in list(b.instructions):
             inst.drop_operands()
