@@ -32,7 +32,7 @@ import weakref
 import clang.cindex as ci
 
 from ..diagnostics import Location, Unsupported
-from .lower_clang import children, is_anonymous_record
+from .lower_clang import children, declaration, is_anonymous_record
 
 CK = ci.CursorKind
 TK = ci.TypeKind
@@ -218,7 +218,7 @@ def _path_to(t: ci.Type, decl: ci.Cursor) -> int | None:
     while True:
         kind = canon.kind
         if kind == TK.RECORD:
-            return steps if _same(canon.get_declaration(), decl) else None
+            return steps if _same(declaration(canon), decl) else None
         if kind == TK.POINTER:
             canon = canon.get_pointee().get_canonical()
         elif kind in _INDIRECTIONS:

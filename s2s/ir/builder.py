@@ -8,6 +8,7 @@ it.  Each creation method inserts the new instruction there and returns it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from .types import Type, VectorType
 from .values import (
@@ -46,6 +47,8 @@ from .vector import (
     VStore,
 )
 
+InstT = TypeVar("InstT", bound=Instruction)
+
 
 class IRBuilder:
     def __init__(self, block: Block | None = None) -> None:
@@ -83,7 +86,7 @@ class IRBuilder:
         self.index += 1
         return self
 
-    def insert(self, inst: Instruction) -> Instruction:
+    def insert(self, inst: InstT) -> InstT:
         assert self.block is not None, "builder has no insertion point"
         if self.at_block_end:
             n = len(self.block.instructions)
@@ -144,7 +147,7 @@ class IRBuilder:
         """Address of member ``field`` of the struct ``base`` points to."""
         return self.insert(FieldAddr(base, field, result_type, name))
 
-    def load(self, ptr: Value, name: str = "") -> Value:
+    def load(self, ptr: Value, name: str = "") -> Load:
         """Read *ptr."""
         return self.insert(Load(ptr, name))
 

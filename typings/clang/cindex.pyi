@@ -17,7 +17,11 @@ class _CXString(ctypes.Structure):
     @staticmethod
     def from_result(res: _CXString, fn: object = None, args: object = None) -> str: ...
 
-class File:
+class ClangObject:
+    obj: object
+    """The libclang handle (what its C functions take)."""
+
+class File(ClangObject):
     @property
     def name(self) -> str: ...
     @staticmethod
@@ -210,6 +214,8 @@ class Token(ctypes.Structure):
     def cursor(self) -> Cursor: ...
 
 class Cursor(ctypes.Structure):
+    _tu: TranslationUnit
+    """Keeps the translation unit alive while the cursor is."""
     @staticmethod
     def from_location(tu: TranslationUnit, location: SourceLocation) -> Cursor: ...
     @staticmethod
@@ -332,7 +338,7 @@ class FileInclusion:
     @property
     def is_input_file(self) -> bool: ...
 
-class TranslationUnit:
+class TranslationUnit(ClangObject):
     PARSE_NONE: ClassVar[int]
     PARSE_DETAILED_PROCESSING_RECORD: ClassVar[int]
     PARSE_INCOMPLETE: ClassVar[int]
@@ -365,7 +371,7 @@ class Index:
         self,
         path: str | None,
         args: Sequence[str] | None = None,
-        unsaved_files: Sequence[tuple[str, str]] | None = None,
+        unsaved_files: Sequence[tuple[str, str | bytes]] | None = None,
         options: int = 0,
     ) -> TranslationUnit: ...
 
