@@ -106,6 +106,7 @@ def loops(blocks: int) -> tuple[Function, dict]:
             fn.add_block(Block(f"x{k}")),
         )
         pre = b.block
+        assert pre is not None
         b.br(h)
         b.at_end(h)
         ctr = b.phi(I64, "k")
@@ -143,6 +144,7 @@ def raw_loops(blocks: int) -> tuple[Function, dict]:
             fn.add_block(Block(f"x{k}")),
         )
         pre = b.block
+        assert pre is not None
         enter = b.cmp("lt", n, Constant(I64, k), "enter")
         b.condbr(enter, h, out)
         b.at_end(h)

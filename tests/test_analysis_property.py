@@ -22,7 +22,7 @@ from s2s.analysis.cfg import Graph
 from s2s.analysis.divergence import compute_divergence
 from s2s.analysis.shapes import VectorShape as S
 from s2s.ir.builder import IRBuilder
-from s2s.ir.interpreter import Memory, run_scalar
+from s2s.ir.interpreter import Memory, Scalar, run_scalar
 from s2s.ir.types import F64, I1, I32, I64, U32, VOID, ArrayType, IntType, PtrType, ptr
 from s2s.ir.values import Block, Call, Constant, Function, Phi, Ret, Value
 from s2s.ir.verifier import verify
@@ -204,7 +204,10 @@ class Gen:
                 "store",
             ]
         )
-        c = lambda vs: Constant(I64, r.choice(vs))  # noqa: E731
+
+        def c(vs):
+            return Constant(I64, r.choice(vs))
+
         if kind in ("add", "sub"):
             return b.binop(kind, x, y, "x")
         if kind == "mulc":
@@ -329,7 +332,7 @@ def lane_values(fn: Function, info, width: int, base: int, u: int, v: int, data:
     ids = {id(i): k for k, i in enumerate(traced)}
     # instrument: a trace call after every traced value, an iteration counter in each header
     for inst in traced:
-        blk = inst.block
+        blk = inst.parent
         pos = blk.instructions.index(inst) + 1
         if isinstance(inst, Phi):
             pos = len(blk.phis)
@@ -381,6 +384,11 @@ def _descendants(lp) -> list:
     return out
 
 
+def _int(v: object) -> int:
+    assert isinstance(v, int), v
+    return v
+
+
 def fits(shape: S, t, lanes: dict[int, object]) -> bool:
     vals = list(lanes.items())
     if shape.is_bottom:
@@ -401,8 +409,8 @@ def fits(shape: S, t, lanes: dict[int, object]) -> bool:
 
     a = shape.alignment
     if shape.stride is None:
-        return all(a == 0 or norm(v) % a == 0 for _, v in vals)  # type: ignore[arg-type]
-    bases = {norm(v - shape.stride * t_) for t_, v in vals}  # type: ignore[operator]
+        return all(a == 0 or norm(_int(v)) % a == 0 for _, v in vals)
+    bases = {norm(_int(v) - shape.stride * t_) for t_, v in vals}
     if len(bases) != 1:
         return False
     (base0,) = bases
@@ -486,7 +494,7 @@ def test_the_generator_makes_loops_and_divergence():
 
 def run_outputs(
     fn: Function, gen: Gen, width: int, base: int, u: int, v: int, data: list[int]
-) -> list[object]:
+) -> list[Scalar]:
     memory = Memory()
     a_addr = memory.alloc_array(I32, data)
     out_addr = memory.alloc_array(I64, [0] * ARRAY_LEN)

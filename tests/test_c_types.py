@@ -18,6 +18,9 @@ import pytest
 from hostile_support import compile_everywhere, vectorize
 from test_lower_support import lower_one
 
+from s2s.ir.region import Region
+from s2s.ir.types import ArrayType, PtrType, StructType, Type
+
 VECTORIZED = {
     "typedef_struct": """
 typedef struct { double x, y; } P;
@@ -377,12 +380,10 @@ def test_flexible_array_member_is_an_array_in_place(tmp_path: Path) -> None:
     assert st.size == 8
 
 
-def _structs(region):  # type: ignore[no-untyped-def]
-    from s2s.ir.types import ArrayType, PtrType, StructType
+def _structs(region: Region) -> list[StructType]:
+    found: dict[str, StructType] = {}
 
-    found = {}
-
-    def visit(t):  # type: ignore[no-untyped-def]
+    def visit(t: Type) -> None:
         if isinstance(t, PtrType):
             visit(t.pointee)
         elif isinstance(t, ArrayType):

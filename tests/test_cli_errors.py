@@ -17,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -504,7 +505,7 @@ def test_signal_while_running(tmp_path: Path, sig: str, status: int) -> None:
     assert listing(tmp_path) == ["big.c", "out.c"]
 
 
-def call_main(argv: list[str]) -> int:
+def call_main(argv: Sequence[str | Path]) -> int:
     """s2s.cli.main in this process; a KeyboardInterrupt escaping it is a failure
     (and must not stop pytest)."""
     from s2s import cli

@@ -238,13 +238,13 @@ class MacroProgram:
 
     def array(self, name: str, t: Type, vals: list[Any]) -> str:
         if name not in self.arrays:
-            ct = (
-                "double"
-                if str(t) == "f64"
-                else "float"
-                if str(t) == "f32"
-                else f"{'u' if not t.signed else ''}int{t.bits}_t"
-            )  # type: ignore[attr-defined]
+            if str(t) == "f64":
+                ct = "double"
+            elif str(t) == "f32":
+                ct = "float"
+            else:
+                assert isinstance(t, IntType)
+                ct = f"{'u' if not t.signed else ''}int{t.bits}_t"
             body = ", ".join(c_value(v, t) for v in vals)
             self.arrays[name] = f"{ct} {name}[{len(vals)}] = {{{body}}};"
         return name
@@ -259,7 +259,8 @@ class MacroProgram:
             da, db = a, b
             sa, sb = a, b
         else:
-            vals = int_specials(ir)  # type: ignore[arg-type]
+            assert isinstance(ir, IntType)
+            vals = int_specials(ir)
             a, b = pairs(vals)
             lo = -(1 << (t.bits - 1))
             # C: no division by zero, no INT_MIN / -1 in int and wider
@@ -314,8 +315,13 @@ class MacroProgram:
         arr = self.inputs(t)
         P, _ = self.patterns(t.bits)
         a_, b_ = Argument(ir, "a", 0), Argument(ir, "b", 1)
-        ld = lambda p: self.m("load", k, t=t, p=p)  # noqa: E731
-        st = lambda p, v: self.m("store", k, t=t, p=p, v=v)  # noqa: E731
+
+        def ld(p):
+            return self.m("load", k, t=t, p=p)
+
+        def st(p, v):
+            return self.m("store", k, t=t, p=p, v=v)
+
         body: list[str] = []
 
         def check(
@@ -459,8 +465,13 @@ class MacroProgram:
         self, t: TypeInfo, mt: TypeInfo, arr: dict[str, str], P: str, body: list[str]
     ) -> None:
         k, L, T, V = t.key, t.lanes, t.scalar, t.ctype
-        ld = lambda p: self.m("load", k, t=t, p=p)  # noqa: E731
-        st = lambda p, v: self.m("store", k, t=t, p=p, v=v)  # noqa: E731
+
+        def ld(p):
+            return self.m("load", k, t=t, p=p)
+
+        def st(p, v):
+            return self.m("store", k, t=t, p=p, v=v)
+
         mload = self.m("masked_load", k, t=t, p="base", m="m", mt=mt)
         mstore = self.m("masked_store", k, t=t, p="base", v="vb", m="m", mt=mt)
         head = [
@@ -541,7 +552,10 @@ class MacroProgram:
         if at is None:
             return
         k, L, T, V = t.key, t.lanes, t.scalar, t.ctype
-        st = lambda p, v: self.m("store", k, t=t, p=p, v=v)  # noqa: E731
+
+        def st(p, v):
+            return self.m("store", k, t=t, p=p, v=v)
+
         ald = self.m("load", at.key, t=at, p="adr")
         g = self.m("gather", k, t=t, a="va", at=at)
         mg = self.m("masked_gather", k, t=t, a="va", at=at, m="m", mt=mt)
@@ -739,8 +753,8 @@ class MacroProgram:
             expr = self.m("convert", f"{f.key}->{t.key}", f=f, t=t, a="va")
             if not expr:
                 continue
-            if fir.is_float() and tir.is_int():
-                vals = cycle(float_to_int_inputs(fir, tir), NP)  # type: ignore[arg-type]
+            if isinstance(fir, FloatType) and isinstance(tir, IntType):
+                vals = cycle(float_to_int_inputs(fir, tir), NP)
                 src = self.array(f"CV_{f.elem}_{t.elem}", fir, vals)
             else:
                 src = self.inputs(f)["A"]
@@ -770,7 +784,10 @@ class MacroProgram:
         key = mt.key
         P, Q = self.patterns(bits)
         lines = self.mask_of(it, P, "i", "m1") + self.mask_of(it, Q, "i", "m2")
-        mb = lambda m: self.m("mask_bits", key, mt=mt, m=m)  # noqa: E731
+
+        def mb(m):
+            return self.m("mask_bits", key, mt=mt, m=m)
+
         for name, op in (("mask_and", "&&"), ("mask_or", "||"), ("mask_xor", "!=")):
             e = self.m(name, key, mt=mt, a="m1", b="m2")
             lines += [
@@ -935,21 +952,33 @@ def test_required_macros_render_for_every_type(name):
             assert str(getattr(ops, macro)(mt=mt, **kw)).strip(), (macro, mt.key)
 
 
+def _vtype(tg: Target, elem: str, lanes: int) -> TypeInfo:
+    t = tg.vtype(elem, lanes)
+    assert t is not None, (tg.name, elem, lanes)
+    return t
+
+
+def _mask(tg: Target, bits: int, lanes: int) -> TypeInfo:
+    t = tg.mask_type(bits, lanes)
+    assert t is not None, (tg.name, bits, lanes)
+    return t
+
+
 def test_avx512_target_description():
     tg = load_target("avx512")
     assert tg.guard == "__AVX512F__" and tg.mask_kind == "bits" and tg.register_bits == 512
-    assert tg.mask_type(64, 8).ctype == "__mmask8" and tg.mask_type(32, 16).ctype == "__mmask16"
-    assert tg.vector_math_name("exp", 1, tg.vtype("f64", 8)) == "_ZGVeN8v_exp"
-    assert tg.vector_math_name("powf", 2, tg.vtype("f32", 16)) == "_ZGVeN16vv_powf"
-    assert tg.vector_math_name("sin", 1, tg.vtype("f64", 4)) == "_ZGVdN4v_sin"
-    assert tg.vector_math_name("logf", 1, tg.vtype("f32", 4)) == "_ZGVbN4v_logf"
+    assert _mask(tg, 64, 8).ctype == "__mmask8" and _mask(tg, 32, 16).ctype == "__mmask16"
+    assert tg.vector_math_name("exp", 1, _vtype(tg, "f64", 8)) == "_ZGVeN8v_exp"
+    assert tg.vector_math_name("powf", 2, _vtype(tg, "f32", 16)) == "_ZGVeN16vv_powf"
+    assert tg.vector_math_name("sin", 1, _vtype(tg, "f64", 4)) == "_ZGVdN4v_sin"
+    assert tg.vector_math_name("logf", 1, _vtype(tg, "f32", 4)) == "_ZGVbN4v_logf"
 
 
 def test_neon_target_description():
     tg = load_target("neon")
     assert tg.guard == "__ARM_NEON" and tg.mask_kind == "lanes" and tg.register_bits == 128
-    assert tg.mask_type(64, 2).ctype == "int64x2_t" and tg.mask_type(32, 2).ctype == "int32x2_t"
-    assert tg.vector_math_name("exp", 1, tg.vtype("f64", 2)) is None
+    assert _mask(tg, 64, 2).ctype == "int64x2_t" and _mask(tg, 32, 2).ctype == "int32x2_t"
+    assert tg.vector_math_name("exp", 1, _vtype(tg, "f64", 2)) is None
     ops = tg.ops(lambda n: "")
     f64 = tg.vtype("f64", 2)
     # C round is ties away from zero: frinta, never the ties-to-even frintn

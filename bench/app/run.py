@@ -137,6 +137,13 @@ class Result:
         return self.error is None and self.mismatch is None and bool(self.times_ns)
 
 
+def _median(res: Result) -> float:
+    """The median time of a usable result."""
+    median = res.median_ns
+    assert median is not None, "a result without times has no speed"
+    return median
+
+
 @dataclass
 class BuildInfo:
     """What building one (target, build) produced."""
@@ -317,8 +324,9 @@ def run_round(
         shift = round_no % len(names) if names else 0
         for name in names[shift:] + names[:shift]:
             res = table[name]
+            assert res.binary is not None  # names holds the builds that have one
             try:
-                run = run_binary(res.binary, app_args, threads, clock)  # type: ignore[arg-type]
+                run = run_binary(res.binary, app_args, threads, clock)
             except (RuntimeError, subprocess.TimeoutExpired) as exc:
                 res.error = str(exc)
                 continue
@@ -367,7 +375,7 @@ def family_of(name: str) -> str:
 
 def fastest(table: Table, family: str) -> str | None:
     names = [n for n, r in table.items() if r.usable and family_of(n) == family]
-    return min(names, key=lambda n: table[n].median_ns) if names else None  # type: ignore
+    return min(names, key=lambda n: _median(table[n])) if names else None
 
 
 def ratio_to_best(table: Table, name: str) -> float | None:
@@ -376,7 +384,7 @@ def ratio_to_best(table: Table, name: str) -> float | None:
     res = table.get(name)
     if best is None or res is None or not res.usable:
         return None
-    return table[best].median_ns / res.median_ns  # type: ignore[operator]
+    return _median(table[best]) / _median(res)
 
 
 def s2s_vs_best(table: Table) -> float | None:
@@ -673,7 +681,7 @@ def tables_from_json(
         for key, b in data["builds"].items()
         if family_of(key.split("/", 1)[1]) == "s2s"
     }
-    return tables, names, summaries  # type: ignore[return-value]
+    return tables, names, summaries
 
 
 def replot(source: str, plot: str | None) -> int:

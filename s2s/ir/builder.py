@@ -107,24 +107,24 @@ class IRBuilder:
         return Undef(type)
 
     # -- arithmetic ------------------------------------------------------------------
-    def binop(self, op: str, a: Value, b: Value, name: str = "") -> Value:
+    def binop(self, op: str, a: Value, b: Value, name: str = "") -> BinOp:
         """``a op b`` with op one of BinOp.OPS."""
         return self.insert(BinOp(op, a, b, name))
 
-    def add(self, a: Value, b: Value, name: str = "") -> Value:
+    def add(self, a: Value, b: Value, name: str = "") -> BinOp:
         return self.binop("add", a, b, name)
 
-    def sub(self, a: Value, b: Value, name: str = "") -> Value:
+    def sub(self, a: Value, b: Value, name: str = "") -> BinOp:
         return self.binop("sub", a, b, name)
 
-    def mul(self, a: Value, b: Value, name: str = "") -> Value:
+    def mul(self, a: Value, b: Value, name: str = "") -> BinOp:
         return self.binop("mul", a, b, name)
 
-    def unop(self, op: str, a: Value, name: str = "") -> Value:
+    def unop(self, op: str, a: Value, name: str = "") -> UnOp:
         """``neg a`` or ``not a``."""
         return self.insert(UnOp(op, a, name))
 
-    def cmp(self, pred: str, a: Value, b: Value, name: str = "") -> Value:
+    def cmp(self, pred: str, a: Value, b: Value, name: str = "") -> Cmp:
         """Compare a and b; an i1."""
         return self.insert(Cmp(pred, a, b, name))
 
@@ -134,16 +134,16 @@ class IRBuilder:
             return v
         return self.insert(Cast(v, to, name))
 
-    def select(self, c: Value, a: Value, b: Value, name: str = "") -> Value:
+    def select(self, c: Value, a: Value, b: Value, name: str = "") -> Select:
         """a where c holds, else b."""
         return self.insert(Select(c, a, b, name))
 
     # -- memory ------------------------------------------------------------------------
-    def gep(self, base: Value, index: Value, name: str = "") -> Value:
+    def gep(self, base: Value, index: Value, name: str = "") -> Gep:
         """Address of element ``index`` relative to ``base``."""
         return self.insert(Gep(base, index, name))
 
-    def field_addr(self, base: Value, field: str, result_type: Type, name: str = "") -> Value:
+    def field_addr(self, base: Value, field: str, result_type: Type, name: str = "") -> FieldAddr:
         """Address of member ``field`` of the struct ``base`` points to."""
         return self.insert(FieldAddr(base, field, result_type, name))
 
@@ -151,17 +151,17 @@ class IRBuilder:
         """Read *ptr."""
         return self.insert(Load(ptr, name))
 
-    def store(self, value: Value, ptr: Value) -> Instruction:
+    def store(self, value: Value, ptr: Value) -> Store:
         """Write value to *ptr."""
         return self.insert(Store(value, ptr))
 
-    def alloca(self, allocated: Type, name: str = "") -> Value:
+    def alloca(self, allocated: Type, name: str = "") -> Alloca:
         """A private stack object of type ``allocated``."""
         return self.insert(Alloca(allocated, name))
 
     def call(
         self, callee: str, args: Sequence[Value], ret: Type, pure: bool = False, name: str = ""
-    ) -> Value:
+    ) -> Call:
         """Call the C function ``callee``."""
         return self.insert(Call(callee, args, ret, pure, name))
 
@@ -175,21 +175,21 @@ class IRBuilder:
         return phi
 
     # -- terminators -----------------------------------------------------------------
-    def br(self, target: Block) -> Instruction:
+    def br(self, target: Block) -> Br:
         """Jump to target."""
         return self.insert(Br(target))
 
-    def condbr(self, cond: Value, if_true: Block, if_false: Block) -> Instruction:
+    def condbr(self, cond: Value, if_true: Block, if_false: Block) -> CondBr:
         """Branch on an i1."""
         return self.insert(CondBr(cond, if_true, if_false))
 
     def switch(
         self, value: Value, default: Block, cases: Sequence[tuple[int, Block]] = ()
-    ) -> Instruction:
+    ) -> Switch:
         """Multi-way branch on an integer."""
         return self.insert(Switch(value, default, cases))
 
-    def ret(self, values: Sequence[Value] = ()) -> Instruction:
+    def ret(self, values: Sequence[Value] = ()) -> Ret:
         """Return the given values."""
         return self.insert(Ret(values))
 
