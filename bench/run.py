@@ -168,6 +168,13 @@ class Result:
         return self.error is None and self.mismatch is None and bool(self.times_ns)
 
 
+def _median(res: Result) -> float:
+    """The median time of a usable result."""
+    median = res.median_ns
+    assert median is not None, "a result without times has no speed"
+    return median
+
+
 # ---------------------------------------------------------------- discovery
 
 
@@ -409,13 +416,13 @@ def speedup(results: dict[str, Result], name: str) -> float | None:
     base, res = results.get("scalar"), results.get(name)
     if not base or not res or not base.usable or not res.usable:
         return None  # a wrong result has no speed
-    return base.median_ns / res.median_ns  # type: ignore[operator]
+    return _median(base) / _median(res)
 
 
 def fastest(results: dict[str, Result], family: str) -> str | None:
     """Name of the fastest usable variant of a family ('compiler' or 's2s')."""
     names = [n for n, r in results.items() if r.usable and family_of(n) == family]
-    return min(names, key=lambda n: results[n].median_ns) if names else None  # type: ignore
+    return min(names, key=lambda n: _median(results[n])) if names else None
 
 
 def family_of(name: str) -> str:
@@ -427,14 +434,15 @@ def s2s_vs_best(results: dict[str, Result]) -> float | None:
     comp, s2s = fastest(results, "compiler"), fastest(results, "s2s")
     if comp is None or s2s is None:
         return None
-    return results[comp].median_ns / results[s2s].median_ns  # type: ignore[operator]
+    return _median(results[comp]) / _median(results[s2s])
 
 
 def geomean_or_none(values: list[float | None]) -> float | None:
     """Geometric mean, or None when any value is missing (no partial means)."""
-    if not values or any(v is None for v in values):
+    present = [v for v in values if v is not None]
+    if not values or len(present) != len(values):
         return None
-    return statistics.geometric_mean(values)  # type: ignore[arg-type]
+    return statistics.geometric_mean(present)
 
 
 def spread(res: Result) -> float | None:

@@ -40,7 +40,7 @@ OUTPUT = (
 )
 
 
-def res(median: float, hash_: str = "00000000000000aa", checksum: float = 100.0) -> app.Result:
+def res(median: float, hash_: str = "00000000000000aa", checksum: float = 100.0):  # -> app.Result
     return app.Result(
         binary=Path("x"), times_ns=[int(median)], hashes=[hash_], checksums=[checksum]
     )
@@ -270,10 +270,10 @@ def test_builds_plainly_and_through_s2svec_cc_with_one_hash(tmp_path: Path) -> N
 @needs_tools
 def test_from_json_prints_the_same_table(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     status, _ = quick(tmp_path, "scalar,gcc", "--threads", "1")
-    first = [l for l in capsys.readouterr().out.splitlines() if l.startswith("| avx2")]
+    first = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| avx2")]
     assert status == 0 and len(first) == 1
     assert app.main(["--from-json", str(tmp_path / "r.json")]) == 0
-    again = [l for l in capsys.readouterr().out.splitlines() if l.startswith("| avx2")]
+    again = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| avx2")]
     assert again == first
 
 

@@ -245,7 +245,7 @@ def row(name: str, values: list[float], unit: str) -> str:
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--runs", type=int, default=5)
     p.add_argument(
         "--s2svec",

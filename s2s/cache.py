@@ -2,12 +2,13 @@
 
 Compiled templates and parsed capability tables (``s2s.codegen.target``)
 and the compilers' predefined macros (``s2s.frontend.target_macros``) are
-kept between runs so that the start-up stays short.  Every cache is found the same way, and a run without a
-writable folder still works, only slower.
+kept between runs so that the start-up stays short.  Every cache is found
+the same way, and a run without a writable folder still works, only slower.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 
@@ -44,7 +45,5 @@ def write_atomically(path: str, data: bytes) -> None:
             handle.write(data)
         os.replace(temp, path)
     except OSError:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(temp)
-        except OSError:
-            pass

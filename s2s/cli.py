@@ -39,6 +39,7 @@ The vectorizer itself (``driver``, which loads libclang) is imported inside
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import re
@@ -278,7 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def check_define(define: str) -> str | None:
     """Why ``-D define`` is not a macro definition, or None when it is."""
-    head, eq, _value = define.partition("=")
+    head = define.partition("=")[0]
     if "\n" in define or "\r" in define:
         return "a macro definition must be one line"
     m = _MACRO.match(head)
@@ -551,10 +552,8 @@ def stage(dest: Destination, data: bytes) -> None:
 def discard(dest: Destination) -> None:
     with _signals_held():
         if dest.temp is not None:
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.unlink(dest.temp)
-            except FileNotFoundError:
-                pass
             dest.temp = None
 
 
@@ -637,10 +636,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _say(line: str) -> None:
-    try:
+    # When stderr is closed the exit status has to do.
+    with contextlib.suppress(OSError, ValueError, AttributeError):
         print(line, file=sys.stderr, flush=True)
-    except (OSError, ValueError, AttributeError):
-        pass  # stderr is closed: the exit status has to do
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -156,7 +156,6 @@ def _core(
     masked, vlen, kinds, cdt_bits = shape
     clauses = ClauseSet("simd", fn.location, simdlen=vlen, safelen=vlen)
     region = lower_function(
-        None,
         cursor,
         vlen,
         masked,

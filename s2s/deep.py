@@ -48,14 +48,15 @@ def call_with_deep_stack(fn: Callable[..., T], *args: object, **kwargs: object) 
     result or re-raises its exception (KeyboardInterrupt included)."""
     if in_deep_stack():
         return fn(*args, **kwargs)  # already in a deep-stack worker
-    outcome: dict[str, object] = {}
+    value: list[T] = []
+    error: list[BaseException] = []
 
     def work() -> None:
         _state.inside = _state.quiet = True
         try:
-            outcome["value"] = fn(*args, **kwargs)
+            value.append(fn(*args, **kwargs))
         except BaseException as exc:  # re-raised in the caller's thread
-            outcome["error"] = exc
+            error.append(exc)
 
     old_size = threading.stack_size()
     old_limit = sys.getrecursionlimit()
@@ -84,9 +85,9 @@ def call_with_deep_stack(fn: Callable[..., T], *args: object, **kwargs: object) 
     finally:
         sys.setrecursionlimit(old_limit)
         sys.unraisablehook = old_hook
-    if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
-    return outcome["value"]  # type: ignore[return-value]
+    if error:
+        raise error[0]
+    return value[0]
 
 
 def deep_stack(fn: Callable[..., T]) -> Callable[..., T]:

@@ -505,9 +505,7 @@ def _generate_once(
     tail = lowered.variant_for(target, "tail") if target.masked_tail else None
     refill = lowered.variant_for(target, "refill") if lowered.options.refill else None
     if lowered.internal is not None:
-        lowered.internal.prepare(
-            [analyzed, tail, refill], target, lowered.views[target.name].parsed.tu
-        )
+        lowered.internal.prepare([analyzed, tail, refill], target, lowered.parsed(target).tu)
     return analyzed, generate(analyzed, target, codegen_options, report, tail, refill)
 
 
@@ -560,6 +558,12 @@ class _Lowered:
         self.inlinable: set[int] = set()
         """The parses (ids) whose lowering had calls to inline."""
         self._plain: _Lowered | None = None
+
+    def parsed(self, target: Target) -> ParsedFile:
+        """The parse the target reads (a loop is lowered only from views that parse)."""
+        parsed = self.views[target.name].parsed
+        assert parsed is not None
+        return parsed
 
     def inlines(self, target: Target) -> bool:
         """Whether the target's region had calls to inline."""
@@ -617,10 +621,12 @@ class _Lowered:
         if key not in self.lowered:
             pragma = self.pragmas[target.name]
             try:
+                parsed = self.parsed(target)
                 region = lower_loop(
-                    view.parsed, pragma, plain_char_signed=key[1], no_inline=self.no_inline
+                    parsed, pragma, plain_char_signed=key[1], no_inline=self.no_inline
                 )
-                region.source_checks = source_checks(view.parsed, pragma, region.replace.end)
+                assert region.replace is not None  # a loop region replaces its text
+                region.source_checks = source_checks(parsed, pragma, region.replace.end)
                 self.lowered[key] = region
             except RecursionError:
                 self.lowered[key] = Unsupported(
@@ -628,7 +634,8 @@ class _Lowered:
                 )
             except Exception as exc:
                 self.lowered[key] = _contained(exc, pragma.location)
-            if isinstance(self.lowered[key], Region) and self.lowered[key].callees:
+            made = self.lowered[key]
+            if isinstance(made, Region) and made.callees:
                 self.inlinable.add(id(view.parsed))
         found = self.lowered[key]
         if isinstance(found, Unsupported):

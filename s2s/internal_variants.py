@@ -1,4 +1,4 @@
-"""Internal vector variants: a callee not inlined gets a vector variant of its own, made for its calls.
+"""Internal vector variants: a callee not inlined gets one of its own, made for its calls.
 
 The inline pass (transform.inline) prefers, for a callee too large to
 inline or called from several places of a loop, one vector body shared by
@@ -34,7 +34,7 @@ from .frontend.declare_simd import SimdFunction, signature
 from .frontend.lower_callee import callee_table
 from .frontend.lower_clang import location
 from .frontend.lower_types import TypeMapper
-from .ir.types import I1, FloatType
+from .ir.types import I1, FloatType, IntType
 from .ir.values import Call, Constant, Undef, Value
 from .pipeline import AnalyzedRegion
 from .vfabi import FAMILIES, ISAS, NoVariants, ParamKind, Variant, characteristic_type
@@ -115,6 +115,7 @@ class InternalVariants:
                 definition, TypeMapper(target.plain_char_signed, scope=definition), loc
             )
             cdt = characteristic_type(ret, params, kinds)
+            assert isinstance(cdt, (IntType, FloatType)), cdt
             v = Variant(
                 ISAS[target.vfabi_isa],
                 masked,

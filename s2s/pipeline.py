@@ -54,7 +54,7 @@ import ctypes
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, TextIO
+from typing import TextIO
 
 from .analysis.divergence import DivergenceInfo
 from .analysis.memory import MemoryAccesses
@@ -89,6 +89,8 @@ from .transform import (
     strength,
     unroll,
 )
+from .transform.all_true import AllTruePath
+from .transform.boscc import Gadget
 from .transform.inline import CallSite
 from .transform.passes import Declined, Pass, PassOptions, PassState
 
@@ -141,12 +143,12 @@ class AnalyzedRegion:
     region: Region
     div: DivergenceInfo
     """Divergence of the transformed IR (what the widener reads)."""
-    mem: Any
+    mem: MemoryAccesses
     source_counts: dict[str, dict[str, int]]
     """Uniform and divergent branches and loops of the region as written."""
-    gadgets: list[Any] = field(default_factory=list)
+    gadgets: list[Gadget] = field(default_factory=list[Gadget])
     """The BOSCC gadgets inserted (transform.boscc.Gadget)."""
-    all_true: list[Any] = field(default_factory=list)
+    all_true: list[AllTruePath] = field(default_factory=list[AllTruePath])
     """The all-true paths added (transform.all_true.AllTruePath)."""
     records: RecordInfo | None = None
     """Strided field accesses that move whole records (analysis.records)."""
@@ -183,11 +185,11 @@ def analyze(
         div,
         mem,
         source_counts,
-        list(state.results.get("boscc") or []),  # type: ignore[call-overload]
-        list(state.results.get("all-true") or []),  # type: ignore[call-overload]
+        state.results_of("boscc", Gadget),
+        state.results_of("all-true", AllTruePath),
         records,
-        list(state.results.get("inline") or []),
-    )  # type: ignore[call-overload]
+        state.results_of("inline", CallSite),
+    )
 
 
 def analyze_variant(

@@ -31,7 +31,7 @@ from s2s.codegen.target import load_target
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("targets", nargs="*", help="target folders (default: all under templates/)")
     p.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 when a table is out of date"

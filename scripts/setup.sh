@@ -3,7 +3,7 @@
 #   Debian packages: clang (Debian's default, 14 on bookworm) and clang-19 (the
 #   differential matrix builds with both) with clang-19's OpenMP runtime and
 #   omp.h (the drop-in tests build OpenMP programs with it), the aarch64 cross
-#   compiler + libc, qemu-user
+#   compiler + libc, qemu-user, nodejs (pyright runs on it)
 #   Python: a virtual environment in .venv with the pinned packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +18,7 @@ have aarch64-linux-gnu-gcc || missing+=(gcc-aarch64-linux-gnu)
 [ -f /usr/aarch64-linux-gnu/lib/libc.a ] || missing+=(libc6-dev-arm64-cross)
 have qemu-aarch64 || missing+=(qemu-user)
 have dot || missing+=(graphviz)
+have node || missing+=(nodejs)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""

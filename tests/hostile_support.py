@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "testsuite"))
-import differential as dt  # noqa: E402
+import differential as dt  # noqa: E402  found through the sys.path entry above
 
 COMPILERS = {
     "avx512": ["gcc", "-mavx512f", "-mavx512dq", "-mavx512bw", "-mavx512vl", "-mavx2", "-mfma"],

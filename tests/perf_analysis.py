@@ -39,7 +39,7 @@ def _region():
 
 
 def diamonds(blocks: int) -> tuple[Function, dict]:
-    fn, i, a, n, shapes = _region()
+    fn, i, a, _, shapes = _region()
     b = IRBuilder(fn.add_block(Block("entry")))
     x = b.load(b.gep(a, i, "p"), "x")
     acc = x
@@ -67,7 +67,7 @@ def diamonds(blocks: int) -> tuple[Function, dict]:
 
 
 def cascade(blocks: int) -> tuple[Function, dict]:
-    fn, i, a, n, shapes = _region()
+    fn, i, a, _, shapes = _region()
     b = IRBuilder(fn.add_block(Block("entry")))
     d = b.load(b.gep(a, i, "p"), "d")
     final = Block("join")
@@ -93,7 +93,7 @@ def cascade(blocks: int) -> tuple[Function, dict]:
 
 
 def loops(blocks: int) -> tuple[Function, dict]:
-    fn, i, a, n, shapes = _region()
+    fn, i, a, _, shapes = _region()
     b = IRBuilder(fn.add_block(Block("entry")))
     x = b.load(b.gep(a, i, "p"), "x")
     limit = b.cast(x, I64, "lim")
@@ -106,6 +106,7 @@ def loops(blocks: int) -> tuple[Function, dict]:
             fn.add_block(Block(f"x{k}")),
         )
         pre = b.block
+        assert pre is not None
         b.br(h)
         b.at_end(h)
         ctr = b.phi(I64, "k")
@@ -143,6 +144,7 @@ def raw_loops(blocks: int) -> tuple[Function, dict]:
             fn.add_block(Block(f"x{k}")),
         )
         pre = b.block
+        assert pre is not None
         enter = b.cmp("lt", n, Constant(I64, k), "enter")
         b.condbr(enter, h, out)
         b.at_end(h)

@@ -254,4 +254,4 @@ def test_lcssa_through_a_long_chain_of_joins():
     canonicalize(fn)
     verify(fn)
     lc = use.operands[0]
-    assert isinstance(lc, Phi) and lc.block.name.startswith("x")
+    assert isinstance(lc, Phi) and lc.parent.name.startswith("x")

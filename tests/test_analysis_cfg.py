@@ -120,7 +120,7 @@ def test_block_index_is_topological_and_compact_for_loops():
         positions = sorted(idx[b] for b in lp.blocks)
         assert positions == list(range(positions[0], positions[-1] + 1))
         assert idx[lp.header] == positions[0]
-        assert idx[lp.latch] == positions[-1]
+        assert lp.latch is not None and idx[lp.latch] == positions[-1]
 
 
 def test_rewired_order_is_topological_for_the_head_rewired_dag():

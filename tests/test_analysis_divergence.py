@@ -61,7 +61,7 @@ def test_api_on_a_divergent_if():
 
 
 def test_constants_and_undef_are_uniform():
-    fn, info = analyze(LOOP, i="stride(1)")
+    _, info = analyze(LOOP, i="stride(1)")
     assert info.shape_of(Constant(I64, 12)) == S.uniform(12)
     assert info.shape_of(Constant(I64, -4)) == S.uniform(4)
     assert info.shape_of(Constant(F64, 2.5)) == S.uniform()

@@ -113,7 +113,7 @@ entry:
     info = compute_divergence(fn, {fn.args[0]: S.strided(1), fn.args[1]: S.uniform()})
     acc = memory_shapes(fn, info)
     load = next(a for i, a in acc.items() if isinstance(i, Load))
-    assert not info.alloca_is_uniform(load.alloca)
+    assert load.alloca is not None and not info.alloca_is_uniform(load.alloca)
     assert load.kind == "gather" and load.lane_offset == S.uniform(8)
 
 

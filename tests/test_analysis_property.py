@@ -22,7 +22,7 @@ from s2s.analysis.cfg import Graph
 from s2s.analysis.divergence import compute_divergence
 from s2s.analysis.shapes import VectorShape as S
 from s2s.ir.builder import IRBuilder
-from s2s.ir.interpreter import Memory, run_scalar
+from s2s.ir.interpreter import Memory, Scalar, run_scalar
 from s2s.ir.types import F64, I1, I32, I64, U32, VOID, ArrayType, IntType, PtrType, ptr
 from s2s.ir.values import Block, Call, Constant, Function, Phi, Ret, Value
 from s2s.ir.verifier import verify
@@ -62,31 +62,31 @@ class Gen:
                 continue
             g = Graph(succs, 0)
             cands = [
-                (h, l)
+                (h, latch)
                 for h in range(1, n - 1)
-                for l in range(h, n - 1)
-                if g.reachable(l) and g.dominates(h, l) and self._fits(h, l)
+                for latch in range(h, n - 1)
+                if g.reachable(latch) and g.dominates(h, latch) and self._fits(h, latch)
             ]
             if not cands:
                 continue
             nested = [
-                (h, l)
-                for h, l in cands
-                if any((h1 < h and l < l1) or (h < h1 and l1 < l) for h1, l1 in self.loops)
+                (h, latch)
+                for h, latch in cands
+                if any((h1 < h and latch < l1) or (h < h1 and l1 < latch) for h1, l1 in self.loops)
             ]
-            h, l = self.r.choice(nested if nested and self.r.random() < 0.8 else cands)
-            old = succs[l]
-            exits = self.r.sample(old, len(old)) + [self.r.randint(l + 1, n - 1)]
+            h, latch = self.r.choice(nested if nested and self.r.random() < 0.8 else cands)
+            old = succs[latch]
+            exits = self.r.sample(old, len(old)) + [self.r.randint(latch + 1, n - 1)]
             for e in exits:
-                succs[l] = [h, e]
+                succs[latch] = [h, e]
                 g2 = Graph(succs, 0)
                 if g2.is_reducible and all(
-                    g2.reachable(x) and g2.dominates(x, y) for x, y in self.loops + [(h, l)]
+                    g2.reachable(x) and g2.dominates(x, y) for x, y in self.loops + [(h, latch)]
                 ):
-                    self.loops.append((h, l))
+                    self.loops.append((h, latch))
                     break
             else:
-                succs[l] = old
+                succs[latch] = old
         if self.loops and len(self.loops) == 1 and self.r.random() < 0.6:
             self._nest_self_loop(succs)
         return succs
@@ -110,12 +110,12 @@ class Gen:
                     return
             succs[m] = old
 
-    def _fits(self, h: int, l: int) -> bool:
+    def _fits(self, h: int, latch: int) -> bool:
         """A second loop must nest inside or around the first one, or stay apart."""
         for h1, l1 in self.loops:
-            inside = h1 < h and l < l1
-            around = h < h1 and l1 < l
-            if h == h1 or l == l1 or (h <= l1 and l >= h1 and not (inside or around)):
+            inside = h1 < h and latch < l1
+            around = h < h1 and l1 < latch
+            if h == h1 or latch == l1 or (h <= l1 and latch >= h1 and not (inside or around)):
                 return False
         return True
 
@@ -132,7 +132,7 @@ class Gen:
         self.counters: dict[int, Phi] = {}
         self.counter_next: dict[int, Value] = {}
         headers = {h: j for j, (h, _) in enumerate(self.loops)}
-        latches = {l: j for j, (_, l) in enumerate(self.loops)}
+        latches = {latch: j for j, (_, latch) in enumerate(self.loops)}
         self.latches = latches
         for k in range(n):
             if not g.reachable(k):
@@ -204,7 +204,10 @@ class Gen:
                 "store",
             ]
         )
-        c = lambda vs: Constant(I64, r.choice(vs))  # noqa: E731
+
+        def c(vs):
+            return Constant(I64, r.choice(vs))
+
         if kind in ("add", "sub"):
             return b.binop(kind, x, y, "x")
         if kind == "mulc":
@@ -329,7 +332,7 @@ def lane_values(fn: Function, info, width: int, base: int, u: int, v: int, data:
     ids = {id(i): k for k, i in enumerate(traced)}
     # instrument: a trace call after every traced value, an iteration counter in each header
     for inst in traced:
-        blk = inst.block
+        blk = inst.parent
         pos = blk.instructions.index(inst) + 1
         if isinstance(inst, Phi):
             pos = len(blk.phis)
@@ -381,6 +384,11 @@ def _descendants(lp) -> list:
     return out
 
 
+def _int(v: object) -> int:
+    assert isinstance(v, int), v
+    return v
+
+
 def fits(shape: S, t, lanes: dict[int, object]) -> bool:
     vals = list(lanes.items())
     if shape.is_bottom:
@@ -401,8 +409,8 @@ def fits(shape: S, t, lanes: dict[int, object]) -> bool:
 
     a = shape.alignment
     if shape.stride is None:
-        return all(a == 0 or norm(v) % a == 0 for _, v in vals)  # type: ignore[arg-type]
-    bases = {norm(v - shape.stride * t_) for t_, v in vals}  # type: ignore[operator]
+        return all(a == 0 or norm(_int(v)) % a == 0 for _, v in vals)
+    bases = {norm(_int(v) - shape.stride * t_) for t_, v in vals}
     if len(bases) != 1:
         return False
     (base0,) = bases
@@ -486,7 +494,7 @@ def test_the_generator_makes_loops_and_divergence():
 
 def run_outputs(
     fn: Function, gen: Gen, width: int, base: int, u: int, v: int, data: list[int]
-) -> list[object]:
+) -> list[Scalar]:
     memory = Memory()
     a_addr = memory.alloc_array(I32, data)
     out_addr = memory.alloc_array(I64, [0] * ARRAY_LEN)
@@ -558,7 +566,7 @@ def check_loop_exits(info, events) -> None:
     by_instance: dict[tuple, list] = defaultdict(list)
     for lane, j, k, outer, count in LEAVES:
         by_instance[(j, outer)].append((lane, k, count))
-    for (j, outer), rows in by_instance.items():
+    for (j, _), rows in by_instance.items():
         lp = loops[j]
         if not info.loop_is_divergent(lp.header):
             assert len({(k, c) for _, k, c in rows}) == 1, (

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -263,11 +264,12 @@ def test_the_check_catches_a_user_macro_in_the_branch_conditions(
     build compiled the scalar loop while the report said "vectorized"."""
     from s2s import driver
     from s2s.branch_check import Build, check_branches
+    from s2s.frontend.views import FileView
 
     real = driver.parse_views
 
-    def guard_assumed(*args: object, **kwargs: object) -> object:
-        views = real(*args, **kwargs)  # type: ignore[arg-type]
+    def guard_assumed(*args: Any, **kwargs: Any) -> dict[str, FileView]:
+        views = real(*args, **kwargs)
         for view in views.values():
             view.assumed = {"__K_H__": False}
         return views

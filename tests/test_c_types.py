@@ -18,6 +18,9 @@ import pytest
 from hostile_support import compile_everywhere, vectorize
 from test_lower_support import lower_one
 
+from s2s.ir.region import Region
+from s2s.ir.types import ArrayType, PtrType, StructType, Type
+
 VECTORIZED = {
     "typedef_struct": """
 typedef struct { double x, y; } P;
@@ -218,7 +221,8 @@ void f(int *o, jmp_buf *bufs, int n) {
 #include <setjmp.h>
 void f(int *o, int n) {
 #pragma omp simd
-  for (int i = 0; i < n; i++) { jmp_buf b; b[0].__mask_was_saved = i; o[i] = b[0].__mask_was_saved; }
+  for (int i = 0; i < n; i++) { jmp_buf b; b[0].__mask_was_saved = i;
+    o[i] = b[0].__mask_was_saved; }
 }
 """,
         5,
@@ -376,12 +380,10 @@ def test_flexible_array_member_is_an_array_in_place(tmp_path: Path) -> None:
     assert st.size == 8
 
 
-def _structs(region):  # type: ignore[no-untyped-def]
-    from s2s.ir.types import ArrayType, PtrType, StructType
+def _structs(region: Region) -> list[StructType]:
+    found: dict[str, StructType] = {}
 
-    found = {}
-
-    def visit(t):  # type: ignore[no-untyped-def]
+    def visit(t: Type) -> None:
         if isinstance(t, PtrType):
             visit(t.pointee)
         elif isinstance(t, ArrayType):

@@ -66,7 +66,7 @@ def test_check_option_of_the_script() -> None:
 
 def _fresh(name: str, **changes: object) -> Target:
     """A copy of the loaded target with its own answer memo."""
-    return dataclasses.replace(load_target(name), _answers={}, **changes)  # type: ignore[arg-type]
+    return dataclasses.replace(load_target(name), _answers={}, **changes)
 
 
 def test_has_says_no_to_what_the_table_lacks() -> None:
@@ -127,7 +127,7 @@ def test_questions_the_table_does_not_cover() -> None:
 
 def test_missing_table_says_how_to_make_it() -> None:
     tg = _fresh("avx2", capabilities=None)
-    with pytest.raises(FileNotFoundError, match="scripts/capabilities.py"):
+    with pytest.raises(FileNotFoundError, match=r"scripts/capabilities\.py"):
         tg.has("add", t=tg.types["f64x4"])
 
 

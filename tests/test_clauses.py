@@ -118,7 +118,8 @@ def test_linear_modifiers_on_declare_simd() -> None:
 
 def test_linear_openmp52_forms() -> None:
     result = parse(
-        "declare simd linear(x: step(2)) linear(y: val) linear(z: ref, step(n)) linear(u: uval, step(S)) uniform(n)",
+        "declare simd linear(x: step(2)) linear(y: val) linear(z: ref, step(n)) "
+        "linear(u: uval, step(S)) uniform(n)",
         {"S": "3"},
     )
     assert result.linear == [
@@ -200,7 +201,8 @@ def test_continuation_lines_and_comments() -> None:
 
 def test_for_simd_keeps_worksharing_clauses() -> None:
     result = parse(
-        "for simd schedule(static, 4) simdlen(8) private(t) nowait collapse(2) firstprivate(x) aligned(p)"
+        "for simd schedule(static, 4) simdlen(8) private(t) nowait collapse(2) "
+        "firstprivate(x) aligned(p)"
     )
     assert result.other == "schedule(static, 4) private(t) nowait collapse(2) firstprivate(x)"
     assert result.private == ["t"] and result.collapse == 2 and result.simdlen == 8

@@ -17,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -42,7 +43,7 @@ UNANNOTATED = """\
 
 static double f(const double *a, int n)
 {
-    double s = 0;   /* trailing spaces follow */   
+    double s = 0;   /* trailing spaces follow */  \x20
     for (int i = 0; i < n; i++)
 \ts += TWICE(sqrt(a[i]));
     return s;
@@ -496,7 +497,7 @@ def test_signal_while_running(tmp_path: Path, sig: str, status: int) -> None:
         time.sleep(0.02)
     assert proc.poll() is None, "s2svec finished before it could be interrupted"
     proc.send_signal(getattr(signal, sig))
-    stdout, stderr = proc.communicate(timeout=120)
+    _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == status, stderr
     assert_no_traceback(stderr)
     assert stderr.strip().splitlines() == ["s2svec: error: interrupted"], stderr
@@ -504,7 +505,7 @@ def test_signal_while_running(tmp_path: Path, sig: str, status: int) -> None:
     assert listing(tmp_path) == ["big.c", "out.c"]
 
 
-def call_main(argv: list[str]) -> int:
+def call_main(argv: Sequence[str | Path]) -> int:
     """s2s.cli.main in this process; a KeyboardInterrupt escaping it is a failure
     (and must not stop pytest)."""
     from s2s import cli

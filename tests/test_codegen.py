@@ -398,11 +398,11 @@ def _unrolled_bodies(text: str, W: int) -> tuple[list[str], list[str]]:
 
     def lines(part: str) -> list[str]:
         return [
-            l.strip()
-            for l in part.split("\n")
-            if l.strip()
-            and l.strip() not in ("{", "}")
-            and not l.strip().startswith(("const unsigned long long s2s_k2", "for ("))
+            line.strip()
+            for line in part.split("\n")
+            if line.strip()
+            and line.strip() not in ("{", "}")
+            and not line.strip().startswith(("const unsigned long long s2s_k2", "for ("))
         ]
 
     return lines(text[start : text.index("const unsigned long long s2s_k2", start)]), lines(
@@ -446,7 +446,7 @@ def test_reductions_run_two_accumulators_in_two_copies_of_the_body(target):
     inner = two[two.index("s2svec: " + target, 1) :]
     W = res.loops[0].width
     first, second = _unrolled_bodies(two[: two.index("s2svec: " + target, 1)], W)
-    assert len(first) > 5 and any("_acc_1_u2" in l or "_acc_0_u2" in l for l in second)
-    assert not any("_u2" in l for l in first)
-    assert [re.sub(r"(_acc_\d+)_u2\b", r"\1", l) for l in second] == first
+    assert len(first) > 5 and any("_acc_1_u2" in line or "_acc_0_u2" in line for line in second)
+    assert not any("_u2" in line for line in first)
+    assert [re.sub(r"(_acc_\d+)_u2\b", r"\1", line) for line in second] == first
     assert "s2s_k2" not in inner[: inner.index("#else")] and "_u2" not in inner

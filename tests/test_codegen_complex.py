@@ -13,6 +13,7 @@ from s2s.codegen.generate import prelude
 from s2s.codegen.target import load_target
 from s2s.ir.parser import parse_function
 from s2s.ir.printer import print_function
+from s2s.ir.types import PtrType, StructType
 
 CEXP = """
 struct.complex.f64 = { f64 re @0, f64 im @8 } size 16
@@ -38,7 +39,9 @@ entry:
 
 def test_complex_struct_reads_back_with_its_c_spelling():
     fn = parse_function(CEXP)
-    assert fn.args[1].type.pointee.c_spelling == "_Complex double"  # type: ignore[attr-defined]
+    t = fn.args[1].type
+    assert isinstance(t, PtrType) and isinstance(t.pointee, StructType)
+    assert t.pointee.c_spelling == "_Complex double"
     assert print_function(parse_function(print_function(fn))) == print_function(fn)
 
 

@@ -4,6 +4,7 @@ gather or per-lane code, checked on the generated text (no compiler needed)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import pytest
 
@@ -11,13 +12,15 @@ from s2s.analysis.divergence import compute_divergence
 from s2s.analysis.shapes import region_arg_shapes
 from s2s.codegen.generate import CodegenOptions, choose_width, generate_loop
 from s2s.codegen.target import load_target
+from s2s.diagnostics import Location
+from s2s.ir.clauses import ClauseSet
 from s2s.ir.parser import parse_function
 from s2s.ir.region import ArgBinding, LoopBounds, Region, ResultBinding
 from s2s.pipeline import analyze
 from s2s.transform.passes import PassOptions
 
 
-def region_of(ir: str, roles: dict[str, str], results: list[ResultBinding] = ()) -> Region:
+def region_of(ir: str, roles: dict[str, str], results: Sequence[ResultBinding] = ()) -> Region:
     fn = parse_function(ir)
     args = []
     for arg in fn.args:
@@ -199,12 +202,8 @@ def test_reduction_and_integer_division_fallback():
 
 
 def test_width_clauses():
-    class Clauses:
-        simdlen = None
-        safelen = 2
-
     reg = region_of(SAXPY, {"i": "iv"})
-    reg.clauses = Clauses()
+    reg.clauses = ClauseSet("simd", Location("t.c", 1, 1), safelen=2)
     div = compute_divergence(reg.fn, region_arg_shapes(reg))
     assert choose_width(reg, div, load_target("avx2"), CodegenOptions())[0] == 2
     assert choose_width(reg, div, load_target("avx2"), CodegenOptions(simdlen=2))[0] == 2

@@ -173,7 +173,8 @@ static int closef(float a, float b, int ulp) {
     int32_t dd = ia > ib ? ia - ib : ib - ia;
     return dd <= ulp;
 }
-#define NA(T, name) T *name##1 = calloc(N + SLACK, sizeof(T)), *name##2 = calloc(N + SLACK, sizeof(T))
+#define NA(T, name) \
+    T *name##1 = calloc(N + SLACK, sizeof(T)), *name##2 = calloc(N + SLACK, sizeof(T))
 static int run(const char *kname, kern_t *ref, kern_t *vec, int ulp, double rtol) {
     static const int sizes[] = {%(sizes)s};
     int bad = 0;
@@ -186,15 +187,25 @@ static int run(const char *kname, kern_t *ref, kern_t *vec, int ulp, double rtol
         ref(n, x1, y1, z1, p1, q1, f1, g1, r1, d1);
         vec(n, x2, y2, z2, p2, q2, f2, g2, r2, d2);
         for (int i = 0; i < N + SLACK && !bad; i++) {
-#define CHK(a, b, fmt) if (!(a)) { printf("%%s n=%%d %%s[%%d]: " fmt "\n", kname, n, #b, i, b##1[i], b##2[i]); bad = 1; }
-            CHK(close_enough(x1[i], x2[i], ulp) || fabs(x1[i] - x2[i]) <= rtol * fabs(x1[i]), x, "%%.17g vs %%.17g")
-            CHK(close_enough(y1[i], y2[i], ulp) || fabs(y1[i] - y2[i]) <= rtol * fabs(y1[i]), y, "%%.17g vs %%.17g")
-            CHK(close_enough(z1[i], z2[i], ulp) || fabs(z1[i] - z2[i]) <= rtol * fabs(z1[i]), z, "%%.17g vs %%.17g")
-            CHK(close_enough(d1[i], d2[i], ulp) || fabs(d1[i] - d2[i]) <= rtol * fabs(d1[i]), d, "%%.17g vs %%.17g")
+#define CHK(a, b, fmt) \
+    if (!(a)) { \
+        printf("%%s n=%%d %%s[%%d]: " fmt "\n", kname, n, #b, i, b##1[i], b##2[i]); \
+        bad = 1; \
+    }
+            CHK(close_enough(x1[i], x2[i], ulp) || fabs(x1[i] - x2[i]) <= rtol * fabs(x1[i]),
+                x, "%%.17g vs %%.17g")
+            CHK(close_enough(y1[i], y2[i], ulp) || fabs(y1[i] - y2[i]) <= rtol * fabs(y1[i]),
+                y, "%%.17g vs %%.17g")
+            CHK(close_enough(z1[i], z2[i], ulp) || fabs(z1[i] - z2[i]) <= rtol * fabs(z1[i]),
+                z, "%%.17g vs %%.17g")
+            CHK(close_enough(d1[i], d2[i], ulp) || fabs(d1[i] - d2[i]) <= rtol * fabs(d1[i]),
+                d, "%%.17g vs %%.17g")
             CHK(p1[i] == p2[i], p, "%%d vs %%d")
             CHK(q1[i] == q2[i], q, "%%d vs %%d")
-            CHK(closef(f1[i], f2[i], ulp) || fabsf(f1[i] - f2[i]) <= rtol * fabsf(f1[i]), f, "%%.9g vs %%.9g")
-            CHK(closef(g1[i], g2[i], ulp) || fabsf(g1[i] - g2[i]) <= rtol * fabsf(g1[i]), g, "%%.9g vs %%.9g")
+            CHK(closef(f1[i], f2[i], ulp) || fabsf(f1[i] - f2[i]) <= rtol * fabsf(f1[i]),
+                f, "%%.9g vs %%.9g")
+            CHK(closef(g1[i], g2[i], ulp) || fabsf(g1[i] - g2[i]) <= rtol * fabsf(g1[i]),
+                g, "%%.9g vs %%.9g")
             if (i < 64) CHK(r1[i] == r2[i], r, "%%lld vs %%lld")
         }
         free(x1); free(x2); free(y1); free(y2); free(z1); free(z2); free(p1); free(p2);
@@ -266,7 +277,7 @@ def build_and_run(
     if target in CROSS:
         compilers = (CROSS[target][0],)
         runner = CROSS[target][1]
-        libs = tuple(l for l in libs if l != "-lmvec")
+        libs = tuple(lib for lib in libs if lib != "-lmvec")
 
     def build(cc: str) -> None:
         exe = wd / f"t_{cc}"

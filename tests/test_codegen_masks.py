@@ -30,8 +30,10 @@ from s2s.ir.region import ArgBinding, LoopBounds, Region
 TARGETS = available_targets()
 
 # void k(long n, double *a, double *b, long *idx, int *num, int *den, double *out)
-IR = """
-func @k(i64 %i, ptr<f64> %a, ptr<f64> %b, ptr<i64> %idx, ptr<i32> %num, ptr<i32> %den, ptr<f64> %out) -> () {
+IR = (
+    "\nfunc @k(i64 %i, ptr<f64> %a, ptr<f64> %b, ptr<i64> %idx, ptr<i32> %num, ptr<i32> %den,"
+    " ptr<f64> %out) -> () {"
+    """
 entry:
   %pa = gep %a, %i
   %x = load %pa
@@ -81,6 +83,7 @@ entry:
   ret
 }
 """
+)
 
 BODY = """{
     int num0 = num[i];

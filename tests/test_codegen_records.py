@@ -166,7 +166,8 @@ def _case(ops, t: TypeInfo, k: int) -> str:
     lines += [
         f"    {st}",
         f"    for (int e = 0; e < {k * L}; e++) bad += dst[e] != src[e];",
-        f"    for (int e = {k * L}; e < {k * L + 8}; e++) bad += dst[e] != ({u})0x5a5a5a5a5a5a5a5aull;",
+        f"    for (int e = {k * L}; e < {k * L + 8}; "
+        f"e++) bad += dst[e] != ({u})0x5a5a5a5a5a5a5a5aull;",
         f'    if (bad) printf("FAIL {t.key} k={k}: %d\\n", bad);',
         "    return bad;",
         "}",

@@ -238,13 +238,13 @@ class MacroProgram:
 
     def array(self, name: str, t: Type, vals: list[Any]) -> str:
         if name not in self.arrays:
-            ct = (
-                "double"
-                if str(t) == "f64"
-                else "float"
-                if str(t) == "f32"
-                else f"{'u' if not t.signed else ''}int{t.bits}_t"
-            )  # type: ignore[attr-defined]
+            if str(t) == "f64":
+                ct = "double"
+            elif str(t) == "f32":
+                ct = "float"
+            else:
+                assert isinstance(t, IntType)
+                ct = f"{'u' if not t.signed else ''}int{t.bits}_t"
             body = ", ".join(c_value(v, t) for v in vals)
             self.arrays[name] = f"{ct} {name}[{len(vals)}] = {{{body}}};"
         return name
@@ -259,7 +259,8 @@ class MacroProgram:
             da, db = a, b
             sa, sb = a, b
         else:
-            vals = int_specials(ir)  # type: ignore[arg-type]
+            assert isinstance(ir, IntType)
+            vals = int_specials(ir)
             a, b = pairs(vals)
             lo = -(1 << (t.bits - 1))
             # C: no division by zero, no INT_MIN / -1 in int and wider
@@ -302,7 +303,8 @@ class MacroProgram:
         return [
             f"{it.ctype} {dst}_p = {ld};",
             f"{it.ctype} {dst}_z = {zero};",
-            f"{mt.ctype} {dst} = {self.m('cmp_ne', it.key, t=it, a=dst + '_p', b=dst + '_z', mt=mt)};",
+            f"{mt.ctype} {dst} = "
+            f"{self.m('cmp_ne', it.key, t=it, a=dst + '_p', b=dst + '_z', mt=mt)};",
         ]
 
     def type_func(self, t: TypeInfo) -> None:
@@ -313,8 +315,13 @@ class MacroProgram:
         arr = self.inputs(t)
         P, _ = self.patterns(t.bits)
         a_, b_ = Argument(ir, "a", 0), Argument(ir, "b", 1)
-        ld = lambda p: self.m("load", k, t=t, p=p)  # noqa: E731
-        st = lambda p, v: self.m("store", k, t=t, p=p, v=v)  # noqa: E731
+
+        def ld(p):
+            return self.m("load", k, t=t, p=p)
+
+        def st(p, v):
+            return self.m("store", k, t=t, p=p, v=v)
+
         body: list[str] = []
 
         def check(
@@ -341,7 +348,8 @@ class MacroProgram:
                 lines += [
                     f"{mt.ctype} r = {expr};",
                     f"unsigned bits = {self.m('mask_bits', mt.key, mt=mt, m='r')};",
-                    f'for (int j = 0; j < {L}; j++) CHECKI("{k} {name}", (int)((bits >> j) & 1u), (int)({ref}));',
+                    f'for (int j = 0; j < {L}; j++) CHECKI("{k} {name}", '
+                    f"(int)((bits >> j) & 1u), (int)({ref}));",
                 ]
             else:
                 # which of two NaN inputs an arithmetic instruction returns depends
@@ -351,7 +359,8 @@ class MacroProgram:
                     f"{V} r = {expr};",
                     f"{T} o[{L}];",
                     st("o", "r"),
-                    f"for (int j = 0; j < {L}; j++) {{ if (({cond}) >= 2 && NANBITS(o[j])) continue;",
+                    f"for (int j = 0; j < {L}; j++) {{ if (({cond}) >= 2 && NANBITS(o[j])) "
+                    "continue;",
                     f"  if ({alt or '0'}) continue;",
                     f'  CHECK("{k} {name}", {T}, o[j], {ref}); }}',
                 ]
@@ -417,7 +426,8 @@ class MacroProgram:
                     L,
                     [f"const {T} *pa = {arr['A']} + i;", f"{V} va = {ld('pa')};"]
                     + [
-                        f'{{ int j = {j}; {T} x = ({T})({e}); CHECK("{k} extract", {T}, x, pa[j]); }}'
+                        f'{{ int j = {j}; {T} x = ({T})({e}); CHECK("{k} extract", {T}, x, '
+                        "pa[j]); }"
                         for j, e in enumerate(ex)
                     ],
                 )
@@ -436,7 +446,8 @@ class MacroProgram:
                     f"{V} r = {sel};",
                     f"{T} o[{L}];",
                     st("o", "r"),
-                    f'for (int j = 0; j < {L}; j++) CHECK("{k} select", {T}, o[j], {P}[i + j] ? pa[j] : pb[j]);',
+                    f'for (int j = 0; j < {L}; j++) CHECK("{k} select", {T}, o[j], '
+                    f"{P}[i + j] ? pa[j] : pb[j]);",
                 ],
             )
         )
@@ -454,8 +465,13 @@ class MacroProgram:
         self, t: TypeInfo, mt: TypeInfo, arr: dict[str, str], P: str, body: list[str]
     ) -> None:
         k, L, T, V = t.key, t.lanes, t.scalar, t.ctype
-        ld = lambda p: self.m("load", k, t=t, p=p)  # noqa: E731
-        st = lambda p, v: self.m("store", k, t=t, p=p, v=v)  # noqa: E731
+
+        def ld(p):
+            return self.m("load", k, t=t, p=p)
+
+        def st(p, v):
+            return self.m("store", k, t=t, p=p, v=v)
+
         mload = self.m("masked_load", k, t=t, p="base", m="m", mt=mt)
         mstore = self.m("masked_store", k, t=t, p="base", v="vb", m="m", mt=mt)
         head = [
@@ -474,7 +490,8 @@ class MacroProgram:
                         f"{V} r = {mload};",
                         f"{T} o[{L}];",
                         st("o", "r"),
-                        f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_load", {T}, o[j], {P}[i + j] ? pa[j] : ({T})0);',
+                        f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_load", {T}, o[j], '
+                        f"{P}[i + j] ? pa[j] : ({T})0);",
                     ],
                 )
             )
@@ -489,7 +506,8 @@ class MacroProgram:
                         f"for (int j = 0; j < {L}; j++) buf[j] = pa[j];",
                         f"{T} *base = buf;",
                         mstore,
-                        f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_store", {T}, buf[j], {P}[i + j] ? pb[j] : pa[j]);',
+                        f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_store", {T}, buf[j], '
+                        f"{P}[i + j] ? pb[j] : pa[j]);",
                     ],
                 )
             )
@@ -511,13 +529,15 @@ class MacroProgram:
                     f"{V} r = {mload};",
                     f"{T} o[{L}];",
                     st("o", "r"),
-                    f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_load guard", {T}, o[j], j < kk ? {arr["A"]}[j] : ({T})0);',
+                    f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_load guard", {T}, o[j], '
+                    f"j < kk ? {arr['A']}[j] : ({T})0);",
                 ]
             if mstore:
                 lines += [
                     f"{V} vb = {ld(arr['B'])};",
                     mstore,
-                    f'for (int j = 0; j < kk; j++) CHECK("{k} masked_store guard", {T}, base[j], {arr["B"]}[j]);',
+                    f'for (int j = 0; j < kk; j++) CHECK("{k} masked_store guard", {T}, '
+                    f"base[j], {arr['B']}[j]);",
                 ]
             lines.append("}")
             body.append("    {\n" + "\n".join("        " + x for x in lines) + "\n    }")
@@ -532,7 +552,10 @@ class MacroProgram:
         if at is None:
             return
         k, L, T, V = t.key, t.lanes, t.scalar, t.ctype
-        st = lambda p, v: self.m("store", k, t=t, p=p, v=v)  # noqa: E731
+
+        def st(p, v):
+            return self.m("store", k, t=t, p=p, v=v)
+
         ald = self.m("load", at.key, t=at, p="adr")
         g = self.m("gather", k, t=t, a="va", at=at)
         mg = self.m("masked_gather", k, t=t, a="va", at=at, m="m", mt=mt)
@@ -546,12 +569,14 @@ class MacroProgram:
                     L,
                     pre
                     + [
-                        f"for (int j = 0; j < {L}; j++) adr[j] = (uint64_t)(uintptr_t)&{A}[(i * 7 + j * 13) % {NP}];",
+                        f"for (int j = 0; j < {L}; j++) adr[j] = (uint64_t)(uintptr_t)&{A}[(i "
+                        f"* 7 + j * 13) % {NP}];",
                         f"{at.ctype} va = {ald};",
                         f"{V} r = {g};",
                         f"{T} o[{L}];",
                         st("o", "r"),
-                        f'for (int j = 0; j < {L}; j++) CHECK("{k} gather", {T}, o[j], {A}[(i * 7 + j * 13) % {NP}]);',
+                        f'for (int j = 0; j < {L}; j++) CHECK("{k} gather", {T}, o[j], '
+                        f"{A}[(i * 7 + j * 13) % {NP}]);",
                     ],
                 )
             )
@@ -562,12 +587,15 @@ class MacroProgram:
                     pre
                     + self.mask_of(t, P, "i", "m")
                     + [
-                        f"for (int j = 0; j < {L}; j++) adr[j] = {P}[i + j] ? (uint64_t)(uintptr_t)&{A}[(i + j * 5) % {NP}] : (uint64_t)(uintptr_t)s2s_guard;",
+                        f"for (int j = 0; j < {L}; j++) adr[j] = {P}[i + j] ? "
+                        f"(uint64_t)(uintptr_t)&{A}[(i + j * 5) % {NP}] : "
+                        "(uint64_t)(uintptr_t)s2s_guard;",
                         f"{at.ctype} va = {ald};",
                         f"{V} r = {mg};",
                         f"{T} o[{L}];",
                         st("o", "r"),
-                        f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_gather", {T}, o[j], {P}[i + j] ? {A}[(i + j * 5) % {NP}] : ({T})0);',
+                        f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_gather", {T}, o[j], '
+                        f"{P}[i + j] ? {A}[(i + j * 5) % {NP}] : ({T})0);",
                     ],
                 )
             )
@@ -587,11 +615,14 @@ class MacroProgram:
                         pre
                         + common
                         + [
-                            f"for (int j = 0; j < {L}; j++) adr[j] = (uint64_t)(uintptr_t)&buf[(j * 3 + i) % 4 % ({L} > 2 ? 3 : 4)];",
+                            f"for (int j = 0; j < {L}; j++) adr[j] = "
+                            f"(uint64_t)(uintptr_t)&buf[(j * 3 + i) % 4 % ({L} > 2 ? 3 : 4)];",
                             f"{at.ctype} va = {ald};",
                             sc,
-                            f"for (int j = 0; j < {L}; j++) ref[(j * 3 + i) % 4 % ({L} > 2 ? 3 : 4)] = pb[j];",
-                            f'for (int j = 0; j < 4; j++) CHECK("{k} scatter", {T}, buf[j], ref[j]);',
+                            f"for (int j = 0; j < {L}; j++) ref[(j * 3 + i) % 4 % ({L} > 2 ? 3 "
+                            ": 4)] = pb[j];",
+                            f'for (int j = 0; j < 4; j++) CHECK("{k} scatter", {T}, buf[j], '
+                            "ref[j]);",
                         ],
                     )
                 )
@@ -603,11 +634,15 @@ class MacroProgram:
                         + common
                         + self.mask_of(t, P, "i", "m")
                         + [
-                            f"for (int j = 0; j < {L}; j++) adr[j] = {P}[i + j] ? (uint64_t)(uintptr_t)&buf[(j + i) % 3] : (uint64_t)(uintptr_t)s2s_guard;",
+                            f"for (int j = 0; j < {L}; j++) adr[j] = {P}[i + j] ? "
+                            "(uint64_t)(uintptr_t)&buf[(j + i) % 3] : "
+                            "(uint64_t)(uintptr_t)s2s_guard;",
                             f"{at.ctype} va = {ald};",
                             msc,
-                            f"for (int j = 0; j < {L}; j++) if ({P}[i + j]) ref[(j + i) % 3] = pb[j];",
-                            f'for (int j = 0; j < 4; j++) CHECK("{k} masked_scatter", {T}, buf[j], ref[j]);',
+                            f"for (int j = 0; j < {L}; j++) if ({P}[i + j]) ref[(j + i) % 3] = "
+                            "pb[j];",
+                            f'for (int j = 0; j < 4; j++) CHECK("{k} masked_scatter", {T}, '
+                            "buf[j], ref[j]);",
                         ],
                     )
                 )
@@ -631,12 +666,14 @@ class MacroProgram:
                         [
                             f"const {T} *base = {A} + {NP // 2};",
                             f"{it.scalar} ix[{L}];",
-                            f"for (int j = 0; j < {L}; j++) ix[j] = ({it.scalar})((((i * 5 + j * 37) % {NP}) - {NP // 2}) * {unit});",
+                            f"for (int j = 0; j < {L}; j++) ix[j] = ({it.scalar})((((i * 5 + j "
+                            f"* 37) % {NP}) - {NP // 2}) * {unit});",
                             f"{it.ctype} vi = {self.m('load', it.key, t=it, p='ix')};",
                             f"{V} r = {g};",
                             f"{T} o[{L}];",
                             self.m("store", k, t=t, p="o", v="r"),
-                            f'for (int j = 0; j < {L}; j++) CHECK("{k} gather_base {ie} x{scale}", {T}, o[j], base[ix[j] / {unit}]);',
+                            f'for (int j = 0; j < {L}; j++) CHECK("{k} gather_base {ie} '
+                            f'x{scale}", {T}, o[j], base[ix[j] / {unit}]);',
                         ],
                     )
                 )
@@ -667,12 +704,14 @@ class MacroProgram:
                         + [
                             f"const {T} *base = {A};",
                             f"{it.scalar} ix[{L}];",
-                            f"for (int j = 0; j < {L}; j++) ix[j] = {P}[i + j] ? ({it.scalar})((i + j * 5) % {NP}) : ({it.scalar}){far};",
+                            f"for (int j = 0; j < {L}; j++) ix[j] = {P}[i + j] ? "
+                            f"({it.scalar})((i + j * 5) % {NP}) : ({it.scalar}){far};",
                             load_ix,
                             f"{V} r = {mg};",
                             f"{T} o[{L}];",
                             self.m("store", k, t=t, p="o", v="r"),
-                            f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_gather_base {ie}", {T}, o[j], {P}[i + j] ? {A}[(i + j * 5) % {NP}] : ({T})0);',
+                            f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_gather_base '
+                            f'{ie}", {T}, o[j], {P}[i + j] ? {A}[(i + j * 5) % {NP}] : ({T})0);',
                         ],
                     )
                 )
@@ -692,16 +731,19 @@ class MacroProgram:
                             f"const {T} *pb = {B} + i;",
                             f"{V} vb = {self.m('load', k, t=t, p='pb')};",
                             f"{it.scalar} ix[{L}];",
-                            f"for (int j = 0; j < {L}; j++) ix[j] = {on} ? ({it.scalar})((j * 3 + i) % 4) : ({it.scalar}){far};",
+                            f"for (int j = 0; j < {L}; j++) ix[j] = {on} ? ({it.scalar})((j * "
+                            f"3 + i) % 4) : ({it.scalar}){far};",
                             load_ix,
                             code,
-                            f"for (int j = 0; j < {L}; j++) if ({on}) ref[(j * 3 + i) % 4] = pb[j];",
-                            f'for (int j = 0; j < 4; j++) CHECK("{k} {name} {ie}", {T}, buf[j], ref[j]);',
+                            f"for (int j = 0; j < {L}; j++) if ({on}) ref[(j * 3 + i) % 4] = "
+                            "pb[j];",
+                            f'for (int j = 0; j < 4; j++) CHECK("{k} {name} {ie}", {T}, '
+                            "buf[j], ref[j]);",
                         ],
                     )
                 )
 
-    # -- conversions ---------------------------------------------------------------------------------
+    # -- conversions -------------------------------------------------------------------------------
     def convert_checks(self, f: TypeInfo, body: list[str]) -> None:
         fir = SCALAR_TYPES[f.elem]
         for t in self.target.types.values():
@@ -711,8 +753,8 @@ class MacroProgram:
             expr = self.m("convert", f"{f.key}->{t.key}", f=f, t=t, a="va")
             if not expr:
                 continue
-            if fir.is_float() and tir.is_int():
-                vals = cycle(float_to_int_inputs(fir, tir), NP)  # type: ignore[arg-type]
+            if isinstance(fir, FloatType) and isinstance(tir, IntType):
+                vals = cycle(float_to_int_inputs(fir, tir), NP)
                 src = self.array(f"CV_{f.elem}_{t.elem}", fir, vals)
             else:
                 src = self.inputs(f)["A"]
@@ -726,12 +768,13 @@ class MacroProgram:
                         f"{t.ctype} r = {expr};",
                         f"{t.scalar} o[{t.lanes}];",
                         self.m("store", t.key, t=t, p="o", v="r"),
-                        f'for (int j = 0; j < {f.lanes}; j++) CHECK("{f.key}->{t.key} convert", {t.scalar}, o[j], {ref});',
+                        f'for (int j = 0; j < {f.lanes}; j++) CHECK("{f.key}->{t.key} '
+                        f'convert", {t.scalar}, o[j], {ref});',
                     ],
                 )
             )
 
-    # -- masks ------------------------------------------------------------------------------------------
+    # -- masks -------------------------------------------------------------------------------------
     def mask_func(self, bits: int, lanes: int) -> None:
         tg = self.target
         mt = tg.mask_type(bits, lanes)
@@ -741,18 +784,24 @@ class MacroProgram:
         key = mt.key
         P, Q = self.patterns(bits)
         lines = self.mask_of(it, P, "i", "m1") + self.mask_of(it, Q, "i", "m2")
-        mb = lambda m: self.m("mask_bits", key, mt=mt, m=m)  # noqa: E731
+
+        def mb(m):
+            return self.m("mask_bits", key, mt=mt, m=m)
+
         for name, op in (("mask_and", "&&"), ("mask_or", "||"), ("mask_xor", "!=")):
             e = self.m(name, key, mt=mt, a="m1", b="m2")
             lines += [
                 f"{{ {mt.ctype} r = {e}; unsigned bits = {mb('r')};",
-                f'  for (int j = 0; j < {lanes}; j++) CHECKI("{key} {name}", (int)((bits >> j) & 1u), (int)(({P}[i + j] != 0) {op} ({Q}[i + j] != 0))); }}',
+                f'  for (int j = 0; j < {lanes}; j++) CHECKI("{key} {name}", '
+                f"(int)((bits >> j) & 1u), (int)(({P}[i + j] != 0) {op} ({Q}[i + j] != 0))); }}",
             ]
         e = self.m("mask_not", key, mt=mt, a="m1")
         lines += [
             f"{{ {mt.ctype} r = {e}; unsigned bits = {mb('r')};",
-            f'  {{ int j = -1; CHECKI("{key} mask_not high bits", (int)((unsigned long long)bits >> {lanes}), 0); }}',
-            f'  for (int j = 0; j < {lanes}; j++) CHECKI("{key} mask_not", (int)((bits >> j) & 1u), (int)({P}[i + j] == 0)); }}',
+            f'  {{ int j = -1; CHECKI("{key} mask_not high bits", '
+            f"(int)((unsigned long long)bits >> {lanes}), 0); }}",
+            f'  for (int j = 0; j < {lanes}; j++) CHECKI("{key} mask_not", '
+            f"(int)((bits >> j) & 1u), (int)({P}[i + j] == 0)); }}",
         ]
         # the mask as a select operand of its own width (all-ones lanes for kind "lanes")
         for b2 in (8, 16, 32, 64):
@@ -775,12 +824,14 @@ class MacroProgram:
                 f"  {it2.ctype} r = {sel}; {it2.scalar} o[{lanes}];",
                 f"  {self.m('store', it2.key, t=it2, p='o', v='r')}",
                 f"  for (int j = 0; j < {lanes}; j++) {{",
-                f'    CHECKI("{key}->{mt2.key} mask_convert", (int)((bits >> j) & 1u), (int)({P}[i + j] != 0));',
-                f'    CHECK("{key}->{mt2.key} select", {it2.scalar}, o[j], {P}[i + j] ? {X}[i + j] : ({it2.scalar})~{X}[i + j]); }} }}',
+                f'    CHECKI("{key}->{mt2.key} mask_convert", (int)((bits >> j) & 1u), '
+                f"(int)({P}[i + j] != 0));",
+                f'    CHECK("{key}->{mt2.key} select", {it2.scalar}, o[j], '
+                f"{P}[i + j] ? {X}[i + j] : ({it2.scalar})~{X}[i + j]); }} }}",
             ]
         self.funcs.append(f"static void check_{key}(void)\n{{\n{self.loop(lanes, lines)}\n}}\n")
 
-    # -- whole program ---------------------------------------------------------------------------------
+    # -- whole program -----------------------------------------------------------------------------
     def source(self) -> str:
         keys = list(self.target.types)
         for key in keys:
@@ -791,9 +842,9 @@ class MacroProgram:
         head = prelude(self.target, {("helper", n) for n in self.needs})
         calls = "\n".join(f"    check_{k}();" for k in keys)
         calls += "\n" + "\n".join(
-            f"    check_m{b}x{l}();"
-            for b, l in masks
-            if f"check_m{b}x{l}(void)" in "".join(self.funcs)
+            f"    check_m{b}x{lanes}();"
+            for b, lanes in masks
+            if f"check_m{b}x{lanes}(void)" in "".join(self.funcs)
         )
         return PROGRAM % {
             "prelude": head,
@@ -826,8 +877,10 @@ static void fail(const char *what, int lane, const void *got, const void *want, 
 #define CHECK(what, T, got, want) do { T g_ = (got), w_ = (want); s2s_checks++; \
     if (memcmp(&g_, &w_, sizeof(T)) != 0) fail(what, j, &g_, &w_, (int)sizeof(T)); } while (0)
 /* NaN test on the bits: immune to the compiler's float reasoning */
-static int nanbits_d(double x) { uint64_t u; memcpy(&u, &x, 8); return (u << 1) > (0x7ffULL << 53); }
-static int nanbits_f(float x) { uint32_t u; memcpy(&u, &x, 4); return (u << 1) > (0xffU << 24); }
+static int nanbits_d(double x)
+{ uint64_t u; memcpy(&u, &x, 8); return (u << 1) > (0x7ffULL << 53); }
+static int nanbits_f(float x)
+{ uint32_t u; memcpy(&u, &x, 4); return (u << 1) > (0xffU << 24); }
 #define NANBITS(x) (sizeof(x) == 8 ? nanbits_d(x) : nanbits_f(x))
 #define CHECKI(what, got, want) do { int g_ = (got), w_ = (want); s2s_checks++; \
     if (g_ != w_) fail(what, j, &g_, &w_, (int)sizeof(int)); } while (0)
@@ -840,7 +893,8 @@ int main(void)
 {
     long page = sysconf(_SC_PAGESIZE);
     char *mem = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED || mprotect(mem + page, page, PROT_NONE) != 0) { printf("mmap failed\n"); return 2; }
+    if (mem == MAP_FAILED || mprotect(mem + page, page, PROT_NONE) != 0)
+        { printf("mmap failed\n"); return 2; }
     s2s_guard = mem + page;
 %(calls)s
     printf("CHECKS %%ld FAILS %%ld\n", s2s_checks, s2s_bad);
@@ -870,7 +924,7 @@ def run_program(src: str, cc: list[str], run: list[str], name: str) -> str:
     return res.stdout
 
 
-# -- tests: templates render --------------------------------------------------------------------------
+# -- tests: templates render -----------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["avx512", "neon"])
 def test_required_macros_render_for_every_type(name):
     tg = load_target(name)
@@ -898,21 +952,33 @@ def test_required_macros_render_for_every_type(name):
             assert str(getattr(ops, macro)(mt=mt, **kw)).strip(), (macro, mt.key)
 
 
+def _vtype(tg: Target, elem: str, lanes: int) -> TypeInfo:
+    t = tg.vtype(elem, lanes)
+    assert t is not None, (tg.name, elem, lanes)
+    return t
+
+
+def _mask(tg: Target, bits: int, lanes: int) -> TypeInfo:
+    t = tg.mask_type(bits, lanes)
+    assert t is not None, (tg.name, bits, lanes)
+    return t
+
+
 def test_avx512_target_description():
     tg = load_target("avx512")
     assert tg.guard == "__AVX512F__" and tg.mask_kind == "bits" and tg.register_bits == 512
-    assert tg.mask_type(64, 8).ctype == "__mmask8" and tg.mask_type(32, 16).ctype == "__mmask16"
-    assert tg.vector_math_name("exp", 1, tg.vtype("f64", 8)) == "_ZGVeN8v_exp"
-    assert tg.vector_math_name("powf", 2, tg.vtype("f32", 16)) == "_ZGVeN16vv_powf"
-    assert tg.vector_math_name("sin", 1, tg.vtype("f64", 4)) == "_ZGVdN4v_sin"
-    assert tg.vector_math_name("logf", 1, tg.vtype("f32", 4)) == "_ZGVbN4v_logf"
+    assert _mask(tg, 64, 8).ctype == "__mmask8" and _mask(tg, 32, 16).ctype == "__mmask16"
+    assert tg.vector_math_name("exp", 1, _vtype(tg, "f64", 8)) == "_ZGVeN8v_exp"
+    assert tg.vector_math_name("powf", 2, _vtype(tg, "f32", 16)) == "_ZGVeN16vv_powf"
+    assert tg.vector_math_name("sin", 1, _vtype(tg, "f64", 4)) == "_ZGVdN4v_sin"
+    assert tg.vector_math_name("logf", 1, _vtype(tg, "f32", 4)) == "_ZGVbN4v_logf"
 
 
 def test_neon_target_description():
     tg = load_target("neon")
     assert tg.guard == "__ARM_NEON" and tg.mask_kind == "lanes" and tg.register_bits == 128
-    assert tg.mask_type(64, 2).ctype == "int64x2_t" and tg.mask_type(32, 2).ctype == "int32x2_t"
-    assert tg.vector_math_name("exp", 1, tg.vtype("f64", 2)) is None
+    assert _mask(tg, 64, 2).ctype == "int64x2_t" and _mask(tg, 32, 2).ctype == "int32x2_t"
+    assert tg.vector_math_name("exp", 1, _vtype(tg, "f64", 2)) is None
     ops = tg.ops(lambda n: "")
     f64 = tg.vtype("f64", 2)
     # C round is ties away from zero: frinta, never the ties-to-even frintn
@@ -920,7 +986,7 @@ def test_neon_target_description():
     assert not str(ops.masked_load(t=f64, p="p", m="m", mt=tg.mask_type(64, 2))).strip()
 
 
-# -- tests: every macro bit-exact --------------------------------------------------------------------
+# -- tests: every macro bit-exact ------------------------------------------------------------------
 @needs_avx512
 def test_avx512_macros_bit_exact():
     prog, src = build_macro_program("avx512")
@@ -983,7 +1049,7 @@ def test_neon_macros_bit_exact():
     assert "round" not in fb and "fmin" not in fb and "shr" not in fb
 
 
-# -- tests: libmvec names -----------------------------------------------------------------------------
+# -- tests: libmvec names --------------------------------------------------------------------------
 @needs_avx512
 def test_avx512_libmvec_names_link_and_agree():
     tg = load_target("avx512")
@@ -1000,12 +1066,14 @@ def test_avx512_libmvec_names_link_and_agree():
             args = ", ".join(["v"] * nargs)
             sargs = ", ".join(["x[j]"] * nargs)
             lines.append(f"""    {{ {t.scalar} x[{t.lanes}], o[{t.lanes}];
-      for (int j = 0; j < {t.lanes}; j++) x[j] = ({t.scalar})({"1.0 + " if fn == "acosh" else ""}0.05 + 0.055 * j);
+      for (int j = 0; j < {t.lanes}; j++)
+        x[j] = ({t.scalar})({"1.0 + " if fn == "acosh" else ""}0.05 + 0.055 * j);
       {t.ctype} v = {ops.load(t=t, p="x")};
       {t.ctype} r = {vname}({args});
       {ops.store(t=t, p="o", v="r")}
       for (int j = 0; j < {t.lanes}; j++) {{ double w = {name}({sargs});
-        if (!(fabs(o[j] - w) <= 1e-5 * fabs(w) + 1e-30)) {{ printf("FAIL {vname} %d\\n", j); bad++; }} }} }}""")
+        if (!(fabs(o[j] - w) <= 1e-5 * fabs(w) + 1e-30))
+          {{ printf("FAIL {vname} %d\\n", j); bad++; }} }} }}""")
     src = (
         prelude(tg, set())
         + "#include <stdio.h>\n"
@@ -1027,7 +1095,7 @@ def test_avx512_libmvec_names_link_and_agree():
     assert res.returncode == 0, res.stdout
 
 
-# -- tests: end to end through the code generator ----------------------------------------------------
+# -- tests: end to end through the code generator --------------------------------------------------
 E2E_KERNELS = """
     void F(saxpy)(int n, KARGS) {
         double s = 2.5;

@@ -97,8 +97,8 @@ def _have(tool: str) -> None:
         pytest.skip(f"{tool} is not installed (scripts/setup.sh installs it)")
 
 
-def _run(cmd: list[str], **kw: object) -> str:
-    r = subprocess.run(cmd, capture_output=True, text=True, **kw)  # type: ignore[call-overload]
+def _run(cmd: list[str]) -> str:
+    r = subprocess.run(cmd, capture_output=True, text=True)
     assert r.returncode == 0, f"{' '.join(cmd)}\n{r.stderr}"
     return r.stdout
 

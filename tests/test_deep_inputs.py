@@ -77,7 +77,8 @@ def test_nested_blocks_and_ifs(tmp_path: Path) -> None:
     ifs = "".join(f"if (n > {k}) " for k in range(depth))
     code = (
         "void f(double *o, const double *a, int n)\n{\n#pragma omp simd\n"
-        f"    for (int i = 0; i < n; i++) {{ {'{' * depth} {ifs} o[i] = a[i]; {'}' * depth} }}\n}}\n"
+        f"    for (int i = 0; i < n; i++) {{ {'{' * depth} {ifs} o[i] = a[i]; {'}' * depth} "
+        "}\n}\n"
     )
     r = vectorize(tmp_path, code)
     assert r.returncode == 0, r.stderr

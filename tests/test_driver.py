@@ -218,14 +218,14 @@ def test_everything_else_is_byte_identical(tmp_path: Path) -> None:
 
 
 def test_prelude_comes_after_feature_macros(tmp_path: Path) -> None:
-    r = s2svec(tmp_path, "--target", "avx2")
+    s2svec(tmp_path, "--target", "avx2")
     out = (tmp_path / "out.c").read_text()
     assert out.index("#define _GNU_SOURCE") < out.index("#include <immintrin.h>")
     assert out.index("#include <immintrin.h>") < out.index("double kern")
 
 
 def test_dispatch_is_widest_first(tmp_path: Path) -> None:
-    r = s2svec(tmp_path, "--target", "neon,avx2,avx512")
+    s2svec(tmp_path, "--target", "neon,avx2,avx512")
     out = (tmp_path / "out.c").read_text()
     body = out[out.index("double kern") :]
     avx512 = (
@@ -326,7 +326,7 @@ def test_every_target_folder_is_packaged() -> None:
 
 def test_reductions_use_two_accumulators(tmp_path: Path) -> None:
     """The loop-carried accumulator chain is split in two (see bench/RESULTS.md, dot)."""
-    r = s2svec(tmp_path, "--target", "avx2")
+    s2svec(tmp_path, "--target", "avx2")
     out = (tmp_path / "out.c").read_text()
     assert "__m256d s2s_s_acc_0_u2;" in out
     assert "s2s_trip - s2s_k >= 8ULL; s2s_k += 8ULL" in out

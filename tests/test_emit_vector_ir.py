@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -54,7 +55,7 @@ def _expected(seed: int, width: int) -> str:
     return _line(seed, per_result, mem.read_array(out, I32, OUT))
 
 
-def _line(seed: int, results: list[list[object]], out: list[object]) -> str:
+def _line(seed: int, results: Sequence[Sequence[object]], out: Sequence[object]) -> str:
     return (
         f"{seed}: "
         + " | ".join(" ".join(map(str, r)) for r in results)

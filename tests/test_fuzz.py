@@ -15,7 +15,7 @@ functions; test_batch_holds_the_divergent_constructs keeps it so.
 
     .venv/bin/pytest -q -n 2 tests/test_fuzz.py
     .venv/bin/pytest -q tests/test_fuzz.py -k 'seed_17]'
-    .venv/bin/python testsuite/fuzz/run.py --small --seeds 17 --configs all   # one seed, whole matrix
+    .venv/bin/python testsuite/fuzz/run.py --small --seeds 17 --configs all  # a seed, whole matrix
 """
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 FUZZ = ROOT / "testsuite" / "fuzz"
 sys.path.insert(0, str(FUZZ))
-import generate as gen  # noqa: E402
-import run  # noqa: E402
+import generate as gen  # noqa: E402  found through the sys.path entry above
+import run  # noqa: E402  found through the sys.path entry above
 
 TESTSUITE = ROOT / "testsuite"
 COVERAGE_SEEDS = range(400)

@@ -24,13 +24,15 @@ def _run(text: str, *args: object, memory: Memory | None = None, **kw) -> list:
     return run_scalar(parse_function(text), list(args), memory or Memory(), **kw)
 
 
-def _binop(op: str, t: str, a: object, b: object) -> object:
+def _binop(op: str, t: str, a: object, b: object) -> int | float:
     text = f"""func @f({t} %a, {t} %b) -> ({t}) {{
 entry:
   %r = {op} %a, %b
   ret %r
 }}"""
-    return _run(text, a, b)[0]
+    result = _run(text, a, b)[0]
+    assert result is not UNDEF
+    return result
 
 
 # -- integer semantics -----------------------------------------------------------

@@ -20,6 +20,7 @@ from s2s.ir.types import (
     PtrType,
     StructField,
     StructType,
+    Type,
     ptr,
 )
 from s2s.ir.values import (
@@ -36,7 +37,19 @@ from s2s.ir.values import (
     Store,
     Switch,
     Undef,
+    Value,
 )
+
+
+def _pointee(t: Type) -> Type:
+    assert isinstance(t, PtrType), t
+    return t.pointee
+
+
+def _constant(v: Value) -> int | float:
+    assert isinstance(v, Constant), v
+    return v.value
+
 
 KERNEL = """\
 ; comment at the top
@@ -205,10 +218,11 @@ def test_result_types() -> None:
     assert by_name["eq"].type == I1
     assert by_name["trunc"].type.size == 2
     assert by_name["w"].type == ptr(F32)  # array field decays
-    assert by_name["next"].type == ptr(ptr(by_name["next"].operands[0].type.pointee))
-    assert by_name["nn"].type == ptr(by_name["nn"].type.pointee)
-    assert isinstance(by_name["nn"].type.pointee, StructType)
-    assert by_name["nn"].type.pointee.field_named("next").offset == 8
+    assert by_name["next"].type == ptr(ptr(_pointee(by_name["next"].operands[0].type)))
+    assert by_name["nn"].type == ptr(_pointee(by_name["nn"].type))
+    nn = _pointee(by_name["nn"].type)
+    assert isinstance(nn, StructType)
+    assert nn.field_named("next").offset == 8
     assert by_name["buf"].type == PtrType(ArrayType(F64, 8))
     assert by_name["h"].mask is by_name["gt"]
     assert by_name["sq"].type == F64
@@ -224,7 +238,7 @@ entry:
 }
 """.replace(",\n  ret", ")\n  ret")
     )
-    vals = [o.value for o in fn.blocks[0].instructions[0].operands]
+    vals = [_constant(o) for o in fn.blocks[0].instructions[0].operands]
     assert math.isnan(vals[0]) and vals[1] == -math.inf and vals[2] == math.inf
     assert vals[3] == 3.0 and vals[4] == -0.25 and vals[5] == 1 and vals[6] == 0
 
@@ -236,7 +250,9 @@ entry:
 }
 """
     fn = parse_function(text)
-    a, b, c = (o.value for o in fn.blocks[0].terminator.operands)
+    term = fn.blocks[0].terminator
+    assert term is not None
+    a, b, c = (_constant(o) for o in term.operands)
     assert math.copysign(1.0, a) == -1.0 and b == 5e-324 and c == 0.1
     assert print_function(fn) == text
 
@@ -360,8 +376,9 @@ b:
 """)
     store = fn.blocks[1].instructions[0]
     assert store.operands[0].name == "v" and isinstance(store.operands[0], BinOp)
-    assert store.mask is fn.blocks[2].instructions[2]
-    assert store in store.mask.users
+    mask = store.mask
+    assert mask is fn.blocks[2].instructions[2] and mask is not None
+    assert store in mask.users
 
 
 def test_cast_and_call_types() -> None:
@@ -372,7 +389,8 @@ entry:
   ret %u
 }""")
     u, r = fn.blocks[0].instructions[:2]
-    assert isinstance(u, Cast) and u.type == U32 and r.type == F32 and not r.pure
+    assert isinstance(u, Cast) and u.type == U32
+    assert isinstance(r, Call) and r.type == F32 and not r.pure
 
 
 def test_load_type_is_pointee() -> None:
@@ -391,7 +409,8 @@ def test_undef_operand() -> None:
 entry:
   ret undef f64
 }""")
-    assert isinstance(fn.blocks[0].terminator.operands[0], Undef)
+    term = fn.blocks[0].terminator
+    assert term is not None and isinstance(term.operands[0], Undef)
 
 
 @pytest.mark.parametrize(
@@ -440,7 +459,8 @@ entry:
         ("func @f() -> () {\nentry:\n  ret i32 1.5\n}", "line 3: bad i32 literal '1.5'"),
         ("func @f() -> () {\n  ret\n}", "line 2: expected a block label"),
         (
-            "func @f() -> () {\nentry:\n  %a = phi i32 [%b, entry]\n  %b = add %a, i32 1\n  %c = add %d, i32 1\n"
+            "func @f() -> () {\nentry:\n  %a = phi i32 [%b, entry]\n  %b = add %a, i32 1\n"
+            "  %c = add %d, i32 1\n"
             "  %d = add %c, i32 1\n  ret\n}",
             "line 5: cannot determine the type of %c",
         ),
@@ -528,9 +548,9 @@ def _random_function(seed: int) -> Function:
     rng = random.Random(seed)
     fn = Function(f"r{seed}", ret_types=[I32, F64])
     mem = fn.add_arg(ptr(F64), "mem")
-    ints = [fn.add_arg(I32, "a"), fn.add_arg(I32, rng.choice(["a", "b", ""]))]
-    floats = [fn.add_arg(F64, "x")]
-    uints = [fn.add_arg(U32, "")]
+    ints: list[Value] = [fn.add_arg(I32, "a"), fn.add_arg(I32, rng.choice(["a", "b", ""]))]
+    floats: list[Value] = [fn.add_arg(F64, "x")]
+    uints: list[Value] = [fn.add_arg(U32, "")]
     block = fn.add_block(Block(rng.choice(["entry", "", "start"])))
     b = IRBuilder(block)
 
@@ -579,7 +599,7 @@ def _random_function(seed: int) -> Function:
                 floats_.append(b.select(c, rng.choice(floats_), rng.choice(floats_), name))
 
     grow(ints, floats, rng.randrange(2, 6))
-    for d in range(rng.randrange(1, 4)):
+    for _ in range(rng.randrange(1, 4)):
         cond = b.cmp("ne", rng.choice(ints), Constant(I32, 0), "c")
         left = fn.add_block(Block(rng.choice(["then", ""])))
         right = fn.add_block(Block(rng.choice(["else", "then", ""])))

@@ -268,7 +268,7 @@ def test_stale_user_reported() -> None:
 def test_wrong_instruction_block() -> None:
     fn = _single_block(lambda b, a, d, p: b.add(a, a))
     fn.entry.instructions[0].block = Block("elsewhere")
-    with pytest.raises(IRError, match="wrong instruction.block"):
+    with pytest.raises(IRError, match=r"wrong instruction\.block"):
         verify(fn)
 
 

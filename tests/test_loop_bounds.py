@@ -140,7 +140,7 @@ def program() -> str:
     """One function per form (bounds as parameters, so nothing folds), and a
     main that prints the values each visited and the final value."""
     out = ["#include <stdio.h>", "#include <string.h>", "static int seen[65536 + 64];"]
-    for k, (t, lb, cmp, ub, ubt, step) in enumerate(FORMS):
+    for k, (t, _, cmp, _, ubt, step) in enumerate(FORMS):
         inc = f"c += {step}" if step > 0 else f"c -= {-step}"
         out.append(f"""
 {t} form{k}({t} lb, {ubt} ub, int *a)

@@ -695,7 +695,9 @@ void f(int n, char *c, signed char *s, int *q) {
     assert types["c"] == "ptr<u8>" and types["s"] == "ptr<i8>"
     mem = Memory()
     c = mem.alloc_array(I32, [0])  # 4 bytes: one char 0xF0 and padding
-    mem.store(c, unsigned.fn.args[2].type.pointee, 0xF0)  # type: ignore[attr-defined]
+    t = unsigned.fn.args[2].type
+    assert isinstance(t, PtrType)
+    mem.store(c, t.pointee, 0xF0)
     s = mem.alloc_array(I32, [0])
     q = alloc(mem, I32, [0])
     run_scalar(unsigned.fn, [0, q, c, s], mem)

@@ -8,7 +8,8 @@ import pytest
 from test_lower_support import unsupported_of
 
 # Each case: the text between the loop header line and the closing brace
-# (the header is line 6, the body starts on line 7, indented by 4), the expected message and line:column.
+# (the header is line 6, the body starts on line 7, indented by 4), the
+# expected message and line:column.
 PRELUDE = """\
 struct S { int a; int b : 3; };
 union U { int i; float f; };

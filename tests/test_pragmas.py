@@ -85,7 +85,10 @@ def test_offsets_with_non_ascii_text(tmp_path: Path) -> None:
 def test_builtin_headers_are_found(tmp_path: Path) -> None:
     include = builtin_include_dir()
     assert include is not None and os.path.exists(os.path.join(include, "stddef.h"))
-    code = "#include <stddef.h>\n#include <stdarg.h>\n#include <float.h>\nsize_t n = sizeof(max_align_t) + FLT_DIG;\n"
+    code = (
+        "#include <stddef.h>\n#include <stdarg.h>\n#include <float.h>\n"
+        "size_t n = sizeof(max_align_t) + FLT_DIG;\n"
+    )
     parsed = parse(tmp_path, code)
     n = main_decls(parsed)["n"]
     assert n.kind == ci.CursorKind.VAR_DECL and n.type.spelling == "size_t"
@@ -257,7 +260,10 @@ void f(int n, float (*a)[64]) {
 
 
 def test_pragma_with_continuation_and_comment(tmp_path: Path) -> None:
-    code = "void f(int n, float *a) {\n#pragma omp simd \\\n   aligned(a: 32) /* why */\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    code = (
+        "void f(int n, float *a) {\n#pragma omp simd \\\n   aligned(a: 32) /* why */\n"
+        "  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    )
     parsed, found = pragmas(tmp_path, code)
     text = parsed.source(found[0].start, found[0].end)
     assert text == "#pragma omp simd \\\n   aligned(a: 32) /* why */"
@@ -356,7 +362,10 @@ void f(int n, float (*a)[8]) {
 
 
 def test_collapse_deeper_than_nest(tmp_path: Path) -> None:
-    code = "void f(int n, float *a) {\n#pragma omp simd collapse(2)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    code = (
+        "void f(int n, float *a) {\n#pragma omp simd collapse(2)\n"
+        "  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    )
     assert (
         pragma_error(tmp_path, code)
         == "T/k.c:2:1: error: 'collapse(2)' requires 2 perfectly nested for loops"
@@ -388,7 +397,10 @@ def test_loop_pragma_on_another_statement_leaves_it_scalar(
 
 
 def test_loop_pragma_at_end_of_block(tmp_path: Path) -> None:
-    code = "void f(int n, float *a) {\n  for (int i = 0; i < n; i++) a[i] = 0;\n  #pragma omp parallel for simd\n}\n"
+    code = (
+        "void f(int n, float *a) {\n  for (int i = 0; i < n; i++) a[i] = 0;\n"
+        "  #pragma omp parallel for simd\n}\n"
+    )
     assert (
         pragma_error(tmp_path, code)
         == "T/k.c:3:3: error: '#pragma omp parallel for simd' must be followed by a for loop"
@@ -477,13 +489,19 @@ void f(int n, float *a) {
 
 
 def test_define_without_value(tmp_path: Path) -> None:
-    code = "void f(int n, float *a) {\n#pragma omp simd simdlen(ONE)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    code = (
+        "void f(int n, float *a) {\n#pragma omp simd simdlen(ONE)\n"
+        "  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    )
     _, found = pragmas(tmp_path, code, defines=["ONE"])
     assert found[0].clauses.simdlen == 1
 
 
 def test_macro_defined_after_pragma_is_not_visible(tmp_path: Path) -> None:
-    code = "void f(int n, float *a) {\n#pragma omp simd simdlen(VL)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n#define VL 4\n"
+    code = (
+        "void f(int n, float *a) {\n#pragma omp simd simdlen(VL)\n"
+        "  for (int i = 0; i < n; i++) a[i] = 0;\n}\n#define VL 4\n"
+    )
     assert (
         pragma_error(tmp_path, code)
         == "T/k.c:2:18: error: 'simdlen' argument must be a constant integer expression"
@@ -491,7 +509,10 @@ def test_macro_defined_after_pragma_is_not_visible(tmp_path: Path) -> None:
 
 
 def test_function_like_macro_is_not_a_constant(tmp_path: Path) -> None:
-    code = "#define VL(x) 4\nvoid f(int n, float *a) {\n#pragma omp simd simdlen(VL)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    code = (
+        "#define VL(x) 4\nvoid f(int n, float *a) {\n#pragma omp simd simdlen(VL)\n"
+        "  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    )
     assert (
         pragma_error(tmp_path, code)
         == "T/k.c:3:18: error: 'simdlen' argument must be a constant integer expression"
@@ -503,16 +524,23 @@ def test_include_dirs_and_header_pragmas(tmp_path: Path) -> None:
     inc.mkdir()
     (inc / "kern.h").write_text(
         "#define HDR_VL 16\n#pragma omp declare simd\ndouble hsq(double x);\n"
-        "static void hloop(int n, float *a) {\n#pragma omp simd\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+        "static void hloop(int n, float *a) {\n#pragma omp simd\n"
+        "  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
     )
-    code = '#include "kern.h"\nvoid f(int n, float *a) {\n  #pragma omp simd simdlen(HDR_VL)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n'
+    code = (
+        '#include "kern.h"\nvoid f(int n, float *a) {\n  #pragma omp simd simdlen(HDR_VL)\n'
+        "  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    )
     _, found = pragmas(tmp_path, code, include_dirs=[str(inc)])
     assert len(found) == 1  # the header's pragmas are not ours
     assert found[0].clauses.simdlen == 16 and line_of(found[0].target) == 4
 
 
 def test_clause_error_location_in_file(tmp_path: Path) -> None:
-    code = "void f(int n, float *a) {\n    #pragma omp simd private(a) \\\n      lastprivate(a)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    code = (
+        "void f(int n, float *a) {\n    #pragma omp simd private(a) \\\n"
+        "      lastprivate(a)\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    )
     assert (
         pragma_error(tmp_path, code)
         == "T/k.c:3:7: error: variable 'a' already appears in a 'private' clause"
@@ -520,13 +548,19 @@ def test_clause_error_location_in_file(tmp_path: Path) -> None:
 
 
 def test_comment_between_pragma_and_loop(tmp_path: Path) -> None:
-    code = "void f(int n, float *a) {\n#pragma omp simd\n\n  /* the loop */\n  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    code = (
+        "void f(int n, float *a) {\n#pragma omp simd\n\n  /* the loop */\n"
+        "  for (int i = 0; i < n; i++) a[i] = 0;\n}\n"
+    )
     _, found = pragmas(tmp_path, code)
     assert line_of(found[0].target) == 5
 
 
 def test_loop_written_with_a_macro(tmp_path: Path) -> None:
-    code = "#define LOOP(i, n) for (int i = 0; i < n; i++)\nvoid f(int n, float *a) {\n  #pragma omp simd\n  LOOP(i, n) a[i] = 0;\n}\n"
+    code = (
+        "#define LOOP(i, n) for (int i = 0; i < n; i++)\nvoid f(int n, float *a) {\n"
+        "  #pragma omp simd\n  LOOP(i, n) a[i] = 0;\n}\n"
+    )
     parsed, found = pragmas(tmp_path, code)
     assert found[0].target.kind == FOR
     assert parsed.extent_text(found[0].target) == "LOOP(i, n) a[i] = 0"
@@ -538,7 +572,11 @@ def test_loop_written_with_a_macro(tmp_path: Path) -> None:
 
 
 def test_pragma_in_active_conditional_code(tmp_path: Path) -> None:
-    code = "#define USE 1\nvoid f(int n, float *a) {\n#if USE\n  #pragma omp simd\n  for (int i = 0; i < n; i++) a[i] = 0;\n#else\n  #pragma omp simd\n  int bad;\n#endif\n}\n"
+    code = (
+        "#define USE 1\nvoid f(int n, float *a) {\n#if USE\n  #pragma omp simd\n"
+        "  for (int i = 0; i < n; i++) a[i] = 0;\n#else\n  #pragma omp simd\n  int bad;\n"
+        "#endif\n}\n"
+    )
     _, found = pragmas(tmp_path, code)
     assert [p.location.line for p in found] == [4]
 
@@ -682,7 +720,12 @@ void f(int n, float *a) {
 """
     parsed, found = pragmas(tmp_path, code)
     assert found == []
-    assert [(w.location.line, w.location.column) for w in parsed.warnings] == [(5, 3), (9, 3)]
+    assert [
+        (w.location.line, w.location.column) if w.location else None for w in parsed.warnings
+    ] == [
+        (5, 3),
+        (9, 3),
+    ]
     assert parsed.warnings[0].message.startswith(
         "'Q' expands to '_Pragma(\"omp simd\")', which is ignored"
     )

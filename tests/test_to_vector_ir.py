@@ -22,14 +22,20 @@ from s2s.analysis.memory import MemoryAccesses
 from s2s.analysis.shapes import VectorShape
 from s2s.codegen import to_vector_ir
 from s2s.codegen.to_vector_ir import VectorFunction, widen_to_vector_ir
-from s2s.ir.interpreter import Memory, run_lanes
+from s2s.ir.interpreter import Memory, Scalar, run_lanes
 from s2s.ir.parser import parse_function
 from s2s.ir.printer import print_function
 from s2s.ir.types import F64, I32
-from s2s.ir.vector_interpreter import run_vector
+from s2s.ir.vector_interpreter import VValue, run_vector
 from s2s.ir.verifier import verify
 from s2s.pipeline import PIPELINE, run_passes
 from s2s.transform.passes import PassState
+
+
+def _lane(v: VValue, k: int) -> Scalar:
+    """Lane ``k`` of a vector value."""
+    assert isinstance(v, list), v
+    return v[k]
 
 
 def _memory() -> tuple[Memory, int, int]:
@@ -62,7 +68,7 @@ def _run(vf: VectorFunction, lanes: list[int], u: int):
     ]
     assert vf.arg_forms[:3] == ["vector", "lane0", "scalar"]
     results = run_vector(vf.fn, values, mem)
-    per_lane = [[r[k] for r in results] for k in range(len(lanes))]  # type: ignore[index]
+    per_lane = [[_lane(r, k) for r in results] for k in range(len(lanes))]
     return per_lane, mem.read_array(out, I32, OUT)
 
 
@@ -129,7 +135,7 @@ def test_a_contiguous_load_and_a_masked_store() -> None:
     want_y = mem.read_array(y, F64, 4)
     mem, x, y = memory()
     got = run_vector(vf.fn, [0, x, y, 3.0], mem)
-    assert [[got[0][k]] for k in range(4)] == want and mem.read_array(y, F64, 4) == want_y
+    assert [[_lane(got[0], k)] for k in range(4)] == want and mem.read_array(y, F64, 4) == want_y
     assert want_y == [0.0, 10.0, 0.0, 14.0]
 
 

@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import random
 import struct
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from s2s.analysis.shapes import VectorShape
-from s2s.ir.interpreter import Memory, run_lanes, run_predicated
+from s2s.ir.interpreter import Memory, Scalar, defined, run_lanes, run_predicated
 from s2s.ir.parser import parse_function
 from s2s.ir.printer import print_function
+from s2s.ir.values import Function
 from s2s.pipeline import PIPELINE, PassState, run_passes
 from s2s.transform import merge_arms
 
@@ -75,7 +77,7 @@ def shapes(fn) -> dict:
     return {a: (VectorShape.uniform() if a.name == "u" else VectorShape.varying()) for a in fn.args}
 
 
-def run_pipeline(text: str, until: str) -> object:
+def run_pipeline(text: str, until: str) -> Function:
     fn = parse_function(text)
     passes = []
     for p in PIPELINE:
@@ -86,8 +88,8 @@ def run_pipeline(text: str, until: str) -> object:
     return fn
 
 
-def bits(results: list[list[object]]) -> list[bytes]:
-    return [struct.pack("<d", float(r[0])) for r in results]
+def bits(results: Sequence[Sequence[Scalar]]) -> list[bytes]:
+    return [struct.pack("<d", float(defined(r[0], "the result"))) for r in results]
 
 
 def lanes(seed: int) -> list[list[float]]:

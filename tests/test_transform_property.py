@@ -24,6 +24,7 @@ from transform_gen import OUT, TABLE, arg_shapes, build_region
 from s2s.ir.interpreter import InterpreterError, Memory, run_lanes, run_predicated
 from s2s.ir.types import I32
 from s2s.pipeline import PIPELINE, PassState, run_passes
+from s2s.transform.all_true import AllTruePath
 from s2s.transform.passes import PassOptions
 
 
@@ -60,7 +61,7 @@ def check(seed: int, boscc: int = 16, **kw: int) -> None:
     expected = run(build_region(seed, **kw), lanes, u, predicated=False)
     after_loops = transformed(seed, "loop-closed-ssa", boscc, **kw)
     assert run(after_loops, lanes, u, predicated=False) == expected
-    assert run(transformed(seed, boscc=boscc, **kw), lanes, u, predicated=True) == expected
+    assert run(transformed(seed, "linearize", boscc, **kw), lanes, u, predicated=True) == expected
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -125,7 +126,7 @@ def _all_true_paths(seed: int) -> int:
     fn = build_region(seed)
     state = PassState(fn, arg_shapes(fn))
     run_passes(state, tuple(p for p in PIPELINE if p.name in ("dce", "canonicalize", "all-true")))
-    return len(state.results["all-true"])
+    return len(state.results_of("all-true", AllTruePath))
 
 
 def test_all_true_paths_are_made_and_checked(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,7 +22,7 @@ from test_lower_support import lower_one
 
 from s2s.analysis.divergence import DivergenceInfo
 from s2s.analysis.shapes import region_arg_shapes
-from s2s.ir.interpreter import Memory, run_lanes, run_predicated, run_scalar
+from s2s.ir.interpreter import Memory, Scalar, run_lanes, run_predicated, run_scalar
 from s2s.ir.printer import print_function
 from s2s.ir.types import F64, I32
 from s2s.pipeline import AnalyzedRegion, PassState, analyze_variant, passes, run_passes
@@ -103,7 +103,7 @@ def test_the_arm_that_stays_in_the_loop_gets_no_all_false_skip(tmp_path: Path) -
 
     region, div = _canonical(tmp_path, LOOP)
     header = div.loops.loops[0].header
-    body, leave = header.terminator.successors
+    body, leave = header.successors
     refill_lanes(region, div)
     assert body.usually_entered and not body.rarely_entered and leave.rarely_entered
     _, div2 = _canonical_fn(region)
@@ -136,7 +136,7 @@ def _args(region, lane: int, n: int, width: int, x: int, lim: int, out: int) -> 
     return [by_role.get(b.role, by_name.get(b.c_expr)) for b in region.args]
 
 
-def _reference(tmp_path: Path, n: int, lim: list[int], code: str) -> list[float]:
+def _reference(tmp_path: Path, n: int, lim: list[int], code: str) -> list[Scalar]:
     region = lower_one(tmp_path, code)
     mem, x, lim_addr, out = _memory(n, lim)
     for i in range(n):

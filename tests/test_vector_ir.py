@@ -79,7 +79,7 @@ def test_types_of_lanewise_instructions() -> None:
     assert by_name["sum"].type == F64 and by_name["l3"].type.is_int()
     assert str(parse_function(SCALABLE).args[0].type) == "ptr<f32>"
     v = next(i for i in parse_function(SCALABLE).instructions() if i.name == "v")
-    assert v.type == VectorType(v.type.elem, 4, scalable=True)
+    assert isinstance(v.type, VectorType) and v.type == VectorType(v.type.elem, 4, scalable=True)
     with pytest.raises(TypeError):
         _ = v.type.size
 

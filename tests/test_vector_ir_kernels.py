@@ -24,7 +24,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "testsuite"))
 import differential as dt
 
-from s2s.codegen.generate import vector_ir_loop  # noqa: F401 - what decides
+from s2s.codegen.generate import vector_ir_loop  # noqa: F401  names what decides (module doc)
 
 CONFIGS = [
     dataclasses.replace(dt.CONFIGS[name], name=f"{name}-{variant}", variant=variant)

@@ -730,7 +730,7 @@ def compile_c(
         except subprocess.TimeoutExpired:
             raise BuildFailure(
                 "compile-timeout", f"compile timed out after {COMPILE_TIMEOUT}s: {shlex.join(cmd)}"
-            )
+            ) from None
         if proc.returncode != 0:
             ice = proc.returncode < 0 or re.search(
                 r"internal compiler error|PLEASE submit a bug report|"
@@ -981,7 +981,7 @@ def compare_outputs(ref: str, cand: str, meta: Meta) -> list[str]:
 
 
 def check_report(
-    report: list[dict] | None, meta: Meta, target: str, report_error: str = ""
+    report: list[dict] | None, meta: Meta, target: str | None, report_error: str = ""
 ) -> list[str]:
     """The report lists the kernel's regions for `target` and enough of them are vectorized."""
     if meta.vectorized is None and meta.regions is None:
@@ -1013,14 +1013,14 @@ def check_report(
     return problems
 
 
-def _check_entry(e: dict, meta: Meta, target: str) -> list[str]:
+def _check_entry(e: dict, meta: Meta, target: str | None) -> list[str]:
     """Width and statistics of one vectorized report entry."""
     problems: list[str] = []
     where = f"line {e.get('line')} ({target})"
     width = e.get("width")
     if not isinstance(width, int) or width < 2:
         return [f"{where}: vectorized with width {width!r}"]
-    want = dict(meta.width).get(target)
+    want = dict(meta.width).get(target) if target is not None else None
     if want is not None and width != want:
         problems.append(f"{where}: width {width}, expected {want}")
     if meta.maxwidth is not None and width > meta.maxwidth:
@@ -1319,7 +1319,7 @@ def list_configs() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("kernels", nargs="*", help="kernel names or paths (default: all)")
     ap.add_argument("-c", "--config", action="append", choices=sorted(CONFIGS))
     ap.add_argument(

@@ -137,6 +137,13 @@ class Result:
         return self.error is None and self.mismatch is None and bool(self.times_ns)
 
 
+def _median(res: Result) -> float:
+    """The median time of a usable result."""
+    median = res.median_ns
+    assert median is not None, "a result without times has no speed"
+    return median
+
+
 @dataclass
 class BuildInfo:
     """What building one (target, build) produced."""
@@ -318,13 +325,14 @@ def run_round(
     tables: dict[tuple[str, int], Table], round_no: int, clock: str, app_args: list[str]
 ) -> None:
     """One run of every binary at every thread count, the order rotated."""
-    for (target, threads), table in tables.items():
+    for (_, threads), table in tables.items():
         names = [n for n, r in table.items() if r.binary and not r.error]
         shift = round_no % len(names) if names else 0
         for name in names[shift:] + names[:shift]:
             res = table[name]
+            assert res.binary is not None  # names holds the builds that have one
             try:
-                run = run_binary(res.binary, app_args, threads, clock)  # type: ignore[arg-type]
+                run = run_binary(res.binary, app_args, threads, clock)
             except (RuntimeError, subprocess.TimeoutExpired) as exc:
                 res.error = str(exc)
                 continue
@@ -373,7 +381,7 @@ def family_of(name: str) -> str:
 
 def fastest(table: Table, family: str) -> str | None:
     names = [n for n, r in table.items() if r.usable and family_of(n) == family]
-    return min(names, key=lambda n: table[n].median_ns) if names else None  # type: ignore
+    return min(names, key=lambda n: _median(table[n])) if names else None
 
 
 def ratio_to_best(table: Table, name: str) -> float | None:
@@ -382,7 +390,7 @@ def ratio_to_best(table: Table, name: str) -> float | None:
     res = table.get(name)
     if best is None or res is None or not res.usable:
         return None
-    return table[best].median_ns / res.median_ns  # type: ignore[operator]
+    return _median(table[best]) / _median(res)
 
 
 def s2s_vs_best(table: Table) -> float | None:
@@ -679,7 +687,7 @@ def tables_from_json(
         for key, b in data["builds"].items()
         if family_of(key.split("/", 1)[1]) == "s2s"
     }
-    return tables, names, summaries  # type: ignore[return-value]
+    return tables, names, summaries
 
 
 def replot(source: str, plot: str | None) -> int:

@@ -28,24 +28,27 @@ Example (tests build graphs like this from adjacency dicts)::
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Generic, TypeVar
+from typing import Final, Generic, TypeVar
 
 from ..ir.values import Block, Function
 
 N = TypeVar("N", bound=Hashable)
 
 
-class _VirtualExit:
-    """The single sink added for post-dominance."""
+class VirtualExit(enum.Enum):
+    """The single sink added for post-dominance (its one member is ``EXIT``)."""
+
+    EXIT = "EXIT"
 
     def __repr__(self) -> str:
         return "EXIT"
 
 
-EXIT = _VirtualExit()
+EXIT: Final = VirtualExit.EXIT
 """The virtual exit node of post-dominator trees."""
 
 
@@ -54,17 +57,17 @@ class Loop(Generic[N]):
     """A natural loop (seed 001 Figure 2.2): identity-compared."""
 
     header: N
-    latches: list[N] = field(default_factory=list)
+    latches: list[N] = field(default_factory=list[N])
     """Sources of the back edges to ``header``, in graph order."""
-    blocks: list[N] = field(default_factory=list)
+    blocks: list[N] = field(default_factory=list[N])
     """All nodes of the loop (header first, then in rpo), inner loops included."""
-    block_set: set[N] = field(default_factory=set, repr=False)
-    exiting: list[N] = field(default_factory=list)
+    block_set: set[N] = field(default_factory=set[N], repr=False)
+    exiting: list[N] = field(default_factory=list[N])
     """Nodes in the loop with a successor outside it."""
-    exits: list[N] = field(default_factory=list)
+    exits: list[N] = field(default_factory=list[N])
     """Nodes outside the loop with a predecessor inside it."""
     parent: Loop[N] | None = field(default=None, repr=False)
-    children: list[Loop[N]] = field(default_factory=list, repr=False)
+    children: list[Loop[N]] = field(default_factory=list["Loop[N]"], repr=False)
     depth: int = 1
     """1 for outermost loops."""
 
@@ -260,15 +263,17 @@ class Graph(Generic[N]):
         return seen
 
     @cached_property
-    def _reverse(self) -> tuple[list[object], dict[object, list[object]]]:
+    def _reverse(
+        self,
+    ) -> tuple[list[N | VirtualExit], dict[N | VirtualExit, list[N | VirtualExit]]]:
         """rpo of the reverse graph from EXIT and reverse-graph predecessors."""
-        rsuccs: dict[object, list[object]] = {EXIT: list(self._exit_edges)}
+        rsuccs: dict[N | VirtualExit, list[N | VirtualExit]] = {EXIT: list(self._exit_edges)}
         for n in self.rpo:
             rsuccs.setdefault(n, [])
             for s in self.succs[n]:
                 rsuccs.setdefault(s, []).append(n)
         rev = Graph(rsuccs, EXIT)
-        rpreds: dict[object, list[object]] = {n: [] for n in rev.rpo}
+        rpreds: dict[N | VirtualExit, list[N | VirtualExit]] = {n: [] for n in rev.rpo}
         for n in self.rpo:
             rpreds[n] = list(self.succs[n])
         for n in self._exit_edges:
@@ -276,16 +281,16 @@ class Graph(Generic[N]):
         return rev.rpo, rpreds
 
     @cached_property
-    def ipdom(self) -> dict[object, object | None]:
+    def ipdom(self) -> dict[N | VirtualExit, N | VirtualExit | None]:
         """Immediate post-dominator of each reachable node (EXIT -> None)."""
         rpo, rpreds = self._reverse
         return _idoms(rpo, rpreds, EXIT)
 
     @cached_property
-    def _pdom_intervals(self) -> dict[object, tuple[int, int]]:
+    def _pdom_intervals(self) -> dict[N | VirtualExit, tuple[int, int]]:
         return _tree_intervals(EXIT, _children(self.ipdom))
 
-    def post_dominates(self, a: object, b: object) -> bool:
+    def post_dominates(self, a: N | VirtualExit, b: N | VirtualExit) -> bool:
         """a post-dominates b (reflexive)."""
         iv = self._pdom_intervals
         if a not in iv or b not in iv:
@@ -301,10 +306,10 @@ class Graph(Generic[N]):
             stop = self.ipdom[a]
             deps: list[N] = []
             for b in self.succs[a]:
-                runner: object = b
+                runner: N | VirtualExit | None = b
                 while runner is not None and runner != stop and runner is not EXIT:
                     if runner not in deps:
-                        deps.append(runner)  # type: ignore[arg-type]
+                        deps.append(runner)
                     runner = self.ipdom[runner]
             out[a] = deps
         return out
@@ -363,7 +368,9 @@ class Graph(Generic[N]):
             if lp is None or lp.depth <= depth:
                 return n if (loop is None or n in loop) else None
             while lp.depth > depth + 1:
-                lp = lp.parent  # type: ignore[assignment]
+                parent = lp.parent
+                assert parent is not None  # a loop deeper than 1 has one
+                lp = parent
             return lp.header if lp.parent is loop else None
 
         level_succs: dict[N, list[N]] = {}
@@ -374,7 +381,7 @@ class Graph(Generic[N]):
             level_succs.setdefault(r, [])
             for s in self.succs[n]:
                 rs = rep(s)
-                if rs is None or rs == r or rs == start:
+                if rs is None or rs in (r, start):
                     continue  # leaves this level, stays in a child loop, or a back edge
                 if rs not in level_succs[r]:
                     level_succs[r].append(rs)
@@ -419,17 +426,20 @@ def _unique(xs: Iterable[N]) -> list[N]:
     return out
 
 
-def _idoms(rpo: Sequence, preds: Mapping, entry: object) -> dict:
+K = TypeVar("K", bound=Hashable)
+
+
+def _idoms(rpo: Sequence[K], preds: Mapping[K, Iterable[K]], entry: K) -> dict[K, K | None]:
     """Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm"."""
     number = {n: i for i, n in enumerate(rpo)}
-    idom: dict = {entry: entry}
+    idom: dict[K, K] = {entry: entry}
     changed = True
     while changed:
         changed = False
         for n in rpo:
             if n == entry:
                 continue
-            new = None
+            new: K | None = None
             for p in preds[n]:
                 if p not in idom:
                     continue
@@ -437,11 +447,12 @@ def _idoms(rpo: Sequence, preds: Mapping, entry: object) -> dict:
             if new is not None and idom.get(n) != new:
                 idom[n] = new
                 changed = True
-    idom[entry] = None
-    return idom
+    out: dict[K, K | None] = {**idom}
+    out[entry] = None
+    return out
 
 
-def _intersect(a: object, b: object, idom: dict, number: dict) -> object:
+def _intersect(a: K, b: K, idom: Mapping[K, K], number: Mapping[K, int]) -> K:
     while a != b:
         while number[a] > number[b]:
             a = idom[a]
@@ -450,20 +461,20 @@ def _intersect(a: object, b: object, idom: dict, number: dict) -> object:
     return a
 
 
-def _children(idom: Mapping) -> dict:
-    out: dict = {n: [] for n in idom}
+def _children(idom: Mapping[K, K | None]) -> dict[K, list[K]]:
+    out: dict[K, list[K]] = {n: [] for n in idom}
     for n, d in idom.items():
         if d is not None:
             out[d].append(n)
     return out
 
 
-def _tree_intervals(root: object, children: Mapping) -> dict:
+def _tree_intervals(root: K, children: Mapping[K, list[K]]) -> dict[K, tuple[int, int]]:
     """Pre/post numbers of a tree walk: a is an ancestor of b iff b's interval nests in a's."""
-    out: dict = {}
+    out: dict[K, tuple[int, int]] = {}
     counter = 0
-    stack: list[tuple[object, int]] = [(root, 0)]
-    enter: dict = {root: 0}
+    stack: list[tuple[K, int]] = [(root, 0)]
+    enter: dict[K, int] = {root: 0}
     while stack:
         n, i = stack[-1]
         kids = children.get(n, [])

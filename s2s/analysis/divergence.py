@@ -83,7 +83,7 @@ from ..ir.values import (
     UnOp,
     Value,
 )
-from .cfg import Graph, Loop, LoopForest, cfg_of
+from .cfg import Graph, Loop, LoopForest, VirtualExit, cfg_of
 from .shapes import VectorShape
 from .transfer import BOT, UNI, constant_shape, fit, same_value, transfer
 
@@ -195,7 +195,7 @@ def compute_divergence(
             "irreducible control flow reached the divergence analysis "
             "(a jump enters a loop without passing its header)"
         )
-    solver = _Solver(fn, g, arg_shapes, width)
+    solver = DivergenceSolver(fn, g, arg_shapes, width)
     solver.call_shape = call_shape
     solver.run()
     return solver.result()
@@ -205,7 +205,7 @@ def compute_divergence(
 # the fixed point
 
 
-class _Solver:
+class DivergenceSolver:
     def __init__(
         self,
         fn: Function,
@@ -227,7 +227,7 @@ class _Solver:
         self.varying_allocas: set[Alloca] = set()
         self.position = {b: i for i, b in enumerate(g.rewired_order)}
         self.order = g.rewired_order
-        self._rewired_ipdom: dict | None = None
+        self._rewired_ipdom: dict[int | VirtualExit, int | VirtualExit | None] | None = None
         self.rewired_succ_positions = [
             [self.position[q] for q in g.rewired_succs(b)] for b in self.order
         ]
@@ -399,7 +399,9 @@ class _Solver:
             seen.add(id(v))
             if isinstance(v, Alloca):
                 found.add(v)
-            elif isinstance(v, (Gep, FieldAddr)) or (isinstance(v, Cast) and v.operands[0].type.is_ptr()):
+            elif isinstance(v, (Gep, FieldAddr)) or (
+                isinstance(v, Cast) and v.operands[0].type.is_ptr()
+            ):
                 work.append(v.operands[0])
             elif isinstance(v, Phi):
                 work.extend(v.operands)
@@ -646,14 +648,16 @@ class _AllocaFacts:
         while work:
             v = work.pop()
             for user in v.users:
-                if user.block is not None:
-                    uses.add(user.block)
+                block = user.block
+                if block is not None:
+                    uses.add(block)
                 if isinstance(user, Load) and user.operands[0] is v:
                     continue
                 if isinstance(user, Cmp):
                     continue  # comparing addresses reads nothing
                 if isinstance(user, Store) and user.operands[1] is v and user.operands[0] is not v:
-                    stores.add(user.block)  # type: ignore[arg-type]
+                    if block is not None:
+                        stores.add(block)
                     continue
                 pointer_op = isinstance(user, (Gep, FieldAddr, Phi, Select)) or (
                     isinstance(user, Cast) and user.type.is_ptr()
@@ -664,7 +668,8 @@ class _AllocaFacts:
                         work.append(user)
                     continue
                 escapes = True
-        joins = g.iterated_frontier(list(stores) + [a.block])  # type: ignore[list-item]
+        assert a.block is not None  # the alloca is one of the function's instructions
+        joins = g.iterated_frontier(list(stores) + [a.block])
         return _AllocaFacts(a, escapes, stores, uses, joins)
 
 

@@ -40,9 +40,7 @@ def cfg_dot(fn: Function, info: DivergenceInfo | None = None, title: str = "") -
     return "\n".join(lines) + "\n"
 
 
-def write_dot(
-    fn: Function, info: DivergenceInfo | None, path: str | Path, title: str = ""
-) -> None:
+def write_dot(fn: Function, info: DivergenceInfo | None, path: str | Path, title: str = "") -> None:
     """Write ``cfg_dot`` to ``path`` (parent directories are created)."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,7 @@ another one is dropped with it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -44,7 +44,7 @@ class AnalysisCache:
         return self._results[key]
 
     @contextmanager
-    def only(self, keys: Iterable[type]) -> Iterator[None]:
+    def only(self, keys: Iterable[type]) -> Generator[None, None, None]:
         """While a pass runs: it may read the analyses it requires, no other."""
         self._allowed = frozenset(keys)
         try:

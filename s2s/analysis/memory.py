@@ -79,7 +79,9 @@ class IndexedAddress:
 
     @property
     def index_bits(self) -> int:
-        return self.index.type.bits  # type: ignore[attr-defined]
+        t = self.index.type
+        assert isinstance(t, IntType)
+        return t.bits
 
 
 def indexed_address(ptr: Value, div: DivergenceInfo) -> IndexedAddress | None:
@@ -88,10 +90,14 @@ def indexed_address(ptr: Value, div: DivergenceInfo) -> IndexedAddress | None:
     64-bit index that sign-extends a signed 32-bit one is taken as that one
     (gathers sign-extend their 32-bit indices anyway).  The one rule the width
     choice and the widener share."""
-    if not isinstance(ptr, Gep) or not _lane_invariant(ptr.operands[0], div):
+    if (
+        not isinstance(ptr, Gep)
+        or not isinstance(ptr.type, PtrType)
+        or not _lane_invariant(ptr.operands[0], div)
+    ):
         return None
     index = ptr.operands[1]
-    size = ptr.type.pointee.size  # type: ignore[attr-defined]
+    size = ptr.type.pointee.size
     if size not in (1, 2, 4, 8) or not isinstance(index.type, IntType):
         return None
     if (
@@ -101,7 +107,8 @@ def indexed_address(ptr: Value, div: DivergenceInfo) -> IndexedAddress | None:
         and not _lane_invariant(index.operands[0], div)
     ):
         index = index.operands[0]
-    if _lane_invariant(index, div) or not (index.type.bits == 64 or _signed_i32(index)):  # type: ignore[attr-defined]
+    wide = isinstance(index.type, IntType) and index.type.bits == 64
+    if _lane_invariant(index, div) or not (wide or _signed_i32(index)):
         return None
     return IndexedAddress(ptr.operands[0], index, size)
 
@@ -142,10 +149,8 @@ def access_of(inst: Instruction, div: DivergenceInfo) -> MemoryAccess:
     except TypeError:
         elem_size = 0
     shape = div.shape_of(ptr)
-    masked = (
-        (inst.mask is not None
-        and not _all_true(inst.mask))
-        or (inst.block is not None and div.has_varying_activation(inst.block))
+    masked = (inst.mask is not None and not _all_true(inst.mask)) or (
+        inst.block is not None and div.has_varying_activation(inst.block)
     )
     if shape.is_uniform:
         kind = "uniform"
@@ -188,8 +193,10 @@ def _lane_offset(ptr: Value, div: DivergenceInfo) -> tuple[Alloca | None, Vector
             return v, offset
         if isinstance(v, Gep):
             base_t = v.operands[0].type
+            if not isinstance(base_t, PtrType):
+                return None, None
             try:
-                size = base_t.pointee.size  # type: ignore[attr-defined]
+                size = base_t.pointee.size
             except TypeError:
                 return None, None
             offset = add_shapes(offset, scale_shape(div.shape_of(v.operands[1]), size))

@@ -15,11 +15,11 @@ from collections.abc import Mapping
 from ..diagnostics import internal_error
 from ..ir.values import Argument, Block, Function, Phi, Store, Terminator
 from .cfg import cfg_of
-from .divergence import DivergenceInfo, _Solver
+from .divergence import DivergenceInfo, DivergenceSolver
 from .shapes import VectorShape
 
 
-class _NaiveSolver(_Solver):
+class _NaiveSolver(DivergenceSolver):
     def propagate_control_divergence(self, s: Block) -> None:
         region = self._transitive_dependents(s)
         for b in region:

@@ -38,11 +38,13 @@ Counting: a grouped access is still one ``strided`` access in the report.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..ir.types import FloatType, IntType, PtrType, StructType, Type
 from ..ir.values import Call, FieldAddr, Function, Instruction, Load, Store, Value
 from .divergence import DivergenceInfo
+from .memory import MemoryAccess
 
 MAX_SLOTS = 8
 """Records of more elements are left to gathers (the shuffles grow with slots**2)."""
@@ -58,7 +60,7 @@ class RecordGroup:
     """Element type of every member."""
     slots: int
     """Elements of type ``elem`` per record."""
-    members: list[tuple[Instruction, int]] = field(default_factory=list)
+    members: list[tuple[Instruction, int]] = field(default_factory=list[tuple[Instruction, int]])
     """(load or store, slot) in program order."""
 
     @property
@@ -94,7 +96,9 @@ class RecordInfo:
         return self.by_inst.get(inst)
 
 
-def compute_record_groups(fn: Function, div: DivergenceInfo, mem: dict) -> RecordInfo:
+def compute_record_groups(
+    fn: Function, div: DivergenceInfo, mem: Mapping[Instruction, MemoryAccess]
+) -> RecordInfo:
     """Find the record groups of every reachable block of ``fn``."""
     candidates = {i: c for i, acc in mem.items() if (c := _candidate(i, acc, div)) is not None}
     _drop_mixed_types(candidates)
@@ -110,9 +114,9 @@ Candidate = tuple[Value, Type, int, int]
 """(base, element type, slots, slot) of an access that may join a group."""
 
 
-def _candidate(inst: Instruction, acc: object, div: DivergenceInfo) -> Candidate | None:
+def _candidate(inst: Instruction, acc: MemoryAccess, div: DivergenceInfo) -> Candidate | None:
     """Conditions 1-3 for one access."""
-    if getattr(acc, "kind", None) != "strided" or getattr(acc, "masked", True):
+    if acc.kind != "strided" or acc.masked:
         return None
     if inst.mask is not None:
         return None
@@ -124,7 +128,7 @@ def _candidate(inst: Instruction, acc: object, div: DivergenceInfo) -> Candidate
     if not isinstance(base.type, PtrType) or not isinstance(base.type.pointee, StructType):
         return None
     size, esize = base.type.pointee.size, elem.size
-    if div.shape_of(base).stride != size or getattr(acc, "stride", None) != size or size <= 0:
+    if div.shape_of(base).stride != size or acc.stride != size or size <= 0:
         return None
     if size % esize or offset % esize or offset + esize > size:
         return None
@@ -180,7 +184,7 @@ def _conflicts(inst: Instruction, group: RecordGroup) -> bool:
 
 def print_record_groups(info: RecordInfo) -> str:
     """One line per group: base, element type, slots and members (slot:op)."""
-    lines = []
+    lines: list[str] = []
     for g in info.groups:
         members = " ".join(f"{s}:{'st' if isinstance(i, Store) else 'ld'}" for i, s in g.members)
         lines.append(

@@ -117,7 +117,7 @@ class VectorShape:
             return VectorShape(self.stride, math.gcd(self.alignment, other.alignment))
         return VectorShape.varying(math.gcd(self.lane_alignment(), other.lane_alignment()))
 
-    def __le__(self, other: VectorShape) -> bool:  # type: ignore[override]
+    def __le__(self, other: VectorShape) -> bool:
         """The partial order of Figure 10.6 (``x | 0`` for every x)."""
         if self.is_bottom:
             return True
@@ -127,7 +127,7 @@ class VectorShape:
             return _divides(other.alignment, self.lane_alignment())
         return self.stride == other.stride and _divides(other.alignment, self.alignment)
 
-    def __lt__(self, other: VectorShape) -> bool:  # type: ignore[override]
+    def __lt__(self, other: VectorShape) -> bool:
         return self != other and self <= other
 
     # -- text -------------------------------------------------------------------------------

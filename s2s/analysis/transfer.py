@@ -53,7 +53,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ..ir.types import FloatType, IntType, PtrType, Type
+from ..ir.types import ArrayType, FloatType, IntType, PtrType, Type, VectorType
 from ..ir.values import (
     HORIZONTAL,
     LANE,
@@ -229,9 +229,7 @@ def _trailing_zero_pow(a: int, cap: int = 1 << 62) -> int:
     return pow2_part(a) if a else cap
 
 
-def _bitop(
-    op: str, x: VectorShape, y: VectorShape, cx: int | None, cy: int | None
-) -> VectorShape:
+def _bitop(op: str, x: VectorShape, y: VectorShape, cx: int | None, cy: int | None) -> VectorShape:
     if x.is_bottom or y.is_bottom:
         return BOT
     if cx is not None and cy is None:
@@ -309,8 +307,8 @@ def transfer(inst: Instruction, shape_of: ShapeOf, width: int | None = None) -> 
 
 def natural_alignment(t: Type) -> int:
     """Alignment of the innermost scalar of a stack object (1 if unknown)."""
-    while hasattr(t, "elem"):
-        t = t.elem  # type: ignore[attr-defined]
+    while isinstance(t, (ArrayType, VectorType)):
+        t = t.elem
     try:
         size = t.size
     except TypeError:
@@ -448,7 +446,9 @@ def may_have_wrapped(value: Value) -> bool:
 
 def zext_shape(value: Value, x: VectorShape) -> VectorShape:
     """Zero extension of an unsigned value (see the assumption in the docstring)."""
-    if x.stride == 0 or (x.stride is not None and isinstance(value, Argument) and not value.may_wrap):
+    if x.stride == 0 or (
+        x.stride is not None and isinstance(value, Argument) and not value.may_wrap
+    ):
         return x
     if x.stride is None:
         return x

@@ -114,7 +114,7 @@ def stand_ins(params: tuple[str, ...], question: dict[str, Any]) -> dict[str, An
             continue
         if p in LIST_PARAMS:
             t = question.get("t")
-            n = question["k"] if "k" in question else t.lanes if t is not None else 0
+            n = question.get("k", t.lanes if t is not None else 0)
             args[p] = [f"x_{p}{i}" for i in range(n)]
         else:
             args[p] = f"x_{p}"

@@ -59,7 +59,7 @@ class Emitter:
                 else:
                     lines.append(f"{item.dst} = (({bits}) & {live}u) ? {a['expr']} : {a['zero']};")
             elif item.fallback is not None:
-                lines.extend(self.per_lane(item))
+                lines.extend(self.per_lane(item, item.fallback))
             else:
                 text = self.macro(item.name, **item.args)
                 lines.append(f"{item.dst} = {text};" if item.dst else text)
@@ -98,8 +98,8 @@ class Emitter:
         ]
 
     # -- the generic per-lane fallback ----------------------------------------------------
-    def per_lane(self, op: VOp) -> list[str]:
-        lc: LaneCode = op.fallback  # type: ignore[assignment]
+    def per_lane(self, op: VOp, lc: LaneCode) -> list[str]:
+        """``op`` run lane by lane: its fallback ``lc``."""
         W = self.W
         pre: list[str] = []
         lane_texts: list[str] = []

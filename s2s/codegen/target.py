@@ -90,10 +90,16 @@ class TypeInfo:
     ctype: str
     scalar: str
     """C scalar type of one lane (for masks the signed integer of that width)."""
+    fill: int
+    """Lanes the C type physically holds: more than ``lanes`` for a partial
+    type keeping its lanes in the low part of a register (``fill`` of the
+    [[vector]] entry, else ``lanes``)."""
     is_float: bool = False
     is_mask: bool = False
     signed: bool = True
-    extra: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    spellings: dict[str, str] = field(default_factory=dict[str, str], hash=False, compare=False)
+    """The other keys of the [[vector]] entry (``prefix``, ``suffix``, ``sfx``
+    ...): names the target's templates build intrinsics from."""
 
     @property
     def is_int(self) -> bool:
@@ -103,16 +109,10 @@ class TypeInfo:
     def reg_bits(self) -> int:
         return self.bits * self.lanes
 
-    def __getattr__(self, name: str) -> Any:
-        # Free-form keys of the [[vector]] entry (prefix, suffix ...).
-        extra = self.__dict__.get("extra", {})
-        if name in extra:
-            return extra[name]
-        if name == "fill":
-            # lanes the C type physically holds; more than `lanes` for a
-            # partial type keeping its lanes in the low part of a register
-            return self.__dict__["lanes"]
-        raise AttributeError(name)
+    def __getitem__(self, name: str) -> str:
+        """A spelling (``spellings``): Jinja looks ``t.prefix`` up here once
+        ``t`` has no attribute of that name; a missing one is undefined."""
+        return self.spellings[name]
 
 
 @dataclass
@@ -223,6 +223,7 @@ class Target:
                 lanes,
                 ctype,
                 C_SCALAR[f"i{bits}"],
+                lanes,
                 is_mask=True,
             )
         base = self.types.get(f"i{bits}x{lanes}")
@@ -235,8 +236,9 @@ class Target:
             lanes,
             base.ctype,
             base.scalar,
+            base.fill,
             is_mask=True,
-            extra=base.extra,
+            spellings=base.spellings,
         )
 
     def mask_types(self) -> list[TypeInfo]:
@@ -351,7 +353,7 @@ def question_key(target: Target, op: str, args: dict[str, Any]) -> str:
             raise outside(f"{name}={value} is not one of the values the table covers")
     for name in LIST_PARAMS:
         if name in args:
-            want = counts["k"] if "k" in counts else t.lanes if t is not None else None
+            want = counts.get("k", t.lanes if t is not None else None)
             if len(args[name]) != want:
                 raise outside(f"'{name}' has {len(args[name])} entries, not {want}")
     parts = [(n, types[n].key) for n in TYPE_PARAMS if n in types]
@@ -391,20 +393,23 @@ def read_capabilities(path: Path) -> dict[str, frozenset[str]] | None:
 def _type_infos(entries: list[dict[str, Any]]) -> dict[str, TypeInfo]:
     types: dict[str, TypeInfo] = {}
     for entry in entries:
-        extra = {k: v for k, v in entry.items() if k not in ("elems", "lanes", "ctype")}
+        spellings = {
+            k: str(v) for k, v in entry.items() if k not in ("elems", "lanes", "ctype", "fill")
+        }
         for elem in entry["elems"]:
             ir = SCALAR_TYPES[elem]
-            bits = ir.bits  # type: ignore[attr-defined]
+            assert isinstance(ir, (IntType, FloatType)), elem
             info = TypeInfo(
                 f"{elem}x{entry['lanes']}",
                 elem,
-                bits,
+                ir.bits,
                 entry["lanes"],
                 entry["ctype"],
                 C_SCALAR[elem],
+                entry.get("fill", entry["lanes"]),
                 is_float=ir.is_float(),
                 signed=not elem.startswith("u"),
-                extra=extra,
+                spellings=spellings,
             )
             types[info.key] = info
     return types

@@ -170,7 +170,7 @@ def prototype(sig: Signature, v: Variant) -> str | None:
     static function's variants, which its block defines further down);
     None when a piece needs a typedef."""
     params: list[str] = []
-    for name, t, ct, k in zip(sig.names, sig.params, sig.params_c, v.params):
+    for _, t, ct, k in zip(sig.names, sig.params, sig.params_c, v.params):
         if k.kind == "v":
             regs = pieces(v.isa, t, v.vlen, v.mangled)
             if len(regs) != 1 or regs[0].typedef:

@@ -13,7 +13,7 @@ must not touch memory for inactive lanes, so its per-lane fallback is guarded.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from ..ir.types import Type
 from .target import TypeInfo
@@ -68,7 +68,7 @@ class CStmt:
     text: str
 
 
-Item = Union[VOp, CStmt]
+Item = VOp | CStmt
 
 
 @dataclass

@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from ..analysis.memory import indexed_address
 from ..analysis.records import RecordGroup, RecordInfo
@@ -195,17 +195,17 @@ class Widener:
         self._targeted: set[Block] = set()
         self._lazy: dict[Value, Callable[[], str]] = {}
         """Blocks emitted inline by if-conversion."""
-        self.on_ret: Callable[[Widener, Sequence[Value]], None] = lambda w, vals: None
+        self.on_ret: Callable[[Widener, list[Value]], None] = lambda w, vals: None
         canon = target.mask_type(mask_bits, width)
         if canon is None:
             self.fail(f"{target.name} has no mask for {width} lanes of {mask_bits}-bit values")
-        self.canon: TypeInfo = canon  # type: ignore[assignment]
+        self.canon: TypeInfo = canon
 
     # -- small utilities -------------------------------------------------------------
-    def fail(self, message: str, location: Location | None = None) -> None:
+    def fail(self, message: str, location: Location | None = None) -> NoReturn:
         raise Unsupported(message, location or self.location)
 
-    def internal(self, what: str) -> None:
+    def internal(self, what: str) -> NoReturn:
         raise internal_error(what, self.location)
 
     def name(self, hint: str) -> str:
@@ -268,13 +268,13 @@ class Widener:
         info = self.target.vtype(U64 if isinstance(t, PtrType) else t, self.W)
         if info is None:
             self.fail(f"{self.target.name} has no vector of {self.W} '{c_type(t)}' values")
-        return info  # type: ignore[return-value]
+        return info
 
     def mask_type(self, bits: int) -> TypeInfo:
         mt = self.target.mask_type(bits, self.W)
         if mt is None:
             self.fail(f"{self.target.name} has no mask for {self.W} lanes of {bits}-bit values")
-        return mt  # type: ignore[return-value]
+        return mt
 
     def form(self, v: Value) -> Form:
         f = self.forms.get(v)
@@ -284,7 +284,7 @@ class Widener:
                 self.forms[v] = f
             else:
                 self.internal("a value is used before its definition")
-        return f  # type: ignore[return-value]
+        return f
 
     # -- operations ------------------------------------------------------------------
     def vop(
@@ -523,7 +523,7 @@ class Widener:
             # parallel copy: read every source before writing any phi
             temps = []
             self.stmt("{")
-            for i, (d, s, ty) in enumerate(pairs):
+            for i, (_, s, ty) in enumerate(pairs):
                 self.stmt(f"{_decl_with(ty, f's2s_pc{i}')} = {s};")
                 temps.append(f"s2s_pc{i}")
             for (d, _, _), tmp in zip(pairs, temps):
@@ -806,10 +806,11 @@ class Widener:
         hint = inst.name or "addr"
         base = self.vec(inst.operands[0])
         if isinstance(inst, FieldAddr):
-            off = self.const_vec(at, inst.offset)  # type: ignore[attr-defined]
+            off = self.const_vec(at, inst.offset)
             return self.vop("add", at, hint, t=at, a=base, b=off)
         index = inst.operands[1]
-        size = inst.type.pointee.size  # type: ignore[attr-defined]
+        assert isinstance(inst.type, PtrType)  # a gep of the scalar IR
+        size = inst.type.pointee.size
         iv = self.vec(index)
         if index.type != U64:
             # C converts the index to a 64-bit offset (sign- or zero-extending)
@@ -1050,7 +1051,7 @@ class Widener:
         )
         return True
 
-    def lane_address(self, ptr: Value, elem: Type, kind: str) -> tuple[Any, ...]:
+    def lane_address(self, ptr: Value, elem: Type, kind: str) -> tuple[str, *tuple[Operand, ...]]:
         """Per-lane address of an access: C text with ``{0}`` and its operand.
         Contiguous and strided accesses use the scalar lane-0 address, so no
         vector of 64-bit addresses is needed (narrow loops keep their width)."""
@@ -1066,7 +1067,7 @@ class Widener:
                 "({0} + {1})",
                 Operand(base, None, ptr.type),
                 Operand(self.vec(index), self.vtype(index.type), index.type),
-            )  # type: ignore[return-value]
+            )
         return "{0}", Operand(self.vec(ptr), self.vtype(U64), ptr.type)
 
     def store(self, inst: Store) -> None:
@@ -1093,7 +1094,7 @@ class Widener:
             src = self.scalar(value) if self.kind(value) == "u" else self.extract(value, self.W - 1)
             self.stmt(f"*{self.scalar(ptr)} = {src};")
             return
-        if kind == "uniform" and self.kind(value) == "u":
+        if kind == "uniform" and self.kind(value) == "u" and mask is not None:
             # one value to one address: store it if any lane is active
             self.emit(
                 VOp(
@@ -1102,7 +1103,7 @@ class Widener:
                     None,
                     {
                         "mt": mask.type,
-                        "m": mask.text,  # type: ignore[union-attr]
+                        "m": mask.text,
                         "stmt": f"*{self.scalar(ptr)} = {self.scalar(value)};",
                     },
                 )
@@ -1221,7 +1222,7 @@ class Widener:
             names = ["a", "b", "c"][: len(args)]
             kw = {n: self.vec(a) for n, a in zip(names, args)}
             self.stats.call("vector math", inst)
-            return self.set_vec(inst, self.vop(base, t, hint, t=t, **kw))
+            return self.set_vec(inst, self.vop(base, t, hint, mask=None, t=t, **kw))
         # pure math may run on inactive lanes too (no memory, no traps)
         if inst.pure and float_args and self.math == "vector" and t is not None:
             vname = self.target.vector_math_name(inst.callee, len(args), t)
@@ -1243,7 +1244,7 @@ class Widener:
                 return
             self.needs.add(("complex", inst.callee))
         inputs = [self.lane_operand(a) for a in args]
-        code = f"{inst.callee}({', '.join(_argument(a, '{%d}' % i) for i, a in enumerate(args))})"
+        code = f"{inst.callee}({', '.join(_argument(a, f'{{{i}}}') for i, a in enumerate(args))})"
         if kept is None:
             self.per_lane(code + ";", inputs, None, None, hint, mask)
             return
@@ -1271,7 +1272,7 @@ class Widener:
         other = next(
             (
                 i
-                for i in inst.block.instructions  # type: ignore[union-attr]
+                for i in inst.parent.instructions
                 if isinstance(i, Call)
                 and i.callee == helper.sibling
                 and i in self.live
@@ -1293,7 +1294,7 @@ class Widener:
                 self.vop("store", None, t=t, p=parts[call], v=self.const_vec(t, 0.0))
         re, im = (parts[inst], parts[other]) if helper.part == "re" else (parts[other], parts[inst])
         inputs = [self.lane_operand(a) for a in inst.operands]
-        args = ", ".join("{%d}" % k for k in range(len(inputs)))
+        args = ", ".join(f"{{{k}}}" for k in range(len(inputs)))
         self.per_lane(
             f"{helper.pair_name}({args}, &{re}[s2s_j], &{im}[s2s_j]);",
             inputs,

@@ -80,7 +80,19 @@ _LIST_CLAUSES = {
 # Every clause name of OpenMP 4.5 to 5.2: one s2svec does not take on a
 # directive leaves the loop scalar; any other name is a syntax error.
 OPENMP_CLAUSES = frozenset(
-    ["absent", "acq_rel", "acquire", "adjust_args", "affinity", "align", "aligned", "allocate", "allocator", "append_args", "at", "atomic_default_mem_order", "bind", "capture", "collapse", "compare", "contains", "copyin", "copyprivate", "default", "defaultmap", "depend", "destroy", "detach", "device", "device_type", "dist_schedule", "doacross", "dynamic_allocators", "enter", "exclusive", "fail", "filter", "final", "firstprivate", "from", "full", "grainsize", "has_device_addr", "hint", "holds", "if", "in_reduction", "inbranch", "inclusive", "indirect", "init", "is_device_ptr", "lastprivate", "linear", "link", "map", "match", "memory_order", "mergeable", "message", "nocontext", "nogroup", "nontemporal", "notinbranch", "novariants", "nowait", "num_tasks", "num_teams", "num_threads", "order", "ordered", "partial", "priority", "private", "proc_bind", "read", "reduction", "relaxed", "release", "reverse_offload", "safelen", "schedule", "seq_cst", "severity", "shared", "simd", "simdlen", "sizes", "task_reduction", "thread_limit", "threads", "to", "unified_address", "unified_shared_memory", "uniform", "untied", "update", "use", "use_device_addr", "use_device_ptr", "uses_allocators", "weak", "when", "write"]
+    """
+    absent acq_rel acquire adjust_args affinity align aligned allocate allocator append_args
+    at atomic_default_mem_order bind capture collapse compare contains copyin copyprivate
+    default defaultmap depend destroy detach device device_type dist_schedule doacross
+    dynamic_allocators enter exclusive fail filter final firstprivate from full grainsize
+    has_device_addr hint holds if in_reduction inbranch inclusive indirect init
+    is_device_ptr lastprivate linear link map match memory_order mergeable message nocontext
+    nogroup nontemporal notinbranch novariants nowait num_tasks num_teams num_threads order
+    ordered partial priority private proc_bind read reduction relaxed release
+    reverse_offload safelen schedule seq_cst severity shared simd simdlen sizes
+    task_reduction thread_limit threads to unified_address unified_shared_memory uniform
+    untied update use use_device_addr use_device_ptr uses_allocators weak when write
+    """.split()
 )
 MAX_LANES = 64
 """The most lanes any target's widest vector has (512 bits of 8-bit elements)."""
@@ -328,7 +340,13 @@ def parse_pragma(tokens: list[Token], location: Location, lookup: Lookup) -> Cla
 # Words of OpenMP directive names (4.5 to 5.2), for naming the directives
 # s2svec does not handle (``target teams distribute parallel for simd``).
 _DIRECTIVE_WORDS = frozenset(
-    ["allocate", "allocators", "assume", "assumes", "atomic", "barrier", "begin", "cancel", "cancellation", "critical", "data", "declare", "depobj", "dispatch", "distribute", "do", "end", "enter", "error", "exit", "flush", "for", "interop", "loop", "masked", "master", "metadirective", "nothing", "ordered", "parallel", "point", "requires", "scan", "scope", "section", "sections", "simd", "single", "target", "task", "taskgroup", "taskloop", "taskwait", "taskyield", "teams", "threadprivate", "tile", "unroll", "update", "variant", "workshare"]
+    """
+    allocate allocators assume assumes atomic barrier begin cancel cancellation critical
+    data declare depobj dispatch distribute do end enter error exit flush for interop loop
+    masked master metadirective nothing ordered parallel point requires scan scope section
+    sections simd single target task taskgroup taskloop taskwait taskyield teams
+    threadprivate tile unroll update variant workshare
+    """.split()
 )
 
 

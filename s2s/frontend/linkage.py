@@ -74,11 +74,7 @@ def _printed(declaration: ci.Cursor) -> str:
     policy = lib.clang_getCursorPrintingPolicy(declaration)
     try:
         lib.clang_PrintingPolicy_setProperty(policy, _TERSE_OUTPUT, 1)
-        return str(
-            ci._CXString.from_result(  # type: ignore[attr-defined]
-                lib.clang_getCursorPrettyPrinted(declaration, policy)
-            )
-        )
+        return str(ci._CXString.from_result(lib.clang_getCursorPrettyPrinted(declaration, policy)))
     finally:
         lib.clang_PrintingPolicy_dispose(policy)
 
@@ -105,7 +101,7 @@ def _library() -> ctypes.CDLL:
     lib.clang_PrintingPolicy_setProperty.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint]
     lib.clang_PrintingPolicy_dispose.argtypes = [ctypes.c_void_p]
     lib.clang_getCursorPrettyPrinted.argtypes = [ci.Cursor, ctypes.c_void_p]
-    lib.clang_getCursorPrettyPrinted.restype = ci._CXString  # type: ignore[attr-defined]
+    lib.clang_getCursorPrettyPrinted.restype = ci._CXString
     lib.clang_Cursor_isFunctionInlined.argtypes = [ci.Cursor]
     lib.clang_Cursor_isFunctionInlined.restype = ctypes.c_uint
     return lib

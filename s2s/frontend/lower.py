@@ -97,7 +97,7 @@ def lower_loop(
     outer, loop = collapse_nest(pragma.target, collapse, src, types)
     func = _enclosing_function(parsed, pragma.target)
     address_taken = _address_taken(func if func is not None else loop.body)
-    uses = _scan_uses(loop.body, loop, address_taken)
+    uses = _scan_uses(loop.body, loop.var_key, address_taken)
     name = _region_name(func, pragma)
     fn = Function(name.replace(":", "."))
     low = BodyLowerer(fn, types, address_taken)
@@ -239,7 +239,7 @@ class _Uses:
     iv_written: ci.Cursor | None = None
 
 
-def _scan_uses(body: ci.Cursor, loop: CanonicalLoop, address_taken: set[Hashable]) -> _Uses:
+def _scan_uses(body: ci.Cursor, loop_var: Hashable | None, address_taken: set[Hashable]) -> _Uses:
     uses = _Uses()
     start, end = body.extent.start.offset, body.extent.end.offset
     fname = body.extent.start.file.name if body.extent.start.file else ""
@@ -260,7 +260,7 @@ def _scan_uses(body: ci.Cursor, loop: CanonicalLoop, address_taken: set[Hashable
         is_written = c.hash in written
         if is_function_pointer(decl.type) and not is_written:
             continue  # called by its name, lane by lane (lower_expr.visit_CALL_EXPR)
-        if key == loop.var_key:
+        if key == loop_var:
             if is_written and uses.iv_written is None:
                 uses.iv_written = c
             continue
@@ -276,7 +276,14 @@ def _written_refs(body: ci.Cursor) -> set[int]:
     out: set[int] = set()
     for c in walk_preorder(body):
         target = None
-        if (c.kind == CK.BINARY_OPERATOR and binary_op(c) == "=") or c.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR or (c.kind == CK.UNARY_OPERATOR and unary_op(c) in ("post++", "post--", "pre++", "pre--")):
+        if (
+            (c.kind == CK.BINARY_OPERATOR and binary_op(c) == "=")
+            or c.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR
+            or (
+                c.kind == CK.UNARY_OPERATOR
+                and unary_op(c) in ("post++", "post--", "pre++", "pre--")
+            )
+        ):
             target = children(c)[0]
         if target is not None:
             target = strip_parens(target)
@@ -432,7 +439,7 @@ class _Binder:
         """Reductions first, then lastprivates; sets the function's result types."""
         self.pending.sort(key=lambda p: 0 if p[0] == "reduction" else 1)
         out = []
-        for i, (role, key, name, ir, op) in enumerate(self.pending):
+        for i, (role, _, name, ir, op) in enumerate(self.pending):
             acc = next(
                 (b.arg for b in self.args if b.role == "reduction" and b.c_expr == name), None
             )
@@ -501,7 +508,11 @@ def _uniform(low: BodyLowerer, key: Hashable, use: _Use) -> ArgBinding:
         if canon.kind == TK.VARIABLEARRAY:
             raise Unsupported(f"variable-length array '{name}' in simd loop", location(use.first))
         ir = low.types.map(ctype, location(use.first))
-        elem_ptr = ir if isinstance(ir, PtrType) else PtrType(ir.elem)  # type: ignore[attr-defined]
+        if isinstance(ir, PtrType):
+            elem_ptr = ir
+        else:
+            assert isinstance(ir, ArrayType)
+            elem_ptr = PtrType(ir.elem)
         arg = fn.add_arg(elem_ptr, name)
         low.declare_memory(key, name, ir if isinstance(ir, ArrayType) else elem_ptr.pointee, arg)
         if not isinstance(ir, ArrayType):  # incomplete array: the object is unknown

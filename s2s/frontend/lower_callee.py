@@ -238,7 +238,6 @@ def _lower_definition(
 ) -> tuple[CalleeBody, bool]:
     """The body's IR, and whether it (or a callee) depends on plain char."""
     from .lower import _address_taken, _finish_region, _scan_uses, _uniform
-    from .lower_function import _NoLoop
 
     name = definition.spelling
     fn = Function(name)
@@ -269,7 +268,7 @@ def _lower_definition(
         low.ssa.write(RESULT, low.entry, Undef(ir))
         low.result_keys = [RESULT]
         fn.ret_types.append(ir)
-    uses = _scan_uses(body, _NoLoop(), taken)  # type: ignore[arg-type]
+    uses = _scan_uses(body, None, taken)  # a function has no loop variable
     param_keys = {decl_key(p) for p in params}
     bindings: list[ArgBinding] = []
     for key, use in uses.outside.items():
@@ -319,9 +318,10 @@ def _bind_parameter(low: BodyLowerer, p: ci.Cursor, body: ci.Cursor) -> bool:
         return True
     arg = low.fn.add_arg(ir, p.spelling or "arg")
     if key in low.address_taken:
-        low.declare_memory(key, p.spelling, ir, low.alloca(ir, p.spelling))
-        low.bld().store(arg, low.vars[key].ptr)
-        return
+        slot = low.alloca(ir, p.spelling)
+        low.declare_memory(key, p.spelling, ir, slot)
+        low.bld().store(arg, slot)
+        return False
     low.declare_ssa(key, p.spelling, ir)
     low.ssa.write(key, low.entry, arg)
     return False
@@ -329,17 +329,18 @@ def _bind_parameter(low: BodyLowerer, p: ci.Cursor, body: ci.Cursor) -> bool:
 
 def _modified(body: ci.Cursor, var: Hashable) -> bool:
     """Whether the body assigns to (a part of) variable ``var``."""
-    from .lower_expr import _base_variable
+    from .lower_expr import base_variable
 
     for c in walk_preorder(body):
         target = None
         if (
-            (c.kind == CK.BINARY_OPERATOR
-            and binary_op(c) == "=")
+            (c.kind == CK.BINARY_OPERATOR and binary_op(c) == "=")
             or c.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR
-        ) or (c.kind == CK.UNARY_OPERATOR and unary_op(c) in ("post++", "post--", "pre++", "pre--")):
+        ) or (
+            c.kind == CK.UNARY_OPERATOR and unary_op(c) in ("post++", "post--", "pre++", "pre--")
+        ):
             target = children(c)[0]
-        if target is not None and _base_variable(target) == var:
+        if target is not None and base_variable(target) == var:
             return True
     return False
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import clang.cindex as ci
 
-from ..diagnostics import Location, Unsupported
+from ..diagnostics import Location, Unsupported, internal_error
 
 _lib = ci.conf.lib
 _SETUP_DONE = False
@@ -40,7 +40,7 @@ _MISSING_TYPE_KINDS = {
 
 
 def _register_missing_type_kinds() -> None:
-    known = ci.TypeKind._kinds  # type: ignore[attr-defined]
+    known = ci.TypeKind._kinds
     for value, name in _MISSING_TYPE_KINDS.items():
         if value >= len(known) or known[value] is None:
             setattr(ci.TypeKind, name, ci.TypeKind(value))
@@ -75,8 +75,10 @@ def _setup() -> None:
     _lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
     _lib.clang_EvalResult_dispose.restype = None
     _lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
-    _lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
-    _lib.clang_Cursor_getVarDeclInitializer.errcheck = ci.Cursor.from_result
+    initializer = _lib.clang_Cursor_getVarDeclInitializer
+    initializer.restype = ci.Cursor
+    # ctypes' stubs want an errcheck to give C data back; this one gives None for the null cursor
+    initializer.errcheck = ci.Cursor.from_result  # pyright: ignore[reportAttributeAccessIssue]
     _lib.clang_Cursor_isAnonymousRecordDecl.argtypes = [ci.Cursor]
     _lib.clang_Cursor_isAnonymousRecordDecl.restype = ctypes.c_uint
     _SETUP_DONE = True
@@ -157,6 +159,14 @@ def location(c: ci.Cursor) -> Location:
 
 def unsupported(message: str, c: ci.Cursor) -> Unsupported:
     return Unsupported(message, location(c))
+
+
+def declaration(t: ci.Type) -> ci.Cursor:
+    """The declaration of a record, enum or typedef type (which has one)."""
+    decl = t.get_declaration()
+    if decl is None:
+        raise internal_error(f"the type '{t.spelling}' has no declaration")
+    return decl
 
 
 def strip_parens(c: ci.Cursor) -> ci.Cursor:
@@ -257,7 +267,7 @@ def children(c: ci.Cursor) -> list[ci.Cursor]:
     kids: list[ci.Cursor] = []
 
     def visit(child: ci.Cursor, _parent: ci.Cursor, _data: object) -> int:
-        child._tu = c._tu  # keep the translation unit alive  # type: ignore[attr-defined]
+        child._tu = c._tu  # keep the translation unit alive
         kids.append(child)
         return 1  # CXChildVisit_Continue
 

@@ -138,8 +138,8 @@ class ComplexLowerer(OperatorLowerer):
         t = complex_of(usual_arithmetic(real_type(a.type), real_type(b.type)))
         za, zb = self.to_complex(a, t), self.to_complex(b, t)
         assert op in ("==", "!="), op  # C has no other comparison of complex values
-        parts = [super(ComplexLowerer, self).compare(op, za.part(p), zb.part(p)) for p in PARTS]
-        return self.bld().binop("and" if op == "==" else "or", *parts)
+        re, im = (super(ComplexLowerer, self).compare(op, za.part(p), zb.part(p)) for p in PARTS)
+        return self.bld().binop("and" if op == "==" else "or", re, im)
 
     # -- variables and memory --------------------------------------------------------------
     def declare_ssa(self, key: Hashable, name: str, ir: Type) -> Var:
@@ -180,7 +180,7 @@ class ComplexLowerer(OperatorLowerer):
         assert part is not None, ptr.type
         return self.bld().field_addr(ptr, which, PtrType(part), which)
 
-    def load(self, lv: LValue, c: ci.Cursor) -> Value:
+    def load(self, lv: LValue, c: ci.Cursor | None) -> Value:
         if complex_part(lv.ir) is None or lv.var is not None:
             return super().load(lv, c)
         assert lv.ptr is not None
@@ -519,7 +519,8 @@ class ComplexLowerer(OperatorLowerer):
         if not is_complex_ctype(expr.type):
             super().store_result(slot, expr, c)
             return
-        part = slot.type.pointee  # type: ignore[attr-defined]
+        assert isinstance(slot.type, PtrType)
+        part = slot.type.pointee
         z = self.to_complex(self.rvalue(expr), complex_of(part))
         for k, p in enumerate(PARTS):
             self.bld().store(z.part(p), self.bld().gep(slot, Constant(I64, k)))

@@ -24,10 +24,11 @@ from __future__ import annotations
 import struct
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import clang.cindex as ci
 
+from ..diagnostics import Unsupported
 from ..ir.builder import IRBuilder
 from ..ir.ssa import SSABuilder
 from ..ir.types import (
@@ -50,6 +51,7 @@ from .lower_clang import (
     children,
     construct_name,
     decl_key,
+    declaration,
     evaluate,
     is_anonymous_record,
     is_lvalue_kind,
@@ -61,11 +63,18 @@ from .lower_clang import (
 )
 from .lower_types import TypeMapper, is_bool_ctype, is_function_pointer
 
+if TYPE_CHECKING:
+    from .lower_callee import CallLowering
+
 CK = ci.CursorKind
 TK = ci.TypeKind
 
 # math.h functions lowered as pure calls (no memory access, no errno reliance).
-_MATH = ["sqrt", "fabs", "fmin", "fmax", "floor", "ceil", "trunc", "round", "fma", "exp", "log", "pow", "sin", "cos", "tan", "atan", "atan2", "exp2", "log2", "log10", "cbrt", "erf", "tanh", "asin", "acos", "sinh", "cosh", "expm1", "log1p", "hypot", "copysign", "rint", "nearbyint", "fmod"]
+_MATH = """
+    sqrt fabs fmin fmax floor ceil trunc round fma exp log pow sin cos tan atan atan2 exp2
+    log2 log10 cbrt erf tanh asin acos sinh cosh expm1 log1p hypot copysign rint nearbyint
+    fmod
+""".split()
 PURE_FUNCTIONS = frozenset(_MATH + [f + "f" for f in _MATH])
 
 _CONST_KINDS = (CK.INTEGER_LITERAL, CK.FLOATING_LITERAL, CK.CHARACTER_LITERAL, CK.CXX_UNARY_EXPR)
@@ -122,7 +131,7 @@ class ExprLowerer:
         self.ssa.seal(self.entry)
         self.alloca_builder = IRBuilder()
         self.n_allocas = 0
-        self.calls: Any | None = None
+        self.calls: CallLowering | None = None
         """How calls of functions with a body here are lowered
         (lower_callee.CallLowering; None: as plain calls)."""
         self.constant_memo: dict[ci.Cursor, bool] = {}
@@ -323,15 +332,16 @@ class ExprLowerer:
         self.rvalue(c)
 
     def _fold(self, c: ci.Cursor) -> Value | None:
-        if c.kind not in _CONST_KINDS and (
-            c.kind not in _FOLDABLE or not _constant_tree(c, self.constant_memo)
-        ):
-            if not (
+        if (
+            c.kind not in _CONST_KINDS
+            and (c.kind not in _FOLDABLE or not _constant_tree(c, self.constant_memo))
+            and not (
                 c.kind == CK.DECL_REF_EXPR
                 and c.referenced is not None
                 and c.referenced.kind == CK.ENUM_CONSTANT_DECL
-            ):
-                return None
+            )
+        ):
+            return None
         if c.type.get_canonical().kind not in _ARITH_KINDS:
             return None
         value = evaluate(c)
@@ -420,11 +430,15 @@ class ExprLowerer:
             return self.cast(p, PtrType(lv.ir.elem))
         return p
 
-    def load(self, lv: LValue, c: ci.Cursor) -> Value:
+    def load(self, lv: LValue, c: ci.Cursor | None) -> Value:
+        """Read ``lv``; ``c``: the expression reading it (None: a read the
+        lowering adds, of a variable's final value)."""
         if lv.var is not None:
             return self.read_var(lv.var)
         if isinstance(lv.ir, (StructType, ArrayType)):
-            raise unsupported("struct or array value in simd loop", c)
+            raise Unsupported(
+                "struct or array value in simd loop", location(c) if c is not None else None
+            )
         assert lv.ptr is not None
         load = self.bld().load(lv.ptr)
         if c is not None:
@@ -582,7 +596,8 @@ class ExprLowerer:
         assert isinstance(call, Call)
         call.loc = location(c)
         call.not_inlined = f"a call through the function pointer '{name}'"
-        self.calls.plain_calls.add(name)  # the name must be visible where it is inlined
+        if self.calls is not None:  # the name must be visible where it is inlined
+            self.calls.plain_calls.add(name)
         return call
 
     def struct_argument(self, a: ci.Cursor, others: list[ci.Cursor]) -> Value:
@@ -590,12 +605,22 @@ class ExprLowerer:
         copy when another argument takes the address of the same variable
         (the callee could write it through that pointer and read the copy)."""
         src = self.struct_source(a)
-        base = _base_variable(a)
-        if base is None or not any(_takes_address_of(o, base) for o in others if o != a):
+        base = base_variable(a)
+        if base is None or not any(takes_address_of(o, base) for o in others if o != a):
             return src
-        copy = self.alloca(src.type.pointee, "arg")  # type: ignore[attr-defined]
+        assert isinstance(src.type, PtrType)
+        copy = self.alloca(src.type.pointee, "arg")
         self.copy_struct(copy, src, a)
         return copy
+
+    # -- struct values: OperatorLowerer's (lower_ops) ------------------------------------
+    def struct_source(self, c: ci.Cursor) -> Value:
+        """The address of a struct-valued expression."""
+        raise NotImplementedError
+
+    def copy_struct(self, dst: Value, src: Value, c: ci.Cursor) -> None:
+        """Member-wise copy of an aggregate."""
+        raise NotImplementedError
 
     def builtin(self, c: ci.Cursor, name: str, args: list[ci.Cursor]) -> Value | None:
         """The GNU builtins math.h macros expand to (isnan, isinf, ...) and
@@ -679,10 +704,10 @@ def _anonymous_member(field: ci.Cursor) -> bool:
     if field.kind != CK.FIELD_DECL:
         return False
     t = field.type.get_canonical()
-    return t.kind == TK.RECORD and is_anonymous_record(t.get_declaration())
+    return t.kind == TK.RECORD and is_anonymous_record(declaration(t))
 
 
-def _base_variable(c: ci.Cursor) -> Hashable | None:
+def base_variable(c: ci.Cursor) -> Hashable | None:
     """The variable an lvalue such as ``s``, ``s.a.b`` or ``s.arr[2]`` is
     part of (None: through a pointer, or no variable)."""
     c = strip_implicit(c)
@@ -706,14 +731,14 @@ def _base_variable(c: ci.Cursor) -> Hashable | None:
             return None
 
 
-def _takes_address_of(c: ci.Cursor, var: Hashable) -> bool:
+def takes_address_of(c: ci.Cursor, var: Hashable) -> bool:
     """Whether expression ``c`` has ``&`` of (a part of) variable ``var``,
     or names an array variable ``var`` (which decays to its address)."""
     for k in walk_preorder(c):
         if (
             k.kind == CK.UNARY_OPERATOR
             and unary_op(k) == "&"
-            and _base_variable(children(k)[0]) == var
+            and base_variable(children(k)[0]) == var
         ):
             return True
         if (

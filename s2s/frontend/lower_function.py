@@ -23,13 +23,13 @@ parameters, and writes to globals keep the function scalar (Unsupported).
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
 
 import clang.cindex as ci
 
+from ..ir.clauses import ClauseSet
 from ..ir.region import ArgBinding, LoopBounds, Region
 from ..ir.types import I32, FloatType, IntType, PtrType, Type
-from ..ir.values import Constant, Function
+from ..ir.values import Constant, Function, Value
 from ..vfabi import MASK_C, ParamKind
 from .lower import _address_taken, _finish_region, _scan_uses, _uniform, region_calls
 from .lower_clang import decl_key, location, unsupported
@@ -49,9 +49,12 @@ def lane_array(name: str) -> str:
 class _FunctionBody(BodyLowerer):
     """A function body whose ``return e`` stores lane results."""
 
-    ret_ptr: Any = None
-    ret_ir: Any = None
-    lane: Any = None
+    ret_ptr: Value | None = None
+    """The lanes' result slots (None: a void function)."""
+    lane: Value
+    """The lane number (``s2s_lane``), set before the body is lowered."""
+    fn_result_ctype: ci.Type
+    """The function's C result type, set before the body is lowered."""
 
     def visit_RETURN_STMT(self, c: ci.Cursor) -> None:
         kids = list(c.get_children())
@@ -64,19 +67,12 @@ class _FunctionBody(BodyLowerer):
         self.jump(self.ret_block)
 
 
-class _NoLoop:
-    """The stand-in for a loop in the use scan: a function has no loop variable."""
-
-    var_key = None
-
-
 def lower_function(
-    parsed: Any,
     cursor: ci.Cursor,
     vlen: int,
     masked: bool,
     kinds: tuple[ParamKind, ...],
-    clauses: Any,
+    clauses: ClauseSet,
     mask_bits: int = 32,
     plain_char_signed: bool = True,
     site: int | None = None,
@@ -117,7 +113,7 @@ def lower_function(
         low.ret_ptr = fn.add_arg(PtrType(ret_ir), RET)
         args.append(ArgBinding(low.ret_ptr, "uniform", RET, f"__typeof__({rt.spelling}) *"))
     low.fn_result_ctype = rt
-    uses = _scan_uses(body, _NoLoop(), taken)  # type: ignore[arg-type]
+    uses = _scan_uses(body, None, taken)  # a function has no loop variable
     param_keys = {decl_key(p) for p in params}
     for key, use in uses.outside.items():
         if key not in param_keys:
@@ -150,12 +146,12 @@ def lower_function(
     )
 
 
-def _index(low: BodyLowerer, lane: Any) -> Any:
+def _index(low: BodyLowerer, lane: Value) -> Value:
     """The lane as an address index (64-bit, as the lowering makes ``a[i]``)."""
     return low.bld().cast(lane, IntType(64))
 
 
-def _bind_param(low: _FunctionBody, p: ci.Cursor, kind: ParamKind, lane: Any) -> ArgBinding:
+def _bind_param(low: _FunctionBody, p: ci.Cursor, kind: ParamKind, lane: Value) -> ArgBinding:
     key: Hashable = decl_key(p)
     name = p.spelling
     if not name:
@@ -170,7 +166,7 @@ def _bind_param(low: _FunctionBody, p: ci.Cursor, kind: ParamKind, lane: Any) ->
     if kind.kind == "u":
         arg = fn.add_arg(ir, name)
         binding = ArgBinding(arg, "uniform", name, ctype)
-        value: Any = arg
+        value: Value = arg
     elif kind.kind == "l":
         arg = fn.add_arg(ir, name)
         step = kind.step // ir.pointee.size if isinstance(ir, PtrType) else kind.step
@@ -192,7 +188,7 @@ def _bind_param(low: _FunctionBody, p: ci.Cursor, kind: ParamKind, lane: Any) ->
     return binding
 
 
-def _linear_by(low: _FunctionBody, base: Any, step_param: ci.Cursor, lane: Any) -> Any:
+def _linear_by(low: _FunctionBody, base: Value, step_param: ci.Cursor, lane: Value) -> Value:
     """x + s2s_l * step for a step held in a uniform parameter (read from the
     parameter's value at entry, as the ABI's caller computed the lanes)."""
     step = low.ssa.read(decl_key(step_param), low.entry)

@@ -152,7 +152,8 @@ class OperatorLowerer(ExprLowerer):
 
     def copy_struct(self, dst: Value, src: Value, c: ci.Cursor) -> None:
         """Member-wise copy of an aggregate (struct assignment)."""
-        t = dst.type.pointee  # type: ignore[attr-defined]
+        assert isinstance(dst.type, PtrType)
+        t = dst.type.pointee
         bld = self.bld()
         if isinstance(t, StructType):
             for f in t.fields:

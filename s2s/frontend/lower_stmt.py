@@ -315,7 +315,7 @@ class BodyLowerer(ComplexLowerer):
         else:
             self.block = None  # an endless loop: what follows is unreachable
 
-    # -- switch --------------------------------------------------------------------------------------
+    # -- switch ------------------------------------------------------------------------------------
     def visit_SWITCH_STMT(self, c: ci.Cursor) -> None:
         cond, body = children(c)
         value = self.rvalue(cond)

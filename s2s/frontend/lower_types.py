@@ -57,7 +57,7 @@ from ..ir.types import (
     StructType,
     Type,
 )
-from .lower_clang import is_anonymous_record
+from .lower_clang import declaration, is_anonymous_record
 from .record_names import RecordNamer, describe_record, record_kind
 
 TK = ci.TypeKind
@@ -135,7 +135,7 @@ class TypeMapper:
         if kind in _NAMED_UNSUPPORTED:
             raise Unsupported(f"{_NAMED_UNSUPPORTED[kind]} in simd loop", loc)
         if kind == TK.ENUM:
-            return self.map(canon.get_declaration().enum_type, loc)
+            return self.map(declaration(canon).enum_type, loc)
         if kind == TK.COMPLEX:
             return self._complex(canon, loc)
         if kind == TK.POINTER:
@@ -157,7 +157,7 @@ class TypeMapper:
         return COMPLEX_F32 if part.kind == TK.FLOAT else COMPLEX_F64
 
     def _record(self, t: ci.Type, canon: ci.Type, loc: Location | None) -> StructType:
-        decl = canon.get_declaration()
+        decl = declaration(canon)
         what = describe_record(decl)
         if decl.kind == ci.CursorKind.UNION_DECL:
             named = what if what.startswith("unnamed") else f"union '{what}'"
@@ -326,7 +326,7 @@ def _array_sugar(t: ci.Type) -> ci.Type:
         if t.kind == TK.ELABORATED:
             t = t.get_named_type()
         elif t.kind == TK.TYPEDEF:
-            t = t.get_declaration().underlying_typedef_type
+            t = declaration(t).underlying_typedef_type
         else:
             return t
     return t.get_canonical()

@@ -298,7 +298,13 @@ def _describe_statement(c: ci.Cursor) -> str:
 # Clause variables and expressions must be declared at the pragma
 
 _KEYWORDS = frozenset(
-    ["sizeof", "_Alignof", "__alignof__", "alignof", "_Generic", "__builtin_offsetof", "__extension__", "char", "short", "int", "long", "signed", "unsigned", "float", "double", "void", "_Bool", "bool", "const", "volatile", "restrict", "struct", "union", "enum", "__typeof__", "typeof", "__int128", "_Complex", "__real__", "__imag__", "__restrict", "__restrict__", "__func__", "__FUNCTION__", "__PRETTY_FUNCTION__", "__LINE__", "__FILE__", "__COUNTER__", "__DATE__", "__TIME__", "__BASE_FILE__", "__INCLUDE_LEVEL__", "__has_builtin", "__has_attribute"]
+    """
+    sizeof _Alignof __alignof__ alignof _Generic __builtin_offsetof __extension__ char short
+    int long signed unsigned float double void _Bool bool const volatile restrict struct
+    union enum __typeof__ typeof __int128 _Complex __real__ __imag__ __restrict __restrict__
+    __func__ __FUNCTION__ __PRETTY_FUNCTION__ __LINE__ __FILE__ __COUNTER__ __DATE__
+    __TIME__ __BASE_FILE__ __INCLUDE_LEVEL__ __has_builtin __has_attribute
+    """.split()
 )
 
 

@@ -32,7 +32,7 @@ import weakref
 import clang.cindex as ci
 
 from ..diagnostics import Location, Unsupported
-from .lower_clang import children, is_anonymous_record
+from .lower_clang import children, declaration, is_anonymous_record
 
 CK = ci.CursorKind
 TK = ci.TypeKind
@@ -77,9 +77,7 @@ class RecordNamer:
             self._spellings[key] = known
         return known
 
-    def _spell(
-        self, decl: ci.Cursor, loc: Location | None, seen: set[tuple[str, int, str]]
-    ) -> str:
+    def _spell(self, decl: ci.Cursor, loc: Location | None, seen: set[tuple[str, int, str]]) -> str:
         what = describe_record(decl)
         if _key(decl) in seen:
             raise Unsupported(f"{what} cannot be named at the simd loop", loc)
@@ -133,12 +131,12 @@ class RecordNamer:
         if off >= here:
             return False
         for cursor in _containing(scope.translation_unit.cursor, off):
-            if cursor.kind == CK.FUNCTION_DECL or (
+            # A block (or the function) the declaration is local to.
+            local_to = cursor.kind == CK.FUNCTION_DECL or (
                 cursor.kind.is_statement() and cursor.kind != CK.DECL_STMT
-            ):
-                # A block (or the function) the declaration is local to.
-                if not cursor.extent.start.offset <= here < cursor.extent.end.offset:
-                    return False
+            )
+            if local_to and not cursor.extent.start.offset <= here < cursor.extent.end.offset:
+                return False
         return True
 
     def _owners(self, decl: ci.Cursor) -> list[ci.Cursor]:
@@ -220,7 +218,7 @@ def _path_to(t: ci.Type, decl: ci.Cursor) -> int | None:
     while True:
         kind = canon.kind
         if kind == TK.RECORD:
-            return steps if _same(canon.get_declaration(), decl) else None
+            return steps if _same(declaration(canon), decl) else None
         if kind == TK.POINTER:
             canon = canon.get_pointee().get_canonical()
         elif kind in _INDIRECTIONS:

@@ -259,6 +259,8 @@ def _read_dump(folder: str | None, probe: Probe) -> Dump | None:
 
 def _read_answer(folder: str | None, key: str) -> TargetMacros | None:
     data = _read_json(folder, f"answer-{key}.json")
+    if not isinstance(data, dict):
+        return None  # missing or damaged: ask again
     try:
         pairs = {frozenset((tuple(a), tuple(b))): frozenset(names) for a, b, names in data["pairs"]}
         return TargetMacros(frozenset(data["varying"]), frozenset(data["toggled"]), pairs)

@@ -8,8 +8,9 @@ it.  Each creation method inserts the new instruction there and returns it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
-from .types import Type
+from .types import Type, VectorType
 from .values import (
     Alloca,
     BinOp,
@@ -45,6 +46,8 @@ from .vector import (
     VLoad,
     VStore,
 )
+
+InstT = TypeVar("InstT", bound=Instruction)
 
 
 class IRBuilder:
@@ -83,7 +86,7 @@ class IRBuilder:
         self.index += 1
         return self
 
-    def insert(self, inst: Instruction) -> Instruction:
+    def insert(self, inst: InstT) -> InstT:
         assert self.block is not None, "builder has no insertion point"
         if self.at_block_end:
             n = len(self.block.instructions)
@@ -104,24 +107,24 @@ class IRBuilder:
         return Undef(type)
 
     # -- arithmetic ------------------------------------------------------------------
-    def binop(self, op: str, a: Value, b: Value, name: str = "") -> Value:
+    def binop(self, op: str, a: Value, b: Value, name: str = "") -> BinOp:
         """``a op b`` with op one of BinOp.OPS."""
         return self.insert(BinOp(op, a, b, name))
 
-    def add(self, a: Value, b: Value, name: str = "") -> Value:
+    def add(self, a: Value, b: Value, name: str = "") -> BinOp:
         return self.binop("add", a, b, name)
 
-    def sub(self, a: Value, b: Value, name: str = "") -> Value:
+    def sub(self, a: Value, b: Value, name: str = "") -> BinOp:
         return self.binop("sub", a, b, name)
 
-    def mul(self, a: Value, b: Value, name: str = "") -> Value:
+    def mul(self, a: Value, b: Value, name: str = "") -> BinOp:
         return self.binop("mul", a, b, name)
 
-    def unop(self, op: str, a: Value, name: str = "") -> Value:
+    def unop(self, op: str, a: Value, name: str = "") -> UnOp:
         """``neg a`` or ``not a``."""
         return self.insert(UnOp(op, a, name))
 
-    def cmp(self, pred: str, a: Value, b: Value, name: str = "") -> Value:
+    def cmp(self, pred: str, a: Value, b: Value, name: str = "") -> Cmp:
         """Compare a and b; an i1."""
         return self.insert(Cmp(pred, a, b, name))
 
@@ -131,34 +134,34 @@ class IRBuilder:
             return v
         return self.insert(Cast(v, to, name))
 
-    def select(self, c: Value, a: Value, b: Value, name: str = "") -> Value:
+    def select(self, c: Value, a: Value, b: Value, name: str = "") -> Select:
         """a where c holds, else b."""
         return self.insert(Select(c, a, b, name))
 
     # -- memory ------------------------------------------------------------------------
-    def gep(self, base: Value, index: Value, name: str = "") -> Value:
+    def gep(self, base: Value, index: Value, name: str = "") -> Gep:
         """Address of element ``index`` relative to ``base``."""
         return self.insert(Gep(base, index, name))
 
-    def field_addr(self, base: Value, field: str, result_type: Type, name: str = "") -> Value:
+    def field_addr(self, base: Value, field: str, result_type: Type, name: str = "") -> FieldAddr:
         """Address of member ``field`` of the struct ``base`` points to."""
         return self.insert(FieldAddr(base, field, result_type, name))
 
-    def load(self, ptr: Value, name: str = "") -> Value:
+    def load(self, ptr: Value, name: str = "") -> Load:
         """Read *ptr."""
         return self.insert(Load(ptr, name))
 
-    def store(self, value: Value, ptr: Value) -> Instruction:
+    def store(self, value: Value, ptr: Value) -> Store:
         """Write value to *ptr."""
         return self.insert(Store(value, ptr))
 
-    def alloca(self, allocated: Type, name: str = "") -> Value:
+    def alloca(self, allocated: Type, name: str = "") -> Alloca:
         """A private stack object of type ``allocated``."""
         return self.insert(Alloca(allocated, name))
 
     def call(
         self, callee: str, args: Sequence[Value], ret: Type, pure: bool = False, name: str = ""
-    ) -> Value:
+    ) -> Call:
         """Call the C function ``callee``."""
         return self.insert(Call(callee, args, ret, pure, name))
 
@@ -172,21 +175,21 @@ class IRBuilder:
         return phi
 
     # -- terminators -----------------------------------------------------------------
-    def br(self, target: Block) -> Instruction:
+    def br(self, target: Block) -> Br:
         """Jump to target."""
         return self.insert(Br(target))
 
-    def condbr(self, cond: Value, if_true: Block, if_false: Block) -> Instruction:
+    def condbr(self, cond: Value, if_true: Block, if_false: Block) -> CondBr:
         """Branch on an i1."""
         return self.insert(CondBr(cond, if_true, if_false))
 
     def switch(
         self, value: Value, default: Block, cases: Sequence[tuple[int, Block]] = ()
-    ) -> Instruction:
+    ) -> Switch:
         """Multi-way branch on an integer."""
         return self.insert(Switch(value, default, cases))
 
-    def ret(self, values: Sequence[Value] = ()) -> Instruction:
+    def ret(self, values: Sequence[Value] = ()) -> Ret:
         """Return the given values."""
         return self.insert(Ret(values))
 
@@ -263,11 +266,16 @@ def _copy(inst: Instruction, ops: list[Value], block: Callable[[Block], Block]) 
     return _copy_pure(inst, ops)
 
 
+def _vector_type(t: Type) -> VectorType:
+    assert isinstance(t, VectorType), t
+    return t
+
+
 def _copy_vector(inst: Instruction, ops: list[Value]) -> Instruction:
     if isinstance(inst, Splat):
-        return Splat(ops[0], inst.type, inst.name)  # type: ignore[arg-type]
+        return Splat(ops[0], _vector_type(inst.type), inst.name)
     if isinstance(inst, StepVector):
-        return StepVector(inst.type, inst.name)  # type: ignore[arg-type]
+        return StepVector(_vector_type(inst.type), inst.name)
     if isinstance(inst, ExtractLane):
         return ExtractLane(ops[0], ops[1], inst.name)
     if isinstance(inst, InsertLane):
@@ -275,7 +283,7 @@ def _copy_vector(inst: Instruction, ops: list[Value]) -> Instruction:
     if isinstance(inst, Reduce):
         return Reduce(inst.op, ops[0], inst.name)
     if isinstance(inst, VLoad):
-        return VLoad(ops[0], inst.type, inst.name)  # type: ignore[arg-type]
+        return VLoad(ops[0], _vector_type(inst.type), inst.name)
     if isinstance(inst, VStore):
         return VStore(ops[0], ops[1])
     if isinstance(inst, Gather):

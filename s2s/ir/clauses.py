@@ -53,6 +53,14 @@ class VarRef:
     location: Location
 
 
+@dataclass(frozen=True)
+class Token:
+    text: str
+    location: Location
+    space_before: bool = False
+    """Whitespace (or a comment) preceded the token: used to rebuild text."""
+
+
 @dataclass
 class ClauseSet:
     directive: str
@@ -62,31 +70,33 @@ class ClauseSet:
     simdlen: int | None = None
     safelen: int | None = None
     collapse: int = 1
-    linear: list[Linear] = field(default_factory=list)
-    aligned: list[Aligned] = field(default_factory=list)
-    reductions: list[Reduction] = field(default_factory=list)
-    private: list[str] = field(default_factory=list)
-    lastprivate: list[str] = field(default_factory=list)
-    lastprivate_conditional: list[str] = field(default_factory=list)
+    linear: list[Linear] = field(default_factory=list[Linear])
+    aligned: list[Aligned] = field(default_factory=list[Aligned])
+    reductions: list[Reduction] = field(default_factory=list[Reduction])
+    private: list[str] = field(default_factory=list[str])
+    lastprivate: list[str] = field(default_factory=list[str])
+    lastprivate_conditional: list[str] = field(default_factory=list[str])
     """The subset of ``lastprivate`` written ``lastprivate(conditional: x)``:
     the value of the last iteration that *assigned* x, not of the last one."""
-    nontemporal: list[str] = field(default_factory=list)
+    nontemporal: list[str] = field(default_factory=list[str])
     if_simd: str | None = None
     """C expression text of ``if(simd: e)`` / ``if(e)``."""
     order_concurrent: bool = False
-    uniform: list[str] = field(default_factory=list)
+    uniform: list[str] = field(default_factory=list[str])
     inbranch: bool | None = None
     """True for inbranch, False for notinbranch, None when neither is given."""
     other: str = ""
     """Worksharing clauses, verbatim, for ``for simd`` / ``parallel for simd``."""
-    unsupported: list[Unsupported] = field(default_factory=list)
+    unsupported: list[Unsupported] = field(default_factory=list[Unsupported])
     """Valid OpenMP s2svec does not implement here: the loop stays scalar and
     the first is its warning."""
-    notes: list[Unsupported] = field(default_factory=list)
+    notes: list[Unsupported] = field(default_factory=list[Unsupported])
     """Warnings that do not keep the loop scalar."""
-    variables: list[VarRef] = field(default_factory=list)
+    variables: list[VarRef] = field(default_factory=list[VarRef])
     """Every variable a clause names, in clause order."""
-    expressions: list[tuple[str, list[Token]]] = field(default_factory=list)
+    expressions: list[tuple[str, list[Token]]] = field(
+        default_factory=list[tuple[str, list[Token]]]
+    )
     """(clause, tokens) of clause expressions: ``if`` conditions and linear
     steps that are not constants."""
 
@@ -98,11 +108,3 @@ class ClauseSet:
     def worksharing(self) -> str:
         """``for`` / ``parallel for`` / ``""``: the directive without ``simd``."""
         return self.directive[: -len(" simd")] if self.is_loop else ""
-
-
-@dataclass(frozen=True)
-class Token:
-    text: str
-    location: Location
-    space_before: bool = False
-    """Whitespace (or a comment) preceded the token: used to rebuild text."""

@@ -22,9 +22,9 @@ def clone_function(fn: Function) -> tuple[Function, dict[Value, Value]]:
     copy = Function(fn.name, ret_types=fn.ret_types)
     values: dict[Value, Value] = {}
     for arg in fn.args:
-        new = copy.add_arg(arg.type, arg.name)
-        new.may_wrap = arg.may_wrap
-        values[arg] = new
+        new_arg = copy.add_arg(arg.type, arg.name)
+        new_arg.may_wrap = arg.may_wrap
+        values[arg] = new_arg
     blocks = {b: copy.add_block(_block_like(b)) for b in fn.blocks}
     pending: list[tuple[Instruction, Instruction]] = []
     for old_block, new_block in blocks.items():

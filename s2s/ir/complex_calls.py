@@ -33,7 +33,10 @@ from dataclasses import dataclass
 
 from .types import F32, F64, FloatType
 
-LIBRARY_FUNCTIONS = ["cexp", "clog", "csqrt", "csin", "ccos", "ctan", "csinh", "ccosh", "ctanh", "casin", "cacos", "catan", "casinh", "cacosh", "catanh", "cproj"]
+LIBRARY_FUNCTIONS = """
+    cexp clog csqrt csin ccos ctan csinh ccosh ctanh casin cacos catan casinh cacosh catanh
+    cproj
+""".split()
 """<complex.h> functions of one complex argument with a complex result."""
 BINARY_LIBRARY_FUNCTIONS = ("cpow",)
 """<complex.h> functions of two complex arguments with a complex result."""

@@ -9,10 +9,12 @@ and anything of floating type stay instructions).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .types import I1, IntType
 from .values import BinOp, Cast, Cmp, Constant, Instruction
 
-_OPS = {
+_OPS: dict[str, Callable[[int, int], int]] = {
     "add": lambda a, b: a + b,
     "sub": lambda a, b: a - b,
     "mul": lambda a, b: a * b,
@@ -22,7 +24,7 @@ _OPS = {
     "min": min,
     "max": max,
 }
-_PREDS = {
+_PREDS: dict[str, Callable[[int, int], bool]] = {
     "eq": lambda a, b: a == b,
     "ne": lambda a, b: a != b,
     "lt": lambda a, b: a < b,
@@ -41,9 +43,10 @@ def wrap(value: int, t: IntType) -> int:
 def fold(inst: Instruction) -> Constant | None:
     """The constant ``inst`` computes, or None."""
     ops = inst.operands
-    if not ops or not all(isinstance(o, Constant) and isinstance(o.type, IntType) for o in ops):
+    constants = [o for o in ops if isinstance(o, Constant) and isinstance(o.type, IntType)]
+    if not ops or len(constants) != len(ops):
         return None
-    values = [int(o.value) for o in ops]  # type: ignore[attr-defined]
+    values = [int(c.value) for c in constants]
     t = inst.type
     if isinstance(inst, Cast) and isinstance(t, IntType):
         return Constant(t, wrap(values[0], t))

@@ -46,12 +46,13 @@ code, the state after partial linearization)
 from __future__ import annotations
 
 import bisect
+import enum
 import math
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Union
+from typing import Final
 
 from .types import FloatType, IntType, PtrType, Type
 from .values import (
@@ -87,28 +88,26 @@ class InterpreterError(Exception):
     """A run-time error of the interpreted program (or of the interpreter's rules)."""
 
 
-class _Trap(InterpreterError):
+class Trap(InterpreterError):
     """An arithmetic trap (division by zero, bad shift, bad conversion)."""
 
 
-class _UndefType:
-    """The undefined value; a singleton."""
+class _UndefType(enum.Enum):
+    """The undefined value; its one member is ``UNDEF``."""
 
-    _instance: _UndefType | None = None
-
-    def __new__(cls) -> _UndefType:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
+    UNDEF = "UNDEF"
 
     def __repr__(self) -> str:
         return "UNDEF"
 
+    def __str__(self) -> str:
+        return "UNDEF"
 
-UNDEF = _UndefType()
+
+UNDEF: Final = _UndefType.UNDEF
 """The undefined lane value (masked-off load results, ``undef`` constants)."""
 
-Scalar = Union[int, float, _UndefType]
+Scalar = int | float | _UndefType
 DEFAULT_STEP_LIMIT = 1_000_000
 
 
@@ -138,13 +137,15 @@ def normalize(value: object, t: Type) -> Scalar:
     """Bring a Python value into the canonical representation of type ``t``."""
     if value is UNDEF:
         return UNDEF
+    if not isinstance(value, (int, float)):
+        raise InterpreterError(f"{value!r} is not a value of type {t}")
     if isinstance(t, IntType):
-        return _wrap_int(int(value), t)  # type: ignore[call-overload]
+        return _wrap_int(int(value), t)
     if isinstance(t, FloatType):
-        f = float(value)  # type: ignore[arg-type]
+        f = float(value)
         return round_f32(f) if t.bits == 32 else f
     if isinstance(t, PtrType):
-        return int(value) & (2**64 - 1)  # type: ignore[call-overload]
+        return int(value) & (2**64 - 1)
     raise InterpreterError(f"no run-time values of type {t}")
 
 
@@ -203,8 +204,8 @@ class Memory:
         return start
 
     def free(self, addr: int) -> None:
-        obj = self._object_at(addr, 0)
-        if obj.start != addr:
+        obj, offset = self._object_at(addr, 0)
+        if offset != 0:
             raise InterpreterError(f"free of {addr:#x}, not the start of an object")
         obj.live = False
 
@@ -222,17 +223,17 @@ class Memory:
         """The contents of every live object by address (to compare two runs)."""
         return {o.start: bytes(o.data) for o in self.objects if o.live}
 
-    def load(self, addr: int, t: Type) -> Scalar:
-        obj = self._object_at(addr, t.size)
-        off = addr - obj.start
-        return normalize(struct.unpack_from("<" + _format(t), obj.data, off)[0], t)
+    def load(self, addr: Scalar, t: Type) -> Scalar:
+        obj, offset = self._object_at(addr, t.size)
+        return normalize(struct.unpack_from("<" + _format(t), obj.data, offset)[0], t)
 
-    def store(self, addr: int, t: Type, value: object) -> None:
-        obj = self._object_at(addr, t.size)
+    def store(self, addr: Scalar, t: Type, value: object) -> None:
+        obj, offset = self._object_at(addr, t.size)
         v = normalize(value, t)
-        struct.pack_into("<" + _format(t), obj.data, addr - obj.start, v)
+        struct.pack_into("<" + _format(t), obj.data, offset, v)
 
-    def _object_at(self, addr: object, size: int) -> _Object:
+    def _object_at(self, addr: object, size: int) -> tuple[_Object, int]:
+        """The live object holding ``size`` bytes at ``addr``, and the offset there."""
         if not isinstance(addr, int):
             raise InterpreterError("access through an undefined address")
         i = bisect.bisect_right(self.starts, addr) - 1
@@ -241,7 +242,7 @@ class Memory:
             if addr + size <= obj.start + len(obj.data):
                 if not obj.live:
                     raise InterpreterError(f"access to freed object {obj.name or ''} at {addr:#x}")
-                return obj
+                return obj, addr - obj.start
             where = f"{addr - obj.start} bytes into object '{obj.name}' of {len(obj.data)} bytes"
         else:
             where = "before any object"
@@ -399,7 +400,7 @@ HORIZONTAL: dict[str, Horizontal] = {"s2s.any": _h_any, "s2s.all": _h_all}
 # Per-lane semantics of one instruction
 
 
-class _Lane:
+class Lane:
     """Executes one non-phi, non-terminator instruction for one lane."""
 
     def __init__(
@@ -419,27 +420,27 @@ class _Lane:
 
     def execute(self, inst: Instruction, ops: list[Scalar]) -> Scalar:
         if isinstance(inst, BinOp):
-            return _binop(inst.op, ops[0], ops[1], inst.type)
+            return binop(inst.op, ops[0], ops[1], inst.type)
         if isinstance(inst, UnOp):
-            return _unop(inst.op, ops[0], inst.type)
+            return unop(inst.op, ops[0], inst.type)
         if isinstance(inst, Cmp):
-            return _cmp(inst.pred, ops[0], ops[1])
+            return compare(inst.pred, ops[0], ops[1])
         if isinstance(inst, Cast):
-            return _cast(ops[0], inst.operands[0].type, inst.type)
+            return cast(ops[0], inst.operands[0].type, inst.type)
         if isinstance(inst, Select):
-            return _select(ops[0], ops[1], ops[2])
+            return select(ops[0], ops[1], ops[2])
         if isinstance(inst, Gep):
-            return _address(ops[0], ops[1], inst.type)
+            return address(ops[0], ops[1], inst.type)
         if isinstance(inst, FieldAddr):
-            return _address(ops[0], inst.offset, None)
+            return address(ops[0], inst.offset, None)
         return self.execute_effect(inst, ops)
 
     def execute_effect(self, inst: Instruction, ops: list[Scalar]) -> Scalar:
         if isinstance(inst, Load):
-            return self.memory.load(_defined(ops[0], "load address"), inst.type)
+            return self.memory.load(defined(ops[0], "load address"), inst.type)
         if isinstance(inst, Store):
-            value = _defined(ops[0], "stored value")
-            self.memory.store(_defined(ops[1], "store address"), inst.operands[0].type, value)
+            value = defined(ops[0], "stored value")
+            self.memory.store(defined(ops[1], "store address"), inst.operands[0].type, value)
             return UNDEF
         if isinstance(inst, Alloca):
             size = inst.allocated.size * (self.width if inst.interleaved else 1)
@@ -452,12 +453,13 @@ class _Lane:
 
     def call(self, inst: Call, ops: list[Scalar]) -> Scalar:
         if inst.callee in self.externals:
-            args = [_defined(v, f"argument of @{inst.callee}") for v in ops]
+            args = [defined(v, f"argument of @{inst.callee}") for v in ops]
             result = self.externals[inst.callee](*args)
         elif inst.callee in MATH_FUNCTIONS:
-            if any(v is UNDEF for v in ops):
+            numbers = [v for v in ops if v is not UNDEF]
+            if len(numbers) != len(ops):
                 return UNDEF
-            result = MATH_FUNCTIONS[inst.callee](*[float(v) for v in ops])  # type: ignore[arg-type]
+            result = MATH_FUNCTIONS[inst.callee](*[float(v) for v in numbers])
         elif inst.callee in HORIZONTAL:
             return ops[0]  # one lane: any(x) == all(x) == x
         elif inst.callee in (LANE, WIDTH):
@@ -469,10 +471,10 @@ class _Lane:
         return UNDEF
 
 
-def _defined(v: Scalar, what: str) -> int | float:
+def defined(v: Scalar, what: str) -> int | float:
     if v is UNDEF:
         raise InterpreterError(f"{what} is undefined")
-    return v  # type: ignore[return-value]
+    return v
 
 
 def _all_ones(t: Type) -> int:
@@ -480,7 +482,7 @@ def _all_ones(t: Type) -> int:
     return _wrap_int(-1, t)
 
 
-def _binop(op: str, a: Scalar, b: Scalar, t: Type) -> Scalar:
+def binop(op: str, a: Scalar, b: Scalar, t: Type) -> Scalar:
     if a is UNDEF or b is UNDEF:
         other = b if a is UNDEF else a
         if op == "and" and other == 0:
@@ -489,9 +491,9 @@ def _binop(op: str, a: Scalar, b: Scalar, t: Type) -> Scalar:
             return other
         return UNDEF
     if isinstance(t, FloatType):
-        return _float_binop(op, float(a), float(b), t)  # type: ignore[arg-type]
+        return _float_binop(op, float(a), float(b), t)
     if isinstance(t, IntType):
-        return _wrap_int(_int_binop(op, int(a), int(b), t), t)  # type: ignore[arg-type]
+        return _wrap_int(_int_binop(op, int(a), int(b), t), t)
     raise InterpreterError(f"'{op}' on type {t}")
 
 
@@ -504,7 +506,7 @@ def _int_binop(op: str, a: int, b: int, t: IntType) -> int:
         return a * b
     if op in ("div", "rem"):
         if b == 0:
-            raise _Trap(f"integer {'division' if op == 'div' else 'remainder'} by zero")
+            raise Trap(f"integer {'division' if op == 'div' else 'remainder'} by zero")
         q = abs(a) // abs(b)
         if (a < 0) != (b < 0):
             q = -q  # C truncates toward zero
@@ -517,7 +519,7 @@ def _int_binop(op: str, a: int, b: int, t: IntType) -> int:
         return a ^ b
     if op in ("shl", "shr"):
         if not 0 <= b < max(t.bits, 1):
-            raise _Trap(f"shift count {b} out of range for {t}")
+            raise Trap(f"shift count {b} out of range for {t}")
         return a << b if op == "shl" else a >> b  # a >> b: arithmetic iff signed
     if op == "min":
         return min(a, b)
@@ -558,18 +560,18 @@ def _float_div(a: float, b: float) -> float:
     return math.copysign(math.inf, a) * math.copysign(1.0, b)
 
 
-def _unop(op: str, a: Scalar, t: Type) -> Scalar:
+def unop(op: str, a: Scalar, t: Type) -> Scalar:
     if a is UNDEF:
         return UNDEF
     if isinstance(t, FloatType):
         if op != "neg":
             raise InterpreterError(f"'{op}' on type {t}")
-        return -float(a)  # type: ignore[arg-type]
+        return -float(a)
     assert isinstance(t, IntType)
-    return _wrap_int(-int(a) if op == "neg" else ~int(a), t)  # type: ignore[arg-type]
+    return _wrap_int(-int(a) if op == "neg" else ~int(a), t)
 
 
-def _cmp(pred: str, a: Scalar, b: Scalar) -> Scalar:
+def compare(pred: str, a: Scalar, b: Scalar) -> Scalar:
     if a is UNDEF or b is UNDEF:
         return UNDEF
     # Normalized values compare correctly: unsigned ones are non-negative and
@@ -579,60 +581,60 @@ def _cmp(pred: str, a: Scalar, b: Scalar) -> Scalar:
         "eq": x == y,
         "ne": x != y,
         "lt": x < y,
-        "le": x <= y,  # type: ignore[operator]
+        "le": x <= y,
         "gt": x > y,
         "ge": x >= y,
-    }[pred]  # type: ignore[operator]
+    }[pred]
     return int(result)
 
 
-def _select(c: Scalar, a: Scalar, b: Scalar) -> Scalar:
+def select(c: Scalar, a: Scalar, b: Scalar) -> Scalar:
     if c is UNDEF:
         return a if a == b and a is not UNDEF else UNDEF
     return a if c else b
 
 
-def _address(base: Scalar, index: Scalar, ptr_type: Type | None) -> Scalar:
+def address(base: Scalar, index: Scalar, ptr_type: Type | None) -> Scalar:
     if base is UNDEF or index is UNDEF:
         return UNDEF
     scale = 1
     if ptr_type is not None:
         assert isinstance(ptr_type, PtrType)
         scale = ptr_type.pointee.size
-    return (int(base) + int(index) * scale) & (2**64 - 1)  # type: ignore[arg-type]
+    return (int(base) + int(index) * scale) & (2**64 - 1)
 
 
-def _cast(v: Scalar, src: Type, dst: Type) -> Scalar:
+def cast(v: Scalar, src: Type, dst: Type) -> Scalar:
     if v is UNDEF:
         return UNDEF
     if isinstance(dst, IntType) and dst.bits == 1:
         return int(v != 0)  # C conversion to _Bool
     if isinstance(dst, (IntType, PtrType)):
         if isinstance(src, FloatType):
-            return _float_to_int(float(v), dst)  # type: ignore[arg-type]
+            return _float_to_int(float(v), dst)
         return normalize(v, dst)
     if isinstance(dst, FloatType):
         if isinstance(src, (IntType, PtrType)):
-            return _int_to_float(int(v), dst)  # type: ignore[arg-type]
+            return _int_to_float(int(v), dst)
         return normalize(v, dst)
     raise InterpreterError(f"cannot cast {src} to {dst}")
 
 
 def _float_to_int(x: float, t: Type) -> int:
     if math.isnan(x) or math.isinf(x):
-        raise _Trap(f"conversion of {x} to {t}")
+        raise Trap(f"conversion of {x} to {t}")
     v = math.trunc(x)
     bits = t.bits if isinstance(t, IntType) else 64
     signed = isinstance(t, IntType) and t.signed
     lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
     if not lo <= v <= hi:
-        raise _Trap(f"conversion of {x} to {t} out of range")
+        raise Trap(f"conversion of {x} to {t} out of range")
     return v
 
 
 def _int_to_float(v: int, t: FloatType) -> float:
     if t.bits == 64 or abs(v) < 2**53:
-        return normalize(float(v), t)  # type: ignore[return-value]
+        return round_f32(float(v)) if t.bits == 32 else float(v)
     # Round a wide integer to float once: keep 30 high bits plus a sticky bit.
     shift = abs(v).bit_length() - 30
     m = abs(v) >> shift
@@ -645,7 +647,7 @@ def _int_to_float(v: int, t: FloatType) -> float:
 # Drivers
 
 
-class _Frame:
+class Frame:
     """Common state of one run: step counting and the block walk."""
 
     def __init__(self, fn: Function, step_limit: int) -> None:
@@ -663,7 +665,7 @@ class _Frame:
             )
 
 
-def _constant(v: Value) -> Scalar:
+def constant(v: Value) -> Scalar:
     if isinstance(v, Undef):
         return UNDEF
     assert isinstance(v, Constant)
@@ -687,10 +689,10 @@ def run_scalar(
     """Run ``fn`` for one lane (lane ``lane_index`` of ``width``); returns the
     values of its ``ret``."""
     _check_args(fn, args)
-    frame = _Frame(fn, step_limit)
+    frame = Frame(fn, step_limit)
     env: dict[Value, Scalar] = {a: normalize(v, a.type) for a, v in zip(fn.args, args)}
     allocas: list[int] = []
-    lane = _Lane(memory, externals or {}, allocas, width)
+    lane = Lane(memory, externals or {}, allocas, width)
     lane.index = lane_index
 
     def value(v: Value) -> Scalar:
@@ -698,7 +700,7 @@ def run_scalar(
             if v not in env:
                 raise InterpreterError(f"use of %{v.name} before it is computed")
             return env[v]
-        return _constant(v)
+        return constant(v)
 
     block, prev = fn.entry, None
     try:
@@ -707,12 +709,12 @@ def run_scalar(
             for inst in block.instructions[len(block.phis) :]:
                 frame.step()
                 if inst.is_terminator:
-                    target = _scalar_successor(inst, value)
+                    target = scalar_successor(inst, value)
                     if target is None:
                         return [value(v) for v in inst.operands]
                     block, prev = target, block
                     break
-                if inst.mask is not None and not _defined(value(inst.mask), "mask"):
+                if inst.mask is not None and not defined(value(inst.mask), "mask"):
                     env[inst] = UNDEF
                     continue
                 env[inst] = lane.execute(inst, [value(o) for o in inst.operands])
@@ -728,7 +730,7 @@ def _enter_block_scalar(
     prev: Block | None,
     env: dict[Value, Scalar],
     value: Callable[[Value], Scalar],
-    frame: _Frame,
+    frame: Frame,
 ) -> None:
     phis = block.phis
     if not phis:
@@ -736,13 +738,13 @@ def _enter_block_scalar(
     if prev is None:
         raise InterpreterError(f"phi in the entry block {block.name}")
     # All phis read their inputs before any of them is written (parallel copy).
-    incoming = [value(_phi_input(phi, prev)) for phi in phis]
+    incoming = [value(phi_input(phi, prev)) for phi in phis]
     for phi, v in zip(phis, incoming):
         frame.step()
         env[phi] = v
 
 
-def _phi_input(phi: Phi, prev: Block) -> Value:
+def phi_input(phi: Phi, prev: Block) -> Value:
     try:
         return phi.value_from(prev)
     except ValueError:
@@ -751,15 +753,15 @@ def _phi_input(phi: Phi, prev: Block) -> Value:
         ) from None
 
 
-def _scalar_successor(term: Instruction, value: Callable[[Value], Scalar]) -> Block | None:
+def scalar_successor(term: Instruction, value: Callable[[Value], Scalar]) -> Block | None:
     if isinstance(term, Br):
         return term.target
     if isinstance(term, CondBr):
         return (
-            term.if_true if _defined(value(term.operands[0]), "branch condition") else term.if_false
+            term.if_true if defined(value(term.operands[0]), "branch condition") else term.if_false
         )
     if isinstance(term, Switch):
-        key = _defined(value(term.operands[0]), "switch value")
+        key = defined(value(term.operands[0]), "switch value")
         for k, b in term.cases:
             if normalize(k, term.operands[0].type) == key:
                 return b
@@ -812,10 +814,10 @@ class _Predicated:
     ) -> None:
         self.fn = fn
         self.width = len(lane_args)
-        self.frame = _Frame(fn, step_limit)
+        self.frame = Frame(fn, step_limit)
         self.memory = memory
         self.allocas: list[int] = []
-        self.lane = _Lane(memory, externals, self.allocas, self.width)
+        self.lane = Lane(memory, externals, self.allocas, self.width)
         self.horizontal = horizontal
         self.env: dict[Value, list[Scalar]] = {
             a: [normalize(args[a.index], a.type) for args in lane_args] for a in fn.args
@@ -826,7 +828,7 @@ class _Predicated:
             if v not in self.env:
                 raise InterpreterError(f"use of %{v.name} before it is computed")
             return self.env[v]
-        return [_constant(v)] * self.width
+        return [constant(v)] * self.width
 
     def run(self) -> list[list[Scalar]]:
         block, prev = self.fn.entry, None
@@ -851,9 +853,11 @@ class _Predicated:
 
     def enter_block(self, block: Block, prev: Block | None) -> None:
         phis = block.phis
-        if phis and prev is None:
+        if not phis:
+            return
+        if prev is None:
             raise InterpreterError(f"phi in the entry block {block.name}")
-        incoming = [self.value(_phi_input(phi, prev)) for phi in phis]  # type: ignore[arg-type]
+        incoming = [self.value(phi_input(phi, prev)) for phi in phis]
         for phi, v in zip(phis, incoming):
             self.frame.step()
             self.env[phi] = v
@@ -861,7 +865,7 @@ class _Predicated:
     def lanes_on(self, inst: Instruction) -> list[bool]:
         if inst.mask is None:
             return [True] * self.width
-        return [bool(_defined(m, f"mask of lane {k}")) for k, m in enumerate(self.value(inst.mask))]
+        return [bool(defined(m, f"mask of lane {k}")) for k, m in enumerate(self.value(inst.mask))]
 
     def execute(self, inst: Instruction) -> list[Scalar]:
         on = self.lanes_on(inst)
@@ -882,7 +886,7 @@ class _Predicated:
             self.lane.index = k
             try:
                 out.append(self.lane.execute(inst, [vals[k] for vals in ops]))
-            except _Trap:
+            except Trap:
                 if not poison_traps:
                     raise
                 out.append(UNDEF)
@@ -906,7 +910,7 @@ class _Predicated:
         if len(seen) > 1:
             raise InterpreterError(f"divergent branch in predicated mode (lane values {cond})")
         uniform = seen.pop()
-        return _scalar_successor(term, lambda v: uniform)
+        return scalar_successor(term, lambda v: uniform)
 
 
 __all__ = [

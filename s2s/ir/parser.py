@@ -23,6 +23,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from .types import (
     COMPLEX_SPELLINGS,
@@ -161,16 +162,16 @@ class _Stmt:
     opcode: str
     block: Block
     result: str = ""
-    operands: list[_Ref] = field(default_factory=list)
+    operands: list[_Ref] = field(default_factory=list[_Ref])
     type: Type | None = None
     """The explicit type: cast target, call return, alloca'd type, phi type."""
     op: str = ""
     """BinOp/UnOp operator, cmp predicate, fieldaddr field, call callee."""
     pure: bool = False
     interleaved: bool = False
-    labels: list[tuple[int, str]] = field(default_factory=list)
+    labels: list[tuple[int, str]] = field(default_factory=list[tuple[int, str]])
     """Branch targets: (line, label); phi incoming labels; switch default first."""
-    case_values: list[int] = field(default_factory=list)
+    case_values: list[int] = field(default_factory=list[int])
     mask: _Ref | None = None
 
 
@@ -704,8 +705,8 @@ class _FunctionBuilder:
     def _derived_type(self, stmt: _Stmt, t: Type) -> Type:
         if stmt.opcode in ("load", "fieldaddr") and not isinstance(t, PtrType):
             raise IRError(f"line {stmt.line}: {stmt.opcode} of non-pointer type {t}")
-        if stmt.opcode == "load":
-            return t.pointee  # type: ignore[attr-defined]
+        if stmt.opcode == "load" and isinstance(t, PtrType):
+            return t.pointee
         if stmt.opcode == "fieldaddr":
             return _field_address_type(stmt, t)
         if stmt.opcode in ("extractlane", "reduce"):
@@ -785,7 +786,7 @@ class _FunctionBuilder:
             return Switch(ops[0], self._block(stmt.labels[0]), cases)
         return Ret(ops)
 
-    _ARITY = {
+    _ARITY: ClassVar[dict[str, int]] = {
         "binop": 2,
         "unop": 1,
         "cmp": 2,

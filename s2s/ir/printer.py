@@ -156,7 +156,7 @@ class IRPrinter:
     def _arg_annotations(self, fn: Function) -> list[str]:
         if self.annotate is None:
             return []
-        lines = []
+        lines: list[str] = []
         for a in fn.args:
             text = self.annotate(a)
             if text is not None:

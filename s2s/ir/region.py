@@ -64,12 +64,12 @@ class CalleeBody:
     result_slot: bool = False
     """Whether a struct result (or the two parts of a complex one) is
     stored through an argument after the C parameters (the caller's object)."""
-    globals: list[ArgBinding] = field(default_factory=list)
+    globals: list[ArgBinding] = field(default_factory=list[ArgBinding])
     """How a caller obtains each argument after the parameters (``&g``, ``t``)."""
-    calls: set[str] = field(default_factory=set)
+    calls: set[str] = field(default_factory=set[str])
     """Functions its body calls that stay calls wherever it is inlined
     (recursion, no body here): their names must be visible there."""
-    inlinable_calls: set[str] = field(default_factory=set)
+    inlinable_calls: set[str] = field(default_factory=set[str])
     """Functions its body calls whose calls may be inlined in turn."""
 
     by_address: bool = False
@@ -155,8 +155,8 @@ class Region:
     column: int
     fn: Function
     """The scalar IR of one iteration (loop) or of the function body."""
-    args: list[ArgBinding] = field(default_factory=list)
-    results: list[ResultBinding] = field(default_factory=list)
+    args: list[ArgBinding] = field(default_factory=list[ArgBinding])
+    results: list[ResultBinding] = field(default_factory=list[ResultBinding])
     bounds: LoopBounds | None = None
     """Loop regions only."""
     clauses: ClauseSet | None = None
@@ -171,10 +171,10 @@ class Region:
     """Original text of the loop body statement."""
     pragma_text: str = ""
     """The original pragma line(s), e.g. ``#pragma omp parallel for simd ...``."""
-    outer_bounds: list[LoopBounds] = field(default_factory=list)
+    outer_bounds: list[LoopBounds] = field(default_factory=list[LoopBounds])
     """For ``collapse(n)``: the canonical forms of the n-1 outer loops, in the
     order of ``outer_loops``."""
-    outer_loops: list[str] = field(default_factory=list)
+    outer_loops: list[str] = field(default_factory=list[str])
     """For ``collapse(n)``: the headers (``for (...)``) of the n-1 outer loops,
     outermost first, kept as scalar C loops around the vectorized innermost
     loop (all iterations of a simd nest are independent, so grouping lanes
@@ -182,11 +182,11 @@ class Region:
     worksharing: str = ""
     """``for`` or ``parallel for`` when the pragma also shares work among
     threads; the vector loop keeps that pragma (without ``simd``)."""
-    source_checks: list[str] = field(default_factory=list)
+    source_checks: list[str] = field(default_factory=list[str])
     """C lines the vector code starts with: checks that the build sees the
     loop's macros and preprocessor branches as s2svec did
     (s2s.frontend.macro_checks)."""
-    callees: dict[str, CalleeBody] = field(default_factory=dict)
+    callees: dict[str, CalleeBody] = field(default_factory=dict[str, CalleeBody])
     """The bodies of the functions whose calls in ``fn`` may be inlined
     (with those they call in turn), by name (s2s.transform.inline)."""
     plain_char: bool = False

@@ -85,10 +85,7 @@ class SSABuilder:
         while block not in defs and block in self.sealed and len(self.preds.get(block, ())) == 1:
             chain.append(block)
             block = self.preds[block][0]
-        if block in defs:
-            value = self.resolve(defs[block])
-        else:
-            value = self._read_merge(var, block)
+        value = self.resolve(defs[block]) if block in defs else self._read_merge(var, block)
         for b in chain:
             self.write(var, b, value)
         return value
@@ -116,7 +113,7 @@ class SSABuilder:
         preds = self.preds.get(block, [])
         if block not in self.sealed:
             value: Value = self._new_phi(var, block)
-            self.incomplete.setdefault(block, {})[var] = value  # type: ignore[assignment]
+            self.incomplete.setdefault(block, {})[var] = value
         elif not preds:
             value = Undef(self.types[var])
         elif len(preds) == 1:

@@ -86,7 +86,7 @@ def eliminate_common_subexpressions(fn: Function) -> int:
         if merged:
             # One pass, not one list removal per merged instruction (a
             # 10,000-term sum repeats its index computation 10,000 times).
-            kept = []
+            kept: list[Instruction] = []
             for inst in block.instructions:
                 if id(inst) in merged:
                     inst.block = None
@@ -121,7 +121,7 @@ def operand_key(v: Value) -> Hashable:
     return id(v)
 
 
-def operation_key(inst: Instruction) -> Hashable:
+def operation_key(inst: Instruction) -> tuple[Hashable, ...]:
     """Equal for instructions of one operation, attribute and result type."""
     extra: Hashable = None
     if isinstance(inst, (BinOp, UnOp)):

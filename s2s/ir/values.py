@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from ..diagnostics import Location
 from .types import VOID, PtrType, StructType, Type, VectorType, element_type, mask_type
 
 
@@ -91,7 +91,7 @@ class Instruction(Value):
         """The block holding this instruction (None while detached)."""
         self.mask: Value | None = None
         """Lane predicate (i1); None means every lane active in the block."""
-        self.loc: Any | None = None
+        self.loc: Location | None = None
         """Where in the source the instruction comes from (a diagnostics
         Location, set by lowering on branches, calls, loads and stores;
         copies keep it): the report counts the source's accesses and calls,
@@ -99,6 +99,13 @@ class Instruction(Value):
         for op in operands:
             self.operands.append(op)
             op.users.append(self)
+
+    @property
+    def parent(self) -> Block:
+        """The block holding the instruction (an IRError while it is detached)."""
+        if self.block is None:
+            raise IRError(f"a '{self.opcode}' instruction in no block")
+        return self.block
 
     # -- use-list maintenance ------------------------------------------------
     def set_operand(self, index: int, new: Value) -> None:
@@ -153,11 +160,12 @@ class BinOp(Instruction):
     def __init__(self, op: str, a: Value, b: Value, name: str = "") -> None:
         assert op in self.OPS, op
         super().__init__(a.type, [a, b], name)
-        self.op: str = op
+        self.opcode = op
 
     @property
-    def opcode(self) -> str:  # type: ignore[override]
-        return self.op
+    def op(self) -> str:
+        """The operation (the opcode)."""
+        return self.opcode
 
 
 class UnOp(Instruction):
@@ -168,11 +176,12 @@ class UnOp(Instruction):
     def __init__(self, op: str, a: Value, name: str = "") -> None:
         assert op in self.OPS, op
         super().__init__(a.type, [a], name)
-        self.op: str = op
+        self.opcode = op
 
     @property
-    def opcode(self) -> str:  # type: ignore[override]
-        return self.op
+    def op(self) -> str:
+        """The operation (the opcode)."""
+        return self.opcode
 
 
 class Cmp(Instruction):
@@ -235,8 +244,9 @@ class FieldAddr(Instruction):
 
     @property
     def offset(self) -> int:
-        struct = self.operands[0].type.pointee  # type: ignore[attr-defined]
-        return struct.field_named(self.field).offset
+        base = self.operands[0].type
+        assert isinstance(base, PtrType) and isinstance(base.pointee, StructType)
+        return base.pointee.field_named(self.field).offset
 
 
 class Load(Instruction):
@@ -304,7 +314,7 @@ class Call(Instruction):
         """The C name of the called function."""
         self.pure: bool = pure
         """True when the call reads no memory and writes none (math functions)."""
-        self.loc: Any | None = None
+        self.loc = None
         """Where the call is in the source (a diagnostics Location, set by
         lowering): the report says at each call how it went."""
         self.wants_variant: bool = False
@@ -397,7 +407,7 @@ class CondBr(Terminator):
         super().__init__(VOID, [cond])
         self.if_true: Block = if_true
         self.if_false: Block = if_false
-        self.loc: Any | None = None
+        self.loc = None
         """Where the condition is in the source (a diagnostics Location, set
         by lowering): the report names the branches transforms changed."""
 
@@ -473,6 +483,13 @@ class Block:
         if self.instructions and isinstance(self.instructions[-1], Terminator):
             return self.instructions[-1]
         return None
+
+    def replace_successor(self, old: Block, new: Block) -> None:
+        """Send the block's edges to ``old`` to ``new`` (it must be terminated)."""
+        term = self.terminator
+        if term is None:
+            raise IRError(f"block {self.name} has no terminator")
+        term.replace_successor(old, new)
 
     @property
     def successors(self) -> list[Block]:

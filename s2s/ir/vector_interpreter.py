@@ -26,26 +26,39 @@ from .interpreter import (
     HORIZONTAL,
     MATH_FUNCTIONS,
     UNDEF,
+    Frame,
     InterpreterError,
+    Lane,
     Memory,
     Scalar,
-    _address,
-    _binop,
-    _cast,
-    _cmp,
-    _constant,
-    _defined,
-    _Frame,
-    _Lane,
-    _phi_input,
-    _scalar_successor,
-    _select,
-    _Trap,
-    _unop,
+    Trap,
+    address,
+    binop,
+    cast,
+    compare,
+    constant,
+    defined,
     normalize,
+    phi_input,
+    scalar_successor,
+    select,
+    unop,
 )
 from .types import Type, VectorType, element_type
-from .values import Argument, BinOp, Call, Cast, Cmp, Gep, Instruction, Select, UnOp, Value
+from .values import (
+    Argument,
+    BinOp,
+    Block,
+    Call,
+    Cast,
+    Cmp,
+    Function,
+    Gep,
+    Instruction,
+    Select,
+    UnOp,
+    Value,
+)
 from .vector import (
     ExtractLane,
     Gather,
@@ -59,13 +72,27 @@ from .vector import (
 )
 
 Lanes = list[Scalar]
-VValue = object
+VValue = Scalar | Lanes
 """A Scalar, or Lanes for a vector."""
 
 
+def _lanes(v: VValue) -> Lanes:
+    """The lanes of a vector value."""
+    if not isinstance(v, list):
+        raise InterpreterError("a scalar where a vector is expected")
+    return v
+
+
+def _scalar(v: VValue) -> Scalar:
+    """A scalar value."""
+    if isinstance(v, list):
+        raise InterpreterError("a vector where a scalar is expected")
+    return v
+
+
 def run_vector(
-    fn,
-    args: Sequence[object],
+    fn: Function,
+    args: Sequence[Scalar | Sequence[Scalar]],
     memory: Memory,
     vscale: int = 1,
     externals: dict[str, Callable[..., object]] | None = None,
@@ -79,7 +106,7 @@ def run_vector(
 class _VectorRun:
     def __init__(
         self,
-        fn,
+        fn: Function,
         memory: Memory,
         vscale: int,
         externals: dict[str, Callable[..., object]],
@@ -88,9 +115,9 @@ class _VectorRun:
         self.fn = fn
         self.memory = memory
         self.vscale = vscale
-        self.frame = _Frame(fn, step_limit)
+        self.frame = Frame(fn, step_limit)
         self.allocas: list[int] = []
-        self.lane = _Lane(memory, externals, self.allocas)
+        self.lane = Lane(memory, externals, self.allocas)
         self.externals = externals
         self.env: dict[Value, VValue] = {}
 
@@ -98,9 +125,11 @@ class _VectorRun:
         assert isinstance(t, VectorType)
         return t.lanes * (self.vscale if t.scalable else 1)
 
-    def normalized(self, v: object, t: Type) -> VValue:
+    def normalized(self, v: Scalar | Sequence[Scalar], t: Type) -> VValue:
         if isinstance(t, VectorType):
-            values = list(v)  # type: ignore[call-overload]
+            if not isinstance(v, Sequence):
+                raise InterpreterError(f"{v!r} is not the lanes of a {t}")
+            values = list(v)
             if len(values) != self.lanes(t):
                 raise InterpreterError(f"{len(values)} lane values for {t}")
             return [normalize(x, t.elem) for x in values]
@@ -111,21 +140,26 @@ class _VectorRun:
             if v not in self.env:
                 raise InterpreterError(f"use of %{v.name} before it is computed")
             return self.env[v]
-        return _constant(v)
+        return constant(v)
 
-    def run(self, args: Sequence[object]) -> list[VValue]:
+    def run(self, args: Sequence[Scalar | Sequence[Scalar]]) -> list[VValue]:
         if len(args) != len(self.fn.args):
             raise InterpreterError(f"@{self.fn.name} takes {len(self.fn.args)} arguments")
         self.env = {a: self.normalized(v, a.type) for a, v in zip(self.fn.args, args)}
-        block, prev = self.fn.entry, None
+        block: Block = self.fn.entry
+        prev: Block | None = None
         try:
             while True:
-                incoming = [self.value(_phi_input(p, prev)) for p in block.phis]  # type: ignore[arg-type]
+                incoming: list[VValue] = []
+                if block.phis:
+                    if prev is None:
+                        raise InterpreterError(f"phi in the entry block {block.name}")
+                    incoming = [self.value(phi_input(p, prev)) for p in block.phis]
                 self.env.update(zip(block.phis, incoming))
                 for inst in block.instructions[len(block.phis) :]:
                     self.frame.step()
                     if inst.is_terminator:
-                        target = _scalar_successor(inst, self.value)  # type: ignore[arg-type]
+                        target = scalar_successor(inst, lambda v: _scalar(self.value(v)))
                         if target is None:
                             return [self.value(v) for v in inst.operands]
                         block, prev = target, block
@@ -141,8 +175,8 @@ class _VectorRun:
             return [True] * n
         m = self.value(inst.mask)
         if isinstance(m, list):
-            return [bool(_defined(x, "mask lane")) for x in m]
-        return [bool(_defined(m, "mask"))] * n  # type: ignore[arg-type]
+            return [bool(defined(x, "mask lane")) for x in m]
+        return [bool(defined(m, "mask"))] * n
 
     def execute(self, inst: Instruction) -> VValue:
         ops = [self.value(o) for o in inst.operands]
@@ -153,9 +187,9 @@ class _VectorRun:
         if isinstance(inst, Call) and inst.callee in HORIZONTAL:
             return self.horizontal(inst, ops)
         if not vector:
-            if inst.mask is not None and not _defined(self.value(inst.mask), "mask"):
+            if inst.mask is not None and not defined(_scalar(self.value(inst.mask)), "mask"):
                 return UNDEF
-            return self.lane.execute(inst, ops)  # type: ignore[arg-type]
+            return self.lane.execute(inst, [_scalar(o) for o in ops])
         return self.lanewise(inst, ops)
 
     def width_of(self, inst: Instruction, ops: list[VValue]) -> int:
@@ -174,8 +208,8 @@ class _VectorRun:
                 continue
             lane_ops = [o[k] if isinstance(o, list) else o for o in ops]
             try:
-                out.append(_lane_result(self, inst, lane_ops))  # type: ignore[arg-type]
-            except _Trap:
+                out.append(_lane_result(self, inst, lane_ops))
+            except Trap:
                 if inst.mask is not None or isinstance(inst, Call):
                     raise
                 out.append(UNDEF)  # unmasked arithmetic on a lane nobody reads
@@ -193,17 +227,17 @@ def _lane_result(run: _VectorRun, inst: Instruction, ops: list[Scalar]) -> Scala
     """One lane of a lanewise instruction: the scalar semantics on the element types."""
     t = element_type(inst.type)
     if isinstance(inst, BinOp):
-        return _binop(inst.op, ops[0], ops[1], t)
+        return binop(inst.op, ops[0], ops[1], t)
     if isinstance(inst, UnOp):
-        return _unop(inst.op, ops[0], t)
+        return unop(inst.op, ops[0], t)
     if isinstance(inst, Cmp):
-        return _cmp(inst.pred, ops[0], ops[1])
+        return compare(inst.pred, ops[0], ops[1])
     if isinstance(inst, Cast):
-        return _cast(ops[0], element_type(inst.operands[0].type), t)
+        return cast(ops[0], element_type(inst.operands[0].type), t)
     if isinstance(inst, Select):
-        return _select(ops[0], ops[1], ops[2])
+        return select(ops[0], ops[1], ops[2])
     if isinstance(inst, Gep):
-        return _address(ops[0], ops[1], t)
+        return address(ops[0], ops[1], t)
     if isinstance(inst, Call):
         return _lane_call(run, inst, ops, t)
     raise InterpreterError(f"no lanewise {inst.opcode}")
@@ -213,12 +247,13 @@ def _lane_call(run: _VectorRun, inst: Call, ops: list[Scalar], t: Type) -> Scala
     """One lane's call of a scalar function (lanes run in order)."""
     if inst.callee in run.externals:
         result = run.externals[inst.callee](
-            *[_defined(v, f"argument of @{inst.callee}") for v in ops]
+            *[defined(v, f"argument of @{inst.callee}") for v in ops]
         )
     elif inst.callee in MATH_FUNCTIONS:
-        if any(v is UNDEF for v in ops):
+        numbers = [v for v in ops if v is not UNDEF]
+        if len(numbers) != len(ops):
             return UNDEF
-        result = MATH_FUNCTIONS[inst.callee](*[float(v) for v in ops])  # type: ignore[arg-type]
+        result = MATH_FUNCTIONS[inst.callee](*[float(v) for v in numbers])
     else:
         raise InterpreterError(f"call of unknown function @{inst.callee}")
     return normalize(result, t) if t.is_int() or t.is_float() or t.is_ptr() else UNDEF
@@ -226,7 +261,7 @@ def _lane_call(run: _VectorRun, inst: Call, ops: list[Scalar], t: Type) -> Scala
 
 # -- the vector IR's own instructions ----------------------------------------------
 def _splat(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
-    return [ops[0]] * run.lanes(inst.type)  # type: ignore[list-item]
+    return [_scalar(ops[0])] * run.lanes(inst.type)
 
 
 def _stepvector(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
@@ -235,24 +270,25 @@ def _stepvector(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
 
 
 def _extract(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Scalar:
-    return ops[0][_lane_index(run, inst, ops[1])]  # type: ignore[index]
+    return _lanes(ops[0])[_lane_index(run, inst, ops[1])]
 
 
 def _insert(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
-    out = list(ops[0])  # type: ignore[call-overload]
-    out[_lane_index(run, inst, ops[2])] = ops[1]
+    out = list(_lanes(ops[0]))
+    out[_lane_index(run, inst, ops[2])] = _scalar(ops[1])
     return out
 
 
 def _lane_index(run: _VectorRun, inst: Instruction, k: VValue) -> int:
     n = run.lanes(inst.operands[0].type)
-    index = int(_defined(k, "lane number"))  # type: ignore[arg-type]
+    index = int(defined(_scalar(k), "lane number"))
     if not 0 <= index < n:
         raise InterpreterError(f"lane {index} of a vector of {n}")
     return index
 
 
 def _reduce(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Scalar:
+    assert isinstance(inst, Reduce)
     lanes = ops[0]
     assert isinstance(lanes, list)
     on = run.active(inst, len(lanes))
@@ -262,7 +298,7 @@ def _reduce(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Scalar:
     t = element_type(inst.type)
     acc = picked[0]
     for v in picked[1:]:
-        acc = _binop(inst.op, acc, v, t)  # type: ignore[attr-defined]
+        acc = binop(inst.op, acc, v, t)
     return acc
 
 
@@ -270,7 +306,7 @@ def _vload(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
     t = inst.type
     n, elem = run.lanes(t), element_type(t)
     on = run.active(inst, n)
-    base = int(_defined(ops[0], "vload address"))  # type: ignore[arg-type]
+    base = int(defined(_scalar(ops[0]), "vload address"))
     return [
         run.memory.load(base + k * elem.size, elem) if on[k] else normalize(0, elem)
         for k in range(n)
@@ -281,10 +317,11 @@ def _vstore(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Scalar:
     t = inst.operands[0].type
     n, elem = run.lanes(t), element_type(t)
     on = run.active(inst, n)
-    base = int(_defined(ops[1], "vstore address"))  # type: ignore[arg-type]
+    base = int(defined(_scalar(ops[1]), "vstore address"))
+    values = _lanes(ops[0])
     for k in range(n):
         if on[k]:
-            run.memory.store(base + k * elem.size, elem, _defined(ops[0][k], "stored lane"))  # type: ignore[index]
+            run.memory.store(base + k * elem.size, elem, defined(values[k], "stored lane"))
     return UNDEF
 
 
@@ -292,8 +329,9 @@ def _gather(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
     t = inst.type
     n, elem = run.lanes(t), element_type(t)
     on = run.active(inst, n)
+    addresses = _lanes(ops[0])
     return [
-        run.memory.load(int(_defined(ops[0][k], "gather address")), elem)  # type: ignore[index]
+        run.memory.load(int(defined(addresses[k], "gather address")), elem)
         if on[k]
         else normalize(0, elem)
         for k in range(n)
@@ -304,13 +342,14 @@ def _scatter(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Scalar:
     t = inst.operands[0].type
     n, elem = run.lanes(t), element_type(t)
     on = run.active(inst, n)
+    values, addresses = _lanes(ops[0]), _lanes(ops[1])
     for k in range(n):
         if on[k]:
             run.memory.store(
-                int(_defined(ops[1][k], "scatter address")),
-                elem,  # type: ignore[index]
-                _defined(ops[0][k], "scattered lane"),
-            )  # type: ignore[index]
+                int(defined(addresses[k], "scatter address")),
+                elem,
+                defined(values[k], "scattered lane"),
+            )
     return UNDEF
 
 

@@ -267,8 +267,11 @@ class _Verifier:
                 f"({type(v).__name__} {v.name!r})",
             )
             return
-        is_phi_use = isinstance(user, Phi) and k < len(user.operands)
-        use_block = user.incoming_blocks[k] if is_phi_use else block
+        from_block = (
+            user.incoming_blocks[k] if isinstance(user, Phi) and k < len(user.operands) else None
+        )
+        is_phi_use = from_block is not None
+        use_block = from_block if from_block is not None else block
         def_block = v.block
         assert def_block is not None
         if use_block not in idom:

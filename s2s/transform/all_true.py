@@ -42,7 +42,7 @@ from ..analysis.divergence import DivergenceInfo
 from ..analysis.memory import access_of
 from ..diagnostics import Location
 from ..ir.builder import copy_instruction
-from ..ir.values import ALL, Alloca, Block, CondBr, Function, Load, Ret, Store
+from ..ir.values import ALL, Alloca, Block, CondBr, Function, Load, Ret, Store, Value
 from .branch_test import test_arm
 from .cost import instruction_weight
 from .passes import Pass, PassState
@@ -120,7 +120,7 @@ def _pays(region: list[Block], div: DivergenceInfo, threshold: int) -> bool:
 
 def _add_path(fn: Function, a: Block, arm: Block, region: list[Block]) -> AllTruePath:
     copies = {b: Block(f"{b.name}.all") for b in region}
-    values: dict = {}
+    values: dict[Value, Value] = {}
     at = fn.blocks.index(region[-1]) + 1
     for b in region:
         copies[b].function = fn
@@ -139,12 +139,13 @@ def _add_path(fn: Function, a: Block, arm: Block, region: list[Block]) -> AllTru
                 if op in values:
                     clone.set_operand(k, values[op])
     for b in region:  # edges out of the region: the joins get the copy's values
-        for s in b.terminator.successors:
+        for s in b.successors:
             if s not in copies:
                 for phi in s.phis:
                     v = phi.value_from(b)
                     phi.add_incoming(values.get(v, v), copies[b])
     term = a.terminator
+    assert isinstance(term, CondBr)  # a divergent branch
     every, mixed = test_arm(fn, a, arm, ALL, "mixed")
     a.append(CondBr(every, copies[arm], mixed))
     return AllTruePath(a, arm, copies[arm], term.loc, arm is term.if_true)

@@ -223,18 +223,20 @@ def _build_lcssa(fn: Function, g: Graph[Block], result: CanonicalizeResult) -> N
                     _close(fn, inst, lp, g, result)
 
 
-def _outside_uses(inst: Instruction, lp: Loop[Block]) -> list[tuple[Instruction, int]]:
-    """(user, operand index) of every use of inst that leaves the loop."""
-    uses: list[tuple[Instruction, int]] = []
+def _outside_uses(inst: Instruction, lp: Loop[Block]) -> list[tuple[Instruction, int, Block]]:
+    """(user, operand index or -1 for the mask, block of the use) of every
+    use of inst that leaves the loop (a phi uses its operand in the incoming
+    block)."""
+    uses: list[tuple[Instruction, int, Block]] = []
     for user in dict.fromkeys(inst.users):  # each user once, in a fixed order
         for k, op in enumerate(user.operands):
             if op is not inst:
                 continue
             where = user.incoming_blocks[k] if isinstance(user, Phi) else user.block
             if where is not None and where not in lp:
-                uses.append((user, k))
+                uses.append((user, k, where))
         if user.mask is inst and user.block is not None and user.block not in lp:
-            uses.append((user, -1))
+            uses.append((user, -1, user.block))
     return uses
 
 
@@ -255,13 +257,11 @@ def _close(
             result.lcssa_phis += 1
     # the exit phis sit at the start of their blocks: a use anywhere in a
     # block sees the block's definition
-    for user, k in _outside_uses(inst, lp):
+    for user, k, where in _outside_uses(inst, lp):
         if k == -1:
-            user.set_mask(ssa.read(inst, user.block))  # type: ignore[arg-type]
-        elif isinstance(user, Phi):
-            user.set_operand(k, ssa.read(inst, user.incoming_blocks[k]))
+            user.set_mask(ssa.read(inst, where))
         else:
-            user.set_operand(k, ssa.read(inst, user.block))  # type: ignore[arg-type]
+            user.set_operand(k, ssa.read(inst, where))
 
 
 def first_exit_phi(block: Block) -> Phi | None:

@@ -78,7 +78,9 @@ class _LoopRebuild:
     def __init__(self, fn: Function, g: Graph[Block], lp: Loop[Block]) -> None:
         self.fn, self.lp = fn, lp
         self.header = lp.header
-        self.latch: Block = lp.latch  # type: ignore[assignment]
+        latch = lp.latch
+        assert latch is not None, "loops must be canonical"
+        self.latch: Block = latch
         (self.pre,) = [p for p in g.preds[lp.header] if p not in lp]
         self.exits = [(g.preds[x][0], x) for x in lp.exits]
         """(exiting block, exit block) for every exiting edge."""
@@ -95,7 +97,11 @@ class _LoopRebuild:
     def _block(self, name: str, before: Block | None = None, after: Block | None = None) -> Block:
         block = Block(name)
         block.function = self.fn
-        at = self.fn.blocks.index(before) if before is not None else self.fn.blocks.index(after) + 1  # type: ignore[arg-type]
+        if before is not None:
+            at = self.fn.blocks.index(before)
+        else:
+            assert after is not None
+            at = self.fn.blocks.index(after) + 1
         self.fn.blocks.insert(at, block)
         return block
 
@@ -117,8 +123,8 @@ class _LoopRebuild:
         self.new_header.append(CondBr(stay, self.guard, self.dispatch))
         self.guard.append(CondBr(live.value, self.header, self.new_latch))
         self.new_latch.append(Br(self.new_header))
-        self.pre.terminator.replace_successor(self.header, self.new_header)  # type: ignore[union-attr]
-        self.latch.terminator.replace_successor(self.header, self.new_latch)  # type: ignore[union-attr]
+        self.pre.replace_successor(self.header, self.new_header)
+        self.latch.replace_successor(self.header, self.new_latch)
         self._dispatch([x for _, x in self.exits], [m.value for m in exit_masks])
 
     def _move_header_phis(self) -> None:
@@ -148,7 +154,7 @@ class _LoopRebuild:
         """Exiting edges go to the new latch through their own block, where
         the lane's exit mask is set and its live-out values recorded."""
         for k, ((exiting, exit_block), rebound) in enumerate(zip(self.exits, self.rebounds)):
-            exiting.terminator.replace_successor(exit_block, rebound)  # type: ignore[union-attr]
+            exiting.replace_successor(exit_block, rebound)
             rebound.append(Br(self.new_latch))
             live.next.add_incoming(Constant(I1, 0), rebound)
             for j, mask in enumerate(exit_masks):

@@ -80,11 +80,17 @@ def _hoist_once(fn: Function) -> int:
     return moved
 
 
-def _hoist_group(insts: list[Instruction], doms: _Dominators, may_move=None) -> bool:
-    blocks = [i.block for i in insts]
+MayMove = Callable[[list[Instruction], Block, "_Dominators"], bool]
+"""Whether instructions may move to the end of a block (``_anticipated``)."""
+
+
+def _hoist_group(
+    insts: list[Instruction], doms: _Dominators, may_move: MayMove | None = None
+) -> bool:
+    blocks = [i.parent for i in insts]
     if len(set(blocks)) < len(blocks):
         return False  # two in one block: the first dominates, CSE merges them
-    at = doms.common(blocks)  # type: ignore[arg-type]
+    at = doms.common(blocks)
     if at in blocks or any(not doms.available(op, at) for op in insts[0].operands):
         return False
     loop = doms.loops.loop_of(at)
@@ -117,8 +123,11 @@ def _anticipated(loads: list[Instruction], at: Block, doms: _Dominators) -> bool
         if any(i.has_side_effects for i in before):
             return False
         first[block] = load
-    seen: set[tuple[Block, frozenset]] = set()
-    fixed: Callable[[Value], bool] = lambda cond: doms.available(cond, at)
+    seen: set[tuple[Block, Known]] = set()
+
+    def fixed(cond: Value) -> bool:
+        return doms.available(cond, at)
+
     work = _successors(at, frozenset(), fixed)
     while work:
         block, known = work.pop()
@@ -130,7 +139,7 @@ def _anticipated(loads: list[Instruction], at: Block, doms: _Dominators) -> bool
         if any(i.has_side_effects for i in block.instructions):
             return False
         work.extend(_successors(block, known, fixed))
-    return all(_store_free_from(at, load.block) for load in loads)
+    return all(_store_free_from(at, load.parent) for load in loads)
 
 
 def _store_free_from(at: Block, target: Block) -> bool:
@@ -155,9 +164,13 @@ def _store_free_from(at: Block, target: Block) -> bool:
     return True
 
 
+Known = frozenset[tuple[Value, bool]]
+"""Branch conditions a path has taken, with the side it took."""
+
+
 def _successors(
-    block: Block, known: frozenset, fixed: Callable[[Value], bool]
-) -> list[tuple[Block, frozenset]]:
+    block: Block, known: Known, fixed: Callable[[Value], bool]
+) -> list[tuple[Block, Known]]:
     """The successors a path can take, with what it then knows of the
     ``fixed`` branch conditions (pairs of condition and value)."""
     term = block.terminator
@@ -183,7 +196,7 @@ class _Dominators:
             self._depth(b)
 
     def _depth(self, b: Block) -> int:
-        chain = []
+        chain: list[Block] = []
         while b not in self.depth and self.idom[b] is not b:
             chain.append(b)
             b = self.idom[b]

@@ -88,10 +88,9 @@ def inline_calls(fn: Function, callees: dict[str, CalleeBody]) -> list[CallSite]
     sizes: dict[str, int] = {}
     grown = 0
     sites: list[CallSite] = []
-    candidates = [i for i in fn.instructions() if _is_candidate(i, callees)]
-    counts = Counter(c.callee for c in candidates)  # type: ignore[attr-defined]
+    candidates = [i for i in fn.instructions() if isinstance(i, Call) and _is_candidate(i, callees)]
+    counts = Counter(c.callee for c in candidates)
     for call in candidates:
-        assert isinstance(call, Call)
         body = callees[call.callee]
         size = expansion(body, callees, sizes)
         reason = _why_not(body, size, grown, counts[call.callee])
@@ -167,7 +166,7 @@ def _plain(call: Call, body: CalleeBody, reason: str, wants_variant: bool) -> No
         raise Unsupported(
             f"a call passing or returning a struct or complex value is not inlined ({reason})",
             call.loc,
-        )  # type: ignore[arg-type]
+        )
     plain = copy_call(call, call.operands[: body.params])
     plain.not_inlined = reason
     plain.wants_variant = wants_variant
@@ -200,8 +199,9 @@ def _inline_one(fn: Function, call: Call, body: CalleeBody) -> list[Instruction]
                 new_block.append(Br(after))
                 continue
             if isinstance(inst, Phi):
-                copy: Instruction = Phi(inst.type, inst.name)
-                phis.append((inst, copy))  # type: ignore[arg-type]
+                phi_copy = Phi(inst.type, inst.name)
+                phis.append((inst, phi_copy))
+                copy: Instruction = phi_copy
             else:
                 copy = copy_instruction(inst, lambda v: _mapped(values, v), blocks.__getitem__)
             values[inst] = copy

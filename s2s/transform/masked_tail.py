@@ -77,7 +77,7 @@ def guard_tail(region: Region) -> Region | None:
     ret.erase()
     IRBuilder().at_end(ret_block).br(exit_block)
     b = IRBuilder().at_end(exit_block)
-    merged = []
+    merged: list[Value] = []
     for value, skip in zip(values, skips):
         phi = b.phi(value.type)
         phi.add_incoming(value, ret_block)
@@ -117,9 +117,10 @@ def _skip_plan(
         else:
             return None
         results.append(rb)
-    if any(s is None for s in skips):
+    chosen = [s for s in skips if s is not None]
+    if len(chosen) != len(skips):
         return None
-    return results, skips  # type: ignore[return-value]
+    return results, chosen
 
 
 def _run(state: PassState) -> Region:

@@ -65,12 +65,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Union
+from typing import TypeGuard
 
-from ..analysis.cfg import Graph, cfg_of
+from ..analysis.cfg import Graph, LoopForest, cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..ir.builder import IRBuilder, copy_with_operands
-from ..ir.types import I1, FloatType, IntType, PtrType
+from ..ir.types import I1, FloatType, IntType, PtrType, Type
 from ..ir.value_numbering import operand_key, operation_key
 from ..ir.values import (
     BinOp,
@@ -147,7 +147,16 @@ class _Node:
     gain: int
 
 
-_Shape = Union[_Hole, _Node]
+_Shape = _Hole | _Node
+
+
+def _in_loop_of(loops: LoopForest[Block], join: Block) -> Callable[[Block], bool]:
+    """Whether a block's innermost loop is the join's."""
+
+    def same_loop(b: Block) -> bool:
+        return loops.innermost.get(b) is loops.innermost.get(join)
+
+    return same_loop
 
 
 def merge_arms(fn: Function, div: DivergenceInfo) -> bool:
@@ -162,8 +171,7 @@ def merge_arms(fn: Function, div: DivergenceInfo) -> bool:
             if div.is_uniform(phi) or _is_nested(phi):
                 continue
             nest = _nest(phi)
-            same_loop = lambda b: loops.innermost.get(b) is loops.innermost.get(join)
-            choice = _choose(nest, _Matcher(same_loop))
+            choice = _choose(nest, _Matcher(_in_loop_of(loops, join)))
             if choice is not None:
                 chosen, shape = choice
                 _apply(fn, g, _smallest_nest(chosen), chosen, shape)
@@ -237,7 +245,7 @@ def _choose(nest: _Nest, match: _Matcher) -> tuple[list[_Leaf], _Shape] | None:
 
 
 # Identities: operation -> {position of the arm's own value: the other operand}.
-_IDENTITIES = {
+_IDENTITIES: dict[str, dict[str, dict[int, int | float]]] = {
     "float": {"add": {0: -0.0, 1: -0.0}, "sub": {0: 0.0}, "mul": {0: 1.0, 1: 1.0}},
     "int": {"add": {0: 0, 1: 0}, "sub": {0: 0}, "mul": {0: 1, 1: 1}},
 }
@@ -269,13 +277,13 @@ class _Matcher:
     that compute the same operation in place."""
 
     in_join_loop: Callable[[Block], bool]
-    memo: dict[Hashable, _Shape] = field(default_factory=dict)
-    structures: dict[int, Hashable] = field(default_factory=dict)
+    memo: dict[Hashable, _Shape] = field(default_factory=dict[Hashable, _Shape])
+    structures: dict[int, Hashable] = field(default_factory=dict[int, Hashable])
     budget: int = MAX_STEPS
     """Comparisons left: past them every column is a hole."""
 
     @staticmethod
-    def computable(v: Value) -> bool:
+    def computable(v: Value) -> TypeGuard[Instruction]:
         if not isinstance(v, (BinOp, UnOp, Cmp, Cast, Select, Call)):
             return False
         if (isinstance(v, Call) and not v.pure) or v.mask is not None or v.block is None:
@@ -351,7 +359,7 @@ class _Matcher:
                     for o in self._identity_row(v, template, ident, real)
                 ]
             )
-        children = []
+        children: list[_Shape] = []
         for j in range(len(template.operands)):
             column = [row[j] for row in rows]
             children.append(
@@ -401,11 +409,8 @@ def _apply(fn: Function, g: Graph[Block], nest: _Nest, chosen: list[_Leaf], shap
     assert join is not None and isinstance(shape, _Node)
     member_of = {(id(leaf.phi), leaf.index): k for k, leaf in enumerate(chosen)}
     everyone = len(chosen) == len(nest.leaves)
-    if everyone:
-        body = join
-    else:
-        merged, rest = _split(fn, join)
-        body = merged
+    split = None if everyone else _split(fn, join)
+    body = join if split is None else split[0]
 
     holes: dict[Hashable, Value] = {}  # one nest for the holes of equal values
 
@@ -431,6 +436,8 @@ def _apply(fn: Function, g: Graph[Block], nest: _Nest, chosen: list[_Leaf], shap
             phi.block.instructions.remove(phi)
             phi.block = None
     else:
+        assert split is not None
+        merged, rest = split
         flag = _build_nest(nest, member_of, lambda k: Constant(I1, 1), I1, lambda: Constant(I1, 0))
         join.append(CondBr(flag, merged, rest))
         merged.append(Br(rest))
@@ -468,7 +475,7 @@ def _build_nest(
     nest: _Nest,
     member_of: dict[tuple[int, int], int],
     pick: Callable[[int], Value],
-    type_,
+    type_: Type,
     other: Callable[[], Value],
 ) -> Value:
     """A nest of new phis shaped like ``nest``: merged arm k gives
@@ -476,7 +483,7 @@ def _build_nest(
     built: dict[int, Value] = {}
     nested = {id(p) for p in nest.phis[1:]}
     for phi in reversed(nest.phis):  # preorder reversed: nested phis first
-        incoming = []
+        incoming: list[tuple[Value, Block]] = []
         for index, (value, pred) in enumerate(phi.incoming()):
             k = member_of.get((id(phi), index))
             v = pick(k) if k is not None else built[id(value)] if id(value) in nested else other()
@@ -523,7 +530,7 @@ def _available(g: Graph[Block], v: Value, join: Block) -> bool:
     return v.block is not None and v.block is not join and g.dominates(v.block, join)
 
 
-def _unused(type_) -> Constant:
+def _unused(type_: Type) -> Constant:
     """The value of an arm whose value is never used (module doc)."""
     return Constant(type_, 1.0 if isinstance(type_, FloatType) else 0)
 

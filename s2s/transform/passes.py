@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeGuard, TypeVar
 
 from ..analysis.manager import AnalysisCache
 from ..analysis.shapes import VectorShape, region_arg_shapes
@@ -52,6 +52,10 @@ class Declined(Exception):
     finds the region has none: the variant is not made."""
 
 
+def _is_list(x: object) -> TypeGuard[list[object]]:
+    return isinstance(x, list)
+
+
 @dataclass
 class PassState:
     """The function being transformed, its region when it has one, and the
@@ -63,15 +67,22 @@ class PassState:
     region: Region | None = None
     """The region ``fn`` belongs to (the passes that change its parameters
     need it; IR tests have none)."""
-    callees: dict[str, CalleeBody] = field(default_factory=dict)
+    callees: dict[str, CalleeBody] = field(default_factory=dict[str, "CalleeBody"])
     """Bodies the inline pass may clone in (Region.callees)."""
     options: PassOptions = field(default_factory=PassOptions)
-    results: dict[str, object] = field(default_factory=dict)
+    results: dict[str, object] = field(default_factory=dict[str, object])
     """What each pass returned (the report reads the BOSCC gadgets)."""
     analyses: AnalysisCache = field(init=False)
 
     def __post_init__(self) -> None:
         self.analyses = AnalysisCache(self.fn, self.arg_shapes)
+
+    def results_of(self, name: str, kind: type[T]) -> list[T]:
+        """The items of ``kind`` the pass ``name`` returned ([] when it did not run)."""
+        found = self.results.get(name)
+        if not _is_list(found):
+            return []
+        return [x for x in found if isinstance(x, kind)]
 
     @classmethod
     def of_region(cls, region: Region, options: PassOptions | None = None) -> PassState:

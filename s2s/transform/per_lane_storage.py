@@ -137,7 +137,7 @@ class _Plan:
             return "access" if user.operands[0].type == self.elem else None
         if isinstance(user, Cast) and isinstance(user.type, PtrType):
             return "address" if _units(user.type.pointee, self.elem) else None
-        if isinstance(user, Gep) and user.operands[0] is ptr:
+        if isinstance(user, Gep) and user.operands[0] is ptr and isinstance(user.type, PtrType):
             return "address" if _units(user.type.pointee, self.elem) else None
         return None
 
@@ -179,7 +179,9 @@ class _Plan:
         assert step is not None
         if step.type != t:
             step = b.cast(step, t)
+        assert isinstance(d.type, PtrType)
         units = _units(d.type.pointee, self.elem)
+        assert units is not None  # an address of whole elements (see _use_kind)
         scaled = step if units == 1 else b.mul(step, Constant(t, units))
         return scaled if _is_zero(src) else b.add(src, scaled)
 

@@ -29,7 +29,7 @@ so inactive lanes never touch memory or trap.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
 from ..analysis.cfg import Graph
@@ -67,7 +67,7 @@ class _Branch:
     succs: list[Block]
     cond: Value | None = None
     if_true: Block | None = None
-    cases: list[tuple[int, Block]] = field(default_factory=list)
+    cases: list[tuple[int, Block]] = field(default_factory=list[tuple[int, Block]])
     default: Block | None = None
 
 
@@ -306,7 +306,9 @@ def _edge_condition(branch: _Branch, s: Block, at: _Inserter) -> Value | None:
             return branch.cond
         return at.insert(BinOp("xor", branch.cond, TRUE, f"not.{branch.cond.name}"))
     x = branch.cond
-    hits = [at.insert(Cmp("eq", x, Constant(x.type, k))) for k, t in branch.cases if t is s]
+    hits: list[Value] = [
+        at.insert(Cmp("eq", x, Constant(x.type, k))) for k, t in branch.cases if t is s
+    ]
     if s is branch.default:
         misses = [
             at.insert(Cmp("ne", x, Constant(x.type, k))) for k, t in branch.cases if t is not s
@@ -330,7 +332,7 @@ def _select(c: Value, a: Value, b: Value, at: _Inserter, name: str) -> Value:
     return at.insert(Select(c, a, b, name))
 
 
-def _all_of(values: list[Value], at: _Inserter) -> Value | None:
+def _all_of(values: Sequence[Value], at: _Inserter) -> Value | None:
     if not values:
         return None
     result = values[0]

@@ -59,6 +59,8 @@ of that loop weighs too little against what starting an iteration costs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..analysis.cfg import Loop, cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..ir.builder import IRBuilder, copy_with_operands
@@ -67,6 +69,7 @@ from ..ir.ssa import SSABuilder
 from ..ir.types import I1, I32, IntType
 from ..ir.values import (
     Alloca,
+    Argument,
     BinOp,
     Block,
     Cast,
@@ -81,6 +84,7 @@ from ..ir.values import (
     Ret,
     Select,
     Store,
+    Terminator,
     Undef,
     UnOp,
     Value,
@@ -111,6 +115,7 @@ def refill_lanes(
     step = next(b.step for b in region.args if b.role == "iv")
     lane, count, width = fn.add_arg(I32, LANE), fn.add_arg(I32, COUNT), fn.add_arg(I32, WIDTH)
     old_entry, header, latch = fn.entry, loop.header, loop.latch
+    assert latch is not None  # _refill_loop takes loops with one latch
     ret_block = next(b for b in fn.blocks if isinstance(b.terminator, Ret))
     entry, head, start, step_block, exit_block = _new_blocks(fn)
 
@@ -118,7 +123,10 @@ def refill_lanes(
     fresh, t, iv_now = b.phi(I1, "fresh"), b.phi(I32, "t"), b.phi(iv.type, "iv")
     iv.replace_all_uses_with(iv_now)
     # a reduction's accumulator: each lane sums its own iterations
-    sums = {rb.index: (rb.arg, b.phi(rb.arg.type, rb.arg.name)) for rb in region.results}
+    sums: dict[int, tuple[Argument, Phi]] = {}
+    for rb in region.results:
+        assert rb.arg is not None  # _refill_loop takes reductions only
+        sums[rb.index] = (rb.arg, b.phi(rb.arg.type, rb.arg.name))
     for arg, acc in sums.values():
         arg.replace_all_uses_with(acc)
     b.condbr(fresh, start, header)
@@ -129,10 +137,11 @@ def refill_lanes(
     b = IRBuilder().at_end(start)
     b.condbr(b.cmp("lt", t, count, "more"), old_entry, exit_block)
 
-    latch.terminator.replace_successor(header, head)
+    latch.replace_successor(header, head)
     for phi in header.phis:
         phi.incoming_blocks[phi.incoming_blocks.index(latch)] = head
     ret = ret_block.terminator
+    assert isinstance(ret, Ret)
     results = list(ret.operands)
     ret.erase()
     IRBuilder().at_end(ret_block).br(step_block)
@@ -240,7 +249,7 @@ def _cache_iteration_loads(
     if not splits:
         return
     ssa = SSABuilder.for_function(fn)
-    for k, (load, block, cont, phi) in enumerate(splits):
+    for k, (load, _, cont, phi) in enumerate(splits):
         for var, ty, reset in (
             (("ok", k), I1, Constant(I1, 0)),
             (("value", k), load.type, Undef(load.type)),
@@ -250,8 +259,10 @@ def _cache_iteration_loads(
             ssa.write(var, step_block, reset)
         ssa.write(("ok", k), cont, Constant(I1, 1))
         ssa.write(("value", k), cont, phi)
-    for k, (load, block, cont, phi) in enumerate(splits):
-        block.terminator.set_operand(0, ssa.read(("ok", k), block))
+    for k, (_, block, _, phi) in enumerate(splits):
+        term = block.terminator
+        assert term is not None
+        term.set_operand(0, ssa.read(("ok", k), block))
         phi.set_operand(0, ssa.read(("value", k), block))
 
 
@@ -267,8 +278,8 @@ def _rematerialize(fn: Function, invariant: _IterationInvariant) -> None:
         for inst in [i for i in fn.instructions() if _computes_safely(i) and invariant(i)]:
             for user in list(inst.users):
                 for k, op in enumerate(user.operands):
-                    at = user.incoming_blocks[k] if isinstance(user, Phi) else user.block
-                    if op is not inst or at is inst.block or g.dominates(inst.block, at):
+                    at = user.incoming_blocks[k] if isinstance(user, Phi) else user.parent
+                    if op is not inst or at is inst.block or g.dominates(inst.parent, at):
                         continue
                     b = (
                         IRBuilder().at_end(at)
@@ -283,14 +294,16 @@ def _split_at_load(fn: Function, load: Load) -> tuple[Load, Block, Block, Phi]:
     """Move ``load`` to a new block B.fill entered when the lane has not
     loaded yet, the rest of its block to B.cont (operands of the branch and
     the phi are placeholders, set once SSA knows the flag and the value)."""
-    block = load.block
+    block = load.parent
     at = block.instructions.index(load)
     fill, cont = Block(f"{block.name}.fill"), Block(f"{block.name}.cont")
     fn.blocks[fn.blocks.index(block) + 1 : fn.blocks.index(block) + 1] = [fill, cont]
     fill.function = cont.function = fn
     rest = block.instructions[at + 1 :]
     del block.instructions[at:]
-    for succ in rest[-1].successors:
+    term = rest[-1]
+    assert isinstance(term, Terminator)
+    for succ in term.successors:
         for p in succ.phis:
             p.incoming_blocks = [cont if b is block else b for b in p.incoming_blocks]
     phi = Phi(load.type, load.name)
@@ -334,12 +347,14 @@ class _IterationInvariant:
         return self.known[v]
 
 
-def _incoming(phi, pairs: list[tuple[Value, Block]]) -> None:
+def _incoming(phi: Phi, pairs: Sequence[tuple[Value, Block]]) -> None:
     for value, block in pairs:
         phi.add_incoming(value, block)
 
 
-def _refill_loop(region: Region, div: DivergenceInfo, gather_weight: int, min_ratio: float):
+def _refill_loop(
+    region: Region, div: DivergenceInfo, gather_weight: int, min_ratio: float
+) -> Loop[Block] | None:
     """The one divergent top-level loop the schedule is built around, or None
     when the region cannot take the schedule."""
     clauses = region.clauses

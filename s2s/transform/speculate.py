@@ -78,7 +78,9 @@ def _fold(fn: Function, g: Graph[Block], a: Block) -> bool:
     a.instructions[-1] = Br(join)
     a.instructions[-1].block = a
     for arm in arms:
-        arm.terminator.drop_operands()  # type: ignore[union-attr]
+        arm_term = arm.terminator
+        assert arm_term is not None
+        arm_term.drop_operands()
         fn.remove_block(arm)
     if fn.predecessors()[join] == [a]:
         _merge(fn, a, join)
@@ -92,7 +94,9 @@ def _merge(fn: Function, a: Block, join: Block) -> None:
         (value,) = phi.operands
         phi.replace_all_uses_with(value)
         phi.erase()
-    a.terminator.drop_operands()  # type: ignore[union-attr]
+    a_term = a.terminator
+    assert a_term is not None
+    a_term.drop_operands()
     a.instructions.pop()
     for inst in join.instructions:
         inst.block = a
@@ -107,7 +111,7 @@ def _merge(fn: Function, a: Block, join: Block) -> None:
 def _join(g: Graph[Block], a: Block, term: CondBr) -> Block | None:
     """The block both ways of ``a`` meet in, when each way is a harmless arm
     (or goes there directly)."""
-    ends = []
+    ends: list[Block] = []
     for s in (term.if_true, term.if_false):
         if _harmless_arm(g, a, s):
             ends.append(g.succs[s][0])

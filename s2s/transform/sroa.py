@@ -34,6 +34,7 @@ Keeps the CFG; defines new phis, so analyses of ``fn`` are invalid.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from ..analysis.cfg import cfg_of
 from ..ir.builder import IRBuilder
@@ -60,13 +61,13 @@ class _Object:
     """One replaceable alloca: its address computations and accesses."""
 
     alloca: Alloca
-    addresses: list[Instruction] = field(default_factory=list)
+    addresses: list[Instruction] = field(default_factory=list[Instruction])
     """fieldaddr / gep / cast of the object's address, users before their bases."""
-    loads: dict[Load, tuple[int, Type]] = field(default_factory=dict)
-    stores: dict[Store, tuple[int, Type]] = field(default_factory=dict)
-    indexed: dict[Instruction, Value] = field(default_factory=dict)
+    loads: dict[Load, tuple[int, Type]] = field(default_factory=dict[Load, tuple[int, Type]])
+    stores: dict[Store, tuple[int, Type]] = field(default_factory=dict[Store, tuple[int, Type]])
+    indexed: dict[Instruction, Value] = field(default_factory=dict[Instruction, Value])
     """Loads and stores of an element at a variable index: the index."""
-    elements: list[tuple[int, Type]] = field(default_factory=list)
+    elements: list[tuple[int, Type]] = field(default_factory=list[tuple[int, Type]])
     """The pieces a variable index chooses from (a small array's elements)."""
 
     def pieces(self) -> set[tuple[int, Type]]:
@@ -160,8 +161,8 @@ def _derived_offset(user: Instruction, base: Value, offset: int) -> int | None:
         and user.operands[0] is base
         and isinstance(user.operands[1], Constant)
     ):
-        pointee = base.type.pointee  # type: ignore[attr-defined]
-        return offset + int(user.operands[1].value) * pointee.size
+        assert isinstance(base.type, PtrType)
+        return offset + int(user.operands[1].value) * base.type.pointee.size
     if (
         isinstance(user, Cast)
         and isinstance(base.type, PtrType)
@@ -178,10 +179,7 @@ def _scalar(t: Type) -> bool:
 
 def _pieces_disjoint(obj: _Object) -> bool:
     pieces = sorted(obj.pieces(), key=lambda p: (p[0], str(p[1])))
-    for (off, t), (next_off, _) in zip(pieces, pieces[1:]):
-        if next_off < off + t.size:
-            return False
-    return True
+    return all(next_off >= off + t.size for (off, t), (next_off, _) in pairwise(pieces))
 
 
 def _promote(fn: Function, objects: list[_Object]) -> None:
@@ -258,6 +256,7 @@ def _replace_access(
     elif isinstance(inst, Store):
         current[(obj.alloca, *obj.stores[inst])] = inst.operands[0]
     else:
+        assert isinstance(inst, Load)
         _replace_load(inst, value_of(obj.loads[inst]), ssa)
 
 

@@ -86,7 +86,7 @@ class DominanceRepair:
 
     def _bad_uses(self, inst: Instruction) -> list[tuple[Instruction, int, Block]]:
         """(user, operand index or -1 for the mask, where the use is)."""
-        bad = []
+        bad: list[tuple[Instruction, int, Block]] = []
         for user in dict.fromkeys(inst.users):  # each user once, in a fixed order
             if user.block is None:
                 continue

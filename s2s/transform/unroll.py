@@ -34,6 +34,9 @@ the pass establishes what canonicalize guarantees.  Changes the CFG.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import TypeVar
+
 from ..analysis.cfg import Loop, cfg_of
 from ..ir.builder import copy_instruction
 from ..ir.fold import fold, wrap
@@ -137,6 +140,14 @@ def _holds(pred: str, a: int, b: int) -> bool:
     return {"eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b}[pred]
 
 
+K = TypeVar("K")
+
+
+def _lookup(table: Mapping[K, K]) -> Callable[[K], K]:
+    """``x`` mapped by ``table``, itself when the table has no entry."""
+    return lambda x: table.get(x, x)
+
+
 def _unroll(fn: Function, loop: Loop[Block], counter: Phi, values: list[int]) -> None:
     """Replace ``loop`` by ``len(values)`` copies of its blocks and a last
     copy of its header that goes to the exit."""
@@ -175,9 +186,7 @@ def _unroll(fn: Function, loop: Loop[Block], counter: Phi, values: list[int]) ->
                 if isinstance(inst, Br) and inst.target is header:
                     blocks[b].append(Br(nxt))  # the latch: on to the next copy
                     continue
-                copy = copy_instruction(
-                    inst, lambda v: values_map.get(v, v), lambda x: blocks.get(x, x)
-                )
+                copy = copy_instruction(inst, _lookup(values_map), _lookup(blocks))
                 constant = fold(copy)
                 if constant is not None:  # the counter is a constant in each copy
                     copy.drop_operands()
@@ -191,7 +200,7 @@ def _unroll(fn: Function, loop: Loop[Block], counter: Phi, values: list[int]) ->
         at += 1 + len(body)
         entry_of_copy.append(nxt)  # resolved below
     _link_copies(fn, entry_of_copy)
-    pre.terminator.replace_successor(header, entry_of_copy[0])
+    pre.replace_successor(header, entry_of_copy[0])
     for b in [header, *body]:
         for inst in list(b.instructions):
             inst.drop_operands()

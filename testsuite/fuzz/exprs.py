@@ -185,8 +185,13 @@ class Expressions(FuncState):
                 "convert": 1.5,
             }
         )
-        sub = lambda: self.expr(t, depth - 1, uniform)  # noqa: E731
-        leaf = lambda: self.leaf(t, uniform)  # noqa: E731
+
+        def sub():
+            return self.expr(t, depth - 1, uniform)
+
+        def leaf():
+            return self.leaf(t, uniform)
+
         if kind == "arith":
             return int_arith(t, self.g.pick("+-*"), sub(), sub(), self.g.chance(0.5))
         if kind == "bit":
@@ -241,7 +246,10 @@ class Expressions(FuncState):
                 "libm": 1.0 if self.prog.math_exact else 0,
             }
         )
-        sub = lambda: self.expr(t, depth - 1, uniform)  # noqa: E731
+
+        def sub():
+            return self.expr(t, depth - 1, uniform)
+
         if kind == "arith":
             return f"({sub()} {self.g.pick('+-*/')} {sub()})"
         if kind == "unary":

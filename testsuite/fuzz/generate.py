@@ -142,7 +142,7 @@ def generate(seed: int, options: Options | None = None) -> Program:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("seed", type=int)
     ap.add_argument("-o", "--output", help="write here instead of stdout")
     ap.add_argument(

@@ -14,7 +14,9 @@ PRELUDE = f"""#include "harness.h"
 static int fz_max(int a, int b) {{ return a > b ? a : b; }}
 
 /* Elements a loop reads at stride * k + offset for k < kc. */
-static int fz_ext(int kc, int stride, int offset) {{ return kc > 0 ? (kc - 1) * stride + offset + 1 : 0; }}
+static int fz_ext(int kc, int stride, int offset) {{
+    return kc > 0 ? (kc - 1) * stride + offset + 1 : 0;
+}}
 
 /* A float result printed exactly, every NaN as the canonical one. */
 static void fz_out_fp(const char *tag, double v)
@@ -47,7 +49,8 @@ __attribute__((noinline)) static void fz_out_array(const char *tag, const void *
     if (shown > FZ_N) shown = FZ_N;
     for (int i = 0; i < shown; i += 96) {{
         snprintf(name, sizeof name, "%s@%d", tag, i);
-        s2s_out_bytes(name, tmp + (size_t)i * elsize, (size_t)elsize, shown - i < 96 ? shown - i : 96);
+        s2s_out_bytes(name, tmp + (size_t)i * elsize, (size_t)elsize,
+                      shown - i < 96 ? shown - i : 96);
     }}
     s2s_out_bytes(tag, tmp, (size_t)elsize, FZ_N);
 }}
@@ -88,8 +91,12 @@ static double fz_special(int elsize)
  * on test functions that inline a dozen fill loops. */
 
 /* Uniform parameters (s2s_int/s2s_f64 not inlined at every call site). */
-__attribute__((noinline)) static long long fz_int(long long lo, long long hi) {{ return s2s_int(lo, hi); }}
-__attribute__((noinline)) static double fz_f64(double lo, double hi) {{ return s2s_f64(lo, hi); }}
+__attribute__((noinline)) static long long fz_int(long long lo, long long hi) {{
+    return s2s_int(lo, hi);
+}}
+__attribute__((noinline)) static double fz_f64(double lo, double hi) {{
+    return s2s_f64(lo, hi);
+}}
 
 /* n elements of elsize bytes: mode 0 any bits / [-10, 10), 1 small values,
  * 2 edge values (integer limits; NaN, infinities, signed zeros, denormals). */

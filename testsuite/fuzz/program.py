@@ -174,7 +174,8 @@ class ProgramGen:
         out = []
         for (fg, _), body in zip(funcs, mains):
             decls = [
-                f"static {a.type.name} {fg.name}_{a.name}[FZ_N{f' * {a.fields}' if a.fields else ''}];"
+                f"static {a.type.name} "
+                f"{fg.name}_{a.name}[FZ_N{f' * {a.fields}' if a.fields else ''}];"
                 for a in fg.arrays
             ]
             out += [

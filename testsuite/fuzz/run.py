@@ -38,8 +38,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
-import differential as dt  # noqa: E402
-from generate import Options, generate, small_options  # noqa: E402
+import differential as dt  # noqa: E402  found through the sys.path entry above
+from generate import Options, generate, small_options  # noqa: E402  likewise
 
 FUZZ_BUILD = dt.BUILD / "fuzz"
 RUN_TIMEOUT = 60.0
@@ -280,7 +280,7 @@ def save_failure(r: ProgramResult, out: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--start", type=int, default=0, help="first seed")
     ap.add_argument("--count", type=int, default=20, help="number of programs")
     ap.add_argument("--seeds", help="explicit comma list of seeds (overrides --start/--count)")

@@ -21,7 +21,7 @@ class Statements(Expressions):
     def block(self, depth: int, count: int | None = None) -> list[str]:
         self.scopes.append([])
         lines: list[str] = []
-        lo, hi = self.g.options.statements
+        _, hi = self.g.options.statements
         n = count if count is not None else self.g.rng.randint(1, max(1, hi - 2 * depth))
         for _ in range(n):
             lines += self.stmt(depth)
@@ -89,7 +89,10 @@ class Statements(Expressions):
         t = self.pick_type()
         rec = self.record(t)
         self.mark("record")
-        field = lambda f: f"{rec.name}[{self.k}].f{f}"  # noqa: E731
+
+        def field(f):
+            return f"{rec.name}[{self.k}].f{f}"
+
         lines, stores = [], []
         for dst in self.g.rng.sample(range(rec.fields), self.g.rng.randint(1, min(4, rec.fields))):
             tmp = Value(self.fresh("t"), t, uniform=False)
