@@ -1,9 +1,10 @@
 """Bad input and bad usage: exit status, diagnostic format, and no output left behind.
 
-The contract (docs/user/command-line.rst, "Exit status and diagnostics"): exit 0 on success (also when
-loops stay scalar, each with a ``file:line:col: warning: ...``), 1 when the
-input cannot be processed (missing/unreadable file, parse error, bad clause,
-unwritable output) with OUTPUT not created or left untouched, 2 on bad usage.
+The contract (docs/user/command-line.rst, "Exit status and diagnostics"):
+exit 0 on success (also when loops stay scalar, each with a
+``file:line:col: warning: ...``), 1 when the input cannot be processed
+(missing/unreadable file, parse error, bad clause, unwritable output) with
+OUTPUT not created or left untouched, 2 on bad usage.
 The input is never modified; text that is not an annotated loop is kept.
 Never a traceback (an unexpected exception is one ``internal error`` line),
 never a destroyed file: the output is never the input, symlinks are written

@@ -18,7 +18,7 @@ from s2s.codegen.to_vector_ir import VectorFunction
 from s2s.ir.parser import parse_function
 from s2s.ir.printer import print_function
 from s2s.ir.types import I32
-from s2s.ir.vector_interpreter import run_vector
+from s2s.ir.vector_interpreter import VValue, run_vector
 from s2s.ir.verifier import verify
 
 
@@ -26,25 +26,19 @@ def _run(vf: VectorFunction, lanes: list[int], u: int):
     """Results (each vector as the list of its W lanes) and the output array."""
     mem, a, out = _memory()
     n = vf.width // vf.parts
-    fixed = {"lane0": 0, "scalar": u}
-    args: list[object] = []
-    vector_args = 0
-    for form in vf.arg_forms:
-        if form == "vector":
-            args.append(lanes[vector_args * n : (vector_args + 1) * n])
-            vector_args += 1
-        else:
-            args.append(fixed[form] if len(args) - vector_args < 2 else None)
-    args[-2:] = [a, out]
-    results = run_vector(vf.fn, args, mem)
-    joined: list[object] = []
+    assert vf.arg_forms == ["vector"] * vf.parts + ["lane0", "scalar", "scalar", "scalar"]
+    parts: list[VValue] = [list(lanes[j * n : (j + 1) * n]) for j in range(vf.parts)]
+    results = run_vector(vf.fn, [*parts, 0, u, a, out], mem)
+    joined: list[VValue] = []
     k = 0
     while k < len(results):
-        if isinstance(results[k], list):
-            joined.append([x for p in results[k : k + vf.parts] for x in p])  # type: ignore[union-attr]
+        first = results[k]
+        if isinstance(first, list):
+            cut = results[k : k + vf.parts]
+            joined.append([x for p in cut if isinstance(p, list) for x in p])
             k += vf.parts
         else:
-            joined.append(results[k])
+            joined.append(first)
             k += 1
     return joined, mem.read_array(out, I32, OUT)
 

@@ -43,11 +43,7 @@ def _takes_vector_ir(kernel: Path) -> bool:
     it has no lastprivate variables and no declare simd functions (the
     kernel's text tells; the translation itself checks the rest)."""
     text = dt.kernel_text(kernel)
-    return (
-        "lastprivate(" not in text
-        and "declare simd" not in text
-        and "collapse(" not in text
-    )
+    return "lastprivate(" not in text and "declare simd" not in text and "collapse(" not in text
 
 
 KERNELS = _kernels()

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ir.types import I1, U64, VOID, ArrayType, IntType, PtrType, Type, VectorType
+from ..ir.types import I1, U64, VOID, ArrayType, FloatType, IntType, PtrType, Type, VectorType
 from ..ir.values import (
     ALL,
     ANY,
@@ -233,7 +233,9 @@ class VectorIREmitter:
         t = index.type
         if not isinstance(t, VectorType) or not isinstance(t.elem, IntType):
             return None
-        size = base.type.pointee.size  # type: ignore[attr-defined]
+        if not isinstance(base.type, PtrType):
+            return None
+        size = base.type.pointee.size
         if size not in (1, 2, 4, 8) or not (
             t.elem.bits == 64 or (t.elem.bits == 32 and t.elem.signed)
         ):
@@ -407,13 +409,14 @@ class VectorIREmitter:
         )
 
     def math(self, inst: Call, t: TypeInfo) -> str | None:
-        args = [
+        maybe = [
             self.reg(o)
             if isinstance(o.type, VectorType)
             else self.macro("broadcast", t=t, x=self.scalar(o))
             for o in inst.operands
         ]
-        if not inst.pure or any(a is None for a in args):
+        args = [a for a in maybe if a is not None]
+        if not inst.pure or len(args) < len(maybe):
             return None
         if inst.callee in EXACT_MATH:
             return self.macro(inst.callee, t=t, **dict(zip("abc", args)))
@@ -423,7 +426,7 @@ class VectorIREmitter:
         if name is None:
             return None
         self.needs.add(("proto", name, t.ctype, len(args)))
-        return f"{name}({', '.join(args)})"  # type: ignore[arg-type]
+        return f"{name}({', '.join(args)})"
 
     # -- masks -----------------------------------------------------------------------
     def canonical(self) -> TypeInfo:
@@ -495,8 +498,9 @@ class VectorIREmitter:
         pre: list[str] = []
         lane: list[str] = []
         for k, op in enumerate(inst.operands):
-            if op in self.folded:  # base[index] of a gather or scatter
-                base, index, _ = self.indexed(op)  # type: ignore[misc]
+            found = self.indexed(op) if op in self.folded else None
+            if found is not None:  # base[index] of a gather or scatter
+                base, index, _ = found
                 lane.append(f"({self.scalar(base)} + {self.lane_of(index, pre, f'ix{k}')})")
             else:
                 lane.append(self.lane_of(op, pre, f"in{k}"))
@@ -590,7 +594,8 @@ class VectorIREmitter:
         first = f"{self.fresh('first')}"
         self.decls.append(f"int {first}")
         self.lines.append(f"{first} = 1;")
-        combined = binop_expr(inst.op, inst.type, dst, lane[0])  # type: ignore[attr-defined]
+        assert isinstance(inst, Reduce)
+        combined = binop_expr(inst.op, inst.type, dst, lane[0])
         return f"{{ {dst} = {first} ? {lane[0]} : {combined}; {first} = 0; }}"
 
     # -- control -----------------------------------------------------------------------------
@@ -669,9 +674,9 @@ def _mask_bits(fn: Function, target: Target, width: int) -> int:
     gathers and scatters); masks of other widths are converted where used."""
     bits = {
         t.elem.bits
-        for inst in fn.instructions()  # type: ignore[attr-defined]
+        for inst in fn.instructions()
         for t in [inst.type] + [o.type for o in inst.operands]
-        if isinstance(t, VectorType) and t.elem != I1 and not isinstance(t.elem, PtrType)
+        if isinstance(t, VectorType) and isinstance(t.elem, (IntType, FloatType)) and t.elem != I1
     }
     usable = [b for b in bits if target.mask_type(b, width) is not None]
     return max(usable) if usable else max(bits, default=32)

@@ -242,11 +242,10 @@ def _width(
             pk = kind(ptr)
             if pk != "u" and elem != I1:
                 needed.add(_bits(elem))
-                if pk == "v" and indexed(ptr) is not None:
-                    needed.add(_bits(indexed(ptr)))  # type: ignore[arg-type]
-                    gathers.append(
-                        (elem, indexed(ptr), inst.mask is not None, isinstance(inst, Store))
-                    )
+                index_t = indexed(ptr) if pk == "v" else None
+                if index_t is not None:
+                    needed.add(_bits(index_t))
+                    gathers.append((elem, index_t, inst.mask is not None, isinstance(inst, Store)))
                 elif pk == "v" or div.shape_of(ptr).stride != elem.size:
                     needed.add(64)
             if isinstance(inst, Store) and kind(inst.operands[0]) != "u" and elem != I1:
@@ -923,9 +922,8 @@ class _LoopGen:
         clauses = region.clauses
         after: list[str] = []
         for b, start in self.linears:
-            after.append(
-                f"{b.c_expr} = {self.as_declared(b, self.lane0(start, b.step, b.arg.type, 's2s_trip'))};"
-            )
+            final = self.lane0(start, b.step, b.arg.type, "s2s_trip")
+            after.append(f"{b.c_expr} = {self.as_declared(b, final)};")
         if not bd.var_declared_in_loop:
             after.append(
                 f"{bd.var} = ({bd.var_c_type})((unsigned long long)s2s_lo + s2s_trip * "
@@ -978,7 +976,7 @@ class _LoopGen:
             block = self.wrap_if(block, clauses.if_simd)
         # the block replaces whole lines: indent it like the pragma was
         margin = " " * max(0, region.column - 1)
-        return "\n".join(margin + l if l else l for l in block)
+        return "\n".join(margin + line if line else line for line in block)
 
     def ws_pragma(self, clauses: Any, collapse: int = 1) -> str:
         """The worksharing pragma for the block loop (or the outer loops of a
@@ -1016,7 +1014,7 @@ class _LoopGen:
         body = block
         for d in reversed(range(len(outer))):
             bd = bounds[d]
-            if not rewrite[d]:
+            if bd is None or not rewrite[d]:
                 body = [outer[d].strip()] + [INDENT + line for line in body]
                 continue
             sfx, k = f"_o{d}", f"s2s_k_o{d}"
@@ -1046,7 +1044,9 @@ class _LoopGen:
         if self.region.worksharing:
             other = self.region.clauses.other if self.region.clauses else ""
             scalar = [f"#pragma omp {self.region.worksharing} {other}".rstrip()] + scalar
-        return [f"if ({cond}) {{"] + [INDENT + l for l in block] + ["} else {"] + scalar + ["}"]
+        return (
+            [f"if ({cond}) {{"] + [INDENT + line for line in block] + ["} else {"] + scalar + ["}"]
+        )
 
 
 def _c_loop_differs(bd: Any) -> bool:
@@ -1160,14 +1160,14 @@ def _dedent(text: str) -> list[str]:
     """The body text's lines, re-indented to start at column 0 (the first line
     starts right after the loop header in the source, so it has no margin)."""
     lines = text.strip("\n").split("\n")
-    rest = [l for l in lines[1:] if l.strip()]
-    margin = min((len(l) - len(l.lstrip()) for l in rest), default=0)
+    rest = [line for line in lines[1:] if line.strip()]
+    margin = min((len(line) - len(line.lstrip()) for line in rest), default=0)
     closing = lines[-1].strip() == "}" and len(lines) > 1
     if closing:
         margin = min(margin, len(lines[-1]) - len(lines[-1].lstrip()))
     out = [lines[0].strip()]
-    for l in lines[1:]:
-        out.append(l[margin:] if l[:margin].strip() == "" else l.strip())
+    for line in lines[1:]:
+        out.append(line[margin:] if line[:margin].strip() == "" else line.strip())
     return out
 
 
@@ -1179,11 +1179,9 @@ def complex_helpers(target: Target, needs: set[Any]) -> list[str]:
     if not wanted:
         return []
     module = target.env.get_template("complex.j2").module
+    helper = {"complex": "part_helper", "complex_pair": "pair_helper"}  # complex.j2's macros
     return [
-        str(
-            (module.part_helper if kind == "complex" else module.pair_helper)(COMPLEX_CALLS[name])
-        ).strip()
-        for kind, name in wanted
+        str(getattr(module, helper[kind])(COMPLEX_CALLS[name])).strip() for kind, name in wanted
     ]
 
 

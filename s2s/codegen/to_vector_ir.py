@@ -363,7 +363,7 @@ class _Widening:
                 else self.scalar(inst.operands[0])
             )
             new = Call(inst.callee, [mask], inst.type, name=inst.name)
-            new.set_mask(self.vmask(inst) if not mask.type == I1 else self.any_mask(inst))
+            new.set_mask(self.vmask(inst) if mask.type != I1 else self.any_mask(inst))
             self.scalars[inst] = self.emit(new)
             return
         lanewise = (
