@@ -207,8 +207,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--vector-ir",
         action="store_true",
         help="experimental: generate the loops it can take (loop variable, "
-        "live-ins, linear variables and reductions; no calls or stack "
-        "objects) through the vector IR instead of the text-based widener",
+        "live-ins, linear variables and reductions; no calls but math) "
+        "through the vector IR instead of the text-based widener",
     )
     p.add_argument(
         "--interleave",

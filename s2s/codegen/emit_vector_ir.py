@@ -61,6 +61,7 @@ from ..ir.vector import (
     VStore,
 )
 from .cexpr import binop_expr, c_decl, c_type, literal, scalar_expr, value_literal
+from .stats import CodeStats
 from .target import Target, TypeInfo
 
 EXACT_MATH = {"sqrt", "fabs", "floor", "ceil", "trunc", "round", "fmin", "fmax", "fma"}
@@ -100,6 +101,9 @@ class VectorIREmitter:
         """Math calls go to the target's vector math library (``--math vector``)."""
         self.results, self.end_label, self.prefix = results, end_label, prefix
         self.needs: set[Any] = set()
+        self.stats = CodeStats()
+        """The report's counts of the calls (the caller counts memory and stack objects)."""
+        self.counted_calls: set[tuple[str, object]] = set()
         self.ops = target.ops(lambda name: self.needs.add(("helper", name)) or "")
         self.names: dict[Value, str] = dict(zip(fn.args, arg_names))
         self.decls: list[str] = []
@@ -196,6 +200,27 @@ class VectorIREmitter:
             self.lines.append(text)
         else:
             self.per_lane(inst)
+        if isinstance(inst, Call):
+            self.count_call(inst, text is not None)
+
+    def count_call(self, inst: Call, selected: bool) -> None:
+        """The report's count of a call of the source (once however many
+        parts legalization cut it into): vector math, or lane by lane."""
+        key = (inst.callee, inst.loc)
+        if key in self.counted_calls:
+            return
+        self.counted_calls.add(key)
+        if selected:
+            self.stats.call("vector math", inst)
+        elif inst.pure:
+            why = (
+                "--math exact"
+                if not self.vector_math
+                else f"no vector version on {self.target.name}"
+            )
+            self.stats.call("serialized", inst, why)
+        else:
+            self.stats.call("serialized", inst, inst.not_inlined or "no vector variant")
 
     def scalar_instruction(self, inst: Instruction) -> None:
         """Uniform code; under a mask, it runs when the mask is set (a value
@@ -382,7 +407,8 @@ class VectorIREmitter:
             if lane is not None and isinstance(inst.type, PtrType):
                 lane = f"(({c_type(inst.type)})(uintptr_t){lane})"
             return lane
-        if isinstance(inst, Call) and inst.mask is None and t is not None and not t.is_mask:
+        if isinstance(inst, Call) and inst.pure and t is not None and not t.is_mask:
+            # pure math may run on inactive lanes too: no memory, no traps
             return self.math(inst, t)
         return None
 

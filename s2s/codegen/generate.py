@@ -38,7 +38,6 @@ from ..ir.values import (
     Cast,
     Cmp,
     Constant,
-    FieldAddr,
     Gep,
     Load,
     Ret,
@@ -86,7 +85,7 @@ class GeneratedLoop:
     width: int
     stats: dict[str, Any]
     """``memory``, ``calls``, ``allocas`` counts for the report, and the
-    ``call_sites`` (WidenStats.call_sites)."""
+    ``call_sites`` (CodeStats.call_sites)."""
     needs: set[Any] = field(default_factory=set)
     """Prelude items (see ``prelude``)."""
     refill: bool = False
@@ -96,19 +95,15 @@ class GeneratedLoop:
 def vector_ir_loop(region: Any) -> bool:
     """Whether the experimental vector IR path takes the loop: parameters
     the loop variable, live-ins, linear variables and reductions (no
-    lastprivate variables), no calls but math functions, one loop level, no
-    stack objects, no struct fields."""
+    lastprivate variables), no calls but math functions, one loop level."""
     if region.outer_loops or any(r.role != "reduction" for r in region.results):
         return False
     if any(b.role not in ("iv", "uniform", "linear", "reduction") for b in region.args):
         return False
     return all(
-        not isinstance(i, (Alloca, FieldAddr))
-        and (
-            not isinstance(i, Call)
-            or (i.pure and complex_call_named(i.callee) is None)
-            or i.callee in HORIZONTAL
-        )
+        not isinstance(i, Call)
+        or (i.pure and complex_call_named(i.callee) is None)
+        or i.callee in HORIZONTAL
         for i in region.fn.instructions()
     )
 
@@ -524,11 +519,20 @@ class _LoopGen:
         text = self.assemble(setup, iter_setup, acc, body, body.lines)
         stats = {
             "memory": memory_counts(self.mem),
-            "calls": dict.fromkeys(("vector_variant", "vector_math", "serialized"), 0),
-            "allocas": {"uniform": 0, "varying": 0},
-            "call_sites": [],
+            "calls": dict(em.stats.calls),
+            "allocas": self.alloca_counts(),
+            "call_sites": list(em.stats.call_sites),
         }
         return GeneratedLoop(text, W, stats, body.needs)
+
+    def alloca_counts(self) -> dict[str, int]:
+        """The report's stack objects: one for all lanes, or one per lane."""
+        counts = {"uniform": 0, "varying": 0}
+        for inst in self.region.fn.instructions():
+            if isinstance(inst, Alloca):
+                uniform = not inst.interleaved and self.div.alloca_is_uniform(inst)
+                counts["uniform" if uniform else "varying"] += 1
+        return counts
 
     def vector_ir_params(
         self, vf: VectorFunction, tag: str

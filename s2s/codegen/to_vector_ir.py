@@ -269,10 +269,17 @@ class _Widening:
         if isinstance(inst, Call):
             return self.call(inst)
         if isinstance(inst, FieldAddr) and self.kind(inst) == "v":
-            raise Unsupported(
-                "a field address that differs between lanes is not in the vector IR yet"
-            )
+            return self.field_address(inst)
         self.pure(inst)
+
+    def field_address(self, inst: FieldAddr) -> None:
+        """Each lane's field address: its record's address plus the field's
+        offset in bytes."""
+        records = self.vec(inst.operands[0])
+        raw = self.emit(Cast(records, self.vtype(PtrType(I8)), f"{inst.name}.bytes"))
+        offset = self.emit(Splat(Constant(I32, inst.offset), self.vtype(I32)))
+        moved = self.emit(Gep(raw, offset))
+        self.vectors[inst] = self.emit(Cast(moved, self.vtype(inst.type), inst.name))
 
     def pure(self, inst: Instruction) -> None:
         """Arithmetic, compares, selects, casts, addresses."""

@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ..analysis.memory import indexed_address
@@ -79,6 +79,7 @@ from .cexpr import (
     unsigned_of,
     value_literal,
 )
+from .stats import CodeStats
 from .target import Target, TypeInfo
 from .variant import prototype
 from .vector_ir import CStmt, LaneCode, Operand, VBlock, VectorBody, VOp
@@ -100,45 +101,6 @@ class Form:
     invariant: bool = False
     """The scalar is set before the loop (a uniform region parameter), so its
     broadcast can be made there too."""
-
-
-@dataclass
-class WidenStats:
-    memory: dict[str, int] = field(
-        default_factory=lambda: dict.fromkeys(
-            ("contiguous", "strided", "gather", "scatter", "masked", "uniform"), 0
-        )
-    )
-    calls: dict[str, int] = field(
-        default_factory=lambda: dict.fromkeys(("vector_variant", "vector_math", "serialized"), 0)
-    )
-    allocas: dict[str, int] = field(
-        default_factory=lambda: dict.fromkeys(("uniform", "varying"), 0)
-    )
-    counted: set[tuple[object, ...]] = field(default_factory=set)
-    """(load or store, kind, masked, source place) of the accesses counted:
-    copies of one access of the source (unrolling, all-true paths) count once."""
-    call_sites: list[tuple[str, str, Location | None, str]] = field(default_factory=list)
-    """(how: ``vector math``, ``variant`` or ``serialized``; callee; where; a
-    detail: the variant's name or why the call runs lane by lane)."""
-
-    def access(self, inst: Instruction, kind: str, masked: bool) -> None:
-        """Count a load or store of the source once, by the shape of its address."""
-        if inst.loc is not None:
-            key = (inst.opcode, kind, masked, inst.loc)
-            if key in self.counted:
-                return
-            self.counted.add(key)
-        self.memory[kind] += 1
-        if masked:
-            self.memory["masked"] += 1
-
-    def call(self, how: str, inst: Call, detail: str = "") -> None:
-        key = {"vector math": "vector_math", "variant": "vector_variant"}.get(how, how)
-        self.calls[key] += 1
-        helper = complex_call_named(inst.callee)  # a complex operation's: by the source's name
-        callee = helper.source if helper is not None else inst.callee
-        self.call_sites.append((how, callee, inst.loc, detail))
 
 
 class Widener:
@@ -182,7 +144,7 @@ class Widener:
         """Open record groups: the vector of each slot (its current contents)."""
         self.forms: dict[Value, Form] = {}
         self.body = VectorBody(width)
-        self.stats = WidenStats()
+        self.stats = CodeStats()
         self.needs: set[Any] = set()
         self._names: set[str] = set()
         self._next_suffix: dict[str, int] = {}
