@@ -14,6 +14,10 @@ as the compiler will see it.  Each flag has one of these kinds (``FLAGS``):
                 not given (``targets_for``)              -target / --target=TRIPLE
     openmp      the parse defines _OPENMP (201511, the   -fopenmp
                 value gcc 12 defines)
+    offload     target regions may run on an offload     -fopenmp-targets=T (clang)
+                device: ``target ... simd`` loops and    --offload-arch=A (clang)
+                loops in target regions stay scalar      -foffload=T (gcc; not
+                                                         -foffload=disable)
     ignored     accepted; the output does not change     -O2 -g -Wall -fPIC -MMD -MF F
                                                          -c -pipe -pthread -x c -l m
 
@@ -33,7 +37,14 @@ import re
 import subprocess
 from dataclasses import dataclass, field
 
-PARSER, STD, MACHINE, OPENMP, IGNORED = "parser", "std", "machine", "openmp", "ignored"
+PARSER, STD, MACHINE, OPENMP, OFFLOAD, IGNORED = (
+    "parser",
+    "std",
+    "machine",
+    "openmp",
+    "offload",
+    "ignored",
+)
 
 OPENMP_VERSION = "201511"
 """``_OPENMP`` as gcc 12 defines it with ``-fopenmp`` (OpenMP 4.5)."""
@@ -75,6 +86,13 @@ FLAGS: tuple[Flag, ...] = (
     Flag("-m", MACHINE, "joined"),
     Flag("-fopenmp", OPENMP),
     Flag("-fno-openmp", OPENMP),
+    Flag("-fopenmp-targets=", OFFLOAD, "joined"),
+    Flag("--offload-arch=", OFFLOAD, "joined"),
+    Flag("-foffload=", OFFLOAD, "joined"),
+    # the device compiler's flags: not the host's (-Xopenmp-target -march=sm_70)
+    Flag("-Xopenmp-target", IGNORED, "separate"),
+    Flag("-Xopenmp-target=", IGNORED, "joined-separate"),
+    Flag("-Xoffload-linker", IGNORED, "separate"),
     # Flags with a separate value: the value must not be taken for a file.
     Flag("-MF", IGNORED, "both"),
     Flag("-MT", IGNORED, "both"),
@@ -119,6 +137,9 @@ class CompilerFlags:
     machine: list[str] = field(default_factory=list)
     """``-m*``, ``-march=``, ``-mcpu=`` and triples (as ``--target=T``)."""
     openmp: bool = False
+    offload: str | None = None
+    """The flag that makes target regions run on an offload device
+    (``-fopenmp-targets=nvptx64``), None when they run on the host."""
     ignored: list[str] = field(default_factory=list)
     given: list[str] = field(default_factory=list)
     """Every argument read as a compiler flag or its value, as given."""
@@ -162,8 +183,8 @@ def _match(arg: str) -> Flag | None:
         name, eq, value = arg.partition("=")
         if name == "--target":
             return _by_name["--target="] if _is_triple(value) else None  # a target list
-        if name in ("--sysroot", "--param"):
-            return _by_name[name + eq]
+        if name in ("--sysroot", "--param", "--offload-arch"):
+            return _by_name.get(name + eq)
         return None
     if arg.startswith("-o"):
         return None  # -oFILE: s2svec's output
@@ -185,6 +206,10 @@ def _value(flag: Flag, argv: list[str], i: int) -> tuple[Flag, str, int]:
     arg = argv[i]
     if flag.value == "none":
         return flag, "", 1
+    if flag.value == "joined-separate":  # -Xopenmp-target=T ARG
+        if i + 1 >= len(argv):
+            raise FlagError(f"missing argument to '{arg}'")
+        return flag, argv[i + 1], 2
     if arg != flag.name:
         return flag, arg[len(flag.name) :], 1  # joined: -DX, -std=c11
     if flag.value == "joined":
@@ -210,6 +235,10 @@ def _record(flags: CompilerFlags, flag: Flag, value: str, arg: str) -> None:
         flags.machine.append(f"--target={value}" if triple else arg)
     elif flag.kind == OPENMP:
         flags.openmp = flag.name == "-fopenmp"
+    elif flag.kind == OFFLOAD:
+        # gcc: -foffload=disable turns it off; an empty list offloads nothing
+        off = not value or (flag.name == "-foffload=" and value == "disable")
+        flags.offload = None if off else arg
     else:
         flags.ignored.append(arg)
 
@@ -401,6 +430,9 @@ compiler flags (give s2svec the flags the compiler gets; joined or not: -DX, -D 
                         to the C parser, in command-line order
   {names(STD).ljust(22)}the C standard of the parse (default: gnu17)
   -fopenmp              the parse defines _OPENMP={OPENMP_VERSION}
+  -fopenmp-targets= --offload-arch= -foffload=
+                        the build offloads target regions: loops that may run
+                        on a device stay scalar (-foffload=disable: it does not)
   -march= -mcpu= -m* --target=TRIPLE
                         the targets when --target LIST is absent: -march=native
                         the host's; -mavx2, -march=haswell/x86-64-v3: avx2;

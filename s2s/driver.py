@@ -119,6 +119,9 @@ class Options:
     """The compiler's -D -U -I -isystem -include ... flags, in order."""
     line_directives: str | None = None
     """Emit ``#line`` directives naming this file (the input as spelled)."""
+    offload: str | None = None
+    """The compiler flag that makes the build offload target regions
+    (``-fopenmp-targets=...``); None: they run on the host, vectorized."""
 
 
 @dataclass
@@ -180,7 +183,7 @@ def run(path: str, options: Options) -> Result:
     )
     replacements: list[Replacement] = []
     needs: dict[str, set[str] | None] = {t.name: None for t in targets}
-    by_offset = _pragmas_by_offset(views, targets)
+    by_offset = _pragmas_by_offset(views, targets, options.offload)
     _file_warnings(views, result)
     simd = collect_simd_functions(_header_pragmas(views, targets) + by_offset, main.data)
     internal = InternalVariants(options, codegen_options, len(main.data))
@@ -280,11 +283,14 @@ def _warn_included_loops(parsed: ParsedFile, result: Result) -> None:
             )
 
 
-_SIMD_LOOP_PRAGMA = re.compile(rb"#\s*pragma\s+omp\s+(?:parallel\s+for\s+|for\s+)?simd\b")
+_SIMD_LOOP_PRAGMA = re.compile(
+    rb"#\s*pragma\s+omp\s+(?:(?:target|teams|distribute|parallel|for|taskloop|master|masked)\s+)*"
+    rb"simd\b"
+)
 
 
 def _pragmas_by_offset(
-    views: dict[str, FileView], targets: list[Target]
+    views: dict[str, FileView], targets: list[Target], offload: str | None = None
 ) -> list[dict[str, Pragma]]:
     """The SIMD pragmas of the file in source order; each maps the name of
     every target whose view holds it (not in code skipped for that target)
@@ -296,7 +302,7 @@ def _pragmas_by_offset(
         if view.parsed is None:
             continue
         if id(view) not in by_view:
-            by_view[id(view)] = find_pragmas(view.parsed)
+            by_view[id(view)] = find_pragmas(view.parsed, offload)
         for pragma in by_view[id(view)]:
             found.setdefault(pragma.start, {})[target.name] = pragma
     return [found[start] for start in sorted(found)]

@@ -827,13 +827,16 @@ class _LoopGen:
             f"({T})((unsigned long long)s2s_lo + (s2s_k + s2s_e) * "
             f"(unsigned long long){literal(bd.step, IntType(64))})"
         )
+        last, zero, end = self.after_placement(after)
         g = {
             "comment": f"/* s2svec: {self.target.name}, {W} lanes, {region.kind} at "
             f"{region.file}:{region.line} */",
             "checks": list(region.source_checks),
             "W": W,
             "parallel": self.parallel,
-            "ws_pragma": self.ws_pragma(clauses) if self.parallel else "",
+            "ws_pragma": self.ws_pragma(clauses, refill=refill is not None)
+            if self.parallel
+            else "",
             "trip": indent_lines(self.trip_lines(), 0),
             "setup": setup,
             "decls": [f"{d};" for d in body.decls],
@@ -852,6 +855,9 @@ class _LoopGen:
             ],
             "epi_body": _dedent(region.body_text),
             "after": after,
+            "after_last": last,
+            "after_zero": zero,
+            "after_end": end,
             "tail": tail["lines"] if tail else [],
             "refill": refill["lines"] if refill else [],
             "refill_block": (
@@ -867,23 +873,107 @@ class _LoopGen:
         block = self.wrap_outer(block)
         if clauses is not None and clauses.if_simd:
             block = self.wrap_if(block, clauses.if_simd)
+        if clauses is not None and clauses.kept == "target":
+            block = self.wrap_target(block, clauses)
         # the block replaces whole lines: indent it like the pragma was
         margin = " " * max(0, region.column - 1)
         return "\n".join(margin + l if l else l for l in block)
 
-    def ws_pragma(self, clauses: Any, collapse: int = 1) -> str:
-        """The worksharing pragma for the block loop (or the outer loops of a
-        collapsed nest): the user's worksharing clauses, without those that
-        describe the original iteration space (collapse, linear)."""
-        kept = [
-            c
-            for c in split_clauses(clauses.other if clauses else "")
-            if not c.startswith(("collapse", "linear"))
-        ]
+    def after_placement(self, after: list[str]) -> tuple[list[str], list[str], list[str]]:
+        """Where a loop shared by the kept constructs (``self.parallel``)
+        gives the loop variable and the linear variables their values after
+        the loop: (in its last block, after it when it ran no block, after
+        it in any case).
+
+        ``for`` / ``parallel for``: the last block, or after the loop when
+        there is none.  Constructs entered once, whose end waits for all of
+        their work (``target ...``, ``teams ...``, ``parallel ...`` but
+        ``parallel master taskloop``): after them, on the thread that met
+        them -- inside, a target region has its own copies of the
+        variables.  ``distribute ...`` (every team runs the code around it)
+        and the taskloops (``lastprivate`` carries the values out of the
+        tasks, see ``ws_pragma``): the last block only; a loop that runs no
+        iteration leaves them as they were, as ``lastprivate`` does."""
+        clauses = self.region.clauses
+        if not self.parallel or clauses is None or not clauses.combined:
+            return after, after, []
+        kept = clauses.kept.split()
+        if kept[0] in ("target", "teams", "parallel") and "taskloop" not in kept:
+            return [], [], after
+        return after, [], []
+
+    def ws_pragma(
+        self, clauses: Any, collapse: int = 1, refill: bool = False, outer: bool = False
+    ) -> str:
+        """The pragma of the kept constructs for the block loop (or the outer
+        loops of a collapsed nest): the user's clauses of those constructs,
+        without those that describe the original iteration space (collapse,
+        linear).  A taskloop's ``grainsize`` counts iterations: it is divided
+        by the iterations of a block (W, or a refill chunk; ``outer``: the
+        pragma goes on the outer loops of a collapsed nest, whose iterations
+        are the user's); taskloops get
+        the loop variable (declared outside the loop) and the linear
+        variables as ``lastprivate`` (tasks may have their own copies); so
+        does the inner loop variable of a collapsed nest, when declared
+        outside it (the threads share the outer iterations only)."""
+        kept: list[str] = []
+        for name, text in clauses.other_clauses if clauses else []:
+            if name in ("collapse", "linear"):
+                continue
+            if name == "grainsize" and clauses.grainsize is not None and not outer:
+                modifier, size = clauses.grainsize
+                block = "s2s_chunk" if refill else f"{self.W}ULL"
+                text = (
+                    f"grainsize({modifier + ': ' if modifier else ''}"
+                    f"(({size}) + {block} - 1) / {block})"
+                )
+            kept.append(text)
+        extra = self.lastprivate_extra(clauses, outer)
+        if extra:
+            kept.append(f"lastprivate({', '.join(extra)})")
         parts = [f"#pragma omp {self.region.worksharing}"] + kept
         if collapse > 1:
             parts.append(f"collapse({collapse})")
         return " ".join(parts)
+
+    def lastprivate_extra(self, clauses: Any, collapsed: bool) -> list[str]:
+        """The variables ``ws_pragma`` adds a ``lastprivate`` clause for."""
+        if clauses is None:
+            return []
+        bd = self.region.bounds
+        names: list[str] = []
+        taskloop = "taskloop" in clauses.kept.split()
+        if (collapsed or taskloop) and not bd.var_declared_in_loop:
+            names.append(bd.var)
+        if not collapsed and taskloop:
+            names += [b.c_expr for b, _ in self.linears]
+        taken = set(clauses.private) | set(clauses.lastprivate)
+        return [n for n in dict.fromkeys(names) if n not in taken]
+
+    def wrap_target(self, block: list[str], clauses: Any) -> list[str]:
+        """``target simd``: the whole vector code in the target region, the
+        target's clauses kept; what simd's ``reduction``, ``lastprivate``
+        and ``linear`` clauses (and the loop variable, declared outside the
+        loop) carry out of the loop is mapped ``tofrom`` (OpenMP 5.2,
+        17.2: as if so on the combined construct), unless a ``map`` clause
+        names it already."""
+        bd = self.region.bounds
+        names = [r.var for r in clauses.reductions] + list(clauses.lastprivate)
+        names += [lin.var for lin in clauses.linear]
+        if not bd.var_declared_in_loop:
+            names.append(bd.var)
+        names = [n for n in dict.fromkeys(names) if n not in clauses.mapped]
+        clash = [n for n in names if n in clauses.private or n in clauses.firstprivate]
+        if clash:
+            raise Unsupported(
+                f"'{clash[0]}' is private on the target construct and carried out of "
+                f"the loop by '#pragma omp {clauses.directive}': not vectorized",
+                self.loc,
+            )
+        parts = ["#pragma omp target"] + [text for _, text in clauses.other_clauses]
+        if names:
+            parts.append(f"map(tofrom: {', '.join(names)})")
+        return [" ".join(parts)] + block
 
     def wrap_outer(self, block: list[str]) -> list[str]:
         """The outer loops of a collapsed nest around the vector block: as
@@ -902,6 +992,13 @@ class _LoopGen:
                 "an outer loop of a collapsed worksharing nest with a '!=' test "
                 "or a bound of another type than its variable is not "
                 "vectorized",
+                self.loc,
+            )
+        if self.linears and self.region.worksharing:
+            raise Unsupported(
+                f"'linear' with 'collapse' on '#pragma omp {self.region.clauses.directive}' "
+                "is not vectorized: the threads' outer iterations would each start the "
+                "linear variable from the value it has before them",
                 self.loc,
             )
         body = block
@@ -929,12 +1026,16 @@ class _LoopGen:
                 loop.append(f"{bd.var} = {value_at(bd, f's2s_trip{sfx}', sfx)};")
             body = ["{"] + [INDENT + line for line in loop] + ["}"]
         if self.region.worksharing:
-            body = [self.ws_pragma(self.region.clauses, collapse=len(outer))] + body
+            body = [self.ws_pragma(self.region.clauses, collapse=len(outer), outer=True)] + body
         return body
 
     def wrap_if(self, block: list[str], cond: str) -> list[str]:
         scalar = [self.region.loop_text]
-        if self.region.worksharing:
+        clauses = self.region.clauses
+        if clauses is not None and clauses.combined and self.region.worksharing:
+            # the original construct, whose if(simd:) is false there
+            scalar = [self.region.pragma_text] + scalar
+        elif self.region.worksharing:
             other = self.region.clauses.other if self.region.clauses else ""
             scalar = [f"#pragma omp {self.region.worksharing} {other}".rstrip()] + scalar
         return [f"if ({cond}) {{"] + [INDENT + l for l in block] + ["} else {"] + scalar + ["}"]

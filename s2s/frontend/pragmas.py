@@ -25,7 +25,8 @@ raised by ``lower_loop``, a warning; exit status 0):
       (clauses.py)                          (inscan, user reductions, allocate...)
     a clause variable or an identifier    a statement other than ``for``
       of a clause expression that is      a SIMD construct s2svec does not handle
-      not declared at the pragma            (taskloop simd, target ... simd, loop)
+      not declared at the pragma            (loop; target ... simd when the build
+                                            offloads)
     no statement after the pragma         OpenMP inside, around or called from the
     declare simd without a function;       loop (omp_context.py)
       its clause names not parameters
@@ -74,9 +75,11 @@ class Pragma:
     docstring); ``lower_loop`` raises it."""
 
 
-def find_pragmas(parsed: ParsedFile) -> list[Pragma]:
+def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]:
     """All SIMD pragmas of the main file, in source order (also the loops of
-    SIMD constructs s2svec does not handle, with ``unsupported`` set)."""
+    SIMD constructs s2svec does not handle, with ``unsupported`` set);
+    ``offload``: the compiler flag that makes the build offload target
+    regions, if any (omp_context)."""
     skipped = skipped_ranges(parsed)
     macros = _MacroTable(parsed)
     text = parsed.raw.decode("latin-1")  # one char per byte: indices are byte offsets
@@ -90,7 +93,7 @@ def find_pragmas(parsed: ParsedFile) -> list[Pragma]:
             line.next = _next_token(text, end)
             lines.append(line)
     cursors = _cursor_starts(parsed, {line.next for line in lines})
-    context = OmpContext(parsed.tu, lines, cursors)
+    context = OmpContext(parsed.tu, lines, cursors, offload)
     by_start = {line.start: line for line in lines}
     scopes: Scopes | None = None
     pragmas: list[Pragma] = []
