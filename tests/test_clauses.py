@@ -315,6 +315,38 @@ def test_simd_only_clauses_stay_off_the_kept_constructs() -> None:
     assert parse("distribute simd reduction(+: s) collapse(2)").other == "collapse(2)"
 
 
+def test_teams_clauses_apart_from_distribute() -> None:
+    """For a teams construct nested in a target one, written apart from its
+    distribute part: private, firstprivate, lastprivate to the innermost
+    construct, reduction, shared and default to every one that takes them."""
+    result = parse(
+        "teams distribute parallel for simd num_teams(2) thread_limit(4) reduction(+: s) "
+        "shared(a) default(shared) private(t) firstprivate(u) lastprivate(v) "
+        "dist_schedule(static) num_threads(2) if(parallel: c)"
+    )
+    assert result.teams_clauses == [
+        "num_teams(2)",
+        "thread_limit(4)",
+        "reduction(+: s)",
+        "shared(a)",
+        "default(shared)",
+    ]
+    assert [text for _, text in result.inner_clauses] == [
+        "reduction(+: s)",
+        "shared(a)",
+        "default(shared)",
+        "private(t)",
+        "firstprivate(u)",
+        "lastprivate(v)",
+        "dist_schedule(static)",
+        "num_threads(2)",
+        "if(parallel: c)",
+    ]
+    result = parse("teams distribute simd reduction(max: m) shared(a) collapse(2)")
+    assert result.teams_clauses == ["reduction(max: m)", "shared(a)"]
+    assert result.inner_clauses == [("collapse", "collapse(2)")]
+
+
 def test_combined_if_modifiers() -> None:
     result = parse("target parallel for simd if(target: a) if(parallel: b) if(simd: c)")
     assert result.other == "if(target: a) if(parallel: b)" and result.if_simd == "c"

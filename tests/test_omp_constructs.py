@@ -391,6 +391,20 @@ void f(double *a, int n) {
   }
 }
 """,
+    "teams_in_a_target_region": """
+double f(double *a, int n) {
+  double s = 0;
+#pragma omp target map(tofrom: a[0:n], s)
+#pragma omp teams distribute parallel for simd reduction(+: s) num_teams(2) firstprivate(n)
+  for (int i = 0; i < n; i++) { a[i] *= 2; s += a[i]; }
+#pragma omp target map(tofrom: a[0:n])
+  {
+#pragma omp teams distribute simd thread_limit(2) if(simd: n > 3)
+    for (int i = 0; i < n; i++) a[i] += 1;
+  }
+  return s;
+}
+""",
     "taskloop_forms": """
 void f(double *a, int n) {
   int i;

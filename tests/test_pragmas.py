@@ -601,16 +601,27 @@ void g(int n, float *a) {
 
 def test_target_regions_run_on_the_host_without_offloading(tmp_path: Path) -> None:
     """Without an offload target the target regions run on the host: their
-    simd loops are vectorized, but for a teams construct nested in a target
-    (the target must hold nothing else, and the vector loop's set-up would
-    go between them)."""
+    simd loops are vectorized; a teams construct nested in a target one is
+    marked so (the target must hold nothing else: its vector code goes into
+    a teams region written apart from distribute)."""
     _, found = pragmas(tmp_path, TARGET_FORMS)
-    reasons = [p.unsupported.message if p.unsupported else None for p in found]
-    assert reasons[:3] + reasons[4:] == [None] * 5, reasons
-    assert reasons[3] == (
-        "'#pragma omp teams distribute simd' in the '#pragma omp target' region at line 12: "
-        "a teams construct must be all that its target construct holds, and the vector loop "
-        "sets up its values before the teams construct"
+    assert [p.unsupported for p in found] == [None] * 6
+    assert [p.clauses.teams_in_target for p in found] == [False] * 3 + [True] + [False] * 2
+
+
+def test_teams_in_a_target_region_with_allocate_stays_scalar(tmp_path: Path) -> None:
+    code = """\
+void f(int n, float *a) {
+  float t;
+#pragma omp target
+#pragma omp teams distribute simd private(t) allocate(t)
+  for (int i = 0; i < n; i++) { t = i; a[i] = t; }
+}
+"""
+    _, (found,) = pragmas(tmp_path, code)
+    assert found.unsupported is not None and found.unsupported.message == (
+        "'allocate' on '#pragma omp teams distribute simd' in a target region is not "
+        "supported (its teams construct is written apart from distribute)"
     )
 
 

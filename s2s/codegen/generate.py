@@ -875,6 +875,9 @@ class _LoopGen:
             block = self.wrap_if(block, clauses.if_simd)
         if clauses is not None and clauses.kept == "target":
             block = self.wrap_target(block, clauses)
+        if clauses is not None and clauses.teams_in_target:
+            # the target must hold nothing but the teams construct
+            block = [" ".join(["#pragma omp teams", *clauses.teams_clauses]), *block]
         # the block replaces whole lines: indent it like the pragma was
         margin = " " * max(0, region.column - 1)
         return "\n".join(margin + l if l else l for l in block)
@@ -898,7 +901,8 @@ class _LoopGen:
         if not self.parallel or clauses is None or not clauses.combined:
             return after, after, []
         kept = clauses.kept.split()
-        if kept[0] in ("target", "teams", "parallel") and "taskloop" not in kept:
+        joins = kept[0] in ("target", "teams", "parallel") and "taskloop" not in kept
+        if joins and not clauses.teams_in_target:
             return [], [], after
         return after, [], []
 
@@ -917,7 +921,7 @@ class _LoopGen:
         does the inner loop variable of a collapsed nest, when declared
         outside it (the threads share the outer iterations only)."""
         kept: list[str] = []
-        for name, text in clauses.other_clauses if clauses else []:
+        for name, text in self.kept_clauses(clauses):
             if name in ("collapse", "linear"):
                 continue
             if name == "grainsize" and clauses.grainsize is not None and not outer:
@@ -931,10 +935,24 @@ class _LoopGen:
         extra = self.lastprivate_extra(clauses, outer)
         if extra:
             kept.append(f"lastprivate({', '.join(extra)})")
-        parts = [f"#pragma omp {self.region.worksharing}"] + kept
+        parts = [f"#pragma omp {self.loop_directive()}"] + kept
         if collapse > 1:
             parts.append(f"collapse({collapse})")
         return " ".join(parts)
+
+    def loop_directive(self) -> str:
+        """The kept constructs on the block loop: ``distribute ...`` without
+        its ``teams`` when that is written apart (``teams_in_target``)."""
+        clauses = self.region.clauses
+        if clauses is not None and clauses.teams_in_target:
+            return self.region.worksharing[len("teams ") :]
+        return self.region.worksharing
+
+    def kept_clauses(self, clauses: Any) -> list[tuple[str, str]]:
+        """The clauses of ``loop_directive`` (name, text)."""
+        if clauses is None:
+            return []
+        return clauses.inner_clauses if clauses.teams_in_target else clauses.other_clauses
 
     def lastprivate_extra(self, clauses: Any, collapsed: bool) -> list[str]:
         """The variables ``ws_pragma`` adds a ``lastprivate`` clause for."""
@@ -1032,7 +1050,11 @@ class _LoopGen:
     def wrap_if(self, block: list[str], cond: str) -> list[str]:
         scalar = [self.region.loop_text]
         clauses = self.region.clauses
-        if clauses is not None and clauses.combined and self.region.worksharing:
+        if clauses is not None and clauses.teams_in_target:
+            # in the teams region written apart: its distribute part
+            texts = [text for _, text in clauses.inner_clauses]
+            scalar = [" ".join([f"#pragma omp {self.loop_directive()}", *texts])] + scalar
+        elif clauses is not None and clauses.combined and self.region.worksharing:
             # the original construct, whose if(simd:) is false there
             scalar = [self.region.pragma_text] + scalar
         elif self.region.worksharing:

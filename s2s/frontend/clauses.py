@@ -520,6 +520,8 @@ class _ClauseParser:
     def _keep(self, clause: _Clause) -> None:
         self.verbatim.append(clause.text)
         self.result.other_clauses.append((clause.name, clause.text))
+        if self.result.kept.startswith("teams "):
+            self._split_teams(clause)
         if clause.name == "map" and clause.args:
             self.result.mapped += _map_variables(clause.args)
         elif clause.name == "firstprivate" and clause.args:
@@ -531,6 +533,19 @@ class _ClauseParser:
             head, rest = _split_colon(clause.args)
             modifier = join_tokens(head) if rest is not None else ""
             self.result.grainsize = (modifier, join_tokens(rest if rest is not None else head))
+
+    def _split_teams(self, clause: _Clause) -> None:
+        """``teams distribute ...``: which clauses go on ``teams`` and which on
+        ``distribute [parallel for]`` should the two be written apart
+        (OpenMP 5.2, 17.2: private, firstprivate and lastprivate to the
+        innermost construct that takes them, teams then shares the variable;
+        reduction, shared and default to every construct that takes them)."""
+        inner = kept_clauses(self.result.kept[len("teams ") :])
+        name = clause.name
+        if name in ("num_teams", "thread_limit", "shared", "default", "reduction"):
+            self.result.teams_clauses.append(clause.text)
+        if name in inner and name not in ("num_teams", "thread_limit"):
+            self.result.inner_clauses.append((name, clause.text))
 
     def _check_default(self, clause: _Clause) -> None:
         """The vector code's own variables (trip count, pointers, constants)

@@ -19,10 +19,11 @@ changes what its iterations do or where they run:
                                       target(f)'); without, target regions
                                       run on the host and are vectorized
 
-    #pragma omp target                a teams construct nested in a target
-    #pragma omp teams distribute simd construct must be all the target holds:
-                                      the vector loop's set-up cannot go
-                                      between them
+    #pragma omp target                (without offloading: a teams construct
+    #pragma omp teams distribute simd nested in a target one must be all the
+                                      target holds, so its vector code goes
+                                      into a teams region of its own, on
+                                      distribute written apart: ``in_target``)
 
     #pragma omp declare variant(v) match(construct={simd})
     double f(double);                 with OpenMP a call to f in a simd loop
@@ -146,6 +147,11 @@ class OmpContext:
         for begin in open_target:  # never closed: to the end of the file
             self.device_ranges.append((begin.end, 1 << 62, begin))
 
+    def in_target(self, loop: ci.Cursor) -> OmpLine | None:
+        """The target construct whose region holds ``loop``, if any."""
+        lo = loop.extent.start.offset
+        return next((line for start, end, line in self.target_regions if start <= lo < end), None)
+
     def reason(self, pragma: OmpLine, loop: ci.Cursor) -> Unsupported | None:
         """Why the simd loop ``loop`` (annotated by ``pragma``) must stay scalar."""
         lo, hi = loop.extent.start.offset, loop.extent.end.offset
@@ -174,14 +180,6 @@ class OmpContext:
                     f"the loop is inside the '#pragma omp {line.name}' region at line "
                     f"{line.location.line}, which may run on an offload device (the "
                     f"build offloads: '{flag}')",
-                    pragma.location,
-                )
-            if kept[:1] == ["teams"]:
-                return Unsupported(
-                    f"'#pragma omp {pragma.name}' in the '#pragma omp {line.name}' region "
-                    f"at line {line.location.line}: a teams construct must be all that its "
-                    "target construct holds, and the vector loop sets up its values "
-                    "before the teams construct",
                     pragma.location,
                 )
         fn = next((f for start, end, f in self.function_extents if start <= lo < end), None)

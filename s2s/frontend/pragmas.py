@@ -162,6 +162,9 @@ def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]
             unsupported = (
                 clauses.unsupported[0] if clauses.unsupported else None
             ) or context.reason(line, target)
+            if clauses.kept.startswith("teams ") and context.in_target(target) is not None:
+                clauses.teams_in_target = True
+                unsupported = unsupported or _split_teams_problem(clauses)
         pragmas.append(Pragma(clauses, clauses.location, line.start, line.end, target, unsupported))
     ops = [off for off in scan.operators if not _in_ranges(off, skipped)]
     defines = [(s, text[s:e]) for s, e in scan.defines if not _in_ranges(s, skipped)]
@@ -279,6 +282,19 @@ def _unhandled_construct(line: OmpLine, cursors: dict[int, ci.Cursor]) -> Pragma
     clauses = ClauseSet(line.name, line.location)
     reason = Unsupported(f"'#pragma omp {line.name}' is not supported", line.location)
     return Pragma(clauses, line.location, line.start, line.end, target, reason)
+
+
+def _split_teams_problem(clauses: ClauseSet) -> Unsupported | None:
+    """A teams construct nested in a target region is written apart from its
+    distribute part (``ClauseSet.teams_in_target``): an ``allocate`` clause
+    would have to follow its variable to one of them."""
+    if any(name == "allocate" for name, _ in clauses.other_clauses):
+        return Unsupported(
+            f"'allocate' on '#pragma omp {clauses.directive}' in a target region is not "
+            "supported (its teams construct is written apart from distribute)",
+            clauses.location,
+        )
+    return None
 
 
 def _describe_statement(c: ci.Cursor) -> str:

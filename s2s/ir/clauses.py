@@ -112,6 +112,15 @@ class ClauseSet:
     """The variables of the kept ``firstprivate`` clauses."""
     mapped: list[str] = field(default_factory=list)
     """The variables the kept ``map`` clauses name (base names)."""
+    teams_clauses: list[str] = field(default_factory=list)
+    """``teams distribute ...``: the clauses of ``teams`` should it be
+    written apart from the rest (``teams_in_target``)."""
+    inner_clauses: list[tuple[str, str]] = field(default_factory=list)
+    """... and those of ``distribute [parallel for]`` (name, text)."""
+    teams_in_target: bool = False
+    """The ``teams ... simd`` construct is nested in a target construct,
+    which must hold nothing else: the vector code goes into the teams
+    region, on ``distribute [parallel for]`` written apart."""
     grainsize: tuple[str, str] | None = None
     """``taskloop``'s ``grainsize``: (modifier or "", expression text)."""
     unsupported: list[Unsupported] = field(default_factory=list)

@@ -1,12 +1,14 @@
-/* s2s-test: vectorized=4 tolerance=reduction-fp rel=1e-12 cflags="-fopenmp" grep="^\s*#\s*pragma\s+omp\s+target\s+teams\s+distribute\s+parallel\s+for\s+reduction\(\+:s\) map\(to: x\[0:n\]\) map\(tofrom: y\[0:n\]\) num_teams\(TARGET_TEAMS\) num_threads\(TARGET_THREADS\)$" */
+/* s2s-test: vectorized=6 tolerance=reduction-fp rel=1e-12 cflags="-fopenmp" grep="^\s*#\s*pragma\s+omp\s+target\s+teams\s+distribute\s+parallel\s+for\s+reduction\(\+:s\) map\(to: x\[0:n\]\) map\(tofrom: y\[0:n\]\) num_teams\(TARGET_TEAMS\) num_threads\(TARGET_THREADS\)$" */
 /* combined_target_teams: `target parallel for simd`, `target teams
  * distribute simd` and `target teams distribute parallel for simd`, built
  * with -fopenmp and no offload target (issue 21 item 7): the loop runs on
  * the host; the target, teams, distribute and parallel for constructs stay
  * (with their clauses) on the loop over vector blocks, which the teams and
  * threads share, each block W iterations or the scalar remainder.
- * Reductions (+, max, min), a linear variable, divergent branches and
- * loops, if(simd:). */
+ * A teams construct in a target region (the target holds nothing else)
+ * gets a teams region of its own around the vector code, with distribute
+ * written apart.  Reductions (+, max, min), a linear variable, divergent
+ * branches and loops, if(simd:). */
 #include "harness.h"
 
 /* qemu-aarch64 aborts at exit now and then (the reference too) once
@@ -88,6 +90,42 @@ int ttdpf_if(int n, const int32_t *a, int32_t *b)
     return mn;
 }
 
+/* target, then teams distribute parallel for simd as its statement */
+long long nested(int n, const int32_t *a, int32_t *b)
+{
+    long long s = 0;
+#pragma omp target map(tofrom: s) map(to: a[0:n]) map(tofrom: b[0:n])
+#pragma omp teams distribute parallel for simd reduction(+:s) num_teams(TARGET_TEAMS) num_threads(TARGET_THREADS) shared(a, b)
+    for (int i = 0; i < n; i++) {
+        int v = a[i];
+        if (v & 4)
+            v = v * 5 - i;
+        b[i] = v;
+        s += v;
+    }
+    return s;
+}
+
+/* teams distribute simd in braces in a target region, under if(simd:) */
+int nested_block(int n, const int32_t *a, int32_t *b)
+{
+    int m = -1;
+#pragma omp target map(tofrom: m) map(to: a[0:n]) map(tofrom: b[0:n])
+    {
+#pragma omp teams distribute simd reduction(max: m) num_teams(TARGET_TEAMS) if(simd: n > 6)
+        for (int i = 0; i < n; i++) {
+            int v = a[i] < 0 ? -a[i] : a[i], k = 0;
+            while (v > 3) {
+                v /= 2;
+                k++;
+            }
+            b[i] = k;
+            m = k > m ? k : m;
+        }
+    }
+    return m;
+}
+
 int main(int argc, char **argv)
 {
     static double x[S2S_CAP], y[S2S_CAP];
@@ -113,6 +151,14 @@ int main(int argc, char **argv)
 
         s2s_fill_i32(b, S2S_CAP, 5, 5);
         s2s_out_i64("ttdpf_if", ttdpf_if(n, s2s_tail(1, a, n * sizeof a[0]), b));
+        S2S_OUT("b", b, n + S2S_GUARD);
+
+        s2s_fill_i32(b, S2S_CAP, 5, 5);
+        s2s_out_i64("nested", nested(n, s2s_tail(1, a, n * sizeof a[0]), b));
+        S2S_OUT("b", b, n + S2S_GUARD);
+
+        s2s_fill_i32(b, S2S_CAP, 5, 5);
+        s2s_out_i64("nested_block", nested_block(n, s2s_tail(1, a, n * sizeof a[0]), b));
         S2S_OUT("b", b, n + S2S_GUARD);
     }
     return 0;
