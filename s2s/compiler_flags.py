@@ -33,6 +33,7 @@ Options starting with ``--`` are s2svec's own, except ``--target=TRIPLE``
 from __future__ import annotations
 
 import functools
+import os
 import re
 import subprocess
 from dataclasses import dataclass, field
@@ -403,6 +404,37 @@ def compiler_triple(cc: tuple[str, ...]) -> str | None:
         return None
     answer = done.stdout.strip()
     return answer if done.returncode == 0 and answer and " " not in answer else None
+
+
+@functools.cache
+def default_offload(cc: tuple[str, ...]) -> str | None:
+    """The device gcc compiles target regions for when ``-fopenmp`` comes
+    without ``-foffload=``: a gcc configured with offload targets
+    (``OFFLOAD_TARGET_NAMES`` in ``CC -v``) offloads to each whose
+    compiler is installed (Debian's gcc-12-offload-nvptx puts it where
+    ``CC -print-prog-name=accel/nvptx-none/mkoffload`` finds it).  None
+    when it offloads nothing by default (so does clang, without
+    ``-fopenmp-targets=``); asked once per compiler command."""
+    try:
+        done = subprocess.run([*cc, "-v"], capture_output=True, text=True, timeout=60)
+        names = re.search(r"OFFLOAD_TARGET_NAMES=(\S+)", done.stderr)
+        for name in names.group(1).split(":") if names else []:
+            probe = subprocess.run(
+                [*cc, f"-print-prog-name=accel/{name}/mkoffload"],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            path = probe.stdout.strip()
+            if probe.returncode == 0 and os.path.isabs(path) and os.path.exists(path):
+                return name
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return None
+
+
+OFFLOAD_FLAGS = ("-fopenmp-targets=", "--offload-arch=", "-foffload=")
+"""The flags that say whether the build offloads (kind ``offload``)."""
 
 
 def parser_args(parser: list[tuple[str, str]]) -> list[str]:
