@@ -709,3 +709,20 @@ def test_declare_simd_clauses_must_name_parameters(tmp_path: Path) -> None:
     (e,) = r.diagnostics("error")
     assert (int(e["line"]), int(e["col"])) == (1, 34), e.group(0)
     assert e["text"] == "'scale' in 'uniform' clause is not a parameter of 'f'"
+
+
+def test_declare_simd_of_a_device_function_is_left_to_the_compiler(tmp_path: Path) -> None:
+    code = """\
+#pragma omp declare target
+#pragma omp declare simd
+double sq(double x) { return x * x; }
+#pragma omp end declare target
+"""
+    r = vectorize(tmp_path, code, "-fopenmp", OFFLOAD)
+    assert r.returncode == 0, r.stderr
+    r.warning_at(
+        2,
+        "function not vectorized: function 'sq' is compiled for offload devices too",
+        "its vector variants are left to the compiler (OpenMP makes them)",
+    )
+    assert r.output.read_text() == code

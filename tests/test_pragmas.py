@@ -8,7 +8,7 @@ from pathlib import Path
 import clang.cindex as ci
 import pytest
 
-from s2s.diagnostics import UserError
+from s2s.diagnostics import DeviceCode, UserError
 from s2s.frontend import parse as parse_module
 from s2s.frontend.parse import ParsedFile, builtin_include_dir, parse_file
 from s2s.frontend.pragmas import Pragma, find_pragmas, scan_pragma_lines
@@ -758,3 +758,24 @@ void f(int n, float *a) {
     assert parsed.warnings[0].message.startswith(
         "'Q' expands to '_Pragma(\"omp simd\")', which is ignored"
     )
+
+
+def test_declare_simd_of_a_device_function_when_the_build_offloads(tmp_path: Path) -> None:
+    """s2svec's vector variants would put the host's intrinsics into device
+    code: when the build offloads they are left to the compiler."""
+    code = """\
+#pragma omp declare target
+#pragma omp declare simd
+double sq(double x) { return x * x; }
+#pragma omp end declare target
+#pragma omp declare simd
+double cube(double x) { return x * x * x; }
+"""
+    parsed = parse(tmp_path, code)
+    found = find_pragmas(parsed, offload="-foffload=nvptx-none")
+    assert isinstance(found[0].unsupported, DeviceCode) and found[1].unsupported is None
+    assert found[0].unsupported.message == (
+        "function 'sq' is compiled for offload devices too ('#pragma omp declare target' at "
+        "line 1; the build offloads: '-foffload=nvptx-none')"
+    )
+    assert [p.unsupported for p in find_pragmas(parsed)] == [None, None]

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import clang.cindex as ci
 
-from ..diagnostics import Location, Unsupported
+from ..diagnostics import DeviceCode, Location, Unsupported
 from ..ir.clauses import ClauseSet, Token
 from .lower_clang import children, location, walk_preorder
 
@@ -147,6 +147,29 @@ class OmpContext:
         for begin in open_target:  # never closed: to the end of the file
             self.device_ranges.append((begin.end, 1 << 62, begin))
 
+    def device_reason(self, fn: ci.Cursor, where: Location) -> DeviceCode | None:
+        """Why code of ``fn`` stays scalar when the build offloads and ``fn``
+        is a ``declare target`` function (compiled for the device too)."""
+        flag = self.offload_flag
+        if flag is None:
+            return None
+        device = self.device_functions.get(fn.spelling) or next(
+            (
+                line
+                for start, end, line in self.device_ranges
+                if start <= fn.extent.start.offset < end
+            ),
+            None,
+        )
+        if device is None:
+            return None
+        return DeviceCode(
+            f"function '{fn.spelling}' is compiled for offload devices too "
+            f"('#pragma omp declare target' at line {device.location.line}; "
+            f"the build offloads: '{flag}')",
+            where,
+        )
+
     def in_target(self, loop: ci.Cursor) -> OmpLine | None:
         """The target construct whose region holds ``loop``, if any."""
         lo = loop.extent.start.offset
@@ -183,22 +206,10 @@ class OmpContext:
                     pragma.location,
                 )
         fn = next((f for start, end, f in self.function_extents if start <= lo < end), None)
-        if fn is not None and flag is not None:
-            device = self.device_functions.get(fn.spelling) or next(
-                (
-                    line
-                    for start, end, line in self.device_ranges
-                    if start <= fn.extent.start.offset < end
-                ),
-                None,
-            )
-            if device is not None:
-                return Unsupported(
-                    f"function '{fn.spelling}' is compiled for offload devices too "
-                    f"('#pragma omp declare target' at line {device.location.line}; "
-                    f"the build offloads: '{flag}')",
-                    pragma.location,
-                )
+        if fn is not None:
+            found = self.device_reason(fn, pragma.location)
+            if found is not None:
+                return found
         if self.variants:
             for c in walk_preorder(loop):
                 if c.kind != CK.DECL_REF_EXPR:

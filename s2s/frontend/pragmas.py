@@ -121,6 +121,9 @@ def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]
                 line.start,
                 set(_parameter_names(function)),
             )
+            # vector variants of a function the device compiles too would
+            # put the host's intrinsics into device code
+            device = context.device_reason(function, clauses.location)
             pragmas.append(
                 Pragma(
                     clauses,
@@ -128,7 +131,7 @@ def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]
                     line.start,
                     line.end,
                     function,
-                    clauses.unsupported[0] if clauses.unsupported else None,
+                    (clauses.unsupported[0] if clauses.unsupported else None) or device,
                 )
             )
             continue
