@@ -500,6 +500,43 @@ def _generate_for(
 def _generate_once(
     lowered: _Lowered, target: Target, codegen_options: CodegenOptions, report: RegionReport
 ) -> tuple[AnalyzedRegion, GeneratedLoop]:
+    analyzed, loop = _generate_one(lowered, target, codegen_options, report)
+    bounds = analyzed.region.bounds
+    clauses = analyzed.region.clauses
+    if (
+        bounds is None
+        or not isinstance(bounds.step, str)
+        or lowered.unit_step
+        or (clauses is not None and clauses.teams_in_target)
+    ):
+        return analyzed, loop
+    # a run-time step: the common step of 1 gets a version of its own, with
+    # contiguous accesses where the general one gathers and scatters
+    unit = lowered.with_unit_step()
+    quiet = dataclasses.replace(report)
+    try:
+        _, fast = _generate_one(unit, target, codegen_options, quiet)
+    except Exception as exc:
+        _contained(exc, lowered.location)
+        return analyzed, loop
+    one = "1" if bounds.cmp in ("<", "<=") else "-1"
+    return analyzed, _either(f"({bounds.step}) == {one}", fast, loop, analyzed.region.column)
+
+
+def _either(cond: str, fast: GeneratedLoop, general: GeneratedLoop, column: int) -> GeneratedLoop:
+    """``if (cond) fast else general`` (both the C block of one loop,
+    indented like the pragma at ``column``); the report keeps the general
+    version's counts."""
+    margin = " " * max(0, column - 1)
+    text = "\n".join(
+        [f"{margin}if ({cond}) {{", fast.text, f"{margin}}} else {{", general.text, f"{margin}}}"]
+    )
+    return dataclasses.replace(general, text=text, needs=set(general.needs) | set(fast.needs))
+
+
+def _generate_one(
+    lowered: _Lowered, target: Target, codegen_options: CodegenOptions, report: RegionReport
+) -> tuple[AnalyzedRegion, GeneratedLoop]:
     analyzed = lowered.region_for(target)
     report.name = analyzed.region.name
     control_counts(analyzed, report)
@@ -547,8 +584,11 @@ class _Lowered:
         options: Options,
         internal: InternalVariants | None = None,
         no_inline: str = "",
+        unit_step: bool = False,
     ) -> None:
         self.views, self.pragmas, self.options = views, pragmas, options
+        self.unit_step = unit_step
+        """A run-time loop step is taken to be 1 (lower_loop's ``unit_step``)."""
         self.internal = internal
         """Where the loop's calls find internal vector variants of their callees."""
         self.location = next(iter(pragmas.values())).location
@@ -561,6 +601,7 @@ class _Lowered:
         self.inlinable: set[int] = set()
         """The parses (ids) whose lowering had calls to inline."""
         self._plain: _Lowered | None = None
+        self._unit: _Lowered | None = None
 
     def inlines(self, target: Target) -> bool:
         """Whether the target's region had calls to inline."""
@@ -569,8 +610,18 @@ class _Lowered:
     def without_inlining(self, reason: str) -> _Lowered:
         """The same loop lowered with its calls kept as calls (``reason``)."""
         if self._plain is None:
-            self._plain = _Lowered(self.views, self.pragmas, self.options, self.internal, reason)
+            self._plain = _Lowered(
+                self.views, self.pragmas, self.options, self.internal, reason, self.unit_step
+            )
         return self._plain
+
+    def with_unit_step(self) -> _Lowered:
+        """The same loop lowered with its run-time step taken to be 1."""
+        if self._unit is None:
+            self._unit = _Lowered(
+                self.views, self.pragmas, self.options, self.internal, self.no_inline, True
+            )
+        return self._unit
 
     def region_for(self, target: Target) -> AnalyzedRegion:
         view = self.views[target.name]
@@ -619,7 +670,11 @@ class _Lowered:
             pragma = self.pragmas[target.name]
             try:
                 region = lower_loop(
-                    view.parsed, pragma, plain_char_signed=key[1], no_inline=self.no_inline
+                    view.parsed,
+                    pragma,
+                    plain_char_signed=key[1],
+                    no_inline=self.no_inline,
+                    unit_step=self.unit_step,
                 )
                 region.source_checks = source_checks(view.parsed, pragma, region.replace.end)
                 self.lowered[key] = region

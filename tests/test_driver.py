@@ -377,3 +377,35 @@ def test_combined_target_construct_report(tmp_path: Path) -> None:
     (entry,) = json.loads(report.read_text())
     assert not entry["vectorized"] and entry["reason"] == reason
     assert (tmp_path / "out.c").read_text() == COMBINED
+
+
+RUNTIME_STEP = """\
+void kern(int n, int s, double *a, const double *b)
+{
+    #pragma omp simd
+    for (int i = 0; i < n; i += s)
+        a[i] = b[i] * 2.0;
+}
+"""
+
+
+def test_run_time_step_versions(tmp_path: Path) -> None:
+    """Issue 21 item 3: a run-time loop step gets a version for the step 1
+    (contiguous accesses), one for any step of the sign OpenMP asks for
+    (lane l at lb + (k + l) * s: gathers and scatters, the report's
+    counts), and the loop as written for a step of the wrong sign."""
+    report = tmp_path / "r.json"
+    args = ("--target", "avx2", "--report=json", "--report-file", str(report))
+    r = s2svec(tmp_path, *args, source=RUNTIME_STEP)
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    (entry,) = json.loads(report.read_text())
+    assert entry["vectorized"] and entry["memory"]["gather"] == 1
+    assert entry["memory"]["scatter"] == 1
+    out = (tmp_path / "out.c").read_text()
+    vector = out[out.index("avx2 code") : out.index("#else")]
+    lines = [line.strip() for line in vector.splitlines()]
+    unit, general = lines.index("if ((s) == 1) {"), lines.index("if ((s) > 0) {")
+    assert unit < general
+    assert "_mm256_loadu_pd" in "\n".join(lines[unit:general])
+    assert "_mm256_i32gather_pd" in "\n".join(lines[general:])
+    assert "for (int i = 0; i < n; i += s)" in lines[general:]  # a step of the wrong sign

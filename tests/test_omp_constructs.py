@@ -91,18 +91,6 @@ double f(const double *a, int n) {
         22,
         ("'reduction(task, ...)' is not supported",),
     ),
-    "non_constant_linear_step": (
-        """\
-void f(const double *a, double *b, int n, int k) {
-  int j = 0;
-#pragma omp simd linear(j: 2 * k + 1)
-  for (int i = 0; i < n; i++) { b[i] = a[j]; j += 2 * k + 1; }
-}
-""",
-        4,
-        None,
-        ("linear step '2 * k + 1' of 'j' is not a constant",),
-    ),
     "allocate_on_simd": (
         """\
 void f(double *a, int n) {
@@ -582,6 +570,19 @@ void f(double *a, int n, struct S *s) {
 #pragma omp simd if(simd: sizeof(struct S) > 2 && n > MAX && lim(n) > (int)sizeof(size_t) \\
                           && s->a > 0 && L'a' > 0 && __LINE__ > 0)
   for (int i = 0; i < n; i++) a[i] *= 2;
+}
+""",
+    "run_time_linear_step": """
+void f(const double *a, double *b, int n, int k) {
+  int j = 0;
+#pragma omp simd linear(j: 2 * k + 1)
+  for (int i = 0; i < n; i++) { b[i] = a[j]; j += 2 * k + 1; }
+}
+""",
+    "run_time_loop_step": """
+void f(const double *a, double *b, int n, int k) {
+#pragma omp simd
+  for (int i = n; i > 0; i -= k + 1) b[i] = a[i] * 2;
 }
 """,
     "linear_val_modifier": """

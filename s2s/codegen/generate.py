@@ -727,14 +727,11 @@ class _LoopGen:
         return f"({expr})"
 
     @staticmethod
-    def lane0(start: str, step: int, t: Type, k: str) -> str:
+    def lane0(start: str, step: int | str, t: Type, k: str) -> str:
         """start + k*step in the type of the variable (wrapping like the scalar loop)."""
         if isinstance(t, PtrType):
             return f"{start} + (long long){k} * {step}"
-        return (
-            f"({c_type(t)})((unsigned long long){start} + {k} * "
-            f"(unsigned long long){literal(step, IntType(64))})"
-        )
+        return f"({c_type(t)})((unsigned long long){start} + {k} * {step_u64(step)})"
 
     @staticmethod
     def as_declared(b: Any, value: str) -> str:
@@ -820,13 +817,10 @@ class _LoopGen:
         if not bd.var_declared_in_loop:
             after.append(
                 f"{bd.var} = ({bd.var_c_type})((unsigned long long)s2s_lo + s2s_trip * "
-                f"(unsigned long long){literal(bd.step, IntType(64))});"
+                f"{step_u64(bd.step)});"
             )
         T = bd.var_c_type
-        value = (
-            f"({T})((unsigned long long)s2s_lo + (s2s_k + s2s_e) * "
-            f"(unsigned long long){literal(bd.step, IntType(64))})"
-        )
+        value = f"({T})((unsigned long long)s2s_lo + (s2s_k + s2s_e) * {step_u64(bd.step)})"
         last, zero, end = self.after_placement(after)
         g = {
             "comment": f"/* s2svec: {self.target.name}, {W} lanes, {region.kind} at "
@@ -871,6 +865,8 @@ class _LoopGen:
         )
         block = self.target.render("loop.c.j2", g=g).rstrip("\n").split("\n")
         block = self.wrap_outer(block)
+        if isinstance(bd.step, str):
+            block = self.wrap_if(block, step_sign_test(bd))
         if clauses is not None and clauses.if_simd:
             block = self.wrap_if(block, clauses.if_simd)
         if clauses is not None and clauses.kept == "target":
@@ -1019,6 +1015,12 @@ class _LoopGen:
                 "linear variable from the value it has before them",
                 self.loc,
             )
+        if any(r and bd is not None and isinstance(bd.step, str) for r, bd in zip(rewrite, bounds)):
+            raise Unsupported(
+                "an outer loop of a collapsed nest with a run-time step and a '!=' test or a "
+                "bound of another type than its variable is not vectorized",
+                self.loc,
+            )
         body = block
         for d in reversed(range(len(outer))):
             bd = bounds[d]
@@ -1097,6 +1099,8 @@ def trip_count(bd: Any, t: IntType, suffix: str, loc: Location) -> list[str]:
     """
     T = bd.var_c_type
     s = bd.step
+    if isinstance(s, str):
+        return _trip_count_runtime(bd, t, suffix)
     cmp = bd.cmp if bd.cmp != "!=" else ("<" if s > 0 else ">")
     ct = bd.cmp_type if isinstance(bd.cmp_type, IntType) else t
     CT = bd.cmp_c_type or T
@@ -1139,12 +1143,60 @@ def trip_count(bd: Any, t: IntType, suffix: str, loc: Location) -> list[str]:
     return lines
 
 
+def _trip_count_runtime(bd: Any, t: IntType, suffix: str) -> list[str]:
+    """``trip_count`` for a run-time step, whose sign is the one the
+    comparison asks for (``step_sign_test`` guards the vector code): the
+    same count, with the step's magnitude as ``unsigned long long``."""
+    T, CT = bd.var_c_type, bd.cmp_c_type or bd.var_c_type
+    ct = bd.cmp_type if isinstance(bd.cmp_type, IntType) else t
+    up = bd.cmp in ("<", "<=")
+    size = step_u64(bd.step) if up else f"(0ULL - {step_u64(bd.step)})"
+    lo_v, hi_v, trip = f"s2s_lo{suffix}", f"s2s_hi{suffix}", f"s2s_trip{suffix}"
+    lo, hi = f"(unsigned long long)({CT}){lo_v}", f"(unsigned long long){hi_v}"
+    off = " - 1ULL" if bd.cmp in ("<", ">") else ""
+    span = f"{hi} - {lo}{off}" if up else f"{lo} - {hi}{off}"
+    lines = [
+        f"const {T} {lo_v} = ({bd.lower});",
+        f"const {CT} {hi_v} = ({bd.upper});",
+        f"unsigned long long {trip} = 0;",
+        f"if (({CT}){lo_v} {bd.cmp} {hi_v}) {trip} = ({span}) / {size} + 1ULL;",
+    ]
+    if ct.bits == t.bits and ct.signed == t.signed:
+        return lines
+    u64 = IntType(64, False)
+    if up:
+        high = (1 << (t.bits - 1)) - 1 if t.signed else (1 << t.bits) - 1
+        room = f"({literal(high, u64)} - (unsigned long long){lo_v}) / {size}"
+    else:
+        low = -(1 << (t.bits - 1)) if t.signed else 0
+        room = f"((unsigned long long){lo_v} - {literal(low, u64)}) / {size}"
+    lines.append(
+        f"if ({trip} != 0 && {trip} - 1ULL > {room}) {trip} = 0;  "
+        "/* the variable cannot hold every value: no iteration */"
+    )
+    return lines
+
+
+def step_sign_test(bd: Any) -> str:
+    """The C condition under which a run-time step has the sign its
+    comparison asks for (OpenMP: ``<``/``<=`` loops must count up,
+    ``>``/``>=`` down); otherwise the loop runs as written."""
+    return f"({bd.step}) {'>' if bd.cmp in ('<', '<=') else '<'} 0"
+
+
 def value_at(bd: Any, k: str, suffix: str = "") -> str:
     """The loop variable's value in iteration ``k``: ``(T)(lb + k*step)``."""
-    return (
-        f"({bd.var_c_type})((unsigned long long)s2s_lo{suffix} + {k} * "
-        f"(unsigned long long){literal(bd.step, IntType(64))})"
-    )
+    return f"({bd.var_c_type})((unsigned long long)s2s_lo{suffix} + {k} * {step_u64(bd.step)})"
+
+
+def step_u64(step: int | str) -> str:
+    """A step as C ``unsigned long long`` (two's complement: multiplying by
+    it wraps as adding a negative step does); a run-time step is its text,
+    evaluated where it is needed (it reads variables the loop does not
+    change, frontend.loop_form)."""
+    if isinstance(step, str):
+        return f"(unsigned long long)(long long)({step})"
+    return f"(unsigned long long){literal(step, IntType(64))}"
 
 
 def split_clauses(text: str) -> list[str]:

@@ -41,8 +41,10 @@ class ArgBinding:
     """C expression giving the value before the loop (``n``, ``a``, ``&s``)."""
     c_type: str
     """The C type of ``c_expr`` as declared in the source (for temporaries)."""
-    step: int = 0
-    """For ``iv`` and ``linear``: the constant step per iteration."""
+    step: int | str = 0
+    """For ``iv`` and ``linear``: the step per iteration, a constant or the C
+    text of a run-time step (then the parameter is the value of lane 0 and
+    the body computes the lanes' values: s2s.frontend.lower)."""
     reduction_op: str = ""
     """For ``reduction``: one of + * - min max & | ^ && ||."""
 
@@ -122,8 +124,9 @@ class LoopBounds:
     """C expression of the bound (loop-invariant, evaluated once)."""
     cmp: str
     """One of < <= > >= !=."""
-    step: int
-    """Constant increment (negative for decreasing loops)."""
+    step: int | str
+    """The increment (negative for decreasing loops): a constant, or the C
+    text of a run-time step, whose sign is tested at run time."""
     cmp_c_type: str = ""
     """The type ``var CMP upper`` is evaluated in (the usual arithmetic
     conversions: ``int`` for an ``unsigned char`` var and an ``int`` bound);
