@@ -183,8 +183,10 @@ class Region:
     loop (all iterations of a simd nest are independent, so grouping lanes
     within the innermost loop is a valid schedule)."""
     worksharing: str = ""
-    """``for`` or ``parallel for`` when the pragma also shares work among
-    threads; the vector loop keeps that pragma (without ``simd``)."""
+    """The constructs before ``simd`` when they split the loop's iterations
+    (``for``, ``parallel for``, ``target teams distribute parallel for``,
+    ``taskloop``...: ``ClauseSet.worksharing``); the loop over vector blocks
+    keeps them (without ``simd``)."""
     source_checks: list[str] = field(default_factory=list)
     """C lines the vector code starts with: checks that the build sees the
     loop's macros and preprocessor branches as s2svec did
