@@ -664,6 +664,7 @@ def _main(argv: Sequence[str] | None) -> int:
     options = driver.Options(
         targets=targets,
         preprocessor=_preprocessor(flags),
+        offload=flags.offload,
         std=args.std or flags.std or "gnu17",
         math=args.math,
         simdlen=args.simdlen,

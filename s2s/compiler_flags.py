@@ -14,6 +14,10 @@ as the compiler will see it.  Each flag has one of these kinds (``FLAGS``):
                 not given (``targets_for``)              -target / --target=TRIPLE
     openmp      the parse defines _OPENMP (201511, the   -fopenmp
                 value gcc 12 defines)
+    offload     target regions may run on an offload     -fopenmp-targets=T (clang)
+                device: ``target ... simd`` loops and    --offload-arch=A (clang)
+                loops in target regions stay scalar      -foffload=T (gcc; not
+                                                         -foffload=disable)
     ignored     accepted; the output does not change     -O2 -g -Wall -fPIC -MMD -MF F
                                                          -c -pipe -pthread -x c -l m
 
@@ -29,11 +33,19 @@ Options starting with ``--`` are s2svec's own, except ``--target=TRIPLE``
 from __future__ import annotations
 
 import functools
+import os
 import re
 import subprocess
 from dataclasses import dataclass, field
 
-PARSER, STD, MACHINE, OPENMP, IGNORED = "parser", "std", "machine", "openmp", "ignored"
+PARSER, STD, MACHINE, OPENMP, OFFLOAD, IGNORED = (
+    "parser",
+    "std",
+    "machine",
+    "openmp",
+    "offload",
+    "ignored",
+)
 
 OPENMP_VERSION = "201511"
 """``_OPENMP`` as gcc 12 defines it with ``-fopenmp`` (OpenMP 4.5)."""
@@ -75,6 +87,13 @@ FLAGS: tuple[Flag, ...] = (
     Flag("-m", MACHINE, "joined"),
     Flag("-fopenmp", OPENMP),
     Flag("-fno-openmp", OPENMP),
+    Flag("-fopenmp-targets=", OFFLOAD, "joined"),
+    Flag("--offload-arch=", OFFLOAD, "joined"),
+    Flag("-foffload=", OFFLOAD, "joined"),
+    # the device compiler's flags: not the host's (-Xopenmp-target -march=sm_70)
+    Flag("-Xopenmp-target", IGNORED, "separate"),
+    Flag("-Xopenmp-target=", IGNORED, "joined-separate"),
+    Flag("-Xoffload-linker", IGNORED, "separate"),
     # Flags with a separate value: the value must not be taken for a file.
     Flag("-MF", IGNORED, "both"),
     Flag("-MT", IGNORED, "both"),
@@ -119,6 +138,9 @@ class CompilerFlags:
     machine: list[str] = field(default_factory=list)
     """``-m*``, ``-march=``, ``-mcpu=`` and triples (as ``--target=T``)."""
     openmp: bool = False
+    offload: str | None = None
+    """The flag that makes target regions run on an offload device
+    (``-fopenmp-targets=nvptx64``), None when they run on the host."""
     ignored: list[str] = field(default_factory=list)
     given: list[str] = field(default_factory=list)
     """Every argument read as a compiler flag or its value, as given."""
@@ -162,8 +184,8 @@ def _match(arg: str) -> Flag | None:
         name, eq, value = arg.partition("=")
         if name == "--target":
             return _by_name["--target="] if _is_triple(value) else None  # a target list
-        if name in ("--sysroot", "--param"):
-            return _by_name[name + eq]
+        if name in ("--sysroot", "--param", "--offload-arch"):
+            return _by_name.get(name + eq)
         return None
     if arg.startswith("-o"):
         return None  # -oFILE: s2svec's output
@@ -185,6 +207,10 @@ def _value(flag: Flag, argv: list[str], i: int) -> tuple[Flag, str, int]:
     arg = argv[i]
     if flag.value == "none":
         return flag, "", 1
+    if flag.value == "joined-separate":  # -Xopenmp-target=T ARG
+        if i + 1 >= len(argv):
+            raise FlagError(f"missing argument to '{arg}'")
+        return flag, argv[i + 1], 2
     if arg != flag.name:
         return flag, arg[len(flag.name) :], 1  # joined: -DX, -std=c11
     if flag.value == "joined":
@@ -210,6 +236,10 @@ def _record(flags: CompilerFlags, flag: Flag, value: str, arg: str) -> None:
         flags.machine.append(f"--target={value}" if triple else arg)
     elif flag.kind == OPENMP:
         flags.openmp = flag.name == "-fopenmp"
+    elif flag.kind == OFFLOAD:
+        # gcc: -foffload=disable turns it off; an empty list offloads nothing
+        off = not value or (flag.name == "-foffload=" and value == "disable")
+        flags.offload = None if off else arg
     else:
         flags.ignored.append(arg)
 
@@ -376,6 +406,37 @@ def compiler_triple(cc: tuple[str, ...]) -> str | None:
     return answer if done.returncode == 0 and answer and " " not in answer else None
 
 
+@functools.cache
+def default_offload(cc: tuple[str, ...]) -> str | None:
+    """The device gcc compiles target regions for when ``-fopenmp`` comes
+    without ``-foffload=``: a gcc configured with offload targets
+    (``OFFLOAD_TARGET_NAMES`` in ``CC -v``) offloads to each whose
+    compiler is installed (Debian's gcc-12-offload-nvptx puts it where
+    ``CC -print-prog-name=accel/nvptx-none/mkoffload`` finds it).  None
+    when it offloads nothing by default (so does clang, without
+    ``-fopenmp-targets=``); asked once per compiler command."""
+    try:
+        done = subprocess.run([*cc, "-v"], capture_output=True, text=True, timeout=60)
+        names = re.search(r"OFFLOAD_TARGET_NAMES=(\S+)", done.stderr)
+        for name in names.group(1).split(":") if names else []:
+            probe = subprocess.run(
+                [*cc, f"-print-prog-name=accel/{name}/mkoffload"],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            path = probe.stdout.strip()
+            if probe.returncode == 0 and os.path.isabs(path) and os.path.exists(path):
+                return name
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return None
+
+
+OFFLOAD_FLAGS = ("-fopenmp-targets=", "--offload-arch=", "-foffload=")
+"""The flags that say whether the build offloads (kind ``offload``)."""
+
+
 def parser_args(parser: list[tuple[str, str]]) -> list[str]:
     """The parser flags as libclang arguments."""
     args: list[str] = []
@@ -401,6 +462,9 @@ compiler flags (give s2svec the flags the compiler gets; joined or not: -DX, -D 
                         to the C parser, in command-line order
   {names(STD).ljust(22)}the C standard of the parse (default: gnu17)
   -fopenmp              the parse defines _OPENMP={OPENMP_VERSION}
+  -fopenmp-targets= --offload-arch= -foffload=
+                        the build offloads target regions: loops that may run
+                        on a device stay scalar (-foffload=disable: it does not)
   -march= -mcpu= -m* --target=TRIPLE
                         the targets when --target LIST is absent: -march=native
                         the host's; -mavx2, -march=haswell/x86-64-v3: avx2;

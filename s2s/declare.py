@@ -21,7 +21,7 @@ import clang.cindex as ci
 from .codegen.generate import CodegenOptions, GeneratedLoop
 from .codegen.target import Target
 from .codegen.variant import Core, Signature, family_block, lane_call, no_gcc_clones, wrapper
-from .diagnostics import Unsupported
+from .diagnostics import DeviceCode, Unsupported
 from .frontend.declare_simd import SimdFunction
 from .frontend.lower_function import lower_function
 from .ir.clauses import ClauseSet
@@ -194,10 +194,15 @@ def _variant_report(core: RegionReport, v: Variant, loop: GeneratedLoop) -> Regi
 def not_vectorized(
     out: FunctionVariants, fn: SimdFunction, e: Unsupported, targets: list[Target]
 ) -> None:
+    consequence = (
+        "its vector variants are left to the compiler (OpenMP makes them)"
+        if isinstance(e, DeviceCode)
+        else f"no vector variants of '{fn.name}' are emitted, so callers compiled with "
+        "'#pragma omp declare simd' (gcc, clang) will fail to link"
+    )
     out.warnings.append(
         f"{e.location or fn.location}: warning: function not vectorized: {e.message}; "
-        f"no vector variants of '{fn.name}' are emitted, so callers compiled with "
-        "'#pragma omp declare simd' (gcc, clang) will fail to link"
+        + consequence
     )
     for target in targets:
         out.reports.append(

@@ -40,6 +40,12 @@ class Unsupported(_Problem):
     severity = "warning"
 
 
+class DeviceCode(Unsupported):
+    """Code the build also compiles for an offload device (``declare
+    target`` with ``-fopenmp-targets=``...): left to the compiler, which
+    makes the vector variants of its declare simd functions itself."""
+
+
 class UserError(_Problem):
     """The input is wrong; s2svec exits with status 1."""
 

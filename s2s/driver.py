@@ -121,6 +121,9 @@ class Options:
     """The compiler's -D -U -I -isystem -include ... flags, in order."""
     line_directives: str | None = None
     """Emit ``#line`` directives naming this file (the input as spelled)."""
+    offload: str | None = None
+    """The compiler flag that makes the build offload target regions
+    (``-fopenmp-targets=...``); None: they run on the host, vectorized."""
 
 
 @dataclass
@@ -185,7 +188,7 @@ def run(path: str, options: Options) -> Result:
     )
     replacements: list[Replacement] = []
     needs: dict[str, set[str] | None] = {t.name: None for t in targets}
-    by_offset = _pragmas_by_offset(views, targets)
+    by_offset = _pragmas_by_offset(views, targets, options.offload)
     _file_warnings(views, result)
     simd = collect_simd_functions(_header_pragmas(views, targets) + by_offset, main.data)
     internal = InternalVariants(options, codegen_options, len(main.data))
@@ -285,11 +288,14 @@ def _warn_included_loops(parsed: ParsedFile, result: Result) -> None:
             )
 
 
-_SIMD_LOOP_PRAGMA = re.compile(rb"#\s*pragma\s+omp\s+(?:parallel\s+for\s+|for\s+)?simd\b")
+_SIMD_LOOP_PRAGMA = re.compile(
+    rb"#\s*pragma\s+omp\s+(?:(?:target|teams|distribute|parallel|for|taskloop|master|masked)\s+)*"
+    rb"simd\b"
+)
 
 
 def _pragmas_by_offset(
-    views: dict[str, FileView], targets: list[Target]
+    views: dict[str, FileView], targets: list[Target], offload: str | None = None
 ) -> list[dict[str, Pragma]]:
     """The SIMD pragmas of the file in source order; each maps the name of
     every target whose view holds it (not in code skipped for that target)
@@ -301,7 +307,7 @@ def _pragmas_by_offset(
         if view.parsed is None:
             continue
         if id(view) not in by_view:
-            by_view[id(view)] = find_pragmas(view.parsed)
+            by_view[id(view)] = find_pragmas(view.parsed, offload)
         for pragma in by_view[id(view)]:
             found.setdefault(pragma.start, {})[target.name] = pragma
     return [found[start] for start in sorted(found)]
@@ -499,6 +505,43 @@ def _generate_for(
 def _generate_once(
     lowered: _Lowered, target: Target, codegen_options: CodegenOptions, report: RegionReport
 ) -> tuple[AnalyzedRegion, GeneratedLoop]:
+    analyzed, loop = _generate_one(lowered, target, codegen_options, report)
+    bounds = analyzed.region.bounds
+    clauses = analyzed.region.clauses
+    if (
+        bounds is None
+        or not isinstance(bounds.step, str)
+        or lowered.unit_step
+        or (clauses is not None and clauses.teams_in_target)
+    ):
+        return analyzed, loop
+    # a run-time step: the common step of 1 gets a version of its own, with
+    # contiguous accesses where the general one gathers and scatters
+    unit = lowered.with_unit_step()
+    quiet = dataclasses.replace(report)
+    try:
+        _, fast = _generate_one(unit, target, codegen_options, quiet)
+    except Exception as exc:
+        _contained(exc, lowered.location)
+        return analyzed, loop
+    one = "1" if bounds.cmp in ("<", "<=") else "-1"
+    return analyzed, _either(f"({bounds.step}) == {one}", fast, loop, analyzed.region.column)
+
+
+def _either(cond: str, fast: GeneratedLoop, general: GeneratedLoop, column: int) -> GeneratedLoop:
+    """``if (cond) fast else general`` (both the C block of one loop,
+    indented like the pragma at ``column``); the report keeps the general
+    version's counts."""
+    margin = " " * max(0, column - 1)
+    text = "\n".join(
+        [f"{margin}if ({cond}) {{", fast.text, f"{margin}}} else {{", general.text, f"{margin}}}"]
+    )
+    return dataclasses.replace(general, text=text, needs=set(general.needs) | set(fast.needs))
+
+
+def _generate_one(
+    lowered: _Lowered, target: Target, codegen_options: CodegenOptions, report: RegionReport
+) -> tuple[AnalyzedRegion, GeneratedLoop]:
     analyzed = lowered.region_for(target)
     report.name = analyzed.region.name
     control_counts(analyzed, report)
@@ -544,8 +587,11 @@ class _Lowered:
         options: Options,
         internal: InternalVariants | None = None,
         no_inline: str = "",
+        unit_step: bool = False,
     ) -> None:
         self.views, self.pragmas, self.options = views, pragmas, options
+        self.unit_step = unit_step
+        """A run-time loop step is taken to be 1 (lower_loop's ``unit_step``)."""
         self.internal = internal
         """Where the loop's calls find internal vector variants of their callees."""
         self.location = next(iter(pragmas.values())).location
@@ -558,6 +604,7 @@ class _Lowered:
         self.inlinable: set[int] = set()
         """The parses (ids) whose lowering had calls to inline."""
         self._plain: _Lowered | None = None
+        self._unit: _Lowered | None = None
 
     def parsed(self, target: Target) -> ParsedFile:
         """The parse the target reads (a loop is lowered only from views that parse)."""
@@ -572,8 +619,18 @@ class _Lowered:
     def without_inlining(self, reason: str) -> _Lowered:
         """The same loop lowered with its calls kept as calls (``reason``)."""
         if self._plain is None:
-            self._plain = _Lowered(self.views, self.pragmas, self.options, self.internal, reason)
+            self._plain = _Lowered(
+                self.views, self.pragmas, self.options, self.internal, reason, self.unit_step
+            )
         return self._plain
+
+    def with_unit_step(self) -> _Lowered:
+        """The same loop lowered with its run-time step taken to be 1."""
+        if self._unit is None:
+            self._unit = _Lowered(
+                self.views, self.pragmas, self.options, self.internal, self.no_inline, True
+            )
+        return self._unit
 
     def region_for(self, target: Target) -> AnalyzedRegion:
         view = self.views[target.name]
@@ -623,7 +680,11 @@ class _Lowered:
             try:
                 parsed = self.parsed(target)
                 region = lower_loop(
-                    parsed, pragma, plain_char_signed=key[1], no_inline=self.no_inline
+                    parsed,
+                    pragma,
+                    plain_char_signed=key[1],
+                    no_inline=self.no_inline,
+                    unit_step=self.unit_step,
                 )
                 assert region.replace is not None  # a loop region replaces its text
                 region.source_checks = source_checks(parsed, pragma, region.replace.end)

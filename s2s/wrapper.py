@@ -18,6 +18,9 @@ compile step replaced by its translation:
   ``#include "x.h"`` finds what it found next to the file.  ``#line``
   directives make diagnostics, ``__FILE__`` and debug information name the
   user's file and lines (``-fdebug-prefix-map`` the compilation unit's).
+* A gcc that offloads target regions by default (an offload compiler
+  installed, no ``-foffload=``) counts as ``-foffload=<device>``: loops
+  that may run on the device stay scalar.
 * A file without the word ``omp`` has nothing to vectorize: it is compiled
   as it is, without starting s2svec.
 * Dependency files (``-MD``/``-MMD``, ``-MF``) name the user's file, not
@@ -52,7 +55,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .compiler_flags import compiler_triple, split
+from .compiler_flags import OFFLOAD_FLAGS, compiler_triple, default_offload, split
 
 PROG = "s2svec-cc"
 FLAGS_ENV = "S2SVEC_FLAGS"
@@ -194,6 +197,7 @@ def translate(step: Step, source: str, folder: str) -> tuple[str | None, str | N
 
     triple = _triple(tuple(step.cc))
     target = [f"--target={triple}"] if triple else []
+    target += _offload(step)
     try:
         user = shlex.split(os.environ.get(FLAGS_ENV, ""))
     except ValueError as e:
@@ -285,6 +289,17 @@ def _link_libraries(step: Step) -> list[str]:
         return []
     triple = _triple(tuple(step.cc)) or ""
     return VECTOR_MATH_LIBS if triple.startswith("x86_64") else []
+
+
+def _offload(step: Step) -> list[str]:
+    """``-foffload=T`` when the compiler offloads target regions to T by
+    default (a gcc with an offload compiler installed: ``default_offload``)
+    and the flags say nothing about offloading: s2svec then leaves the
+    loops that may run on the device scalar."""
+    if "-fopenmp" not in step.flags or any(f.startswith(OFFLOAD_FLAGS) for f in step.flags):
+        return []
+    device = default_offload(tuple(step.cc))
+    return [f"-foffload={device}"] if device else []
 
 
 def _triple(cc: tuple[str, ...]) -> str | None:

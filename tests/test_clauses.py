@@ -48,7 +48,9 @@ def test_directives(directive: str) -> None:
         "#pragma omp for",
         "#pragma omp critical",
         "#pragma omp declare reduction(foo: int: omp_out += omp_in)",
-        "#pragma omp target teams distribute parallel for simd",
+        "#pragma omp target teams distribute parallel for",
+        "#pragma omp target teams loop",
+        "#pragma omp ordered simd",
         "#pragma GCC ivdep",
         "#pragma once",
     ],
@@ -62,6 +64,7 @@ def test_worksharing_property() -> None:
     assert parse("for simd").worksharing == "for"
     assert parse("parallel for simd").worksharing == "parallel for"
     assert parse("declare simd").worksharing == ""
+    assert not parse("parallel for simd").combined and not parse("for simd").combined
 
 
 # -- every clause form ----------------------------------------------------
@@ -230,6 +233,183 @@ def test_parallel_for_simd_if_modifiers() -> None:
 def test_simd_alone_has_no_other() -> None:
     assert parse("simd private(t) collapse(2)").other == ""
     assert parse("declare simd linear(x)").other == ""
+
+
+# -- combined constructs: simd's clauses for s2svec, the others kept (issue 21, item 7)
+
+COMBINED = [
+    ("target simd", "target", ""),
+    ("target parallel for simd", "target parallel for", "target parallel for"),
+    ("target teams distribute simd", "target teams distribute", "target teams distribute"),
+    (
+        "target teams distribute parallel for simd",
+        "target teams distribute parallel for",
+        "target teams distribute parallel for",
+    ),
+    ("teams distribute simd", "teams distribute", "teams distribute"),
+    (
+        "teams distribute parallel for simd",
+        "teams distribute parallel for",
+        "teams distribute parallel for",
+    ),
+    ("distribute simd", "distribute", "distribute"),
+    ("distribute parallel for simd", "distribute parallel for", "distribute parallel for"),
+    ("taskloop simd", "taskloop", "taskloop"),
+    ("master taskloop simd", "master taskloop", "master taskloop"),
+    ("masked taskloop simd", "masked taskloop", "masked taskloop"),
+    ("parallel master taskloop simd", "parallel master taskloop", "parallel master taskloop"),
+    ("parallel masked taskloop simd", "parallel masked taskloop", "parallel masked taskloop"),
+]
+
+
+@pytest.mark.parametrize("directive,kept,worksharing", COMBINED)
+def test_combined_constructs(directive: str, kept: str, worksharing: str) -> None:
+    """The constructs before simd are kept (on the loop over vector blocks
+    when they split iterations, around the vector code for target simd)."""
+    result = parse(directive + " safelen(16) reduction(+: s)")
+    assert result.directive == directive and result.is_loop and result.combined
+    assert (result.kept, result.worksharing) == (kept, worksharing)
+    assert result.safelen == 16 and result.reductions == [Reduction("+", "s")]
+    assert not result.unsupported, result.unsupported
+
+
+def test_combined_target_clauses_are_kept_and_simd_clauses_taken() -> None:
+    result = parse(
+        "target teams distribute parallel for simd map(to: a[0:n], b) map(tofrom: s) "
+        "num_teams(2) thread_limit(4) dist_schedule(static, 8) reduction(max: s) "
+        "aligned(a: 32) nontemporal(b) simdlen(4) if(target: n > 100) if(simd: n > 8) "
+        "device(0) private(t) firstprivate(u, v) nowait depend(in: a[0])"
+    )
+    assert result.other_clauses == [
+        ("map", "map(to: a[0:n], b)"),
+        ("map", "map(tofrom: s)"),
+        ("num_teams", "num_teams(2)"),
+        ("thread_limit", "thread_limit(4)"),
+        ("dist_schedule", "dist_schedule(static, 8)"),
+        ("reduction", "reduction(max: s)"),
+        ("if", "if(target: n > 100)"),
+        ("device", "device(0)"),
+        ("private", "private(t)"),
+        ("firstprivate", "firstprivate(u, v)"),
+        ("nowait", "nowait"),
+        ("depend", "depend(in: a[0])"),
+    ]
+    assert result.other == " ".join(text for _, text in result.other_clauses)
+    assert result.mapped == ["a", "b", "s"] and result.firstprivate == ["u", "v"]
+    assert result.if_simd == "n > 8" and result.simdlen == 4 and result.nontemporal == ["b"]
+    assert result.reductions == [Reduction("max", "s")] and result.private == ["t"]
+    assert not result.unsupported
+
+
+def test_simd_only_clauses_stay_off_the_kept_constructs() -> None:
+    """linear / order(concurrent) / aligned are simd's where the kept
+    constructs do not take them (taskloop: no linear, no order)."""
+    result = parse(
+        "taskloop simd linear(j: 2) order(concurrent) grainsize(strict: 64) "
+        "lastprivate(x) if(n > 8) num_tasks(4) nogroup"
+    )
+    assert result.other == "grainsize(strict: 64) lastprivate(x) if(n > 8) num_tasks(4) nogroup"
+    assert result.grainsize == ("strict", "64") and result.linear == [Linear("j", 2, "")]
+    assert result.if_simd == "n > 8" and result.order_concurrent
+    result = parse("target simd lastprivate(x) reduction(+: s) linear(j) map(to: x)")
+    assert result.other == "map(to: x)" and result.lastprivate == ["x"]
+    assert parse("teams distribute simd reduction(+: s)").other == "reduction(+: s)"
+    assert parse("distribute simd reduction(+: s) collapse(2)").other == "collapse(2)"
+
+
+def test_teams_clauses_apart_from_distribute() -> None:
+    """For a teams construct nested in a target one, written apart from its
+    distribute part: private, firstprivate, lastprivate to the innermost
+    construct, reduction, shared and default to every one that takes them."""
+    result = parse(
+        "teams distribute parallel for simd num_teams(2) thread_limit(4) reduction(+: s) "
+        "shared(a) default(shared) private(t) firstprivate(u) lastprivate(v) "
+        "dist_schedule(static) num_threads(2) if(parallel: c)"
+    )
+    assert result.teams_clauses == [
+        "num_teams(2)",
+        "thread_limit(4)",
+        "reduction(+: s)",
+        "shared(a)",
+        "default(shared)",
+    ]
+    assert [text for _, text in result.inner_clauses] == [
+        "reduction(+: s)",
+        "shared(a)",
+        "default(shared)",
+        "private(t)",
+        "firstprivate(u)",
+        "lastprivate(v)",
+        "dist_schedule(static)",
+        "num_threads(2)",
+        "if(parallel: c)",
+    ]
+    result = parse("teams distribute simd reduction(max: m) shared(a) collapse(2)")
+    assert result.teams_clauses == ["reduction(max: m)", "shared(a)"]
+    assert result.inner_clauses == [("collapse", "collapse(2)")]
+
+
+def test_combined_if_modifiers() -> None:
+    result = parse("target parallel for simd if(target: a) if(parallel: b) if(simd: c)")
+    assert result.other == "if(target: a) if(parallel: b)" and result.if_simd == "c"
+    result = parse("parallel masked taskloop simd if(taskloop: a) filter(1)")
+    assert result.other == "if(taskloop: a) filter(1)" and result.if_simd is None
+    # an unmodified if is every construct's that takes one, simd's too
+    result = parse("target simd if(n > 3)")
+    assert result.other == "if(n > 3)" and result.if_simd == "n > 3"
+    result = parse("teams distribute simd if(n > 3)")  # teams takes no if (gcc 12, clang)
+    assert result.other == "" and result.if_simd == "n > 3"
+
+
+@pytest.mark.parametrize(
+    "text,where,message",
+    [
+        (
+            "parallel for simd default(none) shared(a)",
+            "default",
+            "'default(none)' on '#pragma omp parallel for simd' is not supported: the vector "
+            "loop's own variables, set before it, have no data-sharing clause",
+        ),
+        (
+            "taskloop simd default(private)",
+            "default",
+            "'default(private)' on '#pragma omp taskloop simd' is not supported: the vector "
+            "loop's own variables, set before it, have no data-sharing clause",
+        ),
+        (
+            "target teams distribute simd defaultmap(none)",
+            "defaultmap",
+            "'defaultmap(none)' on '#pragma omp target teams distribute simd' is not "
+            "supported: the vector loop's own variables, set before it, have no "
+            "data-sharing clause",
+        ),
+        (
+            "target parallel for simd num_teams(2)",
+            "num_teams",
+            "'num_teams' clause is not supported on '#pragma omp target parallel for simd'",
+        ),
+        (
+            "teams distribute simd if(teams: c)",
+            "if",
+            "'if(teams: ...)' is not supported on '#pragma omp teams distribute simd'",
+        ),
+        (
+            "taskloop simd if(parallel: c)",
+            "if",
+            "'if(parallel: ...)' is not supported on '#pragma omp taskloop simd'",
+        ),
+    ],
+)
+def test_combined_unsupported(text: str, where: str, message: str) -> None:
+    result = parse(text)
+    assert result.unsupported, text
+    assert result.unsupported[0].format() == f"k.c:7:{col(text, where)}: warning: {message}"
+
+
+def test_default_shared_and_defaultmap_are_fine() -> None:
+    assert not parse("teams distribute parallel for simd default(shared)").unsupported
+    assert not parse("target simd defaultmap(none)").unsupported  # all inside the region
+    assert not parse("target teams distribute simd defaultmap(tofrom: scalar)").unsupported
 
 
 # -- errors ---------------------------------------------------------------

@@ -330,3 +330,82 @@ def test_reductions_use_two_accumulators(tmp_path: Path) -> None:
     out = (tmp_path / "out.c").read_text()
     assert "__m256d s2s_s_acc_0_u2;" in out
     assert "s2s_trip - s2s_k >= 8ULL; s2s_k += 8ULL" in out
+
+
+COMBINED = """\
+double kern(int n, double *a, const double *b)
+{
+    double s = 0.0;
+    #pragma omp target teams distribute parallel for simd reduction(+:s) map(to: b[0:n]) \\
+        map(tofrom: a[0:n]) num_teams(2) safelen(64)
+    for (int i = 0; i < n; i++) {
+        a[i] = b[i] > 0 ? b[i] * 2.0 : -b[i];
+        s += a[i];
+    }
+    return s;
+}
+"""
+
+
+def test_combined_target_construct_report(tmp_path: Path) -> None:
+    """Issue 21 item 7: without an offload target the loop of a combined
+    target construct runs on the host and is vectorized, its target, teams,
+    distribute and parallel for kept (with their clauses, not simd's) on the
+    vector loop; with -fopenmp-targets= it stays scalar with the reason."""
+    report = tmp_path / "r.json"
+    args = ("-fopenmp", "--target", "avx2", "--report=json", "--report-file", str(report))
+    r = s2svec(tmp_path, *args, source=COMBINED)
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    (entry,) = json.loads(report.read_text())
+    assert entry["vectorized"] and entry["reason"] is None and entry["width"] == 4
+    assert entry["line"] == 4 and entry["branches"] == {"uniform": 0, "divergent": 1}
+    out = (tmp_path / "out.c").read_text()
+    vector = out[out.index("avx2 code") : out.index("#else")]
+    (kept,) = [line.strip() for line in vector.splitlines() if "#pragma omp" in line]
+    assert kept == (
+        "#pragma omp target teams distribute parallel for reduction(+:s) map(to: b[0:n]) "
+        "map(tofrom: a[0:n]) num_teams(2)"
+    )
+    assert "_mm256_" in vector
+    r = s2svec(tmp_path, *args, "-fopenmp-targets=nvptx64", source=COMBINED)
+    assert r.returncode == 0, r.stderr
+    reason = (
+        "'#pragma omp target teams distribute parallel for simd' may run on an offload "
+        "device (the build offloads target regions: '-fopenmp-targets=nvptx64')"
+    )
+    assert f"k.c:4:5: warning: loop not vectorized: {reason}" in r.stderr
+    (entry,) = json.loads(report.read_text())
+    assert not entry["vectorized"] and entry["reason"] == reason
+    assert (tmp_path / "out.c").read_text() == COMBINED
+
+
+RUNTIME_STEP = """\
+void kern(int n, int s, double *a, const double *b)
+{
+    #pragma omp simd
+    for (int i = 0; i < n; i += s)
+        a[i] = b[i] * 2.0;
+}
+"""
+
+
+def test_run_time_step_versions(tmp_path: Path) -> None:
+    """Issue 21 item 3: a run-time loop step gets a version for the step 1
+    (contiguous accesses), one for any step of the sign OpenMP asks for
+    (lane l at lb + (k + l) * s: gathers and scatters, the report's
+    counts), and the loop as written for a step of the wrong sign."""
+    report = tmp_path / "r.json"
+    args = ("--target", "avx2", "--report=json", "--report-file", str(report))
+    r = s2svec(tmp_path, *args, source=RUNTIME_STEP)
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    (entry,) = json.loads(report.read_text())
+    assert entry["vectorized"] and entry["memory"]["gather"] == 1
+    assert entry["memory"]["scatter"] == 1
+    out = (tmp_path / "out.c").read_text()
+    vector = out[out.index("avx2 code") : out.index("#else")]
+    lines = [line.strip() for line in vector.splitlines()]
+    unit, general = lines.index("if ((s) == 1) {"), lines.index("if ((s) > 0) {")
+    assert unit < general
+    assert "_mm256_loadu_pd" in "\n".join(lines[unit:general])
+    assert "_mm256_i32gather_pd" in "\n".join(lines[general:])
+    assert "for (int i = 0; i < n; i += s)" in lines[general:]  # a step of the wrong sign

@@ -141,6 +141,37 @@ def test_split_rejects_a_flag_without_its_value(argv: list[str], why: str) -> No
 
 
 @pytest.mark.parametrize(
+    "argv, offload",
+    [
+        (["-fopenmp"], None),
+        (
+            ["-fopenmp", "-fopenmp-targets=nvptx64-nvidia-cuda"],
+            "-fopenmp-targets=nvptx64-nvidia-cuda",
+        ),
+        (["-fopenmp", "--offload-arch=gfx90a"], "--offload-arch=gfx90a"),
+        (["-fopenmp", "-foffload=nvptx-none"], "-foffload=nvptx-none"),
+        (["-fopenmp", "-foffload=nvptx-none", "-foffload=disable"], None),
+        (["-fopenmp", "-foffload-options=-lm"], None),
+        # the device compiler's flags are not the host's: -march=sm_70 chooses no target
+        (
+            ["-fopenmp-targets=nvptx64", "-Xopenmp-target", "-march=sm_70"],
+            "-fopenmp-targets=nvptx64",
+        ),
+        (
+            ["-Xopenmp-target=nvptx64", "-march=sm_70", "-fopenmp-targets=nvptx64"],
+            "-fopenmp-targets=nvptx64",
+        ),
+    ],
+)
+def test_offload_flags(argv: list[str], offload: str | None) -> None:
+    """Flags that make the build offload target regions (issue 21 item 7)."""
+    own, flags = split([*argv, "x.c", "-o", "y.c"])
+    assert own == ["x.c", "-o", "y.c"]
+    assert flags.offload == offload and flags.machine == []
+    assert flags.given == argv
+
+
+@pytest.mark.parametrize(
     "flags, expected",
     [
         ([], None),

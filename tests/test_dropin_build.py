@@ -267,3 +267,49 @@ def test_wrapper_around_a_cross_compiler_makes_neon_code(tmp_path: Path) -> None
         ["./prog_x86"], cwd=tmp_path, capture_output=True, text=True, check=True
     )
     assert run.stdout == reference.stdout
+
+
+TARGET_SIMD = """\
+void f(int n, double *a)
+{
+#pragma omp target simd map(tofrom: a[0:n])
+    for (int i = 0; i < n; i++)
+        a[i] = a[i] * 2.0;
+}
+"""
+
+
+def test_wrapper_around_a_gcc_that_offloads_by_default(tmp_path: Path) -> None:
+    """A gcc with an offload compiler installed offloads target regions
+    without -foffload= (issue 21 item 7): the wrapper says so to s2svec,
+    and the target simd loop stays scalar; -foffload=disable keeps it on
+    the host, vectorized."""
+    mkoffload = tmp_path / "mkoffload"
+    mkoffload.write_text("")
+    gcc = tmp_path / "offloading-gcc"
+    gcc.write_text(
+        "#!/bin/sh\n"
+        'case "$1" in\n'
+        "  -v) gcc -v 2>&1 | grep -v OFFLOAD_TARGET_NAMES >&2;"
+        " echo 'OFFLOAD_TARGET_NAMES=nvptx-none:amdgcn-amdhsa' >&2; exit 0;;\n"
+        f"  -print-prog-name=accel/amdgcn-amdhsa/mkoffload) echo {mkoffload}; exit 0;;\n"
+        '  -print-prog-name=*) echo "${1#-print-prog-name=}"; exit 0;;\n'
+        "esac\n"
+        'exec gcc "$@"\n'
+    )
+    gcc.chmod(0o755)
+    write(tmp_path, k__c=TARGET_SIMD)
+    done = wrap(str(gcc), "-fopenmp", "-mavx2", "-mfma", "-c", "k.c", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (
+        "k.c:3:1: warning: loop not vectorized: '#pragma omp target simd' may run on an "
+        "offload device (the build offloads target regions: '-foffload=amdgcn-amdhsa')"
+    ) in done.stderr
+    done = wrap(
+        str(gcc), "-fopenmp", "-foffload=disable", "-mavx2", "-mfma", "-c", "k.c", cwd=tmp_path
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    symbols = subprocess.run(
+        ["objdump", "-d", "k.o"], cwd=tmp_path, capture_output=True, text=True, check=True
+    ).stdout
+    assert "ymm" in symbols

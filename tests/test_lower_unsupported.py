@@ -146,9 +146,32 @@ LOOP_CASES = [
         "for (double x = 0; x < n; x += 1) d[0] = x;",
         "loop variable 'x' of type 'double' is not an integer",
     ),
+    # run-time steps (issue 21 item 3): what stays scalar
     (
-        "for (int i = 0; i < n; i += n) a[i] = 0;",
-        "the loop step is not a compile-time constant (run-time steps are not vectorized yet)",
+        "for (int i = 0; i < n; i += (unsigned)n) a[i] = 0;",
+        "the run-time loop step '(unsigned)n' has the type 'unsigned int' (only signed "
+        "integer steps are vectorized)",
+    ),
+    (
+        "for (int i = 0; i < n; i += ext(n)) a[i] = 0;",
+        "the run-time loop step 'ext(n)' is not a plain expression of variables and constants",
+    ),
+    (
+        "for (int i = 0; i < n; i += a[0]) a[i] = 0;",
+        "the run-time loop step 'a[0]' is not a plain expression of variables and constants",
+    ),
+    (
+        "for (int i = 0; i < n; i += s->a) a[i] = 0;",
+        "the run-time loop step 's->a' is not a plain expression of variables and constants",
+    ),
+    (
+        "for (int i = 0; i < n; i += i) a[i] = 0;",
+        "simd loop is not in canonical form: the step reads the loop variable",
+    ),
+    (
+        "for (int i = 0; i != n; i += n) a[i] = 0;",
+        "simd loop is not in canonical form: a '!=' condition needs a step of 1 or -1, not a "
+        "run-time step",
     ),
     (
         "for (int i = 0; i < n; i *= 2) a[i] = 0;",
@@ -212,19 +235,53 @@ void f(int n, int *a) {
     assert exc.message == "address of reduction variable 's' is taken"
 
 
-def test_non_constant_linear_step(tmp_path: Path) -> None:
+def test_run_time_linear_step_of_a_pointer(tmp_path: Path) -> None:
     exc = unsupported_of(
         tmp_path,
         """
 void f(int n, int k, int *a) {
-  int j = 0;
-  #pragma omp simd linear(j:k)
-  for (int i = 0; i < n; i++) { a[j] = i; j += k; }
+  int *p = a;
+  #pragma omp simd linear(p:k)
+  for (int i = 0; i < n; i++) { *p = i; p += k; }
 }
 """,
     )
-    assert exc.message == "linear step 'k' of 'j' is not a constant"
+    assert exc.message == (
+        "linear variable 'p' with the run-time step 'k' is not an integer (only integer "
+        "variables take run-time steps)"
+    )
     assert exc.location is not None and exc.location.line == 5
+
+
+@pytest.mark.parametrize(
+    "code, name",
+    [
+        (
+            "int g;\nvoid f(int n, int *a) {\n#pragma omp simd\n"
+            "  for (int i = 0; i < n; i += g) a[i] = 0;\n}\n",
+            "g",
+        ),
+        (
+            "void f(int n, int *a) {\n  int s = 2;\n#pragma omp simd lastprivate(s)\n"
+            "  for (int i = 0; i < n; i += s) { s = a[i]; a[i] = 0; }\n}\n",
+            "s",
+        ),
+        (
+            "void g(int *);\nvoid f(int n, int *a) {\n  int s = 2; g(&s);\n#pragma omp simd\n"
+            "  for (int i = 0; i < n; i += s) a[i] = 0;\n}\n",
+            "s",
+        ),
+    ],
+)
+def test_run_time_step_the_loop_may_change(tmp_path: Path, code: str, name: str) -> None:
+    """A run-time step is evaluated again where the vector code needs it:
+    a global (a call could change it), a variable the body writes or whose
+    address is taken keep the loop scalar."""
+    exc = unsupported_of(tmp_path, code)
+    assert exc.message.endswith(
+        f"reads '{name}', which the loop may change (only local variables the loop does "
+        "not write are taken)"
+    ), exc.message
 
 
 def test_body_that_never_completes(tmp_path: Path) -> None:
@@ -253,3 +310,17 @@ void f(int n, char *a) {
     )
     assert exc.message == "array initialized from a string in simd loop"
     assert exc.location is not None and (exc.location.line, exc.location.column) == (4, 45)
+
+
+def test_run_time_linear_step_the_loop_writes(tmp_path: Path) -> None:
+    exc = unsupported_of(
+        tmp_path,
+        """
+void f(int n, int k, int *a) {
+  int j = 0;
+  #pragma omp simd linear(j:k)
+  for (int i = 0; i < n; i++) { a[i] = j; j += k; k = a[i] & 1; }
+}
+""",
+    )
+    assert exc.message == "the run-time linear step 'k' of 'j' reads 'k', which the loop writes"

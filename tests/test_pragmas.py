@@ -8,7 +8,7 @@ from pathlib import Path
 import clang.cindex as ci
 import pytest
 
-from s2s.diagnostics import UserError
+from s2s.diagnostics import DeviceCode, UserError
 from s2s.frontend import parse as parse_module
 from s2s.frontend.parse import ParsedFile, builtin_include_dir, parse_file
 from s2s.frontend.pragmas import Pragma, find_pragmas, scan_pragma_lines
@@ -605,11 +605,83 @@ void f(int n, float *a) {
         (5, "teams distribute parallel for simd"),
         (7, "loop"),
     ]
-    assert all(
-        p.unsupported is not None
-        and p.unsupported.message == f"'#pragma omp {p.clauses.directive}' is not supported"
-        for p in found
+    # the combined constructs with simd are s2svec's (issue 21 item 7), loop is not
+    assert [p.unsupported is None for p in found] == [True, True, False]
+    loop = found[2].unsupported
+    assert loop is not None and loop.message == "'#pragma omp loop' is not supported"
+
+
+TARGET_FORMS = """void f(int n, float *a) {
+#pragma omp target simd map(tofrom: a[0:n])
+  for (int i = 0; i < n; i++) a[i] = 0;
+#pragma omp target
+  {
+#pragma omp simd
+    for (int i = 0; i < n; i++) a[i] = 1;
+  }
+#pragma omp target
+#pragma omp parallel for simd
+  for (int i = 0; i < n; i++) a[i] = 2;
+#pragma omp target map(tofrom: a[0:n])
+#pragma omp teams distribute simd
+  for (int i = 0; i < n; i++) a[i] = 3;
+#pragma omp target teams distribute parallel for simd
+  for (int i = 0; i < n; i++) a[i] = 4;
+}
+#pragma omp declare target
+void g(int n, float *a) {
+#pragma omp simd
+  for (int i = 0; i < n; i++) a[i] = 5;
+}
+#pragma omp end declare target
+"""
+
+
+def test_target_regions_run_on_the_host_without_offloading(tmp_path: Path) -> None:
+    """Without an offload target the target regions run on the host: their
+    simd loops are vectorized; a teams construct nested in a target one is
+    marked so (the target must hold nothing else: its vector code goes into
+    a teams region written apart from distribute)."""
+    _, found = pragmas(tmp_path, TARGET_FORMS)
+    assert [p.unsupported for p in found] == [None] * 6
+    assert [p.clauses.teams_in_target for p in found] == [False] * 3 + [True] + [False] * 2
+
+
+def test_teams_in_a_target_region_with_allocate_stays_scalar(tmp_path: Path) -> None:
+    code = """\
+void f(int n, float *a) {
+  float t;
+#pragma omp target
+#pragma omp teams distribute simd private(t) allocate(t)
+  for (int i = 0; i < n; i++) { t = i; a[i] = t; }
+}
+"""
+    _, (found,) = pragmas(tmp_path, code)
+    assert found.unsupported is not None and found.unsupported.message == (
+        "'allocate' on '#pragma omp teams distribute simd' in a target region is not "
+        "supported (its teams construct is written apart from distribute)"
     )
+
+
+@pytest.mark.parametrize("flag", ["-fopenmp-targets=nvptx64", "-foffload=nvptx-none"])
+def test_target_regions_stay_scalar_when_the_build_offloads(tmp_path: Path, flag: str) -> None:
+    parsed = parse(tmp_path, TARGET_FORMS)
+    found = find_pragmas(parsed, offload=flag)
+    reasons = [p.unsupported.message if p.unsupported else "" for p in found]
+    assert reasons == [
+        f"'#pragma omp target simd' may run on an offload device (the build offloads target "
+        f"regions: '{flag}')",
+        "the loop is inside the '#pragma omp target' region at line 4, which may run on an "
+        f"offload device (the build offloads: '{flag}')",
+        "the loop is inside the '#pragma omp target' region at line 9, which may run on an "
+        f"offload device (the build offloads: '{flag}')",
+        "the loop is inside the '#pragma omp target' region at line 12, which may run on an "
+        f"offload device (the build offloads: '{flag}')",
+        "'#pragma omp target teams distribute parallel for simd' may run on an offload "
+        f"device (the build offloads target regions: '{flag}')",
+        "function 'g' is compiled for offload devices too ('#pragma omp declare target' at "
+        f"line 18; the build offloads: '{flag}')",
+    ]
 
 
 def test_unsupported_clause_is_the_reason(tmp_path: Path) -> None:
@@ -729,3 +801,24 @@ void f(int n, float *a) {
     assert parsed.warnings[0].message.startswith(
         "'Q' expands to '_Pragma(\"omp simd\")', which is ignored"
     )
+
+
+def test_declare_simd_of_a_device_function_when_the_build_offloads(tmp_path: Path) -> None:
+    """s2svec's vector variants would put the host's intrinsics into device
+    code: when the build offloads they are left to the compiler."""
+    code = """\
+#pragma omp declare target
+#pragma omp declare simd
+double sq(double x) { return x * x; }
+#pragma omp end declare target
+#pragma omp declare simd
+double cube(double x) { return x * x * x; }
+"""
+    parsed = parse(tmp_path, code)
+    found = find_pragmas(parsed, offload="-foffload=nvptx-none")
+    assert isinstance(found[0].unsupported, DeviceCode) and found[1].unsupported is None
+    assert found[0].unsupported.message == (
+        "function 'sq' is compiled for offload devices too ('#pragma omp declare target' at "
+        "line 1; the build offloads: '-foffload=nvptx-none')"
+    )
+    assert [p.unsupported for p in find_pragmas(parsed)] == [None, None]

@@ -181,12 +181,16 @@ def _divides(d: int, n: int) -> bool:
 
 def region_arg_shapes(region: Region) -> dict[Argument, VectorShape]:
     """The shapes of a region's parameters: iv/linear -> strided(step)
-    (pointers: bytes), the lane number of a masked last iteration or of lane
+    (pointers: bytes; uniform with a run-time step), the lane number of a masked last iteration or of lane
     refill -> strided(1), reduction -> varying, else uniform."""
     shapes: dict[Argument, VectorShape] = {}
     for b in region.args:
         if b.role == "lane":
             shapes[b.arg] = VectorShape.strided(1)
+        elif b.role in ("iv", "linear") and isinstance(b.step, str):
+            # a run-time step: the parameter is lane 0's value, the body adds
+            # lane * step (frontend.lower)
+            shapes[b.arg] = VectorShape.uniform()
         elif b.role in ("iv", "linear"):
             step = b.step
             if isinstance(b.arg.type, PtrType):

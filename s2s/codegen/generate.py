@@ -839,14 +839,11 @@ class _LoopGen:
         return f"({expr})"
 
     @staticmethod
-    def lane0(start: str, step: int, t: Type, k: str) -> str:
+    def lane0(start: str, step: int | str, t: Type, k: str) -> str:
         """start + k*step in the type of the variable (wrapping like the scalar loop)."""
         if isinstance(t, PtrType):
             return f"{start} + (long long){k} * {step}"
-        return (
-            f"({c_type(t)})((unsigned long long){start} + {k} * "
-            f"(unsigned long long){literal(step, IntType(64))})"
-        )
+        return f"({c_type(t)})((unsigned long long){start} + {k} * {step_u64(step)})"
 
     @staticmethod
     def as_declared(b: Any, value: str) -> str:
@@ -931,20 +928,20 @@ class _LoopGen:
         if not bd.var_declared_in_loop:
             after.append(
                 f"{bd.var} = ({bd.var_c_type})((unsigned long long)s2s_lo + s2s_trip * "
-                f"(unsigned long long){literal(bd.step, IntType(64))});"
+                f"{step_u64(bd.step)});"
             )
         T = bd.var_c_type
-        value = (
-            f"({T})((unsigned long long)s2s_lo + (s2s_k + s2s_e) * "
-            f"(unsigned long long){literal(bd.step, IntType(64))})"
-        )
+        value = f"({T})((unsigned long long)s2s_lo + (s2s_k + s2s_e) * {step_u64(bd.step)})"
+        last, zero, end = self.after_placement(after)
         g = {
             "comment": f"/* s2svec: {self.target.name}, {W} lanes, {region.kind} at "
             f"{region.file}:{region.line} */",
             "checks": list(region.source_checks),
             "W": W,
             "parallel": self.parallel,
-            "ws_pragma": self.ws_pragma(clauses) if self.parallel else "",
+            "ws_pragma": self.ws_pragma(clauses, refill=refill is not None)
+            if self.parallel
+            else "",
             "trip": indent_lines(self.trip_lines(), 0),
             "setup": setup,
             "decls": [f"{d};" for d in body.decls],
@@ -963,6 +960,9 @@ class _LoopGen:
             ],
             "epi_body": _dedent(region.body_text),
             "after": after,
+            "after_last": last,
+            "after_zero": zero,
+            "after_end": end,
             "tail": tail["lines"] if tail else [],
             "refill": refill["lines"] if refill else [],
             "refill_block": (
@@ -976,25 +976,129 @@ class _LoopGen:
         )
         block = self.target.render("loop.c.j2", g=g).rstrip("\n").split("\n")
         block = self.wrap_outer(block)
+        if isinstance(bd.step, str):
+            block = self.wrap_if(block, step_sign_test(bd))
         if clauses is not None and clauses.if_simd:
             block = self.wrap_if(block, clauses.if_simd)
+        if clauses is not None and clauses.kept == "target":
+            block = self.wrap_target(block, clauses)
+        if clauses is not None and clauses.teams_in_target:
+            # the target must hold nothing but the teams construct
+            block = [" ".join(["#pragma omp teams", *clauses.teams_clauses]), *block]
         # the block replaces whole lines: indent it like the pragma was
         margin = " " * max(0, region.column - 1)
         return "\n".join(margin + line if line else line for line in block)
 
-    def ws_pragma(self, clauses: Any, collapse: int = 1) -> str:
-        """The worksharing pragma for the block loop (or the outer loops of a
-        collapsed nest): the user's worksharing clauses, without those that
-        describe the original iteration space (collapse, linear)."""
-        kept = [
-            c
-            for c in split_clauses(clauses.other if clauses else "")
-            if not c.startswith(("collapse", "linear"))
-        ]
-        parts = [f"#pragma omp {self.region.worksharing}"] + kept
+    def after_placement(self, after: list[str]) -> tuple[list[str], list[str], list[str]]:
+        """Where a loop shared by the kept constructs (``self.parallel``)
+        gives the loop variable and the linear variables their values after
+        the loop: (in its last block, after it when it ran no block, after
+        it in any case).
+
+        ``for`` / ``parallel for``: the last block, or after the loop when
+        there is none.  Constructs entered once, whose end waits for all of
+        their work (``target ...``, ``teams ...``, ``parallel ...`` but
+        ``parallel master taskloop``): after them, on the thread that met
+        them -- inside, a target region has its own copies of the
+        variables.  ``distribute ...`` (every team runs the code around it)
+        and the taskloops (``lastprivate`` carries the values out of the
+        tasks, see ``ws_pragma``): the last block only; a loop that runs no
+        iteration leaves them as they were, as ``lastprivate`` does."""
+        clauses = self.region.clauses
+        if not self.parallel or clauses is None or not clauses.combined:
+            return after, after, []
+        kept = clauses.kept.split()
+        joins = kept[0] in ("target", "teams", "parallel") and "taskloop" not in kept
+        if joins and not clauses.teams_in_target:
+            return [], [], after
+        return after, [], []
+
+    def ws_pragma(
+        self, clauses: Any, collapse: int = 1, refill: bool = False, outer: bool = False
+    ) -> str:
+        """The pragma of the kept constructs for the block loop (or the outer
+        loops of a collapsed nest): the user's clauses of those constructs,
+        without those that describe the original iteration space (collapse,
+        linear).  A taskloop's ``grainsize`` counts iterations: it is divided
+        by the iterations of a block (W, or a refill chunk; ``outer``: the
+        pragma goes on the outer loops of a collapsed nest, whose iterations
+        are the user's); taskloops get
+        the loop variable (declared outside the loop) and the linear
+        variables as ``lastprivate`` (tasks may have their own copies); so
+        does the inner loop variable of a collapsed nest, when declared
+        outside it (the threads share the outer iterations only)."""
+        kept: list[str] = []
+        for name, text in self.kept_clauses(clauses):
+            if name in ("collapse", "linear"):
+                continue
+            if name == "grainsize" and clauses.grainsize is not None and not outer:
+                modifier, size = clauses.grainsize
+                block = "s2s_chunk" if refill else f"{self.W}ULL"
+                text = (
+                    f"grainsize({modifier + ': ' if modifier else ''}"
+                    f"(({size}) + {block} - 1) / {block})"
+                )
+            kept.append(text)
+        extra = self.lastprivate_extra(clauses, outer)
+        if extra:
+            kept.append(f"lastprivate({', '.join(extra)})")
+        parts = [f"#pragma omp {self.loop_directive()}"] + kept
         if collapse > 1:
             parts.append(f"collapse({collapse})")
         return " ".join(parts)
+
+    def loop_directive(self) -> str:
+        """The kept constructs on the block loop: ``distribute ...`` without
+        its ``teams`` when that is written apart (``teams_in_target``)."""
+        clauses = self.region.clauses
+        if clauses is not None and clauses.teams_in_target:
+            return self.region.worksharing[len("teams ") :]
+        return self.region.worksharing
+
+    def kept_clauses(self, clauses: Any) -> list[tuple[str, str]]:
+        """The clauses of ``loop_directive`` (name, text)."""
+        if clauses is None:
+            return []
+        return clauses.inner_clauses if clauses.teams_in_target else clauses.other_clauses
+
+    def lastprivate_extra(self, clauses: Any, collapsed: bool) -> list[str]:
+        """The variables ``ws_pragma`` adds a ``lastprivate`` clause for."""
+        if clauses is None:
+            return []
+        bd = self.region.bounds
+        names: list[str] = []
+        taskloop = "taskloop" in clauses.kept.split()
+        if (collapsed or taskloop) and not bd.var_declared_in_loop:
+            names.append(bd.var)
+        if not collapsed and taskloop:
+            names += [b.c_expr for b, _ in self.linears]
+        taken = set(clauses.private) | set(clauses.lastprivate)
+        return [n for n in dict.fromkeys(names) if n not in taken]
+
+    def wrap_target(self, block: list[str], clauses: Any) -> list[str]:
+        """``target simd``: the whole vector code in the target region, the
+        target's clauses kept; what simd's ``reduction``, ``lastprivate``
+        and ``linear`` clauses (and the loop variable, declared outside the
+        loop) carry out of the loop is mapped ``tofrom`` (OpenMP 5.2,
+        17.2: as if so on the combined construct), unless a ``map`` clause
+        names it already."""
+        bd = self.region.bounds
+        names = [r.var for r in clauses.reductions] + list(clauses.lastprivate)
+        names += [lin.var for lin in clauses.linear]
+        if not bd.var_declared_in_loop:
+            names.append(bd.var)
+        names = [n for n in dict.fromkeys(names) if n not in clauses.mapped]
+        clash = [n for n in names if n in clauses.private or n in clauses.firstprivate]
+        if clash:
+            raise Unsupported(
+                f"'{clash[0]}' is private on the target construct and carried out of "
+                f"the loop by '#pragma omp {clauses.directive}': not vectorized",
+                self.loc,
+            )
+        parts = ["#pragma omp target"] + [text for _, text in clauses.other_clauses]
+        if names:
+            parts.append(f"map(tofrom: {', '.join(names)})")
+        return [" ".join(parts)] + block
 
     def wrap_outer(self, block: list[str]) -> list[str]:
         """The outer loops of a collapsed nest around the vector block: as
@@ -1013,6 +1117,19 @@ class _LoopGen:
                 "an outer loop of a collapsed worksharing nest with a '!=' test "
                 "or a bound of another type than its variable is not "
                 "vectorized",
+                self.loc,
+            )
+        if self.linears and self.region.worksharing:
+            raise Unsupported(
+                f"'linear' with 'collapse' on '#pragma omp {self.region.clauses.directive}' "
+                "is not vectorized: the threads' outer iterations would each start the "
+                "linear variable from the value it has before them",
+                self.loc,
+            )
+        if any(r and bd is not None and isinstance(bd.step, str) for r, bd in zip(rewrite, bounds)):
+            raise Unsupported(
+                "an outer loop of a collapsed nest with a run-time step and a '!=' test or a "
+                "bound of another type than its variable is not vectorized",
                 self.loc,
             )
         body = block
@@ -1040,12 +1157,20 @@ class _LoopGen:
                 loop.append(f"{bd.var} = {value_at(bd, f's2s_trip{sfx}', sfx)};")
             body = ["{"] + [INDENT + line for line in loop] + ["}"]
         if self.region.worksharing:
-            body = [self.ws_pragma(self.region.clauses, collapse=len(outer))] + body
+            body = [self.ws_pragma(self.region.clauses, collapse=len(outer), outer=True)] + body
         return body
 
     def wrap_if(self, block: list[str], cond: str) -> list[str]:
         scalar = [self.region.loop_text]
-        if self.region.worksharing:
+        clauses = self.region.clauses
+        if clauses is not None and clauses.teams_in_target:
+            # in the teams region written apart: its distribute part
+            texts = [text for _, text in clauses.inner_clauses]
+            scalar = [" ".join([f"#pragma omp {self.loop_directive()}", *texts])] + scalar
+        elif clauses is not None and clauses.combined and self.region.worksharing:
+            # the original construct, whose if(simd:) is false there
+            scalar = [self.region.pragma_text] + scalar
+        elif self.region.worksharing:
             other = self.region.clauses.other if self.region.clauses else ""
             scalar = [f"#pragma omp {self.region.worksharing} {other}".rstrip()] + scalar
         return (
@@ -1087,6 +1212,8 @@ def trip_count(bd: Any, t: IntType, suffix: str, loc: Location) -> list[str]:
     """
     T = bd.var_c_type
     s = bd.step
+    if isinstance(s, str):
+        return _trip_count_runtime(bd, t, suffix)
     cmp = bd.cmp if bd.cmp != "!=" else ("<" if s > 0 else ">")
     ct = bd.cmp_type if isinstance(bd.cmp_type, IntType) else t
     CT = bd.cmp_c_type or T
@@ -1129,12 +1256,60 @@ def trip_count(bd: Any, t: IntType, suffix: str, loc: Location) -> list[str]:
     return lines
 
 
+def _trip_count_runtime(bd: Any, t: IntType, suffix: str) -> list[str]:
+    """``trip_count`` for a run-time step, whose sign is the one the
+    comparison asks for (``step_sign_test`` guards the vector code): the
+    same count, with the step's magnitude as ``unsigned long long``."""
+    T, CT = bd.var_c_type, bd.cmp_c_type or bd.var_c_type
+    ct = bd.cmp_type if isinstance(bd.cmp_type, IntType) else t
+    up = bd.cmp in ("<", "<=")
+    size = step_u64(bd.step) if up else f"(0ULL - {step_u64(bd.step)})"
+    lo_v, hi_v, trip = f"s2s_lo{suffix}", f"s2s_hi{suffix}", f"s2s_trip{suffix}"
+    lo, hi = f"(unsigned long long)({CT}){lo_v}", f"(unsigned long long){hi_v}"
+    off = " - 1ULL" if bd.cmp in ("<", ">") else ""
+    span = f"{hi} - {lo}{off}" if up else f"{lo} - {hi}{off}"
+    lines = [
+        f"const {T} {lo_v} = ({bd.lower});",
+        f"const {CT} {hi_v} = ({bd.upper});",
+        f"unsigned long long {trip} = 0;",
+        f"if (({CT}){lo_v} {bd.cmp} {hi_v}) {trip} = ({span}) / {size} + 1ULL;",
+    ]
+    if ct.bits == t.bits and ct.signed == t.signed:
+        return lines
+    u64 = IntType(64, False)
+    if up:
+        high = (1 << (t.bits - 1)) - 1 if t.signed else (1 << t.bits) - 1
+        room = f"({literal(high, u64)} - (unsigned long long){lo_v}) / {size}"
+    else:
+        low = -(1 << (t.bits - 1)) if t.signed else 0
+        room = f"((unsigned long long){lo_v} - {literal(low, u64)}) / {size}"
+    lines.append(
+        f"if ({trip} != 0 && {trip} - 1ULL > {room}) {trip} = 0;  "
+        "/* the variable cannot hold every value: no iteration */"
+    )
+    return lines
+
+
+def step_sign_test(bd: Any) -> str:
+    """The C condition under which a run-time step has the sign its
+    comparison asks for (OpenMP: ``<``/``<=`` loops must count up,
+    ``>``/``>=`` down); otherwise the loop runs as written."""
+    return f"({bd.step}) {'>' if bd.cmp in ('<', '<=') else '<'} 0"
+
+
 def value_at(bd: Any, k: str, suffix: str = "") -> str:
     """The loop variable's value in iteration ``k``: ``(T)(lb + k*step)``."""
-    return (
-        f"({bd.var_c_type})((unsigned long long)s2s_lo{suffix} + {k} * "
-        f"(unsigned long long){literal(bd.step, IntType(64))})"
-    )
+    return f"({bd.var_c_type})((unsigned long long)s2s_lo{suffix} + {k} * {step_u64(bd.step)})"
+
+
+def step_u64(step: int | str) -> str:
+    """A step as C ``unsigned long long`` (two's complement: multiplying by
+    it wraps as adding a negative step does); a run-time step is its text,
+    evaluated where it is needed (it reads variables the loop does not
+    change, frontend.loop_form)."""
+    if isinstance(step, str):
+        return f"(unsigned long long)(long long)({step})"
+    return f"(unsigned long long){literal(step, IntType(64))}"
 
 
 def split_clauses(text: str) -> list[str]:

@@ -40,7 +40,16 @@ from dataclasses import dataclass
 
 from s2s.diagnostics import Location, Unsupported, UserError
 
-from ..ir.clauses import REDUCTION_OPS, Aligned, ClauseSet, Linear, Reduction, Token, VarRef
+from ..ir.clauses import (
+    DIRECTIVES,
+    REDUCTION_OPS,
+    Aligned,
+    ClauseSet,
+    Linear,
+    Reduction,
+    Token,
+    VarRef,
+)
 
 Lookup = Callable[[str], str | None]
 """Macro name -> replacement text (None when not an object-like macro)."""
@@ -60,12 +69,38 @@ _LOOP_SIMD = {
     "order",
 }
 _DECLARE_SIMD = {"simdlen", "linear", "aligned", "uniform", "inbranch", "notinbranch"}
-# Loop clauses that also apply to the worksharing loop: parsed and kept verbatim.
-_SHARED_WITH_FOR = {"private", "lastprivate", "reduction", "linear", "collapse", "order"}
-# Worksharing-only clauses: kept verbatim, not interpreted.
-_WS_FOR = {"schedule", "firstprivate", "nowait", "ordered", "allocate"}
-_WS_PARALLEL = _WS_FOR | {"num_threads", "shared", "default", "copyin", "proc_bind"}
-_KNOWN = _LOOP_SIMD | _DECLARE_SIMD | _WS_PARALLEL
+# The clauses each construct that may come before ``simd`` in a combined
+# construct takes (OpenMP 5.2 for C; ``if`` on teams is left out, as gcc 12
+# and clang do).  A clause the kept constructs take is kept verbatim for
+# them (``ClauseSet.other``), also when simd takes it too (``private``,
+# ``reduction``, ...: s2svec reads those as well); simd's own clauses
+# (``safelen``, ``aligned``, ...) are s2svec's only.
+LEAF_CLAUSES: dict[str, frozenset[str]] = {
+    name: frozenset(clauses.split())
+    for name, clauses in {
+        "for": "private firstprivate lastprivate linear reduction schedule collapse ordered "
+        "nowait allocate order",
+        "parallel": "if num_threads default private firstprivate shared copyin reduction "
+        "proc_bind allocate",
+        "distribute": "private firstprivate lastprivate collapse dist_schedule allocate order",
+        "teams": "num_teams thread_limit default private firstprivate shared reduction allocate",
+        "target": "if device map private firstprivate in_reduction defaultmap nowait depend "
+        "allocate uses_allocators is_device_ptr has_device_addr thread_limit",
+        "taskloop": "if shared private firstprivate lastprivate reduction in_reduction default "
+        "grainsize num_tasks collapse final priority untied mergeable nogroup allocate",
+        "master": "",
+        "masked": "filter",
+    }.items()
+}
+_KNOWN = _LOOP_SIMD | _DECLARE_SIMD | set().union(*LEAF_CLAUSES.values())
+
+
+def kept_clauses(kept: str) -> frozenset[str]:
+    """The clauses the constructs of ``kept`` (``target teams distribute``)
+    take together."""
+    return frozenset().union(*(LEAF_CLAUSES.get(word, frozenset()) for word in kept.split()))
+
+
 _DATA_SHARING = ("private", "lastprivate", "linear", "reduction", "uniform")
 _LINEAR_MODIFIERS = ("ref", "val", "uval")
 _LIST_CLAUSES = {
@@ -376,10 +411,11 @@ def is_simd_loop_construct(words: list[str]) -> bool:
 
 
 def _match_directive(tokens: list[Token]) -> tuple[str | None, int]:
-    for name in ("parallel for simd", "for simd", "declare simd", "simd"):
-        words = name.split()
-        if [t.text for t in tokens[: len(words)]] == words:
-            return name, len(words)
+    words = directive_words(tokens)
+    for count in range(len(words), 0, -1):
+        name = " ".join(words[:count])
+        if name in DIRECTIVES:
+            return name, count
     return None, 0
 
 
@@ -452,6 +488,14 @@ def _split_top(tokens: list[Token], sep: str) -> list[list[Token]]:
     return parts
 
 
+def _map_variables(args: list[Token]) -> list[str]:
+    """The variables a ``map`` clause names: the base name of each list
+    item (``a`` of ``a[0:n]``, ``s`` of ``s.x``), after the map type."""
+    head, rest = _split_colon(args)
+    items = _split_top(rest if rest is not None else head, ",")
+    return [item[0].text for item in items if item and _is_ident(item[0].text)]
+
+
 def _split_colon(tokens: list[Token]) -> tuple[list[Token], list[Token] | None]:
     """``a : b`` -> (a, b) at the first top-level colon; (tokens, None) without one."""
     parts = _split_top(tokens, ":")
@@ -475,18 +519,69 @@ class _ClauseParser:
         self.verbatim: list[str] = []
         self.linear_clauses: list[tuple[Linear, _Clause]] = []
         self.if_modifiers: set[str] = set()
+        self.kept = kept_clauses(result.kept)
+        """The clauses the constructs kept with the loop take (none for
+        ``simd`` and ``declare simd``)."""
 
     def parse(self, tokens: list[Token]) -> None:
         for clause in split_clauses(tokens):
             if not self._check_allowed(clause):
                 continue
             handler = getattr(self, f"_clause_{clause.name}", None)
-            if handler is None:  # a worksharing-only clause
-                self.verbatim.append(clause.text)
+            if handler is None:  # a clause of the kept constructs only
+                self._keep(clause)
                 continue
             handler(clause)
-            if clause.name in _SHARED_WITH_FOR and self.result.worksharing:
-                self.verbatim.append(clause.text)
+            if clause.name in self.kept and clause.name != "if":
+                self._keep(clause)  # simd's and the kept constructs' (if: _clause_if)
+
+    def _keep(self, clause: _Clause) -> None:
+        self.verbatim.append(clause.text)
+        self.result.other_clauses.append((clause.name, clause.text))
+        if self.result.kept.startswith("teams "):
+            self._split_teams(clause)
+        if clause.name == "map" and clause.args:
+            self.result.mapped += _map_variables(clause.args)
+        elif clause.name == "firstprivate" and clause.args:
+            items = _split_top(clause.args, ",")
+            self.result.firstprivate += [i[0].text for i in items if len(i) == 1]
+        elif clause.name in ("default", "defaultmap"):
+            self._check_default(clause)
+        elif clause.name == "grainsize" and clause.args:
+            head, rest = _split_colon(clause.args)
+            modifier = join_tokens(head) if rest is not None else ""
+            self.result.grainsize = (modifier, join_tokens(rest if rest is not None else head))
+
+    def _split_teams(self, clause: _Clause) -> None:
+        """``teams distribute ...``: which clauses go on ``teams`` and which on
+        ``distribute [parallel for]`` should the two be written apart
+        (OpenMP 5.2, 17.2: private, firstprivate and lastprivate to the
+        innermost construct that takes them, teams then shares the variable;
+        reduction, shared and default to every construct that takes them)."""
+        inner = kept_clauses(self.result.kept[len("teams ") :])
+        name = clause.name
+        if name in ("num_teams", "thread_limit", "shared", "default", "reduction"):
+            self.result.teams_clauses.append(clause.text)
+        if name in inner and name not in ("num_teams", "thread_limit"):
+            self.result.inner_clauses.append((name, clause.text))
+
+    def _check_default(self, clause: _Clause) -> None:
+        """The vector code's own variables (trip count, pointers, constants)
+        are set before the loop the kept constructs go on: with
+        ``default(none)`` they would need clauses, ``default(private)``
+        would leave them unset in the loop."""
+        args = [t.text for t in clause.args or []]
+        behaviour = args[0] if args else ""
+        unset = (clause.name == "default" and behaviour != "shared") or (
+            clause.name == "defaultmap" and behaviour == "none"
+        )
+        if unset and self.result.worksharing:
+            self.unsupported(
+                clause,
+                f"'{clause.text}' on '#pragma omp {self.result.directive}' is not "
+                "supported: the vector loop's own variables, set before it, have no "
+                "data-sharing clause",
+            )
 
     def finish(self) -> ClauseSet:
         result = self.result
@@ -512,11 +607,7 @@ class _ClauseParser:
         name = clause.name
         if name not in _KNOWN and name not in OPENMP_CLAUSES:
             raise clause.error(f"unknown clause '{name}' in '#pragma omp {directive}'")
-        allowed = _DECLARE_SIMD if directive == "declare simd" else set(_LOOP_SIMD)
-        if directive == "for simd":
-            allowed |= _WS_FOR
-        elif directive == "parallel for simd":
-            allowed |= _WS_PARALLEL
+        allowed = _DECLARE_SIMD if directive == "declare simd" else _LOOP_SIMD | self.kept
         if name not in allowed:
             self.unsupported(
                 clause, f"'{name}' clause is not supported on '#pragma omp {directive}'"
@@ -738,8 +829,9 @@ class _ClauseParser:
             modifier, args = args[0].text, args[2:]
         if not args:
             raise clause.error("empty expression in 'if' clause")
-        if modifier not in ("", "simd", "parallel") or (
-            modifier == "parallel" and self.result.directive != "parallel for simd"
+        kept = self.result.kept.split()
+        if modifier not in ("", "simd") and not (
+            modifier in kept and "if" in LEAF_CLAUSES.get(modifier, frozenset())
         ):
             # Another construct's condition (target, teams, task...).
             self.unsupported(
@@ -753,10 +845,10 @@ class _ClauseParser:
         if modifier in seen or "" in seen or (modifier == "" and seen):
             raise clause.error("'if' clause appears more than once")
         self.if_modifiers.add(modifier)
-        if modifier != "parallel":
+        if modifier in ("", "simd"):
             self.result.if_simd = join_tokens(args)
-        if modifier != "simd" and self.result.directive == "parallel for simd":
-            self.verbatim.append(clause.text)  # also applies to the parallel region
+        if modifier != "simd" and "if" in self.kept:
+            self._keep(clause)  # also the condition of a kept construct
 
     def _clause_order(self, clause: _Clause) -> None:
         head, rest = _split_colon(self._args(clause))

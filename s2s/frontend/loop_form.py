@@ -5,12 +5,18 @@
       CMP:   <  <=  >  >=  !=      (var on either side; ``ub CMP var`` is flipped)
       incr:  var++  ++var  var--  --var  var += c  var -= c
              var = var + c  var = c + var  var = var - c
-             (c an integer constant expression: literal, macro, sizeof, ...)
+             (c an integer constant expression: literal, macro, sizeof, ...,
+             or a run-time step: an expression of a signed integer type
+             without side effects -- variables, constants, arithmetic,
+             casts -- kept as text, ``-(s)`` for ``var -= s``; the body must
+             not write its variables, lower.py checks)
 
 The bounds are kept as C text from the source (macros unexpanded) because
 the code generator re-emits them verbatim.  ``<``/``<=`` need a positive
 step, ``>``/``>=`` a negative one, ``!=`` a step of +1 or -1 (OpenMP 5.x:
-such a loop is treated as ``<`` or ``>``).  The comparison's type (the
+such a loop is treated as ``<`` or ``>``); the sign of a run-time step is
+tested at run time (the vector code runs only when it is the one OpenMP
+asks for, the loop as written otherwise), and ``!=`` takes none.  The comparison's type (the
 variable and the bound after C's usual arithmetic conversions: ``int`` for
 an ``unsigned char`` variable and an ``int`` bound) is kept too, because
 the bound need not fit in the variable's type; it must be an integer type.
@@ -39,6 +45,7 @@ from .lower_clang import (
     unary_op,
     unsupported,
     var_initializer,
+    walk_preorder,
 )
 from .lower_types import TypeMapper
 
@@ -99,7 +106,10 @@ class CanonicalLoop:
     lower: str
     upper: str
     cmp: str
-    step: int
+    step: int | str
+    """The increment: a constant, or the C text of a run-time step."""
+    step_refs: list[ci.Cursor]
+    """The variables a run-time step reads (the body must not write them)."""
     body: ci.Cursor
     header_text: str
     """``for (init; cond; incr)`` as written."""
@@ -128,7 +138,7 @@ def analyze_loop(c: ci.Cursor, src: SourceText, types: TypeMapper) -> CanonicalL
     var_type = types.map(decl.type)
     key = decl_key(decl)
     cmp, upper, converted = _cond(parts.cond, key, src)
-    step = _incr(parts.inc, key)
+    step, step_refs = _incr(parts.inc, key, src)
     _check_direction(cmp, step, parts.cond)
     header = src.slice(c.extent.start.offset, parts.header_end)
     cmp_type = _comparison_type(converted, decl.spelling, parts.cond, types)
@@ -143,6 +153,7 @@ def analyze_loop(c: ci.Cursor, src: SourceText, types: TypeMapper) -> CanonicalL
         upper,
         cmp,
         step,
+        step_refs,
         parts.body,
         header,
         converted.get_canonical().spelling,
@@ -256,16 +267,18 @@ def _adds_to_var(inc: ci.Cursor, key: tuple[str, int, str]) -> bool:
     if inc.kind == CK.BINARY_OPERATOR and binary_op(inc) == "=":
         lhs, rhs = children(inc)
         rhs = strip_implicit(rhs)
-        return (
-            _is_var(lhs, key)
-            and rhs.kind == CK.BINARY_OPERATOR
-            and binary_op(rhs) in ("+", "-")
-            and _is_var(children(rhs)[0], key)
-        )
+        if rhs.kind != CK.BINARY_OPERATOR or not _is_var(lhs, key):
+            return False
+        a, b = children(rhs)
+        op = binary_op(rhs)
+        return (op in ("+", "-") and _is_var(a, key)) or (op == "+" and _is_var(b, key))
     return False
 
 
-def _incr(inc: ci.Cursor, key: tuple[str, int, str]) -> int:
+def _incr(
+    inc: ci.Cursor, key: tuple[str, int, str], src: SourceText
+) -> tuple[int | str, list[ci.Cursor]]:
+    """The step, and the variables a run-time step reads."""
     inc = strip_parens(inc)
     step: int | None = None
     if inc.kind == CK.UNARY_OPERATOR and _is_var(children(inc)[0], key):
@@ -288,20 +301,95 @@ def _incr(inc: ci.Cursor, key: tuple[str, int, str]) -> int:
             elif binary_op(rhs) == "+" and _is_var(b, key) and _const_int(a) is not None:
                 step = _const_int(a)
     if step is None and _adds_to_var(inc, key):
-        # canonical for OpenMP (a loop-invariant step), but the vector loop
-        # needs the step at compile time
-        raise unsupported(
-            "the loop step is not a compile-time constant (run-time steps are not vectorized yet)",
-            inc,
-        )
+        return _runtime_step(inc, key, src)
     if step is None:
         raise _not_canonical("the increment must add a constant to the loop variable", inc)
     if step == 0:
         raise _not_canonical("the loop step is zero", inc)
-    return step
+    return step, []
 
 
-def _check_direction(cmp: str, step: int, cond: ci.Cursor) -> None:
+_SIGNED_KINDS = (
+    ci.TypeKind.INT,
+    ci.TypeKind.LONG,
+    ci.TypeKind.LONGLONG,
+    ci.TypeKind.SHORT,
+    ci.TypeKind.SCHAR,
+    ci.TypeKind.CHAR_S,
+)
+_STEP_UNARY = ("-", "+", "~")
+_STEP_KINDS = (
+    CK.INTEGER_LITERAL,
+    CK.PAREN_EXPR,
+    CK.UNEXPOSED_EXPR,
+    CK.CSTYLE_CAST_EXPR,
+    CK.TYPE_REF,
+)
+_STEP_BINARY = ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^")
+
+
+def _plain_step_part(c: ci.Cursor) -> bool:
+    """A part of a run-time step other than a variable: literals,
+    parentheses, casts, arithmetic (no calls, loads or side effects)."""
+    if c.kind in _STEP_KINDS:
+        return True
+    if c.kind == CK.UNARY_OPERATOR:
+        return unary_op(c) in _STEP_UNARY
+    return c.kind == CK.BINARY_OPERATOR and binary_op(c) in _STEP_BINARY
+
+
+def _runtime_step(
+    inc: ci.Cursor, key: tuple[str, int, str], src: SourceText
+) -> tuple[str, list[ci.Cursor]]:
+    """``var += s`` (``-=``, ``var = var + s`` ...) with ``s`` known only at
+    run time: its text (negated for a subtraction) and the variables it
+    reads.  OpenMP asks for a loop-invariant integer expression; s2svec
+    takes one of a signed type that reads only variables (the body must not
+    write them), so that evaluating it again changes nothing."""
+    rhs = children(inc)[1]
+    negate = binary_op(inc) == "-="
+    if inc.kind == CK.BINARY_OPERATOR:  # var = var +/- s, var = s + var
+        a, b = children(strip_implicit(rhs))
+        negate = binary_op(strip_implicit(rhs)) == "-"
+        rhs = b if _is_var(a, key) else a
+    rhs = strip_implicit(rhs)  # the step's own type, before C converts it to var's
+    kind = rhs.type.get_canonical().kind
+    if kind not in _SIGNED_KINDS:
+        raise unsupported(
+            f"the run-time loop step '{src.of(rhs)}' has the type '{rhs.type.spelling}' "
+            "(only signed integer steps are vectorized)",
+            rhs,
+        )
+    refs: list[ci.Cursor] = []
+    for c in walk_preorder(rhs):
+        if c.kind == CK.DECL_REF_EXPR:
+            ref = c.referenced
+            if ref is None or ref.kind not in (
+                CK.VAR_DECL,
+                CK.PARM_DECL,
+                CK.ENUM_CONSTANT_DECL,
+            ):
+                raise unsupported(f"the run-time loop step reads '{c.spelling}'", c)
+            if decl_key(ref) == key:
+                raise _not_canonical("the step reads the loop variable", c)
+            refs.append(c)
+        elif not _plain_step_part(c):
+            raise unsupported(
+                f"the run-time loop step '{src.of(rhs)}' is not a plain expression of "
+                "variables and constants",
+                c,
+            )
+    text = src.of(rhs)
+    return (f"-({text})" if negate else text), refs
+
+
+def _check_direction(cmp: str, step: int | str, cond: ci.Cursor) -> None:
+    if isinstance(step, str):
+        if cmp == "!=":
+            raise _not_canonical(
+                "a '!=' condition needs a step of 1 or -1, not a run-time step", cond
+            )
+        return  # the sign is tested at run time
     if (cmp in ("<", "<=") and step < 0) or (cmp in (">", ">=") and step > 0):
         raise _not_canonical(f"the condition '{cmp}' and the step {step} disagree", cond)
     if cmp == "!=" and abs(step) != 1:

@@ -37,6 +37,8 @@ The module map:
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,9 +48,9 @@ import clang.cindex as ci
 from ..diagnostics import Unsupported, UserError
 from ..ir.clauses import ClauseSet
 from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, SourceRange
-from ..ir.types import I1, ArrayType, IntType, PtrType, StructType, Type, complex_part
+from ..ir.types import I1, I32, ArrayType, IntType, PtrType, StructType, Type, complex_part
 from ..ir.value_numbering import eliminate_common_subexpressions
-from ..ir.values import Function, Undef
+from ..ir.values import LANE, Function, Undef
 from .loop_form import CanonicalLoop, collapse_nest
 from .lower_callee import GlobalArgs, RegionCalls, callee_table
 from .lower_clang import (
@@ -80,14 +82,20 @@ TK = ci.TypeKind
 
 
 def lower_loop(
-    parsed: ParsedFile, pragma: Pragma, plain_char_signed: bool = True, no_inline: str = ""
+    parsed: ParsedFile,
+    pragma: Pragma,
+    plain_char_signed: bool = True,
+    no_inline: str = "",
+    unit_step: bool = False,
 ) -> Region:
     """Lower the loop a simd pragma annotates into a Region (or Unsupported).
 
     ``pragma``'s target is the FOR_STMT.  Plain ``char``
     is i8 unless ``plain_char_signed`` is False (AArch64: u8); when
     ``Region.plain_char`` is False the region does not depend on it.
-    ``no_inline``: why no call is inlinable this time (lower_callee)."""
+    ``no_inline``: why no call is inlinable this time (lower_callee).
+    ``unit_step``: a run-time loop step is taken to be 1 (-1 for ``>``,
+    ``>=``): the loop's version for when it is (the driver tests it)."""
     if pragma.unsupported is not None:
         raise pragma.unsupported  # found with the pragma (pragmas.py)
     clauses = pragma.clauses
@@ -95,6 +103,8 @@ def lower_loop(
     types = TypeMapper(plain_char_signed, scope=pragma.target)
     collapse = clauses.collapse
     outer, loop = collapse_nest(pragma.target, collapse, src, types)
+    if unit_step and isinstance(loop.step, str):
+        loop = dataclasses.replace(loop, step=1 if loop.cmp in ("<", "<=") else -1, step_refs=[])
     func = _enclosing_function(parsed, pragma.target)
     address_taken = _address_taken(func if func is not None else loop.body)
     uses = _scan_uses(loop.body, loop.var_key, address_taken)
@@ -329,7 +339,11 @@ def _bind_variables(
     binder.nest_vars.update(o.var_key for o in outer)
     iv = low.fn.add_arg(loop.var_type, loop.var)
     binder.args.append(ArgBinding(iv, "iv", loop.var, loop.var_c_type, step=loop.step))
-    binder.enter_ssa(loop.var_key, loop.var, loop.var_type, iv)
+    value = iv
+    if isinstance(loop.step, str):
+        _check_step_reads(loop, uses, low.address_taken)
+        value = binder.lanes(iv, loop.step, loop.var_c_type, loop.var_type)
+    binder.enter_ssa(loop.var_key, loop.var, loop.var_type, value)
     binder.handled.add(loop.var_key)
     for red in clauses.reductions:
         binder.reduction(red.var, red.op)
@@ -368,6 +382,18 @@ class _Binder:
         self.handled.add(found[0])
         return found
 
+    def lanes(self, base: Any, step: str, c_type: str, ir: Type) -> Any:
+        """The lanes' values of a variable with a run-time step: ``base``
+        (lane 0's value, a parameter) + lane * step, the step a uniform
+        parameter set before the loop (``(T)(step)``, in the variable's type:
+        the C loop adds it in that type too).  Their stride is unknown, so
+        accesses through them are gathers and scatters."""
+        step_arg = self.low.fn.add_arg(ir, "step")
+        self.args.append(ArgBinding(step_arg, "uniform", f"({c_type})({step})", c_type))
+        b = self.low.b
+        lane = b.cast(b.call(LANE, [], I32, pure=True, name="lane"), ir)
+        return b.add(base, b.mul(lane, step_arg))
+
     def enter_ssa(self, key: Hashable, name: str, ir: Type, value: Any) -> None:
         self.low.declare_ssa(key, name, ir)
         self.low.ssa.write(key, self.low.entry, value)
@@ -390,10 +416,6 @@ class _Binder:
         if found is None:
             return
         key, use = found
-        if not isinstance(step, int):
-            raise Unsupported(
-                f"linear step '{step}' of '{name}' is not a constant", location(use.first)
-            )
         if modifier:
             raise Unsupported(
                 f"linear({modifier}(...)) modifier is not supported", location(use.first)
@@ -406,7 +428,24 @@ class _Binder:
             (not ir.signed and ir.bits < 64) or (ir.signed and ir.bits < 32)
         )
         self.args.append(ArgBinding(arg, "linear", name, use.decl.type.spelling, step=step))
-        self.enter_ssa(key, name, ir, arg)
+        value = arg
+        if isinstance(step, str):
+            for word in re.findall(r"[A-Za-z_]\w*", step):
+                written = self.by_name.get(word)
+                if written is not None and written[1].written is not None:
+                    raise Unsupported(
+                        f"the run-time linear step '{step}' of '{name}' reads '{word}', "
+                        "which the loop writes",
+                        location(written[1].written),
+                    )
+            if not isinstance(ir, IntType):
+                raise Unsupported(
+                    f"linear variable '{name}' with the run-time step '{step}' is not an "
+                    "integer (only integer variables take run-time steps)",
+                    location(use.first),
+                )
+            value = self.lanes(arg, step, use.decl.type.spelling, ir)
+        self.enter_ssa(key, name, ir, value)
 
     def private(self, name: str, last: bool) -> None:
         """private: undefined at the start of each iteration; lastprivate too,
@@ -477,6 +516,30 @@ def _scalar_var(low: BodyLowerer, use: _Use, role: str) -> Type:
     if use.address_taken:
         raise Unsupported(f"address of {role} variable '{name}' is taken", location(use.first))
     return ir
+
+
+def _check_step_reads(loop: CanonicalLoop, uses: _Uses, address_taken: set[Hashable]) -> None:
+    """A run-time loop step is evaluated again wherever the vector code
+    needs it: the variables it reads must keep their values through the
+    loop -- locals and parameters the body does not write and whose address
+    is not taken (a global could change in a call)."""
+    for ref in loop.step_refs:
+        decl = ref.referenced
+        if decl.kind == CK.ENUM_CONSTANT_DECL:
+            continue
+        key = decl_key(decl)
+        local = decl.kind == CK.PARM_DECL or (
+            decl.semantic_parent is not None
+            and decl.semantic_parent.kind == CK.FUNCTION_DECL
+            and decl.storage_class not in (ci.StorageClass.STATIC, ci.StorageClass.EXTERN)
+        )
+        use = uses.outside.get(key)
+        if not local or key in address_taken or (use is not None and use.written is not None):
+            raise Unsupported(
+                f"the run-time loop step '{loop.step}' reads '{decl.spelling}', which the "
+                "loop may change (only local variables the loop does not write are taken)",
+                location(ref),
+            )
 
 
 def _uniform(low: BodyLowerer, key: Hashable, use: _Use) -> ArgBinding:

@@ -10,18 +10,28 @@ changes what its iterations do or where they run:
         ...                           or another loop is the one to vectorize
     }
 
-    #pragma omp target ...            the loop may run on an offload device
-    { ... #pragma omp simd ... }      (also in functions between 'declare
-                                      target' and 'end declare target', or
-                                      named by 'declare target(f)')
+    #pragma omp target ...            when the build offloads (``offload``:
+    { ... #pragma omp simd ... }      -fopenmp-targets=, -foffload=,
+                                      --offload-arch=), the loop may run on an
+    #pragma omp target teams ... simd offload device (also in functions between
+                                      'declare target' and 'end declare
+                                      target', or named by 'declare
+                                      target(f)'); without, target regions
+                                      run on the host and are vectorized
+
+    #pragma omp target                (without offloading: a teams construct
+    #pragma omp teams distribute simd nested in a target one must be all the
+                                      target holds, so its vector code goes
+                                      into a teams region of its own, on
+                                      distribute written apart: ``in_target``)
 
     #pragma omp declare variant(v) match(construct={simd})
     double f(double);                 with OpenMP a call to f in a simd loop
                                       may call v instead
 
 Each such loop stays scalar with a warning (``reason``); nothing here is an
-error.  Unsupported loop directives themselves (``taskloop simd``, ``loop``)
-are recognized by ``clauses.is_simd_loop_construct``.
+error.  Unsupported loop directives themselves (``loop``) are recognized by
+``clauses.is_simd_loop_construct``.
 """
 
 from __future__ import annotations
@@ -31,7 +41,7 @@ from dataclasses import dataclass
 
 import clang.cindex as ci
 
-from ..diagnostics import Location, Unsupported
+from ..diagnostics import DeviceCode, Location, Unsupported
 from ..ir.clauses import ClauseSet, Token
 from .lower_clang import children, location, walk_preorder
 
@@ -70,11 +80,18 @@ class OmpContext:
     """The OpenMP regions of a file, to ask about each simd loop."""
 
     def __init__(
-        self, tu: ci.TranslationUnit, lines: list[OmpLine], cursors: dict[int, ci.Cursor]
+        self,
+        tu: ci.TranslationUnit,
+        lines: list[OmpLine],
+        cursors: dict[int, ci.Cursor],
+        offload: str | None = None,
     ) -> None:
+        self.offload_flag = offload
+        """The compiler flag that makes the build offload target regions
+        (``-fopenmp-targets=nvptx64``), None when they run on the host."""
         self.lines = sorted(lines, key=lambda line: line.start)
         self.starts = [line.start for line in self.lines]
-        self.offload: list[tuple[int, int, OmpLine]] = []
+        self.target_regions: list[tuple[int, int, OmpLine]] = []
         """Statements under ``#pragma omp target`` (extent and directive)."""
         self.device_ranges: list[tuple[int, int, OmpLine]] = []
         self.device_functions: dict[str, OmpLine] = {}
@@ -96,9 +113,14 @@ class OmpContext:
         for line in lines:
             words = line.words
             if words[:1] == ["target"] and (len(words) < 2 or words[1] not in _HOST_TARGET_WORDS):
-                stmt = cursors.get(line.next)
+                offset = line.next
+                while offset in by_start:  # '#pragma omp teams ...' on the next line
+                    offset = by_start[offset].next
+                stmt = cursors.get(offset)
                 if stmt is not None:
-                    self.offload.append((stmt.extent.start.offset, stmt.extent.end.offset, line))
+                    self.target_regions.append(
+                        (stmt.extent.start.offset, stmt.extent.end.offset, line)
+                    )
             elif words in (["declare", "target"], ["begin", "declare", "target"]):
                 names = _target_list(line)
                 if names is None:
@@ -125,6 +147,34 @@ class OmpContext:
         for begin in open_target:  # never closed: to the end of the file
             self.device_ranges.append((begin.end, 1 << 62, begin))
 
+    def device_reason(self, fn: ci.Cursor, where: Location) -> DeviceCode | None:
+        """Why code of ``fn`` stays scalar when the build offloads and ``fn``
+        is a ``declare target`` function (compiled for the device too)."""
+        flag = self.offload_flag
+        if flag is None:
+            return None
+        device = self.device_functions.get(fn.spelling) or next(
+            (
+                line
+                for start, end, line in self.device_ranges
+                if start <= fn.extent.start.offset < end
+            ),
+            None,
+        )
+        if device is None:
+            return None
+        return DeviceCode(
+            f"function '{fn.spelling}' is compiled for offload devices too "
+            f"('#pragma omp declare target' at line {device.location.line}; "
+            f"the build offloads: '{flag}')",
+            where,
+        )
+
+    def in_target(self, loop: ci.Cursor) -> OmpLine | None:
+        """The target construct whose region holds ``loop``, if any."""
+        lo = loop.extent.start.offset
+        return next((line for start, end, line in self.target_regions if start <= lo < end), None)
+
     def reason(self, pragma: OmpLine, loop: ci.Cursor) -> Unsupported | None:
         """Why the simd loop ``loop`` (annotated by ``pragma``) must stay scalar."""
         lo, hi = loop.extent.start.offset, loop.extent.end.offset
@@ -137,29 +187,29 @@ class OmpContext:
             return Unsupported(
                 f"'#pragma omp {line.name}' inside the simd loop is not supported", line.location
             )
-        for start, end, line in self.offload:
-            if start <= lo < end:
+        flag = self.offload_flag
+        kept = pragma.clauses.kept.split() if pragma.clauses is not None else []
+        if flag is not None and kept[:1] == ["target"]:
+            return Unsupported(
+                f"'#pragma omp {pragma.name}' may run on an offload device (the build "
+                f"offloads target regions: '{flag}')",
+                pragma.location,
+            )
+        for start, end, line in self.target_regions:
+            if not start <= lo < end:
+                continue
+            if flag is not None:
                 return Unsupported(
                     f"the loop is inside the '#pragma omp {line.name}' region at line "
-                    f"{line.location.line}, which may run on an offload device",
+                    f"{line.location.line}, which may run on an offload device (the "
+                    f"build offloads: '{flag}')",
                     pragma.location,
                 )
         fn = next((f for start, end, f in self.function_extents if start <= lo < end), None)
         if fn is not None:
-            device = self.device_functions.get(fn.spelling) or next(
-                (
-                    line
-                    for start, end, line in self.device_ranges
-                    if start <= fn.extent.start.offset < end
-                ),
-                None,
-            )
-            if device is not None:
-                return Unsupported(
-                    f"function '{fn.spelling}' is compiled for offload devices too "
-                    f"('#pragma omp declare target' at line {device.location.line})",
-                    pragma.location,
-                )
+            found = self.device_reason(fn, pragma.location)
+            if found is not None:
+                return found
         if self.variants:
             for c in walk_preorder(loop):
                 if c.kind != CK.DECL_REF_EXPR:

@@ -25,7 +25,8 @@ raised by ``lower_loop``, a warning; exit status 0):
       (clauses.py)                          (inscan, user reductions, allocate...)
     a clause variable or an identifier    a statement other than ``for``
       of a clause expression that is      a SIMD construct s2svec does not handle
-      not declared at the pragma            (taskloop simd, target ... simd, loop)
+      not declared at the pragma            (loop; target ... simd when the build
+                                            offloads)
     no statement after the pragma         OpenMP inside, around or called from the
     declare simd without a function;       loop (omp_context.py)
       its clause names not parameters
@@ -74,9 +75,11 @@ class Pragma:
     docstring); ``lower_loop`` raises it."""
 
 
-def find_pragmas(parsed: ParsedFile) -> list[Pragma]:
+def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]:
     """All SIMD pragmas of the main file, in source order (also the loops of
-    SIMD constructs s2svec does not handle, with ``unsupported`` set)."""
+    SIMD constructs s2svec does not handle, with ``unsupported`` set);
+    ``offload``: the compiler flag that makes the build offload target
+    regions, if any (omp_context)."""
     skipped = skipped_ranges(parsed)
     macros = _MacroTable(parsed)
     text = parsed.raw.decode("latin-1")  # one char per byte: indices are byte offsets
@@ -90,7 +93,7 @@ def find_pragmas(parsed: ParsedFile) -> list[Pragma]:
             line.next = _next_token(text, end)
             lines.append(line)
     cursors = _cursor_starts(parsed, {line.next for line in lines})
-    context = OmpContext(parsed.tu, lines, cursors)
+    context = OmpContext(parsed.tu, lines, cursors, offload)
     by_start = {line.start: line for line in lines}
     scopes: Scopes | None = None
     pragmas: list[Pragma] = []
@@ -118,6 +121,9 @@ def find_pragmas(parsed: ParsedFile) -> list[Pragma]:
                 line.start,
                 set(_parameter_names(function)),
             )
+            # vector variants of a function the device compiles too would
+            # put the host's intrinsics into device code
+            device = context.device_reason(function, clauses.location)
             pragmas.append(
                 Pragma(
                     clauses,
@@ -125,7 +131,7 @@ def find_pragmas(parsed: ParsedFile) -> list[Pragma]:
                     line.start,
                     line.end,
                     function,
-                    clauses.unsupported[0] if clauses.unsupported else None,
+                    (clauses.unsupported[0] if clauses.unsupported else None) or device,
                 )
             )
             continue
@@ -159,6 +165,9 @@ def find_pragmas(parsed: ParsedFile) -> list[Pragma]:
             unsupported = (
                 clauses.unsupported[0] if clauses.unsupported else None
             ) or context.reason(line, target)
+            if clauses.kept.startswith("teams ") and context.in_target(target) is not None:
+                clauses.teams_in_target = True
+                unsupported = unsupported or _split_teams_problem(clauses)
         pragmas.append(Pragma(clauses, clauses.location, line.start, line.end, target, unsupported))
     ops = [off for off in scan.operators if not _in_ranges(off, skipped)]
     defines = [(s, text[s:e]) for s, e in scan.defines if not _in_ranges(s, skipped)]
@@ -276,6 +285,19 @@ def _unhandled_construct(line: OmpLine, cursors: dict[int, ci.Cursor]) -> Pragma
     clauses = ClauseSet(line.name, line.location)
     reason = Unsupported(f"'#pragma omp {line.name}' is not supported", line.location)
     return Pragma(clauses, line.location, line.start, line.end, target, reason)
+
+
+def _split_teams_problem(clauses: ClauseSet) -> Unsupported | None:
+    """A teams construct nested in a target region is written apart from its
+    distribute part (``ClauseSet.teams_in_target``): an ``allocate`` clause
+    would have to follow its variable to one of them."""
+    if any(name == "allocate" for name, _ in clauses.other_clauses):
+        return Unsupported(
+            f"'allocate' on '#pragma omp {clauses.directive}' in a target region is not "
+            "supported (its teams construct is written apart from distribute)",
+            clauses.location,
+        )
+    return None
 
 
 def _describe_statement(c: ci.Cursor) -> str:

@@ -14,8 +14,32 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Location, Unsupported
 
-LOOP_DIRECTIVES = ("simd", "for simd", "parallel for simd")
+LOOP_DIRECTIVES = (
+    "simd",
+    "for simd",
+    "parallel for simd",
+    # combined and composite constructs with simd (OpenMP 5.2, 17.1): the
+    # simd part is s2svec's, the constructs before it stay as they are
+    "distribute simd",
+    "distribute parallel for simd",
+    "teams distribute simd",
+    "teams distribute parallel for simd",
+    "target simd",
+    "target parallel for simd",
+    "target teams distribute simd",
+    "target teams distribute parallel for simd",
+    "taskloop simd",
+    "master taskloop simd",
+    "masked taskloop simd",
+    "parallel master taskloop simd",
+    "parallel masked taskloop simd",
+)
 DIRECTIVES = LOOP_DIRECTIVES + ("declare simd",)
+
+LOOP_LEAVES = ("for", "distribute", "taskloop")
+"""Leaf constructs that split a loop's iterations: the kept part of a
+combined construct that ends in one of them goes on the loop over vector
+blocks; ``target simd`` keeps ``target`` around the whole vector code."""
 
 REDUCTION_OPS = ("+", "*", "-", "min", "max", "&", "|", "^", "&&", "||")
 
@@ -64,7 +88,7 @@ class Token:
 @dataclass
 class ClauseSet:
     directive: str
-    """``simd``, ``for simd``, ``parallel for simd`` or ``declare simd``."""
+    """One of ``DIRECTIVES``."""
     location: Location
     """Where the pragma starts (its ``#``)."""
     simdlen: int | None = None
@@ -86,7 +110,27 @@ class ClauseSet:
     inbranch: bool | None = None
     """True for inbranch, False for notinbranch, None when neither is given."""
     other: str = ""
-    """Worksharing clauses, verbatim, for ``for simd`` / ``parallel for simd``."""
+    """The clauses of the kept constructs (``kept``), verbatim: those of
+    ``for simd`` / ``parallel for simd`` and of the combined constructs
+    (``map``, ``num_teams``, ``grainsize``, ...), simd's clauses that they
+    also take (``private``, ``reduction``, ...)."""
+    other_clauses: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])
+    """The clauses of ``other`` one by one: (name, verbatim text)."""
+    firstprivate: list[str] = field(default_factory=list[str])
+    """The variables of the kept ``firstprivate`` clauses."""
+    mapped: list[str] = field(default_factory=list[str])
+    """The variables the kept ``map`` clauses name (base names)."""
+    teams_clauses: list[str] = field(default_factory=list[str])
+    """``teams distribute ...``: the clauses of ``teams`` should it be
+    written apart from the rest (``teams_in_target``)."""
+    inner_clauses: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])
+    """... and those of ``distribute [parallel for]`` (name, text)."""
+    teams_in_target: bool = False
+    """The ``teams ... simd`` construct is nested in a target construct,
+    which must hold nothing else: the vector code goes into the teams
+    region, on ``distribute [parallel for]`` written apart."""
+    grainsize: tuple[str, str] | None = None
+    """``taskloop``'s ``grainsize``: (modifier or "", expression text)."""
     unsupported: list[Unsupported] = field(default_factory=list[Unsupported])
     """Valid OpenMP s2svec does not implement here: the loop stays scalar and
     the first is its warning."""
@@ -105,6 +149,23 @@ class ClauseSet:
         return self.directive in LOOP_DIRECTIVES
 
     @property
-    def worksharing(self) -> str:
-        """``for`` / ``parallel for`` / ``""``: the directive without ``simd``."""
+    def kept(self) -> str:
+        """The directive without ``simd`` (``target teams distribute``,
+        ``parallel for``; ``""`` for ``simd`` and ``declare simd``): the
+        constructs that stay in the output."""
         return self.directive[: -len(" simd")] if self.is_loop else ""
+
+    @property
+    def worksharing(self) -> str:
+        """The kept constructs when they split the loop's iterations (the
+        last is ``for``, ``distribute`` or ``taskloop``): they go on the
+        loop over vector blocks; ``""`` otherwise."""
+        kept = self.kept
+        return kept if kept.split()[-1:] and kept.split()[-1] in LOOP_LEAVES else ""
+
+    @property
+    def combined(self) -> bool:
+        """A combined construct other than ``for simd`` / ``parallel for
+        simd`` (whose kept part is placed as before)."""
+        return self.kept not in ("", "for", "parallel for")
+

@@ -41,8 +41,10 @@ class ArgBinding:
     """C expression giving the value before the loop (``n``, ``a``, ``&s``)."""
     c_type: str
     """The C type of ``c_expr`` as declared in the source (for temporaries)."""
-    step: int = 0
-    """For ``iv`` and ``linear``: the constant step per iteration."""
+    step: int | str = 0
+    """For ``iv`` and ``linear``: the step per iteration, a constant or the C
+    text of a run-time step (then the parameter is the value of lane 0 and
+    the body computes the lanes' values: s2s.frontend.lower)."""
     reduction_op: str = ""
     """For ``reduction``: one of + * - min max & | ^ && ||."""
 
@@ -122,8 +124,9 @@ class LoopBounds:
     """C expression of the bound (loop-invariant, evaluated once)."""
     cmp: str
     """One of < <= > >= !=."""
-    step: int
-    """Constant increment (negative for decreasing loops)."""
+    step: int | str
+    """The increment (negative for decreasing loops): a constant, or the C
+    text of a run-time step, whose sign is tested at run time."""
     cmp_c_type: str = ""
     """The type ``var CMP upper`` is evaluated in (the usual arithmetic
     conversions: ``int`` for an ``unsigned char`` var and an ``int`` bound);
@@ -180,8 +183,10 @@ class Region:
     loop (all iterations of a simd nest are independent, so grouping lanes
     within the innermost loop is a valid schedule)."""
     worksharing: str = ""
-    """``for`` or ``parallel for`` when the pragma also shares work among
-    threads; the vector loop keeps that pragma (without ``simd``)."""
+    """The constructs before ``simd`` when they split the loop's iterations
+    (``for``, ``parallel for``, ``target teams distribute parallel for``,
+    ``taskloop``...: ``ClauseSet.worksharing``); the loop over vector blocks
+    keeps them (without ``simd``)."""
     source_checks: list[str] = field(default_factory=list[str])
     """C lines the vector code starts with: checks that the build sees the
     loop's macros and preprocessor branches as s2svec did

@@ -51,8 +51,8 @@ before (the order of a reduction is free).
 
 Declines (returns None) for a region with ``lastprivate`` results (their
 values depend on which lane ran the last iteration),
-``linear`` parameters, a ``safelen`` clause (it bounds which iterations may
-run together), the outer loops of a collapsed nest, or whose top level has no divergent
+``linear`` parameters, a run-time loop step, a ``safelen`` clause (it bounds
+which iterations may run together), the outer loops of a collapsed nest, or whose top level has no divergent
 loop with one latch; and where the cost model (``_pays``) finds that a trip
 of that loop weighs too little against what starting an iteration costs.
 """
@@ -369,6 +369,8 @@ def _refill_loop(
     roles = [b.role for b in region.args]
     if roles.count("iv") != 1 or any(r not in ("iv", "uniform", "reduction") for r in roles):
         return None
+    if any(b.role == "iv" and not isinstance(b.step, int) for b in region.args):
+        return None  # a run-time step: lanes' iterations are not iv + lane
     iv = next(b.arg for b in region.args if b.role == "iv")
     rets = [b for b in region.fn.blocks if isinstance(b.terminator, Ret)]
     divergent = [lp for lp in div.loops.top_level if div.loop_is_divergent(lp.header)]

@@ -1,6 +1,6 @@
-/* s2s-test: vectorized=0 regions=1 tolerance=exact */
-/* expectation: a linear clause with a run-time step is not vectorized yet (docs/user/limits.rst); the loop must stay scalar, with a warning, and still compute the same results. */
-/* linear_step_param: linear(k:s) with a run-time step s (a parameter). */
+/* s2s-test: vectorized=1 tolerance=exact */
+/* linear_step_param: linear(k:s) with a run-time step s (a parameter, 0..3):
+ * k of lane l is k + l*s, so x[k] is a gather (issue 21 item 3). */
 #include "harness.h"
 
 long gather_step(int n, int s, const float *x, float *y)

@@ -1,6 +1,6 @@
-/* s2s-test: vectorized=0 regions=1 tolerance=exact */
-/* expectation: a run-time loop step is not vectorized yet (docs/user/limits.rst); the loop must stay scalar, with a warning, and still compute the same results. */
-/* step_param_loop: i += s with a loop-invariant run-time step s (1..5). */
+/* s2s-test: vectorized=1 tolerance=exact */
+/* step_param_loop: i += s with a loop-invariant run-time step s (1..5),
+ * vectorized under a run-time test of its sign (issue 21 item 3). */
 #include "harness.h"
 
 void stepped(int n, int s, const double *x, double *y)
