@@ -181,8 +181,9 @@ def _divides(d: int, n: int) -> bool:
 
 def region_arg_shapes(region: Region) -> dict[Argument, VectorShape]:
     """The shapes of a region's parameters: iv/linear -> strided(step)
-    (pointers: bytes; uniform with a run-time step), the lane number of a masked last iteration or of lane
-    refill -> strided(1), reduction -> varying, else uniform."""
+    (pointers: bytes; uniform with a run-time step), the lane number of a
+    masked last iteration or of lane refill -> strided(1), reduction ->
+    varying, else uniform."""
     shapes: dict[Argument, VectorShape] = {}
     for b in region.args:
         if b.role == "lane":
@@ -192,7 +193,7 @@ def region_arg_shapes(region: Region) -> dict[Argument, VectorShape]:
             # lane * step (frontend.lower)
             shapes[b.arg] = VectorShape.uniform()
         elif b.role in ("iv", "linear"):
-            step = b.step
+            step = int(b.step)  # a constant step (run-time ones are above)
             if isinstance(b.arg.type, PtrType):
                 step *= b.arg.type.pointee.size
             shapes[b.arg] = VectorShape.strided(step) if step else VectorShape.uniform()

@@ -525,6 +525,11 @@ def _check_step_reads(loop: CanonicalLoop, uses: _Uses, address_taken: set[Hasha
     is not taken (a global could change in a call)."""
     for ref in loop.step_refs:
         decl = ref.referenced
+        if decl is None:
+            raise Unsupported(
+                f"the run-time loop step '{loop.step}' reads a name the parser did not resolve",
+                location(ref),
+            )
         if decl.kind == CK.ENUM_CONSTANT_DECL:
             continue
         key = decl_key(decl)

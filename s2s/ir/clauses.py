@@ -168,4 +168,3 @@ class ClauseSet:
         """A combined construct other than ``for simd`` / ``parallel for
         simd`` (whose kept part is placed as before)."""
         return self.kept not in ("", "for", "parallel for")
-

@@ -52,9 +52,10 @@ before (the order of a reduction is free).
 Declines (returns None) for a region with ``lastprivate`` results (their
 values depend on which lane ran the last iteration),
 ``linear`` parameters, a run-time loop step, a ``safelen`` clause (it bounds
-which iterations may run together), the outer loops of a collapsed nest, or whose top level has no divergent
-loop with one latch; and where the cost model (``_pays``) finds that a trip
-of that loop weighs too little against what starting an iteration costs.
+which iterations may run together), the outer loops of a collapsed nest, or
+whose top level has no divergent loop with one latch; and where the cost
+model (``_pays``) finds that a trip of that loop weighs too little against
+what starting an iteration costs.
 """
 
 from __future__ import annotations
@@ -113,6 +114,7 @@ def refill_lanes(
     fn = region.fn
     iv = next(b.arg for b in region.args if b.role == "iv")
     step = next(b.step for b in region.args if b.role == "iv")
+    assert isinstance(step, int)  # a run-time step gets no refill (refill_problem)
     lane, count, width = fn.add_arg(I32, LANE), fn.add_arg(I32, COUNT), fn.add_arg(I32, WIDTH)
     old_entry, header, latch = fn.entry, loop.header, loop.latch
     assert latch is not None  # _refill_loop takes loops with one latch
