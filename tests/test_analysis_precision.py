@@ -15,31 +15,17 @@ import pytest
 
 from s2s.analysis.divergence import compute_divergence
 from s2s.analysis.naive import naive_divergence
-from s2s.analysis.shapes import VectorShape
+from s2s.analysis.shapes import region_arg_shapes
 from s2s.diagnostics import Unsupported
 from s2s.frontend.lower import lower_loop
 from s2s.frontend.parse import parse_file
 from s2s.frontend.pragmas import find_pragmas
-from s2s.ir.types import PtrType
 from s2s.transform.canonicalize import canonicalize
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = sorted((ROOT / "testsuite" / "kernels").glob("*.c")) + sorted(
     p for p in (ROOT / "bench").rglob("*.c") if "build" not in p.parts
 )
-
-
-def arg_shapes(region):
-    shapes = {}
-    for b in region.args:
-        if b.role in ("iv", "linear"):
-            step = b.step * (b.arg.type.pointee.size if isinstance(b.arg.type, PtrType) else 1)
-            shapes[b.arg] = VectorShape.strided(step)
-        elif b.role == "reduction":
-            shapes[b.arg] = VectorShape.varying()
-        else:
-            shapes[b.arg] = VectorShape.uniform()
-    return shapes
 
 
 def command_line_defines(path: Path) -> list[str]:
@@ -69,7 +55,7 @@ def regions_of(path: Path):
 
 def compare(region) -> tuple[int, int]:
     """(values where ours is strictly better, uniform values ours - naive)."""
-    shapes = arg_shapes(region)
+    shapes = region_arg_shapes(region)  # as the pipeline starts from them
     ours = compute_divergence(region.fn, shapes)
     naive = naive_divergence(region.fn, shapes)
     better = 0
