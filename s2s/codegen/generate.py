@@ -95,11 +95,14 @@ class GeneratedLoop:
 def vector_ir_loop(region: Any) -> bool:
     """Whether the experimental vector IR path takes the loop: parameters
     the loop variable, live-ins, linear variables and reductions (no
-    lastprivate variables), no calls but math functions, one loop level."""
+    lastprivate variables), constant steps, no calls but math functions, one
+    loop level."""
     if region.outer_loops or any(r.role != "reduction" for r in region.results):
         return False
     if any(b.role not in ("iv", "uniform", "linear", "reduction") for b in region.args):
         return False
+    if any(isinstance(b.step, str) for b in region.args):
+        return False  # a run-time step: two versions of the loop, not in the vector IR yet
     return all(
         not isinstance(i, Call)
         or (i.pure and complex_call_named(i.callee) is None)
