@@ -789,7 +789,8 @@ class _LoopGen:
             elif b.role == "linear":
                 # the start also gives the final value after the loop
                 start = w.name(b.c_expr + "_start")
-                setup.append(self.start_line(b, start))
+                if read or not tail:  # the tail needs it only where it reads the variable
+                    setup.append(self.start_line(b, start))
                 name = w.name(b.c_expr)
                 if read:
                     w.body.decls.append(c_decl(t, name))
