@@ -154,8 +154,13 @@ def _reference(tmp_path: Path, n: int, lim: list[int], code: str) -> list[Scalar
 def test_lanes_leave_memory_as_the_iterations_do(
     n: int, width: int, lim: list[int], code: str
 ) -> None:
-    tmp_path = Path(tempfile.mkdtemp(prefix="s2s_refill_"))
-    lim = lim[:n]
+    with tempfile.TemporaryDirectory(prefix="s2s_refill_") as tmp:
+        _check_refill(Path(tmp), n, width, lim[:n], code)
+
+
+def _check_refill(tmp_path: Path, n: int, width: int, lim: list[int], code: str) -> None:
+    """Refilled lanes and the predicated refill variant write what the
+    iterations run one by one write."""
     expected = _reference(tmp_path, n, lim, code)
     region, div = _canonical(tmp_path, code)
     assert refill_lanes(region, div, min_ratio=0) is not None
