@@ -26,6 +26,7 @@ from s2s.ir.interpreter import Memory, Scalar, run_lanes
 from s2s.ir.parser import parse_function
 from s2s.ir.printer import print_function
 from s2s.ir.types import F64, I32
+from s2s.ir.values import Call
 from s2s.ir.vector_interpreter import VValue, run_vector
 from s2s.ir.verifier import verify
 from s2s.pipeline import PIPELINE, run_passes
@@ -169,3 +170,46 @@ def test_a_broken_widening_is_noticed(monkeypatch: pytest.MonkeyPatch, mutation)
         except Exception:
             failures += 1
     assert failures > 0
+
+
+CALL = """
+func @calls(i64 %i, ptr<f64> %a, f64 %s) -> () {
+entry:
+  %pa = gep %a, %i
+  %x = load %pa
+  %y = call f64 @g(%x, %s, %pa)
+  store %y, %pa
+  ret
+}
+"""
+
+
+def test_a_call_keeps_uniform_operands_and_marks_strided_ones() -> None:
+    """What a declare simd variant's uniform and linear parameters need:
+    the uniform operand as it is, the address's stride in bytes; the call
+    still computes per lane what the scalar call does."""
+    fn = parse_function(CALL)
+    shapes = {
+        fn.args[0]: VectorShape.strided(1),
+        fn.args[1]: VectorShape.uniform(),
+        fn.args[2]: VectorShape.uniform(),
+    }
+    state = PassState(fn, shapes)
+    run_passes(state, PIPELINE)
+    vf = widen_to_vector_ir(fn, state.get(DivergenceInfo), 4, state.get(MemoryAccesses))
+    verify(vf.fn)
+    call = next(i for i in vf.fn.instructions() if isinstance(i, Call))
+    assert [str(o.type) for o in call.operands] == ["<4 x f64>", "f64", "<4 x ptr<f64>>"]
+    assert call.lane_strides == {2: 8}
+
+    def g(x: float, s: float, p: int) -> float:
+        return x * s + p % 7
+
+    mem = Memory()
+    a = mem.alloc_array(F64, [1.0, 5.0, 2.0, 7.0])
+    run_lanes(fn, [[k, a, 3.0] for k in range(4)], mem, externals={"g": g})
+    want = mem.read_array(a, F64, 4)
+    mem = Memory()
+    a = mem.alloc_array(F64, [1.0, 5.0, 2.0, 7.0])
+    run_vector(vf.fn, [0, a, 3.0], mem, externals={"g": g})
+    assert mem.read_array(a, F64, 4) == want

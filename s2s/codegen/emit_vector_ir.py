@@ -24,7 +24,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ir.types import I1, U64, VOID, ArrayType, FloatType, IntType, PtrType, Type, VectorType
+from ..ir.types import (
+    I1,
+    U64,
+    VOID,
+    ArrayType,
+    FloatType,
+    IntType,
+    PtrType,
+    Type,
+    VectorType,
+    element_type,
+)
 from ..ir.values import (
     ALL,
     ANY,
@@ -59,10 +70,15 @@ from ..ir.vector import (
     StepVector,
     VLoad,
     VStore,
+    is_lanewise,
 )
+from ..vfabi import Variant, mask_pieces, pieces
+from .calls import Callees
 from .cexpr import binop_expr, c_decl, c_type, literal, scalar_expr, value_literal
+from .emit import INDENT
 from .stats import CodeStats
 from .target import Target, TypeInfo
+from .variant import prototype
 
 EXACT_MATH = {"sqrt", "fabs", "floor", "ceil", "trunc", "round", "fmin", "fmax", "fma"}
 
@@ -91,13 +107,18 @@ class VectorIREmitter:
         end_label: str,
         prefix: str = "s2s",
         vector_math: bool = True,
-        declare_results: bool = True,
+        caller_declares: frozenset[str] = frozenset(),
+        callees: Callees | None = None,
     ) -> None:
         self.fn, self.W, self.target = fn, width, target
+        self.callees = callees or Callees()
+        """The declare simd variants calls may go to (s2s.codegen.calls)."""
+        self.variants: dict[Instruction, str] = {}
+        """Calls selected as a variant: its name."""
         self.vector_math = vector_math
-        self.declare_results = declare_results
-        """False: the caller declares the result variables (accumulators
-        that live across trips of the loop)."""
+        self.caller_declares = caller_declares
+        """Result variables the caller declares (accumulators that live
+        across trips of the loop); the emitter declares the others."""
         """Math calls go to the target's vector math library (``--math vector``)."""
         self.results, self.end_label, self.prefix = results, end_label, prefix
         self.needs: set[Any] = set()
@@ -167,7 +188,7 @@ class VectorIREmitter:
             if a not in self.names:
                 self.declare(a)
         for name, t in zip(self.results, self.fn.ret_types):
-            if self.declare_results:
+            if name not in self.caller_declares:
                 self.decls.append(self.decl_of(t, name))
         self.folded = {inst for inst in self.fn.instructions() if self.folds(inst)}
         for b in self.fn.blocks:
@@ -186,9 +207,7 @@ class VectorIREmitter:
     def instruction(self, inst: Instruction) -> None:
         if inst.is_terminator:
             return self.terminator(inst)
-        vector = isinstance(inst.type, VectorType) or any(
-            isinstance(o.type, VectorType) for o in inst.operands
-        )
+        vector = is_lanewise(inst)
         if isinstance(inst, Alloca):
             return self.alloca(inst)
         if isinstance(inst, Call) and inst.callee in (ANY, ALL) and vector:
@@ -205,22 +224,19 @@ class VectorIREmitter:
 
     def count_call(self, inst: Call, selected: bool) -> None:
         """The report's count of a call of the source (once however many
-        parts legalization cut it into): vector math, or lane by lane."""
+        parts legalization cut it into): a variant, vector math, or lane by
+        lane with the reason."""
         key = (inst.callee, inst.loc)
         if key in self.counted_calls:
             return
         self.counted_calls.add(key)
-        if selected:
+        if inst in self.variants:
+            self.stats.call("variant", inst, self.variants[inst])
+        elif selected:
             self.stats.call("vector math", inst)
-        elif inst.pure:
-            why = (
-                "--math exact"
-                if not self.vector_math
-                else f"no vector version on {self.target.name}"
-            )
-            self.stats.call("serialized", inst, why)
         else:
-            self.stats.call("serialized", inst, inst.not_inlined or "no vector variant")
+            why = self.callees.why_serialized(inst, self.target, self.vector_math)
+            self.stats.call("serialized", inst, why)
 
     def scalar_instruction(self, inst: Instruction) -> None:
         """Uniform code; under a mask, it runs when the mask is set (a value
@@ -410,6 +426,92 @@ class VectorIREmitter:
         if isinstance(inst, Call) and inst.pure and t is not None and not t.is_mask:
             # pure math may run on inactive lanes too: no memory, no traps
             return self.math(inst, t)
+        if isinstance(inst, Call) and not inst.pure:
+            return self.variant_call(inst)
+        return None
+
+    # -- declare simd variants ---------------------------------------------------------
+    def variant_call(self, inst: Call) -> str | None:
+        """The call as the best declare simd variant that fits it (the
+        Vector Function ABI's caller rules: W lanes, masked under a mask,
+        each parameter's kind fits its operand, vectors passed in one
+        register of the size the code keeps them in)."""
+        masked = inst.mask is not None
+        for sig, v in self.callees.candidates(inst.callee, self.target, masked, self.W):
+            text = self.variant_text(inst, sig, v)
+            if text is not None:
+                self.variants[inst] = v.mangled
+                return text
+        return None
+
+    def variant_text(self, inst: Call, sig: Any, v: Variant) -> str | None:
+        proto = prototype(sig, v)
+        if proto is None:
+            return None
+        args = [self.variant_arg(inst, k, v) for k in range(len(inst.operands))]
+        if v.masked:
+            assert inst.mask is not None
+            mt = self.target.mask_type(v.cdt_bits, self.W)
+            if mt is None:
+                return None
+            args.append(f"({mask_pieces(v)[0].ctype}){self.mask_as(inst.mask, mt)}")
+        if None in args:
+            return None
+        call = f"{v.mangled}({', '.join(a for a in args if a is not None)})"
+        if inst.type != VOID:
+            kept = self.reg_type(inst.type)
+            if kept is None or self.abi_register(inst.type, v, v.mangled + "_r") is None:
+                return None
+            call = f"({kept.ctype}){call}"
+        self.needs.add(("decl", proto))
+        return call
+
+    def abi_register(self, t: Type, v: Variant, tag: str) -> str | None:
+        """The variant's C type of a vector of type ``t``, when it passes it
+        in one register as wide as the one the code keeps it in."""
+        assert isinstance(t, VectorType)
+        ti = self.reg_type(t)
+        regs = pieces(v.isa, t.elem, v.vlen, tag)
+        if ti is None or len(regs) != 1 or ti.reg_bits != regs[0].lanes * ti.bits:
+            return None
+        return regs[0].ctype
+
+    def broadcast_argument(self, a: Value, v: Variant) -> str | None:
+        """A uniform value for a varying parameter: every lane holds it."""
+        t = VectorType(a.type, self.W)
+        ti = self.reg_type(t)
+        ctype = None if a.type == I1 else self.abi_register(t, v, v.mangled)
+        if ti is None or ctype is None:
+            return None
+        x = self.scalar(a)
+        if isinstance(a.type, PtrType):
+            x = f"(uint64_t)(uintptr_t){x}"
+        splat = self.macro("broadcast", t=ti, x=x)
+        return None if splat is None else f"({ctype}){splat}"
+
+    def variant_arg(self, inst: Call, k: int, v: Variant) -> str | None:
+        """Operand ``k`` as the variant's parameter: a vector in its register
+        type, a uniform value as it is, a linear one as lane 0's value."""
+        a, kind = inst.operands[k], v.params[k]
+        t = a.type
+        if not isinstance(t, VectorType):
+            if kind.kind == "v":
+                return self.broadcast_argument(a, v)
+            return _user_argument(t, self.scalar(a)) if kind.kind == "u" else None
+        if kind.kind == "v":
+            ctype = None if t.elem == I1 else self.abi_register(t, v, v.mangled)
+            return None if ctype is None else f"({ctype}){self.reg(a)}"
+        if kind.kind == "l" and inst.lane_strides.get(k) == kind.step:
+            ti = self.reg_type(t)
+            if ti is None or ti.is_mask:
+                return None
+            lane0 = self.macro("extract", t=ti, v=self.reg(a), j=0)
+            if lane0 is None:
+                return None
+            elem = t.elem
+            if isinstance(elem, PtrType):
+                lane0 = f"(({c_type(elem)})(uintptr_t){lane0})"
+            return _user_argument(elem, lane0)
         return None
 
     def contiguous(self, inst: Instruction) -> str | None:
@@ -493,13 +595,44 @@ class VectorIREmitter:
         if isinstance(m.type, VectorType) and self.in_reg(m):
             return f"({self.macro('mask_bits', mt=self.canonical(), m=self.reg(m))})"
         if isinstance(m.type, VectorType):
-            name = self.names[m]
-            return (
-                "("
-                + " | ".join(f"((unsigned)({name}[{k}] != 0) << {k})" for k in range(self.W))
-                + ")"
-            )
+            return self.bits_of_mask(self.names[m])
         return f"({self.scalar(m)} ? {(1 << self.W) - 1}u : 0u)"
+
+    def last_assigned(
+        self, t: VectorType, parts: list[str], flags: list[str] | None, var: str
+    ) -> list[str]:
+        """C that sets ``var`` to the lane of the sequentially last
+        iteration whose flag is set (every lane's when ``flags`` is None):
+        the parts hold ``t``'s lanes in order, ``flags`` their masks; with
+        no flag set ``var`` keeps its value."""
+        lanes = c_decl(ArrayType(_lane_type(t.elem), self.W), "s2s_lanes")
+        if flags is None:
+            ti = self.reg_type(t)
+            lane = self.macro("extract", t=ti, v=parts[-1], j=self.W - 1) if ti else None
+            if lane is not None:
+                return [f"{var} = {_as_lane(t, lane)};"]
+            store = self.store_lanes(t, parts[-1], "s2s_lanes")
+            return [f"{{ {lanes}; {store} {var} = {_as_lane(t, f's2s_lanes[{self.W - 1}]')}; }}"]
+        out: list[str] = []
+        for value, flag in zip(parts, flags):
+            bits = self.bits_of_mask(flag)
+            out += [
+                f"if ({bits}) {{",
+                f"{INDENT}{lanes};",
+                f"{INDENT}{self.store_lanes(t, value, 's2s_lanes')}",
+                f"{INDENT}{var} = {_as_lane(t, f's2s_lanes[31 - __builtin_clz({bits})]')};",
+                "}",
+            ]
+        return out
+
+    def bits_of_mask(self, name: str) -> str:
+        """The lanes of the mask variable ``name`` as bits of an unsigned."""
+        mt = self.reg_type(VectorType(I1, self.W))
+        if mt is not None:
+            return f"({self.macro('mask_bits', mt=mt, m=name)})"
+        return (
+            "(" + " | ".join(f"((unsigned)({name}[{k}] != 0) << {k})" for k in range(self.W)) + ")"
+        )
 
     def store_lanes(self, t: Type, name: str, p: str) -> str:
         """C that stores the value ``name`` of type ``t`` at ``p`` (W lanes for a vector)."""
@@ -563,7 +696,11 @@ class VectorIREmitter:
         if isinstance(inst, (VStore, Scatter)):
             addr = f"({lane[1]} + s2s_j)" if isinstance(inst, VStore) else lane[1]
             return f"*{addr} = {lane[0]};", []
-        if isinstance(inst, (Call,)) and inst.type == VOID:
+        if isinstance(inst, Call) and not inst.pure:
+            lane = [
+                _user_argument(element_type(o.type), text) for o, text in zip(inst.operands, lane)
+            ]
+        if isinstance(inst, Call) and inst.type == VOID:
             return f"{inst.callee}({', '.join(lane)});", []
         expr = self.lane_expression(inst, lane)
         t = inst.type
@@ -676,6 +813,14 @@ class VectorIREmitter:
         if isinstance(t, VectorType) and self.reg_type(t) is None:
             return [f"for (int s2s_j = 0; s2s_j < {self.W}; s2s_j++) {dst}[s2s_j] = {src}[s2s_j];"]
         return [f"{dst} = {src};"]
+
+
+def _user_argument(t: Type, text: str) -> str:
+    """An argument of a call of the user's function: a pointer through
+    ``void *``, which converts to the parameter's pointer type as declared
+    (the IR's type may name the target otherwise: ``int8_t *`` for ``const
+    char *``, a clang -Wpointer-sign warning)."""
+    return f"(void *)({text})" if isinstance(t, PtrType) else text
 
 
 def _as_lane(t: Type, text: str) -> str:

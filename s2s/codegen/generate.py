@@ -30,9 +30,8 @@ from typing import Any
 from ..analysis.memory import indexed_address, memory_counts
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.complex_calls import COMPLEX_CALLS, complex_call_named
-from ..ir.types import I1, I32, U64, FloatType, IntType, PtrType, Type
+from ..ir.types import I1, I32, U64, FloatType, IntType, PtrType, Type, VectorType
 from ..ir.values import (
-    HORIZONTAL,
     Alloca,
     Call,
     Cast,
@@ -47,6 +46,7 @@ from ..ir.values import (
 from ..ir.verifier import verify
 from ..transform.dce import eliminate_dead_code
 from ..transform.fold import fold_decided_comparisons
+from .calls import Callees
 from .cexpr import c_decl, c_type, literal, unsigned_of
 from .emit import INDENT, Emitter, indent_lines
 from .emit_vector_ir import VectorIREmitter
@@ -94,21 +94,24 @@ class GeneratedLoop:
 
 def vector_ir_loop(region: Any) -> bool:
     """Whether the experimental vector IR path takes the loop: parameters
-    the loop variable, live-ins, linear variables and reductions (no
-    lastprivate variables), constant steps, no calls but math functions, one
-    loop level."""
-    if region.outer_loops or any(r.role != "reduction" for r in region.results):
+    the loop variable, live-ins, linear variables and reductions, constant
+    steps, no complex arithmetic, one loop level."""
+    if region.outer_loops:
         return False
     if any(b.role not in ("iv", "uniform", "linear", "reduction") for b in region.args):
         return False
     if any(isinstance(b.step, str) for b in region.args):
         return False  # a run-time step: two versions of the loop, not in the vector IR yet
     return all(
-        not isinstance(i, Call)
-        or (i.pure and complex_call_named(i.callee) is None)
-        or i.callee in HORIZONTAL
+        not isinstance(i, Call) or complex_call_named(i.callee) is None
         for i in region.fn.instructions()
     )
+
+
+def _always(fn: Any, k: int) -> bool:
+    """Whether result ``k`` of every ``ret`` of ``fn`` is the constant true."""
+    results = [i.operands[k] for i in fn.instructions() if isinstance(i, Ret)]
+    return all(isinstance(v, Constant) and bool(v.value) for v in results)
 
 
 # -- width -------------------------------------------------------------------------------
@@ -500,20 +503,23 @@ class _LoopGen:
         self.iv_binding = next(b for b in region.args if b.role == "iv")
         n = vf.width // vf.parts
         names, setup, iter_setup, accumulators = self.vector_ir_params(vf, tag)
+        results = self.result_names(accumulators, vf, tag)
         end = f"s2s_{tag}_end"
         em = VectorIREmitter(
             vf.fn,
             n,
             self.target,
             names,
-            self.result_names(accumulators),
+            [name for parts in results for name in parts],
             end,
             prefix=f"s2s_{tag}",
             vector_math=self.options.math == "vector",
-            declare_results=False,
+            caller_declares=frozenset(n for _, parts in accumulators for n in parts),
+            callees=Callees(self.options.simd_functions, self.options.no_variant),
         )
         body = em.emit()
         body.lines.append(f"{end}:;")
+        body.lines += self.vector_ir_last_values(em, vf, results)
         acc = [
             item
             for b, parts in accumulators
@@ -589,12 +595,38 @@ class _LoopGen:
         iter_setup += [f"(void){n};" for n in per_trip]
         return names, setup, iter_setup, accumulators
 
-    def result_names(self, accumulators: list[tuple[Any, list[str]]]) -> list[str]:
-        """The variables each part of each result of the vector function goes
-        to, in the order of its ``ret``: a reduction's accumulators."""
+    def result_names(
+        self, accumulators: list[tuple[Any, list[str]]], vf: VectorFunction, tag: str
+    ) -> list[list[str]]:
+        """Per result of the region's ``ret``, the variables its parts go to:
+        a reduction's accumulators, else variables of this trip (a
+        lastprivate variable's values and its flags)."""
         by_arg = {b.arg: parts for b, parts in accumulators}
-        results = sorted(self.region.results, key=lambda r: r.index)
-        return [name for r in results for name in by_arg[r.arg]]
+        reductions = {r.index: by_arg[r.arg] for r in self.region.results if r.arg in by_arg}
+        return [
+            reductions.get(k) or [f"s2s_{tag}_r{k}_{j}" for j in range(vf.parts)]
+            for k in range(len(self.region.fn.ret_types))
+        ]
+
+    def vector_ir_last_values(
+        self, em: VectorIREmitter, vf: VectorFunction, results: list[list[str]]
+    ) -> list[str]:
+        """After each trip: every lastprivate variable set to the value of
+        the last lane that assigned it (s2s.ir.region.ResultBinding)."""
+        lines: list[str] = []
+        for rb in self.region.results:
+            if rb.role != "lastprivate":
+                continue
+            if vf.width > 32:
+                raise Unsupported("a lastprivate variable in more than 32 lanes", self.loc)
+            t = VectorType(rb.type, vf.width // vf.parts)
+            k = rb.assigned_index
+            flags = None if k is None or _always(self.region.fn, k) else results[k]
+            if flags is None:  # the last part's last lane: the rest is set, never read
+                unread = results[rb.index][:-1] + (results[k] if k is not None else [])
+                lines += [f"(void){name};" for name in unread]
+            lines += em.last_assigned(t, results[rb.index], flags, rb.c_var)
+        return lines
 
     def vector_ir_accumulators(
         self, em: VectorIREmitter, b: Any, parts: list[str], lanes: int

@@ -58,6 +58,7 @@ from ..ir.vector import (
     StepVector,
     VLoad,
     VStore,
+    is_lanewise,
 )
 from .target import Target
 from .to_vector_ir import VectorFunction
@@ -179,9 +180,7 @@ class _Split:
                 new.add_incoming(self.operand(v, j), self.blocks[b])
 
     def instruction(self, inst: Instruction) -> None:
-        vector = isinstance(inst.type, VectorType) or any(
-            isinstance(o.type, VectorType) for o in inst.operands
-        )
+        vector = is_lanewise(inst)
         if inst.is_terminator:
             self.terminator(inst)
         elif isinstance(inst, Call) and inst.callee in (ANY, ALL) and vector:

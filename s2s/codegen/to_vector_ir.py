@@ -19,9 +19,11 @@ through the vector of addresses; ``uniform`` -> a scalar load (under
 ``any(mask)`` when lanes may be inactive), and a store of the last active
 lane's value (sequential semantics: a scatter through the splat address
 runs the lanes in order).  Calls with a vector operand or mask become calls
-on vectors, run lane by lane in lane order unless the target has a vector
-form (selection decides).  ``@s2s.lane()`` is strided from 0, ``@s2s.width()``
-is W; an interleaved stack object holds W copies.
+on vectors (uniform operands stay scalar; strided ones are marked with their
+stride), run lane by lane in lane order unless the target has a vector form
+or a declare simd variant fits (selection decides).  ``@s2s.lane()`` is
+strided from 0, ``@s2s.width()`` is W; an interleaved stack object holds W
+copies.
 
 The function's parameters are the region's, scalar when the argument is
 uniform or strided (its lane 0 value), vectors when varying; it returns
@@ -40,7 +42,7 @@ from ..analysis.cfg import cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..analysis.memory import MemoryAccesses, access_of
 from ..diagnostics import Unsupported
-from ..ir.builder import copy_instruction
+from ..ir.builder import copy_call, copy_instruction
 from ..ir.types import I1, I8, I32, I64, VOID, ArrayType, IntType, PtrType, Type, VectorType
 from ..ir.values import (
     ALL,
@@ -158,8 +160,7 @@ class _Widening:
         return self.made[key]
 
     def strided_vector(self, v: Value, lane0: Value) -> Value:
-        stride = self.div.shape_of(v).stride
-        assert stride is not None
+        stride = self.stride(v)
         t = v.type
         # lane offsets of an address: 32-bit indices, which gathers and
         # scatters take as they are (W * stride is far below 2^31)
@@ -382,13 +383,30 @@ class _Widening:
             copy = copy_instruction(inst, self.scalar, self.blocks.__getitem__)
             self.scalars[inst] = self.masked_scalar(inst, copy)
             return
+        for t in [inst.type, *(op.type for op in inst.operands)]:
+            if t != VOID and not (t.is_int() or t.is_float() or t.is_ptr()):
+                raise Unsupported(f"a call of '{inst.callee}' on a {t} in the vector IR")
         ret = inst.type if inst.type == VOID else self.vtype(inst.type)
-        new = Call(inst.callee, [self.vec(op) for op in inst.operands], ret, inst.pure, inst.name)
-        new.loc = inst.loc
+        new = copy_call(inst, [self.call_operand(op) for op in inst.operands])
+        new.type = ret
+        new.lane_strides = {
+            k: self.stride(op) for k, op in enumerate(inst.operands) if self.kind(op) == "s"
+        }
         new.set_mask(self.vmask(inst))
         self.emit(new)
         if inst.type != VOID:
             self.vectors[inst] = new
+
+    def call_operand(self, op: Value) -> Value:
+        """A lanewise call's operand: a uniform one stays scalar (a declare
+        simd variant may take it as it is; run lane by lane, every lane
+        reads it), the others are vectors."""
+        return self.scalar(op) if self.kind(op) == "u" else self.vec(op)
+
+    def stride(self, v: Value) -> int:
+        stride = self.div.shape_of(v).stride
+        assert stride is not None
+        return stride
 
     # -- control --------------------------------------------------------------------
     def terminator(self, inst: Instruction) -> None:

@@ -68,7 +68,8 @@ from ..ir.values import (
     Value,
 )
 from ..transform.dce import live_instructions, operands_and_mask
-from ..vfabi import ISAS, mask_pieces, pieces
+from ..vfabi import mask_pieces, pieces
+from .calls import Callees
 from .cexpr import (
     c_decl,
     c_type,
@@ -131,11 +132,7 @@ class Widener:
         self.tag = tag
         self.math = math
         self.location = location
-        self.simd_functions = simd_functions or {}
-        """declare simd functions and internal variants: name -> (Signature,
-        variants) (codegen.variant)."""
-        self.no_variant = no_variant or {}
-        """Callees whose internal variant could not be made: why."""
+        self.callees = Callees(simd_functions or {}, no_variant or {})
         self.records = records
         """Record groups (s2s.analysis.records): strided fields moved as whole records."""
         self.threads = threads
@@ -1271,25 +1268,7 @@ class Widener:
 
     def why_serialized(self, inst: Call) -> str:
         """The report's reason for a call run lane by lane."""
-        helper = complex_call_named(inst.callee)
-        if helper is not None:
-            return helper.why
-        if inst.wants_variant and inst.callee in self.no_variant:
-            return f"{inst.not_inlined}; {self.no_variant[inst.callee]}"
-        if inst.callee in self.simd_functions:
-            return (
-                f"{inst.not_inlined or 'no vector variant'}; none of its vector variants "
-                "fits this call"
-            )
-        if inst.not_inlined:
-            return inst.not_inlined
-        if inst.pure:
-            return (
-                "--math exact"
-                if self.math != "vector"
-                else f"no vector version on {self.target.name}"
-            )
-        return "no vector variant"
+        return self.callees.why_serialized(inst, self.target, self.math == "vector")
 
     def math_args(self, args: list[Value], t: TypeInfo, mask: Operand | None) -> list[str]:
         """A math call's vector arguments, 1.0 on the lanes its mask leaves out:
@@ -1309,25 +1288,13 @@ class Widener:
         (masked under a mask) and whose parameter kinds fit the arguments'
         shapes (the ABI's caller rules), of the best ISA the target may call
         whose registers hold the loop's vectors as they are; False: none fits."""
-        entry = self.simd_functions.get(inst.callee)
-        if entry is None:
-            return False
-        sig, variants = entry
         mask = inst.mask is not None and not (
             isinstance(inst.mask, Constant) and int(inst.mask.value) & 1
         )
-        rank = {letter: n for n, letter in enumerate(self.target.vfabi_calls)}
-        own_mask = ISAS[self.target.vfabi_isa].mask
-        for v in sorted(
-            (v for v in variants if v.isa.letter in rank), key=lambda v: rank[v.isa.letter]
-        ):
-            if (
-                v.vlen != self.W
-                or v.masked != mask
-                or (mask and v.isa.mask != own_mask)
-                or not all(self.fits(a, k) for a, k in zip(inst.operands, v.params))
-                or not self.same_registers(inst, t, v)
-            ):
+        for sig, v in self.callees.candidates(inst.callee, self.target, mask, self.W):
+            if not all(self.fits(a, k) for a, k in zip(inst.operands, v.params)):
+                continue
+            if not self.same_registers(inst, t, v):
                 continue
             proto = prototype(sig, v)
             if proto is None:

@@ -225,6 +225,7 @@ def copy_call(call: Call, ops: Sequence[Value]) -> Call:
     """A call of the same function on ``ops``, with its source location."""
     copy = Call(call.callee, ops, call.type, call.pure, call.name)
     copy.loc, copy.not_inlined, copy.wants_variant = call.loc, call.not_inlined, call.wants_variant
+    copy.lane_strides = dict(call.lane_strides)
     return copy
 
 

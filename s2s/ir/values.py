@@ -324,6 +324,11 @@ class Call(Instruction):
         """Why a call of a function whose body the translation unit holds
         cannot be inlined (set by lowering and by transform.inline; the
         report gives it for calls that are serialized)."""
+        self.lane_strides: dict[int, int] = {}
+        """Vector IR: operand position -> stride, for the vector operands
+        whose lanes the divergence analysis proves linear (lane k holds
+        lane 0's value + k * stride; bytes for addresses): a declare simd
+        variant may take such an operand as lane 0's value."""
 
     @property
     def has_side_effects(self) -> bool:

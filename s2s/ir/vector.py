@@ -117,6 +117,16 @@ VECTOR_INSTRUCTIONS = (
 )
 
 
+def is_lanewise(inst: Instruction) -> bool:
+    """Whether ``inst`` works on lanes: a vector result, operand or mask
+    (a call of scalar operands under a vector mask runs once per active lane)."""
+    return (
+        isinstance(inst.type, VectorType)
+        or any(isinstance(o.type, VectorType) for o in inst.operands)
+        or (inst.mask is not None and isinstance(inst.mask.type, VectorType))
+    )
+
+
 def gathered_type(ptrs: Type) -> Type:
     """What a gather through ``ptrs`` (``<N x ptr<T>>``) reads: ``<N x T>``."""
     if isinstance(ptrs, VectorType) and isinstance(ptrs.elem, PtrType):

@@ -69,6 +69,7 @@ from .vector import (
     StepVector,
     VLoad,
     VStore,
+    is_lanewise,
 )
 
 Lanes = list[Scalar]
@@ -183,17 +184,17 @@ class _VectorRun:
         own = _OWN.get(type(inst))
         if own is not None:
             return own(self, inst, ops)
-        vector = isinstance(inst.type, VectorType) or any(isinstance(o, list) for o in ops)
         if isinstance(inst, Call) and inst.callee in HORIZONTAL:
             return self.horizontal(inst, ops)
-        if not vector:
+        if not is_lanewise(inst):
             if inst.mask is not None and not defined(_scalar(self.value(inst.mask)), "mask"):
                 return UNDEF
             return self.lane.execute(inst, [_scalar(o) for o in ops])
         return self.lanewise(inst, ops)
 
     def width_of(self, inst: Instruction, ops: list[VValue]) -> int:
-        for v in [inst.type] + [o.type for o in inst.operands]:
+        mask = [inst.mask.type] if inst.mask is not None else []
+        for v in [inst.type] + [o.type for o in inst.operands] + mask:
             if isinstance(v, VectorType):
                 return self.lanes(v)
         raise InterpreterError("no vector operand")

@@ -1,0 +1,64 @@
+"""What code generation knows of the functions a loop calls: the declare
+simd variants it may call (the file's own and the internal variants of
+s2s.internal_variants), in the order a target prefers them, and why a call
+that runs lane by lane does (the report's reason).  Both code generators
+(the widener and the vector IR emitter) read it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ir.complex_calls import complex_call_named
+from ..ir.values import Call
+from ..vfabi import ISAS, Variant
+from .target import Target
+
+
+@dataclass
+class Callees:
+    simd_functions: dict[str, Any] = field(default_factory=dict)
+    """declare simd functions and internal variants: name -> (Signature,
+    variants) (codegen.variant)."""
+    no_variant: dict[str, str] = field(default_factory=dict)
+    """Callees whose internal variant could not be made: why."""
+
+    def candidates(
+        self, callee: str, target: Target, masked: bool, lanes: int
+    ) -> Iterator[tuple[Any, Variant]]:
+        """(signature, variant) of ``callee`` a call of ``lanes`` lanes may
+        go to, best ISA first: the target's ``vfabi_calls`` order, the call's
+        lane count, masked under a mask (in the target's own mask form)."""
+        entry = self.simd_functions.get(callee)
+        if entry is None:
+            return
+        sig, variants = entry
+        rank = {letter: n for n, letter in enumerate(target.vfabi_calls)}
+        own_mask = ISAS[target.vfabi_isa].mask
+        for v in sorted(
+            (v for v in variants if v.isa.letter in rank), key=lambda v: rank[v.isa.letter]
+        ):
+            if v.vlen == lanes and v.masked == masked and not (masked and v.isa.mask != own_mask):
+                yield sig, v
+
+    def why_serialized(self, inst: Call, target: Target, vector_math: bool) -> str:
+        """The report's reason for a call run lane by lane."""
+        helper = complex_call_named(inst.callee)
+        if helper is not None:
+            return helper.why
+        if inst.wants_variant and inst.callee in self.no_variant:
+            return f"{inst.not_inlined}; {self.no_variant[inst.callee]}"
+        if inst.callee in self.simd_functions:
+            return (
+                f"{inst.not_inlined or 'no vector variant'}; none of its vector variants "
+                "fits this call"
+            )
+        if inst.not_inlined:
+            return inst.not_inlined
+        if inst.pure:
+            return "--math exact" if not vector_math else f"no vector version on {target.name}"
+        return "no vector variant"
+
+
+__all__ = ["Callees"]
