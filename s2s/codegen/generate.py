@@ -49,7 +49,7 @@ from ..transform.fold import fold_decided_comparisons
 from .calls import Callees
 from .cexpr import c_decl, c_type, literal, unsigned_of
 from .emit import INDENT, Emitter, indent_lines
-from .emit_vector_ir import VectorIREmitter
+from .emit_vector_ir import EmittedBody, VectorIREmitter
 from .legalize import register_parts, split_vectors
 from .target import Target
 from .to_vector_ir import VectorFunction, widen_to_vector_ir
@@ -75,6 +75,18 @@ class CodegenOptions:
     interleave: int = 1
     """Vectors per trip of a loop the vector IR path takes (``--interleave``):
     the loop is widened that many times over and cut into registers."""
+
+
+@dataclass
+class _VectorIRCode:
+    """The C of one region's vector function (``_LoopGen.vector_ir_code``)."""
+
+    setup: list[str]
+    iter_setup: list[str]
+    accumulators: list[tuple[Any, list[str]]]
+    """Each reduction's binding and the variables of its parts."""
+    body: EmittedBody
+    emitter: VectorIREmitter
 
 
 @dataclass
@@ -493,21 +505,53 @@ class _LoopGen:
         """The loop through the vector IR (s2s/codegen/to_vector_ir.py,
         legalize.py, emit_vector_ir.py): the loop variable's and the linear
         variables' lane 0, the live-ins and the reduction accumulators (one
-        per part) as parameters of the vector function, the scalar
-        remainder as before."""
+        per part) as parameters of the vector function; the masked last
+        iteration the same way from the tail region, else the scalar
+        remainder."""
         region, W = self.region, self.W
         tag = f"{self.target.name}_{region.line}_{region.column}"
-        vf = self.legal_vector_function(W * self.interleave())
+        vf = self.legal_vector_function(region.fn, self.div, self.mem, W * self.interleave())
         self.W = vf.width  # iterations per trip of the vector loop
         self.parallel = bool(region.worksharing) and not region.outer_loops
         self.iv_binding = next(b for b in region.args if b.role == "iv")
+        code = self.vector_ir_code(region, vf, tag)
         n = vf.width // vf.parts
-        names, setup, iter_setup, accumulators = self.vector_ir_params(vf, tag)
-        results = self.result_names(accumulators, vf, tag)
+        acc = [
+            item
+            for b, parts in code.accumulators
+            for item in self.vector_ir_accumulators(code.emitter, b, parts, n)
+        ]
+        tail = None if self.parallel else self.vector_ir_tail(tag + "_tail", code.accumulators)
+        body = code.body
+        text = self.assemble(code.setup, code.iter_setup, acc, body, body.lines, tail)
+        em = code.emitter
+        stats = {
+            "memory": memory_counts(self.mem),
+            "calls": dict(em.stats.calls),
+            "allocas": self.alloca_counts(),
+            "call_sites": list(em.stats.call_sites),
+        }
+        needs = body.needs | (tail["needs"] if tail else set())
+        return GeneratedLoop(text, W, stats, needs)  # the report's width: one vector's
+
+    def vector_ir_code(
+        self,
+        region: Any,
+        vf: VectorFunction,
+        tag: str,
+        loop_accumulators: list[tuple[Any, list[str]]] | None = None,
+    ) -> _VectorIRCode:
+        """The C of one vector function of a region: its parameters' lines,
+        its body, the lastprivate variables set after it.  A variant of the
+        loop (``loop_accumulators`` given) continues the loop's reductions."""
+        names, setup, iter_setup, accumulators = self.vector_ir_params(
+            region, vf, tag, loop_accumulators
+        )
+        results = self.result_names(region, accumulators, vf, tag)
         end = f"s2s_{tag}_end"
         em = VectorIREmitter(
             vf.fn,
-            n,
+            vf.width // vf.parts,
             self.target,
             names,
             [name for parts in results for name in parts],
@@ -519,20 +563,29 @@ class _LoopGen:
         )
         body = em.emit()
         body.lines.append(f"{end}:;")
-        body.lines += self.vector_ir_last_values(em, vf, results)
-        acc = [
-            item
-            for b, parts in accumulators
-            for item in self.vector_ir_accumulators(em, b, parts, n)
-        ]
-        text = self.assemble(setup, iter_setup, acc, body, body.lines)
-        stats = {
-            "memory": memory_counts(self.mem),
-            "calls": dict(em.stats.calls),
-            "allocas": self.alloca_counts(),
-            "call_sites": list(em.stats.call_sites),
-        }
-        return GeneratedLoop(text, W, stats, body.needs)
+        body.lines += self.vector_ir_last_values(region, em, vf, results)
+        return _VectorIRCode(setup, iter_setup, accumulators, body, em)
+
+    def vector_ir_tail(
+        self, tag: str, accumulators: list[tuple[Any, list[str]]]
+    ) -> dict[str, Any] | None:
+        """The masked last iteration (the tail region, transform.masked_tail)
+        through the vector IR at the loop's lanes and parts, its reductions
+        in the loop's accumulators; None when there is none or it does not
+        go through (the scalar remainder stays)."""
+        if self.tail is None:
+            return None
+        region = self.tail.region
+        try:
+            vf = self.legal_vector_function(region.fn, self.tail.div, self.tail.mem, self.W)
+            code = self.vector_ir_code(region, vf, tag, accumulators)
+        except Unsupported:
+            if os.environ.get("S2SVEC_DEBUG"):
+                raise
+            return None
+        body = code.body
+        lines = [f"{d};" for d in body.decls] + code.setup + code.iter_setup + body.lines
+        return {"lines": lines, "needs": body.needs}
 
     def alloca_counts(self) -> dict[str, int]:
         """The report's stack objects: one for all lanes, or one per lane."""
@@ -544,11 +597,17 @@ class _LoopGen:
         return counts
 
     def vector_ir_params(
-        self, vf: VectorFunction, tag: str
+        self,
+        region: Any,
+        vf: VectorFunction,
+        tag: str,
+        loop_accumulators: list[tuple[Any, list[str]]] | None = None,
     ) -> tuple[list[str], list[str], list[str], list[tuple[Any, list[str]]]]:
         """The C names of the vector function's parameters (a vector one
         once per part), the lines before the loop and at the start of each
-        trip, and each reduction's accumulators."""
+        trip, and each reduction's accumulators (a variant's: the loop's,
+        ``loop_accumulators``)."""
+        continued = {b.c_expr: parts for b, parts in loop_accumulators or []}
         names: list[str] = []
         setup: list[str] = []
         iter_setup: list[str] = []
@@ -556,13 +615,13 @@ class _LoopGen:
         per_trip: list[str] = []
         """The loop variable's and the linear variables' lane 0, set per trip."""
         forms = iter(vf.arg_forms)
-        for k, b in enumerate(self.region.args):
+        for k, b in enumerate(region.args):
             t, name = b.arg.type, f"s2s_{tag}_a{k}"
             form = next(forms)
             if b.role == "reduction":
                 if form != "vector" or t == I1 or not (t.is_int() or t.is_float()):
                     raise Unsupported(f"the reduction of '{b.c_expr}' in the vector IR", self.loc)
-                parts = [f"{name}_{j}" for j in range(vf.parts)]
+                parts = continued.get(b.c_expr) or [f"{name}_{j}" for j in range(vf.parts)]
                 for _ in parts[1:]:
                     next(forms)
                 names += parts
@@ -573,8 +632,12 @@ class _LoopGen:
             names.append(name)
             if b.role in ("iv", "linear"):
                 per_trip.append(name)
-            if b.role == "iv":
-                step = self.region.bounds.step
+            if b.role in VARIANT_PARAMS:
+                value = VARIANT_PARAMS[b.role].replace("{W}", str(self.W))
+                iter_setup.append(f"const {c_decl(t, name)} = {value};")
+                per_trip.append(name)
+            elif b.role == "iv":
+                step = region.bounds.step
                 iter_setup.append(
                     f"const {c_decl(t, name)} = {self.lane0('s2s_lo', step, t, 's2s_k')};"
                 )
@@ -585,7 +648,8 @@ class _LoopGen:
                 iter_setup.append(
                     f"{const}{c_decl(t, name)} = {self.lane0(start, b.step, t, 's2s_k')};"
                 )
-                self.linears.append((b, start))
+                if loop_accumulators is None:  # the loop's, not a variant's
+                    self.linears.append((b, start))
             else:
                 const = "" if isinstance(t, PtrType) else "const "
                 setup.append(f"{const}{c_decl(t, name)} = {self.conv(t, b.c_expr)};")
@@ -596,32 +660,36 @@ class _LoopGen:
         return names, setup, iter_setup, accumulators
 
     def result_names(
-        self, accumulators: list[tuple[Any, list[str]]], vf: VectorFunction, tag: str
+        self,
+        region: Any,
+        accumulators: list[tuple[Any, list[str]]],
+        vf: VectorFunction,
+        tag: str,
     ) -> list[list[str]]:
         """Per result of the region's ``ret``, the variables its parts go to:
         a reduction's accumulators, else variables of this trip (a
         lastprivate variable's values and its flags)."""
         by_arg = {b.arg: parts for b, parts in accumulators}
-        reductions = {r.index: by_arg[r.arg] for r in self.region.results if r.arg in by_arg}
+        reductions = {r.index: by_arg[r.arg] for r in region.results if r.arg in by_arg}
         return [
             reductions.get(k) or [f"s2s_{tag}_r{k}_{j}" for j in range(vf.parts)]
-            for k in range(len(self.region.fn.ret_types))
+            for k in range(len(region.fn.ret_types))
         ]
 
     def vector_ir_last_values(
-        self, em: VectorIREmitter, vf: VectorFunction, results: list[list[str]]
+        self, region: Any, em: VectorIREmitter, vf: VectorFunction, results: list[list[str]]
     ) -> list[str]:
         """After each trip: every lastprivate variable set to the value of
         the last lane that assigned it (s2s.ir.region.ResultBinding)."""
         lines: list[str] = []
-        for rb in self.region.results:
+        for rb in region.results:
             if rb.role != "lastprivate":
                 continue
             if vf.width > 32:
                 raise Unsupported("a lastprivate variable in more than 32 lanes", self.loc)
             t = VectorType(rb.type, vf.width // vf.parts)
             k = rb.assigned_index
-            flags = None if k is None or _always(self.region.fn, k) else results[k]
+            flags = None if k is None or _always(region.fn, k) else results[k]
             if flags is None:  # the last part's last lane: the rest is set, never read
                 unread = results[rb.index][:-1] + (results[k] if k is not None else [])
                 lines += [f"(void){name};" for name in unread]
@@ -660,10 +728,10 @@ class _LoopGen:
             factor //= 2
         return factor
 
-    def legal_vector_function(self, lanes: int) -> VectorFunction:
-        """The loop body widened to ``lanes`` lanes and cut into the
+    def legal_vector_function(self, fn: Any, div: Any, mem: Any, lanes: int) -> VectorFunction:
+        """A region's body widened to ``lanes`` lanes and cut into the
         target's registers (s2s.codegen.legalize)."""
-        vf = widen_to_vector_ir(self.region.fn, self.div, lanes, self.mem)
+        vf = widen_to_vector_ir(fn, div, lanes, mem)
         fold_decided_comparisons(vf.fn)  # C would leave their operands unread
         eliminate_dead_code(vf.fn)  # what the widening made and nothing reads
         verify(vf.fn)
