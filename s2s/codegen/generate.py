@@ -482,12 +482,7 @@ class _LoopGen:
             if refill
             else setup + invariants
         )
-        # the original loop reads its private variables; the vector code has
-        # its own (the compiler would call an initialized one unused)
-        setup += [f"(void){name};" for name in (region.clauses.private if region.clauses else [])]
-        # so are the functions it calls that the vector code has inlined (a
-        # static one would be unused where no scalar copy of the loop is built)
-        setup += [f"(void){name};" for name in self.inlined]
+        setup += self.unread_by_vector_code()
         text = self.assemble(setup, iter_setup, acc, body, body_lines, tail, refill, copy)
         needs = set(w.needs) | set(em.needs)
         for variant in (tail, refill, copy):
@@ -500,6 +495,15 @@ class _LoopGen:
             "call_sites": list(counted.call_sites),
         }
         return GeneratedLoop(text, W, stats, needs, refill=refill is not None)
+
+    def unread_by_vector_code(self) -> list[str]:
+        """What the original loop reads and the vector code need not, said
+        to be meant: its private variables (the vector code has its own; the
+        compiler would call an initialized one unused) and the functions the
+        vector code has inlined (a static one would be unused where no
+        scalar copy of the loop is built)."""
+        private = self.region.clauses.private if self.region.clauses else []
+        return [f"(void){name};" for name in [*private, *self.inlined]]
 
     def run_vector_ir(self) -> GeneratedLoop:
         """The loop through the vector IR (s2s/codegen/to_vector_ir.py,
@@ -521,18 +525,31 @@ class _LoopGen:
             for b, parts in code.accumulators
             for item in self.vector_ir_accumulators(code.emitter, b, parts, n)
         ]
-        tail = None if self.parallel else self.vector_ir_tail(tag + "_tail", code.accumulators)
+        refill = self.vector_ir_variant(self.refill, tag + "_refill", code.accumulators)
+        tail = (
+            None
+            if self.parallel or refill
+            else self.vector_ir_variant(self.tail, tag + "_tail", code.accumulators)
+        )
         body = code.body
-        text = self.assemble(code.setup, code.iter_setup, acc, body, body.lines, tail)
-        em = code.emitter
+        # the refill schedule replaces the vector loop and sets up its own
+        # values: of the loop's, only the linear starts are read (after it)
+        setup = [self.start_line(b, start) for b, start in self.linears] if refill else code.setup
+        setup += self.unread_by_vector_code()
+        text = self.assemble(setup, code.iter_setup, acc, body, body.lines, tail, refill)
+        em = refill["emitter"] if refill else code.emitter  # what the output runs
+        variant = refill["variant"] if refill else None
         stats = {
-            "memory": memory_counts(self.mem),
+            "memory": memory_counts(variant.mem if variant else self.mem),
             "calls": dict(em.stats.calls),
-            "allocas": self.alloca_counts(),
+            "allocas": self.alloca_counts(variant or self),
             "call_sites": list(em.stats.call_sites),
         }
-        needs = body.needs | (tail["needs"] if tail else set())
-        return GeneratedLoop(text, W, stats, needs)  # the report's width: one vector's
+        needs = set(body.needs)
+        for extra in (tail, refill):
+            needs |= extra["needs"] if extra else set()
+        # the report's width: one vector's
+        return GeneratedLoop(text, W, stats, needs, refill=refill is not None)
 
     def vector_ir_code(
         self,
@@ -566,18 +583,19 @@ class _LoopGen:
         body.lines += self.vector_ir_last_values(region, em, vf, results)
         return _VectorIRCode(setup, iter_setup, accumulators, body, em)
 
-    def vector_ir_tail(
-        self, tag: str, accumulators: list[tuple[Any, list[str]]]
+    def vector_ir_variant(
+        self, variant: Any, tag: str, accumulators: list[tuple[Any, list[str]]]
     ) -> dict[str, Any] | None:
-        """The masked last iteration (the tail region, transform.masked_tail)
+        """A variant of the loop's region (the masked last iteration,
+        transform.masked_tail; the lane refill schedule, transform.refill)
         through the vector IR at the loop's lanes and parts, its reductions
         in the loop's accumulators; None when there is none or it does not
-        go through (the scalar remainder stays)."""
-        if self.tail is None:
+        go through (the plain vector loop stays)."""
+        if variant is None:
             return None
-        region = self.tail.region
+        region = variant.region
         try:
-            vf = self.legal_vector_function(region.fn, self.tail.div, self.tail.mem, self.W)
+            vf = self.legal_vector_function(region.fn, variant.div, variant.mem, self.W)
             code = self.vector_ir_code(region, vf, tag, accumulators)
         except Unsupported:
             if os.environ.get("S2SVEC_DEBUG"):
@@ -585,14 +603,15 @@ class _LoopGen:
             return None
         body = code.body
         lines = [f"{d};" for d in body.decls] + code.setup + code.iter_setup + body.lines
-        return {"lines": lines, "needs": body.needs}
+        return {"lines": lines, "needs": body.needs, "emitter": code.emitter, "variant": variant}
 
-    def alloca_counts(self) -> dict[str, int]:
-        """The report's stack objects: one for all lanes, or one per lane."""
+    def alloca_counts(self, code: Any) -> dict[str, int]:
+        """The report's stack objects of a region (the loop's, or a
+        variant's): one for all lanes, or one per lane."""
         counts = {"uniform": 0, "varying": 0}
-        for inst in self.region.fn.instructions():
+        for inst in code.region.fn.instructions():
             if isinstance(inst, Alloca):
-                uniform = not inst.interleaved and self.div.alloca_is_uniform(inst)
+                uniform = not inst.interleaved and code.div.alloca_is_uniform(inst)
                 counts["uniform" if uniform else "varying"] += 1
         return counts
 
