@@ -65,6 +65,7 @@ from .lower_clang import (
     walk_preorder,
 )
 from .lower_expr import LValue, Var
+from .lower_omp import atomic_target
 from .lower_stmt import BodyLowerer
 from .lower_types import (
     TypeMapper,
@@ -107,14 +108,21 @@ def lower_loop(
         loop = dataclasses.replace(loop, step=1 if loop.cmp in ("<", "<=") else -1, step_refs=[])
     func = _enclosing_function(parsed, pragma.target)
     address_taken = _address_taken(func if func is not None else loop.body)
-    uses = _scan_uses(loop.body, loop.var_key, address_taken)
+    _check_inner(pragma, loop)
+    uses = _scan_uses(loop.body, loop.var_key, address_taken, _atomic_targets(pragma))
     name = _region_name(func, pragma)
     fn = Function(name.replace(":", "."))
-    low = BodyLowerer(fn, types, address_taken)
+    low = BodyLowerer(fn, types, address_taken, {c.line.next: c for c in pragma.inner})
+    low.atomic_default = pragma.atomic_default
     loc = pragma.location
     args, results = _bind_variables(low, loop, outer, uses, clauses, loc)
     calls = region_calls(low, parsed.tu, plain_char_signed, args, pragma.start, no_inline)
     low.stmt(loop.body)
+    for construct in low.inner.values():  # in code that is never reached
+        raise Unsupported(
+            f"'#pragma omp {construct.line.name}' on a statement s2svec did not lower",
+            construct.line.location,
+        )
     low.jump(low.ret_block)
     _finish_region(low, loop.cursor)
     args += calls.globals.added
@@ -173,6 +181,36 @@ def _bounds(loop: CanonicalLoop) -> LoopBounds:
         loop.cmp_type,
         loop.var_type,
     )
+
+
+# -- inner constructs -----------------------------------------------------------------
+
+
+def _check_inner(pragma: Pragma, loop: CanonicalLoop) -> None:
+    """The statements of ``atomic`` and ``ordered simd`` are in the body:
+    the scalar copies of the loop (``Region.body_text``) keep their
+    pragmas only then."""
+    body_start = loop.body.extent.start.offset
+    for construct in pragma.inner:
+        if construct.line.start < body_start:
+            raise Unsupported(
+                f"'#pragma omp {construct.line.name}' on the whole body of the simd loop "
+                "(write the body in braces)",
+                construct.line.location,
+            )
+
+
+def _atomic_targets(pragma: Pragma) -> set[int]:
+    """Hashes of the variables (DECL_REF_EXPR cursors) that atomic
+    statements access atomically."""
+    out: set[int] = set()
+    for construct in pragma.inner:
+        if construct.kind != "atomic":
+            continue
+        x = atomic_target(construct)
+        if x is not None and strip_parens(x).kind == CK.DECL_REF_EXPR:
+            out.add(strip_parens(x).hash)
+    return out
 
 
 # -- source helpers ---------------------------------------------------------------------
@@ -241,6 +279,10 @@ class _Use:
     first: ci.Cursor
     written: ci.Cursor | None = None
     address_taken: bool = False
+    atomic: ci.Cursor | None = None
+    """The first reference that a ``#pragma omp atomic`` accesses atomically."""
+    plain: ci.Cursor | None = None
+    """The first other reference."""
 
 
 @dataclass
@@ -249,7 +291,15 @@ class _Uses:
     iv_written: ci.Cursor | None = None
 
 
-def _scan_uses(body: ci.Cursor, loop_var: Hashable | None, address_taken: set[Hashable]) -> _Uses:
+def _scan_uses(
+    body: ci.Cursor,
+    loop_var: Hashable | None,
+    address_taken: set[Hashable],
+    atomic: set[int] | None = None,
+) -> _Uses:
+    """The variables from outside ``body`` that it uses; ``atomic``: the
+    references that atomic statements access (``_atomic_targets``)."""
+    atomic = atomic or set()
     uses = _Uses()
     start, end = body.extent.start.offset, body.extent.end.offset
     fname = body.extent.start.file.name if body.extent.start.file else ""
@@ -275,9 +325,13 @@ def _scan_uses(body: ci.Cursor, loop_var: Hashable | None, address_taken: set[Ha
                 uses.iv_written = c
             continue
         use = uses.outside.setdefault(key, _Use(decl, c))
+        use.address_taken = use.address_taken or key in address_taken
+        if c.hash in atomic:
+            use.atomic = use.atomic or c
+            continue
+        use.plain = use.plain or c
         if is_written and use.written is None:
             use.written = c
-        use.address_taken = use.address_taken or key in address_taken
     return uses
 
 
@@ -549,6 +603,12 @@ def _check_step_reads(loop: CanonicalLoop, uses: _Uses, address_taken: set[Hasha
 
 def _uniform(low: BodyLowerer, key: Hashable, use: _Use) -> ArgBinding:
     decl, name = use.decl, use.decl.spelling
+    if use.atomic is not None and use.plain is not None:
+        raise Unsupported(
+            f"'{name}' is accessed by '#pragma omp atomic' at line {location(use.atomic).line} "
+            "and also without it in the simd loop",
+            location(use.plain),
+        )
     if use.written is not None:
         raise Unsupported(
             f"assignment to shared variable '{name}' in simd loop needs a "
@@ -592,6 +652,7 @@ def _uniform(low: BodyLowerer, key: Hashable, use: _Use) -> ArgBinding:
         is_struct_ctype(ctype)
         or is_complex_ctype(ctype)
         or use.address_taken
+        or use.atomic is not None
         or _has_global_storage(decl)
     )
     if by_address:
