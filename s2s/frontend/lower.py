@@ -65,7 +65,7 @@ from .lower_clang import (
     walk_preorder,
 )
 from .lower_expr import LValue, Var
-from .lower_omp import atomic_target
+from .lower_omp import atomic_references
 from .lower_stmt import BodyLowerer
 from .lower_types import (
     TypeMapper,
@@ -207,9 +207,7 @@ def _atomic_targets(pragma: Pragma) -> set[int]:
     for construct in pragma.inner:
         if construct.kind != "atomic":
             continue
-        x = atomic_target(construct)
-        if x is not None and strip_parens(x).kind == CK.DECL_REF_EXPR:
-            out.add(strip_parens(x).hash)
+        out.update(ref.hash for ref in atomic_references(construct))
     return out
 
 

@@ -48,6 +48,7 @@ from .lower_clang import (
     strip_parens,
     unary_op,
     unsupported,
+    walk_preorder,
 )
 from .lower_complex import ComplexLowerer
 from .lower_types import is_bool_ctype, promote, usual_arithmetic
@@ -90,7 +91,9 @@ def atomic_clauses(line: OmpLine, default: str) -> tuple[str, str]:
             continue
         if word in ("read", "write", "update", "capture"):
             if kind:
-                raise Unsupported(f"'#pragma omp atomic' with both '{kind}' and '{word}'")
+                raise Unsupported(
+                    f"'#pragma omp atomic' with both '{kind}' and '{word}'", line.location
+                )
             kind = word
         elif word in ORDERS:
             order = word
@@ -102,9 +105,13 @@ def atomic_clauses(line: OmpLine, default: str) -> tuple[str, str]:
                 if depth == 0:
                     break
         elif word in ("compare", "fail", "weak"):
-            raise Unsupported(f"'#pragma omp atomic {word}' in a simd loop is not supported")
+            raise Unsupported(
+                f"'#pragma omp atomic {word}' in a simd loop is not supported", line.location
+            )
         else:
-            raise Unsupported(f"'{word}' on '#pragma omp atomic' in a simd loop is not supported")
+            raise Unsupported(
+                f"'{word}' on '#pragma omp atomic' in a simd loop is not supported", line.location
+            )
     kind = kind or "update"
     order = order or default or "relaxed"
     if kind == "read":
@@ -132,14 +139,23 @@ def atomic_form(kind: str, stmt: ci.Cursor) -> AtomicForm:
     return found
 
 
-def atomic_target(construct: InnerConstruct) -> ci.Cursor | None:
-    """x of an atomic construct, None when its statement is not a form
-    s2svec recognizes (its lowering says why)."""
+def atomic_references(construct: InnerConstruct) -> list[ci.Cursor]:
+    """The references to the variable an atomic construct accesses (x when
+    it is a variable; the form keeps it out of e and v), none when x is
+    another lvalue or the statement is not a form s2svec recognizes (its
+    lowering says why)."""
     try:
         kind, _ = atomic_clauses(construct.line, "")
-        return atomic_form(kind, construct.stmt).x
+        x = strip_parens(atomic_form(kind, construct.stmt).x)
     except Unsupported:
-        return None
+        return []
+    if x.kind != CK.DECL_REF_EXPR or x.referenced is None:
+        return []
+    return [
+        c
+        for c in walk_preorder(construct.stmt)
+        if c.kind == CK.DECL_REF_EXPR and c.referenced == x.referenced
+    ]
 
 
 def _form(kind: str, c: ci.Cursor) -> AtomicForm | None:
@@ -233,7 +249,16 @@ def _tokens(c: ci.Cursor) -> list[str]:
 
 
 def _text(c: ci.Cursor) -> str:
-    return " ".join(_tokens(c))
+    """The expression as written (its tokens, spaced as in the source)."""
+    out: list[str] = []
+    end = -1
+    for tok in strip_parens(c).get_tokens():
+        start = tok.extent.start.offset
+        if out and start > end:
+            out.append(" ")
+        out.append(tok.spelling)
+        end = tok.extent.end.offset
+    return "".join(out)
 
 
 def _same(a: ci.Cursor, b: ci.Cursor) -> bool:
@@ -332,4 +357,4 @@ class OmpLowerer(ComplexLowerer):
         return var is not None and not var.in_memory
 
 
-__all__ = ["AtomicForm", "OmpLowerer", "atomic_clauses", "atomic_form", "atomic_target"]
+__all__ = ["AtomicForm", "OmpLowerer", "atomic_clauses", "atomic_form", "atomic_references"]
