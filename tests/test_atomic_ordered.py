@@ -153,7 +153,7 @@ SCALAR = {
         "#pragma omp atomic\n    c++;\n    h[i] = c;",
         8,
         12,
-        "'c' is accessed by '#pragma omp atomic' at line 7 and also without it",
+        "'c' is written by '#pragma omp atomic' or in a '#pragma omp ordered simd' block at line 7",
     ),
     "whole_body": (
         "",
@@ -207,4 +207,96 @@ void f(int n, int *hist, const int *idx)
         r.stderr
     )
     assert "scatter" not in r.output.read_text()
+    compile_everywhere(r.output)
+
+
+ORDERED = """
+#include <stdio.h>
+typedef double real;
+int total;
+void f(int n, const real *x, real *out, int *len)
+{
+    int count = 0;
+#pragma omp simd
+    for (int i = 1; i < n; i++) {
+        real y = x[i] * 2;
+        int k = -1;
+        if (y > 0) {
+#pragma omp ordered simd
+            {
+                k = count;
+                out[count++] = y;
+                total += i;
+                for (int j = 0; j < 2; j++)
+                    if (j == 1)
+                        break;
+            }
+        }
+        out[n + i] = k;
+#pragma omp ordered simd
+        out[i] += out[i - 1];
+    }
+    *len = count;
+}
+"""
+
+
+def test_ordered_blocks_are_outlined(tmp_path: Path) -> None:
+    r = vectorize(tmp_path, ORDERED, "--report")
+    assert r.returncode == 0, r.stderr
+    assert not r.diagnostics("warning"), r.stderr
+    assert r.vectorized_loops() == 1
+    text = r.output.read_text()
+    assert (
+        "static inline void s2s_ordered_13_1(int *k, int *count, real *out, real y, int i)" in text
+    )
+    assert "static inline void s2s_ordered_24_1(real *out, int i)" in text
+    assert "total += i;" in text  # a global: the helper names it
+    assert "/* ordered simd */" in text  # the scalar remainder runs in order anyway
+    assert "the '#pragma omp ordered simd' block runs lane by lane" in r.stderr
+    compile_everywhere(r.output)
+    warning_free(r.output)
+
+
+# name: (the ordered block, the line, the words of the warning)
+ORDERED_SCALAR = {
+    "return": ("{ if (a[i] > 0) return; a[i] = 1; }", 6, "return statement in it is not supported"),
+    "break_out": ("{ if (a[i] > 0) break; }", 6, "break statement leaves it"),
+    "local_type": ("{ T t = (T)a[i]; a[i] = t; }", 6, "the type 'T' is declared in the function"),
+    "read_outside": (
+        "{ c++; }\n    a[i] = c;",
+        7,
+        "'c' is written by '#pragma omp atomic' or in a '#pragma omp ordered simd' block",
+    ),
+    "writes_a_reduction_variable": (
+        "{ s += a[i]; }",
+        6,
+        "'s', private to the lane (a data-sharing clause names it), is written",
+    ),
+    "array_local": (
+        "{ a[i] = b[0]; }",
+        6,
+        "'b' of type 'double[2]' is not a scalar or object pointer",
+    ),
+    "nested_directive": (
+        "{\n#pragma omp atomic\n      c++;\n    }",
+        5,
+        "'#pragma omp atomic' inside it is not supported",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ORDERED_SCALAR))
+def test_ordered_blocks_left_scalar(tmp_path: Path, name: str) -> None:
+    block, line, words = ORDERED_SCALAR[name]
+    code = (
+        "void f(int n, double *a)\n{\n    typedef float T;\n    int c = 0; double s = 0;\n"
+        "#pragma omp simd reduction(+: s)\n    for (int i = 0; i < n; i++) {\n"
+        "    double b[2] = {1, 2};\n    s += b[1];\n"
+        "#pragma omp ordered simd\n    " + block + "\n    }\n    a[0] = c + s;\n}\n"
+    )
+    r = vectorize(tmp_path, code)
+    assert r.returncode == 0, r.stderr
+    r.warning_at(line + 4, words)
+    assert r.vectorized_loops() == 0
     compile_everywhere(r.output)

@@ -39,7 +39,7 @@ from typing import Any, NoReturn
 from ..analysis.memory import indexed_address
 from ..analysis.records import RecordGroup, RecordInfo
 from ..diagnostics import Location, Unsupported, internal_error
-from ..ir.atomic_calls import atomic_call_named
+from ..ir.atomic_calls import ORDERED_PREFIX, atomic_call_named
 from ..ir.complex_calls import ComplexCall, complex_call_named
 from ..ir.types import I1, U64, FloatType, IntType, PtrType, Type
 from ..ir.values import (
@@ -1280,6 +1280,8 @@ class Widener:
         atomic = atomic_call_named(inst.callee)
         if atomic is not None:
             return atomic.why
+        if inst.callee.startswith(ORDERED_PREFIX):
+            return "the '#pragma omp ordered simd' block runs lane by lane, in iteration order"
         if inst.wants_variant and inst.callee in self.no_variant:
             return f"{inst.not_inlined}; {self.no_variant[inst.callee]}"
         if inst.callee in self.simd_functions:

@@ -65,7 +65,7 @@ from .lower_clang import (
     walk_preorder,
 )
 from .lower_expr import LValue, Var
-from .lower_omp import atomic_references
+from .lower_omp import OrderedPlan, atomic_references, ordered_plan
 from .lower_stmt import BodyLowerer
 from .lower_types import (
     TypeMapper,
@@ -109,11 +109,20 @@ def lower_loop(
     func = _enclosing_function(parsed, pragma.target)
     address_taken = _address_taken(func if func is not None else loop.body)
     _check_inner(pragma, loop)
-    uses = _scan_uses(loop.body, loop.var_key, address_taken, _atomic_targets(pragma))
+    plans = _ordered_plans(pragma, func, src)
+    written = {key for plan in plans.values() for key in plan.written}
+    ordered = {h for plan in plans.values() for h in plan.refs}
+    uses = _scan_uses(
+        loop.body, loop.var_key, address_taken, _atomic_targets(pragma), ordered, written
+    )
     name = _region_name(func, pragma)
     fn = Function(name.replace(":", "."))
-    low = BodyLowerer(fn, types, address_taken, {c.line.next: c for c in pragma.inner})
+    # the blocks' helpers write the iteration's own variables through their
+    # addresses (and those from outside the loop bound by address, _uniform)
+    local = address_taken | (written - uses.outside.keys())
+    low = BodyLowerer(fn, types, local, {c.line.next: c for c in pragma.inner})
     low.atomic_default = pragma.atomic_default
+    low.ordered = plans
     loc = pragma.location
     args, results = _bind_variables(low, loop, outer, uses, clauses, loc)
     calls = region_calls(low, parsed.tu, plain_char_signed, args, pragma.start, no_inline)
@@ -141,13 +150,14 @@ def lower_loop(
         clauses=clauses,
         replace=SourceRange(start, end),
         loop_text=src.slice(pragma.target.extent.start.offset, end),
-        body_text=src.slice(loop.body.extent.start.offset, _statement_end(src, loop.body)),
+        body_text=_body_text(src, loop, pragma),
         pragma_text=src.slice(start, pragma.end),
         outer_loops=[o.header_text for o in outer],
         outer_bounds=[_bounds(o) for o in outer],
         worksharing=clauses.worksharing,
         callees=calls.callees,
         plain_char=types.saw_plain_char or calls.saw_plain_char,
+        outlined=[plan.text for plan in plans.values()],
     )
 
 
@@ -198,6 +208,35 @@ def _check_inner(pragma: Pragma, loop: CanonicalLoop) -> None:
                 "(write the body in braces)",
                 construct.line.location,
             )
+
+
+def _ordered_plans(
+    pragma: Pragma, func: ci.Cursor | None, src: SourceText
+) -> dict[int, OrderedPlan]:
+    """The helper of each ``ordered simd`` block, by its pragma's offset."""
+    plans: dict[int, OrderedPlan] = {}
+    for construct in pragma.inner:
+        if construct.kind != "ordered":
+            continue
+        if func is None:
+            raise Unsupported(
+                "'#pragma omp ordered simd' outside a function", construct.line.location
+            )
+        plans[construct.line.start] = ordered_plan(construct, func, src, pragma.inner)
+    return plans
+
+
+def _body_text(src: SourceText, loop: CanonicalLoop, pragma: Pragma) -> str:
+    """The body's text for the scalar copies of the loop, without the
+    ``ordered simd`` lines (outside a simd construct the pragma is not
+    allowed; one iteration after another, the order holds anyway)."""
+    start = loop.body.extent.start.offset
+    text = src.slice(start, _statement_end(src, loop.body))
+    for construct in sorted(pragma.inner, key=lambda c: -c.line.start):
+        if construct.kind == "ordered":
+            a, b = construct.line.start - start, construct.line.end - start
+            text = text[:a] + "/* ordered simd */" + text[b:]
+    return text
 
 
 def _atomic_targets(pragma: Pragma) -> set[int]:
@@ -277,8 +316,13 @@ class _Use:
     first: ci.Cursor
     written: ci.Cursor | None = None
     address_taken: bool = False
-    atomic: ci.Cursor | None = None
-    """The first reference that a ``#pragma omp atomic`` accesses atomically."""
+    serial: ci.Cursor | None = None
+    """The first reference that an atomic statement accesses atomically or
+    that is in an ``ordered simd`` block."""
+    atomic: bool = False
+    """An atomic statement accesses the variable."""
+    shared_write: bool = False
+    """An atomic statement or an ``ordered simd`` block writes the variable."""
     plain: ci.Cursor | None = None
     """The first other reference."""
 
@@ -294,10 +338,15 @@ def _scan_uses(
     loop_var: Hashable | None,
     address_taken: set[Hashable],
     atomic: set[int] | None = None,
+    ordered: set[int] | None = None,
+    ordered_written: set[Hashable] | None = None,
 ) -> _Uses:
     """The variables from outside ``body`` that it uses; ``atomic``: the
-    references that atomic statements access (``_atomic_targets``)."""
-    atomic = atomic or set()
+    references that atomic statements access (``_atomic_targets``),
+    ``ordered``: the references in ``ordered simd`` blocks,
+    ``ordered_written``: the variables such blocks write."""
+    atomic, ordered = atomic or set(), ordered or set()
+    ordered_written = ordered_written or set()
     uses = _Uses()
     start, end = body.extent.start.offset, body.extent.end.offset
     fname = body.extent.start.file.name if body.extent.start.file else ""
@@ -324,8 +373,10 @@ def _scan_uses(
             continue
         use = uses.outside.setdefault(key, _Use(decl, c))
         use.address_taken = use.address_taken or key in address_taken
-        if c.hash in atomic:
-            use.atomic = use.atomic or c
+        if c.hash in atomic or c.hash in ordered:
+            use.serial = use.serial or c
+            use.atomic = use.atomic or c.hash in atomic
+            use.shared_write = use.shared_write or use.atomic or key in ordered_written
             continue
         use.plain = use.plain or c
         if is_written and use.written is None:
@@ -407,6 +458,8 @@ def _bind_variables(
     for name in [*clauses.lastprivate, *clauses.lastprivate_conditional]:
         binder.private(name, last=True)
     for key, use in uses.outside.items():
+        if use.plain is None and not use.atomic and _has_global_storage(use.decl):
+            continue  # only in ordered blocks: their helpers name it themselves
         if key not in binder.handled:
             binder.args.append(_uniform(low, key, use))
     return binder.args, binder.results()
@@ -601,10 +654,12 @@ def _check_step_reads(loop: CanonicalLoop, uses: _Uses, address_taken: set[Hasha
 
 def _uniform(low: BodyLowerer, key: Hashable, use: _Use) -> ArgBinding:
     decl, name = use.decl, use.decl.spelling
-    if use.atomic is not None and use.plain is not None:
+    if use.shared_write and use.plain is not None:
+        assert use.serial is not None
         raise Unsupported(
-            f"'{name}' is accessed by '#pragma omp atomic' at line {location(use.atomic).line} "
-            "and also without it in the simd loop",
+            f"'{name}' is written by '#pragma omp atomic' or in a '#pragma omp ordered simd' "
+            f"block at line {location(use.serial).line} and also accessed outside them in the "
+            "simd loop",
             location(use.plain),
         )
     if use.written is not None:
@@ -650,7 +705,7 @@ def _uniform(low: BodyLowerer, key: Hashable, use: _Use) -> ArgBinding:
         is_struct_ctype(ctype)
         or is_complex_ctype(ctype)
         or use.address_taken
-        or use.atomic is not None
+        or use.shared_write
         or _has_global_storage(decl)
     )
     if by_address:

@@ -30,17 +30,28 @@ can access it, so its statement is lowered as plain C.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 import clang.cindex as ci
 
 from ..diagnostics import Unsupported
-from ..ir.atomic_calls import COMMUTATIVE, OPERATORS, ORDERS, AtomicCall, is_atomic_type
+from ..ir.atomic_calls import (
+    COMMUTATIVE,
+    OPERATORS,
+    ORDERED_PREFIX,
+    ORDERS,
+    AtomicCall,
+    is_atomic_type,
+)
 from ..ir.types import VOID, FloatType, IntType, Type
 from ..ir.values import Call, Value
 from .lower_clang import (
+    SourceText,
     binary_op,
     children,
+    construct_name,
     decl_key,
     is_lvalue_kind,
     location,
@@ -286,18 +297,44 @@ class OmpLowerer(ComplexLowerer):
     """Statement start offset -> the construct annotating it, until lowered."""
     atomic_default: str = ""
     """The file's ``requires atomic_default_mem_order``, if any."""
+    ordered: dict[int, OrderedPlan]
+    """Pragma offset -> the helper of each ``ordered simd`` block (lower.py)."""
 
     def stmt(self, c: ci.Cursor) -> None:
         """Lower one statement (lower_stmt.BodyLowerer's)."""
         raise NotImplementedError
 
     def lower_inner(self, construct: InnerConstruct) -> None:
-        if construct.kind != "atomic":
+        if construct.kind == "ordered":
+            self.lower_ordered(construct)
+        else:
+            self.lower_atomic(construct)
+
+    def lower_ordered(self, construct: InnerConstruct) -> None:
+        """A call of the block's helper, with the values it reads and the
+        addresses of the variables it writes."""
+        plan = self.ordered.get(construct.line.start)
+        if plan is None:
             raise Unsupported(
                 f"'#pragma omp {construct.line.name}' inside the simd loop is not supported",
                 construct.line.location,
             )
-        self.lower_atomic(construct)
+        args: list[Value] = []
+        for cap in plan.captures:
+            if not cap.by_pointer:
+                args.append(self.rvalue(cap.ref))
+                continue
+            lv = self.lvalue(cap.ref)
+            if lv.ptr is None:
+                raise unsupported(
+                    f"'{cap.name}', private to the lane (a data-sharing clause names it), "
+                    "is written in a '#pragma omp ordered simd' block",
+                    cap.ref,
+                )
+            args.append(lv.ptr)
+        call = self.bld().call(plan.name, args, VOID, False)
+        assert isinstance(call, Call)
+        call.loc = construct.line.location
 
     def lower_atomic(self, construct: InnerConstruct) -> None:
         stmt = construct.stmt
@@ -357,4 +394,273 @@ class OmpLowerer(ComplexLowerer):
         return var is not None and not var.in_memory
 
 
-__all__ = ["AtomicForm", "OmpLowerer", "atomic_clauses", "atomic_form", "atomic_references"]
+# -- ordered simd ------------------------------------------------------------------------
+
+_ARITHMETIC = {
+    ci.TypeKind.BOOL,
+    ci.TypeKind.CHAR_S,
+    ci.TypeKind.CHAR_U,
+    ci.TypeKind.SCHAR,
+    ci.TypeKind.UCHAR,
+    ci.TypeKind.SHORT,
+    ci.TypeKind.USHORT,
+    ci.TypeKind.INT,
+    ci.TypeKind.UINT,
+    ci.TypeKind.LONG,
+    ci.TypeKind.ULONG,
+    ci.TypeKind.LONGLONG,
+    ci.TypeKind.ULONGLONG,
+    ci.TypeKind.FLOAT,
+    ci.TypeKind.DOUBLE,
+    ci.TypeKind.ENUM,
+}
+_FUNCTION_NAMES = ("__func__", "__FUNCTION__", "__PRETTY_FUNCTION__")
+
+
+@dataclass
+class Capture:
+    """A variable of the enclosing function an ordered block uses."""
+
+    name: str
+    ref: ci.Cursor
+    """A reference to it in the block (lowered to pass it)."""
+    by_pointer: bool
+    """Written (or its address taken) in the block: passed by address."""
+    c_type: str
+
+
+@dataclass
+class OrderedPlan:
+    """An ``ordered simd`` block outlined into a helper of the output."""
+
+    name: str
+    captures: list[Capture]
+    text: str
+    """The helper's C definition."""
+    written: set[Hashable]
+    """Variables the block writes (or takes the address of)."""
+    refs: set[int]
+    """Hashes of the references in the block to variables declared outside it."""
+
+
+def ordered_plan(
+    construct: InnerConstruct, function: ci.Cursor, src: SourceText, others: list[InnerConstruct]
+) -> OrderedPlan:
+    """Outline the block of ``#pragma omp ordered simd`` into a static
+    function defined before ``function`` (module docstring), or say why it
+    cannot be (Unsupported)."""
+    stmt = construct.stmt
+    where = construct.line.location
+    start, end = construct.extent
+    end = _statement_end(src, stmt)
+    before = function.extent.start.offset
+
+    def fail(why: str, at: ci.Cursor | None = None) -> Unsupported:
+        loc = location(at) if at is not None else where
+        return Unsupported(f"'#pragma omp ordered simd' block: {why}", loc)
+
+    for other in others:
+        if other is not construct and start <= other.line.start < end:
+            raise fail(f"'#pragma omp {other.line.name}' inside it is not supported")
+    text = src.slice(start, end)
+    if re.search(r"^\s*#", text, re.M):
+        raise fail("preprocessing directives inside it are not supported")
+    if re.search(r"^\s*#\s*(define|undef)\b", src.slice(before, start), re.M):
+        raise fail("a macro is defined in the function before it (the block moves out of it)")
+    _check_jumps(stmt, fail)
+    written = _written_in(stmt)
+    captures: dict[Hashable, Capture] = {}
+    refs: set[int] = set()
+    written_keys: set[Hashable] = set()
+    for c in walk_preorder(stmt):
+        ref = c.referenced
+        if c.kind == CK.TYPE_REF and ref is not None and not _visible(ref, before):
+            raise fail(f"the type '{c.spelling}' is declared in the function", c)
+        if c.kind == CK.DECL_REF_EXPR and c.spelling in _FUNCTION_NAMES:
+            raise fail("'__func__' names the function it is in", c)
+        if c.kind != CK.DECL_REF_EXPR or c.referenced is None:
+            continue
+        decl = c.referenced
+        if decl.kind == CK.FUNCTION_DECL or decl.kind == CK.ENUM_CONSTANT_DECL:
+            owner = decl.canonical if decl.kind == CK.FUNCTION_DECL else decl.semantic_parent
+            if owner is None or not _visible(owner, before):
+                raise fail(f"'{c.spelling}' is declared in the function", c)
+            continue
+        if decl.kind not in (CK.VAR_DECL, CK.PARM_DECL):
+            raise fail(f"'{c.spelling}' is not a variable or function", c)
+        loc = decl.location
+        if loc.file is not None and loc.file.name == src.path and start <= loc.offset < end:
+            continue  # the block's own
+        key = decl_key(decl)
+        refs.add(c.hash)
+        if c.hash in written:
+            written_keys.add(key)
+        parent = decl.semantic_parent
+        if parent is not None and parent.kind == CK.TRANSLATION_UNIT:
+            if not _visible(decl.canonical, before):
+                raise fail(f"'{c.spelling}' is declared after the start of the function", c)
+            continue  # the helper names it as the block does
+        if decl.storage_class in (ci.StorageClass.STATIC, ci.StorageClass.EXTERN):
+            raise fail(f"static or extern local variable '{c.spelling}'", c)
+        found = captures.get(key)
+        if found is None:
+            found = captures[key] = Capture(c.spelling, c, False, _param_type(c, before, fail))
+        found.by_pointer = found.by_pointer or c.hash in written
+    names = [cap.name for cap in captures.values()]
+    if len(set(names)) != len(names):
+        raise fail("it uses two variables of one name")
+    text = _rewrite(src, start, end, stmt, [k for k, cap in captures.items() if cap.by_pointer])
+    name = f"{ORDERED_PREFIX}{where.line}_{where.column}"
+    params = ", ".join(_declarator(cap) for cap in captures.values())
+    margin = start - (src.data.rfind(b"\n", 0, start) + 1)
+    lines = [_unindent(line, margin) for line in text.split("\n")]
+    body = "\n".join("    " + line if line.strip() else "" for line in lines)
+    definition = (
+        f"/* s2svec: the '#pragma omp ordered simd' block at line {where.line}, run lane by "
+        f"lane */\nstatic inline void {name}({params or 'void'})\n{{\n{body}\n}}\n"
+    )
+    return OrderedPlan(name, list(captures.values()), definition, written_keys, refs)
+
+
+def _declarator(cap: Capture) -> str:
+    star = "*" if cap.by_pointer else ""
+    space = "" if cap.c_type.endswith("*") else " "
+    return f"{cap.c_type}{space}{star}{cap.name}"
+
+
+def _unindent(line: str, margin: int) -> str:
+    """``line`` without up to ``margin`` leading blanks."""
+    k = 0
+    while k < margin and k < len(line) and line[k] in " \t":
+        k += 1
+    return line[k:]
+
+
+def _statement_end(src: SourceText, c: ci.Cursor) -> int:
+    """End of a statement with its ``;`` (clang's extent stops before it)."""
+    end = c.extent.end.offset
+    data = src.data
+    if data[end - 1 : end] in (b";", b"}"):
+        return end
+    i = end
+    while i < len(data) and data[i : i + 1] in b" \t\r\n":
+        i += 1
+    return i + 1 if data[i : i + 1] == b";" else end
+
+
+def _visible(decl: ci.Cursor, before: int) -> bool:
+    """A file-scope declaration the helper (at offset ``before``) sees."""
+    parent = decl.semantic_parent
+    if parent is None or parent.kind != CK.TRANSLATION_UNIT:
+        return False
+    loc = decl.location
+    main = decl.translation_unit.spelling
+    return loc.file is None or loc.file.name != main or loc.offset < before
+
+
+def _param_type(ref: ci.Cursor, before: int, fail: Callable[..., Unsupported]) -> str:
+    """The C spelling of the type of the variable ``ref`` names, nameable at
+    file scope."""
+    decl = ref.referenced
+    assert decl is not None
+    t = decl.type
+    canon = t.get_canonical()
+    inner = canon
+    while inner.kind == ci.TypeKind.POINTER:
+        inner = inner.get_pointee().get_canonical()
+    if canon.kind not in _ARITHMETIC and not (
+        canon.kind == ci.TypeKind.POINTER
+        and inner.kind not in (ci.TypeKind.FUNCTIONPROTO, ci.TypeKind.FUNCTIONNOPROTO)
+    ):
+        raise fail(
+            f"'{decl.spelling}' of type '{t.spelling}' is not a scalar or object pointer", ref
+        )
+    sugar = t
+    while True:
+        named = sugar.get_declaration()
+        if named is not None and named.kind != CK.NO_DECL_FOUND and not _visible(named, before):
+            raise fail(f"the type of '{decl.spelling}' is declared in the function", ref)
+        if sugar.kind == ci.TypeKind.POINTER:
+            sugar = sugar.get_pointee()
+        elif sugar.kind == ci.TypeKind.ELABORATED:
+            sugar = sugar.get_named_type()
+        else:
+            break
+    return t.spelling
+
+
+def _written_in(stmt: ci.Cursor) -> set[int]:
+    """Hashes of the variable references the block assigns or takes the address of."""
+    out: set[int] = set()
+    for c in walk_preorder(stmt):
+        target = None
+        if (
+            (c.kind == CK.BINARY_OPERATOR and binary_op(c) == "=")
+            or c.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR
+            or (c.kind == CK.UNARY_OPERATOR and unary_op(c) in (*_INC_DEC, "&"))
+        ):
+            target = children(c)[0]
+        if target is not None:
+            target = strip_parens(target)
+            if target.kind == CK.DECL_REF_EXPR:
+                out.add(target.hash)
+    return out
+
+
+def _check_jumps(stmt: ci.Cursor, fail: Callable[..., Unsupported]) -> None:
+    """No ``return``, ``goto``, labels, and no ``break``/``continue`` that
+    leaves the block."""
+    loops = (CK.FOR_STMT, CK.WHILE_STMT, CK.DO_STMT)
+
+    def walk(c: ci.Cursor, loop: bool, switch: bool) -> None:
+        if c.kind in (CK.RETURN_STMT, CK.GOTO_STMT, CK.INDIRECT_GOTO_STMT, CK.LABEL_STMT):
+            raise fail(f"{construct_name(c)} in it is not supported", c)
+        if (c.kind == CK.BREAK_STMT and not (loop or switch)) or (
+            c.kind == CK.CONTINUE_STMT and not loop
+        ):
+            raise fail(f"{construct_name(c)} leaves it", c)
+        for k in children(c):
+            walk(k, loop or c.kind in loops, switch or c.kind == CK.SWITCH_STMT)
+
+    walk(stmt, False, False)
+
+
+def _rewrite(
+    src: SourceText, start: int, end: int, stmt: ci.Cursor, by_pointer: list[Hashable]
+) -> str:
+    """The block's text with each reference to a variable passed by
+    address made ``(*name)``."""
+    edits: list[tuple[int, int, str]] = []
+    wanted = set(by_pointer)
+    for c in walk_preorder(stmt):
+        if c.kind != CK.DECL_REF_EXPR or c.referenced is None:
+            continue
+        if decl_key(c.referenced) not in wanted:
+            continue
+        a, b = c.extent.start.offset, c.extent.end.offset
+        if not (start <= a < b <= end) or src.slice(a, b) != c.spelling:
+            raise unsupported(
+                f"'#pragma omp ordered simd' block: '{c.spelling}' is written through a macro",
+                c,
+            )
+        edits.append((a, b, f"(*{c.spelling})"))
+    out: list[str] = []
+    pos = start
+    for a, b, new in sorted(edits):
+        out.append(src.slice(pos, a))
+        out.append(new)
+        pos = b
+    out.append(src.slice(pos, end))
+    return "".join(out)
+
+
+__all__ = [
+    "AtomicForm",
+    "Capture",
+    "OmpLowerer",
+    "OrderedPlan",
+    "atomic_clauses",
+    "atomic_form",
+    "atomic_references",
+    "ordered_plan",
+]

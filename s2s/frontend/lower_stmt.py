@@ -65,6 +65,7 @@ class BodyLowerer(OmpLowerer):
     ) -> None:
         super().__init__(fn, types, address_taken)
         self.inner = dict(inner or {})
+        self.ordered = {}
         self.ret_block = self.new_block("ret")
         self.result_keys: list[Hashable] = []
         """The variables whose final values ``ret`` returns, in order."""

@@ -65,6 +65,8 @@ OPERATORS = {
 """The operations of an atomic update and their C operators."""
 COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor"})
 ORDERS = ("relaxed", "acquire", "release", "acq_rel", "seq_cst")
+ORDERED_PREFIX = "s2s_ordered_"
+"""The functions an ``ordered simd`` block is outlined to (s2s/frontend/lower_omp.py)."""
 
 _FETCH = frozenset({"add", "sub", "and", "or", "xor"})
 """Operations with a ``__atomic_fetch_<op>`` builtin (integers only)."""
@@ -217,6 +219,7 @@ __all__ = [
     "COMMUTATIVE",
     "FORMS",
     "OPERATORS",
+    "ORDERED_PREFIX",
     "ORDERS",
     "AtomicCall",
     "atomic_call_named",
