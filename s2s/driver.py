@@ -218,6 +218,7 @@ def run(path: str, options: Options) -> Result:
         for target, loop in loops:
             needs[target.name] = (needs[target.name] or set()) | loop.needs
         replacements.append(_dispatch(region, loops, main, options.line_directives))
+        replacements += _outlined(region, loops, main)
     _add_internal_variants(internal, main, replacements, needs)
     head = _preludes(targets, needs)
     at = _prelude_offset(main, replacements) if head else 0
@@ -803,6 +804,22 @@ def _dispatch(
         text.encode("utf-8", "surrogateescape"),
         Location(region.file, region.line, region.column),
     )
+
+
+def _outlined(
+    region: Region, loops: list[tuple[Target, GeneratedLoop]], parsed: ParsedFile
+) -> list[Replacement]:
+    """The helpers of the loop's ``ordered simd`` blocks, before the
+    function holding it, for the targets whose code calls them."""
+    if not region.outlined or region.replace is None:
+        return []
+    function = parsed.enclosing_function(region.replace.start)
+    if function is None:
+        return []
+    at = _line_start(parsed.data, function.extent.start.offset)
+    conditions = " || ".join(f"({target.condition})" for target, _ in loops)
+    text = f"#if {conditions}\n" + "".join(region.outlined) + "#endif\n"
+    return [Replacement(at, at, text.encode("utf-8", "surrogateescape"))]
 
 
 def _line_start(data: bytes, offset: int) -> int:

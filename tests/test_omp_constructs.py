@@ -2,7 +2,7 @@
 
 Issue 10 items 11 and 12: an unsupported clause or directive (inscan,
 user-defined reductions, allocate, ``loop``, ``target`` when the build offloads,
-``ordered simd`` inside the loop, ``declare variant``, a pragma on a
+``ordered threads simd`` inside the loop, ``declare variant``, a pragma on a
 statement other than ``for``, ``_Pragma``) must not reject the file: that
 loop stays scalar with a ``file:line:col: warning:``, exit 0, the rest of
 the file is still vectorized and the output compiles for every target.
@@ -200,20 +200,20 @@ void f(double *a, int n) {
         1,
         ("'#pragma omp loop' is not supported",),
     ),
-    "ordered_simd_inside": (
+    "ordered_threads_simd_inside": (
         """\
 void f(double *a, int n) {
-#pragma omp simd
+#pragma omp for simd ordered
   for (int i = 1; i < n; i++) {
     a[i] *= 2;
-#pragma omp ordered simd
+#pragma omp ordered threads simd
     a[i] += a[i - 1];
   }
 }
 """,
         5,
         1,
-        ("'#pragma omp ordered simd' inside the simd loop is not supported",),
+        ("'#pragma omp ordered' inside the simd loop is not supported",),
     ),
     "nested_simd_loops": (
         """\

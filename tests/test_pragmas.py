@@ -711,17 +711,26 @@ void f(int n, float *a) {
   }
 #pragma omp simd
   for (int i = 1; i < n; i++) {
+#pragma omp critical
+    a[0] += a[i];
+  }
+#pragma omp simd
+  for (int i = 1; i < n; i++) {
 #pragma omp atomic
     a[0] += a[i];
   }
 }
 """
-    _, (first, second) = pragmas(tmp_path, code)
+    _, (first, second, third) = pragmas(tmp_path, code)
     assert first.unsupported is None
     assert second.unsupported is not None
     assert second.unsupported.format() == (
-        f"{tmp_path}/k.c:13:1: warning: '#pragma omp atomic' inside the simd loop is not supported"
+        f"{tmp_path}/k.c:13:1: warning: '#pragma omp critical' inside the simd loop is not "
+        "supported"
     )
+    # atomic is lowered with the loop (lower_omp.py)
+    assert third.unsupported is None
+    assert [(c.kind, c.stmt.extent.start.line) for c in third.inner] == [("atomic", 19)]
 
 
 def test_clause_variables_must_be_declared_at_the_pragma(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..ir.atomic_calls import ORDERED_PREFIX, atomic_call_named
 from ..ir.complex_calls import complex_call_named
 from ..ir.values import Call
 from ..vfabi import ISAS, Variant
@@ -47,6 +48,11 @@ class Callees:
         helper = complex_call_named(inst.callee)
         if helper is not None:
             return helper.why
+        atomic = atomic_call_named(inst.callee)
+        if atomic is not None:
+            return atomic.why
+        if inst.callee.startswith(ORDERED_PREFIX):
+            return "the '#pragma omp ordered simd' block runs lane by lane, in iteration order"
         if inst.wants_variant and inst.callee in self.no_variant:
             return f"{inst.not_inlined}; {self.no_variant[inst.callee]}"
         if inst.callee in self.simd_functions:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..ir.atomic_calls import atomic_call_named
 from ..ir.types import (
     I1,
     U64,
@@ -221,6 +222,8 @@ class VectorIREmitter:
             self.per_lane(inst)
         if isinstance(inst, Call):
             self.count_call(inst, text is not None)
+            if atomic_call_named(inst.callee) is not None:  # the output defines it
+                self.needs.add(("atomic", inst.callee))
 
     def count_call(self, inst: Call, selected: bool) -> None:
         """The report's count of a call of the source (once however many

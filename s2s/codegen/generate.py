@@ -29,6 +29,7 @@ from typing import Any
 
 from ..analysis.memory import indexed_address, memory_counts
 from ..diagnostics import Location, Unsupported, internal_error
+from ..ir.atomic_calls import atomic_call_named
 from ..ir.complex_calls import COMPLEX_CALLS, complex_call_named
 from ..ir.types import I1, I32, U64, FloatType, IntType, PtrType, Type, VectorType
 from ..ir.values import (
@@ -1487,6 +1488,18 @@ def complex_helpers(target: Target, needs: set[Any]) -> list[str]:
     ]
 
 
+def atomic_helpers(target: Target, needs: set[Any]) -> list[str]:
+    """The C helpers of the atomic accesses the code makes
+    (s2s/ir/atomic_calls.py, templates/common/atomic.j2)."""
+    wanted = sorted(x[1] for x in needs if x[0] == "atomic")
+    if not wanted:
+        return []
+    module = target.env.get_template("atomic.j2").module
+    helpers = [atomic_call_named(name) for name in wanted]
+    helper = getattr(module, "helper")  # noqa: B009 (a macro: pyright does not see it)
+    return [str(helper(h)).strip() for h in helpers if h is not None]
+
+
 def prelude(target: Target, needs: set[Any]) -> str:
     """#includes, libmvec prototypes, declarations of the declare simd
     variants the loops call and helper functions for the given needs."""
@@ -1504,6 +1517,7 @@ def prelude(target: Target, needs: set[Any]) -> str:
             macro = getattr(module, f"helper_{base}")
             helpers_src.append(str(macro(target.types[key]) if key else macro()).strip())
     helpers_src += complex_helpers(target, needs)
+    helpers_src += atomic_helpers(target, needs)
     return (
         target.render(
             "prelude.c.j2",

@@ -39,6 +39,7 @@ from typing import Any, NoReturn
 from ..analysis.memory import indexed_address
 from ..analysis.records import RecordGroup, RecordInfo
 from ..diagnostics import Location, Unsupported, internal_error
+from ..ir.atomic_calls import atomic_call_named
 from ..ir.complex_calls import ComplexCall, complex_call_named
 from ..ir.types import I1, U64, FloatType, IntType, PtrType, Type
 from ..ir.values import (
@@ -1202,6 +1203,8 @@ class Widener:
             if t is not None and self.complex_pair(inst, helper, t, mask):
                 return
             self.needs.add(("complex", inst.callee))
+        if atomic_call_named(inst.callee) is not None:
+            self.needs.add(("atomic", inst.callee))
         inputs = [self.lane_operand(a) for a in args]
         code = f"{inst.callee}({', '.join(_argument(a, f'{{{i}}}') for i, a in enumerate(args))})"
         if kept is None:

@@ -65,6 +65,7 @@ from .lower_clang import (
     walk_preorder,
 )
 from .lower_expr import LValue, Var
+from .lower_omp import OrderedPlan, atomic_references, ordered_plan
 from .lower_stmt import BodyLowerer
 from .lower_types import (
     TypeMapper,
@@ -107,14 +108,30 @@ def lower_loop(
         loop = dataclasses.replace(loop, step=1 if loop.cmp in ("<", "<=") else -1, step_refs=[])
     func = _enclosing_function(parsed, pragma.target)
     address_taken = _address_taken(func if func is not None else loop.body)
-    uses = _scan_uses(loop.body, loop.var_key, address_taken)
+    _check_inner(pragma, loop)
+    plans = _ordered_plans(pragma, func, src)
+    written = {key for plan in plans.values() for key in plan.written}
+    ordered = {h for plan in plans.values() for h in plan.refs}
+    uses = _scan_uses(
+        loop.body, loop.var_key, address_taken, _atomic_targets(pragma), ordered, written
+    )
     name = _region_name(func, pragma)
     fn = Function(name.replace(":", "."))
-    low = BodyLowerer(fn, types, address_taken)
+    # the blocks' helpers write the iteration's own variables through their
+    # addresses (and those from outside the loop bound by address, _uniform)
+    local = address_taken | (written - uses.outside.keys())
+    low = BodyLowerer(fn, types, local, {c.line.next: c for c in pragma.inner})
+    low.atomic_default = pragma.atomic_default
+    low.ordered = plans
     loc = pragma.location
     args, results = _bind_variables(low, loop, outer, uses, clauses, loc)
     calls = region_calls(low, parsed.tu, plain_char_signed, args, pragma.start, no_inline)
     low.stmt(loop.body)
+    for construct in low.inner.values():  # in code that is never reached
+        raise Unsupported(
+            f"'#pragma omp {construct.line.name}' on a statement s2svec did not lower",
+            construct.line.location,
+        )
     low.jump(low.ret_block)
     _finish_region(low, loop.cursor)
     args += calls.globals.added
@@ -133,13 +150,14 @@ def lower_loop(
         clauses=clauses,
         replace=SourceRange(start, end),
         loop_text=src.slice(pragma.target.extent.start.offset, end),
-        body_text=src.slice(loop.body.extent.start.offset, _statement_end(src, loop.body)),
+        body_text=_body_text(src, loop, pragma),
         pragma_text=src.slice(start, pragma.end),
         outer_loops=[o.header_text for o in outer],
         outer_bounds=[_bounds(o) for o in outer],
         worksharing=clauses.worksharing,
         callees=calls.callees,
         plain_char=types.saw_plain_char or calls.saw_plain_char,
+        outlined=[plan.text for plan in plans.values()],
     )
 
 
@@ -173,6 +191,63 @@ def _bounds(loop: CanonicalLoop) -> LoopBounds:
         loop.cmp_type,
         loop.var_type,
     )
+
+
+# -- inner constructs -----------------------------------------------------------------
+
+
+def _check_inner(pragma: Pragma, loop: CanonicalLoop) -> None:
+    """The statements of ``atomic`` and ``ordered simd`` are in the body:
+    the scalar copies of the loop (``Region.body_text``) keep their
+    pragmas only then."""
+    body_start = loop.body.extent.start.offset
+    for construct in pragma.inner:
+        if construct.line.start < body_start:
+            raise Unsupported(
+                f"'#pragma omp {construct.line.name}' on the whole body of the simd loop "
+                "(write the body in braces)",
+                construct.line.location,
+            )
+
+
+def _ordered_plans(
+    pragma: Pragma, func: ci.Cursor | None, src: SourceText
+) -> dict[int, OrderedPlan]:
+    """The helper of each ``ordered simd`` block, by its pragma's offset."""
+    plans: dict[int, OrderedPlan] = {}
+    for construct in pragma.inner:
+        if construct.kind != "ordered":
+            continue
+        if func is None:
+            raise Unsupported(
+                "'#pragma omp ordered simd' outside a function", construct.line.location
+            )
+        plans[construct.line.start] = ordered_plan(construct, func, src, pragma.inner)
+    return plans
+
+
+def _body_text(src: SourceText, loop: CanonicalLoop, pragma: Pragma) -> str:
+    """The body's text for the scalar copies of the loop, without the
+    ``ordered simd`` lines (outside a simd construct the pragma is not
+    allowed; one iteration after another, the order holds anyway)."""
+    start = loop.body.extent.start.offset
+    text = src.slice(start, _statement_end(src, loop.body))
+    for construct in sorted(pragma.inner, key=lambda c: -c.line.start):
+        if construct.kind == "ordered":
+            a, b = construct.line.start - start, construct.line.end - start
+            text = text[:a] + "/* ordered simd */" + text[b:]
+    return text
+
+
+def _atomic_targets(pragma: Pragma) -> set[int]:
+    """Hashes of the variables (DECL_REF_EXPR cursors) that atomic
+    statements access atomically."""
+    out: set[int] = set()
+    for construct in pragma.inner:
+        if construct.kind != "atomic":
+            continue
+        out.update(ref.hash for ref in atomic_references(construct))
+    return out
 
 
 # -- source helpers ---------------------------------------------------------------------
@@ -241,6 +316,15 @@ class _Use:
     first: ci.Cursor
     written: ci.Cursor | None = None
     address_taken: bool = False
+    serial: ci.Cursor | None = None
+    """The first reference that an atomic statement accesses atomically or
+    that is in an ``ordered simd`` block."""
+    atomic: bool = False
+    """An atomic statement accesses the variable."""
+    shared_write: bool = False
+    """An atomic statement or an ``ordered simd`` block writes the variable."""
+    plain: ci.Cursor | None = None
+    """The first other reference."""
 
 
 @dataclass
@@ -249,7 +333,20 @@ class _Uses:
     iv_written: ci.Cursor | None = None
 
 
-def _scan_uses(body: ci.Cursor, loop_var: Hashable | None, address_taken: set[Hashable]) -> _Uses:
+def _scan_uses(
+    body: ci.Cursor,
+    loop_var: Hashable | None,
+    address_taken: set[Hashable],
+    atomic: set[int] | None = None,
+    ordered: set[int] | None = None,
+    ordered_written: set[Hashable] | None = None,
+) -> _Uses:
+    """The variables from outside ``body`` that it uses; ``atomic``: the
+    references that atomic statements access (``_atomic_targets``),
+    ``ordered``: the references in ``ordered simd`` blocks,
+    ``ordered_written``: the variables such blocks write."""
+    atomic, ordered = atomic or set(), ordered or set()
+    ordered_written = ordered_written or set()
     uses = _Uses()
     start, end = body.extent.start.offset, body.extent.end.offset
     fname = body.extent.start.file.name if body.extent.start.file else ""
@@ -275,9 +372,15 @@ def _scan_uses(body: ci.Cursor, loop_var: Hashable | None, address_taken: set[Ha
                 uses.iv_written = c
             continue
         use = uses.outside.setdefault(key, _Use(decl, c))
+        use.address_taken = use.address_taken or key in address_taken
+        if c.hash in atomic or c.hash in ordered:
+            use.serial = use.serial or c
+            use.atomic = use.atomic or c.hash in atomic
+            use.shared_write = use.shared_write or use.atomic or key in ordered_written
+            continue
+        use.plain = use.plain or c
         if is_written and use.written is None:
             use.written = c
-        use.address_taken = use.address_taken or key in address_taken
     return uses
 
 
@@ -355,6 +458,8 @@ def _bind_variables(
     for name in [*clauses.lastprivate, *clauses.lastprivate_conditional]:
         binder.private(name, last=True)
     for key, use in uses.outside.items():
+        if use.plain is None and not use.atomic and _has_global_storage(use.decl):
+            continue  # only in ordered blocks: their helpers name it themselves
         if key not in binder.handled:
             binder.args.append(_uniform(low, key, use))
     return binder.args, binder.results()
@@ -549,6 +654,14 @@ def _check_step_reads(loop: CanonicalLoop, uses: _Uses, address_taken: set[Hasha
 
 def _uniform(low: BodyLowerer, key: Hashable, use: _Use) -> ArgBinding:
     decl, name = use.decl, use.decl.spelling
+    if use.shared_write and use.plain is not None:
+        assert use.serial is not None
+        raise Unsupported(
+            f"'{name}' is written by '#pragma omp atomic' or in a '#pragma omp ordered simd' "
+            f"block at line {location(use.serial).line} and also accessed outside them in the "
+            "simd loop",
+            location(use.plain),
+        )
     if use.written is not None:
         raise Unsupported(
             f"assignment to shared variable '{name}' in simd loop needs a "
@@ -592,6 +705,7 @@ def _uniform(low: BodyLowerer, key: Hashable, use: _Use) -> ArgBinding:
         is_struct_ctype(ctype)
         or is_complex_ctype(ctype)
         or use.address_taken
+        or use.shared_write
         or _has_global_storage(decl)
     )
     if by_address:

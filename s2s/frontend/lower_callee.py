@@ -21,7 +21,9 @@ argument after the parameters: calls of such functions must be inlined.
 
 A function is not inlinable (its calls stay calls, serialized lane by lane
 unless a vector variant exists; the reason goes to the report) when it
-takes variable arguments, its address is taken, it calls ``setjmp``, it
+takes variable arguments, its address is taken, its body holds a
+``#pragma omp`` directive (an ``atomic`` access inlined as plain code
+would lose updates of colliding lanes), it calls ``setjmp``, it
 writes a global variable (a store every lane would make to one object), or
 its body does not lower (``goto``, static locals, ...).  A call back into a
 function being lowered (recursion) stays a call.  Where a region calls the
@@ -48,6 +50,7 @@ from .lower_clang import (
     children,
     decl_key,
     location,
+    omp_directive,
     unary_op,
     unsupported,
     walk_preorder,
@@ -149,6 +152,10 @@ class CalleeTable:
             return f"'{name}' takes variable arguments"
         if self._address_taken(name):
             return f"the address of '{name}' is taken"
+        directive = omp_directive(definition)
+        if directive is not None:  # an atomic access, an ordered block ...
+            word, where = directive
+            return f"'{name}' has '#pragma omp {word}' at line {where.line}"
         return ""
 
     def _address_taken(self, name: str) -> bool:

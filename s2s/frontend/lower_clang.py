@@ -169,6 +169,21 @@ def declaration(t: ci.Type) -> ci.Cursor:
     return decl
 
 
+def omp_directive(c: ci.Cursor) -> tuple[str, ci.SourceLocation] | None:
+    """The name and place of the first ``#pragma omp`` (or ``_Pragma("omp
+    ...")``) in the text of ``c`` (lexed, so also in ``#if``-skipped code)."""
+    toks = list(c.get_tokens())
+    for k, tok in enumerate(toks):
+        words = [t.spelling for t in toks[k + 1 : k + 4]]
+        if tok.spelling == "#" and words[:2] == ["pragma", "omp"]:
+            return (words[2] if len(words) > 2 else ""), tok.location
+        if tok.spelling == "_Pragma" and len(words) > 1 and words[0] == "(":
+            text = words[1].strip("LuU8").strip('"').split()
+            if text[:1] == ["omp"]:
+                return (text[1] if len(text) > 1 else ""), tok.location
+    return None
+
+
 def strip_parens(c: ci.Cursor) -> ci.Cursor:
     while c.kind == ci.CursorKind.PAREN_EXPR:
         c = _only_child(c)

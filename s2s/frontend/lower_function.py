@@ -17,7 +17,8 @@ treats the function exactly like a simd loop over the lanes of one call:
 An early ``return`` is a jump to the region's exit like ``break`` is in a
 loop body (divergent when lanes disagree); loops in the body are the
 region's inner loops.  Parameters whose address is taken, struct and array
-parameters, and writes to globals keep the function scalar (Unsupported).
+parameters, writes to globals and ``#pragma omp`` directives in the body
+(``atomic``, ``ordered simd`` ...) keep the function scalar (Unsupported).
 """
 
 from __future__ import annotations
@@ -26,13 +27,14 @@ from collections.abc import Hashable
 
 import clang.cindex as ci
 
+from ..diagnostics import Location, Unsupported
 from ..ir.clauses import ClauseSet
 from ..ir.region import ArgBinding, LoopBounds, Region
 from ..ir.types import I32, FloatType, IntType, PtrType, Type
 from ..ir.values import Constant, Function, Value
 from ..vfabi import MASK_C, ParamKind
 from .lower import _address_taken, _finish_region, _scan_uses, _uniform, region_calls
-from .lower_clang import decl_key, location, unsupported
+from .lower_clang import decl_key, location, omp_directive, unsupported
 from .lower_stmt import BodyLowerer
 from .lower_types import TypeMapper
 
@@ -82,6 +84,13 @@ def lower_function(
     after the definition)."""
     types = TypeMapper(plain_char_signed, scope=cursor)
     loc = location(cursor)
+    directive = omp_directive(cursor)
+    if directive is not None:  # an atomic access, an ordered block ...
+        word, where = directive
+        raise Unsupported(
+            f"'#pragma omp {word}' in the body of a declare simd function is not supported",
+            Location(where.file.name if where.file else loc.file, where.line, where.column),
+        )
     fn = Function(f"{cursor.spelling}.simd")
     taken = _address_taken(cursor)
     low = _FunctionBody(fn, types, taken)

@@ -34,9 +34,10 @@ from ..ir.types import I64, ArrayType, FloatType, IntType, PtrType, StructType, 
 from ..ir.values import Block, Constant, Function, Undef, Value
 from .loop_form import for_parts
 from .lower_clang import children, construct_name, decl_key, evaluate, unsupported, var_initializer
-from .lower_complex import ComplexLowerer
 from .lower_expr import LValue, wrap_int
+from .lower_omp import OmpLowerer
 from .lower_types import TypeMapper
+from .omp_context import InnerConstruct
 
 CK = ci.CursorKind
 TK = ci.TypeKind
@@ -52,11 +53,19 @@ class Targets:
     cont: Block | None
 
 
-class BodyLowerer(ComplexLowerer):
+class BodyLowerer(OmpLowerer):
     """Lowers the statements of one loop body into ``fn``."""
 
-    def __init__(self, fn: Function, types: TypeMapper, address_taken: set[Hashable]) -> None:
+    def __init__(
+        self,
+        fn: Function,
+        types: TypeMapper,
+        address_taken: set[Hashable],
+        inner: dict[int, InnerConstruct] | None = None,
+    ) -> None:
         super().__init__(fn, types, address_taken)
+        self.inner = dict(inner or {})
+        self.ordered = {}
         self.ret_block = self.new_block("ret")
         self.result_keys: list[Hashable] = []
         """The variables whose final values ``ret`` returns, in order."""
@@ -67,6 +76,16 @@ class BodyLowerer(ComplexLowerer):
     def stmt(self, c: ci.Cursor) -> None:
         """Lower one statement."""
         try:
+            construct = self.inner.pop(c.extent.start.offset, None)
+            if construct is not None:
+                if construct.stmt != c:
+                    raise unsupported(
+                        f"'#pragma omp {construct.line.name}' does not annotate a statement "
+                        "s2svec recognizes",
+                        c,
+                    )
+                self.lower_inner(construct)
+                return
             if c.kind.is_expression():
                 self.effect(c)
                 return

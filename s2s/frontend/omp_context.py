@@ -4,11 +4,14 @@ The file is parsed without OpenMP, so s2svec sees every ``#pragma omp`` line
 only as text.  A simd loop is vectorized only when nothing else OpenMP says
 changes what its iterations do or where they run:
 
-    #pragma omp simd                  a directive inside the body (ordered simd,
-    for (...) {                       scan, critical, a nested simd loop...):
-        #pragma omp ordered simd      the body is not independent iterations,
-        ...                           or another loop is the one to vectorize
-    }
+    #pragma omp simd                  a directive inside the body (scan,
+    for (...) {                       critical, barrier, a nested simd loop...):
+        #pragma omp critical          the body is not independent iterations,
+        ...                           or another loop is the one to vectorize;
+    }                                 but ``atomic`` and ``ordered simd`` are
+                                      the loop's ``inner`` constructs, lowered
+                                      to calls that run lane by lane
+                                      (lower_omp.py)
 
     #pragma omp target ...            when the build offloads (``offload``:
     { ... #pragma omp simd ... }      -fopenmp-targets=, -foffload=,
@@ -30,8 +33,9 @@ changes what its iterations do or where they run:
                                       may call v instead
 
 Each such loop stays scalar with a warning (``reason``); nothing here is an
-error.  Unsupported loop directives themselves (``loop``) are recognized by
-``clauses.is_simd_loop_construct``.
+error.  ``inner`` gives the ``atomic`` and ``ordered simd`` constructs of a
+loop with the statements they annotate.  Unsupported loop directives
+themselves (``loop``) are recognized by ``clauses.is_simd_loop_construct``.
 """
 
 from __future__ import annotations
@@ -76,6 +80,36 @@ class OmpLine:
         return self.clauses is not None and self.clauses.is_loop
 
 
+@dataclass
+class InnerConstruct:
+    """An ``atomic`` or ``ordered simd`` construct inside a simd loop."""
+
+    line: OmpLine
+    stmt: ci.Cursor
+    """The statement the directive annotates (``line.next`` is its start)."""
+
+    @property
+    def kind(self) -> str:
+        """``atomic`` or ``ordered``."""
+        return self.line.words[0]
+
+    @property
+    def extent(self) -> tuple[int, int]:
+        return self.stmt.extent.start.offset, self.stmt.extent.end.offset
+
+
+def inner_kind(line: OmpLine) -> str | None:
+    """``atomic`` or ``ordered`` for the directives a simd loop may hold
+    and s2svec lowers (``ordered`` with its ``simd`` clause only: with
+    ``threads`` the order spans the worksharing loop's threads)."""
+    words = [t.text for t in line.tokens]
+    if line.words[:1] == ["atomic"]:
+        return "atomic"
+    if line.words[:1] == ["ordered"] and words[1:] == ["simd"]:
+        return "ordered"
+    return None
+
+
 class OmpContext:
     """The OpenMP regions of a file, to ask about each simd loop."""
 
@@ -98,6 +132,9 @@ class OmpContext:
         self.variants: dict[str, OmpLine] = {}
         """Base function name -> its ``declare variant`` line."""
         by_start = {line.start: line for line in lines}
+        self.cursors = cursors
+        self.atomic_default = ""
+        """The memory order of ``requires atomic_default_mem_order(...)``, if any."""
         self.functions = [
             c
             for c in children(tu.cursor)
@@ -112,6 +149,8 @@ class OmpContext:
         open_variant: list[OmpLine] = []
         for line in lines:
             words = line.words
+            if words == ["requires"]:
+                self.atomic_default = _default_mem_order(line) or self.atomic_default
             if words[:1] == ["target"] and (len(words) < 2 or words[1] not in _HOST_TARGET_WORDS):
                 offset = line.next
                 while offset in by_start:  # '#pragma omp teams ...' on the next line
@@ -175,6 +214,18 @@ class OmpContext:
         lo = loop.extent.start.offset
         return next((line for start, end, line in self.target_regions if start <= lo < end), None)
 
+    def inner(self, pragma: OmpLine, loop: ci.Cursor) -> list[InnerConstruct]:
+        """The ``atomic`` and ``ordered simd`` constructs inside the loop
+        (``reason`` says whether the loop can take them)."""
+        lo, hi = loop.extent.start.offset, loop.extent.end.offset
+        first = bisect.bisect_left(self.starts, lo)
+        out: list[InnerConstruct] = []
+        for line in self.lines[first : bisect.bisect_left(self.starts, hi)]:
+            stmt = self.cursors.get(line.next)
+            if line is not pragma and inner_kind(line) is not None and stmt is not None:
+                out.append(InnerConstruct(line, stmt))
+        return out
+
     def reason(self, pragma: OmpLine, loop: ci.Cursor) -> Unsupported | None:
         """Why the simd loop ``loop`` (annotated by ``pragma``) must stay scalar."""
         lo, hi = loop.extent.start.offset, loop.extent.end.offset
@@ -183,6 +234,15 @@ class OmpContext:
             if line is pragma or line.is_loop_directive:
                 # a nested simd loop: the driver vectorizes the outer loop
                 # when it can, and the inner pragma has no effect then
+                continue
+            if inner_kind(line) is not None:
+                stmt = self.cursors.get(line.next)
+                if stmt is None or not (stmt.kind.is_statement() or stmt.kind.is_expression()):
+                    return Unsupported(
+                        f"'#pragma omp {line.name}' is not followed by a statement s2svec "
+                        "recognizes",
+                        line.location,
+                    )
                 continue
             return Unsupported(
                 f"'#pragma omp {line.name}' inside the simd loop is not supported", line.location
@@ -229,6 +289,18 @@ class OmpContext:
         return None
 
 
+_MEM_ORDERS = ("seq_cst", "acq_rel", "release", "acquire", "relaxed")
+
+
+def _default_mem_order(line: OmpLine) -> str:
+    """The argument of ``atomic_default_mem_order(...)`` on a ``requires`` line."""
+    toks = [t.text for t in line.tokens]
+    for k in range(len(toks) - 3):
+        if toks[k : k + 2] == ["atomic_default_mem_order", "("] and toks[k + 2] in _MEM_ORDERS:
+            return toks[k + 2]
+    return ""
+
+
 def _target_list(line: OmpLine) -> list[str] | None:
     """The names of ``declare target(f, g)`` / ``declare target to(f) enter(g)``;
     None for the form that opens a region (no list)."""
@@ -250,4 +322,4 @@ def _target_list(line: OmpLine) -> list[str] | None:
     return names
 
 
-__all__ = ["OmpContext", "OmpLine"]
+__all__ = ["InnerConstruct", "OmpContext", "OmpLine", "inner_kind"]

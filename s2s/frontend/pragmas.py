@@ -41,14 +41,14 @@ import bisect
 import ctypes
 import functools
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import clang.cindex as ci
 
 from s2s.diagnostics import Location, Unsupported, UserError
 from s2s.frontend.clauses import directive_words, is_simd_loop_construct, parse_pragma, tokenize
 from s2s.frontend.lower_clang import children
-from s2s.frontend.omp_context import OmpContext, OmpLine
+from s2s.frontend.omp_context import InnerConstruct, OmpContext, OmpLine
 from s2s.frontend.parse import ParsedFile
 from s2s.frontend.pragma_operator import operator_warnings
 from s2s.frontend.scope import Names, Scopes
@@ -73,6 +73,11 @@ class Pragma:
     unsupported: Unsupported | None = None
     """Why the loop stays scalar although the input is valid (see the module
     docstring); ``lower_loop`` raises it."""
+    inner: list[InnerConstruct] = field(default_factory=lambda: list[InnerConstruct]())
+    """The ``atomic`` and ``ordered simd`` constructs in the loop
+    (s2s/frontend/lower_omp.py)."""
+    atomic_default: str = ""
+    """The file's ``requires atomic_default_mem_order``, if any."""
 
 
 def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]:
@@ -168,7 +173,11 @@ def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]
             if clauses.kept.startswith("teams ") and context.in_target(target) is not None:
                 clauses.teams_in_target = True
                 unsupported = unsupported or _split_teams_problem(clauses)
-        pragmas.append(Pragma(clauses, clauses.location, line.start, line.end, target, unsupported))
+        pragma = Pragma(clauses, clauses.location, line.start, line.end, target, unsupported)
+        if target.kind == ci.CursorKind.FOR_STMT:
+            pragma.inner = context.inner(line, target)
+            pragma.atomic_default = context.atomic_default
+        pragmas.append(pragma)
     ops = [off for off in scan.operators if not _in_ranges(off, skipped)]
     defines = [(s, text[s:e]) for s, e in scan.defines if not _in_ranges(s, skipped)]
     parsed.warnings.extend(operator_warnings(parsed.tu, text, ops, defines, parsed.location))

@@ -191,6 +191,10 @@ class Region:
     """C lines the vector code starts with: checks that the build sees the
     loop's macros and preprocessor branches as s2svec did
     (s2s.frontend.macro_checks)."""
+    outlined: list[str] = field(default_factory=list[str])
+    """C definitions of the functions the region calls for its ``ordered
+    simd`` blocks (s2s/frontend/lower_omp.py), which the output defines
+    before the function holding the loop."""
     callees: dict[str, CalleeBody] = field(default_factory=dict[str, CalleeBody])
     """The bodies of the functions whose calls in ``fn`` may be inlined
     (with those they call in turn), by name (s2s.transform.inline)."""
