@@ -213,3 +213,26 @@ def test_a_call_keeps_uniform_operands_and_marks_strided_ones() -> None:
     a = mem.alloc_array(F64, [1.0, 5.0, 2.0, 7.0])
     run_vector(vf.fn, [0, a, 3.0], mem, externals={"g": g})
     assert mem.read_array(a, F64, 4) == want
+
+
+EFFECT = """
+func @effect(i64 %i, ptr<i32> %count) -> () {
+entry:
+  call void @bump(%count)
+  ret
+}
+"""
+
+
+def test_a_call_with_effects_runs_once_per_lane() -> None:
+    """Every iteration makes the call, also when its operands are uniform
+    (an atomic update of a shared counter; found on atomic_shared_scalar)."""
+    fn = parse_function(EFFECT)
+    shapes = {fn.args[0]: VectorShape.strided(1), fn.args[1]: VectorShape.uniform()}
+    state = PassState(fn, shapes)
+    run_passes(state, PIPELINE)
+    vf = widen_to_vector_ir(fn, state.get(DivergenceInfo), 4, state.get(MemoryAccesses))
+    verify(vf.fn)
+    calls: list[int] = []
+    run_vector(vf.fn, [0, 64], Memory(), externals={"bump": lambda p: calls.append(p)})
+    assert calls == [64] * 4

@@ -68,7 +68,16 @@ from ..ir.values import (
     Undef,
     Value,
 )
-from ..ir.vector import ExtractLane, Gather, Scatter, Splat, StepVector, VLoad, VStore
+from ..ir.vector import (
+    ExtractLane,
+    Gather,
+    Scatter,
+    Splat,
+    StepVector,
+    VLoad,
+    VStore,
+    is_lanewise,
+)
 
 
 @dataclass
@@ -375,7 +384,8 @@ class _Widening:
             self.scalars[inst] = self.emit(new)
             return
         lanewise = (
-            any(self.kind(op) != "u" for op in inst.operands)
+            not inst.pure  # every lane's iteration makes the call
+            or any(self.kind(op) != "u" for op in inst.operands)
             or (inst.mask is not None and self.kind(inst.mask) != "u")
             or self.kind(inst) == "v"
         )
@@ -393,6 +403,9 @@ class _Widening:
             k: self.stride(op) for k, op in enumerate(inst.operands) if self.kind(op) == "s"
         }
         new.set_mask(self.vmask(inst))
+        if new.type == VOID and new.mask is None and not is_lanewise(new):
+            # a mask of every lane says it runs once per lane
+            new.set_mask(self.emit(Splat(Constant(I1, 1), self.vtype(I1), "every")))
         self.emit(new)
         if inst.type != VOID:
             self.vectors[inst] = new

@@ -44,6 +44,7 @@ from .values import (
     Argument,
     BinOp,
     Block,
+    Call,
     Cast,
     Cmp,
     CondBr,
@@ -225,7 +226,7 @@ class _Verifier:
         problem = _type_problem(inst, self.fn)
         if problem is not None:
             self.report(block, f"{self.show(inst)}: {problem}")
-        if inst.mask is not None and inst.mask.type != mask_type(_lanes_of(inst)):
+        if inst.mask is not None and not _mask_fits(inst, inst.mask.type):
             self.report(
                 block,
                 f"{self.show(inst)}: mask of type {inst.mask.type}, not "
@@ -336,6 +337,15 @@ class _Verifier:
                 expected[id(inst.mask), id(inst)] += 1
         actual = Counter((id(v), id(user)) for v in values for user in v.users)
         return actual == expected
+
+
+def _mask_fits(inst: Instruction, mask: Type) -> bool:
+    """A mask has the instruction's lanes; a call of scalar operands and no
+    result may take a vector mask (it runs once per active lane)."""
+    if mask == mask_type(_lanes_of(inst)):
+        return True
+    scalar_call = isinstance(inst, Call) and inst.type == VOID
+    return scalar_call and isinstance(mask, VectorType) and mask.elem == I1
 
 
 def _lanes_of(inst: Instruction) -> Type:
