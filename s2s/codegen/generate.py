@@ -108,9 +108,7 @@ class GeneratedLoop:
 def vector_ir_loop(region: Any) -> bool:
     """Whether the experimental vector IR path takes the loop: parameters
     the loop variable, live-ins, linear variables and reductions, constant
-    steps, no complex arithmetic, one loop level."""
-    if region.outer_loops:
-        return False
+    steps, no complex arithmetic."""
     if any(b.role not in ("iv", "uniform", "linear", "reduction") for b in region.args):
         return False
     if any(isinstance(b.step, str) for b in region.args):
