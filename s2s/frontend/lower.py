@@ -12,6 +12,10 @@ Variables declared outside the loop and used in its body (seed 001 3.1):
     private(x)                    -> no arg; undefined at the start of each iteration
     lastprivate(x)                -> no arg; undefined at entry; a result, and an
                                      i1 result: did the iteration assign x?
+    read only, scalar             -> arg by value, role ``uniform``, c_expr ``x``
+    read only, array              -> arg by address (decayed), c_expr ``a``
+    struct, global or address-taken scalar -> arg by address, c_expr ``&s``
+    written but in no clause      -> Unsupported (a data race between lanes)
 
 A clause variable whose address is taken lives in a stack object of the
 region instead of an SSA variable: one copy per lane (``&x`` is the lane's
@@ -22,10 +26,6 @@ one is set to the lane's value; a lastprivate one is read back at ``ret``
 without an assignment flag (writes through pointers are not tracked: the
 variable gets the last iteration's copy, as OpenMP says), so
 ``lastprivate(conditional: x)`` with ``&x`` stays scalar.
-    read only, scalar             -> arg by value, role ``uniform``, c_expr ``x``
-    read only, array              -> arg by address (decayed), c_expr ``a``
-    struct, global or address-taken scalar -> arg by address, c_expr ``&s``
-    written but in no clause      -> Unsupported (a data race between lanes)
 
 Argument order: iv, reductions, linears (clause order), then uniforms in
 order of first use.  ``ret`` returns the reduction values, then the
