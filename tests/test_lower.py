@@ -707,3 +707,79 @@ void f(int n, char *c, signed char *s, int *q) {
         "void f(int n, int *q) {\n#pragma omp simd\nfor (int i = 0; i < n; i++) q[i] = 'a';\n}\n",
     )
     assert not no_char.plain_char
+
+
+def test_address_taken_clause_variables_live_in_stack_objects(tmp_path: Path) -> None:
+    """A reduction, linear or lastprivate variable whose address is taken is
+    an alloca of the region (one copy per lane): the accumulator and the
+    linear value are stored to it at entry, the reduction and the
+    lastprivate values are loaded from it at ``ret``."""
+    r = lower_one(
+        tmp_path,
+        """
+void f(int n, const int *a, int *b, int *out) {
+  int s = 1, j = 5, last = -1;
+  #pragma omp simd reduction(+:s) linear(j:2) lastprivate(last)
+  for (int i = 0; i < n; i++) {
+    int *ps = &s;
+    *ps += a[i];
+    int *pj = &j;
+    b[i] = *pj;
+    *pj += 2;
+    int *pl = &last;
+    *pl = a[i] * 3;
+  }
+  out[0] = s; out[1] = j; out[2] = last;
+}
+""",
+    )
+    assert [(a.role, a.c_expr) for a in r.args] == [
+        ("iv", "i"),
+        ("reduction", "s"),
+        ("linear", "j"),
+        ("uniform", "a"),
+        ("uniform", "b"),
+    ]
+    assert [(x.role, x.c_var, x.index, x.assigned_index) for x in r.results] == [
+        ("reduction", "s", 0, None),
+        ("lastprivate", "last", 1, None),
+    ]
+    assert (
+        ir_text(r)
+        == """\
+func @f.5(i32 %i, i32 %s, i32 %j, ptr<i32> %a, ptr<i32> %b) -> (i32, i32) {
+entry:
+  %s.1 = alloca i32
+  %j.1 = alloca i32
+  %last = alloca i32
+  store %s, %s.1
+  store %j, %j.1
+  %0 = cast %i to i64
+  %1 = gep %a, %0
+  %2 = load %1
+  %3 = load %s.1
+  %4 = add %3, %2
+  store %4, %s.1
+  %5 = gep %b, %0
+  %6 = load %j.1
+  store %6, %5
+  %7 = load %j.1
+  %8 = add %7, i32 2
+  store %8, %j.1
+  %9 = load %1
+  %10 = mul %9, i32 3
+  store %10, %last
+  br ret
+ret:
+  %11 = load %s.1
+  %12 = load %last
+  ret %11, %12
+}
+"""
+    )
+    mem = Memory()
+    a = alloc(mem, I32, [4, -2, 7])
+    b = alloc(mem, I32, [0] * 3)
+    out = run_loop(r, {"n": 3, "a": a, "b": b, "s": 1, "j": 5}, mem)
+    assert out == {"s": 10, "last": 21}
+    assert mem.read_array(b, I32, 3) == [5, 7, 9]

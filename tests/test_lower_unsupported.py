@@ -220,19 +220,24 @@ def test_non_canonical_loops(tmp_path: Path, loop: str, message: str) -> None:
     assert exc.location is not None and exc.location.line == 6
 
 
-def test_address_of_reduction_variable(tmp_path: Path) -> None:
+def test_conditional_lastprivate_whose_address_is_taken(tmp_path: Path) -> None:
+    """Assignments through pointers are not tracked: the value of the last
+    iteration that assigned the variable is not known."""
     exc = unsupported_of(
         tmp_path,
         """
-void g(int *);
-void f(int n, int *a) {
-  int s = 0;
-  #pragma omp simd reduction(+:s)
-  for (int i = 0; i < n; i++) { s += a[i]; g(&s); }
+void f(int n, const int *a) {
+  int t = 0;
+  #pragma omp simd lastprivate(conditional: t)
+  for (int i = 0; i < n; i++) { int *p = &t; if (a[i] > 0) *p = a[i]; }
 }
 """,
     )
-    assert exc.message == "address of reduction variable 's' is taken"
+    assert exc.message == (
+        "lastprivate(conditional: t) whose address is taken (its assignments through "
+        "pointers cannot be tracked)"
+    )
+    assert exc.location is not None and exc.location.line == 5
 
 
 def test_run_time_linear_step_of_a_pointer(tmp_path: Path) -> None:

@@ -17,6 +17,16 @@ Variables declared outside the loop and used in its body (seed 001 3.1):
     struct, global or address-taken scalar -> arg by address, c_expr ``&s``
     written but in no clause      -> Unsupported (a data race between lanes)
 
+A clause variable whose address is taken lives in a stack object of the
+region instead of an SSA variable: one copy per lane (``&x`` is the lane's
+copy; s2s.transform.per_lane_storage lays the copies out, sroa makes them
+SSA values again when no address escapes).  A reduction's copy is set to
+the accumulator at entry and read back into the result at ``ret``, a linear
+one is set to the lane's value; a lastprivate one is read back at ``ret``
+without an assignment flag (writes through pointers are not tracked: the
+variable gets the last iteration's copy, as OpenMP says), so
+``lastprivate(conditional: x)`` with ``&x`` stays scalar.
+
 Argument order: iv, reductions, linears (clause order), then uniforms in
 order of first use.  ``ret`` returns the reduction values, then the
 lastprivate values.  For ``collapse(n)`` the n-1 outer loops stay scalar
@@ -455,6 +465,7 @@ def _bind_variables(
     for name in clauses.private:
         binder.private(name, last=False)
     # both take the value of the last iteration that assigned the variable
+    binder.conditional.update(clauses.lastprivate_conditional)
     for name in [*clauses.lastprivate, *clauses.lastprivate_conditional]:
         binder.private(name, last=True)
     for key, use in uses.outside.items():
@@ -476,6 +487,8 @@ class _Binder:
         self.nest_vars: set[Hashable] = set()
         """Loop variables of the outer loops of a collapsed nest: uniform
         live-ins, whatever data-sharing clause names them."""
+        self.conditional: set[str] = set()
+        """The variables of ``lastprivate(conditional: ...)``."""
         self.pending: list[tuple[str, Hashable, str, Type, str]] = []
         """(role, key, name, type, reduction op) of each result, in clause order."""
 
@@ -513,7 +526,10 @@ class _Binder:
         self.args.append(
             ArgBinding(arg, "reduction", name, use.decl.type.spelling, reduction_op=op)
         )
-        self.enter_ssa(key, name, ir, arg)
+        if use.address_taken:
+            self.per_lane_copy(key, name, ir, arg)
+        else:
+            self.enter_ssa(key, name, ir, arg)
         self.pending.append(("reduction", key, name, ir, op))
 
     def linear(self, name: str, step: Any, modifier: str) -> None:
@@ -550,7 +566,10 @@ class _Binder:
                     location(use.first),
                 )
             value = self.lanes(arg, step, use.decl.type.spelling, ir)
-        self.enter_ssa(key, name, ir, value)
+        if use.address_taken:
+            self.per_lane_copy(key, name, ir, value)
+        else:
+            self.enter_ssa(key, name, ir, value)
 
     def private(self, name: str, last: bool) -> None:
         """private: undefined at the start of each iteration; lastprivate too,
@@ -560,24 +579,43 @@ class _Binder:
             return
         key, use = found
         ir = self.low.ir_type(use.decl)
+        if last and not _is_scalar(ir):
+            raise Unsupported(
+                f"lastprivate {_aggregate_kind(ir)} '{name}' is not supported",
+                location(use.first),
+            )
+        if last and use.address_taken and name in self.conditional:
+            raise Unsupported(
+                f"lastprivate(conditional: {name}) whose address is taken (its assignments "
+                "through pointers cannot be tracked)",
+                location(use.first),
+            )
         if not _is_scalar(ir) or use.address_taken:
-            if last and not _is_scalar(ir):
-                raise Unsupported(
-                    f"lastprivate {_aggregate_kind(ir)} '{name}' is not supported",
-                    location(use.first),
-                )
-            if last:
-                # its assignments through pointers cannot be tracked
-                raise Unsupported(
-                    f"lastprivate variable '{name}' whose address is taken", location(use.first)
-                )
-            self.low.declare_memory(key, name, ir, self.low.alloca(ir, name))
+            # one copy per lane, undefined at the start of the iteration;
+            # a lastprivate one is read back at its end.  Assignments
+            # through pointers are not tracked: the variable gets the value
+            # of the sequentially last iteration's copy (OpenMP's rule),
+            # not that of the last iteration that assigned it
+            self.per_lane_copy(key, name, ir, None)
         else:
             self.enter_ssa(key, name, ir, Undef(ir))
             if last:
                 self.low.track_assignments(key, name)
         if last:
             self.pending.append(("lastprivate", key, name, ir, ""))
+
+    def per_lane_copy(self, key: Hashable, name: str, ir: Type, start: Any) -> None:
+        """A clause variable whose address is taken (or an aggregate) lives
+        in a stack object of the region, one copy per lane (an alloca: see
+        s2s.transform.per_lane_storage; sroa makes it an SSA value again
+        where no address escapes), set to ``start`` at the start of each
+        iteration (None: left undefined); ``&x`` is the lane's copy, and a
+        result (reduction, lastprivate) is read back from it at the end of
+        the iteration (``_finish_region``)."""
+        ptr = self.low.alloca(ir, name)
+        self.low.declare_memory(key, name, ir, ptr)
+        if start is not None:
+            self.low.bld().store(start, ptr)
 
     def results(self) -> list[ResultBinding]:
         """Reductions first, then lastprivates; sets the function's result types."""
@@ -618,8 +656,6 @@ def _scalar_var(low: BodyLowerer, use: _Use, role: str) -> Type:
                 location(use.first),
             )
         raise Unsupported(f"{role} variable '{name}' must be a scalar", location(use.first))
-    if use.address_taken:
-        raise Unsupported(f"address of {role} variable '{name}' is taken", location(use.first))
     return ir
 
 

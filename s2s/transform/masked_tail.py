@@ -27,11 +27,14 @@ keeps its partial result); a ``lastprivate`` result gets an assignment flag
 that is false on the skip edge (the last active lane gives the value).
 
 Declines (returns None) for a region with more than one return block,
-with a result it cannot say the skip value of, or with a store: a masked
-store followed by loads of the same data (the next call of a loop that
-updates ``y[i]``) stalls store forwarding, which costs more than the scalar
-remainder saves (measured: 0.017 s -> 0.022-0.027 s on 5..31 elements,
-while a dot product went 0.055 s -> 0.042 s).  Changes the CFG: run before
+with a result it cannot say the skip value of, or with a store to memory
+other than its own stack objects: a masked store followed by loads of the
+same data (the next call of a loop that updates ``y[i]``) stalls store
+forwarding, which costs more than the scalar remainder saves (measured:
+0.017 s -> 0.022-0.027 s on 5..31 elements, while a dot product went
+0.055 s -> 0.042 s).  Stores to an alloca (a local array, a clause variable
+whose address is taken) do not count: its copies live in the vector
+iteration, and sroa usually makes them registers.  Changes the CFG: run before
 the pipeline, like the region it copies.
 """
 
@@ -42,7 +45,19 @@ from dataclasses import replace
 from ..ir.builder import IRBuilder
 from ..ir.region import ArgBinding, Region, ResultBinding
 from ..ir.types import I1, I32
-from ..ir.values import Block, Constant, Ret, Store, Undef, Value
+from ..ir.values import (
+    Alloca,
+    Block,
+    Cast,
+    Constant,
+    FieldAddr,
+    Gep,
+    Instruction,
+    Ret,
+    Store,
+    Undef,
+    Value,
+)
 from .passes import Declined, Pass, PassState
 
 LANE = "s2s.lane"
@@ -55,7 +70,7 @@ def guard_tail(region: Region) -> Region | None:
     scalar remainder)."""
     fn = region.fn
     rets = [b for b in fn.blocks if isinstance(b.terminator, Ret)]
-    if len(rets) != 1 or any(isinstance(i, Store) for i in fn.instructions()):
+    if len(rets) != 1 or any(_stores_to_memory(i) for i in fn.instructions()):
         return None
     ret_block = rets[0]
     ret = ret_block.terminator
@@ -92,6 +107,19 @@ def guard_tail(region: Region) -> Region | None:
     ]
     region.results = results
     return region
+
+
+def _stores_to_memory(inst: Instruction) -> bool:
+    """Whether ``inst`` stores to memory the loop's caller may read next: a
+    store whose address is not one of the region's own stack objects (an
+    alloca, through casts and geps), which live in the vector iteration
+    only (a clause variable whose address is taken, a local array)."""
+    if not isinstance(inst, Store):
+        return False
+    ptr = inst.operands[1]
+    while isinstance(ptr, (Cast, Gep, FieldAddr)):
+        ptr = ptr.operands[0]
+    return not isinstance(ptr, Alloca)
 
 
 def _skip_plan(
