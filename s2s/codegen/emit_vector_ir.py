@@ -192,9 +192,20 @@ class VectorIREmitter:
             if name not in self.caller_declares:
                 self.decls.append(self.decl_of(t, name))
         self.folded = {inst for inst in self.fn.instructions() if self.folds(inst)}
+        self.discarded = {
+            inst
+            for inst in self.fn.instructions()
+            if isinstance(inst, Call) and inst.type != VOID and not inst.users
+        }
+        """Calls made for their effects: their results get no variable (it
+        would be set and never read)."""
         for b in self.fn.blocks:
             for inst in b.instructions:
-                if inst.type != VOID and not inst.is_terminator and inst not in self.folded:
+                if (
+                    inst.type != VOID
+                    and not inst.is_terminator
+                    and inst not in self.folded | self.discarded
+                ):
                     self.declare(inst)
         targets = {s for b in self.fn.blocks for s in b.successors}
         for b in self.fn.blocks:
@@ -351,6 +362,8 @@ class VectorIREmitter:
             return None
         if inst.type == VOID:
             return expr if expr.endswith(";") else expr + ";"
+        if inst in self.discarded:
+            return f"(void){expr};"
         return f"{self.names[inst]} = {expr};"
 
     def selection(self, inst: Instruction) -> str | None:
@@ -705,6 +718,8 @@ class VectorIREmitter:
             ]
         if isinstance(inst, Call) and inst.type == VOID:
             return f"{inst.callee}({', '.join(lane)});", []
+        if isinstance(inst, Call) and inst in self.discarded:
+            return f"(void){inst.callee}({', '.join(lane)});", []
         expr = self.lane_expression(inst, lane)
         t = inst.type
         if not isinstance(t, VectorType):  # extractlane, reduce
