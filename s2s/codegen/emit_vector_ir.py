@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..ir.atomic_calls import atomic_call_named
+from ..ir.complex_calls import complex_call_named
 from ..ir.types import (
     I1,
     U64,
@@ -219,6 +220,8 @@ class VectorIREmitter:
     def instruction(self, inst: Instruction) -> None:
         if inst.is_terminator:
             return self.terminator(inst)
+        if isinstance(inst, Call) and complex_call_named(inst.callee) is not None:
+            self.needs.add(("complex", inst.callee))  # the output defines it
         vector = is_lanewise(inst)
         if isinstance(inst, Alloca):
             return self.alloca(inst)

@@ -30,7 +30,7 @@ from typing import Any
 from ..analysis.memory import indexed_address, memory_counts
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.atomic_calls import atomic_call_named
-from ..ir.complex_calls import COMPLEX_CALLS, complex_call_named
+from ..ir.complex_calls import COMPLEX_CALLS
 from ..ir.types import I1, I32, U64, FloatType, IntType, PtrType, Type, VectorType
 from ..ir.values import (
     Alloca,
@@ -108,15 +108,11 @@ class GeneratedLoop:
 def vector_ir_loop(region: Any) -> bool:
     """Whether the experimental vector IR path takes the loop: parameters
     the loop variable, live-ins, linear variables and reductions, constant
-    steps, no complex arithmetic."""
+    steps."""
     if any(b.role not in ("iv", "uniform", "linear", "reduction") for b in region.args):
         return False
-    if any(isinstance(b.step, str) for b in region.args):
-        return False  # a run-time step: two versions of the loop, not in the vector IR yet
-    return all(
-        not isinstance(i, Call) or complex_call_named(i.callee) is None
-        for i in region.fn.instructions()
-    )
+    # a run-time step: two versions of the loop, not in the vector IR yet
+    return not any(isinstance(b.step, str) for b in region.args)
 
 
 def _always(fn: Any, k: int) -> bool:
