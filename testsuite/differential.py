@@ -71,6 +71,7 @@ Also usable by hand: ``python testsuite/differential.py [KERNEL...] [-c CONFIG]`
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import fcntl
 import fnmatch
 import functools
@@ -304,6 +305,19 @@ def _all_configs() -> list[Config]:
 
 
 CONFIGS: dict[str, Config] = {c.name: c for c in _all_configs()}
+
+
+def config_named(name: str) -> Config:
+    """A configuration by name; ``NAME+VARIANT`` builds output variant
+    VARIANT with NAME's compiler and flags (``gcc-v4+vir``: the vector IR
+    path's output under gcc -march=x86-64-v4).  KeyError: no such name."""
+    base, _, variant = name.partition("+")
+    cfg = CONFIGS[base]
+    if not variant:
+        return cfg
+    if variant not in VARIANTS:
+        raise KeyError(variant)
+    return dataclasses.replace(cfg, name=name, variant=variant)
 
 
 @functools.cache

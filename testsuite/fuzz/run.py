@@ -18,7 +18,9 @@ summary goes to ``DIR/summary.txt`` and ``DIR/summary.json``.
 Configurations per program: ``all`` (the whole matrix), ``main`` (the main
 configurations), ``rotate:K`` (K configurations chosen by seed so that
 consecutive seeds cycle through every configuration: x86 AVX2 branch, x86
-AVX-512 branch and NEON in turn), or a comma list of names.
+AVX-512 branch and NEON in turn), or a comma list of names (NAME+VARIANT:
+an output variant of differential.py, e.g. gcc-v4+vir for the vector IR
+path).
 """
 
 from __future__ import annotations
@@ -105,6 +107,14 @@ def rotation(seed: int, count: int) -> list[str]:
     return chosen
 
 
+def _known(name: str) -> bool:
+    try:
+        dt.config_named(name)
+    except KeyError:
+        return False
+    return True
+
+
 def select_configs(spec: str, seed: int) -> list[str]:
     if spec == "all":
         return [n for n, c in dt.CONFIGS.items() if dt.skip_reason(c) is None]
@@ -114,7 +124,7 @@ def select_configs(spec: str, seed: int) -> list[str]:
         _, _, k = spec.partition(":")
         return rotation(seed, int(k or 3))
     names = [n.strip() for n in spec.split(",") if n.strip()]
-    unknown = [n for n in names if n not in dt.CONFIGS]
+    unknown = [n for n in names if not _known(n)]
     if unknown:
         raise ValueError(f"unknown configurations {unknown} (see differential.py --list-configs)")
     return names
@@ -149,7 +159,7 @@ def run_program(
     prog_features = _features(path.read_text())
     results = []
     for name in configs:
-        cfg = dt.CONFIGS[name]
+        cfg = dt.config_named(name)
         why = dt.skip_reason(cfg)
         if why:
             results.append(ConfigResult(name, "skipped", why))
@@ -220,7 +230,7 @@ def summarize(results: list[ProgramResult]) -> str:
     )
     lines.append("")
     lines.append("per configuration: runs, failures by kind")
-    for name in dt.CONFIGS:
+    for name in [*dt.CONFIGS, *(n for n in runs if n not in dt.CONFIGS)]:
         if runs[name]:
             kinds = ", ".join(f"{k} {v}" for k, v in fails[name].most_common()) or "-"
             lines.append(f"  {name:24} {runs[name]:5}   {kinds}")
@@ -271,7 +281,7 @@ def save_failure(r: ProgramResult, out: Path) -> None:
         shutil.copyfile(Path(r.source).with_name(header), d / header)  # the program's own
     text = [f"seed {r.seed}: python testsuite/fuzz/generate.py {r.seed}", ""]
     for c in r.failures:
-        text += [f"== {c.config} ({dt.CONFIGS[c.config].describe()}): {c.kind}", c.detail, ""]
+        text += [f"== {c.config} ({dt.config_named(c.config).describe()}): {c.kind}", c.detail, ""]
     (d / f"seed{r.seed}.txt").write_text("\n".join(text))
 
 
