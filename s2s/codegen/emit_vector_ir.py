@@ -398,8 +398,14 @@ class VectorIREmitter:
             assert t is not None
             if not isinstance(ops[0].type, VectorType):
                 return f"({self.scalar(ops[0])} ? {self.reg(ops[1])} : {self.reg(ops[2])})"
-            if t.is_mask:
-                return None
+            if t.is_mask:  # lanes of a where c is set, of b elsewhere
+                c, a, b = (self.reg(o) for o in ops)
+                keep = self.macro("mask_and", mt=t, a=c, b=a)
+                other = self.macro("mask_not", mt=t, a=c)
+                if keep is None or other is None:
+                    return None
+                rest = self.macro("mask_and", mt=t, a=other, b=b)
+                return None if rest is None else self.macro("mask_or", mt=t, a=keep, b=rest)
             mt = self.mask_for(t)
             return (
                 None
@@ -572,8 +578,24 @@ class VectorIREmitter:
         name = self.target.vector_math_name(inst.callee, len(args), t)
         if name is None:
             return None
+        if inst.mask is not None:
+            args = self.inactive_ones(inst.mask, args, t)
+            if args is None:
+                return None
         self.needs.add(("proto", name, t.ctype, len(args)))
         return f"{name}({', '.join(args)})"
+
+    def inactive_ones(self, mask: Value, args: list[str], t: TypeInfo) -> list[str] | None:
+        """A math call's arguments with 1.0 on the lanes its mask leaves
+        out: what those lanes hold (0/0, a negative, an infinity) would send
+        the vector math library down its slow path for special inputs."""
+        mt = self.mask_for(t)
+        one = self.macro("broadcast", t=t, x="1.0")
+        if mt is None or one is None:
+            return None
+        m = self.mask_as(mask, mt)
+        out = [self.macro("select", t=t, m=m, a=a, b=one, mt=mt) for a in args]
+        return None if None in out else [a for a in out if a is not None]
 
     # -- masks -----------------------------------------------------------------------
     def canonical(self) -> TypeInfo:

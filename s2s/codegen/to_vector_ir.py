@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 from ..analysis.cfg import cfg_of
 from ..analysis.divergence import DivergenceInfo
-from ..analysis.memory import MemoryAccesses, access_of
+from ..analysis.memory import MemoryAccess, MemoryAccesses, access_of
 from ..diagnostics import Unsupported
 from ..ir.builder import copy_call, copy_instruction
 from ..ir.types import I1, I8, I32, I64, VOID, ArrayType, IntType, PtrType, Type, VectorType
@@ -115,6 +115,9 @@ class _Widening:
         self.made: dict[tuple[Block, Value], Value] = {}
         """Vector forms of uniform and strided values made in a block (they
         serve the rest of that block)."""
+        self.addresses: dict[tuple[Block, Value], Value] = {}
+        """Lane addresses ``base[index]`` of gathers and scatters made in a
+        block (they serve the rest of it)."""
         self.blocks: dict[Block, Block] = {}
         self.cur: Block = Block()
         self.anchor: Instruction | None = None
@@ -318,8 +321,25 @@ class _Widening:
 
     # -- memory ---------------------------------------------------------------------
     def access_kind(self, inst: Instruction) -> str:
-        access = self.mem.get(inst) or access_of(inst, self.div)
-        return access.kind
+        return self.access(inst).kind
+
+    def access(self, inst: Instruction) -> MemoryAccess:
+        return self.mem.get(inst) or access_of(inst, self.div)
+
+    def lane_addresses(self, inst: Instruction, ptr: Value) -> Value:
+        """The vector of the lanes' addresses of a gather or scatter: from
+        the access's ``base[index]`` where the memory analysis found one (a
+        32-bit index stays 32-bit: the target's gathers take it as it is),
+        else the address vector itself."""
+        indexed = self.access(inst).indexed
+        if indexed is None or (isinstance(ptr, Gep) and ptr.operands[1] is indexed.index):
+            return self.vec(ptr)  # the address is base[index] as it is
+        key = (self.cur, ptr)
+        if key not in self.addresses:
+            index = self.vec(indexed.index)
+            at = Gep(self.scalar(indexed.base), index, f"{ptr.name}.at")
+            self.addresses[key] = self.emit(at)
+        return self.addresses[key]
 
     def load(self, inst: Load) -> None:
         kind = self.access_kind(inst)
@@ -330,7 +350,7 @@ class _Widening:
         if kind == "contiguous":
             new: Instruction = VLoad(self.scalar(ptr), self.vtype(inst.type), inst.name)
         else:
-            new = Gather(self.vec(ptr), inst.name)
+            new = Gather(self.lane_addresses(inst, ptr), inst.name)
         new.set_mask(self.vmask(inst))
         self.vectors[inst] = self.emit(new)
 
@@ -350,7 +370,7 @@ class _Widening:
         if kind == "contiguous":
             new: Instruction = VStore(self.vec(value), self.scalar(ptr))
         else:
-            new = Scatter(self.vec(value), self.vec(ptr))
+            new = Scatter(self.vec(value), self.lane_addresses(inst, ptr))
         new.set_mask(mask)
         self.emit(new)
 
