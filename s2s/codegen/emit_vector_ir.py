@@ -419,6 +419,8 @@ class VectorIREmitter:
                     mt=mt,
                 )
             )
+        if isinstance(inst, Gep) and t is not None and inst.mask is None:
+            return self.lane_addresses(inst, t)
         if isinstance(inst, Cast) and inst.mask is None:
             f = self.reg_type(ops[0].type)
             if t is None or f is None or t.is_mask or f.is_mask:
@@ -440,6 +442,8 @@ class VectorIREmitter:
             return self.macro("setr", t=t, xs=lanes)
         if isinstance(inst, (VLoad, VStore)):
             return self.contiguous(inst)
+        if isinstance(inst, (Gather, Scatter)):
+            return self.through_addresses(inst)
         if isinstance(inst, ExtractLane) and isinstance(ops[1], Constant):
             f = self.reg_type(ops[0].type)
             if f is None or f.is_mask:
@@ -538,6 +542,50 @@ class VectorIREmitter:
                 lane0 = f"(({c_type(elem)})(uintptr_t){lane0})"
             return _user_argument(elem, lane0)
         return None
+
+    def through_addresses(self, inst: Gather | Scatter) -> str | None:
+        """A gather or scatter through a vector of addresses (the target's
+        ``[masked_]gather`` / ``[masked_]scatter``)."""
+        ptrs = inst.operands[-1]
+        value = inst if isinstance(inst, Gather) else inst.operands[0]
+        t, at = self.reg_type(value.type), self.reg_type(ptrs.type)
+        if t is None or at is None or t.is_mask:
+            return None
+        name = "gather" if isinstance(inst, Gather) else "scatter"
+        args: dict[str, Any] = dict(t=t, a=self.reg(ptrs), at=at)
+        if isinstance(inst, Scatter):
+            args["v"] = self.reg(inst.operands[0])
+        if inst.mask is not None:
+            mt = self.mask_for(t)
+            if mt is None:
+                return None
+            name = "masked_" + name
+            args.update(m=self.mask_as(inst.mask, mt), mt=mt)
+        return self.macro(name, **args)
+
+    def lane_addresses(self, inst: Gep, t: TypeInfo) -> str | None:
+        """``gep base, index`` on vectors as 64-bit integer arithmetic:
+        base + (index << log2 size), index converted to 64 bits as C does."""
+        base, index = inst.operands
+        ptr = element_type(inst.type)
+        if not isinstance(ptr, PtrType) or ptr.pointee.size & (ptr.pointee.size - 1):
+            return None
+        size = ptr.pointee.size
+        if isinstance(index.type, VectorType):
+            it = self.reg_type(index.type)
+            offset = None if it is None else self.macro("convert", f=it, t=t, a=self.reg(index))
+        else:
+            offset = self.macro("broadcast", t=t, x=f"(uint64_t){self.scalar(index)}")
+        if offset is not None and size > 1:
+            shift = self.macro("broadcast", t=t, x=str(size.bit_length() - 1))
+            offset = None if shift is None else self.macro("shl", t=t, a=offset, b=shift)
+        if isinstance(base.type, VectorType):
+            start: str | None = self.reg(base)
+        else:
+            start = self.macro("broadcast", t=t, x=f"(uint64_t)(uintptr_t){self.scalar(base)}")
+        if offset is None or start is None:
+            return None
+        return self.macro("add", t=t, a=start, b=offset)
 
     def contiguous(self, inst: Instruction) -> str | None:
         value = inst if isinstance(inst, VLoad) else inst.operands[0]
