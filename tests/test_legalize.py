@@ -80,3 +80,25 @@ def test_register_parts_follow_the_target_registers(width: int, target: str, par
 def test_a_width_no_split_fits_has_no_parts() -> None:
     fn = parse_function(MIXED.replace("W", "3"))
     assert register_parts(VectorFunction(fn, 3, ["vector", "scalar"]), load_target("avx2")) is None
+
+
+def test_record_accesses_split_by_whole_records() -> None:
+    """Part j of a record load or store starts j * lanes records further."""
+    from test_vector_ir import RECORDS
+
+    from s2s.ir.interpreter import Memory
+    from s2s.ir.types import F64
+
+    def run(vf: VectorFunction) -> list[object]:
+        mem = Memory()
+        p = mem.alloc_array(F64, [float(k) for k in range(12)])
+        run_vector(vf.fn, [p], mem)
+        return mem.read_array(p, F64, 12)
+
+    whole = VectorFunction(parse_function(RECORDS), 4, ["scalar"])
+    split = split_vectors(whole, 2)
+    verify(split.fn)
+    text = print_function(split.fn)
+    assert "recordload <2 x f64>, %p.p1, slot 2 of 3" in text, text
+    assert "gep %p, i32 6" in text, text
+    assert run(split) == run(VectorFunction(parse_function(RECORDS), 4, ["scalar"]))

@@ -66,6 +66,8 @@ from ..ir.vector import (
     ExtractLane,
     Gather,
     InsertLane,
+    RecordLoad,
+    RecordStore,
     Reduce,
     Scatter,
     Splat,
@@ -200,6 +202,12 @@ class VectorIREmitter:
         }
         """Calls made for their effects: their results get no variable (it
         would be set and never read)."""
+        self.record_loads: dict[tuple[Block | None, Value], list[RecordLoad]] = {}
+        """The fields of one group of records, loaded together."""
+        for inst in self.fn.instructions():
+            if isinstance(inst, RecordLoad):
+                self.record_loads.setdefault((inst.block, inst.operands[0]), []).append(inst)
+        self.records_loaded: set[Instruction] = set()
         for b in self.fn.blocks:
             for inst in b.instructions:
                 if (
@@ -225,6 +233,10 @@ class VectorIREmitter:
         vector = is_lanewise(inst)
         if isinstance(inst, Alloca):
             return self.alloca(inst)
+        if isinstance(inst, RecordLoad) and inst in self.records_loaded:
+            return None
+        if isinstance(inst, RecordLoad) and self.load_records(inst):
+            return None
         if isinstance(inst, Call) and inst.callee in (ANY, ALL) and vector:
             return self.horizontal(inst)
         if not vector:
@@ -444,6 +456,8 @@ class VectorIREmitter:
             return self.contiguous(inst)
         if isinstance(inst, (Gather, Scatter)):
             return self.through_addresses(inst)
+        if isinstance(inst, RecordStore):
+            return self.store_records(inst)
         if isinstance(inst, ExtractLane) and isinstance(ops[1], Constant):
             f = self.reg_type(ops[0].type)
             if f is None or f.is_mask:
@@ -542,6 +556,39 @@ class VectorIREmitter:
                 lane0 = f"(({c_type(elem)})(uintptr_t){lane0})"
             return _user_argument(elem, lane0)
         return None
+
+    def load_records(self, first: RecordLoad) -> bool:
+        """Every field the group of ``first`` loads, at once (the target's
+        ``load_records``; a slot nobody reads gets a variable of its own);
+        False: the target cannot, each field goes lane by lane."""
+        loads = self.record_loads[(first.block, first.operands[0])]
+        t = self.reg_type(first.type)
+        by_slot = {load.slot: load for load in loads}
+        outs: list[str] = []
+        unread: list[str] = []
+        for k in range(first.slots):
+            if k in by_slot:
+                outs.append(self.names[by_slot[k]])
+                continue
+            unread.append(self.fresh(f"field{k}"))
+            self.decls.append(self.decl_of(first.type, unread[-1]))
+            outs.append(unread[-1])
+        p = self.scalar(first.operands[0])
+        text = self.macro("load_records", t=t, k=first.slots, p=p, outs=outs) if t else None
+        if text is None:
+            return False
+        self.lines.extend(text.split("\n"))
+        self.lines += [f"(void){name};" for name in unread]
+        self.records_loaded.update(loads)
+        return True
+
+    def store_records(self, inst: RecordStore) -> str | None:
+        t = self.reg_type(inst.operands[0].type)
+        if t is None:
+            return None
+        fields = [self.reg(v) for v in inst.operands[:-1]]
+        p = self.scalar(inst.operands[-1])
+        return self.macro("store_records", t=t, k=inst.slots, p=p, vs=fields)
 
     def through_addresses(self, inst: Gather | Scatter) -> str | None:
         """A gather or scatter through a vector of addresses (the target's
@@ -785,6 +832,11 @@ class VectorIREmitter:
         if isinstance(inst, (VStore, Scatter)):
             addr = f"({lane[1]} + s2s_j)" if isinstance(inst, VStore) else lane[1]
             return f"*{addr} = {lane[0]};", []
+        if isinstance(inst, RecordStore):
+            k = inst.slots
+            return " ".join(
+                f"{lane[-1]}[s2s_j * {k} + {s}] = {v};" for s, v in enumerate(lane[:-1])
+            ), []
         if isinstance(inst, Call) and not inst.pure:
             lane = [
                 _user_argument(element_type(o.type), text) for o, text in zip(inst.operands, lane)
@@ -833,6 +885,8 @@ class VectorIREmitter:
             return "s2s_j"
         if isinstance(inst, VLoad):
             return f"{lane[0]}[s2s_j]"
+        if isinstance(inst, RecordLoad):
+            return f"{lane[0]}[s2s_j * {inst.slots} + {inst.slot}]"
         if isinstance(inst, Gather):
             return f"(*{lane[0]})"
         if isinstance(inst, InsertLane):

@@ -508,8 +508,11 @@ class _LoopGen:
         iteration the same way from the tail region, else the scalar
         remainder."""
         region, W = self.region, self.W
+        self.vector_lanes = W
         tag = f"{self.target.name}_{region.line}_{region.column}"
-        vf = self.legal_vector_function(region.fn, self.div, self.mem, W * self.interleave())
+        vf = self.legal_vector_function(
+            region.fn, self.div, self.mem, self.records, W * self.interleave()
+        )
         self.W = vf.width  # iterations per trip of the vector loop
         self.parallel = bool(region.worksharing) and not region.outer_loops
         self.iv_binding = next(b for b in region.args if b.role == "iv")
@@ -590,7 +593,9 @@ class _LoopGen:
             return None
         region = variant.region
         try:
-            vf = self.legal_vector_function(region.fn, variant.div, variant.mem, self.W)
+            vf = self.legal_vector_function(
+                region.fn, variant.div, variant.mem, variant.records, self.W
+            )
             code = self.vector_ir_code(region, vf, tag, accumulators)
         except Unsupported:
             if os.environ.get("S2SVEC_DEBUG"):
@@ -742,10 +747,19 @@ class _LoopGen:
             factor //= 2
         return factor
 
-    def legal_vector_function(self, fn: Any, div: Any, mem: Any, lanes: int) -> VectorFunction:
+    def legal_vector_function(
+        self, fn: Any, div: Any, mem: Any, records: Any, lanes: int
+    ) -> VectorFunction:
         """A region's body widened to ``lanes`` lanes and cut into the
-        target's registers (s2s.codegen.legalize)."""
-        vf = widen_to_vector_ir(fn, div, lanes, mem)
+        target's registers (s2s.codegen.legalize); the record groups the
+        target moves at one vector's lanes as whole records."""
+        threads = bool(self.region.worksharing)
+        moved = [
+            g
+            for g in (records.groups if records is not None else ())
+            if record_vector_type(self.target, g, self.vector_lanes, threads) is not None
+        ]
+        vf = widen_to_vector_ir(fn, div, lanes, mem, moved)
         fold_decided_comparisons(vf.fn)  # C would leave their operands unread
         eliminate_dead_code(vf.fn)  # what the widening made and nothing reads
         verify(vf.fn)

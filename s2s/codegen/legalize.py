@@ -53,6 +53,8 @@ from ..ir.values import (
 from ..ir.vector import (
     ExtractLane,
     InsertLane,
+    RecordLoad,
+    RecordStore,
     Reduce,
     Splat,
     StepVector,
@@ -229,6 +231,11 @@ class _Split:
             new = VLoad(self.offset(ops[0], j), self.part_type(inst.type), inst.name)
         elif isinstance(inst, VStore):
             new = VStore(ops[0], self.offset(ops[1], j))
+        elif isinstance(inst, RecordLoad):
+            at = self.offset(ops[0], j, inst.slots)
+            new = RecordLoad(at, self.part_type(inst.type), inst.slot, inst.slots, inst.name)
+        elif isinstance(inst, RecordStore):
+            new = RecordStore(ops[:-1], self.offset(ops[-1], j, inst.slots))
         elif isinstance(inst, Cast):
             new = Cast(ops[0], self.part_type(inst.type), inst.name)
         elif isinstance(inst, Call):
@@ -250,13 +257,15 @@ class _Split:
         first = self.emit(Splat(Constant(t.elem, j * self.n), t))
         return BinOp("add", step, first, inst.name)
 
-    def offset(self, ptr: Value, j: int) -> Value:
-        """The address of part ``j`` of a contiguous access at ``ptr``."""
+    def offset(self, ptr: Value, j: int, per_lane: int = 1) -> Value:
+        """The address of part ``j`` of a contiguous access at ``ptr`` of
+        ``per_lane`` elements a lane (a record's)."""
         if j == 0:
             return ptr
-        key = (self.cur, ptr, j)
+        key = (self.cur, ptr, j * per_lane)
         if key not in self.offsets:
-            self.offsets[key] = self.emit(Gep(ptr, Constant(I32, j * self.n), f"{ptr.name}.p{j}"))
+            step = Constant(I32, j * self.n * per_lane)
+            self.offsets[key] = self.emit(Gep(ptr, step, f"{ptr.name}.p{j}"))
         return self.offsets[key]
 
     def lane_access(self, inst: ExtractLane | InsertLane) -> None:

@@ -36,11 +36,13 @@ vector interpreter against the region run once per lane.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..analysis.cfg import cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..analysis.memory import MemoryAccess, MemoryAccesses, access_of
+from ..analysis.records import RecordGroup
 from ..diagnostics import Unsupported
 from ..ir.builder import copy_call, copy_instruction
 from ..ir.types import I1, I8, I32, I64, VOID, ArrayType, IntType, PtrType, Type, VectorType
@@ -71,6 +73,8 @@ from ..ir.values import (
 from ..ir.vector import (
     ExtractLane,
     Gather,
+    RecordLoad,
+    RecordStore,
     Scatter,
     Splat,
     StepVector,
@@ -95,18 +99,32 @@ class VectorFunction:
 
 
 def widen_to_vector_ir(
-    fn: Function, div: DivergenceInfo, width: int, mem: MemoryAccesses | None = None
+    fn: Function,
+    div: DivergenceInfo,
+    width: int,
+    mem: MemoryAccesses | None = None,
+    records: Sequence[RecordGroup] = (),
 ) -> VectorFunction:
-    """The vector IR function of ``fn`` for ``width`` lanes."""
-    return _Widening(fn, div, width, mem).run()
+    """The vector IR function of ``fn`` for ``width`` lanes; the accesses
+    of ``records`` (groups of s2s.analysis.records the code generator moves
+    as whole records) become record loads and stores."""
+    return _Widening(fn, div, width, mem, records).run()
 
 
 class _Widening:
     def __init__(
-        self, fn: Function, div: DivergenceInfo, width: int, mem: MemoryAccesses | None
+        self,
+        fn: Function,
+        div: DivergenceInfo,
+        width: int,
+        mem: MemoryAccesses | None,
+        records: Sequence[RecordGroup] = (),
     ) -> None:
         self.src, self.div, self.W = fn, div, width
         self.mem = mem if mem is not None else MemoryAccesses()
+        self.groups = {inst: g for g in records for inst, _ in g.members}
+        self.fields: dict[RecordGroup, list[Value | None]] = {}
+        """Per record group met so far: each slot's current vector."""
         self.out = Function(f"{fn.name}.v{width}")
         self.scalars: dict[Value, Value] = {}
         """Value -> its scalar form (uniform: the value; strided: lane 0)."""
@@ -341,7 +359,38 @@ class _Widening:
             self.addresses[key] = self.emit(at)
         return self.addresses[key]
 
+    def record_fields(self, group: RecordGroup) -> list[Value | None]:
+        """The slot vectors of a record group: its records' fields, loaded
+        at its first member when it reads them."""
+        if group not in self.fields:
+            fields: list[Value | None] = [None] * group.slots
+            if group.needs_load:
+                at = self.record_base(group)
+                t = self.vtype(group.elem)
+                for k in range(group.slots):
+                    fields[k] = self.emit(RecordLoad(at, t, k, group.slots, f"field{k}"))
+            self.fields[group] = fields
+        return self.fields[group]
+
+    def record_base(self, group: RecordGroup) -> Value:
+        return self.emit(Cast(self.scalar(group.base), PtrType(group.elem), "records"))
+
+    def record_store(self, inst: Store, group: RecordGroup) -> None:
+        fields = self.record_fields(group)
+        fields[group.slot_of(inst)] = self.vec(inst.operands[0])
+        if inst is group.last_store:
+            if None in fields:
+                raise Unsupported("internal error: a record group stores unread slots")
+            self.emit(RecordStore([f for f in fields if f is not None], self.record_base(group)))
+
     def load(self, inst: Load) -> None:
+        group = self.groups.get(inst)
+        if group is not None:
+            field = self.record_fields(group)[group.slot_of(inst)]
+            if field is None:
+                raise Unsupported("internal error: a record group reads an unloaded slot")
+            self.vectors[inst] = field
+            return
         kind = self.access_kind(inst)
         ptr = inst.operands[0]
         if kind == "uniform":
@@ -355,6 +404,9 @@ class _Widening:
         self.vectors[inst] = self.emit(new)
 
     def store(self, inst: Store) -> None:
+        group = self.groups.get(inst)
+        if group is not None:
+            return self.record_store(inst, group)
         value, ptr = inst.operands
         kind = self.access_kind(inst)
         mask = self.vmask(inst)

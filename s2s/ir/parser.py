@@ -70,6 +70,8 @@ from .vector import (
     ExtractLane,
     Gather,
     InsertLane,
+    RecordLoad,
+    RecordStore,
     Reduce,
     Scatter,
     Splat,
@@ -176,7 +178,7 @@ class _Stmt:
 
 
 _TERMINATORS = ("br", "condbr", "switch", "ret")
-_NO_RESULT = ("store", "vstore", "scatter") + _TERMINATORS
+_NO_RESULT = ("store", "vstore", "scatter", "recordstore") + _TERMINATORS
 
 
 class _Parser:
@@ -442,6 +444,17 @@ class _Parser:
         stmt.type = self.parse_type()
         self.expect(",")
         stmt.operands.append(self.parse_operand())
+
+    def _parse_recordload(self, stmt: _Stmt) -> None:
+        """``<N x T>, %p, slot S of K``: S and K kept in ``case_values``."""
+        self._parse_vload(stmt)
+        self.expect(",")
+        self.expect("slot")
+        stmt.case_values.append(self._int_text(self.expect_kind("number", "a slot").text))
+        self.expect("of")
+        stmt.case_values.append(self._int_text(self.expect_kind("number", "a slot count").text))
+
+    _parse_recordstore = _parse_operand_list
 
     def _parse_reduce(self, stmt: _Stmt) -> None:
         op = self.expect_kind("word", "a reduction").text
@@ -809,6 +822,7 @@ class _FunctionBuilder:
         "vstore": 2,
         "gather": 1,
         "scatter": 2,
+        "recordload": 1,
     }
 
     def _check_arity(self, stmt: _Stmt) -> None:
@@ -825,7 +839,7 @@ class _FunctionBuilder:
             raise IRError(f"line {stmt.line}: operand types differ: {a.type} and {b.type}")
 
 
-_EXPLICIT_TYPE = ("cast", "call", "phi", "splat", "stepvector", "vload")
+_EXPLICIT_TYPE = ("cast", "call", "phi", "splat", "stepvector", "vload", "recordload")
 """Statements that spell their result type."""
 
 
@@ -845,6 +859,10 @@ _VECTOR_MAKERS: dict[str, Callable[[_Stmt, list[Value]], Instruction]] = {
     "vstore": lambda s, ops: VStore(ops[0], ops[1]),
     "gather": lambda s, ops: Gather(ops[0]),
     "scatter": lambda s, ops: Scatter(ops[0], ops[1]),
+    "recordload": lambda s, ops: RecordLoad(
+        ops[0], _vector_type(s), s.case_values[0], s.case_values[1]
+    ),
+    "recordstore": lambda s, ops: RecordStore(ops[:-1], ops[-1]),
 }
 """The vector IR's own instructions (s2s/ir/vector.py) from their statements."""
 

@@ -16,12 +16,22 @@ instructions on vector operands, as in LLVM; these are the rest:
     vstore %v, %p [mask %m]           lanes to p[0], p[1], ...
     %v = gather %ptrs [mask %m]       lane k from ptrs[k] (<N x ptr<T>>)
     scatter %v, %ptrs [mask %m]       lane k to ptrs[k], in lane order
+    %f = recordload <8 x f64>, %p, slot 1 of 3
+                                      lane k from p[k*3 + 1]: one field of N
+                                      records of 3 elements
+    recordstore %f0, %f1, %f2, %p     lane k of %fs to p[k*3 + s]: N whole
+                                      records, field s from %fs
 
 A masked memory instruction touches no memory for an inactive lane; an
-inactive lane of a masked gather or vload holds 0.
+inactive lane of a masked gather or vload holds 0.  Record loads and stores
+are never masked: they move whole records the loop accesses (the record
+groups of s2s.analysis.records), and selection moves the fields of one
+group together (the target's ``load_records``/``store_records``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from .types import I32, VOID, PtrType, Type, VectorType, element_type
 from .values import Instruction, Value
@@ -104,6 +114,34 @@ class Scatter(Instruction):
         return True
 
 
+class RecordLoad(Instruction):
+    """Field ``slot`` of N records of ``slots`` elements at ``ptr``."""
+
+    opcode = "recordload"
+
+    def __init__(self, ptr: Value, t: VectorType, slot: int, slots: int, name: str = "") -> None:
+        super().__init__(t, [ptr], name)
+        self.slot: int = slot
+        self.slots: int = slots
+
+
+class RecordStore(Instruction):
+    """N whole records at the last operand, field s from operand s."""
+
+    opcode = "recordstore"
+
+    def __init__(self, fields: Sequence[Value], ptr: Value) -> None:
+        super().__init__(VOID, [*fields, ptr])
+
+    @property
+    def slots(self) -> int:
+        return len(self.operands) - 1
+
+    @property
+    def has_side_effects(self) -> bool:
+        return True
+
+
 VECTOR_INSTRUCTIONS = (
     Splat,
     StepVector,
@@ -114,6 +152,8 @@ VECTOR_INSTRUCTIONS = (
     VStore,
     Gather,
     Scatter,
+    RecordLoad,
+    RecordStore,
 )
 
 
@@ -163,6 +203,19 @@ def vector_problem(inst: Instruction) -> str | None:
         ptr = ops[-1].type
         if not isinstance(vt, VectorType) or vt != _vector_of_pointee(ptr, vt):
             return f"{inst.opcode} of {vt} through {ptr}"
+        return None
+    if isinstance(inst, RecordLoad):
+        ok = isinstance(t, VectorType) and t == _vector_of_pointee(ops[0].type, t)
+        if not ok or not 0 <= inst.slot < inst.slots:
+            return f"recordload of {t} through {ops[0].type}, slot {inst.slot} of {inst.slots}"
+        return None
+    if isinstance(inst, RecordStore):
+        vt = ops[0].type
+        ok = isinstance(vt, VectorType) and vt == _vector_of_pointee(ops[-1].type, vt)
+        if not ok or any(o.type != vt for o in ops[:-1]):
+            return (
+                f"recordstore of {', '.join(str(o.type) for o in ops[:-1])} through {ops[-1].type}"
+            )
         return None
     if isinstance(inst, (Gather, Scatter)):
         ptrs = ops[-1].type

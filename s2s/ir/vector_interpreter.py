@@ -63,6 +63,8 @@ from .vector import (
     ExtractLane,
     Gather,
     InsertLane,
+    RecordLoad,
+    RecordStore,
     Reduce,
     Scatter,
     Splat,
@@ -354,6 +356,27 @@ def _scatter(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Scalar:
     return UNDEF
 
 
+def _recordload(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
+    assert isinstance(inst, RecordLoad)
+    n, elem = run.lanes(inst.type), element_type(inst.type)
+    base = int(defined(_scalar(ops[0]), "recordload address"))
+    return [
+        run.memory.load(base + (k * inst.slots + inst.slot) * elem.size, elem) for k in range(n)
+    ]
+
+
+def _recordstore(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Scalar:
+    assert isinstance(inst, RecordStore)
+    t = inst.operands[0].type
+    n, elem = run.lanes(t), element_type(t)
+    base = int(defined(_scalar(ops[-1]), "recordstore address"))
+    for k in range(n):
+        for s, field in enumerate(ops[:-1]):
+            value = defined(_lanes(field)[k], "recordstore value")
+            run.memory.store(base + (k * inst.slots + s) * elem.size, elem, value)
+    return UNDEF
+
+
 _OWN: dict[type, Callable[[_VectorRun, Instruction, list[VValue]], VValue]] = {
     Splat: _splat,
     StepVector: _stepvector,
@@ -364,4 +387,6 @@ _OWN: dict[type, Callable[[_VectorRun, Instruction, list[VValue]], VValue]] = {
     VStore: _vstore,
     Gather: _gather,
     Scatter: _scatter,
+    RecordLoad: _recordload,
+    RecordStore: _recordstore,
 }
