@@ -86,10 +86,10 @@ def test_record_accesses_split_by_whole_records() -> None:
     """Part j of a record load or store starts j * lanes records further."""
     from test_vector_ir import RECORDS
 
-    from s2s.ir.interpreter import Memory
+    from s2s.ir.interpreter import Memory, Scalar
     from s2s.ir.types import F64
 
-    def run(vf: VectorFunction) -> list[object]:
+    def run(vf: VectorFunction) -> list[Scalar]:
         mem = Memory()
         p = mem.alloc_array(F64, [float(k) for k in range(12)])
         run_vector(vf.fn, [p], mem)
