@@ -98,3 +98,12 @@ def test_no_tracked_file_names_a_machine_path() -> None:
             if MACHINE_PATH.search(line):
                 found.append(f"{name.decode()}:{no}: {line.strip()[:100]}")
     assert not found, "\n".join(found)
+
+
+def test_testing_page_lists_every_test_file() -> None:
+    """docs/internals/testing.rst names each tests/test_*.py, and no file
+    that is gone."""
+    page = (ROOT / "docs" / "internals" / "testing.rst").read_text()
+    named = set(re.findall(r"``(tests/test_\w+\.py)``", page))
+    present = {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_*.py")}
+    assert named == present, (sorted(present - named), sorted(named - present))

@@ -135,7 +135,7 @@ class VectorIREmitter:
         self.lines: list[str] = []
         self.counter = 0
         self.mask_bits = _mask_bits(fn, target, width)
-        self.labels = {b: f"{prefix}_{_c_name(b.name)}_{k}" for k, b in enumerate(fn.blocks)}
+        self.labels = {b: f"{prefix}_{k}_{_c_name(b.name)}" for k, b in enumerate(fn.blocks)}
 
     # -- names and types -------------------------------------------------------------
     def fresh(self, hint: str) -> str:
