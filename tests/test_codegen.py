@@ -7,6 +7,11 @@ import re
 import pytest
 from test_codegen_kit import available_targets, build_and_run, kernel_source
 
+from s2s.codegen.generate import CodegenOptions
+
+WIDENER = CodegenOptions(vector_ir=False)
+"""The text-based widener: the tests of what it does its own way."""
+
 TARGETS = available_targets()
 
 
@@ -359,10 +364,10 @@ def test_narrow_types_next_to_wide_ones(target):
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_invariant_broadcasts_are_made_once_before_the_loop(target):
-    """Vector constants and broadcasts of values set before the loop are
-    made once, before it, not in each block (arm) that uses them; the
-    refilled, masked-tail and plain loops alike compute what the scalar
-    loop does."""
+    """The widener makes vector constants and broadcasts of values set
+    before the loop once, before it, not in each block (arm) that uses them;
+    the refilled, masked-tail and plain loops alike compute what the scalar
+    loop does.  (The vector IR path leaves that to the C compiler's LICM.)"""
     src = kernel_source("""
         void F(cascade)(int n, KARGS) {
             double t = d[0];
@@ -379,7 +384,7 @@ def test_invariant_broadcasts_are_made_once_before_the_loop(target):
             }
         }
     """)
-    res = build_and_run(target, src, ["cascade"], expect_loops=1)
+    res = build_and_run(target, src, ["cascade"], expect_loops=1, options=WIDENER)
     text = res.text[res.text.index("s2svec: " + target) :]
     loop = text.index("for (")
     quarter = re.findall(r"s2s_\w+ = [^;]*\b0\.25\b[^;]*;", text[: text.index("#else")])
@@ -412,10 +417,11 @@ def _unrolled_bodies(text: str, W: int) -> tuple[list[str], list[str]]:
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_reductions_run_two_accumulators_in_two_copies_of_the_body(target):
-    """A reduction loop runs two vector iterations per trip, the second with
-    accumulators of its own: the same body widened again, differing only in
-    the accumulators' names.  A body with labels (a divergent inner loop)
-    stays single: labels are function-scoped in C."""
+    """With the widener a reduction loop runs two vector iterations per
+    trip, the second with accumulators of its own: the same body widened
+    again, differing only in the accumulators' names.  A body with labels (a
+    divergent inner loop) stays single: labels are function-scoped in C.
+    (The vector IR path interleaves two vectors instead: test_driver.py.)"""
     src = kernel_source("""
         void F(two)(int n, KARGS) {
             double s = 0.0, mn = 1e300;
@@ -441,7 +447,7 @@ def test_reductions_run_two_accumulators_in_two_copies_of_the_body(target):
             d[0] = s;
         }
     """)
-    res = build_and_run(target, src, ["two", "inner"], expect_loops=2, rtol=1e-12)
+    res = build_and_run(target, src, ["two", "inner"], expect_loops=2, rtol=1e-12, options=WIDENER)
     two = res.text[res.text.index("s2svec: " + target) :]
     inner = two[two.index("s2svec: " + target, 1) :]
     W = res.loops[0].width

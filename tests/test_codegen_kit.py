@@ -50,6 +50,8 @@ def vectorize_file(
             simdlen=opts.simdlen,
             refill=refill,
             refill_ratio=refill_ratio,
+            vector_ir=opts.vector_ir,
+            interleave=opts.interleave,
         ),
     )
     return HarnessResult(result.output.decode(), result.loops, result.warnings)

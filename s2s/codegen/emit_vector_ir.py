@@ -21,6 +21,7 @@ than a register) comes next.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -216,8 +217,18 @@ class VectorIREmitter:
                     and inst not in self.folded | self.discarded
                 ):
                     self.declare(inst)
-        targets = {s for b in self.fn.blocks for s in b.successors}
-        for b in self.fn.blocks:
+        blocks = self.fn.blocks
+        self.falls_into = {
+            a: b for a, b in itertools.pairwise(blocks) if isinstance(a.terminator, Br)
+        }
+        """Blocks whose jump goes to the next block: no goto, C falls through."""
+        targets = {
+            s
+            for b in blocks
+            for s in b.successors
+            if not (isinstance(b.terminator, Br) and self.falls_into.get(b) is s)
+        }
+        for b in blocks:
             if b in targets:
                 self.lines.append(f"{self.labels[b]}:;")
             for inst in b.instructions:
@@ -945,7 +956,8 @@ class VectorIREmitter:
             temps.append(temp)
         for phi, temp in zip(phis, temps):
             out += self.copy_named(phi.type, temp, self.names[phi])
-        out.append(f"goto {self.labels[succ]};")
+        if not (isinstance(pred.terminator, Br) and self.falls_into.get(pred) is succ):
+            out.append(f"goto {self.labels[succ]};")
         return out
 
     def copy(self, v: Value, dst: str) -> list[str]:

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..analysis.memory import indexed_address, memory_counts
+from ..analysis.memory import MemoryAccesses, indexed_address, memory_counts, memory_shapes
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.atomic_calls import atomic_call_named
 from ..ir.complex_calls import COMPLEX_CALLS
@@ -432,7 +432,7 @@ class _LoopGen:
         self.inlined = sorted(set(inlined))
         self.region = region
         self.div = div
-        self.mem = mem
+        self.mem = mem if mem is not None else memory_shapes(region.fn, div)
         self.records = records
         self.tail = tail
         self.refill = refill
@@ -539,7 +539,7 @@ class _LoopGen:
         em = refill["emitter"] if refill else code.emitter  # what the output runs
         variant = refill["variant"] if refill else None
         stats = {
-            "memory": memory_counts(variant.mem if variant else self.mem),
+            "memory": memory_counts((variant.mem if variant else self.mem) or MemoryAccesses()),
             "calls": dict(em.stats.calls),
             "allocas": self.alloca_counts(variant or self),
             "call_sites": list(em.stats.call_sites),
@@ -758,8 +758,9 @@ class _LoopGen:
         self, fn: Any, div: Any, mem: Any, records: Any, lanes: int
     ) -> VectorFunction:
         """A region's body widened to ``lanes`` lanes and cut into the
-        target's registers (s2s.codegen.legalize); the record groups the
-        target moves at one vector's lanes as whole records."""
+        target's registers (s2s.codegen.legalize), at least one part per
+        vector of the loop's width; the record groups the target moves at
+        one vector's lanes as whole records."""
         threads = bool(self.region.worksharing)
         moved = [
             g
@@ -770,8 +771,10 @@ class _LoopGen:
         fold_decided_comparisons(vf.fn)  # C would leave their operands unread
         eliminate_dead_code(vf.fn)  # what the widening made and nothing reads
         verify(vf.fn)
-        parts = register_parts(vf, self.target)
-        if parts is not None and parts > 1:
+        # interleaved vectors keep the width chosen for one (records moved at
+        # a narrower width than the registers stay at it)
+        parts = max(register_parts(vf, self.target) or 1, lanes // self.vector_lanes)
+        if parts > 1:
             vf = split_vectors(vf, parts)
             eliminate_dead_code(vf.fn)
             verify(vf.fn)
