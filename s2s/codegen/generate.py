@@ -70,9 +70,9 @@ class CodegenOptions:
     name -> (codegen.variant.Signature, [vfabi.Variant])."""
     no_variant: dict[str, str] = field(default_factory=dict)
     """Callees whose internal variant could not be made, and why."""
-    vector_ir: bool = True
-    """Loops the vector IR path takes (``vector_ir_loop``) are widened to
-    vector IR and emitted from it (False: ``--widener``)."""
+    vector_ir: bool = False
+    """Experimental (``--vector-ir``): loops the vector IR path takes
+    (``vector_ir_loop``) are widened to vector IR and emitted from it."""
     interleave: int = 0
     """Vectors per trip of a loop the vector IR path takes (``--interleave``):
     the loop is widened that many times over and cut into registers; 0: the

@@ -83,6 +83,10 @@ from ..ir.vector import (
     is_lanewise,
 )
 
+MASK_FREE_MATH = {"sqrt", "fabs", "floor", "ceil", "trunc", "round", "fmin", "fmax", "fma"}
+"""Math functions that run on every lane at no risk (exact, no slow path for
+special inputs, no traps): their calls need no mask."""
+
 
 @dataclass
 class VectorFunction:
@@ -339,7 +343,10 @@ class _Widening:
 
     # -- memory ---------------------------------------------------------------------
     def access_kind(self, inst: Instruction) -> str:
-        return self.access(inst).kind
+        """The access's kind; a contiguous one walking downwards is a strided
+        one here (a vload reads upwards; no lane reversal in the vector IR yet)."""
+        access = self.access(inst)
+        return "strided" if access.kind == "contiguous" and access.is_reverse else access.kind
 
     def access(self, inst: Instruction) -> MemoryAccess:
         return self.mem.get(inst) or access_of(inst, self.div)
@@ -474,7 +481,8 @@ class _Widening:
         new.lane_strides = {
             k: self.stride(op) for k, op in enumerate(inst.operands) if self.kind(op) == "s"
         }
-        new.set_mask(self.vmask(inst))
+        exact = inst.pure and inst.callee.removesuffix("f") in MASK_FREE_MATH
+        new.set_mask(None if exact else self.vmask(inst))
         if new.type == VOID and new.mask is None and not is_lanewise(new):
             # a mask of every lane says it runs once per lane
             new.set_mask(self.emit(Splat(Constant(I1, 1), self.vtype(I1), "every")))
