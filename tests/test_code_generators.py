@@ -55,3 +55,22 @@ def test_kernel_through_the_vector_ir(kernel: Path, config: dt.Config) -> None:
 
 def test_the_sample_is_not_empty() -> None:
     assert len(KERNELS) >= 12
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "testsuite" / "fuzz"))
+import run  # noqa: E402  the fuzz driver, after its folder is on the path
+
+VIR_REGRESSIONS = [57, 124, 186]
+"""CI fuzz seeds (``--small``) that went wrong through the vector IR path:
+57 and 124 computed wrong results (a uniform pure call under a divergent
+mask took lane 0 of a masked vector call; a contiguous access walking
+downwards was read upwards), 186 left a mask variable unused (-Wall)."""
+
+
+@pytest.mark.parametrize("seed", VIR_REGRESSIONS, ids=lambda s: f"seed_{s}")
+def test_fuzz_regressions_through_the_vector_ir(seed: int) -> None:
+    configs = ["gcc-v4+vir", "gcc-avx2+vir"]
+    result = run.run_program(seed, configs, options=run.CI_OPTIONS, run_timeout=20.0)
+    problems = [f"{c.config}: {c.kind}\n{c.detail}" for c in result.failures]
+    assert [c.config for c in result.results] == configs
+    assert not problems, f"fuzz seed {seed}:\n" + "\n\n".join(problems)

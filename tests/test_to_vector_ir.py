@@ -236,3 +236,40 @@ def test_a_call_with_effects_runs_once_per_lane() -> None:
     calls: list[int] = []
     run_vector(vf.fn, [0, 64], Memory(), externals={"bump": lambda p: calls.append(p)})
     assert calls == [64] * 4
+
+
+UNIFORM_CALL = """
+func @uniform_call(i64 %i, ptr<f64> %a, f64 %u) -> () {
+entry:
+  %pa = gep %a, %i
+  %x = load %pa
+  %c = cmp gt %x, f64 0.0
+  condbr %c, then, join
+then:
+  %s = call f64 @sin(%u) pure
+  store %s, %pa
+  br join
+join:
+  ret
+}
+"""
+
+
+def test_a_pure_call_of_uniform_operands_is_one_scalar_call() -> None:
+    """Under a divergent branch it is still one call for all lanes, with no
+    mask: a masked vector call would leave lane 0 (the one a uniform use
+    reads) empty when lane 0 is inactive (fuzz seed 57)."""
+    fn = parse_function(UNIFORM_CALL)
+    shapes = {
+        fn.args[0]: VectorShape.strided(1),
+        fn.args[1]: VectorShape.uniform(),
+        fn.args[2]: VectorShape.uniform(),
+    }
+    state = PassState(fn, shapes)
+    run_passes(state, PIPELINE)
+    vf = widen_to_vector_ir(fn, state.get(DivergenceInfo), 4, state.get(MemoryAccesses))
+    verify(vf.fn)
+    calls = [i for i in vf.fn.instructions() if isinstance(i, Call) and i.callee == "sin"]
+    assert calls, print_function(vf.fn)
+    for call in calls:
+        assert str(call.type) == "f64" and call.mask is None, print_function(vf.fn)

@@ -462,9 +462,16 @@ class _Widening:
             new.set_mask(self.vmask(inst) if mask.type != I1 else self.any_mask(inst))
             self.scalars[inst] = self.emit(new)
             return
+        uniform_operands = all(self.kind(op) == "u" for op in inst.operands)
+        if inst.pure and uniform_operands and self.kind(inst) != "v":
+            # one call for all lanes, whichever are active: pure, it may run
+            # when none is (a lane of a masked vector call could be inactive)
+            copy = copy_instruction(inst, self.scalar, self.blocks.__getitem__)
+            self.scalars[inst] = self.emit(copy)
+            return
         lanewise = (
             not inst.pure  # every lane's iteration makes the call
-            or any(self.kind(op) != "u" for op in inst.operands)
+            or not uniform_operands
             or (inst.mask is not None and self.kind(inst.mask) != "u")
             or self.kind(inst) == "v"
         )
