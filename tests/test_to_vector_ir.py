@@ -26,7 +26,7 @@ from s2s.ir.interpreter import Memory, Scalar, run_lanes
 from s2s.ir.parser import parse_function
 from s2s.ir.printer import print_function
 from s2s.ir.types import F64, I32
-from s2s.ir.values import Call
+from s2s.ir.values import Call, Function
 from s2s.ir.vector_interpreter import VValue, run_vector
 from s2s.ir.verifier import verify
 from s2s.pipeline import PIPELINE, run_passes
@@ -172,6 +172,19 @@ def test_a_broken_widening_is_noticed(monkeypatch: pytest.MonkeyPatch, mutation)
     assert failures > 0
 
 
+def _widened_loop(text: str) -> tuple[Function, VectorFunction]:
+    """A loop body (its first parameter the loop variable, the others
+    uniform) through the pipeline and widened for 4 lanes, verified."""
+    fn = parse_function(text)
+    shapes = {a: VectorShape.uniform() for a in fn.args[1:]}
+    shapes[fn.args[0]] = VectorShape.strided(1)
+    state = PassState(fn, shapes)
+    run_passes(state, PIPELINE)
+    vf = widen_to_vector_ir(fn, state.get(DivergenceInfo), 4, state.get(MemoryAccesses))
+    verify(vf.fn)
+    return fn, vf
+
+
 CALL = """
 func @calls(i64 %i, ptr<f64> %a, f64 %s) -> () {
 entry:
@@ -188,16 +201,7 @@ def test_a_call_keeps_uniform_operands_and_marks_strided_ones() -> None:
     """What a declare simd variant's uniform and linear parameters need:
     the uniform operand as it is, the address's stride in bytes; the call
     still computes per lane what the scalar call does."""
-    fn = parse_function(CALL)
-    shapes = {
-        fn.args[0]: VectorShape.strided(1),
-        fn.args[1]: VectorShape.uniform(),
-        fn.args[2]: VectorShape.uniform(),
-    }
-    state = PassState(fn, shapes)
-    run_passes(state, PIPELINE)
-    vf = widen_to_vector_ir(fn, state.get(DivergenceInfo), 4, state.get(MemoryAccesses))
-    verify(vf.fn)
+    fn, vf = _widened_loop(CALL)
     call = next(i for i in vf.fn.instructions() if isinstance(i, Call))
     assert [str(o.type) for o in call.operands] == ["<4 x f64>", "f64", "<4 x ptr<f64>>"]
     assert call.lane_strides == {2: 8}
@@ -227,12 +231,7 @@ entry:
 def test_a_call_with_effects_runs_once_per_lane() -> None:
     """Every iteration makes the call, also when its operands are uniform
     (an atomic update of a shared counter; found on atomic_shared_scalar)."""
-    fn = parse_function(EFFECT)
-    shapes = {fn.args[0]: VectorShape.strided(1), fn.args[1]: VectorShape.uniform()}
-    state = PassState(fn, shapes)
-    run_passes(state, PIPELINE)
-    vf = widen_to_vector_ir(fn, state.get(DivergenceInfo), 4, state.get(MemoryAccesses))
-    verify(vf.fn)
+    _, vf = _widened_loop(EFFECT)
     calls: list[int] = []
     run_vector(vf.fn, [0, 64], Memory(), externals={"bump": lambda p: calls.append(p)})
     assert calls == [64] * 4
@@ -259,16 +258,7 @@ def test_a_pure_call_of_uniform_operands_is_one_scalar_call() -> None:
     """Under a divergent branch it is still one call for all lanes, with no
     mask: a masked vector call would leave lane 0 (the one a uniform use
     reads) empty when lane 0 is inactive (fuzz seed 57)."""
-    fn = parse_function(UNIFORM_CALL)
-    shapes = {
-        fn.args[0]: VectorShape.strided(1),
-        fn.args[1]: VectorShape.uniform(),
-        fn.args[2]: VectorShape.uniform(),
-    }
-    state = PassState(fn, shapes)
-    run_passes(state, PIPELINE)
-    vf = widen_to_vector_ir(fn, state.get(DivergenceInfo), 4, state.get(MemoryAccesses))
-    verify(vf.fn)
+    _, vf = _widened_loop(UNIFORM_CALL)
     calls = [i for i in vf.fn.instructions() if isinstance(i, Call) and i.callee == "sin"]
     assert calls, print_function(vf.fn)
     for call in calls:
