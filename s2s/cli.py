@@ -204,11 +204,17 @@ def build_parser() -> argparse.ArgumentParser:
         "exact: scalar libm per lane (default: %(default)s)",
     )
     p.add_argument(
+        "--widener",
+        action="store_true",
+        help="write the vector code with the text-based widener, the code "
+        "generator before the vector IR (default: the vector IR; loops it "
+        "does not take yet -- run-time steps -- and declare simd bodies use "
+        "the widener either way)",
+    )
+    p.add_argument(
         "--vector-ir",
         action="store_true",
-        help="experimental: write the vector code of the loops it takes (all "
-        "but run-time steps) with the typed vector IR code generator instead "
-        "of the text-based widener (declare simd bodies use the widener)",
+        help="the vector IR code generator (the default; for scripts written when it was not)",
     )
     p.add_argument(
         "--interleave",
@@ -216,10 +222,10 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         choices=[0, 1, 2, 4],
         metavar="N",
-        help="with --vector-ir: vectors per trip of a vectorized loop: 1, 2 "
-        "or 4, no more than safelen allows; 0 (the default) lets the cost "
-        "model choose: two for a loop with reductions that OpenMP threads do "
-        "not share (two accumulator chains), else one",
+        help="vectors per trip of a vectorized loop: 1, 2 or 4, no more than "
+        "safelen allows; 0 (the default) lets the cost model choose: one "
+        "with per-lane stack objects, four where the hottest loop's next "
+        "trip waits on a load, call or division of this one, else two",
     )
     p.add_argument(
         "--no-refill",
@@ -233,7 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="R",
         help="refill only where a trip of the divergent loop weighs R times what "
-        "refill adds (default: the target's, 2 or 3 for avx2; 0: wherever "
+        "refill adds to a trip (default: the target's, 2 or 5 for avx2; 0: wherever "
         "refill can be built)",
     )
     p.add_argument(
@@ -678,7 +684,7 @@ def _main(argv: Sequence[str] | None) -> int:
         emit_cfg=args.emit_cfg,
         print_shapes=args.print_shapes,
         print_after=args.print_after,
-        vector_ir=args.vector_ir,
+        vector_ir=not args.widener,
         interleave=args.interleave,
         line_directives=args.input if args.line_directives else None,
     )

@@ -101,9 +101,9 @@ class Options:
     print_shapes: bool = False
     print_after: list[str] = field(default_factory=list)
     """Pipeline passes after which each region's IR is printed to stdout."""
-    vector_ir: bool = False
-    """--vector-ir: the loops the vector IR path takes are generated through
-    it (else the text-based widener writes them)."""
+    vector_ir: bool = True
+    """The loops the vector IR path takes are generated through it (False:
+    --widener, the text-based widener)."""
     interleave: int = 0
     """--interleave: vectors per trip (0: the cost model chooses)."""
 

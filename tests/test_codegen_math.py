@@ -140,13 +140,7 @@ def test_masked_math_call_gets_one_on_inactive_lanes(target):
     a - 0.5 <= 0) would send libmvec's log down its slow special-input path."""
     vlog = "_ZGVdN4v_log" if target == "avx2" else "_ZGVeN8v_log"
     res = build_and_run(
-        target,
-        GUARDED_LOG,
-        ["guarded_log"],
-        ulp=4,
-        expect_loops=1,
-        libs=("-lmvec", "-lm"),
-        options=CodegenOptions(vector_ir=True),
+        target, GUARDED_LOG, ["guarded_log"], ulp=4, expect_loops=1, libs=("-lmvec", "-lm")
     )
     # the vector IR path: the masked call's argument is a select with 1.0
     selects = re.findall(vlog + r"\((_mm\w*blend\w*\(.*?set1_pd\(1\.0\).*?)\);", res.text)

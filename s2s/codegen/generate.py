@@ -51,6 +51,7 @@ from .calls import Callees
 from .cexpr import c_decl, c_type, literal, unsigned_of
 from .emit import INDENT, Emitter, indent_lines
 from .emit_vector_ir import EmittedBody, VectorIREmitter
+from .interleave import interleave_factor
 from .legalize import register_parts, split_vectors
 from .target import Target
 from .to_vector_ir import VectorFunction, widen_to_vector_ir
@@ -70,9 +71,9 @@ class CodegenOptions:
     name -> (codegen.variant.Signature, [vfabi.Variant])."""
     no_variant: dict[str, str] = field(default_factory=dict)
     """Callees whose internal variant could not be made, and why."""
-    vector_ir: bool = False
-    """Experimental (``--vector-ir``): loops the vector IR path takes
-    (``vector_ir_loop``) are widened to vector IR and emitted from it."""
+    vector_ir: bool = True
+    """Loops the vector IR path takes (``vector_ir_loop``) are widened to
+    vector IR and emitted from it (False: ``--widener``)."""
     interleave: int = 0
     """Vectors per trip of a loop the vector IR path takes (``--interleave``):
     the loop is widened that many times over and cut into registers; 0: the
@@ -740,15 +741,10 @@ class _LoopGen:
         ]
 
     def interleave(self) -> int:
-        """Vectors per trip: as asked, else two for a loop with reductions
-        that OpenMP threads do not share (two accumulators halve the chain
-        of dependent additions from one trip to the next) and one for the
-        rest; as far as ``safelen`` allows (the lanes of one trip run as one
-        wide vector would)."""
-        factor = self.options.interleave
-        if factor == 0:
-            reductions = any(b.role == "reduction" for b in self.region.args)
-            factor = 2 if reductions and not self.region.worksharing else 1
+        """Vectors per trip: as asked, else as the cost model chooses
+        (s2s/codegen/interleave.py); as far as ``safelen`` allows (the lanes
+        of one trip run as one wide vector would)."""
+        factor = self.options.interleave or interleave_factor(self.region.fn, self.div)
         safelen = self.region.clauses.safelen if self.region.clauses else None
         while factor > 1 and safelen and self.W * factor > safelen:
             factor //= 2

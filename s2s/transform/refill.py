@@ -407,18 +407,28 @@ EDGE_ACCESS = 8
 the iteration, which differs between lanes now (a gather or scatter)."""
 EDGE_FIXED = 8
 """What starting an iteration costs besides (its counters, tests, blends)."""
+TRIP_FIXED = 16
+"""What refill adds to every trip: the test for lanes whose iteration ended,
+the blend of the new iterations' values into the loop's."""
+TRIPS_PER_START = 4
+"""Trips of the loop per run of Pre and Post: they run when some lane's
+iteration ends (in a loop of T trips per iteration, W lanes start about W/T
+new ones per trip; xsproxy's nuclide loop, 17 trips for 8 lanes: Pre and
+Post ran in about two trips of five)."""
 
 
 def _pays(
     fn: Function, loop: Loop[Block], div: DivergenceInfo, gather_weight: int, min_ratio: float
 ) -> bool:
-    """Whether a trip of ``loop`` outweighs ``min_ratio`` times what refill adds:
-    the lanes' Pre and Post (now gathers, scatters and blends that run
-    whenever any lane starts an iteration) and, per trip, the accesses of
-    the loop that were contiguous and become gathers (not the loads that
-    ``_cache_iteration_loads`` makes once per iteration).  Else refill costs
-    more than the idle lanes it puts to work (measured: an escape-time loop
-    of a few flops per trip ran at half its speed)."""
+    """Whether a trip of ``loop`` outweighs ``min_ratio`` times what refill
+    adds to a trip: the test of ended lanes, a share of the lanes' Pre and
+    Post (now gathers, scatters and blends that run whenever some lane
+    starts an iteration) and the accesses of the loop that were contiguous
+    and become gathers (not the loads that ``_cache_iteration_loads`` makes
+    once per iteration).  Else refill costs more than the idle lanes it puts
+    to work (measured, bench/RESULTS.md: escape-time loops of a few flops
+    per trip ran at 0.3-0.6x their speed with it; the lookup loop of
+    xsproxy, a binary search per trip, at 1.9x)."""
     forest = div.loops
     inside = _weight(loop, div)
     # Pre and Post, their own loops counted NESTED_TRIPS times per trip
@@ -438,7 +448,8 @@ def _pays(
         and not (isinstance(inst, Load) and cached)
         and div.shape_of(inst.operands[-1]).is_strided
     )
-    return inside >= min_ratio * (edge + gather_weight * new_gathers)
+    added = TRIP_FIXED + edge / TRIPS_PER_START + gather_weight * new_gathers
+    return inside >= min_ratio * added
 
 
 def _run(state: PassState) -> Region:

@@ -19,8 +19,8 @@ Configurations per program: ``all`` (the whole matrix), ``main`` (the main
 configurations), ``rotate:K`` (K configurations chosen by seed so that
 consecutive seeds cycle through every configuration: x86 AVX2 branch, x86
 AVX-512 branch and NEON in turn), or a comma list of names (NAME+VARIANT:
-an output variant of differential.py, e.g. gcc-v4+vir for the vector IR
-code generator).
+an output variant of differential.py, e.g. gcc-v4+x2 for two vectors per
+trip everywhere).
 """
 
 from __future__ import annotations
