@@ -208,8 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="write the vector code with the text-based widener, the code "
         "generator before the vector IR (default: the vector IR; loops it "
-        "does not take yet -- run-time steps -- and declare simd bodies use "
-        "the widener either way)",
+        "does not take yet -- run-time steps -- use the widener either way)",
     )
     p.add_argument(
         "--vector-ir",
