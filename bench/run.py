@@ -93,7 +93,7 @@ VARIANTS: tuple[Variant, ...] = (
         ("-Wno-unknown-pragmas",),
         ("-lmvec", "-lm"),
         "s2s",
-        "s2svec output, clang-19 (builds the AVX2 branch, see templates/README.md)",
+        "s2svec output, clang-19",
     ),
 )
 
@@ -108,12 +108,10 @@ class Target:
 
 
 TARGETS = {
-    # clang 19 is kept off s2svec's AVX-512 code (templates/README.md), so the
-    # output also holds the AVX2 branch for it.
     "avx512": Target(
         "avx512,avx2",
         ("-march=native",),
-        "-march=native (AVX-512); s2s-clang runs s2svec's AVX2 branch",
+        "-march=native (AVX-512)",
     ),
     "avx2": Target(
         "avx2",
@@ -609,7 +607,7 @@ def to_json(
     return out
 
 
-PLOT_LABELS = {"s2s-clang": "s2s-clang (AVX2 branch)"}
+PLOT_LABELS: dict[str, str] = {}
 PLOT_COLORS = {
     "gcc": "#9ecae1",
     "gcc-fast": "#3182bd",

@@ -11,7 +11,7 @@ How: one preprocessor run per file, only when the output holds vector code:
 folder under the input's name, ``-iquote`` the input's folder first (as
 ``s2svec-cc`` compiles it).  A probe header read first (``-include``) says
 which targets' ISA conditions hold under the compiler and flags
-(``Target.isa_condition``: the ISA macros and the compiler exclusions, not
+(``Target.isa_condition``: the ISA macros, not
 the file's reading nor what the file itself defines).  The branch markers
 (``s2s.codegen.branch_markers``) left in the result tell which branch of
 each region the build compiles.  The branch it should compile is the first
@@ -38,7 +38,6 @@ from dataclasses import dataclass, field
 from .codegen.branch_markers import (
     SCALAR,
     branch_marker,
-    enabled_marker,
     isa_marker,
     loop_region,
     variant_region,
@@ -98,13 +97,11 @@ def check_branches(
     if preprocessed is None:
         return [f"s2svec: warning: --check-branches: {problem}; the branches are not checked"]
     has = {t.name for t in targets if isa_marker(t.name) in preprocessed}
-    excluded = {t.name for t in targets if enabled_marker(t.name) in preprocessed} - has
     found: dict[tuple[Location, str, Verdict], list[Region]] = {}
     for region in regions:
         compiled = compiled_branch(region, preprocessed)
         if compiled is None:
             continue  # not in this build (or, in a header read twice, not one answer)
-        _mark_excluded(region, excluded, compiled)
         verdict = judge(region, compiled, has)
         if verdict is not None:
             found.setdefault((region.location, region.kind, verdict), []).append(region)
@@ -186,18 +183,6 @@ def _mark(region: Region, verdict: Verdict) -> None:
             )
 
 
-def _mark_excluded(region: Region, excluded: set[str], compiled: str) -> None:
-    """Entries of targets whose ISA the flags enable but whose code this
-    compiler does not get (``Target.avoid``: clang 19 and AVX-512)."""
-    for entry in region.entries:
-        if entry.target in excluded:
-            entry.vectorized = False
-            entry.reason = (
-                "not compiled by this compiler (see the target's 'avoid'): "
-                f"the build takes {_taken(region, compiled)}"
-            )
-
-
 def _taken(region: Region, compiled: str) -> str:
     if compiled != SCALAR:
         return f"the {compiled} code"
@@ -232,11 +217,7 @@ def isa_probe(targets: list[Target]) -> str:
     file itself defines or undefines."""
     lines: list[str] = []
     for t in targets:
-        enabled = " && ".join(f"defined({g})" for g in t.guards)
         lines += [
-            f"#if {enabled}",
-            enabled_marker(t.name),
-            "#endif",
             f"#if {t.isa_condition}",
             isa_marker(t.name),
             "#endif",

@@ -172,12 +172,7 @@ def test_project_through_the_wrapper_prints_what_the_plain_build_prints(
     assert wrapped.split("\n\n")[0] == plain
     assert "warning" not in wrapped.split("\n\n", 1)[1], wrapped
     loops = [e for e in json.loads(report.read_text()) if e["kind"] == "loop"]
-    # clang 19 is kept from the AVX-512 code (the branch check says so in the report)
-    kept = "not compiled by this compiler (see the target's 'avoid'): the build takes the avx2 code"
-    assert loops and all(
-        e["vectorized"] or (cc == "clang-19" and e["target"] == "avx512" and e["reason"] == kept)
-        for e in loops
-    )
+    assert loops and all(e["vectorized"] for e in loops)
     for e in loops:
         how = {(s["callee"], s["line"]): (s["how"], s["detail"]) for s in e["call_sites"]}
         assert how[("lcg", 29)][0] == "inlined" and how[("to_unit", 30)][0] == "inlined"

@@ -110,7 +110,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "avx2": ("-march=x86-64-v3",),
 }
 TARGET_NOTES = {
-    "avx512": "-march=native (AVX-512); s2s-clang* run s2svec's AVX2 branch (clang 19)",
+    "avx512": "-march=native (AVX-512)",
     "avx2": "-march=x86-64-v3 (AVX2 + FMA)",
 }
 

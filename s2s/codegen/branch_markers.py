@@ -35,12 +35,6 @@ def isa_marker(target: str) -> str:
     return f"/* s2svec probe: the build selects {target} */"
 
 
-def enabled_marker(target: str) -> str:
-    """What the probe writes where the flags enable ``target``'s ISA
-    macros (whether or not the compiler is excluded from its code)."""
-    return f"/* s2svec probe: the flags enable {target} */"
-
-
 def _commented(text: str) -> str:
     """``text`` that cannot end the comment (a file named ``a*/b.c``)."""
     return text.replace("*/", "*\\/").replace("\n", " ")

@@ -864,6 +864,10 @@ class VectorIREmitter:
         if isinstance(t.elem, PtrType):
             expr = f"(uint64_t)(uintptr_t){expr}"
         if not self.in_reg(inst):
+            if inst.mask is not None:  # inactive lanes are read later (-Wmaybe-uninitialized)
+                pre.append(
+                    f"for (int s2s_j = 0; s2s_j < {self.W}; s2s_j++) {self.names[inst]}[s2s_j] = 0;"
+                )
             return f"{self.names[inst]}[s2s_j] = {expr};", []
         ti = self.reg_type(t)
         assert ti is not None

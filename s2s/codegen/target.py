@@ -137,9 +137,6 @@ class Target:
     """Whether plain ``char`` is signed in this target's C ABI (AArch64: no)."""
     triple: str = ""
     """The target triple its compilers use (``x86_64-linux-gnu``)."""
-    avoid: list[str] = field(default_factory=list)
-    """Preprocessor conditions (compilers) under which this target's code is
-    not compiled although the ISA is there: the next branch is taken instead."""
     vfabi_family: tuple[str, ...] = ()
     """Vector Function ABI ISA letters whose variants objects of this
     architecture define (s2s.vfabi.FAMILIES)."""
@@ -191,7 +188,7 @@ class Target:
         return " && ".join(self._isa_terms())
 
     def _isa_terms(self) -> list[str]:
-        return [f"defined({g})" for g in self.guards] + [f"!({a})" for a in self.avoid]
+        return [f"defined({g})" for g in self.guards]
 
     @property
     def guard(self) -> str:
@@ -459,7 +456,6 @@ def load_target(name: str) -> Target:
         env=env,
         plain_char_signed=bool(data.get("plain_char_signed", True)),
         triple=data.get("triple", ""),
-        avoid=list(data.get("avoid", [])),
         vfabi_family=tuple(data.get("vfabi_family", ())),
         vfabi_isa=data.get("vfabi_isa", ""),
         vfabi_calls=tuple(data.get("vfabi_calls", (data.get("vfabi_isa", ""),))),
