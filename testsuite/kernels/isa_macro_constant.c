@@ -1,13 +1,12 @@
-/* s2s-test: vectorized=1 tolerance=exact scalar_in="clang19-native clang19-v4 *-avx2only" */
+/* s2s-test: vectorized=1 tolerance=exact scalar_in="*-avx2only" */
 /* isa_macro_constant: a constant chosen by the ISA macros the compiler
  * predefines; the AVX-512 and AVX2 variants must each use their own value
  * (the targets cannot share one parse of the file).  The output subtracts
  * the STEP main sees, so it is the same for every build flag: the reference
  * is built once per ABI.  The AVX2 code comes from the file read without
  * __AVX512F__, so it is not compiled where __AVX512F__ is defined: builds
- * that take the AVX2 branch under AVX-512 flags (clang 19, which avoids the
- * AVX-512 branch, and the --target avx2 output under -march=native) run the
- * scalar loop (scalar_in). */
+ * of the --target avx2 output under AVX-512 flags run the scalar loop
+ * (scalar_in). */
 #include "harness.h"
 
 #if defined(__AVX512F__)
