@@ -223,7 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="vectors per trip of a vectorized loop: 1, 2 or 4, no more than "
         "safelen allows; 0 (the default) lets the cost model choose: one "
-        "with per-lane stack objects, four where the hottest loop's next "
+        "with per-lane stack objects or a long body, four where the hottest loop's next "
         "trip waits on a load, call or division of this one, else two",
     )
     p.add_argument(

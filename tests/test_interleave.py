@@ -167,3 +167,25 @@ def test_per_lane_stack_objects_keep_one_vector() -> None:
     """Every vector would need its own copy of each lane's stack object
     (the tree search with its per-lane stacks ran at 0.70x with two)."""
     assert _factor(STACK) == 1
+
+
+def _long_sum(terms: int) -> str:
+    loads = "".join(
+        f"  %p{k} = gep %x, %i{k}\n  %v{k} = load %p{k}\n  %s{k + 1} = add %s{k}, %v{k}\n"
+        for k in range(terms)
+    )
+    offsets = "".join(f"  %i{k} = add %i, i64 {k}\n" for k in range(terms))
+    return (
+        "func @long(i64 %i, ptr<f64> %x, ptr<f64> %out) -> () {\nentry:\n"
+        "  %s0 = add f64 0.0, f64 0.0\n"
+        + offsets
+        + loads
+        + f"  %po = gep %out, %i\n  store %s{terms}, %po\n  ret\n}}\n"
+    )
+
+
+def test_a_long_body_keeps_one_vector() -> None:
+    """Independent work enough, and a second vector would double the C
+    the compiler reads (deep_expressions' 1,500-term sum)."""
+    assert _factor(_long_sum(40)) == 2
+    assert _factor(_long_sum(400)) == 1

@@ -442,6 +442,8 @@ class _LoopGen:
         self.loc = _loc(region)
         self.linears: list[tuple[Any, str]] = []
         """(binding, name of the C constant holding its start value)"""
+        self.vector_lanes = 0
+        """Lanes of one vector (the vector IR path; 0: the widener's W)."""
         if region.bounds is None:
             raise internal_error("a loop region without loop bounds", self.loc)
 
@@ -739,6 +741,14 @@ class _LoopGen:
             }
             for name in parts
         ]
+
+    def lanes_text(self, iterations: int) -> str:
+        """``8 lanes``, or ``8 lanes x 2 vectors`` for ``iterations`` per trip
+        of interleaved vectors (the report's width is the lanes)."""
+        lanes = self.vector_lanes or iterations
+        if iterations == lanes:
+            return f"{lanes} lanes"
+        return f"{lanes} lanes x {iterations // lanes} vectors"
 
     def interleave(self) -> int:
         """Vectors per trip: as asked, else as the cost model chooses
@@ -1072,7 +1082,7 @@ class _LoopGen:
         value = f"({T})((unsigned long long)s2s_lo + (s2s_k + s2s_e) * {step_u64(bd.step)})"
         last, zero, end = self.after_placement(after)
         g = {
-            "comment": f"/* s2svec: {self.target.name}, {W} lanes, {region.kind} at "
+            "comment": f"/* s2svec: {self.target.name}, {self.lanes_text(W)}, {region.kind} at "
             f"{region.file}:{region.line} */",
             "checks": list(region.source_checks),
             "W": W,

@@ -28,11 +28,20 @@ from ..ir.values import Alloca, BinOp, Block, Call, Function, Instruction, Load,
 LONG_LATENCY_DIVISIONS = ("div", "rem")
 
 
+LONG_BODY = 1000
+"""Instructions beyond which a region runs one vector per trip: it has
+independent work enough, and every vector more is as much C again for the
+compiler (deep_expressions, a 1,500-term sum: clang 14 took 127 s for two
+vectors on AArch64, 34 s for one; xsproxy's lookup loop, four vectors, has
+591)."""
+
+
 def interleave_factor(fn: Function, div: DivergenceInfo) -> int:
     """Vectors per trip for the vector loop of region ``fn``: 1 with
-    per-lane stack objects, 4 when the hottest loop's recurrence waits on a
-    long-latency operation, else 2."""
-    if any(_is_per_lane_stack(inst) for b in fn.blocks for inst in b.instructions):
+    per-lane stack objects or a long body, 4 when the hottest loop's
+    recurrence waits on a long-latency operation, else 2."""
+    insts = [inst for b in fn.blocks for inst in b.instructions]
+    if len(insts) > LONG_BODY or any(_is_per_lane_stack(inst) for inst in insts):
         return 1
     hot = _hottest_loop(div)
     if hot is not None and any(_is_long_latency(inst) for inst in _recurrence(hot)):
