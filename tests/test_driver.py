@@ -339,6 +339,33 @@ def test_reductions_use_two_accumulators(tmp_path: Path) -> None:
     assert "s2s_trip - s2s_k >= 4ULL; s2s_k += 4ULL" in out
 
 
+WIDE_SIMDLEN = """\
+#include <stdint.h>
+void f(int n, const int64_t *a, int64_t *b) {
+#pragma omp simd simdlen(16)
+    for (int i = 0; i < n; i++) b[i] = a[i] * 3;
+}
+"""
+
+
+def test_a_simdlen_wider_than_a_register_takes_several(tmp_path: Path) -> None:
+    """simdlen(16) of int64: 16 iterations per trip in two AVX-512
+    registers, four AVX2 and eight NEON ones (issue 21, item 6); an explicit
+    --interleave still wins."""
+    r = s2svec(tmp_path, "--target", "avx512,avx2,neon", source=WIDE_SIMDLEN)
+    assert r.returncode == 0, r.stderr
+    out = (tmp_path / "out.c").read_text()
+    for text in (
+        "avx512, 8 lanes x 2 vectors",
+        "avx2, 4 lanes x 4 vectors",
+        "neon, 2 lanes x 8 vectors",
+    ):
+        assert text in out, text
+    assert "s2s_trip - s2s_k >= 16ULL; s2s_k += 16ULL" in out
+    s2svec(tmp_path, "--target", "avx512", "--interleave", "1", source=WIDE_SIMDLEN)
+    assert "avx512, 8 lanes, loop" in (tmp_path / "out.c").read_text()
+
+
 COMBINED = """\
 double kern(int n, double *a, const double *b)
 {

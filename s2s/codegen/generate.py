@@ -107,6 +107,10 @@ class GeneratedLoop:
     """The loop runs with lane refill (transform.refill)."""
 
 
+MAX_SIMDLEN_VECTORS = 8
+"""Registers one vector of a ``simdlen`` wider than a register may take."""
+
+
 def vector_ir_loop(region: Any) -> bool:
     """Whether the experimental vector IR path takes the loop: parameters
     the loop variable, live-ins, linear variables and reductions, constant
@@ -751,11 +755,18 @@ class _LoopGen:
         return f"{lanes} lanes x {iterations // lanes} vectors"
 
     def interleave(self) -> int:
-        """Vectors per trip: as asked, else as the cost model chooses
-        (s2s/codegen/interleave.py); as far as ``safelen`` allows (the lanes
-        of one trip run as one wide vector would)."""
-        factor = self.options.interleave or interleave_factor(self.region.fn, self.div)
-        safelen = self.region.clauses.safelen if self.region.clauses else None
+        """Vectors per trip: as asked (``--interleave``), else a ``simdlen``
+        wider than one register in as many registers (simdlen(16) of int64 on
+        AVX-512: two; at most MAX_SIMDLEN_VECTORS), else as the cost model
+        chooses (s2s/codegen/interleave.py); as far as ``safelen`` allows (the
+        lanes of one trip run as one wide vector would)."""
+        clauses = self.region.clauses
+        simdlen = self.options.simdlen or (clauses.simdlen if clauses else None)
+        factor = self.options.interleave
+        if not factor and simdlen and simdlen > self.W and simdlen % self.W == 0:
+            factor = min(simdlen // self.W, MAX_SIMDLEN_VECTORS)
+        factor = factor or interleave_factor(self.region.fn, self.div)
+        safelen = clauses.safelen if clauses else None
         while factor > 1 and safelen and self.W * factor > safelen:
             factor //= 2
         return factor
