@@ -13,7 +13,12 @@ AVX2, gcc and clang-19 building the output:
   long-latency operation -- a load whose address the previous trip
   computed (binary search, 1.06-1.25x over two), a call (iterated ``log``,
   1.13-1.17x) -- and cost up to 0.65x elsewhere (register spills of wide
-  bodies, escape-time loops on AVX2).
+  bodies, escape-time loops on AVX2);
+- a very long body gains nothing from a second vector and doubles what the
+  C compiler reads (LONG_BODY).
+
+A ``simdlen`` wider than a register and ``--interleave`` come before this
+model (codegen.generate, ``_LoopGen.interleave``).
 """
 
 from __future__ import annotations
@@ -26,7 +31,6 @@ from ..ir.types import I1
 from ..ir.values import Alloca, BinOp, Block, Call, Function, Instruction, Load, Phi, Value
 
 LONG_LATENCY_DIVISIONS = ("div", "rem")
-
 
 LONG_BODY = 1000
 """Instructions beyond which a region runs one vector per trip: it has
