@@ -11,4 +11,4 @@ scripts/setup.sh
 # a page in no toctree, bad reST.  -E: read every page again, so a warning
 # is never hidden by an earlier build's saved state.
 .venv/bin/sphinx-build -W --keep-going -E -q -b html docs docs/_build/html
-exec .venv/bin/pytest -n "${S2S_JOBS:-2}" -q "$@"
+exec .venv/bin/pytest -n "${S2S_JOBS:-2}" -q --durations=40 "$@"

@@ -1550,7 +1550,9 @@ def prelude(target: Target, needs: set[Any]) -> str:
         for item in helper_names:
             base, _, key = item.partition(":")
             macro = getattr(module, f"helper_{base}")
-            helpers_src.append(str(macro(target.types[key]) if key else macro()).strip())
+            # the key names a vector type, or is the helper's own argument (a mask width)
+            arg = target.types.get(key, key)
+            helpers_src.append(str(macro(arg) if key else macro()).strip())
     helpers_src += complex_helpers(target, needs)
     helpers_src += atomic_helpers(target, needs)
     return (
