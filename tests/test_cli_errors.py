@@ -469,9 +469,14 @@ def big_source(path: Path, loops: int = 600) -> None:
     )
 
 
-def libclang_loaded(pid: int) -> bool:
-    """True once the process has loaded libclang, i.e. it is inside run()."""
+def libclang_loaded(pid: int, arg: Path) -> bool:
+    """True once the process has loaded libclang, i.e. it is inside run().
+    Its command line must hold `arg` first: between fork and exec the child
+    is a copy of this process, libclang included, and a signal sent then is
+    lost in the exec (the run then ends with status 0)."""
     try:
+        if str(arg).encode() not in Path(f"/proc/{pid}/cmdline").read_bytes():
+            return False
         return "libclang" in Path(f"/proc/{pid}/maps").read_text()
     except OSError:
         return False
@@ -494,7 +499,9 @@ def test_signal_while_running(tmp_path: Path, sig: str, status: int) -> None:
         text=True,
     )
     deadline = time.monotonic() + 60
-    while not libclang_loaded(proc.pid) and proc.poll() is None and time.monotonic() < deadline:
+    while (
+        not libclang_loaded(proc.pid, src) and proc.poll() is None and time.monotonic() < deadline
+    ):
         time.sleep(0.02)
     assert proc.poll() is None, "s2svec finished before it could be interrupted"
     proc.send_signal(getattr(signal, sig))
