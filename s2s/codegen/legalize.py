@@ -289,7 +289,9 @@ class _Split:
         combine = "or" if inst.callee == ANY else "and"
         acc: Value | None = None
         for j in range(self.k):
-            call = Call(inst.callee, [self.part(inst.operands[0], j)], inst.type, name=inst.name)
+            call = Call(
+                inst.callee, [self.part(inst.operands[0], j)], inst.type, inst.pure, inst.name
+            )
             if inst.mask is not None:
                 call.set_mask(self.operand(inst.mask, j))
             self.emit(call)

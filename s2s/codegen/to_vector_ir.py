@@ -244,7 +244,7 @@ class _Widening:
             return None
         if self.kind(inst.mask) == "u":
             return self.scalar(inst.mask)
-        return self.emit(Call(ANY, [self.vec(inst.mask)], I1, name="any"))
+        return self.emit(Call(ANY, [self.vec(inst.mask)], I1, pure=True, name="any"))
 
     # -- the walk -------------------------------------------------------------------
     def run(self) -> VectorFunction:
@@ -458,7 +458,8 @@ class _Widening:
                 if self.kind(inst.operands[0]) != "u"
                 else self.scalar(inst.operands[0])
             )
-            new = Call(inst.callee, [mask], inst.type, name=inst.name)
+            # pure here: the lanes it reads are its operand and mask
+            new = Call(inst.callee, [mask], inst.type, pure=True, name=inst.name)
             new.set_mask(self.vmask(inst) if mask.type != I1 else self.any_mask(inst))
             self.scalars[inst] = self.emit(new)
             return
