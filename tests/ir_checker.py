@@ -12,8 +12,10 @@ Set-up
     ; RUN: --boscc-threshold=4 boscc  an option of the passes, as on the
                                       command line (also --no-all-true)
     ; RUN: linearize widen=4          last, widen the function to vector IR
-                                      of 4 lanes (s2s/codegen/to_vector_ir.py):
-                                      the CHECK lines read the vector IR
+                                      of 4 lanes (s2s/codegen/to_vector_ir.py;
+                                      row groups, s2s/analysis/rows.py, become
+                                      row loads): the CHECK lines read the
+                                      vector IR
     ; RUN: linearize widen=8 split=2  and cut its vectors in 2 parts
                                       (s2s/codegen/legalize.py)
     ; WIDTH: 8                        vector width of the analysis (compare
@@ -67,6 +69,7 @@ from pathlib import Path
 
 from s2s.analysis.divergence import DivergenceInfo, compute_divergence
 from s2s.analysis.memory import MemoryAccesses, access_of
+from s2s.analysis.records import RecordInfo
 from s2s.analysis.shapes import VectorShape
 from s2s.codegen.legalize import split_vectors
 from s2s.codegen.to_vector_ir import widen_to_vector_ir
@@ -282,7 +285,11 @@ def run_case(case: Case) -> Result:
     run_passes(state, tuple(by_pass[n] for n in names))
     if width is not None:
         vf = widen_to_vector_ir(
-            state.fn, state.get(DivergenceInfo), width, state.get(MemoryAccesses)
+            state.fn,
+            state.get(DivergenceInfo),
+            width,
+            state.get(MemoryAccesses),
+            rows=state.get(RecordInfo).rows,
         )
         verify(vf.fn)
         if parts is not None:

@@ -19,13 +19,14 @@ from transform_gen import OUT, TABLE, arg_shapes, build_region
 
 from s2s.analysis.divergence import DivergenceInfo
 from s2s.analysis.memory import MemoryAccesses
+from s2s.analysis.records import RecordInfo
 from s2s.analysis.shapes import VectorShape
 from s2s.codegen import to_vector_ir
 from s2s.codegen.to_vector_ir import VectorFunction, widen_to_vector_ir
 from s2s.ir.interpreter import Memory, Scalar, run_lanes
 from s2s.ir.parser import parse_function
 from s2s.ir.printer import print_function
-from s2s.ir.types import F64, I32
+from s2s.ir.types import F64, I32, I64
 from s2s.ir.values import Call, Function
 from s2s.ir.vector_interpreter import VValue, run_vector
 from s2s.ir.verifier import verify
@@ -56,7 +57,13 @@ def _widened(seed: int, width: int) -> VectorFunction:
     fn = build_region(seed)
     state = PassState(fn, arg_shapes(fn))
     run_passes(state, PIPELINE)
-    vf = widen_to_vector_ir(fn, state.get(DivergenceInfo), width, state.get(MemoryAccesses))
+    vf = widen_to_vector_ir(
+        fn,
+        state.get(DivergenceInfo),
+        width,
+        state.get(MemoryAccesses),
+        rows=state.get(RecordInfo).rows,
+    )
     verify(vf.fn)
     return vf
 
@@ -180,7 +187,13 @@ def _widened_loop(text: str) -> tuple[Function, VectorFunction]:
     shapes[fn.args[0]] = VectorShape.strided(1)
     state = PassState(fn, shapes)
     run_passes(state, PIPELINE)
-    vf = widen_to_vector_ir(fn, state.get(DivergenceInfo), 4, state.get(MemoryAccesses))
+    vf = widen_to_vector_ir(
+        fn,
+        state.get(DivergenceInfo),
+        4,
+        state.get(MemoryAccesses),
+        rows=state.get(RecordInfo).rows,
+    )
     verify(vf.fn)
     return fn, vf
 
@@ -263,3 +276,53 @@ def test_a_pure_call_of_uniform_operands_is_one_scalar_call() -> None:
     assert calls, print_function(vf.fn)
     for call in calls:
         assert str(call.type) == "f64" and call.mask is None, print_function(vf.fn)
+
+
+ROWS = """
+func @rows(i64 %i, ptr<i64> %idx, ptr<f64> %t, ptr<f64> %out) -> () {
+entry:
+  %pi = gep %idx, %i
+  %lo = load %pi
+  %c = cmp ge %lo, i64 0
+  condbr %c, then, join
+then:
+  %row = mul %lo, i64 3
+  %p0 = gep %t, %row
+  %x0 = load %p0
+  %p2 = gep %p0, i64 2
+  %x2 = load %p2
+  %p1 = gep %p0, i64 1
+  %x1 = load %p1
+  %d = sub %x2, %x0
+  %s = mul %d, %x1
+  %po = gep %out, %i
+  store %s, %po
+  br join
+join:
+  ret
+}
+"""
+
+
+def test_row_loads_read_what_the_gathers_read_and_no_more() -> None:
+    """The three loads of a row of 3 become row loads (s2s.analysis.rows);
+    lanes whose row is the table's last read up to its very end, and an
+    inactive lane's index points far outside it (the interpreter stops at
+    any access outside an object): the widened loop gives what the loop
+    run once per lane gives."""
+    fn, vf = _widened_loop(ROWS)
+    loads = [i.opcode for i in vf.fn.instructions() if i.opcode in ("rowload", "gather")]
+    assert loads and set(loads) == {"rowload"}, print_function(vf.fn)  # (also an all-true copy)
+
+    def run(vector: bool) -> list[Scalar]:
+        mem = Memory()
+        idx = mem.alloc_array(I64, [3, -1000000, 0, 3])
+        t = mem.alloc_array(F64, [float(k * k % 7) for k in range(12)])
+        out = mem.alloc_array(F64, [0.5] * 4)
+        if vector:
+            run_vector(vf.fn, [0, idx, t, out], mem)
+        else:
+            run_lanes(fn, [[k, idx, t, out] for k in range(4)], mem)
+        return mem.read_array(out, F64, 4)
+
+    assert run(vector=True) == run(vector=False)

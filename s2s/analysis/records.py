@@ -45,6 +45,7 @@ from ..ir.types import FloatType, IntType, PtrType, StructType, Type
 from ..ir.values import Call, FieldAddr, Function, Instruction, Load, Store, Value
 from .divergence import DivergenceInfo
 from .memory import MemoryAccess
+from .rows import RowGroup, compute_row_groups
 
 MAX_SLOTS = 8
 """Records of more elements are left to gathers (the shuffles grow with slots**2)."""
@@ -87,10 +88,12 @@ class RecordGroup:
 
 @dataclass(frozen=True)
 class RecordInfo:
-    """The record groups of a region."""
+    """The record groups of a region, and its row groups (s2s.analysis.rows:
+    a record per lane at the lane's own address)."""
 
     groups: tuple[RecordGroup, ...]
     by_inst: dict[Instruction, RecordGroup]
+    rows: tuple[RowGroup, ...] = ()
 
     def group_of(self, inst: Instruction) -> RecordGroup | None:
         return self.by_inst.get(inst)
@@ -99,7 +102,8 @@ class RecordInfo:
 def compute_record_groups(
     fn: Function, div: DivergenceInfo, mem: Mapping[Instruction, MemoryAccess]
 ) -> RecordInfo:
-    """Find the record groups of every reachable block of ``fn``."""
+    """Find the record groups of every reachable block of ``fn``, and its
+    row groups."""
     candidates = {i: c for i, acc in mem.items() if (c := _candidate(i, acc, div)) is not None}
     _drop_mixed_types(candidates)
     groups: list[RecordGroup] = []
@@ -107,7 +111,8 @@ def compute_record_groups(
         if div.cfg.reachable(block):
             groups.extend(_block_groups(block.instructions, candidates))
     kept = tuple(g for g in groups if 2 * len({s for _, s in g.members}) >= g.slots)
-    return RecordInfo(kept, {i: g for g in kept for i, _ in g.members})
+    rows = compute_row_groups(fn, div, mem)
+    return RecordInfo(kept, {i: g for g in kept for i, _ in g.members}, rows)
 
 
 Candidate = tuple[Value, Type, int, int]

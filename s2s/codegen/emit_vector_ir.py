@@ -70,6 +70,7 @@ from ..ir.vector import (
     RecordLoad,
     RecordStore,
     Reduce,
+    RowLoad,
     Scatter,
     Splat,
     StepVector,
@@ -209,6 +210,11 @@ class VectorIREmitter:
             if isinstance(inst, RecordLoad):
                 self.record_loads.setdefault((inst.block, inst.operands[0]), []).append(inst)
         self.records_loaded: set[Instruction] = set()
+        self.row_loads: dict[tuple[Value, Value | None, int], list[RowLoad]] = {}
+        """The slots of one row per lane, loaded together."""
+        for inst in self.fn.instructions():
+            if isinstance(inst, RowLoad):
+                self.row_loads.setdefault(_row_key(inst), []).append(inst)
         for b in self.fn.blocks:
             for inst in b.instructions:
                 if (
@@ -247,6 +253,10 @@ class VectorIREmitter:
         if isinstance(inst, RecordLoad) and inst in self.records_loaded:
             return None
         if isinstance(inst, RecordLoad) and self.load_records(inst):
+            return None
+        if isinstance(inst, RowLoad) and inst in self.records_loaded:
+            return None
+        if isinstance(inst, RowLoad) and self.load_rows(inst):
             return None
         if isinstance(inst, Call) and inst.callee in (ANY, ALL) and vector:
             return self.horizontal(inst)
@@ -574,6 +584,21 @@ class VectorIREmitter:
         False: the target cannot, each field goes lane by lane."""
         loads = self.record_loads[(first.block, first.operands[0])]
         t = self.reg_type(first.type)
+        outs, unread = self.slot_outputs(first, loads)
+        p = self.scalar(first.operands[0])
+        text = self.macro("load_records", t=t, k=first.slots, p=p, outs=outs) if t else None
+        if text is None:
+            return False
+        self.lines.extend(text.split("\n"))
+        self.lines += [f"(void){name};" for name in unread]
+        self.records_loaded.update(loads)
+        return True
+
+    def slot_outputs(
+        self, first: RecordLoad | RowLoad, loads: list[RecordLoad] | list[RowLoad]
+    ) -> tuple[list[str], list[str]]:
+        """The variable of every slot of a group's records (the loads' own;
+        a slot nobody reads gets one of its own, also returned apart)."""
         by_slot = {load.slot: load for load in loads}
         outs: list[str] = []
         unread: list[str] = []
@@ -584,11 +609,36 @@ class VectorIREmitter:
             unread.append(self.fresh(f"field{k}"))
             self.decls.append(self.decl_of(first.type, unread[-1]))
             outs.append(unread[-1])
-        p = self.scalar(first.operands[0])
-        text = self.macro("load_records", t=t, k=first.slots, p=p, outs=outs) if t else None
-        if text is None:
+        return outs, unread
+
+    def load_rows(self, first: RowLoad) -> bool:
+        """Every slot of a row group at once: each active lane's row copied
+        to a buffer (an inactive lane's from a row of zeros), the buffer
+        de-interleaved as records (the target's ``load_records``); False:
+        the target cannot, each slot goes lane by lane."""
+        loads = self.row_loads[_row_key(first)]
+        t = self.reg_type(first.type)
+        vectors = [first.operands[0]] + ([first.mask] if first.mask is not None else [])
+        if t is None or not all(self.in_reg(v) for v in vectors):
             return False
-        self.lines.extend(text.split("\n"))
+        outs, unread = self.slot_outputs(first, loads)
+        records = self.macro("load_records", t=t, k=first.slots, p="s2s_rows", outs=outs)
+        if records is None:
+            return False
+        pre: list[str] = []
+        row = self.lane_of(first.operands[0], pre, "row")
+        active = self.lane_of(first.mask, pre, "mk") if first.mask is not None else ""
+        text = self.target.render(
+            "rows.c.j2",
+            W=self.W,
+            k=first.slots,
+            scalar=t.scalar,
+            pre=pre,
+            row=row,
+            active=active,
+            records=records.split("\n"),
+        )
+        self.lines.extend(text.rstrip("\n").split("\n"))
         self.lines += [f"(void){name};" for name in unread]
         self.records_loaded.update(loads)
         return True
@@ -904,6 +954,8 @@ class VectorIREmitter:
             return f"{lane[0]}[s2s_j * {inst.slots} + {inst.slot}]"
         if isinstance(inst, Gather):
             return f"(*{lane[0]})"
+        if isinstance(inst, RowLoad):
+            return f"({lane[0]})[{inst.slot}]"
         if isinstance(inst, InsertLane):
             return f"(s2s_j == {lane[2]} ? {lane[1]} : {lane[0]})"
         if isinstance(inst, (ExtractLane, Reduce)):
@@ -1016,3 +1068,8 @@ def _mask_bits(fn: Function, target: Target, width: int) -> int:
 
 def _c_name(hint: str) -> str:
     return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in hint)
+
+
+def _row_key(inst: RowLoad) -> tuple[Value, Value | None, int]:
+    """The loads of one row group: one row address vector, mask and length."""
+    return inst.operands[0], inst.mask, inst.slots

@@ -784,7 +784,12 @@ class _LoopGen:
             for g in (records.groups if records is not None else ())
             if record_vector_type(self.target, g, self.vector_lanes, threads) is not None
         ]
-        vf = widen_to_vector_ir(fn, div, lanes, mem, moved)
+        rows = [
+            g
+            for g in (records.rows if records is not None else ())
+            if self.moves_rows(g.elem, g.slots)
+        ]
+        vf = widen_to_vector_ir(fn, div, lanes, mem, moved, rows)
         fold_decided_comparisons(vf.fn)  # C would leave their operands unread
         eliminate_dead_code(vf.fn)  # what the widening made and nothing reads
         verify(vf.fn)
@@ -796,6 +801,13 @@ class _LoopGen:
             eliminate_dead_code(vf.fn)
             verify(vf.fn)
         return vf
+
+    def moves_rows(self, elem: Any, slots: int) -> bool:
+        """Whether the target de-interleaves rows of ``slots`` elements at
+        one register's lanes (s2s.analysis.rows: copied per lane, then
+        moved as records)."""
+        t = self.target.vtype(elem, self.vector_lanes)
+        return t is not None and self.target.has("load_records", t=t, k=slots)
 
     def accumulator_items(
         self, em: Emitter, folds: list[Any], acc_init: list[Any]

@@ -56,6 +56,7 @@ from ..ir.vector import (
     RecordLoad,
     RecordStore,
     Reduce,
+    RowLoad,
     Splat,
     StepVector,
     VLoad,
@@ -234,6 +235,8 @@ class _Split:
         elif isinstance(inst, RecordLoad):
             at = self.offset(ops[0], j, inst.slots)
             new = RecordLoad(at, self.part_type(inst.type), inst.slot, inst.slots, inst.name)
+        elif isinstance(inst, RowLoad):
+            new = RowLoad(ops[0], self.part_type(inst.type), inst.slot, inst.slots, inst.name)
         elif isinstance(inst, RecordStore):
             new = RecordStore(ops[:-1], self.offset(ops[-1], j, inst.slots))
         elif isinstance(inst, Cast):

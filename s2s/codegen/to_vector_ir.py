@@ -43,6 +43,7 @@ from ..analysis.cfg import cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..analysis.memory import MemoryAccess, MemoryAccesses, access_of
 from ..analysis.records import RecordGroup
+from ..analysis.rows import RowGroup
 from ..diagnostics import Unsupported
 from ..ir.builder import copy_call, copy_instruction
 from ..ir.types import I1, I8, I32, I64, VOID, ArrayType, IntType, PtrType, Type, VectorType
@@ -75,6 +76,7 @@ from ..ir.vector import (
     Gather,
     RecordLoad,
     RecordStore,
+    RowLoad,
     Scatter,
     Splat,
     StepVector,
@@ -108,11 +110,13 @@ def widen_to_vector_ir(
     width: int,
     mem: MemoryAccesses | None = None,
     records: Sequence[RecordGroup] = (),
+    rows: Sequence[RowGroup] = (),
 ) -> VectorFunction:
     """The vector IR function of ``fn`` for ``width`` lanes; the accesses
     of ``records`` (groups of s2s.analysis.records the code generator moves
-    as whole records) become record loads and stores."""
-    return _Widening(fn, div, width, mem, records).run()
+    as whole records) become record loads and stores, the loads of ``rows``
+    (s2s.analysis.rows) row loads."""
+    return _Widening(fn, div, width, mem, records, rows).run()
 
 
 class _Widening:
@@ -123,12 +127,16 @@ class _Widening:
         width: int,
         mem: MemoryAccesses | None,
         records: Sequence[RecordGroup] = (),
+        rows: Sequence[RowGroup] = (),
     ) -> None:
         self.src, self.div, self.W = fn, div, width
         self.mem = mem if mem is not None else MemoryAccesses()
         self.groups = {inst: g for g in records for inst, _ in g.members}
         self.fields: dict[RecordGroup, list[Value | None]] = {}
         """Per record group met so far: each slot's current vector."""
+        self.rows = {inst: g for g in rows for inst, _ in g.members}
+        self.row_slots: dict[RowGroup, dict[int, Value]] = {}
+        """Per row group met so far: the vector of each slot its loads read."""
         self.out = Function(f"{fn.name}.v{width}")
         self.scalars: dict[Value, Value] = {}
         """Value -> its scalar form (uniform: the value; strided: lane 0)."""
@@ -379,6 +387,34 @@ class _Widening:
             self.fields[group] = fields
         return self.fields[group]
 
+    def row_fields(self, group: RowGroup) -> dict[int, Value]:
+        """The slot vectors of a row group, loaded at its first member."""
+        if group not in self.row_slots:
+            rows = self.row_starts(group)
+            t = self.vtype(group.elem)
+            mask = self.vmask(group.members[0][0])
+            loaded: dict[int, Value] = {}
+            for slot in sorted({s for _, s in group.members}):
+                load = RowLoad(rows, t, slot, group.slots, f"row{slot}")
+                load.set_mask(mask)
+                loaded[slot] = self.emit(load)
+            self.row_slots[group] = loaded
+        return self.row_slots[group]
+
+    def row_starts(self, group: RowGroup) -> Value:
+        """Each lane's row address: ``first`` elements after
+        ``&anchor[index]`` (pointer arithmetic: no index can overflow)."""
+        base = group.anchor
+        if group.index is None:
+            at = self.vec(base)
+        else:
+            anchor = self.scalar(base) if self.kind(base) == "u" else self.vec(base)
+            at = self.emit(Gep(anchor, self.vec(group.index), "row.at"))
+        if group.first == 0:
+            return at
+        offset = self.emit(Splat(Constant(I64, group.first), self.vtype(I64)))
+        return self.emit(Gep(at, offset, "row"))
+
     def record_base(self, group: RecordGroup) -> Value:
         return self.emit(Cast(self.scalar(group.base), PtrType(group.elem), "records"))
 
@@ -391,6 +427,10 @@ class _Widening:
             self.emit(RecordStore([f for f in fields if f is not None], self.record_base(group)))
 
     def load(self, inst: Load) -> None:
+        row = self.rows.get(inst)
+        if row is not None:
+            self.vectors[inst] = self.row_fields(row)[row.slot_of(inst)]
+            return
         group = self.groups.get(inst)
         if group is not None:
             field = self.record_fields(group)[group.slot_of(inst)]

@@ -73,6 +73,7 @@ from .vector import (
     RecordLoad,
     RecordStore,
     Reduce,
+    RowLoad,
     Scatter,
     Splat,
     StepVector,
@@ -454,6 +455,7 @@ class _Parser:
         self.expect("of")
         stmt.case_values.append(self._int_text(self.expect_kind("number", "a slot count").text))
 
+    _parse_rowload = _parse_recordload
     _parse_recordstore = _parse_operand_list
 
     def _parse_reduce(self, stmt: _Stmt) -> None:
@@ -823,6 +825,7 @@ class _FunctionBuilder:
         "gather": 1,
         "scatter": 2,
         "recordload": 1,
+        "rowload": 1,
     }
 
     def _check_arity(self, stmt: _Stmt) -> None:
@@ -839,7 +842,7 @@ class _FunctionBuilder:
             raise IRError(f"line {stmt.line}: operand types differ: {a.type} and {b.type}")
 
 
-_EXPLICIT_TYPE = ("cast", "call", "phi", "splat", "stepvector", "vload", "recordload")
+_EXPLICIT_TYPE = ("cast", "call", "phi", "splat", "stepvector", "vload", "recordload", "rowload")
 """Statements that spell their result type."""
 
 
@@ -862,6 +865,7 @@ _VECTOR_MAKERS: dict[str, Callable[[_Stmt, list[Value]], Instruction]] = {
     "recordload": lambda s, ops: RecordLoad(
         ops[0], _vector_type(s), s.case_values[0], s.case_values[1]
     ),
+    "rowload": lambda s, ops: RowLoad(ops[0], _vector_type(s), s.case_values[0], s.case_values[1]),
     "recordstore": lambda s, ops: RecordStore(ops[:-1], ops[-1]),
 }
 """The vector IR's own instructions (s2s/ir/vector.py) from their statements."""

@@ -55,7 +55,7 @@ from .values import (
     UnOp,
     Value,
 )
-from .vector import VECTOR_INSTRUCTIONS, RecordLoad, Reduce, Splat, StepVector, VLoad
+from .vector import VECTOR_INSTRUCTIONS, RecordLoad, Reduce, RowLoad, Splat, StepVector, VLoad
 
 Annotator = Callable[[Value], str | None]
 
@@ -217,9 +217,9 @@ class IRPrinter:
             return f"reduce {inst.op} {ops[0]}"
         if isinstance(inst, VLoad):
             return f"vload {self.print_type(inst.type)}, {ops[0]}"
-        if isinstance(inst, RecordLoad):
+        if isinstance(inst, (RecordLoad, RowLoad)):
             t = self.print_type(inst.type)
-            return f"recordload {t}, {ops[0]}, slot {inst.slot} of {inst.slots}"
+            return f"{inst.opcode} {t}, {ops[0]}, slot {inst.slot} of {inst.slots}"
         return f"{inst.opcode} {', '.join(ops)}"
 
     def print_call(self, inst: Call, ops: list[str]) -> str:

@@ -19,6 +19,9 @@ instructions on vector operands, as in LLVM; these are the rest:
     %f = recordload <8 x f64>, %p, slot 1 of 3
                                       lane k from p[k*3 + 1]: one field of N
                                       records of 3 elements
+    %f = rowload <8 x f64>, %ptrs, slot 1 of 5 [mask %m]
+                                      lane k from ptrs[k][1]: one element of
+                                      each lane's row of 5 (at its own address)
     recordstore %f0, %f1, %f2, %p     lane k of %fs to p[k*3 + s]: N whole
                                       records, field s from %fs
 
@@ -26,7 +29,10 @@ A masked memory instruction touches no memory for an inactive lane; an
 inactive lane of a masked gather or vload holds 0.  Record loads and stores
 are never masked: they move whole records the loop accesses (the record
 groups of s2s.analysis.records), and selection moves the fields of one
-group together (the target's ``load_records``/``store_records``).
+group together (the target's ``load_records``/``store_records``).  The row
+loads of one row (the row groups of s2s.analysis.rows: the same ``ptrs``,
+mask and row length, made together) read each active lane's whole row at
+once, so every element of it must be readable when the lane is active.
 """
 
 from __future__ import annotations
@@ -125,6 +131,17 @@ class RecordLoad(Instruction):
         self.slots: int = slots
 
 
+class RowLoad(Instruction):
+    """Element ``slot`` of each lane's row of ``slots`` elements at ``ptrs[k]``."""
+
+    opcode = "rowload"
+
+    def __init__(self, ptrs: Value, t: VectorType, slot: int, slots: int, name: str = "") -> None:
+        super().__init__(t, [ptrs], name)
+        self.slot: int = slot
+        self.slots: int = slots
+
+
 class RecordStore(Instruction):
     """N whole records at the last operand, field s from operand s."""
 
@@ -153,6 +170,7 @@ VECTOR_INSTRUCTIONS = (
     Gather,
     Scatter,
     RecordLoad,
+    RowLoad,
     RecordStore,
 )
 
@@ -208,6 +226,11 @@ def vector_problem(inst: Instruction) -> str | None:
         ok = isinstance(t, VectorType) and t == _vector_of_pointee(ops[0].type, t)
         if not ok or not 0 <= inst.slot < inst.slots:
             return f"recordload of {t} through {ops[0].type}, slot {inst.slot} of {inst.slots}"
+        return None
+    if isinstance(inst, RowLoad):
+        ok = isinstance(t, VectorType) and t == gathered_type(ops[0].type)
+        if not ok or not 0 <= inst.slot < inst.slots:
+            return f"rowload of {t} through {ops[0].type}, slot {inst.slot} of {inst.slots}"
         return None
     if isinstance(inst, RecordStore):
         vt = ops[0].type

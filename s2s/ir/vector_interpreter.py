@@ -66,6 +66,7 @@ from .vector import (
     RecordLoad,
     RecordStore,
     Reduce,
+    RowLoad,
     Scatter,
     Splat,
     StepVector,
@@ -365,6 +366,22 @@ def _recordload(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
     ]
 
 
+def _rowload(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
+    assert isinstance(inst, RowLoad)
+    n, elem = run.lanes(inst.type), element_type(inst.type)
+    on = run.active(inst, n)
+    rows = _lanes(ops[0])
+    for k in range(n):  # the whole row of an active lane is read
+        for s in range(inst.slots) if on[k] else ():
+            run.memory.load(int(defined(rows[k], "rowload address")) + s * elem.size, elem)
+    return [
+        run.memory.load(int(defined(rows[k], "rowload address")) + inst.slot * elem.size, elem)
+        if on[k]
+        else normalize(0, elem)
+        for k in range(n)
+    ]
+
+
 def _recordstore(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Scalar:
     assert isinstance(inst, RecordStore)
     t = inst.operands[0].type
@@ -388,5 +405,6 @@ _OWN: dict[type, Callable[[_VectorRun, Instruction, list[VValue]], VValue]] = {
     Gather: _gather,
     Scatter: _scatter,
     RecordLoad: _recordload,
+    RowLoad: _rowload,
     RecordStore: _recordstore,
 }
