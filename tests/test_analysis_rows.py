@@ -108,3 +108,41 @@ def test_loads_a_branch_separates_are_not_grouped() -> None:
     and the join has two predecessors: only join's two loads, whose
     indices ``lo - -2`` and ``3 + lo`` are ``lo`` plus constants, group."""
     assert rows_of(BRANCHY) == "rows %t[%lo] + 2 f64 x2 [0:%x2 1:%x3]"
+
+
+WIDENED = """
+func @f(i64 %i, ptr<i32> %idx, ptr<u32> %uidx, ptr<f64> %t, ptr<f64> %out) -> () {
+entry:
+  %pi = gep %idx, %i
+  %r = load %pi
+  %r0 = cast %r to i64
+  %p0 = gep %t, %r0
+  %x0 = load %p0
+  %r1 = add %r, i32 1
+  %r1w = cast %r1 to i64
+  %p1 = gep %t, %r1w
+  %x1 = load %p1
+  %pu = gep %uidx, %i
+  %u = load %pu
+  %u0 = cast %u to i64
+  %q0 = gep %t, %u0
+  %y0 = load %q0
+  %u1 = add %u, u32 1
+  %u1w = cast %u1 to i64
+  %q1 = gep %t, %u1w
+  %y1 = load %q1
+  %s = add %x0, %x1
+  %s2 = add %s, %y0
+  %s3 = add %s2, %y1
+  %po = gep %out, %i
+  store %s3, %po
+  ret
+}
+"""
+
+
+def test_a_signed_index_plus_a_constant_widened_is_the_index_widened_plus_it() -> None:
+    """``t[(long)(r + 1)]`` is ``t[(long)r + 1]`` for a signed ``r`` (its
+    overflow is undefined), not for an unsigned one (``u + 1`` may wrap to
+    0): only the signed pair is a row."""
+    assert rows_of(WIDENED) == "rows %t[(i64)%r] + 0 f64 x2 [0:%x0 1:%x1]"

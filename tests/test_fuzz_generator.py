@@ -194,6 +194,7 @@ REQUIRED_FEATURES = {
     "logical",
     "division",
     "gather",
+    "gather-row",
     "scatter",
     "strided-load",
     "strided-store",

@@ -11,7 +11,10 @@ analysis finds those groups; it changes nothing.
 Addresses are normalized to ``anchor[index + offset]``: constant ``gep``s
 are stripped (their element counts add up), and a last ``gep B, x + c``
 (``add``/``sub`` of a constant, or none) becomes anchor ``B``, index ``x``,
-offset ``c``; any other address is its own anchor with no index.  A group is a
+offset ``c``; any other address is its own anchor with no index.  A signed
+``x + c`` converted to a wider integer is ``x`` converted, plus ``c``: C
+leaves signed overflow undefined, so the sum did not wrap.  (An unsigned sum
+may wrap; converted, it stays an index of its own.)  A group is a
 set of loads such that
 
   1. every member is a load of the memory analysis' kind ``gather`` of an
@@ -46,6 +49,7 @@ from ..ir.values import (
     Block,
     Br,
     Call,
+    Cast,
     Constant,
     Function,
     Gep,
@@ -68,6 +72,8 @@ class RowGroup:
 
     anchor: Value
     index: Value | None
+    widen: Type | None
+    """The wider integer type ``index`` is converted to first, if any."""
     first: int
     """Element offset of the row's slot 0 from ``anchor[index]``."""
     elem: Type
@@ -84,8 +90,9 @@ class RowGroup:
         return next(s for i, s in self.members if i is inst)
 
 
-Address = tuple[Value, Value | None, int]
-"""(anchor, index, element offset) of a load's address."""
+Address = tuple[Value, Value | None, Type | None, int]
+"""(anchor, index, the type it is widened to, element offset) of a load's
+address."""
 
 
 def compute_row_groups(
@@ -127,8 +134,9 @@ def _straight_runs(fn: Function, div: DivergenceInfo) -> list[list[Instruction]]
     return runs
 
 
-Key = tuple[Value, Value | None, Type, Value | None]
-"""(anchor, index, element type, mask) shared by a group's members."""
+Key = tuple[Value, Value | None, Type | None, Type, Value | None]
+"""(anchor, index, its widened type, element type, mask) shared by a
+group's members."""
 
 
 def _run_candidates(
@@ -158,8 +166,8 @@ def _candidate(inst: Load, acc: MemoryAccess | None) -> tuple[Key, int] | None:
     elem = inst.type
     if not isinstance(elem, (IntType, FloatType)) or elem.bits < 8:
         return None
-    anchor, index, offset = row_address(inst.operands[0])
-    return (anchor, index, elem, inst.mask), offset
+    anchor, index, widen, offset = row_address(inst.operands[0])
+    return (anchor, index, widen, elem, inst.mask), offset
 
 
 def row_address(ptr: Value) -> Address:
@@ -173,9 +181,20 @@ def row_address(ptr: Value) -> Address:
         offset += int(ptr.operands[1].value)
         ptr = ptr.operands[0]
     if isinstance(ptr, Gep) and ptr.operands[0].type == ptr.type:
-        index, c = _constant_term(ptr.operands[1])
-        return ptr.operands[0], index, offset + c
-    return ptr, None, offset
+        index, widen = ptr.operands[1], None
+        if isinstance(index, Cast) and _widens_signed(index):
+            widen, index = index.type, index.operands[0]
+        index, c = _constant_term(index)
+        return ptr.operands[0], index, widen, offset + c
+    return ptr, None, None, offset
+
+
+def _widens_signed(v: Cast) -> bool:
+    """A conversion of a signed integer to a wider integer type."""
+    if not isinstance(v.type, IntType):
+        return False
+    source = v.operands[0].type
+    return isinstance(source, IntType) and source.signed and source.bits < v.type.bits
 
 
 def _constant_term(v: Value) -> tuple[Value, int]:
@@ -194,7 +213,7 @@ def _chunks(key: Key, members: list[tuple[Load, int]]) -> list[RowGroup]:
     span = offsets[-1] - offsets[0] + 1
     count = -(-span // MAX_SLOTS)
     size = -(-span // count)
-    anchor, index, elem, mask = key
+    anchor, index, widen, elem, mask = key
     groups: list[RowGroup] = []
     for j in range(count):
         lo = offsets[0] + j * size
@@ -206,7 +225,7 @@ def _chunks(key: Key, members: list[tuple[Load, int]]) -> list[RowGroup]:
         slots = last - first + 1
         if 2 * len(touched) < slots:
             continue
-        group = RowGroup(anchor, index, first, elem, slots, mask)
+        group = RowGroup(anchor, index, widen, first, elem, slots, mask)
         group.members = [(i, o - first) for i, o in mine]
         groups.append(group)
     return groups
@@ -216,7 +235,9 @@ def print_row_groups(groups: tuple[RowGroup, ...]) -> str:
     """One line per group: its row's start, element type, slots, members."""
     lines: list[str] = []
     for g in groups:
-        at = f"%{g.anchor.name}" + (f"[%{g.index.name}]" if g.index is not None else "")
+        index = "" if g.index is None else f"%{g.index.name}"
+        index = f"({g.widen}){index}" if g.widen is not None else index
+        at = f"%{g.anchor.name}" + (f"[{index}]" if index else "")
         mask = f" mask %{g.mask.name}" if g.mask is not None else ""
         slots = " ".join(f"{s}:%{i.name}" for i, s in g.members)
         lines.append(f"rows {at} + {g.first} {g.elem} x{g.slots}{mask} [{slots}]")

@@ -409,7 +409,10 @@ class _Widening:
             at = self.vec(base)
         else:
             anchor = self.scalar(base) if self.kind(base) == "u" else self.vec(base)
-            at = self.emit(Gep(anchor, self.vec(group.index), "row.at"))
+            index = self.vec(group.index)
+            if group.widen is not None:
+                index = self.emit(Cast(index, self.vtype(group.widen), "row.index"))
+            at = self.emit(Gep(anchor, index, "row.at"))
         if group.first == 0:
             return at
         offset = self.emit(Splat(Constant(I64, group.first), self.vtype(I64)))

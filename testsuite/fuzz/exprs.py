@@ -135,9 +135,16 @@ class Expressions(FuncState):
                 return f"{a.name}[{self.in_index(a)}]"
         tb = self.table(t)
         self.features.add("gather")
+        if tb.name in self.rows and self.g.chance(0.7):
+            return self.row_element(tb)
         if r < 0.85 and self.tails < MAX_TAILS:
             gi = self.array(self.g.pick((I32, U32, I64, U16)), "gidx")
             assert gi is not None
+            if self.g.chance(0.2):
+                row = self.g.pick((2, 3, 4, 5, 8))
+                rows = TABLE // row  # the row start: a signed int (C: no wrap)
+                self.rows[tb.name] = (f"(int32_t)((uint32_t){gi.name}[{self.k}] % {rows}u)", row)
+                return self.row_element(tb)
             return f"{tb.name}[{gi.name}[{self.k}]]"
         if r < 0.93 or not self.inner:
             it = self.g.pick([x for x in INT_TYPES if x.bits >= 16] + [I32])
@@ -148,6 +155,14 @@ class Expressions(FuncState):
         j, _ = self.inner[-1]
         self.features.add("uniform-load")
         return f"{tb.name}[{j}]"
+
+    def row_element(self, tb: Array) -> str:
+        """An element of the table's row at its row index: loads of one row
+        that a vectorizer may copy per lane and transpose (the last row
+        ends at the table's end)."""
+        index, row = self.rows[tb.name]
+        self.features.add("gather-row")
+        return f"{tb.name}[{index} * {row} + {self.g.rng.randrange(row)}]"
 
     def in_index(self, a: Array) -> str:
         if self.inner and self.g.chance(0.4):

@@ -42,6 +42,8 @@ class FuncState:
         self.linear: list[tuple[Value, int, Array]] = []
         self.no_continue = False
         self.in_index_expr = False
+        self.rows: dict[str, tuple[str, int]] = {}
+        """Per table: the row index (C text) and row length of its row loads."""
         self.varying = 0  # depth of enclosing varying branches and loops
         self.cond_depth = 0  # depth of enclosing branches and loops of any kind
         self.continued = False  # a `continue` of the simd loop was emitted

@@ -289,11 +289,27 @@ def save_failure(r: ProgramResult, out: Path) -> None:
 # Command line
 
 
+def seed_list(text: str) -> list[int]:
+    """``1,5,10-20``: the seeds, ranges inclusive."""
+    seeds: list[int] = []
+    try:
+        for part in text.split(","):
+            first, _, last = part.strip().partition("-")
+            seeds += range(int(first), int(last or first) + 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of seeds and ranges: {text!r}") from None
+    return seeds
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--start", type=int, default=0, help="first seed")
     ap.add_argument("--count", type=int, default=20, help="number of programs")
-    ap.add_argument("--seeds", help="explicit comma list of seeds (overrides --start/--count)")
+    ap.add_argument(
+        "--seeds",
+        type=seed_list,
+        help="explicit comma list of seeds and ranges A-B (overrides --start/--count)",
+    )
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument(
         "--configs",
@@ -317,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ns = ap.parse_args(argv)
     seeds = (
-        [int(s) for s in ns.seeds.split(",")]
+        ns.seeds
         if ns.seeds
         else list(range(ns.start, ns.start + ns.count))
     )
