@@ -1,6 +1,6 @@
 """The fixed-seed fuzz batch: generated programs checked differentially.
 
-Each of the 200 programs (testsuite/fuzz/generate.py, the smaller CI size:
+Each of the 130 programs (testsuite/fuzz/generate.py, the smaller CI size:
 1-3 annotated loops of 2-6 statements) goes through s2svec and is built and run with three
 configurations of the matrix, one per vector branch (x86 AVX2, x86 AVX-512,
 NEON), rotated over the seeds so that every configuration sees many programs
@@ -35,7 +35,7 @@ from test_fuzz_generator import (
     DIVERGENT_FEATURES,
 )
 
-CI_SEEDS = range(200)
+CI_SEEDS = range(130)
 CONFIGS_PER_SEED = 3
 RUN_TIMEOUT = 20.0  # seconds; a program's reference runs in well under one (qemu included)
 
@@ -57,14 +57,14 @@ def test_generated_program(seed: int) -> None:
 
 
 def test_batch_covers_every_configuration() -> None:
-    """Over the CI seeds every runnable configuration sees at least 15 programs."""
+    """Over the CI seeds every runnable configuration sees at least 10 programs."""
     seen: dict[str, int] = {}
     for seed in CI_SEEDS:
         for name in run.rotation(seed, CONFIGS_PER_SEED):
             seen[name] = seen.get(name, 0) + 1
     runnable = {n for g in run.config_groups() for n in g}
     assert set(seen) == runnable
-    assert min(seen.values()) >= 15, seen
+    assert min(seen.values()) >= 10, seen
 
 
 def test_batch_holds_the_divergent_constructs() -> None:

@@ -376,7 +376,7 @@ def skip_reason(config: Config) -> str | None:
 
 FULL_MATRIX_ENV = "S2S_MATRIX"
 """``S2S_MATRIX=full``: every kernel with vector code on every configuration."""
-ROTATED = 2
+ROTATED = 1
 """Configurations beyond the main ones each kernel with vector code gets by default."""
 
 

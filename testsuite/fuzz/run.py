@@ -332,11 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         help="generate.py --no-narrow-index (hide one known bug class)",
     )
     ns = ap.parse_args(argv)
-    seeds = (
-        ns.seeds
-        if ns.seeds
-        else list(range(ns.start, ns.start + ns.count))
-    )
+    seeds = ns.seeds if ns.seeds else list(range(ns.start, ns.start + ns.count))
     build = (ns.out / "build") if ns.out else FUZZ_BUILD
     options = small_options() if ns.small else Options()
     if ns.no_narrow_index:
