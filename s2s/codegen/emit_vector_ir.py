@@ -210,11 +210,8 @@ class VectorIREmitter:
             if isinstance(inst, RecordLoad):
                 self.record_loads.setdefault((inst.block, inst.operands[0]), []).append(inst)
         self.records_loaded: set[Instruction] = set()
-        self.row_loads: dict[tuple[Value, Value | None, int], list[RowLoad]] = {}
-        """The slots of one row per lane, loaded together."""
-        for inst in self.fn.instructions():
-            if isinstance(inst, RowLoad):
-                self.row_loads.setdefault(_row_key(inst), []).append(inst)
+        self.row_groups: dict[RowLoad, list[RowLoad]] = _row_groups(self.fn)
+        """Each row load -> the loads of its group, loaded together."""
         for b in self.fn.blocks:
             for inst in b.instructions:
                 if (
@@ -616,7 +613,7 @@ class VectorIREmitter:
         to a buffer (an inactive lane's from a row of zeros), the buffer
         de-interleaved as records (the target's ``load_records``); False:
         the target cannot, each slot goes lane by lane."""
-        loads = self.row_loads[_row_key(first)]
+        loads = self.row_groups[first]
         t = self.reg_type(first.type)
         vectors = [first.operands[0]] + ([first.mask] if first.mask is not None else [])
         if t is None or not all(self.in_reg(v) for v in vectors):
@@ -1070,6 +1067,20 @@ def _c_name(hint: str) -> str:
     return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in hint)
 
 
-def _row_key(inst: RowLoad) -> tuple[Value, Value | None, int]:
-    """The loads of one row group: one row address vector, mask and length."""
-    return inst.operands[0], inst.mask, inst.slots
+def _row_groups(fn: Function) -> dict[RowLoad, list[RowLoad]]:
+    """The row loads of one group: the widening makes a group's loads one
+    after the other (the parts of several vectors interleaved), so a group
+    is the loads of one row address vector, mask and row length in a run
+    of row loads.  Two groups of one row address (a store between them)
+    are two runs."""
+    groups: dict[RowLoad, list[RowLoad]] = {}
+    for block in fn.blocks:
+        run: dict[tuple[Value, Value | None, int], list[RowLoad]] = {}
+        for inst in block.instructions:
+            if not isinstance(inst, RowLoad):
+                run = {}
+                continue
+            group = run.setdefault((inst.operands[0], inst.mask, inst.slots), [])
+            group.append(inst)
+            groups[inst] = group
+    return groups
