@@ -992,58 +992,41 @@ def test_neon_target_description():
 
 
 # -- tests: every macro bit-exact ------------------------------------------------------------------
+GATHERS_AND_SCATTERS = {
+    f"{masked}{op}{base}"
+    for masked in ("", "masked_")
+    for op in ("gather", "scatter")
+    for base in ("", "_base")
+}
+
+
+def check_macros_bit_exact(name: str, fallback_ops: set[str]) -> None:
+    """Every macro of target ``name`` against the scalar C of each lane, and
+    what it leaves to the per-lane fallback no more than ``fallback_ops``
+    (kept small on purpose)."""
+    prog, src = build_macro_program(name)
+    flags = [*REF_FLAGS, *load_target(name).cflags]
+    out = run_program(src, ["gcc", *flags], [], name)
+    assert "FAILS 0" in out
+    fb = {(m, k) for m, k in prog.fallbacks if "->" not in k}
+    assert {m for m, _ in fb} <= fallback_ops, sorted(fb)
+
+
 @needs_avx512
 def test_avx512_macros_bit_exact():
-    prog, src = build_macro_program("avx512")
-    flags = [*REF_FLAGS, *load_target("avx512").cflags]
-    out = run_program(src, ["gcc", *flags], [], "avx512")
-    assert "FAILS 0" in out
-    # what the target leaves to the per-lane fallback (kept small on purpose)
-    fb = {(m, k) for m, k in prog.fallbacks if "->" not in k}
-    allowed_ops = {
-        "div",
-        "rem",
-        "gather",
-        "gather_base",
-        "masked_gather",
-        "scatter",
-        "masked_scatter",
-        "masked_gather_base",
-        "scatter_base",
-        "masked_scatter_base",
-    }
-    assert {m for m, _ in fb} <= allowed_ops, sorted(fb)
+    check_macros_bit_exact("avx512", {"div", "rem", *GATHERS_AND_SCATTERS})
 
 
 @needs_avx2
 def test_avx2_macros_bit_exact():
-    """Every AVX2 macro against the scalar C of each lane.  A mask that
-    fills part of its register (m8x4 in an __m128i) must not show its
-    unused lanes in mask_bits: mask_not sets them, and the last set bit
-    picks a lane (lastprivate, conditional assignments)."""
-    prog, src = build_macro_program("avx2")
-    flags = [*REF_FLAGS, *load_target("avx2").cflags]
-    out = run_program(src, ["gcc", *flags], [], "avx2")
-    assert "FAILS 0" in out
-    fb = {(m, k) for m, k in prog.fallbacks if "->" not in k}
-    allowed_ops = {
-        "div",
-        "rem",
-        "mul",  # of 64-bit lanes: no vpmullq before AVX-512
-        "shl",  # per-lane shift counts of 8- and 16-bit lanes
-        "shr",
-        "masked_load",  # of 8- and 16-bit lanes
-        "masked_store",
-        "gather",
-        "gather_base",
-        "masked_gather",
-        "masked_gather_base",
-        "scatter",
-        "scatter_base",
-        "masked_scatter",
-        "masked_scatter_base",
-    }
-    assert {m for m, _ in fb} <= allowed_ops, sorted(fb)
+    """Also: a mask that fills part of its register (m8x4 in an __m128i)
+    must not show its unused lanes in mask_bits: mask_not sets them, and
+    the last set bit picks a lane (lastprivate, conditional assignments).
+    AVX2 has no multiply of 8-bit lanes, no per-lane shift counts of 8- and
+    16-bit lanes and no masked loads and stores of 8-, 16-bit and 2 x 32-bit
+    lanes."""
+    fallback = {"div", "rem", "mul", "shl", "shr", "masked_load", "masked_store"}
+    check_macros_bit_exact("avx2", fallback | GATHERS_AND_SCATTERS)
 
 
 CLANG_TARGET_FLAGS = {
