@@ -81,7 +81,8 @@ def test_has_says_no_to_what_the_table_lacks() -> None:
     assert tg.has("masked_load", t=ty["f64x4"], mt=m(64, 4))
     assert not tg.has("masked_load", t=ty["i8x32"], mt=m(8, 32))
     assert tg.has("load_records", t=ty["f64x4"], k=3)
-    assert not tg.has("load_records", t=ty["f64x2"], k=3)
+    assert tg.has("load_records", t=ty["f64x2"], k=3)  # 128-bit records too
+    assert not tg.has("load_records", t=ty["i16x16"], k=3)  # 32- and 64-bit lanes only
     assert tg.has("convert", f=ty["i32x4"], t=ty["f64x4"])
     assert not tg.has("convert", f=ty["f64x4"], t=ty["i64x4"])
     neon = _fresh("neon")
