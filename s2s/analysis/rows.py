@@ -82,10 +82,6 @@ class RowGroup:
     members: list[tuple[Load, int]] = field(default_factory=list[tuple[Load, int]])
     """(load, slot) in program order."""
 
-    @property
-    def slot_count_touched(self) -> int:
-        return len({s for _, s in self.members})
-
     def slot_of(self, inst: Instruction) -> int:
         return next(s for i, s in self.members if i is inst)
 
