@@ -523,6 +523,47 @@ exit:
     assert per_lane == pred
 
 
+def test_popcount_counts_the_active_lanes_that_are_set() -> None:
+    """s2s.popcount: how many active lanes hold a true value (uniform); one
+    lane alone counts itself."""
+    text = """func @f(i32 %x) -> (i32) {
+entry:
+  %odd = and %x, i32 1
+  %set = cmp ne %odd, i32 0
+  %small = cmp lt %x, i32 6
+  br split
+split:
+  condbr %small, counted, done
+counted:
+  %n = call i32 @s2s.popcount(%set)
+  br done
+done:
+  %r = phi i32 [%n, counted], [i32 -1, split]
+  ret %r
+}"""
+    fn = parse_function(text)
+    xs = [[x] for x in (1, 2, 3, 7, 5, 9)]
+    # lanes 1, 3, 7, 5, 9 odd; active (x < 6): 1, 2, 3, 5 -> 3 set
+    assert run_lanes(fn, xs, Memory()) == [[1], [0], [1], [-1], [1], [-1]]
+    linear = """func @g(i32 %x) -> (i32) {
+entry:
+  %odd = and %x, i32 1
+  %set = cmp ne %odd, i32 0
+  %small = cmp lt %x, i32 6
+  %n = call i32 @s2s.popcount(%set) mask %small
+  %r = select %small, %n, i32 -1
+  ret %r
+}"""
+    assert run_predicated(parse_function(linear), xs, Memory()) == [
+        [3],
+        [3],
+        [3],
+        [-1],
+        [3],
+        [-1],
+    ]
+
+
 def test_predicated_trap_on_inactive_lane_is_undefined_not_fatal() -> None:
     text = """func @f(i32 %a, i32 %b) -> (i32) {
 entry:

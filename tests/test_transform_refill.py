@@ -72,6 +72,15 @@ PRE_POST_LOOPS = LOOP.replace(
     out[i] = v + k;""",
 )
 
+# A start that weighs more than a trip of the loop (a loop of math calls
+# before it): lanes whose iteration ended wait for a quarter of the vector.
+HEAVY_START = LOOP.replace(
+    "int k = 0, m = lim[i];",
+    """int k = 0, m = lim[i];
+    for (int s = 0; s < (m & 3) + 1; s++)
+      v = log(v * v + 2.0) + exp(-v) + log(v + 4.0);""",
+)
+
 
 def _canonical(tmp_path: Path, code: str):
     region = lower_one(tmp_path, code)
@@ -92,6 +101,26 @@ def test_the_loop_nest_becomes_one_loop(tmp_path: Path) -> None:
     # one loop: the old header is entered from refill.head, not from its latch
     _, div2 = _canonical_fn(region)
     assert [lp.header.name for lp in div2.loops.loops] == ["refill.head"]
+
+
+def test_lanes_wait_to_start_only_when_a_start_weighs_more_than_a_trip(tmp_path: Path) -> None:
+    """HEAVY_START: refill.head counts the lanes ready to start and sends
+    them on (refill.gate) when a quarter of the vector is ready or no lane
+    is left in the loop, else round again (refill.wait); a light start goes
+    on at once."""
+    region, div = _canonical(tmp_path, HEAVY_START)
+    assert refill_lanes(region, div, min_ratio=0) is region
+    text = print_function(region.fn)
+    assert "%enough = shr %s2s.width, i32 2" in text
+    assert "%ready = call i32 @s2s.popcount(%fresh)" in text
+    assert "%busy = call i1 @s2s.any(%in.loop)" in text
+    assert "condbr %fresh, refill.gate, " in text
+    assert "condbr %go, refill.start, refill.wait" in text
+    assert "[i1 1, refill.wait]" in text.split("%fresh = phi")[1].split("\n")[0]
+    region, div = _canonical(tmp_path, LOOP)
+    assert refill_lanes(region, div, min_ratio=0) is region
+    text = print_function(region.fn)
+    assert "popcount" not in text and "refill.wait" not in text
 
 
 def test_the_arm_that_stays_in_the_loop_gets_no_all_false_skip(tmp_path: Path) -> None:
@@ -147,15 +176,22 @@ def _reference(tmp_path: Path, n: int, lim: list[int], code: str) -> list[Scalar
 @settings(max_examples=40, deadline=None)
 @given(
     n=st.integers(0, 13),
-    width=st.sampled_from([2, 4, 8]),
+    width=st.sampled_from([2, 4, 8, 16]),
     lim=st.lists(st.integers(0, 6), min_size=13, max_size=13),
-    code=st.sampled_from([LOOP, RELOADS, PRE_POST_LOOPS]),
+    code=st.sampled_from([LOOP, RELOADS, PRE_POST_LOOPS, HEAVY_START]),
 )
 def test_lanes_leave_memory_as_the_iterations_do(
     n: int, width: int, lim: list[int], code: str
 ) -> None:
     with tempfile.TemporaryDirectory(prefix="s2s_refill_") as tmp:
         _check_refill(Path(tmp), n, width, lim[:n], code)
+
+
+@pytest.mark.parametrize("width", [8, 16])
+def test_waiting_lanes_leave_memory_as_the_iterations_do(tmp_path: Path, width: int) -> None:
+    """Lanes ending one or two at a time wait for others (a quarter of 8
+    or 16 lanes) in the lock-step run."""
+    _check_refill(tmp_path, 13, width, [6, 0, 1, 5, 2, 6, 3, 0, 4, 1, 6, 2, 5], HEAVY_START)
 
 
 def _check_refill(tmp_path: Path, n: int, width: int, lim: list[int], code: str) -> None:

@@ -42,6 +42,8 @@ from ..ir.types import (
 from ..ir.values import (
     ALL,
     ANY,
+    HORIZONTAL,
+    POPCOUNT,
     Alloca,
     BinOp,
     Block,
@@ -255,7 +257,7 @@ class VectorIREmitter:
             return None
         if isinstance(inst, RowLoad) and self.load_rows(inst):
             return None
-        if isinstance(inst, Call) and inst.callee in (ANY, ALL) and vector:
+        if isinstance(inst, Call) and inst.callee in HORIZONTAL and vector:
             return self.horizontal(inst)
         if not vector:
             return self.scalar_instruction(inst)
@@ -777,12 +779,12 @@ class VectorIREmitter:
     def horizontal(self, inst: Call) -> None:
         bits = self.lane_bits(inst.operands[0])
         active = self.lane_bits(inst.mask) if inst.mask is not None else f"{(1 << self.W) - 1}u"
-        test = (
-            f"({bits} & {active})"
-            if inst.callee == ANY
-            else f"((({bits}) & ({active})) == ({active}))"
-        )
-        self.lines.append(f"{self.names[inst]} = {test} ? 1 : 0;")
+        value = {
+            ANY: f"({bits} & {active}) ? 1 : 0",
+            ALL: f"((({bits}) & ({active})) == ({active})) ? 1 : 0",
+            POPCOUNT: f"__builtin_popcount({bits} & {active})",
+        }[inst.callee]
+        self.lines.append(f"{self.names[inst]} = {value};")
 
     def lane_bits(self, m: Value) -> str:
         """The lanes of a mask as bits of an unsigned (lane k: bit k)."""

@@ -37,6 +37,8 @@ from ..ir.types import I1, I32, VOID, Type, VectorType
 from ..ir.values import (
     ALL,
     ANY,
+    HORIZONTAL,
+    POPCOUNT,
     BinOp,
     Block,
     Call,
@@ -186,7 +188,7 @@ class _Split:
         vector = is_lanewise(inst)
         if inst.is_terminator:
             self.terminator(inst)
-        elif isinstance(inst, Call) and inst.callee in (ANY, ALL) and vector:
+        elif isinstance(inst, Call) and inst.callee in HORIZONTAL and vector:
             self.horizontal(inst)
         elif not vector:
             self.scalars[inst] = self.emit(
@@ -288,8 +290,8 @@ class _Split:
         self.split[inst] = parts
 
     def horizontal(self, inst: Call) -> None:
-        """any / all of a mask: of each part, combined."""
-        combine = "or" if inst.callee == ANY else "and"
+        """any / all / count of a mask: of each part, combined."""
+        combine = {ANY: "or", ALL: "and", POPCOUNT: "add"}[inst.callee]
         acc: Value | None = None
         for j in range(self.k):
             call = Call(

@@ -48,9 +48,10 @@ from ..diagnostics import Unsupported
 from ..ir.builder import copy_call, copy_instruction
 from ..ir.types import I1, I8, I32, I64, VOID, ArrayType, IntType, PtrType, Type, VectorType
 from ..ir.values import (
-    ALL,
     ANY,
+    HORIZONTAL,
     LANE,
+    POPCOUNT,
     WIDTH,
     Alloca,
     Argument,
@@ -495,10 +496,11 @@ class _Widening:
         if inst.callee == WIDTH:
             self.scalars[inst] = Constant(inst.type, self.W)
             return
-        if inst.callee in (ANY, ALL):
+        if inst.callee in HORIZONTAL:
+            # a count is of lanes: of a vector always (a uniform value splat)
             mask = (
                 self.vec(inst.operands[0])
-                if self.kind(inst.operands[0]) != "u"
+                if self.kind(inst.operands[0]) != "u" or inst.callee == POPCOUNT
                 else self.scalar(inst.operands[0])
             )
             # pure here: the lanes it reads are its operand and mask

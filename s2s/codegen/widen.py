@@ -1112,6 +1112,8 @@ class Widener:
 
     def horizontal(self, inst: Call) -> None:
         """``s2s.any(m)`` / ``s2s.all(m)`` over the active lanes (the call's mask)."""
+        if inst.callee not in ("s2s.any", "s2s.all"):
+            self.fail(f"no '{inst.callee}' in the widener (the vector IR path has it)")
         m = self.vec(inst.operands[0])
         active = self.mask_operand(inst, self.canon.bits)
         if inst.callee == "s2s.all":

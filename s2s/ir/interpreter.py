@@ -39,8 +39,9 @@ code, the state after partial linearization)
     predecessor actually taken.  Unmasked arithmetic that traps on a lane
     (e.g. division by zero on a lane that is logically inactive) yields
     ``UNDEF`` there instead of stopping: only its use can be wrong.
-    Horizontal operations are calls: ``s2s.any(i1)`` / ``s2s.all(i1)`` (over
-    the lanes of the call's mask) and any extra ones passed in ``horizontal``.
+    Horizontal operations are calls: ``s2s.any(i1)`` / ``s2s.all(i1)`` /
+    ``s2s.popcount(i1)`` (over the lanes of the call's mask) and any extra ones
+    passed in ``horizontal``.
 """
 
 from __future__ import annotations
@@ -393,7 +394,15 @@ def _defined_bool(v: Scalar, what: str) -> bool:
     return bool(v)
 
 
-HORIZONTAL: dict[str, Horizontal] = {"s2s.any": _h_any, "s2s.all": _h_all}
+def _h_popcount(args: list[list[Scalar]], lanes: list[bool]) -> Scalar:
+    return sum(_defined_bool(v, "s2s.popcount") for v, on in zip(args[0], lanes) if on)
+
+
+HORIZONTAL: dict[str, Horizontal] = {
+    "s2s.any": _h_any,
+    "s2s.all": _h_all,
+    "s2s.popcount": _h_popcount,
+}
 
 
 # ---------------------------------------------------------------------------
@@ -460,8 +469,8 @@ class Lane:
             if len(numbers) != len(ops):
                 return UNDEF
             result = MATH_FUNCTIONS[inst.callee](*[float(v) for v in numbers])
-        elif inst.callee in HORIZONTAL:
-            return ops[0]  # one lane: any(x) == all(x) == x
+        elif inst.callee in HORIZONTAL:  # one lane: any(x) == all(x) == count(x) == x
+            return ops[0] if ops[0] is UNDEF else normalize(int(bool(ops[0])), inst.type)
         elif inst.callee in (LANE, WIDTH):
             return normalize(self.index if inst.callee == LANE else self.width, inst.type)
         else:

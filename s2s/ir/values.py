@@ -293,7 +293,9 @@ ANY = "s2s.any"
 """``call i1 @s2s.any(%mask)``: some active lane has the mask set (uniform)."""
 ALL = "s2s.all"
 """``call i1 @s2s.all(%mask)``: every active lane has it set (uniform)."""
-HORIZONTAL = (ANY, ALL)
+POPCOUNT = "s2s.popcount"
+"""``call i32 @s2s.popcount(%mask)``: how many active lanes have it set (uniform)."""
+HORIZONTAL = (ANY, ALL, POPCOUNT)
 """Calls that combine the lanes active at the call (its mask) into one value."""
 LANE = "s2s.lane"
 """``call i64 @s2s.lane()``: the lane's number, 0 to W - 1 (stride 1)."""

@@ -69,6 +69,8 @@ from ..ir.region import ArgBinding, Region
 from ..ir.ssa import SSABuilder
 from ..ir.types import I1, I32, IntType
 from ..ir.values import (
+    ANY,
+    POPCOUNT,
     Alloca,
     Argument,
     BinOp,
@@ -119,6 +121,7 @@ def refill_lanes(
     old_entry, header, latch = fn.entry, loop.header, loop.latch
     assert latch is not None  # _refill_loop takes loops with one latch
     ret_block = next(b for b in fn.blocks if isinstance(b.terminator, Ret))
+    deferred = _defers_starts(fn, loop, div)
     entry, head, start, step_block, exit_block = _new_blocks(fn)
 
     b = IRBuilder().at_end(head)
@@ -131,11 +134,17 @@ def refill_lanes(
         sums[rb.index] = (rb.arg, b.phi(rb.arg.type, rb.arg.name))
     for arg, acc in sums.values():
         arg.replace_all_uses_with(acc)
-    b.condbr(fresh, start, header)
     b = IRBuilder().at_end(entry)
     _hoist_invariants(old_entry, b)
     stride = b.cast(b.mul(width, Constant(I32, step), "stride"), iv.type, "stride")
+    enough = b.binop("shr", width, Constant(I32, START_SHIFT), "enough") if deferred else None
     b.br(head)
+    b = IRBuilder().at_end(head)
+    wait = None
+    if enough is None:
+        b.condbr(fresh, start, header)
+    else:
+        wait = _gate(fn, b, fresh, enough, start, header)
     b = IRBuilder().at_end(start)
     b.condbr(b.cmp("lt", t, count, "more"), old_entry, exit_block)
 
@@ -152,13 +161,15 @@ def refill_lanes(
     b.br(head)
     IRBuilder().at_end(exit_block).ret([sums[k][1] for k in range(len(results))])
 
-    _incoming(
-        fresh, [(Constant(I1, 1), entry), (Constant(I1, 0), latch), (Constant(I1, 1), step_block)]
-    )
+    one, zero = Constant(I1, 1), Constant(I1, 0)
+    _incoming(fresh, [(one, entry), (zero, latch), (one, step_block)])
     _incoming(t, [(lane, entry), (t, latch), (t_next, step_block)])
     _incoming(iv_now, [(iv, entry), (iv_now, latch), (iv_next, step_block)])
     for k, (arg, acc) in sums.items():
         _incoming(acc, [(arg, entry), (acc, latch), (results[k], step_block)])
+    if wait is not None:  # a waiting lane comes back as it was
+        for phi in head.phis:
+            phi.add_incoming(one if phi is fresh else phi, wait)
     _rematerialize(fn, _IterationInvariant(iv_now))
     DominanceRepair(fn, undef_at_loop_headers=False).repair_all()
     _cache_iteration_loads(fn, loop, entry, step_block, iv_now)
@@ -186,6 +197,45 @@ def _mark_staying_arms(loop: Loop[Block]) -> None:
             for s in succs:
                 if s in inside:
                     s.usually_entered = True
+
+
+START_SHIFT = 2
+"""Deferred starts: lanes whose iteration ended wait until a quarter of the
+vector's lanes (``%s2s.width >> START_SHIFT``) are ready."""
+
+
+def _defers_starts(fn: Function, loop: Loop[Block], div: DivergenceInfo) -> bool:
+    """Whether lanes whose iteration ended wait for others before they
+    start their next ones: when a start (Pre and Post, run for the whole
+    vector however few lanes need it) weighs more than a trip of the loop.
+    xsproxy's Pre is a 20-trip loop of 64-bit multiplies: its lanes ended
+    about 1.5 at a time, and waiting for a quarter of them made the starts
+    3x rarer for 10% more trips; in the k-d tree search (a start: a few
+    stores) waiting cost 10-15%."""
+    inside, edge = _weight(loop, div), _edge_weight(fn, loop, div)
+    return edge > inside
+
+
+def _gate(
+    fn: Function, b: IRBuilder, fresh: Value, enough: Value, start: Block, header: Block
+) -> Block:
+    """End refill.head (``b``) with the deferred start: the lanes whose
+    iteration ended (``fresh``) go on to ``start`` when at least ``enough``
+    of them are ready or no lane is left in the loop to wait on (a uniform
+    test in refill.gate), else to refill.wait, back to refill.head; the
+    others go on in the loop (``header``).  Returns refill.wait."""
+    ready = b.call(POPCOUNT, [fresh], I32, name="ready")
+    busy = b.call(ANY, [b.unop("not", fresh, "in.loop")], I1, name="busy")
+    many = b.cmp("ge", ready, enough, "many")
+    go = b.binop("or", many, b.unop("not", busy, "idle"), "go")
+    gate, wait = Block("refill.gate"), Block("refill.wait")
+    for block, after in ((gate, b.block), (wait, fn.blocks[-1])):
+        block.function = fn
+        fn.blocks.insert(fn.blocks.index(after) + 1, block)
+    b.condbr(fresh, gate, header)
+    IRBuilder().at_end(gate).condbr(go, start, wait)
+    IRBuilder().at_end(wait).br(b.block)
+    return wait
 
 
 def _new_blocks(fn: Function) -> list[Block]:
@@ -415,6 +465,9 @@ TRIPS_PER_START = 4
 iteration ends (in a loop of T trips per iteration, W lanes start about W/T
 new ones per trip; xsproxy's nuclide loop, 17 trips for 8 lanes: Pre and
 Post ran in about two trips of five)."""
+DEFERRED_STARTS = 2
+"""Times rarer starts are when lanes wait for a quarter of the vector
+(``_defers_starts``; xsproxy on AVX2: 3x rarer, for 10% more trips)."""
 
 
 def _pays(
@@ -429,16 +482,7 @@ def _pays(
     to work (measured, bench/RESULTS.md: escape-time loops of a few flops
     per trip ran at 0.3-0.6x their speed with it; the lookup loop of
     xsproxy, a binary search per trip, at 1.9x)."""
-    forest = div.loops
-    inside = _weight(loop, div)
-    # Pre and Post, their own loops counted NESTED_TRIPS times per trip
-    edge = EDGE_FIXED + sum(
-        (EDGE_ACCESS if isinstance(inst, (Load, Store)) else instruction_weight(inst))
-        * NESTED_TRIPS ** forest.depth(b)
-        for b in fn.blocks
-        if b not in loop
-        for inst in b.instructions
-    )
+    inside, edge = _weight(loop, div), _edge_weight(fn, loop, div)
     cached = not any(_may_write(inst) for b in loop.blocks for inst in b.instructions)
     new_gathers = sum(
         1
@@ -448,8 +492,22 @@ def _pays(
         and not (isinstance(inst, Load) and cached)
         and div.shape_of(inst.operands[-1]).is_strided
     )
-    added = TRIP_FIXED + edge / TRIPS_PER_START + gather_weight * new_gathers
+    trips_per_start = TRIPS_PER_START * (DEFERRED_STARTS if edge > inside else 1)
+    added = TRIP_FIXED + edge / trips_per_start + gather_weight * new_gathers
     return inside >= min_ratio * added
+
+
+def _edge_weight(fn: Function, loop: Loop[Block], div: DivergenceInfo) -> int:
+    """What a start costs: Pre and Post, their own loops counted
+    NESTED_TRIPS times per trip."""
+    forest = div.loops
+    return EDGE_FIXED + sum(
+        (EDGE_ACCESS if isinstance(inst, (Load, Store)) else instruction_weight(inst))
+        * NESTED_TRIPS ** forest.depth(b)
+        for b in fn.blocks
+        if b not in loop
+        for inst in b.instructions
+    )
 
 
 def _run(state: PassState) -> Region:

@@ -13,29 +13,38 @@ constant 2^k they are exact shifts, as compilers make them:
               x % 2^k  ->  x - ((x / 2^k) << k)
 
 C truncates toward zero; the bias makes the arithmetic shift, which
-rounds down, do that for negative x.  Runs before linearization (no
-masks yet; none of the new instructions can trap, so none needs one);
-keeps the CFG.
+rounds down, do that for negative x.  A signed x known not to be negative
+(its block runs only after a branch on ``x > c``, c >= -1, as in a binary
+search's ``while (hi - lo > 1)``) is shifted as unsigned: no bias, and a
+logical shift, which AVX2 has for 64-bit lanes (the arithmetic one it
+has not).  Runs before linearization (no masks yet; none of the new
+instructions can trap, so none needs one); keeps the CFG.
 """
 
 from __future__ import annotations
 
+from ..analysis.cfg import Graph, cfg_of
 from ..ir.builder import IRBuilder
-from ..ir.types import IntType
-from ..ir.values import BinOp, Constant, Function, Value
+from ..ir.types import IntType, Type
+from ..ir.values import BinOp, Block, Cmp, CondBr, Constant, Function, Value
 from .passes import Pass, PassState
 
 
 def reduce_divisions(fn: Function) -> int:
     """Rewrite every ``div``/``rem`` of an integer by a power of two; how many."""
     done = 0
+    g = cfg_of(fn)
     for inst in [i for i in fn.instructions() if isinstance(i, BinOp)]:
         k = _log2_divisor(inst)
         if k is None:
             continue
         b = IRBuilder().before(inst)
         x = inst.operands[0]
-        new = _quotient(b, x, k) if inst.op == "div" else _remainder(b, x, k)
+        if _known_nonnegative(x, inst.parent, g):
+            x = b.cast(x, _unsigned(x.type))
+            new = b.cast(_quotient(b, x, k) if inst.op == "div" else _remainder(b, x, k), inst.type)
+        else:
+            new = _quotient(b, x, k) if inst.op == "div" else _remainder(b, x, k)
         new.name = inst.name
         inst.replace_all_uses_with(new)
         inst.erase()
@@ -56,14 +65,54 @@ def _log2_divisor(inst: BinOp) -> int | None:
     return v.bit_length() - 1
 
 
+# a condition on x, on the edge that leads on -> whether x >= 0 follows, for c
+_NONNEGATIVE_IF = {
+    ("gt", True): lambda c: c >= -1,
+    ("ge", True): lambda c: c >= 0,
+    ("le", False): lambda c: c >= -1,  # not x <= c: x > c
+    ("lt", False): lambda c: c >= 0,  # not x < c: x >= c
+}
+
+
+def _known_nonnegative(x: Value, block: Block, g: Graph[Block]) -> bool:
+    """Is ``x`` >= 0 wherever ``block`` runs: a branch on a comparison of
+    ``x`` with a constant enters it (alone) only on the edge where that
+    comparison says so?"""
+    for cmp in (u for u in x.users if isinstance(u, Cmp) and u.operands[0] is x):
+        c = cmp.operands[1]
+        if not isinstance(c, Constant) or isinstance(c.value, float):
+            continue
+        for br in (u for u in cmp.users if isinstance(u, CondBr) and u.operands[0] is cmp):
+            if br.successors[0] is br.successors[1]:
+                continue
+            for taken, succ in zip((True, False), br.successors):
+                holds = _NONNEGATIVE_IF.get((cmp.pred, taken))
+                if (
+                    holds is not None
+                    and holds(int(c.value))
+                    and g.preds[succ] == [br.parent]
+                    and g.dominates(succ, block)
+                ):
+                    return True
+    return False
+
+
+def _unsigned(t: Type) -> IntType:
+    assert isinstance(t, IntType)
+    return IntType(t.bits, False)
+
+
 def _quotient(b: IRBuilder, x: Value, k: int) -> Value:
     t = x.type
     assert isinstance(t, IntType)
     if not t.signed:
         return b.binop("shr", x, Constant(t, k))
-    u = IntType(t.bits, False)
-    sign = b.binop("shr", x, Constant(t, t.bits - 1))  # 0 or -1
-    bias = b.cast(b.binop("shr", b.cast(sign, u), Constant(u, t.bits - k)), t)
+    u = _unsigned(t)
+    if k == 1:  # the bias is the sign bit
+        bias = b.cast(b.binop("shr", b.cast(x, u), Constant(u, t.bits - 1)), t)
+    else:
+        sign = b.binop("shr", x, Constant(t, t.bits - 1))  # 0 or -1
+        bias = b.cast(b.binop("shr", b.cast(sign, u), Constant(u, t.bits - k)), t)
     return b.binop("shr", b.add(x, bias), Constant(t, k))
 
 
