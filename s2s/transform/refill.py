@@ -228,13 +228,15 @@ def _gate(
     busy = b.call(ANY, [b.unop("not", fresh, "in.loop")], I1, name="busy")
     many = b.cmp("ge", ready, enough, "many")
     go = b.binop("or", many, b.unop("not", busy, "idle"), "go")
+    head = b.block
+    assert head is not None
     gate, wait = Block("refill.gate"), Block("refill.wait")
-    for block, after in ((gate, b.block), (wait, fn.blocks[-1])):
+    for block, after in ((gate, head), (wait, fn.blocks[-1])):
         block.function = fn
         fn.blocks.insert(fn.blocks.index(after) + 1, block)
     b.condbr(fresh, gate, header)
     IRBuilder().at_end(gate).condbr(go, start, wait)
-    IRBuilder().at_end(wait).br(b.block)
+    IRBuilder().at_end(wait).br(head)
     return wait
 
 

@@ -65,12 +65,12 @@ def _log2_divisor(inst: BinOp) -> int | None:
     return v.bit_length() - 1
 
 
-# a condition on x, on the edge that leads on -> whether x >= 0 follows, for c
-_NONNEGATIVE_IF = {
-    ("gt", True): lambda c: c >= -1,
-    ("ge", True): lambda c: c >= 0,
-    ("le", False): lambda c: c >= -1,  # not x <= c: x > c
-    ("lt", False): lambda c: c >= 0,  # not x < c: x >= c
+# (x pred c, the edge taken) -> the least c for which x >= 0 follows
+_NONNEGATIVE_FROM: dict[tuple[str, bool], int] = {
+    ("gt", True): -1,
+    ("ge", True): 0,
+    ("le", False): -1,  # not x <= c: x > c
+    ("lt", False): 0,  # not x < c: x >= c
 }
 
 
@@ -86,10 +86,10 @@ def _known_nonnegative(x: Value, block: Block, g: Graph[Block]) -> bool:
             if br.successors[0] is br.successors[1]:
                 continue
             for taken, succ in zip((True, False), br.successors):
-                holds = _NONNEGATIVE_IF.get((cmp.pred, taken))
+                least = _NONNEGATIVE_FROM.get((cmp.pred, taken))
                 if (
-                    holds is not None
-                    and holds(int(c.value))
+                    least is not None
+                    and int(c.value) >= least
                     and g.preds[succ] == [br.parent]
                     and g.dominates(succ, block)
                 ):
