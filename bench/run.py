@@ -217,7 +217,7 @@ def s2svec_command(explicit: str | None) -> list[str] | None:
     if explicit:
         words = explicit.split()
         if Path(words[0]).exists():  # a relative path means relative to our cwd
-            words[0] = str(Path(words[0]).resolve())
+            words[0] = str(Path(words[0]).absolute())  # not resolve(): a venv python is a link
         return words
     venv_tool = REPO_DIR / ".venv" / "bin" / "s2svec"
     if venv_tool.exists():

@@ -168,7 +168,7 @@ def s2svec_cc_command(explicit: str | None) -> str | None:
     if explicit:
         words = explicit.split()
         if Path(words[0]).exists():
-            words[0] = str(Path(words[0]).resolve())
+            words[0] = str(Path(words[0]).absolute())  # not resolve(): a venv python is a link
         return " ".join(words)
     venv_tool = REPO_DIR / ".venv" / "bin" / "s2svec-cc"
     if venv_tool.exists():
