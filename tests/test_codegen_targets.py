@@ -394,6 +394,9 @@ class MacroProgram:
             if ir.is_float() and op == "not":
                 continue
             check(op, self.m(op, k, t=t, a="va"), scalar_expr(UnOp(op, a_), [refs["a"]]))
+        # lanes reversed: full registers only (partial ones run lane by lane)
+        if t.fill == t.lanes:
+            check("reverse", self.m("reverse", k, t=t, a="va"), f"pa[{L - 1} - j]")
         for pred in CMPS:
             check(
                 f"cmp_{pred}",

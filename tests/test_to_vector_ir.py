@@ -22,6 +22,7 @@ from s2s.analysis.memory import MemoryAccesses
 from s2s.analysis.records import RecordInfo
 from s2s.analysis.shapes import VectorShape
 from s2s.codegen import to_vector_ir
+from s2s.codegen.legalize import split_vectors
 from s2s.codegen.to_vector_ir import VectorFunction, widen_to_vector_ir
 from s2s.ir.interpreter import Memory, Scalar, run_lanes
 from s2s.ir.parser import parse_function
@@ -145,6 +146,50 @@ def test_a_contiguous_load_and_a_masked_store() -> None:
     got = run_vector(vf.fn, [0, x, y, 3.0], mem)
     assert [[_lane(got[0], k)] for k in range(4)] == want and mem.read_array(y, F64, 4) == want_y
     assert want_y == [0.0, 10.0, 0.0, 14.0]
+
+
+DOWNWARDS = """func @f(i64 %i, ptr<f64> %x, ptr<f64> %y) -> () {
+entry:
+  %px = gep %x, %i
+  %v = load %px
+  %d = mul %v, f64 2.0
+  %fi = cast %i to f64
+  %w = add %d, %fi
+  %py = gep %y, %i
+  store %w, %py
+  ret
+}
+"""
+
+
+@pytest.mark.parametrize("parts", [1, 2])
+def test_a_loop_walking_downwards_reads_and_writes_reversed_vectors(parts: int) -> None:
+    """Lane k at lane 0's index - k: a vload and a vstore at the last lane's
+    address with the lanes reversed (across registers too), reading and
+    writing exactly the elements the lanes do."""
+    fn = parse_function(DOWNWARDS)
+    shapes = {fn.args[0]: VectorShape.strided(-1)}
+    shapes |= {a: VectorShape.uniform() for a in fn.args[1:]}
+    state = PassState(fn, shapes)
+    run_passes(state, PIPELINE)
+    vf = widen_to_vector_ir(fn, state.get(DivergenceInfo), 8, state.get(MemoryAccesses))
+    if parts > 1:
+        vf = split_vectors(vf, parts)
+    verify(vf.fn)
+    text = print_function(vf.fn)
+    assert "reverse" in text and "gather" not in text and "scatter" not in text, text
+
+    def memory() -> tuple[Memory, int, int]:
+        mem = Memory()
+        x = mem.alloc_array(F64, [float(k * k) for k in range(8)])
+        return mem, x, mem.alloc_array(F64, [-1.0] * 8)
+
+    mem, x, y = memory()
+    run_lanes(fn, [[7 - k, x, y] for k in range(8)], mem)
+    want = mem.read_array(y, F64, 8)
+    mem, x, y = memory()
+    run_vector(vf.fn, [7, x, y], mem)
+    assert mem.read_array(y, F64, 8) == want == [2.0 * k * k + k for k in range(8)]
 
 
 def _double_stride(original):

@@ -72,6 +72,7 @@ from ..ir.vector import (
     RecordLoad,
     RecordStore,
     Reduce,
+    Reverse,
     RowLoad,
     Scatter,
     Splat,
@@ -472,6 +473,9 @@ class VectorIREmitter:
             assert t is not None and isinstance(inst.type, VectorType)
             lanes = [literal(k, inst.type.elem) for k in range(self.W)]
             return self.macro("setr", t=t, xs=lanes)
+        if isinstance(inst, Reverse):
+            assert t is not None
+            return None if t.is_mask else self.macro("reverse", t=t, a=self.reg(ops[0]))
         if isinstance(inst, (VLoad, VStore)):
             return self.contiguous(inst)
         if isinstance(inst, (Gather, Scatter)):
@@ -852,13 +856,15 @@ class VectorIREmitter:
     def per_lane(self, inst: Instruction) -> None:
         pre: list[str] = []
         lane: list[str] = []
+        # lane s2s_j of the result reads lane W - 1 - s2s_j of a reverse's operand
+        at = f"{self.W - 1} - s2s_j" if isinstance(inst, Reverse) else "s2s_j"
         for k, op in enumerate(inst.operands):
             found = self.indexed(op) if op in self.folded else None
             if found is not None:  # base[index] of a gather or scatter
                 base, index, _ = found
                 lane.append(f"({self.scalar(base)} + {self.lane_of(index, pre, f'ix{k}')})")
             else:
-                lane.append(self.lane_of(op, pre, f"in{k}"))
+                lane.append(self.lane_of(op, pre, f"in{k}", at))
         guard = ""
         if inst.mask is not None:
             guard = f"if ({self.lane_of(inst.mask, pre, 'mk')}) "
@@ -868,22 +874,22 @@ class VectorIREmitter:
         )
         self.lines.extend(text.rstrip("\n").split("\n"))
 
-    def lane_of(self, v: Value, pre: list[str], hint: str) -> str:
-        """Lane ``s2s_j`` of an operand (a register spilled to an array first)."""
+    def lane_of(self, v: Value, pre: list[str], hint: str, at: str = "s2s_j") -> str:
+        """Lane ``at`` of an operand (a register spilled to an array first)."""
         if not isinstance(v.type, VectorType):
             return self.scalar(v)
         if not self.in_reg(v):
-            return _as_lane(v.type, f"{self.names[v]}[s2s_j]")
+            return _as_lane(v.type, f"{self.names[v]}[{at}]")
         ti = self.reg_type(v.type)
         assert ti is not None
         if ti.is_mask:
             bits = f"s2s_{hint}"
             pre.append(f"unsigned {bits} = {self.macro('mask_bits', mt=ti, m=self.reg(v))};")
-            return f"(({bits} >> s2s_j) & 1u)"
+            return f"(({bits} >> ({at})) & 1u)"
         arr = f"s2s_{hint}"
         pre.append(f"{ti.scalar} {arr}[{self.W}];")
         pre.append(self.macro("store", t=ti, p=arr, v=self.reg(v)) or "")
-        return _as_lane(v.type, f"{arr}[s2s_j]")
+        return _as_lane(v.type, f"{arr}[{at}]")
 
     def lane_statement(
         self, inst: Instruction, lane: list[str], pre: list[str]
@@ -947,6 +953,8 @@ class VectorIREmitter:
             return lane[0]
         if isinstance(inst, StepVector):
             return "s2s_j"
+        if isinstance(inst, Reverse):  # its operand's lane is the reversed one
+            return lane[0]
         if isinstance(inst, VLoad):
             return f"{lane[0]}[s2s_j]"
         if isinstance(inst, RecordLoad):

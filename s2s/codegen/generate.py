@@ -115,10 +115,7 @@ def vector_ir_loop(region: Any) -> bool:
     """Whether the experimental vector IR path takes the loop: parameters
     the loop variable, live-ins, linear variables and reductions, constant
     steps."""
-    if any(b.role not in ("iv", "uniform", "linear", "reduction") for b in region.args):
-        return False
-    # a run-time step: two versions of the loop, not in the vector IR yet
-    return not any(isinstance(b.step, str) for b in region.args)
+    return all(b.role in ("iv", "uniform", "linear", "reduction") for b in region.args)
 
 
 def _always(fn: Any, k: int) -> bool:
@@ -502,11 +499,14 @@ class _LoopGen:
     def unread_by_vector_code(self) -> list[str]:
         """What the original loop reads and the vector code need not, said
         to be meant: its private variables (the vector code has its own; the
-        compiler would call an initialized one unused) and the functions the
+        compiler would call an initialized one unused), the functions the
         vector code has inlined (a static one would be unused where no
-        scalar copy of the loop is built)."""
+        scalar copy of the loop is built) and the variables a constant step
+        was folded from."""
         private = self.region.clauses.private if self.region.clauses else []
-        return [f"(void){name};" for name in [*private, *self.inlined]]
+        bounds = self.region.bounds
+        folded = bounds.folded_step_names if bounds is not None else ()
+        return [f"(void){name};" for name in [*private, *self.inlined, *folded]]
 
     def run_vector_ir(self) -> GeneratedLoop:
         """The loop through the vector IR (s2s/codegen/to_vector_ir.py,
@@ -518,6 +518,8 @@ class _LoopGen:
         region, W = self.region, self.W
         self.vector_lanes = W
         tag = f"{self.target.name}_{region.line}_{region.column}"
+        if region.bounds is not None and isinstance(region.bounds.step, str):
+            tag += "_rs"  # beside the version for a step of 1 (driver._generate_once)
         vf = self.legal_vector_function(
             region.fn, self.div, self.mem, self.records, W * self.interleave()
         )

@@ -14,6 +14,7 @@ lanes: lane k of the original is lane k % n of part k // n (n = W/parts).
     gather / scatter       one per part, in part order (lane order holds)
     extractlane c          lane c % n of part c // n
     insertlane c           into part c // n only
+    reverse                part j: reverse of part parts - 1 - j
     any / all (a mask)     of each part, combined with or / and
     phis, arguments,       one per part
     results
@@ -58,6 +59,7 @@ from ..ir.vector import (
     RecordLoad,
     RecordStore,
     Reduce,
+    Reverse,
     RowLoad,
     Splat,
     StepVector,
@@ -228,6 +230,8 @@ class _Split:
     def part_of(self, inst: Instruction, j: int) -> Instruction:
         """Part ``j`` of a lanewise or memory instruction."""
         ops = [self.operand(o, j) for o in inst.operands]
+        if isinstance(inst, Reverse):  # the parts swap places too
+            return Reverse(self.operand(inst.operands[0], self.k - 1 - j), inst.name)
         if isinstance(inst, StepVector):
             new: Instruction = self.step_part(inst, j)
         elif isinstance(inst, VLoad):

@@ -14,7 +14,10 @@ carry their mask.  Each value keeps the form its vector shape
 A value the analysis finds uniform or strided but that is computed from a
 vector (``and %v, 0``) takes lane 0 of it.  Memory, by the access of
 s2s.analysis.memory: ``contiguous`` -> ``vload``/``vstore`` at lane 0's
-address; ``strided``, ``gather``, ``scatter`` -> ``gather``/``scatter``
+address; ``strided`` by minus one element with its lanes all on or all
+off: ``vload`` / ``vstore`` at the last lane's address, its lanes reversed
+(``reverse``); other ``strided``, ``gather``, ``scatter`` ->
+``gather``/``scatter``
 through the vector of addresses; ``uniform`` -> a scalar load (under
 ``any(mask)`` when lanes may be inactive), and a store of the last active
 lane's value (sequential semantics: a scatter through the splat address
@@ -77,6 +80,7 @@ from ..ir.vector import (
     Gather,
     RecordLoad,
     RecordStore,
+    Reverse,
     RowLoad,
     Scatter,
     Splat,
@@ -352,10 +356,22 @@ class _Widening:
 
     # -- memory ---------------------------------------------------------------------
     def access_kind(self, inst: Instruction) -> str:
-        """The access's kind; a contiguous one walking downwards is a strided
-        one here (a vload reads upwards; no lane reversal in the vector IR yet)."""
+        """The access's kind; a strided one walking downwards by one element
+        (lane k at lane 0's address - k) is ``reverse`` where its lanes are
+        all on or all off (a vload or vstore
+        from the last lane's address, the lanes reversed), else a gather or
+        scatter (its mask would need reversing too)."""
         access = self.access(inst)
-        return "strided" if access.kind == "contiguous" and access.is_reverse else access.kind
+        if access.kind == "strided" and access.is_reverse:
+            uniform = inst.mask is None or _all_true(inst.mask) or self.kind(inst.mask) == "u"
+            return "reverse" if uniform else "strided"
+        return access.kind
+
+    def last_lane_address(self, ptr: Value) -> Value:
+        """The address of the last lane of a contiguous access walking
+        downwards from lane 0's ``ptr``: the lowest one."""
+        back = Constant(I64, -(self.W - 1))
+        return self.emit(Gep(self.scalar(ptr), back, f"{ptr.name}.last" if ptr.name else "last"))
 
     def access(self, inst: Instruction) -> MemoryAccess:
         return self.mem.get(inst) or access_of(inst, self.div)
@@ -447,6 +463,11 @@ class _Widening:
         if kind == "uniform":
             self.scalars[inst] = self.masked_scalar(inst, Load(self.scalar(ptr), inst.name))
             return
+        if kind == "reverse":
+            up = VLoad(self.last_lane_address(ptr), self.vtype(inst.type), f"{inst.name}.up")
+            up.set_mask(self.vmask(inst))
+            self.vectors[inst] = self.emit(Reverse(self.emit(up), inst.name))
+            return
         if kind == "contiguous":
             new: Instruction = VLoad(self.scalar(ptr), self.vtype(inst.type), inst.name)
         else:
@@ -470,8 +491,11 @@ class _Widening:
             last = ExtractLane(self.vec(value), Constant(I32, self.W - 1), "last")
             self.emit(Store(self.emit(last), self.scalar(ptr)))
             return
-        if kind == "contiguous":
-            new: Instruction = VStore(self.vec(value), self.scalar(ptr))
+        if kind == "reverse":
+            down = self.emit(Reverse(self.vec(value), f"{value.name}.down" if value.name else ""))
+            new: Instruction = VStore(down, self.last_lane_address(ptr))
+        elif kind == "contiguous":
+            new = VStore(self.vec(value), self.scalar(ptr))
         else:
             new = Scatter(self.vec(value), self.lane_addresses(inst, ptr))
         new.set_mask(mask)

@@ -116,6 +116,9 @@ class CanonicalLoop:
     cmp_c_type: str
     """The type ``var CMP bound`` is evaluated in (canonical spelling)."""
     cmp_type: Type
+    folded_step_names: tuple[str, ...] = ()
+    """The variables a constant step was folded from (``const int s = 2;
+    ... i += s``): the vector code reads none of them."""
 
     @property
     def var_key(self) -> tuple[str, int, str]:
@@ -158,6 +161,7 @@ def analyze_loop(c: ci.Cursor, src: SourceText, types: TypeMapper) -> CanonicalL
         header,
         converted.get_canonical().spelling,
         cmp_type,
+        _folded_names(parts.inc, key) if isinstance(step, int) else (),
     )
 
 
@@ -253,6 +257,19 @@ def _comparison_type(converted: ci.Type, var: str, cond: ci.Cursor, types: TypeM
             cond,
         )
     return types.map(canon)
+
+
+def _folded_names(inc: ci.Cursor, key: tuple[str, int, str]) -> tuple[str, ...]:
+    """The variables other than the loop variable an increment names."""
+    names = {
+        c.spelling
+        for c in walk_preorder(inc)
+        if c.kind == CK.DECL_REF_EXPR
+        and c.referenced is not None
+        and c.referenced.kind == CK.VAR_DECL
+        and not _is_var(c, key)
+    }
+    return tuple(sorted(names))
 
 
 def _const_int(c: ci.Cursor) -> int | None:

@@ -200,6 +200,7 @@ def _bounds(loop: CanonicalLoop) -> LoopBounds:
         loop.cmp_c_type,
         loop.cmp_type,
         loop.var_type,
+        loop.folded_step_names,
     )
 
 

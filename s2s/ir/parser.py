@@ -73,6 +73,7 @@ from .vector import (
     RecordLoad,
     RecordStore,
     Reduce,
+    Reverse,
     RowLoad,
     Scatter,
     Splat,
@@ -437,6 +438,7 @@ class _Parser:
     _parse_vstore = _parse_operand_list
     _parse_gather = _parse_operand_list
     _parse_scatter = _parse_operand_list
+    _parse_reverse = _parse_operand_list
 
     def _parse_stepvector(self, stmt: _Stmt) -> None:
         stmt.type = self.parse_type()
@@ -820,6 +822,7 @@ class _FunctionBuilder:
         "extractlane": 2,
         "insertlane": 3,
         "reduce": 1,
+        "reverse": 1,
         "vload": 1,
         "vstore": 2,
         "gather": 1,
@@ -858,6 +861,7 @@ _VECTOR_MAKERS: dict[str, Callable[[_Stmt, list[Value]], Instruction]] = {
     "extractlane": lambda s, ops: ExtractLane(ops[0], ops[1]),
     "insertlane": lambda s, ops: InsertLane(ops[0], ops[1], ops[2]),
     "reduce": lambda s, ops: Reduce(s.op, ops[0]),
+    "reverse": lambda s, ops: Reverse(ops[0]),
     "vload": lambda s, ops: VLoad(ops[0], _vector_type(s)),
     "vstore": lambda s, ops: VStore(ops[0], ops[1]),
     "gather": lambda s, ops: Gather(ops[0]),

@@ -135,6 +135,9 @@ class LoopBounds:
     """The IR type of ``cmp_c_type`` (None: the type of var)."""
     var_type: Type | None = None
     """The IR type of var (None: the type of the region's iv argument)."""
+    folded_step_names: tuple[str, ...] = ()
+    """The variables a constant step was folded from (the loop reads them;
+    the vector code, which has the constant, does not)."""
 
 
 @dataclass

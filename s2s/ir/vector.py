@@ -73,6 +73,17 @@ class InsertLane(Instruction):
         super().__init__(vec.type, [vec, value, lane], name)
 
 
+class Reverse(Instruction):
+    """``reverse %v``: the lanes in the opposite order (lane k of the
+    result is lane N - 1 - k of %v): a contiguous access walking downwards
+    is a vload or vstore of the lanes in reverse."""
+
+    opcode = "reverse"
+
+    def __init__(self, vec: Value, name: str = "") -> None:
+        super().__init__(vec.type, [vec], name)
+
+
 class Reduce(Instruction):
     """``reduce op %v``: the lanes combined with ``op`` in lane order."""
 
@@ -164,6 +175,7 @@ VECTOR_INSTRUCTIONS = (
     StepVector,
     ExtractLane,
     InsertLane,
+    Reverse,
     Reduce,
     VLoad,
     VStore,
@@ -209,6 +221,9 @@ def vector_problem(inst: Instruction) -> str | None:
         if isinstance(inst, InsertLane) and ops[1].type != vec.type.elem:
             return f"insertlane of {ops[1].type} into {vec.type}"
         return None
+    if isinstance(inst, Reverse):
+        ok = isinstance(t, VectorType) and t == ops[0].type
+        return None if ok else f"reverse of {ops[0].type} to {t}"
     if isinstance(inst, Reduce):
         vt = ops[0].type
         if not isinstance(vt, VectorType) or not (vt.elem.is_int() or vt.elem.is_float()):

@@ -66,6 +66,7 @@ from .vector import (
     RecordLoad,
     RecordStore,
     Reduce,
+    Reverse,
     RowLoad,
     Scatter,
     Splat,
@@ -283,6 +284,10 @@ def _insert(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
     return out
 
 
+def _reverse(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
+    return list(reversed(_lanes(ops[0])))
+
+
 def _lane_index(run: _VectorRun, inst: Instruction, k: VValue) -> int:
     n = run.lanes(inst.operands[0].type)
     index = int(defined(_scalar(k), "lane number"))
@@ -399,6 +404,7 @@ _OWN: dict[type, Callable[[_VectorRun, Instruction, list[VValue]], VValue]] = {
     StepVector: _stepvector,
     ExtractLane: _extract,
     InsertLane: _insert,
+    Reverse: _reverse,
     Reduce: _reduce,
     VLoad: _vload,
     VStore: _vstore,
