@@ -439,3 +439,26 @@ def test_unused_warnings_at_user_lines_compare_with_the_reference(tmp_path: Path
 
 def test_builds_warn_with_wall_wextra() -> None:
     assert {"-Wall", "-Wextra"} <= set(dt.COMMON_FLAGS)
+
+
+def test_a_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
+    """A compile that times out takes its children with it (clang's cc1
+    outlived its killed driver by an hour, at 18 GB)."""
+    import os
+    import subprocess
+    import time
+
+    pid_file = tmp_path / "child.pid"
+    start = time.monotonic()
+    with pytest.raises(subprocess.TimeoutExpired):
+        dt.run_group(["sh", "-c", f"sleep 60 & echo $! > {pid_file}; wait"], 1.0, text=True)
+    # a child left alive would hold the output pipe open until it ends
+    assert time.monotonic() - start < 30
+    child = int(pid_file.read_text())
+    for _ in range(50):  # reaped by init once killed
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"the child {child} of the timed-out command still runs")

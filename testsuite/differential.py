@@ -82,6 +82,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -90,6 +91,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTSUITE = ROOT / "testsuite"
@@ -332,12 +334,8 @@ def enabled_targets(cc: str, flags: tuple[str, ...]) -> frozenset[str]:
     probe = "".join(
         f"#if {cond}\nS2S_TARGET {name}\n#endif\n" for name, cond in target_conditions().items()
     )
-    proc = subprocess.run(
-        [cc, *flags, "-E", "-P", "-x", "c", "-"],
-        input=probe,
-        capture_output=True,
-        text=True,
-        timeout=COMPILE_TIMEOUT,
+    proc = run_group(
+        [cc, *flags, "-E", "-P", "-x", "c", "-"], COMPILE_TIMEOUT, input=probe, text=True
     )
     return frozenset(re.findall(r"^S2S_TARGET (\w+)", proc.stdout, re.M))
 
@@ -631,9 +629,7 @@ def transform(kernel: Path, variant: str = "all", build: Path = BUILD) -> Transf
                 *args,
             ]
             try:
-                proc = subprocess.run(
-                    cmd, cwd=ROOT, capture_output=True, text=True, timeout=S2SVEC_TIMEOUT
-                )
+                proc = run_group(cmd, S2SVEC_TIMEOUT, cwd=ROOT, text=True)
                 rc, err = proc.returncode, proc.stderr
             except subprocess.TimeoutExpired:
                 rc, err = -1, f"s2svec timed out after {S2SVEC_TIMEOUT}s"
@@ -743,7 +739,7 @@ def compile_c(
             *libs,
         ]
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
+            proc = run_group(cmd, COMPILE_TIMEOUT, text=True)
         except subprocess.TimeoutExpired:
             raise BuildFailure(
                 "compile-timeout", f"compile timed out after {COMPILE_TIMEOUT}s: {shlex.join(cmd)}"
@@ -816,11 +812,10 @@ def prelude_flags(source: Path, config: Config, meta: Meta) -> tuple[str, ...]:
     with _locked(directory):
         if not pch.exists():
             header.write_text(text)
-            proc = subprocess.run(
+            proc = run_group(
                 [*cmd, "-x", "c-header", str(header), "-o", str(pch) + ".tmp"],
-                capture_output=True,
+                COMPILE_TIMEOUT,
                 text=True,
-                timeout=COMPILE_TIMEOUT,
             )
             if proc.returncode != 0:
                 return ()  # the build then parses the headers itself
@@ -855,13 +850,37 @@ def compiler_version(cc: str) -> str:
     return proc.stdout
 
 
+def run_group(cmd: list[str], timeout: float, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    """``subprocess.run`` in a process group of its own, all of which is
+    killed on a timeout: a compiler driver's ``cc1`` (or qemu's guest) left
+    behind by killing the driver alone ran on for an hour after a clang-19
+    hang, with 18 GB of memory."""
+    given = kwargs.pop("input", None)
+    stdin = subprocess.PIPE if given is not None else None
+    with subprocess.Popen(
+        cmd,
+        start_new_session=True,
+        stdin=stdin,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        **kwargs,
+    ) as proc:
+        try:
+            out, err = proc.communicate(given, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise
+        return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
 def run_binary(
     binary: Path, runner: tuple[str, ...] = (), timeout: float = RUN_TIMEOUT
 ) -> tuple[int, str]:
     """Exit status (-999: timed out) and standard output."""
     cmd = [*runner, str(binary)]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        proc = run_group(cmd, timeout, text=True)
     except subprocess.TimeoutExpired:
         return -999, f"timed out after {timeout:g}s"
     return proc.returncode, proc.stdout
@@ -1072,9 +1091,7 @@ def preprocessed_own_text(
         str(TESTSUITE),
         str(source),
     ]
-    proc = subprocess.run(
-        cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT, errors="surrogateescape"
-    )
+    proc = run_group(cmd, COMPILE_TIMEOUT, text=True, errors="surrogateescape")
     if proc.returncode != 0:
         return ""
     own, keep = [], True
