@@ -482,6 +482,17 @@ def libclang_loaded(pid: int, arg: Path) -> bool:
         return False
 
 
+def _signals_as_from_a_terminal() -> None:
+    """The child takes SIGINT and SIGTERM as a shell in a terminal would
+    start it: a test run started in the background of a script inherits
+    SIGINT ignored (POSIX: asynchronous commands without job control), and
+    s2svec would then finish with status 0."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
 @pytest.mark.parametrize("sig, status", [("SIGINT", 130), ("SIGTERM", 143)])
 def test_signal_while_running(tmp_path: Path, sig: str, status: int) -> None:
     import signal
@@ -497,6 +508,7 @@ def test_signal_while_running(tmp_path: Path, sig: str, status: int) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_signals_as_from_a_terminal,
     )
     deadline = time.monotonic() + 60
     while (
