@@ -22,6 +22,9 @@ iteration and that iteration's Pre for the lanes whose L ended:
                    %iv    = phi [<iv param>, ...], [%iv, ...],      [%iv.next, ...]
                    condbr %fresh, refill.start, <L's header>
     refill.start:  condbr %t < %s2s.count, <old entry>, refill.exit
+    (where a start weighs more than a trip, refill.head sends fresh lanes to
+    refill.gate, which starts them once a quarter of the vector is ready or
+    no lane is left in the loop, else back round through refill.wait)
     <old entry: Pre ... L ... Post>   L's latch branches to refill.head,
                                       the old ``ret`` to refill.next
     refill.next:   %t.next = %t + %s2s.width; %iv.next = %iv + %stride
