@@ -112,9 +112,9 @@ MAX_SIMDLEN_VECTORS = 8
 
 
 def vector_ir_loop(region: Any) -> bool:
-    """Whether the experimental vector IR path takes the loop: parameters
-    the loop variable, live-ins, linear variables and reductions, constant
-    steps."""
+    """Whether the vector IR path takes the loop: parameters the loop
+    variable, live-ins, linear variables and reductions (constant or
+    run-time steps)."""
     return all(b.role in ("iv", "uniform", "linear", "reduction") for b in region.args)
 
 
