@@ -138,3 +138,35 @@ def test_without_a_big_stack_thread_deep_input_is_still_a_warning(
     ]
     assert len(result.loops) == 1
     assert "Exception ignored" not in capfd.readouterr().err
+
+
+def test_no_walker_uses_libclangs_recursive_walk() -> None:
+    """``Cursor.walk_preorder`` of the bindings is a recursive generator: time
+    proportional to the depth for every cursor (the 10,000-term sum took over
+    a minute in the macro checks).  ``lower_clang.walk_preorder`` is the one
+    to call."""
+    import ast
+
+    package = Path(deep.__file__).parent
+    callers = [
+        f"{path.relative_to(package)}:{node.lineno}"
+        for path in sorted(package.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "walk_preorder"
+    ]
+    assert not callers, callers
+
+
+def test_the_work_is_profiled_on_request(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``S2S_PROFILE=FILE`` profiles the deep-stack thread, where the work is."""
+    import pstats
+
+    src = tmp_path / "k.c"
+    src.write_text(loop("a[i] * 2.0"))
+    monkeypatch.setenv("S2S_PROFILE", str(tmp_path / "p.prof"))
+    result = driver.run(str(src), driver.Options(targets=["avx2"]))
+    assert len(result.loops) == 1
+    profile = pstats.Stats(str(tmp_path / "p.prof")).get_stats_profile()
+    assert "lower_loop" in profile.func_profiles

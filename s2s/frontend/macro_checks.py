@@ -36,7 +36,7 @@ import re
 import clang.cindex as ci
 
 from ..diagnostics import Unsupported
-from .lower_clang import evaluate
+from .lower_clang import evaluate, walk_preorder
 from .parse import ParsedFile
 from .pragmas import Pragma, is_function_like_macro, scan_directives, skipped_ranges
 
@@ -127,7 +127,7 @@ def _expressions_by_extent(loop: ci.Cursor) -> dict[tuple[int, int], ci.Cursor]:
     is not an implicit conversion (every token of a macro's expansion has the
     extent of the macro's name, so the whole expansion is the outermost one)."""
     found: dict[tuple[int, int], ci.Cursor] = {}
-    for cursor in loop.walk_preorder():
+    for cursor in walk_preorder(loop):
         if cursor.kind.is_expression() and cursor.kind != CK.UNEXPOSED_EXPR:
             found.setdefault((cursor.extent.start.offset, cursor.extent.end.offset), cursor)
     return found
@@ -165,7 +165,7 @@ def _function_like(definition: ci.Cursor | None) -> bool:
 def _constant(expr: ci.Cursor) -> bool:
     """Only literals, enum constants and operators: clang's evaluator also
     folds variables with known initializers, which the build may not share."""
-    for c in expr.walk_preorder():
+    for c in walk_preorder(expr):
         if c.kind == CK.CALL_EXPR:
             return False
         if c.kind == CK.DECL_REF_EXPR and (
