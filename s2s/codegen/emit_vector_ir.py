@@ -22,6 +22,7 @@ than a register) comes next.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,6 +135,7 @@ class VectorIREmitter:
         self.stats = CodeStats()
         """The report's counts of the calls (the caller counts memory and stack objects)."""
         self.counted_calls: set[tuple[str, object]] = set()
+        """(callee as the source names it, where) of the calls counted."""
         self.ops = target.ops(lambda name: self.needs.add(("helper", name)) or "")
         self.names: dict[Value, str] = dict(zip(fn.args, arg_names))
         self.decls: list[str] = []
@@ -213,6 +215,9 @@ class VectorIREmitter:
             if isinstance(inst, RecordLoad):
                 self.record_loads.setdefault((inst.block, inst.operands[0]), []).append(inst)
         self.records_loaded: set[Instruction] = set()
+        self.complex_pairs = _complex_pairs(self.fn, self.discarded)
+        """Each part of a complex operation computed with its other part."""
+        self.pairs_done: set[Instruction] = set()
         self.row_groups: dict[RowLoad, list[RowLoad]] = _row_groups(self.fn)
         """Each row load -> the loads of its group, loaded together."""
         for b in self.fn.blocks:
@@ -245,6 +250,8 @@ class VectorIREmitter:
     def instruction(self, inst: Instruction) -> None:
         if inst.is_terminator:
             return self.terminator(inst)
+        if isinstance(inst, Call) and inst in self.complex_pairs:
+            return self.complex_pair(inst)
         if isinstance(inst, Call) and complex_call_named(inst.callee) is not None:
             self.needs.add(("complex", inst.callee))  # the output defines it
         vector = is_lanewise(inst)
@@ -276,7 +283,8 @@ class VectorIREmitter:
         """The report's count of a call of the source (once however many
         parts legalization cut it into): a variant, vector math, or lane by
         lane with the reason."""
-        key = (inst.callee, inst.loc)
+        helper = complex_call_named(inst.callee)  # both parts are one call of the source
+        key = (helper.source if helper is not None else inst.callee, inst.loc)
         if key in self.counted_calls:
             return
         self.counted_calls.add(key)
@@ -874,6 +882,46 @@ class VectorIREmitter:
         )
         self.lines.extend(text.rstrip("\n").split("\n"))
 
+    def complex_pair(self, inst: Call) -> None:
+        """Both parts of a complex operation from one evaluation per lane:
+        the pair helper stores them through two pointers (the other part's
+        call is then done)."""
+        if inst not in self.pairs_done:
+            other = self.complex_pairs[inst]
+            helper = complex_call_named(inst.callee)
+            assert helper is not None
+            self.needs.add(("complex_pair", inst.callee))
+            pre: list[str] = []
+            lane = [self.lane_of(op, pre, f"in{k}") for k, op in enumerate(inst.operands)]
+            guard = f"if ({self.lane_of(inst.mask, pre, 'mk')}) " if inst.mask is not None else ""
+            re, im = (inst, other) if helper.part == "re" else (other, inst)
+            outs, post = [], []
+            for part, hint in ((re, "re"), (im, "im")):
+                out, reload = self.lane_array(part, f"s2s_{hint}", pre)
+                outs.append(out)
+                post += reload
+            stmt = f"{helper.pair_name}({', '.join(lane)}, &{outs[0]}[s2s_j], &{outs[1]}[s2s_j]);"
+            text = self.target.render(
+                "per_lane.c.j2", W=self.W, pre=pre, guard=guard, stmt=stmt, post=post
+            )
+            self.lines.extend(text.rstrip("\n").split("\n"))
+            self.pairs_done |= {inst, other}
+        self.count_call(inst, False)
+
+    def lane_array(self, v: Value, name: str, pre: list[str]) -> tuple[str, list[str]]:
+        """An array a per-lane loop writes ``v``'s lanes to (zeroed first:
+        inactive lanes are read later), and what loads it into ``v``."""
+        t = v.type
+        assert isinstance(t, VectorType)
+        ti = self.reg_type(t)
+        if ti is None:
+            pre.append(
+                f"for (int s2s_j = 0; s2s_j < {self.W}; s2s_j++) {self.names[v]}[s2s_j] = 0;"
+            )
+            return self.names[v], []
+        pre.append(f"{c_decl(_lane_type(t.elem), name)}[{self.W}] = {{0}};")
+        return name, [f"{self.names[v]} = {self.macro('load', t=ti, p=name)};"]
+
     def lane_of(self, v: Value, pre: list[str], hint: str, at: str = "s2s_j") -> str:
         """Lane ``at`` of an operand (a register spilled to an array first)."""
         if not isinstance(v.type, VectorType):
@@ -1048,6 +1096,25 @@ def _as_lane(t: Type, text: str) -> str:
     if isinstance(t, VectorType) and isinstance(t.elem, PtrType):
         return f"(({c_type(t.elem)})(uintptr_t){text})"
     return text
+
+
+def _complex_pairs(fn: Function, discarded: Container[Instruction]) -> dict[Call, Call]:
+    """The two calls of one complex value's parts: lane by lane, in one block,
+    on the same operands under the same mask, both results read."""
+    pairs: dict[Call, Call] = {}
+    for b in fn.blocks:
+        seen: dict[tuple[object, ...], Call] = {}
+        for inst in b.instructions:
+            helper = complex_call_named(inst.callee) if isinstance(inst, Call) else None
+            if helper is None or not isinstance(inst.type, VectorType) or inst in discarded:
+                continue
+            assert isinstance(inst, Call)
+            same = (inst.mask, *inst.operands)
+            other = seen.get((helper.sibling, *same))
+            if other is not None and other not in pairs:
+                pairs[inst], pairs[other] = other, inst
+            seen[(helper.name, *same)] = inst
+    return pairs
 
 
 def _ab(emitter: VectorIREmitter, ops: list[Value]) -> dict[str, str]:
