@@ -181,6 +181,7 @@ REQUIRED_FEATURES = {
     "step-1",
     "step-2",
     "step-3",
+    "step-runtime",
     "test-<",
     "test-<=",
     "test->",

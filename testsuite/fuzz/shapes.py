@@ -128,6 +128,13 @@ class LoopShapes(FuncState):
             and self.g.chance(0.5)
         )
         inline_bound = self.g.chance(0.3)
+        # a step the loop reads from a variable: vectorized under a test of
+        # its sign, with a version of its own for a step of 1
+        runtime = test != "!=" and self.g.chance(0.15)
+        by = "iv_step" if runtime else str(step)
+        if runtime:
+            pre.append(f"const int iv_step = {step};")
+            features.append("step-runtime")
 
         def bound(expr: str) -> str:
             if inline_bound:
@@ -144,9 +151,9 @@ class LoopShapes(FuncState):
             else:
                 cond = f"i {test} {bound(f'{B} + span')}"
             incr = (
-                self.g.pick(("i++", "++i", f"i += {step}", f"i = i + {step}"))
-                if step == 1
-                else self.g.pick((f"i += {step}", f"i = i + {step}"))
+                self.g.pick(("i++", "++i", f"i += {by}", f"i = i + {by}"))
+                if step == 1 and not runtime
+                else self.g.pick((f"i += {by}", f"i = i + {by}"))
             )
             koff = base
         else:
@@ -157,7 +164,11 @@ class LoopShapes(FuncState):
                 init = f"({spelled})({B} + span)"
                 koff = base + 1
             cond = f"i {test} {B}"
-            incr = self.g.pick(("i--", "--i", f"i -= {step}")) if step == 1 else f"i -= {step}"
+            incr = (
+                self.g.pick(("i--", "--i", f"i -= {by}"))
+                if step == 1 and not runtime
+                else f"i -= {by}"
+            )
         outside = self.g.chance(0.2)
         iv = Value("i", t, uniform=False)
         k, k_decl, k_type = self.k_expr("i", t, koff, pre_rows=None)
