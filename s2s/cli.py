@@ -204,16 +204,10 @@ def build_parser() -> argparse.ArgumentParser:
         "exact: scalar libm per lane (default: %(default)s)",
     )
     p.add_argument(
-        "--widener",
-        action="store_true",
-        help="write the vector code with the text-based widener, the code "
-        "generator before the vector IR (default: the vector IR; loops it "
-        "does not take yet -- run-time steps -- use the widener either way)",
-    )
-    p.add_argument(
         "--vector-ir",
         action="store_true",
-        help="the vector IR code generator (the default; for scripts written when it was not)",
+        help="no effect: the vector IR is the code generator (accepted for "
+        "scripts written when it was an option)",
     )
     p.add_argument(
         "--interleave",
@@ -683,7 +677,6 @@ def _main(argv: Sequence[str] | None) -> int:
         emit_cfg=args.emit_cfg,
         print_shapes=args.print_shapes,
         print_after=args.print_after,
-        vector_ir=not args.widener,
         interleave=args.interleave,
         line_directives=args.input if args.line_directives else None,
     )

@@ -94,8 +94,8 @@ def call_with_deep_stack(fn: Callable[..., T], *args: object, **kwargs: object) 
 def _profiled(fn: Callable[..., T], *args: object, **kwargs: object) -> T:
     """``fn(*args, **kwargs)``, profiled into the file that ``S2S_PROFILE``
     names when it is set (the work runs on this thread, where a profiler
-    started in the main thread sees nothing): ``S2S_PROFILE=/tmp/p.prof
-    s2svec ...`` then ``python -m pstats /tmp/p.prof``."""
+    started in the main thread sees nothing): ``S2S_PROFILE=p.prof
+    s2svec ...`` then ``python -m pstats p.prof``."""
     target = os.environ.get("S2S_PROFILE")
     if not target:
         return fn(*args, **kwargs)

@@ -101,9 +101,6 @@ class Options:
     print_shapes: bool = False
     print_after: list[str] = field(default_factory=list)
     """Pipeline passes after which each region's IR is printed to stdout."""
-    vector_ir: bool = True
-    """The loops the vector IR path takes are generated through it (False:
-    --widener, the text-based widener)."""
     interleave: int = 0
     """--interleave: vectors per trip (0: the cost model chooses)."""
 
@@ -184,7 +181,6 @@ def run(path: str, options: Options) -> Result:
     codegen_options = CodegenOptions(
         math=options.math,
         simdlen=options.simdlen,
-        vector_ir=options.vector_ir,
         interleave=options.interleave,
     )
     replacements: list[Replacement] = []

@@ -142,7 +142,7 @@ class AnalyzedRegion:
 
     region: Region
     div: DivergenceInfo
-    """Divergence of the transformed IR (what the widener reads)."""
+    """Divergence of the transformed IR (what widening reads)."""
     mem: MemoryAccesses
     source_counts: dict[str, dict[str, int]]
     """Uniform and divergent branches and loops of the region as written."""

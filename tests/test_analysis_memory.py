@@ -141,7 +141,7 @@ entry:
 """
 
 
-def test_indexed_addresses_one_rule_for_width_and_widener() -> None:
+def test_indexed_addresses_one_rule_for_width_and_widening() -> None:
     """base[index] a gather takes from the index itself: a sign-extended
     signed 32-bit index is taken as the 32-bit one; an unsigned 32-bit
     index and 16-byte elements have none; a contiguous access has the form

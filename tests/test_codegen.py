@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from test_codegen_kit import available_targets, build_and_run, kernel_source
-
-from s2s.codegen.generate import CodegenOptions
-
-WIDENER = CodegenOptions(vector_ir=False)
-"""The text-based widener: the tests of what it does its own way."""
 
 TARGETS = available_targets()
 
@@ -360,99 +353,3 @@ def test_narrow_types_next_to_wide_ones(target):
         }
     """)
     build_and_run(target, src, ["chars", "shorts2", "chars_int"], expect_loops=3)
-
-
-@pytest.mark.parametrize("target", TARGETS)
-def test_invariant_broadcasts_are_made_once_before_the_loop(target):
-    """The widener makes vector constants and broadcasts of values set
-    before the loop once, before it, not in each block (arm) that uses them;
-    the refilled, masked-tail and plain loops alike compute what the scalar
-    loop does.  (The vector IR path leaves that to the C compiler's LICM.)"""
-    src = kernel_source("""
-        void F(cascade)(int n, KARGS) {
-            double t = d[0];
-            #pragma omp simd
-            for (int i = 0; i < n; i++) {
-                double v = x[i], e;
-                if (v > t)
-                    e = v * 0.25 + t;
-                else if (v > 0.5)
-                    e = v * 0.25 - t;
-                else
-                    e = (v + t) * 0.25;
-                z[i] = e;
-            }
-        }
-    """)
-    res = build_and_run(target, src, ["cascade"], expect_loops=1, options=WIDENER)
-    text = res.text[res.text.index("s2svec: " + target) :]
-    loop = text.index("for (")
-    quarter = re.findall(r"s2s_\w+ = [^;]*\b0\.25\b[^;]*;", text[: text.index("#else")])
-    assert len(quarter) == 1 and text.index(quarter[0]) < loop, text
-    t = re.findall(r"s2s_\w+ = [^;]*\bs2s_t_0\b[^;]*;", text[: text.index("#else")])
-    assert len(t) == 1 and text.index(t[0]) < loop, text
-
-
-def _unrolled_bodies(text: str, W: int) -> tuple[list[str], list[str]]:
-    """The two copies of the body in a loop unrolled twice, lines stripped of
-    indentation and of the braces around them."""
-    head = f"s2s_k += {2 * W}ULL) {{"
-    start = text.index(head) + len(head)
-    middle = text.index("const unsigned long long s2s_k = s2s_k2;", start)
-    end = text.index(f"s2s_trip - s2s_k >= {W}ULL", middle)
-
-    def lines(part: str) -> list[str]:
-        return [
-            line.strip()
-            for line in part.split("\n")
-            if line.strip()
-            and line.strip() not in ("{", "}")
-            and not line.strip().startswith(("const unsigned long long s2s_k2", "for ("))
-        ]
-
-    return lines(text[start : text.index("const unsigned long long s2s_k2", start)]), lines(
-        text[middle:end]
-    )[1:]
-
-
-@pytest.mark.parametrize("target", TARGETS)
-def test_reductions_run_two_accumulators_in_two_copies_of_the_body(target):
-    """With the widener a reduction loop runs two vector iterations per
-    trip, the second with accumulators of its own: the same body widened
-    again, differing only in the accumulators' names.  A body with labels (a
-    divergent inner loop) stays single: labels are function-scoped in C.
-    (The vector IR path interleaves two vectors instead: test_driver.py.)"""
-    src = kernel_source("""
-        void F(two)(int n, KARGS) {
-            double s = 0.0, mn = 1e300;
-            #pragma omp simd reduction(+:s) reduction(min:mn)
-            for (int i = 0; i < n; i++) {
-                double v = x[i] * y[i];
-                if (v > 0.25)
-                    s += v * 0.5;
-                else
-                    mn = v < mn ? v : mn;
-            }
-            d[0] = s; d[1] = mn;
-        }
-        void F(inner)(int n, KARGS) {
-            double s = 0.0;
-            #pragma omp simd reduction(+:s)
-            for (int i = 0; i < n; i++) {
-                double v = x[i];
-                for (int k = 0; k < p[i] % 5; k++)
-                    v = v * 0.5 + 1.0;
-                s += v;
-            }
-            d[0] = s;
-        }
-    """)
-    res = build_and_run(target, src, ["two", "inner"], expect_loops=2, rtol=1e-12, options=WIDENER)
-    two = res.text[res.text.index("s2svec: " + target) :]
-    inner = two[two.index("s2svec: " + target, 1) :]
-    W = res.loops[0].width
-    first, second = _unrolled_bodies(two[: two.index("s2svec: " + target, 1)], W)
-    assert len(first) > 5 and any("_acc_1_u2" in line or "_acc_0_u2" in line for line in second)
-    assert not any("_u2" in line for line in first)
-    assert [re.sub(r"(_acc_\d+)_u2\b", r"\1", line) for line in second] == first
-    assert "s2s_k2" not in inner[: inner.index("#else")] and "_u2" not in inner

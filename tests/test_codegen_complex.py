@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_codegen_ir import gen as widener_gen
+from test_codegen_ir import gen as pipeline_gen
 from test_codegen_ir import region_of
 
 from s2s.codegen.generate import prelude
@@ -19,7 +19,7 @@ from s2s.ir.types import PtrType, StructType
 
 
 def gen(*args, **kw):
-    return widener_gen(*args, vector_ir=True, interleave=1, **kw)
+    return pipeline_gen(*args, interleave=1, **kw)
 
 
 CEXP = """

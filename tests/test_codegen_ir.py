@@ -55,12 +55,10 @@ def region_of(ir: str, roles: dict[str, str], results: Sequence[ResultBinding] =
 
 def gen(reg: Region, target: str = "avx2", all_true: bool = True, **kw):
     """The pipeline (canonicalize, divergent loops, linearize), then code
-    generation by the text-based widener: these tests pin its output (it
-    still writes loops with a run-time step and declare simd bodies, and
-    everything with --widener); the vector IR path's is checked by the
-    differential suite and the vector IR tests."""
+    generation through the vector IR (the differential suite checks what
+    the output computes; these tests what it is made of)."""
     analyzed = analyze(reg, PassOptions(all_true=all_true))
-    options = CodegenOptions(**{"vector_ir": False, **kw})
+    options = CodegenOptions(**kw)
     return generate_loop(reg, analyzed.div, analyzed.mem, load_target(target), options)
 
 
@@ -79,11 +77,13 @@ entry:
 
 
 def test_contiguous_access_uniform_math_stays_scalar():
-    g = gen(region_of(SAXPY, {"i": "iv"}))
+    g = gen(region_of(SAXPY, {"i": "iv"}), interleave=1)
     assert g.width == 4
     assert "_mm256_loadu_pd" in g.text and "_mm256_storeu_pd" in g.text
     # the uniform product is computed once per iteration as a scalar
-    assert "s2s_uni_t_0 = (s2s_s_0 * 3.0);" in g.text
+    product = re.findall(r"(s2s_\w+_uni_t_\d+) = \(s2s_\w+_a3 \* 3\.0\);", g.text)
+    assert len(product) == 1, g.text
+    assert f"_mm256_set1_pd({product[0]})" in g.text
     assert g.stats["memory"]["contiguous"] == 2 and g.stats["memory"]["gather"] == 0
     assert "/* s2svec: avx2, 4 lanes, loop at k.c:3 */" in g.text
 
@@ -105,7 +105,7 @@ entry:
 
 
 def test_strided_load_and_scatter():
-    g = gen(region_of(STRIDED, {"i": "iv"}))
+    g = gen(region_of(STRIDED, {"i": "iv"}), interleave=1)
     mem = g.stats["memory"]
     assert mem == {
         "contiguous": 1,
@@ -115,8 +115,9 @@ def test_strided_load_and_scatter():
         "masked": 0,
         "uniform": 0,
     }
-    assert g.width == 4  # addresses are 64-bit lanes
-    assert "_mm256_i64gather_ps" in g.text
+    assert g.width == 4
+    # the strided load: a gather at offsets 2k from a[2i]
+    assert re.search(r"_mm_i32gather_ps\(\(const float \*\)\(s2s_\w+_pa_\d+\), s2s_\w+", g.text)
     assert "per lane" in g.text  # AVX2 has no scatter
 
 
@@ -157,22 +158,23 @@ done:
 
 
 def test_divergent_triangle_is_predicated():
-    g = gen(region_of(DIVERGENT, {"i": "iv"}), all_true=False)
+    g = gen(region_of(DIVERGENT, {"i": "iv"}), all_true=False, interleave=1)
     assert g.stats["memory"]["masked"] == 1
-    assert "_mm256_maskstore_pd" in g.text and "goto" not in g.text
+    loop = g.text[g.text.index("for (") :]
+    assert "_mm256_maskstore_pd" in loop and "if (" not in loop[: loop.index("for (", 1)]
     # with its all-true path: the same store unmasked, behind a uniform test
-    g = gen(region_of(DIVERGENT, {"i": "iv"}))
+    g = gen(region_of(DIVERGENT, {"i": "iv"}), interleave=1)
     assert g.stats["memory"]["masked"] == 1 and g.stats["memory"]["contiguous"] == 3
-    assert "_mm256_maskstore_pd" in g.text and "_mixed;" in g.text
+    assert "_mm256_maskstore_pd" in g.text and "_mixed:;" in g.text
 
 
 def test_divergent_loop_becomes_a_uniform_loop_on_a_live_mask():
-    g = gen(region_of(DIVERGENT_LOOP, {"i": "iv"}))
+    g = gen(region_of(DIVERGENT_LOOP, {"i": "iv"}), interleave=1)
     # the loop runs while any lane is live: its head tests the live mask
     # (movemask) and its body jumps back to the head; the store after it is
     # not masked
     stay = re.search(
-        r"(\w+) = .*_mm256_movemask_pd\(_mm256_castsi256_pd\((s2s_live_\w+)\)\)", g.text
+        r"(\w+) = .*_mm256_movemask_pd\(_mm256_castsi256_pd\((s2s_\w+_live_\d+)\)\)", g.text
     )
     assert stay, g.text
     head = re.search(r"(\w+):;\n[^\n]*" + re.escape(stay.group(0)), g.text)

@@ -50,7 +50,6 @@ def vectorize_file(
             simdlen=opts.simdlen,
             refill=refill,
             refill_ratio=refill_ratio,
-            vector_ir=opts.vector_ir,
             interleave=opts.interleave,
         ),
     )

@@ -203,9 +203,6 @@ VARIANTS: dict[str, Variant] = {
         # The AVX2 code built by a compiler that may use AVX-512 (-march=native
         # on an AVX-512 machine): what a user of --target avx2 gets.
         Variant("avx2", ("--target", "avx2"), ("avx2",)),
-        # The text-based widener, the code generator before the vector IR
-        # (tests/test_code_generators.py).
-        Variant("widener", ("--widener",), ("avx512", "avx2", "neon")),
         # Every loop with one vector per trip, and with two, cut into
         # registers (--interleave; the default is two for reductions only).
         Variant("x1", ("--interleave", "1"), ("avx512", "avx2", "neon")),
@@ -314,8 +311,8 @@ CONFIGS: dict[str, Config] = {c.name: c for c in _all_configs()}
 
 def config_named(name: str) -> Config:
     """A configuration by name; ``NAME+VARIANT`` builds output variant
-    VARIANT with NAME's compiler and flags (``gcc-v4+widener``: the
-    text-based widener's output under gcc -march=x86-64-v4).  KeyError: no such name."""
+    VARIANT with NAME's compiler and flags (``gcc-v4+x2``: the output
+    with two vectors per trip under gcc -march=x86-64-v4).  KeyError: no such name."""
     base, _, variant = name.partition("+")
     cfg = CONFIGS[base]
     if not variant:

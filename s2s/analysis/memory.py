@@ -89,7 +89,7 @@ def indexed_address(ptr: Value, div: DivergenceInfo) -> IndexedAddress | None:
     bytes and a non-uniform index of a signed 32-bit or a 64-bit type; a
     64-bit index that sign-extends a signed 32-bit one is taken as that one
     (gathers sign-extend their 32-bit indices anyway).  The one rule the width
-    choice and the widener share."""
+    choice and widening share."""
     if (
         not isinstance(ptr, Gep)
         or not isinstance(ptr.type, PtrType)

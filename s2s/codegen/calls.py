@@ -1,8 +1,8 @@
 """What code generation knows of the functions a loop calls: the declare
 simd variants it may call (the file's own and the internal variants of
 s2s.internal_variants), in the order a target prefers them, and why a call
-that runs lane by lane does (the report's reason).  Both code generators
-(the widener and the vector IR emitter) read it."""
+that runs lane by lane does (the report's reason).  The vector IR emitter
+reads it."""
 
 from __future__ import annotations
 

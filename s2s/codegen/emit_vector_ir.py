@@ -13,10 +13,9 @@ capability table says it has one for these types, else the generic per-lane loop
 of one lane run for each active lane in lane order, the result reloaded).
 Uniform branches become ``goto``s, phis parallel copies on the edges.
 
-This is the emitter of the vector IR path that is to replace the text-based
-widener (issue 20); tests compile what it writes for random regions and
-compare with the vector interpreter.  Legalization (splitting vectors wider
-than a register) comes next.
+Legalization (s2s/codegen/legalize.py) has cut the vectors to the
+target's registers before; tests compile what this writes for random
+regions and compare with the vector interpreter.
 """
 
 from __future__ import annotations
@@ -83,9 +82,9 @@ from ..ir.vector import (
     is_lanewise,
 )
 from ..vfabi import Variant, mask_pieces, pieces
+from .c_lines import INDENT
 from .calls import Callees
 from .cexpr import binop_expr, c_decl, c_type, literal, scalar_expr, value_literal
-from .emit import INDENT
 from .stats import CodeStats
 from .target import Target, TypeInfo
 from .variant import prototype

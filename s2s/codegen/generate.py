@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..analysis.memory import MemoryAccesses, indexed_address, memory_counts, memory_shapes
+from ..analysis.records import RecordGroup
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.atomic_calls import atomic_call_named
 from ..ir.complex_calls import COMPLEX_CALLS
@@ -47,16 +48,14 @@ from ..ir.values import (
 from ..ir.verifier import verify
 from ..transform.dce import eliminate_dead_code
 from ..transform.fold import fold_decided_comparisons
+from .c_lines import INDENT, indent_lines
 from .calls import Callees
 from .cexpr import c_decl, c_type, literal, unsigned_of
-from .emit import INDENT, Emitter, indent_lines
 from .emit_vector_ir import EmittedBody, VectorIREmitter
 from .interleave import interleave_factor
 from .legalize import register_parts, split_vectors
-from .target import Target
+from .target import Target, TypeInfo
 from .to_vector_ir import VectorFunction, widen_to_vector_ir
-from .vector_ir import Operand, VectorBody, VOp
-from .widen import Form, Widener, record_vector_type
 
 
 @dataclass
@@ -71,9 +70,6 @@ class CodegenOptions:
     name -> (codegen.variant.Signature, [vfabi.Variant])."""
     no_variant: dict[str, str] = field(default_factory=dict)
     """Callees whose internal variant could not be made, and why."""
-    vector_ir: bool = True
-    """Loops the vector IR path takes (``vector_ir_loop``) are widened to
-    vector IR and emitted from it (False: ``--widener``)."""
     interleave: int = 0
     """Vectors per trip of a loop the vector IR path takes (``--interleave``):
     the loop is widened that many times over and cut into registers; 0: the
@@ -109,13 +105,6 @@ class GeneratedLoop:
 
 MAX_SIMDLEN_VECTORS = 8
 """Registers one vector of a ``simdlen`` wider than a register may take."""
-
-
-def vector_ir_loop(region: Any) -> bool:
-    """Whether the vector IR path takes the loop: parameters the loop
-    variable, live-ins, linear variables and reductions (constant or
-    run-time steps)."""
-    return all(b.role in ("iv", "uniform", "linear", "reduction") for b in region.args)
 
 
 def _always(fn: Any, k: int) -> bool:
@@ -164,6 +153,23 @@ def _width_with_indexed(
     return width, widest
 
 
+def record_vector_type(
+    target: Target, group: RecordGroup, width: int, threads: bool
+) -> TypeInfo | None:
+    """The vector type of ``group``'s fields at ``width`` lanes when the
+    target's macros move its records (``Target.has``), else None."""
+    t = target.vtype(group.elem, width)
+    if t is None:
+        return None
+    if group.needs_load and not target.has("load_records", t=t, k=group.slots):
+        return None
+    if group.last_store is None:
+        return t
+    if threads and len(group.stored_slots) != group.slots:
+        return None  # another thread may write the bytes this loop only reads
+    return t if target.has("store_records", t=t, k=group.slots) else None
+
+
 def _moves_records(
     region: Any, div: Any, target: Target, options: CodegenOptions, bits: int, records: Any
 ) -> bool:
@@ -185,7 +191,7 @@ def _indexed_access_ok(
     if masked:
         mt = target.mask_type(t.bits, width)
         if mt is None:
-            return False  # no mask for these lanes: the widener cannot take the loop
+            return False  # no mask for these lanes
         args["mt"] = mt
     if target.has(name, **args):
         return True
@@ -394,12 +400,6 @@ def generate_loop(
     ).run()
 
 
-def invariant_lines(em: Emitter, body: Any) -> list[str]:
-    """The C lines that make the vectors the region computes once, before
-    its loop (constants, broadcasts of values set before the loop)."""
-    return [f"{d};" for d in body.invariant_decls] + em.items(body.invariants)
-
-
 REFILL_BLOCK = "0x40000000ULL"
 """Iterations per run of a refill region (its lane counters are 32-bit)."""
 REFILL_CHUNK = "(s2s_trip / 64 < 64 * {W} ? 64ULL * {W} : (s2s_trip / 64 + {W} - 1) / {W} * {W})"
@@ -444,57 +444,14 @@ class _LoopGen:
         self.linears: list[tuple[Any, str]] = []
         """(binding, name of the C constant holding its start value)"""
         self.vector_lanes = 0
-        """Lanes of one vector (the vector IR path; 0: the widener's W)."""
+        """Lanes of one vector (set by run_vector_ir)."""
         if region.bounds is None:
             raise internal_error("a loop region without loop bounds", self.loc)
 
     def run(self) -> GeneratedLoop:
         region, target = self.region, self.target
-        W, mbits = choose_width(region, self.div, target, self.options, self.records)
-        self.W, self.mbits = W, mbits
-        if self.options.vector_ir and vector_ir_loop(region):
-            try:
-                return self.run_vector_ir()
-            except Unsupported:  # not in the vector IR yet: the widener writes it
-                self.W, self.linears = W, []
-        tag = f"{target.name}_{region.line}_{region.column}"
-        w = self.widener(region.fn, self.div, self.mem, self.records, tag)
-        self.parallel = bool(region.worksharing) and not region.outer_loops
-        setup, iter_setup, acc_init, folds = self.bind_args(w)
-        w.on_ret = lambda w, values: self.on_ret(w, values, region.results)
-        body = w.run()
-        em = Emitter(target, W)
-        body_lines = em.blocks(body)
-        invariants = invariant_lines(em, body)
-        acc = self.accumulator_items(em, folds, acc_init)
-        copy = self.second_copy(tag, body, (setup, iter_setup, body.decls, invariants))
-        accumulators = {b.c_expr: n for b, n, _ in folds}
-        refill = self.variant_block(self.refill, tag + "_refill", accumulators)
-        tail = (
-            None
-            if self.parallel or refill
-            else self.variant_block(self.tail, tag + "_tail", accumulators)
-        )
-        # the refill schedule replaces the vector loop, and sets up its own
-        # values: of the loop's, only the linear starts are read (after it)
-        setup = (
-            [self.start_line(b, start) for b, start in self.linears]
-            if refill
-            else setup + invariants
-        )
-        setup += self.unread_by_vector_code()
-        text = self.assemble(setup, iter_setup, acc, body, body_lines, tail, refill, copy)
-        needs = set(w.needs) | set(em.needs)
-        for variant in (tail, refill, copy):
-            needs |= variant["needs"] if variant else set()
-        counted = refill["stats"] if refill else w.stats  # what the output runs
-        stats = {
-            "memory": dict(counted.memory),
-            "calls": dict(counted.calls),
-            "allocas": dict(counted.allocas),
-            "call_sites": list(counted.call_sites),
-        }
-        return GeneratedLoop(text, W, stats, needs, refill=refill is not None)
+        self.W, _ = choose_width(region, self.div, target, self.options, self.records)
+        return self.run_vector_ir()
 
     def unread_by_vector_code(self) -> list[str]:
         """What the original loop reads and the vector code need not, said
@@ -811,194 +768,7 @@ class _LoopGen:
         t = self.target.vtype(elem, self.vector_lanes)
         return t is not None and self.target.has("load_records", t=t, k=slots)
 
-    def accumulator_items(
-        self, em: Emitter, folds: list[Any], acc_init: list[Any]
-    ) -> list[dict[str, str]]:
-        """What the loop template needs of each reduction's vector accumulator:
-        its declaration, initial value, how it is stored and folded."""
-        return [
-            {
-                "decl": f"{vt.ctype} {name};",
-                "init": em.items([init])[0],
-                "scalar": vt.scalar,
-                "store": em.macro("store", t=vt, p="s2s_r", v=name),
-                "var": self.result_var(b),
-                "combine": combine(b.reduction_op, b.arg.type, self.result_var(b), "s2s_r[s2s_j]"),
-            }
-            for (b, name, vt), init in zip(folds, acc_init)
-        ]
-
-    def second_copy(
-        self, tag: str, body: VectorBody, shared: tuple[Any, ...]
-    ) -> dict[str, Any] | None:
-        """Reductions carry a dependence from one vector iteration to the next
-        through their accumulator; two accumulators (the loop unrolled twice)
-        halve that chain.  The second copy of the body is the region widened
-        again with accumulators of its own (``_u2``).  None (one copy) without
-        reductions, in a worksharing loop, for a body with labels (labels are
-        function-scoped in C), and should the second widening differ from the
-        first in anything it shares with it (``shared``: setup, per-iteration
-        setup, declarations, hoisted invariants)."""
-        if self.parallel or body.end_label or any(b.label for b in body.blocks):
-            return None
-        region = self.region
-        w = self.widener(region.fn, self.div, self.mem, self.records, tag)
-        kept = self.linears, self.iv_binding
-        self.linears = []
-        setup, iter_setup, acc_init, folds = self.bind_args(w, acc_suffix="_u2")
-        self.linears, self.iv_binding = kept
-        if not folds:
-            return None
-        w.on_ret = lambda w, values: self.on_ret(w, values, region.results)
-        copy = w.run()
-        em = Emitter(self.target, self.W)
-        if (setup, iter_setup, copy.decls, invariant_lines(em, copy)) != shared:
-            return None
-        return {
-            "acc2": self.accumulator_items(em, folds, acc_init),
-            "body2": indent_lines(em.blocks(copy), 0),
-            "needs": set(w.needs) | set(em.needs),
-        }
-
-    def widener(self, fn: Any, div: Any, mem: Any, records: Any, tag: str) -> Widener:
-        return Widener(
-            fn,
-            div,
-            mem,
-            self.target,
-            self.W,
-            self.mbits,
-            tag,
-            self.options.math,
-            self.loc,
-            self.options.simd_functions,
-            records,
-            threads=bool(self.region.worksharing),
-            no_variant=self.options.no_variant,
-        )
-
-    def variant_block(
-        self, variant: Any, tag: str, accumulators: dict[str, str]
-    ) -> dict[str, Any] | None:
-        """The C lines of a variant of the loop's region widened at this
-        loop's width (the masked last iteration; the lane refill schedule),
-        its reductions in this loop's ``accumulators``, or None when there
-        is none or it does not widen: the plain vector loop stays."""
-        if variant is None:
-            return None
-        region = variant.region
-        try:
-            w = self.widener(region.fn, variant.div, variant.mem, variant.records, tag)
-            setup, iter_setup, _, _ = self.bind_args(w, region, accumulators)
-            w.on_ret = lambda w, values: self.on_ret(w, values, region.results)
-            body = w.run()
-        except Unsupported:
-            if os.environ.get("S2SVEC_DEBUG"):
-                raise
-            return None
-        em = Emitter(self.target, self.W)
-        lines = em.blocks(body)
-        return {
-            "lines": [f"{d};" for d in body.decls]
-            + setup
-            + iter_setup
-            + invariant_lines(em, body)
-            + indent_lines(lines, 0),
-            "needs": set(w.needs) | set(em.needs),
-            "stats": w.stats,
-        }
-
     # -- parameters ------------------------------------------------------------------------
-    def bind_args(
-        self,
-        w: Widener,
-        region: Any = None,
-        accumulators: dict[str, str] | None = None,
-        acc_suffix: str = "",
-    ) -> tuple[list[str], list[str], list[Any], list[Any]]:
-        """C lines that give the region's parameters their values: before the
-        loop, at the start of each vector iteration, the accumulators' initial
-        values and what folds them.  For the masked last iteration (``region``
-        the tail's, ``accumulators`` the loop's by variable) every line goes
-        into its own block and reductions continue the loop's accumulators; the
-        accumulators' names end in ``acc_suffix`` (the unrolled copy's)."""
-        setup: list[str] = []
-        iter_setup: list[str] = []
-        acc_init: list[Any] = []
-        folds: list[Any] = []
-        tail = region is not None
-        region = region or self.region
-        bounds = region.bounds
-        if not tail:
-            self.iv_binding = None
-        for b in region.args:
-            arg = b.arg
-            t = arg.type
-            # a parameter the widened code never reads gets no C variable
-            # (it would be unused): only its form, and what else needs it
-            read = w.reads_value(arg)
-            if b.role in VARIANT_PARAMS:
-                name = w.name(b.c_expr)
-                value = VARIANT_PARAMS[b.role].replace("{W}", str(self.W))
-                if read:
-                    iter_setup.append(f"const {c_decl(t, name)} = {value};")
-                w.forms[arg] = Form(scalar=name)
-            elif b.role == "reduction" and tail:
-                w.forms[arg] = Form(vec=(accumulators or {})[b.c_expr])
-            elif b.role == "iv":
-                if not isinstance(t, IntType):
-                    raise Unsupported("only integer loop variables are supported", self.loc)
-                if not tail:
-                    self.iv_binding = b
-                name = w.name(bounds.var)
-                if read:
-                    w.body.decls.append(c_decl(t, name))
-                    iter_setup.append(f"{name} = {self.lane0('s2s_lo', bounds.step, t, 's2s_k')};")
-                w.forms[arg] = Form(scalar=name)
-            elif b.role == "linear":
-                # the start also gives the final value after the loop
-                start = w.name(b.c_expr + "_start")
-                if read or not tail:  # the tail needs it only where it reads the variable
-                    setup.append(self.start_line(b, start))
-                name = w.name(b.c_expr)
-                if read:
-                    w.body.decls.append(c_decl(t, name))
-                    iter_setup.append(f"{name} = {self.lane0(start, b.step, t, 's2s_k')};")
-                w.forms[arg] = Form(scalar=name)
-                if not tail:
-                    self.linears.append((b, start))
-            elif b.role == "uniform":
-                name = w.name(arg.name or "u")
-                setup.append(
-                    f"{'' if isinstance(t, PtrType) else 'const '}"
-                    f"{c_decl(t, name)} = {self.conv(t, b.c_expr)};"
-                    if read
-                    # the original loop reads it (unused, the compiler would warn)
-                    else f"(void){b.c_expr};"
-                )
-                w.forms[arg] = Form(scalar=name, invariant=True)
-            elif b.role == "reduction":
-                if t == I1 or not (t.is_int() or t.is_float()):
-                    raise Unsupported(
-                        f"reduction of '{b.c_expr}' of type '{b.c_type}' is not "
-                        "supported (only arithmetic types)",
-                        self.loc,
-                    )
-                vt = w.vtype(t)
-                acc = w.name(b.c_expr + "_acc") + acc_suffix
-                w.forms[arg] = Form(vec=acc)
-                acc_init.append(
-                    VOp("broadcast", acc, vt, {"t": vt, "x": identity(b.reduction_op, t)})
-                )
-                folds.append((b, acc, vt))
-            else:
-                raise internal_error(f"unknown region parameter role '{b.role}'", self.loc)
-        if self.iv_binding is None:
-            raise internal_error("a loop region without an induction variable", self.loc)
-        if tail:
-            return [], setup + iter_setup, [], []
-        return setup, iter_setup, acc_init, folds
-
     def start_line(self, b: Any, start: str) -> str:
         """The constant holding a linear variable's value before the loop."""
         t = b.arg.type
@@ -1027,42 +797,6 @@ class _LoopGen:
             return f"(__typeof__({b.c_expr}))({value})"
         return value
 
-    def on_ret(self, w: Widener, values: list[Value], results: list[Any]) -> None:
-        for rb in results:
-            v = values[rb.index]
-            if rb.role == "reduction":
-                acc = w.forms[rb.arg].vec
-                src = w.vec(v)
-                if src != acc:
-                    w.stmt(f"{acc} = {src};")
-            elif rb.role == "lastprivate":
-                self.last_value(w, rb, v, values)
-            else:
-                raise internal_error(f"unknown region result role '{rb.role}'", self.loc)
-
-    def last_value(self, w: Widener, rb: Any, v: Value, values: list[Value]) -> None:
-        """A lastprivate variable gets the value of the last lane (the
-        sequentially last iteration) that assigned it; with no such lane it
-        keeps its value, as the scalar loop does."""
-        flag = values[rb.assigned_index] if rb.assigned_index is not None else None
-        if flag is None or (isinstance(flag, Constant) and flag.value):
-            x = w.scalar(v) if w.kind(v) == "u" else w.extract(v, w.W - 1)
-            w.stmt(f"{rb.c_var} = {x};")
-        elif w.kind(flag) == "u":
-            x = w.scalar(v) if w.kind(v) == "u" else w.extract(v, w.W - 1)
-            w.stmt(f"if ({w.scalar(flag)}) {rb.c_var} = {x};")
-        else:
-            # lane order: the last lane that assigned it wins
-            mask = w.vec(flag)
-            w.per_lane(
-                f"{rb.c_var} = {{0}};",
-                [w.lane_operand(v)],
-                None,
-                None,
-                "last",
-                Operand(mask, w.canon, I1),
-            )
-
     def result_var(self, b: Any) -> str:
         for rb in self.region.results:
             if rb.role == "reduction" and rb.arg is b.arg:
@@ -1087,10 +821,8 @@ class _LoopGen:
         body_lines: list[str],
         tail: dict[str, Any] | None = None,
         refill: dict[str, Any] | None = None,
-        copy: dict[str, Any] | None = None,
     ) -> str:
-        """Lay out the block through templates/common/loop.c.j2 (``copy``:
-        the second copy of an unrolled body, see second_copy)."""
+        """Lay out the block through templates/common/loop.c.j2."""
         region, W = self.region, self.W
         bd = region.bounds
         clauses = region.clauses
@@ -1142,11 +874,6 @@ class _LoopGen:
                 REFILL_CHUNK.replace("{W}", str(W)) if self.parallel else REFILL_BLOCK
             ),
         }
-        g.update(
-            unroll=copy is not None,
-            acc2=copy["acc2"] if copy else [],
-            body2=copy["body2"] if copy else [],
-        )
         block = self.target.render("loop.c.j2", g=g).rstrip("\n").split("\n")
         block = self.wrap_outer(block)
         if isinstance(bd.step, str):

@@ -25,7 +25,7 @@ until nothing changes.  Blocks that lose their last predecessor are left
 for canonicalization to delete (its guarantee 1).
 
 Guarantees: every remaining value is used by a live instruction or is live
-itself, so later stages (the widener) can assume that every phi they see is
+itself, so later stages (widening) can assume that every phi they see is
 needed; no branch left chooses between two empty paths to one join.  Loops
 stay loops (an empty ``while (c) {}`` keeps its branch: it goes back to its
 condition).  Loads are removed when unused: a load has no effect the C
@@ -38,7 +38,6 @@ Runs in the pipeline right after lowering, before canonicalization
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..ir.values import Block, Br, CondBr, Function, Instruction, Value
@@ -55,33 +54,18 @@ class DceResult:
     """Conditional branches that became ``br``."""
 
 
-Reads = Callable[[Instruction], Iterable[Value]]
-
-
-def live_instructions(
-    fn: Function,
-    reads: Reads | None = None,
-    effect: Callable[[Instruction], bool] | None = None,
-) -> set[Instruction]:
+def live_instructions(fn: Function) -> set[Instruction]:
     """Instructions with an effect, and everything they use (operands and
-    masks).  ``reads`` and ``effect``: what the code made for an instruction
-    reads and whether it has an effect of its own, when a code generator
-    knows better than the IR (s2s.codegen.widen)."""
+    masks)."""
     live: set[Instruction] = set()
-    work = [
-        i
-        for i in fn.instructions()
-        if i.is_terminator or (effect(i) if effect else i.has_side_effects)
-    ]
+    work = [i for i in fn.instructions() if i.is_terminator or i.has_side_effects]
     while work:
         inst = work.pop()
         if inst in live:
             continue
         live.add(inst)
         work.extend(
-            d
-            for d in (reads or operands_and_mask)(inst)
-            if isinstance(d, Instruction) and d not in live
+            d for d in operands_and_mask(inst) if isinstance(d, Instruction) and d not in live
         )
     return live
 
