@@ -51,6 +51,7 @@ source as written (after dce and canonicalize).  Every stage may raise
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -233,7 +234,8 @@ def run_passes(
 ) -> dict[str, dict[str, int]]:
     """Run ``passes`` in order: the analyses each requires first, then the
     pass, then every analysis it does not preserve dropped and the verifier
-    run.  Returns the branch and loop classes seen after the first
+    run (after each pass with ``S2S_VERIFY_EACH=1``, else after the last).
+    Returns the branch and loop classes seen after the first
     ``canonicalize`` (else the first pass): the source as written, less its
     dead code."""
     source_counts: dict[str, dict[str, int]] = {}
@@ -244,6 +246,7 @@ def run_passes(
         if passes
         else ""
     )
+    verify_each = os.environ.get(VERIFY_EACH) == "1" or bool(print_after)
     for p in passes:
         for key in p.requires:
             state.get(key)
@@ -253,7 +256,9 @@ def run_passes(
             state.region_changed()
         else:
             state.analyses.keep(p.preserves)
-        _verify(state, p)
+        if verify_each or p is passes[-1]:
+            _verify(state, p)
+        _check_linearized(state, p)
         if not source_counts and p.name == count_after:
             source_counts = _source_counts(state.get(DivergenceInfo))
         if p.name in print_after:
@@ -265,6 +270,13 @@ def run_passes(
     return source_counts
 
 
+VERIFY_EACH = "S2S_VERIFY_EACH"
+"""Set to 1, the verifier runs after every pass, as LLVM's -verify-each
+(the test suite and the fuzz campaigns set it, and --print-after); else
+after the last pass of each pipeline: the IR code generation reads is
+always verified, and the pipeline costs a third less."""
+
+
 def _verify(state: PassState, p: Pass) -> None:
     try:
         verify(state.fn)
@@ -272,6 +284,10 @@ def _verify(state: PassState, p: Pass) -> None:
         raise Unsupported(
             f"internal error after the {p.name} pass ({e}); please report this"
         ) from e
+
+
+def _check_linearized(state: PassState, p: Pass) -> None:
+    """No divergent branch is left after linearization."""
     if p.name in ("linearize", "cleanup"):
         left = [b.name for b in state.fn.blocks if state.get(DivergenceInfo).is_divergent_branch(b)]
         if left:

@@ -27,6 +27,7 @@ from s2s.ir.interpreter import Memory, run_lanes
 from s2s.ir.parser import parse_function
 from s2s.ir.printer import print_function
 from s2s.ir.types import I32
+from s2s.ir.values import Phi
 from s2s.ir.verifier import verify
 from s2s.pipeline import PASS_NAMES, PIPELINE, VARIANTS, analyze_variant, run_passes
 from s2s.transform.passes import Pass, PassOptions, PassState
@@ -102,6 +103,46 @@ def test_reading_an_undeclared_analysis_is_an_internal_error() -> None:
     sneaky = Pass("sneaky", lambda s: s.get(DivergenceInfo))
     with pytest.raises(Unsupported, match="does not require"):
         run_passes(_state(), (sneaky,))
+
+
+def _breaks_then_repairs() -> tuple[Pass, Pass]:
+    """A pass that leaves a value used before its definition, and one that
+    moves the definition back first: sound IR again."""
+    moved: list = []
+
+    def breaks(state: PassState) -> None:
+        entry = state.fn.blocks[0]
+        first = next(i for i in entry.instructions if not isinstance(i, Phi) and i.users)
+        user = next(iter(first.users))
+        entry.instructions.remove(first)
+        assert user.block is not None
+        user.block.insert(user.block.instructions.index(user) + 1, first)
+        moved.append((first, entry))
+
+    def repairs(state: PassState) -> None:
+        for inst, entry in moved:
+            inst.block.instructions.remove(inst)
+            entry.insert(len(entry.phis), inst)
+
+    return Pass("breaks", breaks), Pass("repairs", repairs)
+
+
+def test_with_verify_each_the_pass_that_breaks_the_ir_is_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("S2S_VERIFY_EACH", "1")
+    with pytest.raises(Unsupported, match="after the breaks pass"):
+        run_passes(_state(), _breaks_then_repairs())
+
+
+def test_without_it_the_ir_is_verified_after_the_last_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("S2S_VERIFY_EACH", raising=False)
+    run_passes(_state(), _breaks_then_repairs())  # sound at the end
+    breaks, _ = _breaks_then_repairs()
+    with pytest.raises(Unsupported, match="after the breaks pass"):
+        run_passes(_state(), (breaks,))
 
 
 def test_what_a_pass_does_not_preserve_is_computed_again() -> None:

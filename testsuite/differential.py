@@ -94,6 +94,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# The s2svec runs of the suite and of the fuzz campaigns verify the IR after
+# every pass (s2s.pipeline.VERIFY_EACH): a pass that breaks it is named.
+os.environ.setdefault("S2S_VERIFY_EACH", "1")
 TESTSUITE = ROOT / "testsuite"
 KERNELS = TESTSUITE / "kernels"
 BUILD = TESTSUITE / ".build"

@@ -24,6 +24,7 @@ not depend on ``s2s.analysis``.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 from .printer import IRPrinter
@@ -144,8 +145,14 @@ class _Verifier:
     def __init__(self, fn: Function) -> None:
         self.fn = fn
         self.problems: list[str] = []
-        self.names = IRPrinter()
-        self.names.assign_names(fn)
+
+    @functools.cached_property
+    def names(self) -> IRPrinter:
+        """The printer's names of the values, for the messages (made only
+        when there is a problem to report: sound IR is the common case)."""
+        names = IRPrinter()
+        names.assign_names(self.fn)
+        return names
 
     def report(self, block: Block | None, text: str) -> None:
         where = f"block {self.names.print_label(block)}: " if block is not None else ""
