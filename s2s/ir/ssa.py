@@ -46,8 +46,6 @@ class SSABuilder:
         """Removed trivial phis -> their replacement (follow chains)."""
         self.filling: set[Phi] = set()
         """Phis whose operands are being added: not yet candidates for removal."""
-        self.written_at: dict[int, list[tuple[Hashable, Block]]] = {}
-        """id(value) -> where ``defs`` holds it (to redirect removed phis fast)."""
 
     @classmethod
     def for_function(cls, fn: Function) -> SSABuilder:
@@ -76,7 +74,6 @@ class SSABuilder:
     # -- Algorithm 1 -------------------------------------------------------------
     def write(self, var: Hashable, block: Block, value: Value) -> None:
         self.defs[var][block] = value
-        self.written_at.setdefault(id(value), []).append((var, block))
 
     def read(self, var: Hashable, block: Block) -> Value:
         """The value of ``var`` at the end of ``block``."""
@@ -104,9 +101,15 @@ class SSABuilder:
         return self._add_operands(var, phi)
 
     def resolve(self, value: Value) -> Value:
-        """The live value a (possibly removed) phi stands for."""
+        """The live value a (possibly removed) phi stands for.  The chains
+        of replacements are shortened as they are followed (the definition
+        maps keep removed phis: every read resolves them)."""
+        chain: list[Value] = []
         while value in self.replaced:
+            chain.append(value)
             value = self.replaced[value]
+        for removed in chain[:-1]:
+            self.replaced[removed] = value
         return value
 
     def _read_merge(self, var: Hashable, block: Block) -> Value:
@@ -163,7 +166,6 @@ class SSABuilder:
             same = Undef(phi.type)  # unreachable or only self-references
         users = [u for u in phi.users if u is not phi]
         phi.replace_all_uses_with(same)
-        self._replace_defs(phi, same)
         self.replaced[phi] = same
         if phi.block is not None:
             phi.drop_operands()
@@ -173,9 +175,3 @@ class SSABuilder:
             if isinstance(user, Phi) and user.block is not None and user not in self.filling:
                 self.try_remove_trivial(user)
         return self.resolve(same)
-
-    def _replace_defs(self, old: Value, new: Value) -> None:
-        """The definition maps hold values directly: redirect them too."""
-        for var, block in self.written_at.pop(id(old), []):
-            if self.defs[var].get(block) is old:
-                self.write(var, block, new)
