@@ -6,6 +6,7 @@ import pytest
 
 from s2s.diagnostics import Location, UserError
 from s2s.frontend.clauses import evaluate_constant, parse_pragma_line, tokenize
+from s2s.frontend.declare_reduction import parse_declare_reduction
 from s2s.ir.clauses import Aligned, ClauseSet, Linear, Reduction
 
 HERE = Location("k.c", 7, 3)
@@ -506,7 +507,6 @@ ERRORS = [
 # -- valid OpenMP the loop or function cannot take: unsupported, not errors ----
 
 UNSUPPORTED = [
-    ("simd reduction(foo: s)", "reduction", "user-defined reduction 'foo' is not supported"),
     ("simd reduction(inscan, +: s)", "reduction", "'reduction(inscan, ...)' is not supported"),
     ("simd uniform(x)", "uniform", "'uniform' clause is not supported on '#pragma omp simd'"),
     ("simd inbranch", "inbranch", "'inbranch' clause is not supported on '#pragma omp simd'"),
@@ -704,3 +704,36 @@ def test_tokenize_byte_columns() -> None:
 def test_evaluate_constant(text: str, value: int | None) -> None:
     macros = {"N": "4", "M": "(N + N)", "R": "R + 1"}
     assert evaluate_constant(tokenize(text, HERE), macros.get) == value
+
+
+# -- declare reduction ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expect"),
+    [
+        (
+            "(imax : int : omp_out = omp_out > omp_in ? omp_out : omp_in) "
+            "initializer(omp_priv = INT_MIN)",
+            (
+                "imax",
+                ("int",),
+                "omp_out = omp_out > omp_in ? omp_out : omp_in",
+                "omp_priv = INT_MIN",
+            ),
+        ),
+        (
+            "(lmul : long, unsigned int : omp_out *= omp_in) initializer(one(&omp_priv, omp_orig))",
+            ("lmul", ("long", "unsigned int"), "omp_out *= omp_in", "one(&omp_priv, omp_orig)"),
+        ),
+        ("(bits : unsigned : omp_out |= omp_in)", ("bits", ("unsigned",), "omp_out |= omp_in", "")),
+        ("(bits : unsigned)", None),
+        ("(bits : unsigned : omp_out |= omp_in) initialiser(omp_priv = 0)", None),
+        ("(bits : unsigned : omp_out |= omp_in", None),
+        ("bits : unsigned : omp_out |= omp_in", None),
+    ],
+)
+def test_declare_reduction(text: str, expect: tuple[str, ...] | None) -> None:
+    udr = parse_declare_reduction(tokenize(text, HERE))
+    got = None if udr is None else (udr.name, udr.types, udr.combiner, udr.initializer)
+    assert got == expect

@@ -1,8 +1,9 @@
 """OpenMP the tool does not implement leaves a loop scalar; bad input is an error.
 
 Issue 10 items 11 and 12: an unsupported clause or directive (inscan,
-user-defined reductions, allocate, ``loop``, ``target`` when the build offloads,
-``ordered threads simd`` inside the loop, ``declare variant``, a pragma on a
+user-defined reductions without a declaration s2svec takes, allocate,
+``loop``, ``target`` when the build offloads, ``ordered threads simd``
+inside the loop, ``declare variant``, a pragma on a
 statement other than ``for``, ``_Pragma``) must not reject the file: that
 loop stays scalar with a ``file:line:col: warning:``, exit 0, the rest of
 the file is still vectorized and the output compiles for every target.
@@ -31,10 +32,10 @@ void ok(double *o, const double *a, int n)
 
 # name: (code before OK, line, column or None, words of the warning)
 WARNINGS = {
-    "user_defined_reduction": (
+    "user_defined_reduction_of_another_type": (
         """\
-#pragma omp declare reduction(mymax : double : omp_out = omp_out > omp_in ? omp_out : omp_in) \\
-    initializer(omp_priv = -1e300)
+#pragma omp declare reduction(mymax : float : omp_out = omp_out > omp_in ? omp_out : omp_in) \\
+    initializer(omp_priv = -1e30f)
 double f(const double *a, int n) {
   double m = -1e300;
 #pragma omp simd reduction(mymax: m)
@@ -42,9 +43,37 @@ double f(const double *a, int n) {
   return m;
 }
 """,
-        5,
-        18,
-        ("user-defined reduction 'mymax' is not supported",),
+        6,
+        31,
+        ("no '#pragma omp declare reduction(mymax : ...)' for the type 'double'",),
+    ),
+    "user_defined_reduction_undeclared": (
+        """\
+double f(const double *a, int n) {
+  double m = -1e300;
+#pragma omp simd reduction(mymax: m)
+  for (int i = 0; i < n; i++) m = m > a[i] ? m : a[i];
+  return m;
+}
+""",
+        3,
+        1,
+        ("no '#pragma omp declare reduction(mymax : ...)' that s2svec reads before the loop",),
+    ),
+    "user_defined_reduction_of_a_struct": (
+        """\
+typedef struct { double lo, hi; } range;
+#pragma omp declare reduction(merge : range : omp_out.lo += omp_in.lo, omp_out.hi += omp_in.hi)
+range f(const double *a, int n) {
+  range r = {0, 0};
+#pragma omp simd reduction(merge: r)
+  for (int i = 0; i < n; i++) { r.lo += a[i]; r.hi += 2 * a[i]; }
+  return r;
+}
+""",
+        6,
+        33,
+        ("reduction variable 'r' must be a scalar",),
     ),
     "inscan_reduction_and_scan": (
         """\

@@ -31,6 +31,7 @@ from ..analysis.memory import MemoryAccesses, indexed_address, memory_counts, me
 from ..analysis.records import RecordGroup
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.atomic_calls import atomic_call_named
+from ..ir.clauses import UserReduction
 from ..ir.complex_calls import COMPLEX_CALLS
 from ..ir.types import I1, I32, U64, FloatType, IntType, PtrType, Type, VectorType
 from ..ir.values import (
@@ -371,6 +372,26 @@ def combine(op: str, t: Type, var: str, x: str) -> str:
     raise internal_error(f"no combination for the reduction '{op}'")
 
 
+def udr_init(udr: UserReduction, ctype: str, var: str) -> str:
+    """A ``declare reduction``'s private copy as a C expression: its
+    initializer run once (OpenMP leaves how often unspecified) on a copy set
+    to 0 (no initializer: as for static storage), ``omp_orig`` the variable."""
+    init = f" {udr.initializer};" if udr.initializer else ""
+    return (
+        f"__extension__ ({{ {ctype} omp_orig = {var}; {ctype} omp_priv = 0; (void)omp_orig;"
+        f"{init} omp_priv; }})"
+    )
+
+
+def udr_combine(udr: UserReduction, ctype: str, var: str, x: str) -> str:
+    """A ``declare reduction``'s combiner as a C expression: ``var``
+    combined with a lane's partial ``x``."""
+    return (
+        f"__extension__ ({{ {ctype} omp_out = {var}; {ctype} omp_in = {x}; "
+        f"{udr.combiner}; omp_out; }})"
+    )
+
+
 # -- the loop ------------------------------------------------------------------------------
 def generate_loop(
     region: Any,
@@ -695,15 +716,27 @@ class _LoopGen:
         return [
             {
                 "decl": f"{vt.ctype} {name};",
-                "init": f"{name} = {em.macro('broadcast', t=vt, x=identity(b.reduction_op, t))};",
+                "init": f"{name} = {em.macro('broadcast', t=vt, x=self.reduction_start(b))};",
                 "scalar": vt.scalar,
                 "store": em.macro("store", t=vt, p="s2s_r", v=name) or "",
                 "var": var,
-                "combine": combine(b.reduction_op, t, var, "s2s_r[s2s_j]"),
+                "combine": (
+                    udr_combine(b.user_reduction, b.c_type, var, "s2s_r[s2s_j]")
+                    if b.user_reduction
+                    else combine(b.reduction_op, t, var, "s2s_r[s2s_j]")
+                ),
                 "lanes": str(lanes),
             }
             for name in parts
         ]
+
+    def reduction_start(self, b: Any) -> str:
+        """What each lane's private copy of a reduction starts as: the
+        operator's identity, or what the ``declare reduction``'s initializer
+        makes of the variable."""
+        if b.user_reduction is None:
+            return identity(b.reduction_op, b.arg.type)
+        return udr_init(b.user_reduction, b.c_type, self.result_var(b))
 
     def lanes_text(self, iterations: int) -> str:
         """``8 lanes``, or ``8 lanes x 2 vectors`` for ``iterations`` per trip

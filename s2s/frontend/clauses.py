@@ -723,13 +723,10 @@ class _ClauseParser:
         elif len(parts) != 1:
             raise clause.error("malformed 'reduction' clause")
         op = join_tokens(parts[-1]).replace(" ", "")
-        if op not in REDUCTION_OPS:
-            if not _is_ident(op):
-                raise clause.error(f"unknown reduction operator '{op}'")
-            # Declared with '#pragma omp declare reduction' (or undeclared:
-            # either way not something s2svec vectorizes).
-            self.unsupported(clause, f"user-defined reduction '{op}' is not supported")
-            supported = False
+        if op not in REDUCTION_OPS and not _is_ident(op):
+            raise clause.error(f"unknown reduction operator '{op}'")
+        # an identifier names a '#pragma omp declare reduction' (found with
+        # the pragma, s2s.frontend.pragmas)
         for var in self._names(clause, rest):
             self._share(clause, var)
             if supported:

@@ -56,7 +56,7 @@ from typing import Any
 import clang.cindex as ci
 
 from ..diagnostics import Unsupported, UserError
-from ..ir.clauses import ClauseSet
+from ..ir.clauses import REDUCTION_OPS, ClauseSet, UserReduction
 from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, SourceRange
 from ..ir.types import I1, I32, ArrayType, IntType, PtrType, StructType, Type, complex_part
 from ..ir.value_numbering import eliminate_common_subexpressions
@@ -460,7 +460,7 @@ def _bind_variables(
     binder.enter_ssa(loop.var_key, loop.var, loop.var_type, value)
     binder.handled.add(loop.var_key)
     for red in clauses.reductions:
-        binder.reduction(red.var, red.op)
+        binder.reduction(red.var, red.op, clauses.user_reductions)
     for lin in clauses.linear:
         binder.linear(lin.var, lin.step, lin.modifier)
     for name in clauses.private:
@@ -517,15 +517,18 @@ class _Binder:
         self.low.declare_ssa(key, name, ir)
         self.low.ssa.write(key, self.low.entry, value)
 
-    def reduction(self, name: str, op: str) -> None:
+    def reduction(self, name: str, op: str, declared: list[UserReduction]) -> None:
         found = self.lookup(name)
         if found is None:
             return
         key, use = found
         ir = _scalar_var(self.low, use, "reduction")
+        udr = None if op in REDUCTION_OPS else _user_reduction(declared, op, use)
         arg = self.low.fn.add_arg(ir, name)
         self.args.append(
-            ArgBinding(arg, "reduction", name, use.decl.type.spelling, reduction_op=op)
+            ArgBinding(
+                arg, "reduction", name, use.decl.type.spelling, reduction_op=op, user_reduction=udr
+            )
         )
         if use.address_taken:
             self.per_lane_copy(key, name, ir, arg)
@@ -645,6 +648,25 @@ def _is_scalar(ir: Type) -> bool:
 
 def _aggregate_kind(ir: Type) -> str:
     return "complex variable" if complex_part(ir) is not None else "array or struct"
+
+
+def _user_reduction(declared: list[UserReduction], op: str, use: _Use) -> UserReduction:
+    """The ``declare reduction`` of ``op`` for the variable's type (as
+    declared, or its canonical spelling); the last one before the loop."""
+    spellings = {" ".join(t.split()) for t in (use.decl.type.spelling, _canonical(use))}
+    spellings |= {s.removeprefix("const ") for s in spellings}
+    for udr in reversed(declared):
+        if udr.name == op and any(" ".join(t.split()) in spellings for t in udr.types):
+            return udr
+    raise Unsupported(
+        f"no '#pragma omp declare reduction({op} : ...)' for the type "
+        f"'{use.decl.type.spelling}' of '{use.decl.spelling}' before the loop",
+        location(use.first),
+    )
+
+
+def _canonical(use: _Use) -> str:
+    return use.decl.type.get_canonical().spelling
 
 
 def _scalar_var(low: BodyLowerer, use: _Use, role: str) -> Type:

@@ -46,7 +46,8 @@ from dataclasses import dataclass
 import clang.cindex as ci
 
 from ..diagnostics import DeviceCode, Location, Unsupported
-from ..ir.clauses import ClauseSet, Token
+from ..ir.clauses import REDUCTION_OPS, ClauseSet, Token, UserReduction
+from .declare_reduction import parse_declare_reduction
 from .lower_clang import children, location, walk_preorder
 
 CK = ci.CursorKind
@@ -135,6 +136,8 @@ class OmpContext:
         self.cursors = cursors
         self.atomic_default = ""
         """The memory order of ``requires atomic_default_mem_order(...)``, if any."""
+        self.user_reductions: list[tuple[int, UserReduction]] = []
+        """The ``declare reduction`` pragmas s2svec reads, with their offsets."""
         self.functions = [
             c
             for c in children(tu.cursor)
@@ -151,6 +154,10 @@ class OmpContext:
             words = line.words
             if words == ["requires"]:
                 self.atomic_default = _default_mem_order(line) or self.atomic_default
+            if [t.text for t in line.tokens[:2]] == ["declare", "reduction"]:
+                udr = parse_declare_reduction(line.tokens[2:])
+                if udr is not None:
+                    self.user_reductions.append((line.start, udr))
             if words[:1] == ["target"] and (len(words) < 2 or words[1] not in _HOST_TARGET_WORDS):
                 offset = line.next
                 while offset in by_start:  # '#pragma omp teams ...' on the next line
@@ -185,6 +192,22 @@ class OmpContext:
                         self.variants.setdefault(fn.spelling, begin)
         for begin in open_target:  # never closed: to the end of the file
             self.device_ranges.append((begin.end, 1 << 62, begin))
+
+    def user_reductions_for(self, clauses: ClauseSet, offset: int) -> Unsupported | None:
+        """Give ``clauses`` the ``declare reduction`` pragmas before ``offset`` that
+        its reductions name; why the loop stays scalar when one has none."""
+        before = [udr for start, udr in self.user_reductions if start < offset]
+        for red in clauses.reductions:
+            found = [udr for udr in before if udr.name == red.op]
+            if found:
+                clauses.user_reductions += [u for u in found if u not in clauses.user_reductions]
+            elif red.op not in REDUCTION_OPS:
+                return Unsupported(
+                    f"no '#pragma omp declare reduction({red.op} : ...)' that s2svec "
+                    f"reads before the loop (for 'reduction({red.op}: {red.var})')",
+                    clauses.location,
+                )
+        return None
 
     def device_reason(self, fn: ci.Cursor, where: Location) -> DeviceCode | None:
         """Why code of ``fn`` stays scalar when the build offloads and ``fn``

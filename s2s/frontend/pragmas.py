@@ -168,8 +168,10 @@ def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]
         else:
             _check_collapse(target, clauses)
             unsupported = (
-                clauses.unsupported[0] if clauses.unsupported else None
-            ) or context.reason(line, target)
+                (clauses.unsupported[0] if clauses.unsupported else None)
+                or context.reason(line, target)
+                or context.user_reductions_for(clauses, line.start)
+            )
             if clauses.kept.startswith("teams ") and context.in_target(target) is not None:
                 clauses.teams_in_target = True
                 unsupported = unsupported or _split_teams_problem(clauses)

@@ -57,8 +57,25 @@ class Linear:
 @dataclass
 class Reduction:
     op: str
-    """One of ``REDUCTION_OPS``."""
+    """One of ``REDUCTION_OPS``, or the name of a ``declare reduction``."""
     var: str
+
+
+@dataclass(frozen=True)
+class UserReduction:
+    """A ``#pragma omp declare reduction(name : types : combiner)
+    [initializer(...)]`` of the file: the C text of its parts."""
+
+    name: str
+    types: tuple[str, ...]
+    """The type names it is declared for, as written (``unsigned int``)."""
+    combiner: str
+    """An expression of ``omp_out`` and ``omp_in`` that leaves their
+    combination in ``omp_out``."""
+    initializer: str
+    """``omp_priv = e`` or a call that sets ``omp_priv`` through its address
+    (may read ``omp_orig``); "" for none (a private copy starts as 0)."""
+    location: Location
 
 
 @dataclass
@@ -97,6 +114,9 @@ class ClauseSet:
     linear: list[Linear] = field(default_factory=list[Linear])
     aligned: list[Aligned] = field(default_factory=list[Aligned])
     reductions: list[Reduction] = field(default_factory=list[Reduction])
+    user_reductions: list[UserReduction] = field(default_factory=list[UserReduction])
+    """The file's ``declare reduction`` pragmas before the pragma that its
+    reductions name (s2s.frontend.pragmas)."""
     private: list[str] = field(default_factory=list[str])
     lastprivate: list[str] = field(default_factory=list[str])
     lastprivate_conditional: list[str] = field(default_factory=list[str])

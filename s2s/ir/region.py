@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .clauses import ClauseSet
+from .clauses import ClauseSet, UserReduction
 from .types import Type
 from .values import Argument, Function
 
@@ -46,7 +46,10 @@ class ArgBinding:
     text of a run-time step (then the parameter is the value of lane 0 and
     the body computes the lanes' values: s2s.frontend.lower)."""
     reduction_op: str = ""
-    """For ``reduction``: one of + * - min max & | ^ && ||."""
+    """For ``reduction``: one of + * - min max & | ^ && ||, or the name of
+    a ``declare reduction``."""
+    user_reduction: UserReduction | None = None
+    """For a ``declare reduction``: its declaration for this variable's type."""
 
 
 @dataclass
