@@ -211,6 +211,7 @@ REQUIRED_FEATURES = {
     "collapse",
     "collapse-lastprivate",
     "clauses",
+    "declare-reduction",
     "for-simd",
     "call",
     "libm",

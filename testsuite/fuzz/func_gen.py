@@ -4,12 +4,31 @@ and the body, from the generator's parts combined in FuncGen."""
 
 from __future__ import annotations
 
-from c_types import I32, I64, U32, U64
+from c_types import I32, I64, U32, U64, CType
 from control import ControlFlow
 from declare_simd import DeclareSimdCalls
 from func_text import FunctionText
 from shapes import LoopShapes
 from values import Reduction, Result, Value
+
+UDR_COMBINERS = {
+    "+": "omp_out += omp_in",
+    "min": "omp_out = omp_in < omp_out ? omp_in : omp_out",
+    "max": "omp_out = omp_in > omp_out ? omp_in : omp_out",
+    "|": "omp_out |= omp_in",
+    "&": "omp_out &= omp_in",
+    "^": "omp_out ^= omp_in",
+}
+"""Integer reductions a ``declare reduction`` may stand for."""
+
+
+def declare_reduction(name: str, t: CType, op: str) -> str:
+    """``#pragma omp declare reduction`` of ``op`` for ``t`` (block scope,
+    before the loop): the identity as the initializer, or none where it is
+    0 (a private copy then starts as 0)."""
+    start = {"min": t.max_value, "max": t.min_value, "&": t.max_value if not t.signed else -1}
+    init = f" initializer(omp_priv = {t.literal(start[op])})" if op in start else ""
+    return f"#pragma omp declare reduction({name} : {t.name} : {UDR_COMBINERS[op]}){init}"
 
 
 class FuncGen(ControlFlow, DeclareSimdCalls, LoopShapes, FunctionText):
@@ -36,7 +55,7 @@ class FuncGen(ControlFlow, DeclareSimdCalls, LoopShapes, FunctionText):
         reds: dict[str, list[str]] = {}
         for _ in range(self.g.pick((0, 0, 1, 1, 2, 3))):
             red = self.new_reduction(pre)
-            reds.setdefault(red.op, []).append(red.var.name)
+            reds.setdefault(red.declared or red.op, []).append(red.var.name)
         clauses += [f"reduction({op}:{', '.join(names)})" for op, names in reds.items()]
         if self.g.chance(0.25):
             pre_lines, assign = self.new_lastprivate(private=False)
@@ -117,6 +136,10 @@ class FuncGen(ControlFlow, DeclareSimdCalls, LoopShapes, FunctionText):
             init = t.literal(self.g.rng.randint(-1000, 1000))
         pre.append(f"{t.name} {v.name} = {init};")
         red = Reduction(v, op)
+        if not t.floating and t.tag != "char" and op in UDR_COMBINERS and self.g.chance(0.15):
+            red.declared = self.fresh("udr")
+            pre.append(declare_reduction(red.declared, t, op))
+            self.features.add("declare-reduction")
         self.reductions.append(red)
         kind = ("red" if op in "+-*" else "minmax") if t.floating else "exact"
         self.results.append(Result(v, kind, only_if_trip=False))

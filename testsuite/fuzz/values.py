@@ -43,6 +43,9 @@ class Reduction:
     var: Value
     op: str
     updated: bool = False
+    declared: str = ""
+    """The name of a ``declare reduction`` that does what ``op`` does (the
+    clause names it; the updates are ``op``'s)."""
 
 
 @dataclass
