@@ -43,8 +43,8 @@ double f(const double *a, int n) {
   return m;
 }
 """,
-        6,
-        31,
+        5,
+        1,
         ("no '#pragma omp declare reduction(mymax : ...)' for the type 'double'",),
     ),
     "user_defined_reduction_undeclared": (

@@ -460,7 +460,7 @@ def _bind_variables(
     binder.enter_ssa(loop.var_key, loop.var, loop.var_type, value)
     binder.handled.add(loop.var_key)
     for red in clauses.reductions:
-        binder.reduction(red.var, red.op, clauses.user_reductions)
+        binder.reduction(red.var, red.op, clauses)
     for lin in clauses.linear:
         binder.linear(lin.var, lin.step, lin.modifier)
     for name in clauses.private:
@@ -517,13 +517,13 @@ class _Binder:
         self.low.declare_ssa(key, name, ir)
         self.low.ssa.write(key, self.low.entry, value)
 
-    def reduction(self, name: str, op: str, declared: list[UserReduction]) -> None:
+    def reduction(self, name: str, op: str, clauses: ClauseSet) -> None:
         found = self.lookup(name)
         if found is None:
             return
         key, use = found
         ir = _scalar_var(self.low, use, "reduction")
-        udr = None if op in REDUCTION_OPS else _user_reduction(declared, op, use)
+        udr = None if op in REDUCTION_OPS else _user_reduction(clauses, op, use)
         arg = self.low.fn.add_arg(ir, name)
         self.args.append(
             ArgBinding(
@@ -650,18 +650,19 @@ def _aggregate_kind(ir: Type) -> str:
     return "complex variable" if complex_part(ir) is not None else "array or struct"
 
 
-def _user_reduction(declared: list[UserReduction], op: str, use: _Use) -> UserReduction:
+def _user_reduction(clauses: ClauseSet, op: str, use: _Use) -> UserReduction:
     """The ``declare reduction`` of ``op`` for the variable's type (as
-    declared, or its canonical spelling); the last one before the loop."""
+    declared, or its canonical spelling); the last one before the loop.
+    Without one, the loop stays scalar: the warning is at the pragma."""
     spellings = {" ".join(t.split()) for t in (use.decl.type.spelling, _canonical(use))}
     spellings |= {s.removeprefix("const ") for s in spellings}
-    for udr in reversed(declared):
+    for udr in reversed(clauses.user_reductions):
         if udr.name == op and any(" ".join(t.split()) in spellings for t in udr.types):
             return udr
     raise Unsupported(
         f"no '#pragma omp declare reduction({op} : ...)' for the type "
         f"'{use.decl.type.spelling}' of '{use.decl.spelling}' before the loop",
-        location(use.first),
+        clauses.location,
     )
 
 
