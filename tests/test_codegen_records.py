@@ -261,3 +261,64 @@ def test_records_bit_exact_clang():
 def test_records_bit_exact_neon():
     src, _ = record_program("neon")
     run(src, ["aarch64-linux-gnu-gcc", "-O2", "-Wall", "-static"], ["qemu-aarch64"])
+
+
+# -- arrays read with a stride: p[k*i + c] ----------------------------------------------------
+def test_array_elements_at_a_stride_form_records():
+    out = groups("""func @k(i64 %i, ptr<i16> %p, ptr<i16> %q) -> () {
+entry:
+  %k = mul i64 4, %i
+  %p0 = gep %p, %k
+  %a = load %p0
+  %k1 = add %k, i64 1
+  %p1 = gep %p, %k1
+  %b = load %p1
+  %k3 = add %k, i64 3
+  %p3 = gep %p, %k3
+  %c = load %p3
+  %k2 = mul i64 2, %i
+  %q0 = gep %q, %k2
+  store %a, %q0
+  %j = add %k2, i64 1
+  %q1 = gep %q, %j
+  store %c, %q1
+  ret
+}""")
+    # p: slots 0, 1, 3 of 4 (2 is read too: it lies between 0 and 3); q: both slots stored
+    assert out == "records %p0 i16 x4 load [0:ld 1:ld 3:ld]\nrecords %q0 i16 x2 [0:st 1:st]"
+
+
+def test_a_sign_extended_index_forms_records():
+    out = groups("""func @k(i32 %i, ptr<f32> %p) -> () {
+entry:
+  %k = mul i32 2, %i
+  %w0 = cast %k to i64
+  %p0 = gep %p, %w0
+  %a = load %p0
+  %k1 = add %k, i32 1
+  %w1 = cast %k1 to i64
+  %p1 = gep %p, %w1
+  %b = load %p1
+  ret
+}""")
+    assert out == "records %p0 f32 x2 load [0:ld 1:ld]"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # slot 3 is not read: the last lane's record may end past the array
+        "%k = mul i64 4, %i\n  %p0 = gep %p, %k\n  %a = load %p0\n"
+        "  %k1 = add %k, i64 1\n  %p1 = gep %p, %k1\n  %b = load %p1",
+        # slot 0 is not read: the first record may start before it
+        "%k = mul i64 4, %i\n  %k1 = add %k, i64 1\n  %p1 = gep %p, %k1\n  %b = load %p1\n"
+        "  %k2 = add %k, i64 2\n  %p2 = gep %p, %k2\n  %c = load %p2\n"
+        "  %k3 = add %k, i64 3\n  %p3 = gep %p, %k3\n  %d = load %p3",
+        # zext(k + 1) is not zext(k) + 1 where k + 1 wraps
+        "%n = cast %i to u32\n  %k = mul u32 2, %n\n  %w0 = cast %k to i64\n"
+        "  %p0 = gep %p, %w0\n  %a = load %p0\n  %k1 = add %k, u32 1\n"
+        "  %w1 = cast %k1 to i64\n  %p1 = gep %p, %w1\n  %b = load %p1",
+    ],
+)
+def test_array_records_the_loop_does_not_bound_are_not_grouped(body: str):
+    assert groups(f"func @k(i64 %i, ptr<i16> %p) -> () {{\nentry:\n  {body}\n  ret\n}}") == ""

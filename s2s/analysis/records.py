@@ -16,7 +16,12 @@ A group is a run of accesses in one block, in program order, such that
   2. its address is ``fieldaddr* base`` (``base`` itself: offset 0) where
      ``base`` is a pointer to a struct whose size is the (positive) stride,
      so the W records ``base[0..W-1]`` are whole objects the loop accesses:
-     reading all their bytes cannot fault;
+     reading all their bytes cannot fault; or it is ``p[k*i + c]``, an
+     element of an array read with a stride of k elements (``gep p, X + c``,
+     the index a signed ``add`` of a constant c, 0 <= c < k, sign-extended
+     or not): the records are the k elements from ``p[X]``, and the group
+     must access slots 0 and k - 1, so that every byte it reads lies
+     between two elements the loop reads (an array is one object);
   3. every member has one element type T (int or float), all offsets are
      multiples of sizeof T and the record is ``slots`` = size / sizeof T
      elements (2 to 8) -- a record mixing types stays with gathers;
@@ -42,7 +47,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..ir.types import FloatType, IntType, PtrType, StructType, Type
-from ..ir.values import Call, FieldAddr, Function, Instruction, Load, Store, Value
+from ..ir.values import (
+    BinOp,
+    Call,
+    Cast,
+    Constant,
+    FieldAddr,
+    Function,
+    Gep,
+    Instruction,
+    Load,
+    Store,
+    Value,
+)
 from .divergence import DivergenceInfo
 from .memory import MemoryAccess
 from .rows import RowGroup, compute_row_groups
@@ -63,6 +80,8 @@ class RecordGroup:
     """Elements of type ``elem`` per record."""
     members: list[tuple[Instruction, int]] = field(default_factory=list[tuple[Instruction, int]])
     """(load or store, slot) in program order."""
+    array: bool = False
+    """Elements of an array read with a stride (``p[k*i + c]``), not structs."""
 
     @property
     def first(self) -> Instruction:
@@ -110,13 +129,16 @@ def compute_record_groups(
     for block in fn.blocks:
         if div.cfg.reachable(block):
             groups.extend(_block_groups(block.instructions, candidates))
-    kept = tuple(g for g in groups if 2 * len({s for _, s in g.members}) >= g.slots)
+    kept = tuple(
+        g for g in groups if 2 * len({s for _, s in g.members}) >= g.slots and _array_group_based(g)
+    )
     rows = compute_row_groups(fn, div, mem)
     return RecordInfo(kept, {i: g for g in kept for i, _ in g.members}, rows)
 
 
-Candidate = tuple[Value, Type, int, int]
-"""(base, element type, slots, slot) of an access that may join a group."""
+Candidate = tuple[Value | tuple[Value, Value, bool], Type, int, int]
+"""(base, element type, slots, slot) of an access that may join a group; the
+base of an array element ``p[X + c]`` is (p, X, whether X is sign-extended)."""
 
 
 def _candidate(inst: Instruction, acc: MemoryAccess, div: DivergenceInfo) -> Candidate | None:
@@ -131,7 +153,7 @@ def _candidate(inst: Instruction, acc: MemoryAccess, div: DivergenceInfo) -> Can
     ptr = inst.operands[0] if isinstance(inst, Load) else inst.operands[1]
     base, offset = _field_chain(ptr)
     if not isinstance(base.type, PtrType) or not isinstance(base.type.pointee, StructType):
-        return None
+        return _array_candidate(ptr, elem, acc)
     size, esize = base.type.pointee.size, elem.size
     if div.shape_of(base).stride != size or acc.stride != size or size <= 0:
         return None
@@ -141,6 +163,46 @@ def _candidate(inst: Instruction, acc: MemoryAccess, div: DivergenceInfo) -> Can
     if not 2 <= slots <= MAX_SLOTS:
         return None
     return base, elem, slots, offset // esize
+
+
+def _array_candidate(ptr: Value, elem: Type, acc: MemoryAccess) -> Candidate | None:
+    """``p[X + c]`` read or written with a stride of k elements (condition 2)."""
+    stride = acc.stride
+    if not isinstance(ptr, Gep) or ptr.type != PtrType(elem) or stride is None:
+        return None
+    if stride % elem.size:
+        return None
+    slots = stride // elem.size
+    index = ptr.operands[1]
+    extended = isinstance(index, Cast)
+    inner = index.operands[0] if isinstance(index, Cast) else index
+    if not isinstance(inner.type, IntType) or (extended and not inner.type.signed):
+        return None  # zext(X + c) is not zext(X) + c where X + c wraps
+    start, c = inner, 0
+    if isinstance(inner, BinOp) and inner.op == "add" and inner.type.signed:
+        a, b = inner.operands
+        if isinstance(b, Constant) or isinstance(a, Constant):
+            start, k = (a, b) if isinstance(b, Constant) else (b, a)
+            c = int(k.value) if isinstance(k, Constant) else -1
+    if not 2 <= slots <= MAX_SLOTS or not 0 <= c < slots:
+        return None
+    return (ptr.operands[0], start, extended), elem, slots, c
+
+
+def _array_group_based(group: RecordGroup) -> bool:
+    """An array group (condition 2) accesses its records' first and last
+    slots; its base becomes the address of slot 0 (lane 0's record)."""
+    if not group.array:
+        return True
+    slots = {s for _, s in group.members}
+    if 0 not in slots or group.slots - 1 not in slots:
+        return False
+    group.base = _address(next(i for i, s in group.members if s == 0))
+    return True
+
+
+def _address(inst: Instruction) -> Value:
+    return inst.operands[0] if isinstance(inst, Load) else inst.operands[1]
 
 
 def _field_chain(ptr: Value) -> tuple[Value, int]:
@@ -154,7 +216,7 @@ def _field_chain(ptr: Value) -> tuple[Value, int]:
 
 def _drop_mixed_types(candidates: dict[Instruction, Candidate]) -> None:
     """Condition 3 across the region: one element type per base."""
-    types: dict[Value, set[Type]] = {}
+    types: dict[object, set[Type]] = {}
     for base, elem, _, _ in candidates.values():
         types.setdefault(base, set()).add(elem)
     for inst in [i for i, c in candidates.items() if len(types[c[0]]) > 1]:
@@ -165,17 +227,23 @@ def _block_groups(
     insts: list[Instruction], candidates: dict[Instruction, Candidate]
 ) -> list[RecordGroup]:
     """Condition 4: scan one block, closing groups at conflicting accesses."""
-    open_: dict[Value, RecordGroup] = {}
+    open_: dict[object, RecordGroup] = {}
     done: list[RecordGroup] = []
     for inst in insts:
         cand = candidates.get(inst)
         for base in list(open_):
-            if (cand is None or cand[0] is not base) and _conflicts(inst, open_[base]):
+            if (cand is None or cand[0] != base) and _conflicts(inst, open_[base]):
                 done.append(open_.pop(base))
         if cand is None:
             continue
         base, elem, slots, slot = cand
-        group = open_.setdefault(base, RecordGroup(base, elem, slots))
+        if base not in open_:
+            open_[base] = (
+                RecordGroup(base, elem, slots)
+                if isinstance(base, Value)
+                else RecordGroup(_address(inst), elem, slots, array=True)
+            )
+        group = open_[base]
         group.members.append((inst, slot))
     return done + list(open_.values())
 

@@ -41,6 +41,7 @@ from ..ir.values import (
     Cmp,
     Constant,
     Gep,
+    Instruction,
     Load,
     Ret,
     Store,
@@ -140,16 +141,29 @@ def choose_width(
         narrow = min(bits, target.record_register_bits)
         if _moves_records(region, div, target, options, narrow, records):
             bits = narrow
+    if records is not None and records.groups:
+        # the members of record groups need no vectors of addresses: the
+        # width of their elements, where the target moves every group there
+        grouped = frozenset(i for g in records.groups for i, _ in g.members)
+        width, widest = _width_with_indexed(region, div, target, options, bits, grouped)
+        threads = bool(region.worksharing)
+        if all(record_vector_type(target, g, width, threads) for g in records.groups):
+            return width, widest
     return _width_with_indexed(region, div, target, options, bits)
 
 
 def _width_with_indexed(
-    region: Any, div: Any, target: Target, options: CodegenOptions, bits: int
+    region: Any,
+    div: Any,
+    target: Target,
+    options: CodegenOptions,
+    bits: int,
+    grouped: frozenset[Instruction] = frozenset(),
 ) -> tuple[int, int]:
-    width, widest, indexed = _width(region, div, target, options, bits, relaxed=True)
+    width, widest, indexed = _width(region, div, target, options, bits, True, grouped)
     for access in indexed:
         if not _indexed_access_ok(target, width, *access):
-            width, widest, _ = _width(region, div, target, options, bits, relaxed=False)
+            width, widest, _ = _width(region, div, target, options, bits, False, grouped)
             break
     return width, widest
 
@@ -209,6 +223,7 @@ def _width(
     options: CodegenOptions,
     register_bits: int,
     relaxed: bool,
+    grouped: frozenset[Instruction] = frozenset(),
 ) -> tuple[int, int, list[tuple[Type, Type, bool, bool]]]:
     loc = _loc(region)
     fn = region.fn
@@ -264,7 +279,7 @@ def _width(
                 if index_t is not None:
                     needed.add(_bits(index_t))
                     gathers.append((elem, index_t, inst.mask is not None, isinstance(inst, Store)))
-                elif pk == "v" or div.shape_of(ptr).stride != elem.size:
+                elif inst not in grouped and (pk == "v" or div.shape_of(ptr).stride != elem.size):
                     needed.add(64)
             if isinstance(inst, Store) and kind(inst.operands[0]) != "u" and elem != I1:
                 needed.add(_bits(elem))
