@@ -198,6 +198,7 @@ REQUIRED_FEATURES = {
     "gather-row",
     "scatter",
     "strided-load",
+    "strided-record",
     "strided-store",
     "uniform-load",
     "guarded-load",

@@ -131,6 +131,8 @@ class Expressions(FuncState):
         r = self.g.rng.random()
         if r < 0.7:
             a = self.input(t)
+            if a is not None and self.shape.rows is None and self.g.chance(0.06):
+                return self.record_ends(a, t)
             if a is not None:
                 return f"{a.name}[{self.in_index(a)}]"
         tb = self.table(t)
@@ -163,6 +165,17 @@ class Expressions(FuncState):
         index, row = self.rows[tb.name]
         self.features.add("gather-row")
         return f"{tb.name}[{index} * {row} + {self.g.rng.randrange(row)}]"
+
+    def record_ends(self, a: Array, t: CType) -> str:
+        """The first and the last element of the iteration's record of s
+        elements, combined: an array read at a stride that may move as
+        whole records (s2s.analysis.records needs both ends)."""
+        s = self.g.pick((2, 3, 4))
+        a.reads += [(s, 0), (s, s - 1)]
+        self.features.add("strided-record")
+        base = f"({self.k}) * {s}"
+        first, last = f"{a.name}[{base}]", f"{a.name}[{base} + {s - 1}]"
+        return f"({first} + {last})" if t.floating else f"(({t.name})({first} ^ {last}))"
 
     def in_index(self, a: Array) -> str:
         if self.inner and self.g.chance(0.4):
