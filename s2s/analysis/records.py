@@ -181,9 +181,10 @@ def _array_candidate(ptr: Value, elem: Type, acc: MemoryAccess) -> Candidate | N
     start, c = inner, 0
     if isinstance(inner, BinOp) and inner.op == "add" and inner.type.signed:
         a, b = inner.operands
-        if isinstance(b, Constant) or isinstance(a, Constant):
-            start, k = (a, b) if isinstance(b, Constant) else (b, a)
-            c = int(k.value) if isinstance(k, Constant) else -1
+        if isinstance(a, Constant):
+            a, b = b, a
+        if isinstance(b, Constant):
+            start, c = a, int(b.value)
     if not 2 <= slots <= MAX_SLOTS or not 0 <= c < slots:
         return None
     return (ptr.operands[0], start, extended), elem, slots, c
