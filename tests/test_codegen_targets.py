@@ -1,4 +1,4 @@
-"""AVX-512 and NEON templates: every vocabulary macro checked bit-exactly against scalar C.
+"""AVX-512, AVX2, NEON, SVE templates: every vocabulary macro bit-exact against scalar C.
 
 Two kinds of tests:
 
@@ -9,7 +9,10 @@ Two kinds of tests:
   compares every lane with the scalar C of the IR semantics (s2s.codegen.cexpr)
   bit for bit.  Masked memory operations run next to a PROT_NONE page so a
   touched inactive lane crashes the program.  One compile and one run per
-  target (AVX-512 natively, NEON under qemu-aarch64).
+  target (AVX-512 natively, NEON under qemu-aarch64); SVE is one
+  vector-length agnostic build run under qemu-aarch64 at every vector
+  length, each type's lane count read at run time (Target.lanes_c), arrays
+  sized for the longest vectors (Target.max_lanes).
 * End to end: small kernels vectorized by the driver for the target,
   compiled, run and compared with the original loop (test_codegen_kit's driver).
 """
@@ -77,6 +80,17 @@ MATH1 = ("sqrt", "fabs", "floor", "ceil", "trunc", "round")
 MATH2 = ("fmin", "fmax")
 REQUIRED = ("broadcast", "setr", "load", "store", "select")
 REQUIRED_MASK = ("mask_and", "mask_or", "mask_xor", "mask_not", "mask_bits")
+SCALABLE_VOCABULARY = (
+    "stepvector",
+    "extract_last",
+    "extract_last_active",
+    "mask_any",
+    "mask_all",
+    "mask_count",
+    "mask_lanes",
+)
+"""Macros of scalable targets (templates/README.md), optional elsewhere: a
+fixed-width target without them is not counted as falling back."""
 
 
 # -- input values ------------------------------------------------------------------------
@@ -238,7 +252,8 @@ class MacroProgram:
         """Render macro ``name``; "" (recorded) when the target has none."""
         macro = getattr(self.ops, name, None)
         text = str(macro(**args)).strip() if macro is not None else ""
-        (self.rendered if text else self.fallbacks).add((name, key))
+        if text or self.target.scalable or name not in SCALABLE_VOCABULARY:
+            (self.rendered if text else self.fallbacks).add((name, key))
         return text
 
     def array(self, name: str, t: Type, vals: list[Any]) -> str:
@@ -312,8 +327,44 @@ class MacroProgram:
             f"{self.m('cmp_ne', it.key, t=it, a=dst + '_p', b=dst + '_z', mt=mt)};",
         ]
 
+    def lanes(self, t: TypeInfo) -> tuple[str, int]:
+        """The C expression of t's lane count (run time on a scalable target)
+        and the most lanes it can have (array sizes)."""
+        return self.target.lanes_c(t.lanes), self.target.max_lanes(t.lanes)
+
+    def mask_reader(self, mt: TypeInfo, m: str, what: str) -> tuple[list[str], str]:
+        """C lines reading mask ``m`` and the C int of lane j's bit.  With
+        ``mask_bits``: its bits.  Else (scalable targets) ``mask_lanes`` into
+        an array, checking it writes nothing beyond the lanes and that
+        ``mask_count``, ``mask_any`` and ``mask_all`` agree with the lanes (so
+        no element is set beyond them)."""
+        bits = self.m("mask_bits", mt.key, mt=mt, m=m)
+        if bits:
+            return [f"unsigned {m}_bits = {bits};"], f"(int)(({m}_bits >> j) & 1u)"
+        n, cap = self.lanes(mt)
+        S, key = mt.scalar, mt.key
+        count = self.m("mask_count", key, mt=mt, m=m)
+        any_ = self.m("mask_any", key, mt=mt, m=m)
+        all_ = self.m("mask_all", key, mt=mt, m=m)
+        lines = [
+            f"{S} {m}_l[{cap + 1}];",
+            f"for (int j = 0; j <= {cap}; j++) {m}_l[j] = ({S})0x55;",
+            self.m("mask_lanes", key, mt=mt, p=f"{m}_l", m=m),
+            f"{{ int j = {n}, c_ = 0; for (int e = 0; e < j; e++) c_ += {m}_l[e] != 0;",
+            f'  CHECKI("{key} {what} mask_lanes end", (int){m}_l[j], 0x55);',
+        ]
+        if count:
+            lines.append(f'  CHECKI("{key} {what} mask_count", {count}, c_);')
+        if any_:
+            lines.append(f'  CHECKI("{key} {what} mask_any", {any_}, c_ != 0);')
+        if all_:
+            lines.append(f'  CHECKI("{key} {what} mask_all", {all_}, c_ == j);')
+        lines.append("}")
+        return lines, f"(int){m}_l[j]"
+
     def type_func(self, t: TypeInfo) -> None:
-        k, L, T, V = t.key, t.lanes, t.scalar, t.ctype
+        k, T, V = t.key, t.scalar, t.ctype
+        L, cap = self.lanes(t)
         ir = SCALAR_TYPES[t.elem]
         mt = self.target.mask_type(t.bits, t.lanes)
         assert mt is not None
@@ -350,19 +401,18 @@ class MacroProgram:
                 "(void)va; (void)vb; (void)vc;",
             ]
             if is_mask:
-                lines += [
-                    f"{mt.ctype} r = {expr};",
-                    f"unsigned bits = {self.m('mask_bits', mt.key, mt=mt, m='r')};",
-                    f'for (int j = 0; j < {L}; j++) CHECKI("{k} {name}", '
-                    f"(int)((bits >> j) & 1u), (int)({ref}));",
-                ]
+                read, lane = self.mask_reader(mt, "r", name)
+                lines += [f"{mt.ctype} r = {expr};", *read]
+                lines.append(
+                    f'for (int j = 0; j < {L}; j++) CHECKI("{k} {name}", {lane}, (int)({ref}));'
+                )
             else:
                 # which of two NaN inputs an arithmetic instruction returns depends
                 # on the operand order the C compiler picked: any NaN is right then
                 cond = " + ".join(f"NANBITS({p}[j])" for p in ("pa", "pb", "pc")[:nans]) or "0"
                 lines += [
                     f"{V} r = {expr};",
-                    f"{T} o[{L}];",
+                    f"{T} o[{cap}];",
                     st("o", "r"),
                     f"for (int j = 0; j < {L}; j++) {{ if (({cond}) >= 2 && NANBITS(o[j])) "
                     "continue;",
@@ -394,9 +444,10 @@ class MacroProgram:
             if ir.is_float() and op == "not":
                 continue
             check(op, self.m(op, k, t=t, a="va"), scalar_expr(UnOp(op, a_), [refs["a"]]))
-        # lanes reversed: full registers only (partial ones run lane by lane)
-        if t.fill == t.lanes:
-            check("reverse", self.m("reverse", k, t=t, a="va"), f"pa[{L - 1} - j]")
+        # lanes reversed: full registers only (partial ones run lane by lane),
+        # scalable targets also partial ones
+        if t.fill == t.lanes or self.target.scalable:
+            check("reverse", self.m("reverse", k, t=t, a="va"), f"pa[{L} - 1 - j]")
         for pred in CMPS:
             check(
                 f"cmp_{pred}",
@@ -425,21 +476,25 @@ class MacroProgram:
             )
         # building values
         check("broadcast", self.m("broadcast", k, t=t, x="pa[0]"), "pa[0]")
-        check("setr", self.m("setr", k, t=t, xs=[f"pa[{j}]" for j in range(L)]), "pa[j]")
+        check("setr", self.m("setr", k, t=t, xs=[f"pa[{j}]" for j in range(t.lanes)]), "pa[j]")
         check("load", "va", "pa[j]")
-        ex = [self.m("extract", k, t=t, v="va", j=j) for j in range(L)]
+        check("stepvector", self.m("stepvector", k, t=t), f"({T})j")
+        # every lane a constant index names (on a scalable target: also at run time)
+        ex = [self.m("extract", k, t=t, v="va", j=j) for j in range(t.lanes)]
         if all(ex):
-            body.append(
-                self.loop(
-                    L,
-                    [f"const {T} *pa = {arr['A']} + i;", f"{V} va = {ld('pa')};"]
-                    + [
-                        f'{{ int j = {j}; {T} x = ({T})({e}); CHECK("{k} extract", {T}, x, '
-                        "pa[j]); }"
-                        for j, e in enumerate(ex)
-                    ],
+            lines = [f"const {T} *pa = {arr['A']} + i;", f"{V} va = {ld('pa')};"] + [
+                f'{{ int j = {j}; {T} x = ({T})({e}); CHECK("{k} extract", {T}, x, pa[j]); }}'
+                for j, e in enumerate(ex)
+            ]
+            if self.target.scalable:
+                e = self.m("extract", k, t=t, v="va", j="j")
+                lines.append(
+                    f"for (int j = 0; j < {L}; j++) {{ {T} x = ({T})({e}); "
+                    f'CHECK("{k} extract at run time", {T}, x, pa[j]); }}'
                 )
-            )
+            body.append(self.loop(L, lines))
+        self.last_lane_checks(t, arr, P, body)
+        self.contiguous_checks(t, arr, body)
         # select with a lane pattern
         sel = self.m("select", k, t=t, m="m", a="va", b="vb", mt=mt)
         body.append(
@@ -452,7 +507,7 @@ class MacroProgram:
                 + self.mask_of(t, P, "i", "m")
                 + [
                     f"{V} r = {sel};",
-                    f"{T} o[{L}];",
+                    f"{T} o[{cap}];",
                     st("o", "r"),
                     f'for (int j = 0; j < {L}; j++) CHECK("{k} select", {T}, o[j], '
                     f"{P}[i + j] ? pa[j] : pb[j]);",
@@ -461,18 +516,111 @@ class MacroProgram:
         )
         self.memory_checks(t, mt, arr, P, body)
         self.convert_checks(t, body)
+        if self.target.scalable:
+            self.record_checks(t, arr, body)
         self.funcs.append(f"static void check_{k}(void)\n{{\n" + "\n".join(body) + "\n}\n")
 
     @staticmethod
-    def loop(L: int, lines: list[str]) -> str:
+    def loop(L: int | str, lines: list[str]) -> str:
         inner = "\n".join("        " + x for x in lines)
         return f"    for (int i = 0; i + {L} <= {NP}; i += {L}) {{\n{inner}\n    }}"
+
+    def last_lane_checks(self, t: TypeInfo, arr: dict[str, str], P: str, body: list[str]) -> None:
+        """extract_last (lane n - 1) and extract_last_active (the last lane
+        of a mask, when it has one)."""
+        k, T, V = t.key, t.scalar, t.ctype
+        L, _ = self.lanes(t)
+        mt = self.target.mask_type(t.bits, t.lanes)
+        assert mt is not None
+        last = self.m("extract_last", k, t=t, v="va")
+        active = self.m("extract_last_active", k, t=t, v="va", m="m", mt=mt)
+        head = [f"const {T} *pa = {arr['A']} + i;", f"{V} va = {self.m('load', k, t=t, p='pa')};"]
+        if last:
+            body.append(
+                self.loop(
+                    L,
+                    head
+                    + [
+                        f"{{ int j = {L} - 1; {T} x = {last}; "
+                        f'CHECK("{k} extract_last", {T}, x, pa[j]); }}'
+                    ],
+                )
+            )
+        if active:
+            body.append(
+                self.loop(
+                    L,
+                    head
+                    + self.mask_of(t, P, "i", "m")
+                    + [
+                        "int j = -1;",
+                        f"for (int e = 0; e < {L}; e++) if ({P}[i + e]) j = e;",
+                        f"if (j >= 0) {{ {T} x = {active}; "
+                        f'CHECK("{k} extract_last_active", {T}, x, pa[j]); }}',
+                    ],
+                )
+            )
+
+    def contiguous_checks(self, t: TypeInfo, arr: dict[str, str], body: list[str]) -> None:
+        """load and store of the last lanes before a PROT_NONE page: exactly
+        the type's lanes move (partial types too)."""
+        k, T, V = t.key, t.scalar, t.ctype
+        L, _ = self.lanes(t)
+        A, B = arr["A"], arr["B"]
+        lines = [
+            f"{T} *base = ({T} *)s2s_guard - {L};",
+            f"for (int j = 0; j < {L}; j++) base[j] = {A}[j];",
+            f"{V} r = {self.m('load', k, t=t, p='base')};",
+            f"{V} vb = {self.m('load', k, t=t, p=B)};",
+            self.m("store", k, t=t, p="base", v="vb"),
+            f'for (int j = 0; j < {L}; j++) CHECK("{k} store at a page end", {T}, base[j], '
+            f"{B}[j]);",
+            f"{self.m('store', k, t=t, p='base', v='r')}",
+            f'for (int j = 0; j < {L}; j++) CHECK("{k} load at a page end", {T}, base[j], {A}[j]);',
+        ]
+        body.append("    {\n" + "\n".join("        " + x for x in lines) + "\n    }")
+
+    def record_checks(self, t: TypeInfo, arr: dict[str, str], body: list[str]) -> None:
+        """load_records / store_records of k = 2..4: field s of lane j is
+        element j * k + s; the store writes exactly the k * n elements."""
+        key, T, V = t.key, t.scalar, t.ctype
+        L, cap = self.lanes(t)
+        A, B = arr["A"], arr["B"]
+        for k in (2, 3, 4):
+            outs = [f"f{s}" for s in range(k)]
+            ld = self.m("load_records", key, t=t, k=k, p="src", outs=outs)
+            st = self.m("store_records", key, t=t, k=k, p="dst", vs=outs)
+            if not ld or not st:
+                continue
+            size = k * cap + 8
+            lines = [
+                f"int n = {L};",
+                f"{T} src[{size}], dst[{size}], o[{cap}];",
+                f"for (int e = 0; e < {size}; e++) {{ src[e] = {A}[e % {NP}]; "
+                f"dst[e] = {B}[e % {NP}]; }}",
+                f"{V} {', '.join(outs)};",
+                ld,
+            ]
+            for s in range(k):
+                lines += [
+                    self.m("store", key, t=t, p="o", v=outs[s]),
+                    f'for (int j = 0; j < n; j++) CHECK("{key} load_records {k}.{s}", {T}, '
+                    f"o[j], src[j * {k} + {s}]);",
+                ]
+            lines += [
+                st,
+                "{ int j = 0;",
+                f'  for (int e = 0; e < {size}; e++) CHECK("{key} store_records {k}", {T}, '
+                f"dst[e], e < {k} * n ? src[e] : {B}[e % {NP}]); }}",
+            ]
+            body.append("    {\n" + "\n".join("        " + x for x in lines) + "\n    }")
 
     # -- masked memory, gathers, scatters ----------------------------------------------------------
     def memory_checks(
         self, t: TypeInfo, mt: TypeInfo, arr: dict[str, str], P: str, body: list[str]
     ) -> None:
-        k, L, T, V = t.key, t.lanes, t.scalar, t.ctype
+        k, T, V = t.key, t.scalar, t.ctype
+        L, cap = self.lanes(t)
 
         def ld(p):
             return self.m("load", k, t=t, p=p)
@@ -496,7 +644,7 @@ class MacroProgram:
                     + [
                         f"const {T} *base = pa;",
                         f"{V} r = {mload};",
-                        f"{T} o[{L}];",
+                        f"{T} o[{cap}];",
                         st("o", "r"),
                         f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_load", {T}, o[j], '
                         f"{P}[i + j] ? pa[j] : ({T})0);",
@@ -510,7 +658,7 @@ class MacroProgram:
                     head
                     + self.mask_of(t, P, "i", "m")
                     + [
-                        f"{T} buf[{L}];",
+                        f"{T} buf[{cap}];",
                         f"for (int j = 0; j < {L}; j++) buf[j] = pa[j];",
                         f"{T} *base = buf;",
                         mstore,
@@ -524,7 +672,7 @@ class MacroProgram:
             lines = [
                 f"for (int kk = 0; kk <= {L}; kk++) {{",
                 f"{T} *base = ({T} *)s2s_guard - kk;",
-                f"int{t.bits}_t pat[{L}];",
+                f"int{t.bits}_t pat[{cap}];",
                 f"for (int j = 0; j < {L}; j++) pat[j] = j < kk ? 1 : 0;",
             ]
             lines += self.mask_of(t, "pat", "", "m")
@@ -535,7 +683,7 @@ class MacroProgram:
             if mload:
                 lines += [
                     f"{V} r = {mload};",
-                    f"{T} o[{L}];",
+                    f"{T} o[{cap}];",
                     st("o", "r"),
                     f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_load guard", {T}, o[j], '
                     f"j < kk ? {arr['A']}[j] : ({T})0);",
@@ -559,7 +707,8 @@ class MacroProgram:
         at = self.target.vtype("u64", t.lanes)
         if at is None:
             return
-        k, L, T, V = t.key, t.lanes, t.scalar, t.ctype
+        k, T, V = t.key, t.scalar, t.ctype
+        L, cap = self.lanes(t)
 
         def st(p, v):
             return self.m("store", k, t=t, p=p, v=v)
@@ -570,7 +719,7 @@ class MacroProgram:
         sc = self.m("scatter", k, t=t, a="va", at=at, v="vb")
         msc = self.m("masked_scatter", k, t=t, a="va", at=at, v="vb", m="m", mt=mt)
         A, B = arr["A"], arr["B"]
-        pre = [f"uint64_t adr[{L}];"]
+        pre = [f"uint64_t adr[{cap}];"]
         if g:
             body.append(
                 self.loop(
@@ -581,7 +730,7 @@ class MacroProgram:
                         f"* 7 + j * 13) % {NP}];",
                         f"{at.ctype} va = {ald};",
                         f"{V} r = {g};",
-                        f"{T} o[{L}];",
+                        f"{T} o[{cap}];",
                         st("o", "r"),
                         f'for (int j = 0; j < {L}; j++) CHECK("{k} gather", {T}, o[j], '
                         f"{A}[(i * 7 + j * 13) % {NP}]);",
@@ -600,7 +749,7 @@ class MacroProgram:
                         "(uint64_t)(uintptr_t)s2s_guard;",
                         f"{at.ctype} va = {ald};",
                         f"{V} r = {mg};",
-                        f"{T} o[{L}];",
+                        f"{T} o[{cap}];",
                         st("o", "r"),
                         f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_gather", {T}, o[j], '
                         f"{P}[i + j] ? {A}[(i + j * 5) % {NP}] : ({T})0);",
@@ -656,32 +805,37 @@ class MacroProgram:
                 )
 
     def gather_base_checks(self, t: TypeInfo, arr: dict[str, str], body: list[str]) -> None:
-        """base + idx[j] * scale with signed (also negative) 32/64-bit indices."""
-        k, L, T, V = t.key, t.lanes, t.scalar, t.ctype
-        A = arr["A"]
-        for ie in ("i32", "i64"):
-            it = self.target.vtype(ie, L)
+        """base + idx[j] * scale with signed (also negative) 32/64-bit indices
+        (scalable targets: also u64 indices, which wrap to the same
+        addresses, and every scale; an element e at e * size / scale)."""
+        k, T, V = t.key, t.scalar, t.ctype
+        L, cap = self.lanes(t)
+        A, size = arr["A"], t.bits // 8
+        scalable = self.target.scalable
+        for ie in ("i32", "i64", "u64") if scalable else ("i32", "i64"):
+            it = self.target.vtype(ie, t.lanes)
             if it is None:
                 continue
-            for scale in sorted({1, t.bits // 8}):
+            for scale in (1, 2, 4, 8) if scalable else sorted({1, size}):
                 g = self.m("gather_base", k, t=t, base="base", idx="vi", it=it, scale=str(scale))
                 if not g:
                     continue
-                unit = t.bits // 8 // scale
+                step = scale // math.gcd(scale, size)  # elements e with e * size % scale == 0
                 body.append(
                     self.loop(
                         L,
                         [
                             f"const {T} *base = {A} + {NP // 2};",
-                            f"{it.scalar} ix[{L}];",
-                            f"for (int j = 0; j < {L}; j++) ix[j] = ({it.scalar})((((i * 5 + j "
-                            f"* 37) % {NP}) - {NP // 2}) * {unit});",
+                            f"{it.scalar} ix[{cap}]; int ex[{cap}];",
+                            f"for (int j = 0; j < {L}; j++) {{ ex[j] = (((i * 5 + j * 37) % {NP}) "
+                            f"- {NP // 2}) / {step} * {step};",
+                            f"  ix[j] = ({it.scalar})(ex[j] * {size} / {scale}); }}",
                             f"{it.ctype} vi = {self.m('load', it.key, t=it, p='ix')};",
                             f"{V} r = {g};",
-                            f"{T} o[{L}];",
+                            f"{T} o[{cap}];",
                             self.m("store", k, t=t, p="o", v="r"),
                             f'for (int j = 0; j < {L}; j++) CHECK("{k} gather_base {ie} '
-                            f'x{scale}", {T}, o[j], base[ix[j] / {unit}]);',
+                            f'x{scale}", {T}, o[j], base[ex[j]]);',
                         ],
                     )
                 )
@@ -692,10 +846,11 @@ class MacroProgram:
         """masked_gather_base, scatter_base, masked_scatter_base: an inactive
         lane's index points 4 GiB away (unmapped: touching it would crash);
         colliding scatter indices: the last lane wins."""
-        k, L, T, V = t.key, t.lanes, t.scalar, t.ctype
+        k, T, V = t.key, t.scalar, t.ctype
+        L, cap = self.lanes(t)
         A, B = arr["A"], arr["B"]
         for ie in ("i32", "i64"):
-            it = self.target.vtype(ie, L)
+            it = self.target.vtype(ie, t.lanes)
             if it is None:
                 continue
             far = "0x3fffffff" if ie == "i32" else "0x100000000LL"
@@ -711,12 +866,12 @@ class MacroProgram:
                         self.mask_of(t, P, "i", "m")
                         + [
                             f"const {T} *base = {A};",
-                            f"{it.scalar} ix[{L}];",
+                            f"{it.scalar} ix[{cap}];",
                             f"for (int j = 0; j < {L}; j++) ix[j] = {P}[i + j] ? "
                             f"({it.scalar})((i + j * 5) % {NP}) : ({it.scalar}){far};",
                             load_ix,
                             f"{V} r = {mg};",
-                            f"{T} o[{L}];",
+                            f"{T} o[{cap}];",
                             self.m("store", k, t=t, p="o", v="r"),
                             f'for (int j = 0; j < {L}; j++) CHECK("{k} masked_gather_base '
                             f'{ie}", {T}, o[j], {P}[i + j] ? {A}[(i + j * 5) % {NP}] : ({T})0);',
@@ -738,7 +893,7 @@ class MacroProgram:
                             f"{T} *base = buf;",
                             f"const {T} *pb = {B} + i;",
                             f"{V} vb = {self.m('load', k, t=t, p='pb')};",
-                            f"{it.scalar} ix[{L}];",
+                            f"{it.scalar} ix[{cap}];",
                             f"for (int j = 0; j < {L}; j++) ix[j] = {on} ? ({it.scalar})((j * "
                             f"3 + i) % 4) : ({it.scalar}){far};",
                             load_ix,
@@ -767,16 +922,17 @@ class MacroProgram:
             else:
                 src = self.inputs(f)["A"]
             ref = scalar_expr(Cast(Argument(fir, "a", 0), tir), ["pa[j]"])
+            n, cap = self.lanes(f)
             body.append(
                 self.loop(
-                    f.lanes,
+                    n,
                     [
                         f"const {f.scalar} *pa = {src} + i;",
                         f"{f.ctype} va = {self.m('load', f.key, t=f, p='pa')};",
                         f"{t.ctype} r = {expr};",
-                        f"{t.scalar} o[{t.lanes}];",
+                        f"{t.scalar} o[{cap}];",
                         self.m("store", t.key, t=t, p="o", v="r"),
-                        f'for (int j = 0; j < {f.lanes}; j++) CHECK("{f.key}->{t.key} '
+                        f'for (int j = 0; j < {n}; j++) CHECK("{f.key}->{t.key} '
                         f'convert", {t.scalar}, o[j], {ref});',
                     ],
                 )
@@ -790,27 +946,34 @@ class MacroProgram:
         if mt is None or it is None:
             return
         key = mt.key
+        n, cap = self.lanes(mt)
         P, Q = self.patterns(bits)
         lines = self.mask_of(it, P, "i", "m1") + self.mask_of(it, Q, "i", "m2")
 
-        def mb(m):
-            return self.m("mask_bits", key, mt=mt, m=m)
+        def block(name: str, expr: str, ref: str, ctype: str = mt.ctype, m: TypeInfo = mt) -> None:
+            """``expr`` (a mask of type ``m``) lane by lane against the C int ``ref``."""
+            read, lane = self.mask_reader(m, "r", name)
+            lines.extend(
+                [f"{{ {ctype} r = {expr};", *read]
+                + [f'  for (int j = 0; j < {n}; j++) CHECKI("{key} {name}", {lane}, {ref}); }}']
+            )
 
         for name, op in (("mask_and", "&&"), ("mask_or", "||"), ("mask_xor", "!=")):
             e = self.m(name, key, mt=mt, a="m1", b="m2")
-            lines += [
-                f"{{ {mt.ctype} r = {e}; unsigned bits = {mb('r')};",
-                f'  for (int j = 0; j < {lanes}; j++) CHECKI("{key} {name}", '
-                f"(int)((bits >> j) & 1u), (int)(({P}[i + j] != 0) {op} ({Q}[i + j] != 0))); }}",
-            ]
+            block(name, e, f"(int)(({P}[i + j] != 0) {op} ({Q}[i + j] != 0))")
         e = self.m("mask_not", key, mt=mt, a="m1")
-        lines += [
-            f"{{ {mt.ctype} r = {e}; unsigned bits = {mb('r')};",
-            f'  {{ int j = -1; CHECKI("{key} mask_not high bits", '
-            f"(int)((unsigned long long)bits >> {lanes}), 0); }}",
-            f'  for (int j = 0; j < {lanes}; j++) CHECKI("{key} mask_not", '
-            f"(int)((bits >> j) & 1u), (int)({P}[i + j] == 0)); }}",
-        ]
+        block("mask_not", e, f"(int)({P}[i + j] == 0)")
+        bits_not = self.m("mask_bits", key, mt=mt, m="r")
+        if bits_not:
+            lines += [
+                f"{{ {mt.ctype} r = {e}; unsigned bits = {bits_not};",
+                f'  {{ int j = -1; CHECKI("{key} mask_not high bits", '
+                f"(int)((unsigned long long)bits >> {lanes}), 0); }} }}",
+            ]
+        # a uniform condition made a mask: all lanes or none
+        splat = self.m("mask_splat", key, mt=mt, x=f"{P}[i] != 0")
+        if splat:
+            block("mask_splat", splat, f"(int)({P}[i] != 0)")
         # the mask as a select operand of its own width (all-ones lanes for kind "lanes")
         for b2 in (8, 16, 32, 64):
             mt2, it2 = tg.mask_type(b2, lanes), tg.vtype(f"i{b2}", lanes)
@@ -824,20 +987,20 @@ class MacroProgram:
                     continue
             X = self.inputs(it2)["A"]
             sel = self.m("select", it2.key, t=it2, m="c", a="x", b="nx", mt=mt2)
+            read, lane = self.mask_reader(mt2, "c", f"->{mt2.key} mask_convert")
             lines += [
                 f"{{ {mt2.ctype} c = {conv};",
-                f"  unsigned bits = {self.m('mask_bits', mt2.key, mt=mt2, m='c')};",
+                *read,
                 f"  {it2.ctype} x = {self.m('load', it2.key, t=it2, p=f'({X} + i)')};",
                 f"  {it2.ctype} nx = {self.m('not', it2.key, t=it2, a='x')};",
-                f"  {it2.ctype} r = {sel}; {it2.scalar} o[{lanes}];",
+                f"  {it2.ctype} r = {sel}; {it2.scalar} o[{cap}];",
                 f"  {self.m('store', it2.key, t=it2, p='o', v='r')}",
-                f"  for (int j = 0; j < {lanes}; j++) {{",
-                f'    CHECKI("{key}->{mt2.key} mask_convert", (int)((bits >> j) & 1u), '
-                f"(int)({P}[i + j] != 0));",
+                f"  for (int j = 0; j < {n}; j++) {{",
+                f'    CHECKI("{key}->{mt2.key} mask_convert", {lane}, (int)({P}[i + j] != 0));',
                 f'    CHECK("{key}->{mt2.key} select", {it2.scalar}, o[j], '
                 f"{P}[i + j] ? {X}[i + j] : ({it2.scalar})~{X}[i + j]); }} }}",
             ]
-        self.funcs.append(f"static void check_{key}(void)\n{{\n{self.loop(lanes, lines)}\n}}\n")
+        self.funcs.append(f"static void check_{key}(void)\n{{\n{self.loop(n, lines)}\n}}\n")
 
     # -- whole program -----------------------------------------------------------------------------
     def source(self) -> str:
@@ -933,10 +1096,16 @@ def run_program(src: str, cc: list[str], run: list[str], name: str) -> str:
 
 
 # -- tests: templates render -----------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["avx512", "neon"])
+SCALABLE_NOT_REQUIRED = {"setr", "mask_bits"}
+"""Required macros a scalable target cannot have (lanes named at compile
+time); it renders them as nothing and has stepvector, mask_lanes ... instead."""
+
+
+@pytest.mark.parametrize("name", ["avx512", "neon", "sve"])
 def test_required_macros_render_for_every_type(name):
     tg = load_target(name)
     ops = tg.ops(lambda n: "")
+    skip = SCALABLE_NOT_REQUIRED if tg.scalable else set()
     for t in tg.types.values():
         mt = tg.mask_type(t.bits, t.lanes)
         assert mt is not None, t.key
@@ -948,7 +1117,8 @@ def test_required_macros_render_for_every_type(name):
             "select": dict(m="m", a="a", b="b", mt=mt),
         }
         for macro in REQUIRED:
-            assert str(getattr(ops, macro)(t=t, **args[macro])).strip(), (macro, t.key)
+            text = str(getattr(ops, macro)(t=t, **args[macro])).strip()
+            assert bool(text) != (macro in skip), (macro, t.key)
         for macro in REQUIRED_MASK:
             kw = (
                 {"m": "m"}
@@ -957,7 +1127,8 @@ def test_required_macros_render_for_every_type(name):
                 if macro == "mask_not"
                 else {"a": "a", "b": "b"}
             )
-            assert str(getattr(ops, macro)(mt=mt, **kw)).strip(), (macro, mt.key)
+            text = str(getattr(ops, macro)(mt=mt, **kw)).strip()
+            assert bool(text) != (macro in skip), (macro, mt.key)
 
 
 def _vtype(tg: Target, elem: str, lanes: int) -> TypeInfo:
@@ -992,6 +1163,33 @@ def test_neon_target_description():
     # C round is ties away from zero: frinta, never the ties-to-even frintn
     assert "vrndaq_f64" in str(ops.round(t=f64, a="x"))
     assert not str(ops.masked_load(t=f64, p="p", m="m", mt=tg.mask_type(64, 2))).strip()
+
+
+def test_sve_target_description():
+    tg = load_target("sve")
+    assert tg.guard == "__ARM_FEATURE_SVE" and tg.mask_kind == "predicate" and tg.scalable
+    assert tg.register_bits == 128 and tg.max_vscale == 16 and not tg.plain_char_signed
+    assert _mask(tg, 64, 2).ctype == "svbool_t" and _mask(tg, 8, 16).ctype == "svbool_t"
+    i32x2, f64x2 = _vtype(tg, "i32", 2), _vtype(tg, "f64", 2)
+    assert i32x2.fill == 4 and i32x2.ctype == "svint32_t" and f64x2.fill == 2
+    assert tg.lanes_c(2) == "(((int)svcntd() / 2) * 2)" and tg.max_lanes(4) == 64
+    assert tg.vector_math_name("exp", 1, f64x2) is None
+    ops = tg.ops(lambda n: "")
+    m32x2 = _mask(tg, 32, 2)
+    # full types: all elements; partial ones: exactly the vscale * lanes low ones
+    assert "svptrue_b64()" in str(ops.load(t=f64x2, p="p"))
+    assert "svwhilelt_b32_u64(0, svcntd())" in str(ops.store(t=i32x2, p="p", v="v"))
+    assert "svwhilelt_b32_u64(0, svcntd())" in str(ops.cmp_lt(t=i32x2, a="a", b="b", mt=m32x2))
+    assert str(ops.mask_not(mt=m32x2, a="a")) == "svnot_b_z(svwhilelt_b32_u64(0, svcntd()), a)"
+    assert "svrinta_f64" in str(ops.round(t=f64x2, a="x"))
+    assert "svcmplt_f64" in str(ops.min(t=f64x2, a="a", b="b"))  # not fmin on NaN
+    assert not str(ops.setr(t=f64x2, xs=["a", "b"])).strip()
+    assert not str(ops.mask_bits(mt=m32x2, m="m")).strip()
+    assert str(ops.stepvector(t=i32x2)).strip() == "svindex_s32(0, 1)"
+    assert tg.has("extract_last_active", t=f64x2, mt=_mask(tg, 64, 2))
+    assert tg.has("load_records", t=f64x2, k=4) and not tg.has("load_records", t=f64x2, k=5)
+    assert tg.has("gather_base", t=f64x2, it=i32x2)
+    assert tg.has("div", t=_vtype(tg, "i8", 16)) and tg.has("convert", f=i32x2, t=f64x2)
 
 
 # -- tests: every macro bit-exact ------------------------------------------------------------------
@@ -1035,19 +1233,22 @@ def test_avx2_macros_bit_exact():
 CLANG_TARGET_FLAGS = {
     "avx512": load_target("avx512").cflags,
     "neon": ["--target=aarch64-linux-gnu"],
+    "sve": ["--target=aarch64-linux-gnu", *load_target("sve").cflags],
 }
 
 
-@pytest.mark.skipif(shutil.which("clang") is None, reason="needs clang")
-@pytest.mark.parametrize("name", ["avx512", "neon"])
-def test_macros_compile_with_clang(name):
+@pytest.mark.parametrize("cc", ["clang", "clang-19"])
+@pytest.mark.parametrize("name", ["avx512", "neon", "sve"])
+def test_macros_compile_with_clang(name, cc):
     """clang accepts every rendered macro (its arm_neon.h intrinsics are macros)."""
+    if shutil.which(cc) is None:
+        pytest.skip(f"needs {cc}")
     _, src = build_macro_program(name)
     wd = Path(tempfile.mkdtemp(prefix="s2s_tg_clang_"))
     (wd / "prog.c").write_text(src)
     out = subprocess.run(
         [
-            "clang",
+            cc,
             "-fsyntax-only",
             "-Wall",
             "-Wno-tautological-compare",
@@ -1069,6 +1270,46 @@ def test_neon_macros_bit_exact():
     fb = {m for m, k in prog.fallbacks if "->" not in k}
     assert "masked_load" in fb and "masked_scatter" in fb  # documented per-lane fallbacks
     assert "round" not in fb and "fmin" not in fb and "shr" not in fb
+
+
+SVE_VECTOR_BYTES = (16, 32, 64, 128, 256)
+"""Every SVE vector length qemu runs the one build at (128 to 2048 bits)."""
+
+
+@needs_neon
+def test_sve_macros_bit_exact():
+    """One vector-length agnostic build, run at every vector length: each
+    type's lane count is read at run time, arrays are sized for 2048 bits,
+    lanes beyond the count are never compared; masks are read with
+    mask_lanes (which must write nothing beyond the lanes) and must agree
+    with mask_count/any/all (no element set beyond the lanes)."""
+    tg = load_target("sve")
+    prog, src = build_macro_program("sve")
+    flags = [*REF_FLAGS, "-static", *tg.cflags]
+    wd = Path(tempfile.mkdtemp(prefix="s2s_tg_sve_"))
+    (wd / "prog.c").write_text(src)
+    exe = wd / "prog"
+    out = subprocess.run(
+        ["aarch64-linux-gnu-gcc", *flags, str(wd / "prog.c"), "-o", str(exe), "-lm"],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, f"compile failed ({wd}):\n{out.stderr[:6000]}"
+    assert "warning" not in out.stderr, out.stderr[:4000]
+    for vl in SVE_VECTOR_BYTES:
+        cpu = f"max,sve-default-vector-length={vl}"
+        res = subprocess.run(
+            ["qemu-aarch64", "-cpu", cpu, str(exe)], capture_output=True, text=True, timeout=600
+        )
+        assert res.returncode == 0 and "FAILS 0" in res.stdout, (
+            f"{wd} VL {vl * 8} bits\n{res.stdout[-6000:]}{res.stderr[-2000:]}"
+        )
+    fb = {m for m, k in prog.fallbacks if "->" not in k}
+    assert fb == SCALABLE_NOT_REQUIRED, sorted(fb)
+    done = {m for m, _ in prog.rendered}
+    new = {"stepvector", "extract_last", "extract_last_active", "mask_lanes", "mask_count"}
+    assert new | {"mask_any", "mask_all", "mask_splat", "load_records", "store_records"} <= done
+    assert {"reverse", "masked_gather_base", "masked_scatter", "div", "rem", "fma"} <= done
 
 
 # -- tests: libmvec names --------------------------------------------------------------------------
