@@ -317,6 +317,8 @@ def simdlen_limits(targets: list[str]) -> dict[str, int]:
     limits = {}
     for name in targets:
         t = load_target(name)
+        if t.scalable:  # its lanes are the machine's: simdlen does not apply
+            continue
         limits[name] = max(
             (info.lanes for key, info in t.types.items() if key.startswith("i")), default=1
         )
@@ -341,7 +343,7 @@ def check_usage(
             parser.error(f"--simdlen {n}: must be a power of two >= 2")
         limits = simdlen_limits(targets)
         listed = ", ".join(f"{t}: {k}" for t, k in limits.items())
-        if all(n > k for k in limits.values()):
+        if limits and all(n > k for k in limits.values()):
             parser.error(
                 f"--simdlen {n}: the selected targets' vectors hold at "
                 f"most {max(limits.values())} lanes ({listed})"

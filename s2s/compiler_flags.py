@@ -301,7 +301,8 @@ def targets_for(machine: list[str], host: str | None) -> list[str] | None:
     The widest ISA the flags enable decides: AVX-512 flags give
     ``avx512,avx2`` (the AVX2 code is taken when the flags lack one of the
     AVX-512 subsets the avx512 code needs), AVX2 flags ``avx2``, an AArch64
-    triple or ``-march=armv8*``/``-mcpu=`` of an Arm core ``neon``,
+    triple or ``-march=armv8*``/``-mcpu=`` of an Arm core ``neon``, one with
+    SVE (``+sve``, ``+sve2``, ``armv9*``, an SVE core) ``sve,neon``,
     ``-march=native`` the host's.  Flags naming none of these (``-m64``,
     ``-mtune=``, ``-march=x86-64-v2``) keep the default list, less ``neon``
     when an x86-64 triple is given (``s2svec-cc`` passes the compiler's)."""
@@ -311,7 +312,12 @@ def targets_for(machine: list[str], host: str | None) -> list[str] | None:
     if level is None:
         x86 = any(f.startswith("--target=") and _is_x86(f.partition("=")[2]) for f in machine)
         return ["avx512", "avx2"] if x86 else None
-    return {"avx512": ["avx512", "avx2"], "avx2": ["avx2"], "neon": ["neon"]}[level]
+    return {
+        "avx512": ["avx512", "avx2"],
+        "avx2": ["avx2"],
+        "sve": ["sve", "neon"],
+        "neon": ["neon"],
+    }[level]
 
 
 def _is_x86(triple: str) -> bool:
@@ -319,6 +325,22 @@ def _is_x86(triple: str) -> bool:
 
 
 _X86_ORDER = {None: 0, "avx2": 1, "avx512": 2}
+
+SVE_CORES = ("a64fx", "neoverse-v1", "neoverse-v2", "neoverse-n2", "cortex-x2", "cortex-x3")
+"""``-mcpu=`` names of Arm cores with SVE (a prefix match)."""
+
+
+def _has_sve(name: str, value: str) -> bool:
+    """Whether ``-march=``/``-mcpu=`` ``value`` enables SVE: ``+sve`` or
+    ``+sve2`` (and no later ``+nosve``), Armv9, or a core that has it."""
+    base, *extensions = value.split("+")
+    on = base.startswith("armv9") or (name == "-mcpu" and base.startswith(SVE_CORES))
+    for ext in extensions:
+        if ext in ("sve", "sve2"):
+            on = True
+        elif ext == "nosve":
+            on = False
+    return on
 
 
 def _level_after(flag: str, level: str | None, host: str | None) -> str | None:
@@ -335,9 +357,9 @@ def _level_after(flag: str, level: str | None, host: str | None) -> str | None:
         if base.startswith(X86_AVX2):
             return "avx2"
         if _AARCH64_MARCH.match(base) or name == "-mcpu":
-            return "neon"  # -mcpu= names an Arm core (cortex-a72, neoverse-n1)
+            return "sve" if _has_sve(name, value) else "neon"
         return level
-    if level == "neon":
+    if level in ("neon", "sve"):
         return level
     if flag.startswith("-mavx512"):
         return "avx512"

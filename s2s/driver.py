@@ -110,6 +110,7 @@ class Options:
             boscc_threshold=self.boscc_threshold if self.boscc else None,
             all_true=self.all_true and target.all_true_paths,
             refill_gather_weight=target.refill_gather_weight,
+            tail_stores=target.masked_tail_stores,
             refill_min_ratio=target.refill_min_ratio
             if self.refill_ratio is None
             else self.refill_ratio,
@@ -163,7 +164,12 @@ def read_source(path: str) -> None:
 def run(path: str, options: Options) -> Result:
     """Vectorize one file; raise UserError when it cannot be processed."""
     read_source(path)
-    targets = sorted((load_target(n) for n in options.targets), key=lambda t: -t.register_bits)
+    # widest first; a scalable target before the fixed one of its architecture
+    # (an SVE build has NEON too)
+    targets = sorted(
+        (load_target(n) for n in options.targets),
+        key=lambda t: (-t.register_bits, not t.scalable),
+    )
     views = parse_views(
         path,
         options.include_dirs,

@@ -104,6 +104,10 @@ class InternalVariants:
     ) -> Variant | None:
         from .declare import _core
 
+        if not target.vfabi_isa:
+            self.failed[callee] = f"{target.name} has no vector function ABI here yet"
+            self.codegen.no_variant[callee] = self.failed[callee]
+            return None
         definition = callee_table(tu, target.plain_char_signed).definition(callee)
         if definition is None:
             self.failed[callee] = f"'{callee}' has no body here for {target.name}"

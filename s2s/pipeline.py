@@ -370,6 +370,7 @@ def generate(
         raise _too_deep(analyzed.region) from None
     report.vectorized = True
     report.width = loop.width
+    report.scalable = target.scalable
     report.refill = loop.refill
     if loop.refill and refill is not None:
         transform_notes(refill, report)

@@ -26,6 +26,9 @@ class RegionReport:
     vectorized: bool = False
     reason: str | None = None
     width: int = 0
+    scalable: bool = False
+    """The target's vectors are scalable (SVE): ``width`` lanes per 128 bits,
+    the lanes of a vector ``vscale * width`` at run time."""
     branches: dict[str, int] = field(default_factory=lambda: _counts("uniform", "divergent"))
     loops: dict[str, int] = field(default_factory=lambda: _counts("uniform", "divergent"))
     memory: dict[str, int] = field(
@@ -76,7 +79,7 @@ class RegionReport:
         return "\n".join(
             [
                 f"{where}: remark: {what} vectorized for {self.target} "
-                f"with {self.width} lanes{detail}",
+                f"with {'vscale x ' if self.scalable else ''}{self.width} lanes{detail}",
                 *self.notes,
                 *self.call_notes(),
             ]

@@ -17,6 +17,8 @@ Set-up
                                       row loads): the CHECK lines read the
                                       vector IR
     ; RUN: linearize widen=8 split=2  and cut its vectors in 2 parts
+    ; RUN: widen=vscale:2              widen to scalable vectors of vscale x 2
+                                       lanes (SVE: at most 16 x 2)
                                       (s2s/codegen/legalize.py)
     ; WIDTH: 8                        vector width of the analysis (compare
                                       rule T6)
@@ -275,7 +277,7 @@ def run_case(case: Case) -> Result:
     if names[1:2] == ["canonicalize"]:
         names.pop(0)
     parts = _split_parts(names, runs[0])
-    width = _widen_width(names, runs[0])
+    width, scalable = _widen_width(names, runs[0])
     if parts is not None and width is None:
         raise CaseError(f"{runs[0]}: split=K needs widen=W before it")
     by_pass = {p.name: p for p in PIPELINE}
@@ -290,6 +292,7 @@ def run_case(case: Case) -> Result:
             width,
             state.get(MemoryAccesses),
             rows=state.get(RecordInfo).rows,
+            max_vscale=16 if scalable else None,
         )
         verify(vf.fn)
         if parts is not None:
@@ -311,16 +314,19 @@ def _split_parts(names: list[str], where: Directive) -> int | None:
     return int(parts)
 
 
-def _widen_width(names: list[str], where: Directive) -> int | None:
-    """The lanes of a final ``widen=W`` (removed from ``names``), or None."""
+def _widen_width(names: list[str], where: Directive) -> tuple[int | None, bool]:
+    """The lanes of a final ``widen=W`` or ``widen=vscale:W`` (removed from
+    ``names``) and whether they are scalable; None when there is none."""
     if not names or not names[-1].startswith("widen="):
         if any(n.startswith("widen=") for n in names):
             raise CaseError(f"{where}: widen=W must come last")
-        return None
+        return None, False
     width = names.pop()[len("widen=") :]
+    scalable = width.startswith("vscale:")
+    width = width.removeprefix("vscale:")
     if not width.isdigit() or int(width) < 1:
         raise CaseError(f"{where}: widen=W needs a lane count, not {width!r}")
-    return int(width)
+    return int(width), scalable
 
 
 def _set_option(state: PassState, option: str, where: Directive) -> None:

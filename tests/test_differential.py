@@ -176,6 +176,7 @@ EXPECTED_TARGET = {
     "v4-avx2only": "avx2",
     "neon": "neon",
     "neon-O3": "neon",
+    "sve": "sve",
 }
 
 

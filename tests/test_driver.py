@@ -64,6 +64,7 @@ def test_json_report_schema_and_counts(tmp_path: Path) -> None:
         "reason",
         "target",
         "width",
+        "scalable",
         "branches",
         "loops",
         "memory",
@@ -311,7 +312,7 @@ def test_target_lists() -> None:
     assert resolve_targets("host")[0] in ("avx512", "avx2", "neon")
     with pytest.raises(ValueError):
         resolve_targets("sse9")
-    assert set(known_targets()) == {"avx2", "avx512", "neon"}
+    assert set(known_targets()) == {"avx2", "avx512", "neon", "sve"}
 
 
 def test_every_target_folder_is_packaged() -> None:

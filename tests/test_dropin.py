@@ -190,6 +190,11 @@ def test_offload_flags(argv: list[str], offload: str | None) -> None:
         (["--target=x86_64-pc-linux-gnu", "-mavx2"], ["avx2"]),
         (["-march=armv8.2-a+fp16"], ["neon"]),
         (["-mcpu=cortex-a72"], ["neon"]),
+        (["-march=armv8.2-a+sve"], ["sve", "neon"]),
+        (["-march=armv9-a"], ["sve", "neon"]),
+        (["-mcpu=neoverse-v1"], ["sve", "neon"]),
+        (["-march=armv8-a+sve+nosve"], ["neon"]),
+        (["--target=aarch64-linux-gnu", "-march=armv8-a+sve2"], ["sve", "neon"]),
     ],
 )
 def test_machine_flags_choose_the_targets(flags: list[str], expected: list[str] | None) -> None:

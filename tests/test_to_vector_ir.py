@@ -27,7 +27,7 @@ from s2s.codegen.to_vector_ir import VectorFunction, widen_to_vector_ir
 from s2s.ir.interpreter import Memory, Scalar, run_lanes
 from s2s.ir.parser import parse_function
 from s2s.ir.printer import print_function
-from s2s.ir.types import F64, I32, I64
+from s2s.ir.types import F64, I32, I64, VectorType
 from s2s.ir.values import Call, Function
 from s2s.ir.vector_interpreter import VValue, run_vector
 from s2s.ir.verifier import verify
@@ -371,3 +371,42 @@ def test_row_loads_read_what_the_gathers_read_and_no_more() -> None:
         return mem.read_array(out, F64, 4)
 
     assert run(vector=True) == run(vector=False)
+
+
+def _widened_scalable(seed: int, factor: int) -> VectorFunction:
+    fn = build_region(seed)
+    state = PassState(fn, arg_shapes(fn))
+    run_passes(state, PIPELINE)
+    vf = widen_to_vector_ir(
+        fn, state.get(DivergenceInfo), factor, state.get(MemoryAccesses), max_vscale=16
+    )
+    verify(vf.fn)
+    return vf
+
+
+@pytest.mark.parametrize("seed", range(0, 60, 3))
+def test_scalable_vectors_compute_what_the_lanes_do_at_every_vscale(seed: int) -> None:
+    """Widened once for ``vscale x 2`` lanes (SVE), the function gives each
+    lane's results whatever vscale it runs at: its lane count (the last
+    lane, an address walking downwards, per-lane copies) is read at run
+    time, never a constant."""
+    vf = _widened_scalable(seed, 2)
+    assert all(
+        t.scalable
+        for inst in vf.fn.instructions()
+        for t in [inst.type, *(o.type for o in inst.operands)]
+        if isinstance(t, VectorType)
+    )
+    r = random.Random(seed)
+    for vscale in (1, 2, 3):
+        lanes = [r.randint(-4, 9) for _ in range(2 * vscale)]
+        u = r.randint(-2, 6)
+        mem, a, out = _memory()
+        args = {"vector": lanes, "lane0": 0, "scalar": u}
+        values = [
+            args[form] if k < 3 else (a if k == 3 else out) for k, form in enumerate(vf.arg_forms)
+        ]
+        results = run_vector(vf.fn, values, mem, vscale=vscale)
+        per_lane = [[_lane(x, k) for x in results] for k in range(len(lanes))]
+        got = per_lane, mem.read_array(out, I32, OUT)
+        assert got == _expected(seed, lanes, u), (vscale, print_function(vf.fn))

@@ -117,7 +117,8 @@ COMMON_FLAGS = ("-ffp-contract=off", "-Wno-unknown-pragmas", "-Wall", "-Wextra")
 AVX2_RE = r"\b_mm(?:256)?_\w+"
 AVX512_RE = r"\b_mm(?:512|256)?_\w+"
 NEON_RE = r"\bv[a-z0-9]+q?_[suf](?:8|16|32|64)\b"
-INTRINSICS = {"avx2": AVX2_RE, "avx512": AVX512_RE, "neon": NEON_RE}
+SVE_RE = r"\bsv[a-z0-9_]+_[bsuf](?:8|16|32|64)\w*\("
+INTRINSICS = {"avx2": AVX2_RE, "avx512": AVX512_RE, "neon": NEON_RE, "sve": SVE_RE}
 
 
 class DifferentialFailure(AssertionError):
@@ -211,6 +212,8 @@ VARIANTS: dict[str, Variant] = {
         # registers (--interleave; the default is two for reductions only).
         Variant("x1", ("--interleave", "1"), ("avx512", "avx2", "neon")),
         Variant("x2", ("--interleave", "2"), ("avx512", "avx2", "neon")),
+        # The scalable target, not among the default ones yet.
+        Variant("sve", ("--target", "sve"), ("sve",)),
     )
 }
 
@@ -246,10 +249,25 @@ class Config:
     vector code (metadata vectorized != 0): see testsuite/README.md."""
     needs_cpu: tuple[str, ...] = ()
     """/proc/cpuinfo flags the host needs to run the binary natively."""
+    vector_lengths: tuple[int, ...] = ()
+    """SVE vector lengths in bytes the one binary runs at (under qemu)."""
 
     @property
     def runner(self) -> tuple[str, ...]:
         return ABIS[self.abi].runner
+
+    @property
+    def runs(self) -> list[tuple[str, tuple[str, ...]]]:
+        """(what, runner) of each run of the candidate binary."""
+        if not self.vector_lengths:
+            return [("", self.runner)]
+        return [
+            (
+                f" at {b * 8}-bit vectors",
+                (*self.runner, "-cpu", f"max,sve-default-vector-length={b}"),
+            )
+            for b in self.vector_lengths
+        ]
 
     @property
     def candidate_libs(self) -> tuple[str, ...]:
@@ -281,9 +299,20 @@ X86_BUILDS = (
     ("v4-avx2only", ("-O3", "-march=x86-64-v4"), "avx2", V4_CPU),
 )
 MAIN_CONFIGS = frozenset(
-    {"gcc-avx2", "gcc-v4", "clang19-avx2", "clang19-v4", "clang-v4", "gcc-neon", "clang19-neon"}
+    {
+        "gcc-avx2",
+        "gcc-v4",
+        "clang19-avx2",
+        "clang19-v4",
+        "clang-v4",
+        "gcc-neon",
+        "clang19-neon",
+        "gcc-sve",
+    }
 )
 AARCH64 = "--target=aarch64-linux-gnu"
+SVE_BYTES = (16, 32, 64, 128, 256)
+"""Every SVE vector length the kernels run at, from one build: 128 to 2048 bits."""
 
 
 def _all_configs() -> list[Config]:
@@ -306,6 +335,14 @@ def _all_configs() -> list[Config]:
         Config("clang19-neon", "clang-19", (AARCH64, "-O2", "-static"), "aarch64", main=True),
         Config("clang19-neon-O3", "clang-19", (AARCH64, "-O3", "-static"), "aarch64"),
         Config("clang-neon", "clang", (AARCH64, "-O2", "-static"), "aarch64"),
+    ]
+    sve = ("-march=armv8-a+sve", "-O2", "-static")
+    configs += [
+        Config(name, cc, (*target, *sve), "aarch64", "sve", name in MAIN_CONFIGS, (), SVE_BYTES)
+        for name, cc, target in (
+            ("gcc-sve", "aarch64-linux-gnu-gcc", ()),
+            ("clang19-sve", "clang-19", (AARCH64,)),
+        )
     ]
     return configs
 
@@ -423,6 +460,21 @@ class Meta:
     """(target, width) the report must show."""
     maxwidth: int | None = None
     scalar_in: tuple[str, ...] = ()
+    sve_vectorized: int | None = None
+    """Regions vectorized for SVE where fewer than ``vectorized`` (the
+    scalable target does not do everything yet; testsuite/README.md)."""
+    sve_report: tuple[tuple[str, int], ...] | None = None
+    """``report`` for SVE where it differs."""
+
+    def vectorized_for(self, target: str | None) -> int | None:
+        if target == "sve" and self.sve_vectorized is not None:
+            return self.sve_vectorized
+        return self.vectorized
+
+    def report_for(self, target: str | None) -> tuple[tuple[str, int], ...]:
+        if target == "sve" and self.sve_report is not None:
+            return self.sve_report
+        return self.report
 
 
 _META_RE = re.compile(r"/\*\s*s2s-test:(.*?)\*/", re.S)
@@ -469,6 +521,8 @@ def parse_meta(text: str) -> Meta:
         width=tuple(_pairs(values.pop("width", ""), ":")),
         maxwidth=int(maxw) if (maxw := values.pop("maxwidth", "")) else None,
         scalar_in=tuple(values.pop("scalar_in", "").split()),
+        sve_vectorized=int(sv) if (sv := values.pop("sve_vectorized", "")) else None,
+        sve_report=tuple(_pairs(values.pop("sve_report"), "=")) if "sve_report" in values else None,
     )
     if values:
         raise ValueError(f"unknown metadata keys {sorted(values)}")
@@ -1033,9 +1087,10 @@ def check_report(
         problems.append(
             f"report lists {len(entries)} regions for target {target}, expected {meta.regions}"
         )
-    if meta.vectorized is not None:
+    expected = meta.vectorized_for(target)
+    if expected is not None:
         vec = [e for e in entries if e.get("vectorized") is True]
-        if len(vec) != meta.vectorized:
+        if len(vec) != expected:
             reasons = "; ".join(
                 f"line {e.get('line')}: {e.get('reason')}"
                 for e in entries
@@ -1043,7 +1098,7 @@ def check_report(
             )
             problems.append(
                 f"{len(vec)} regions vectorized for {target}, expected "
-                f"{meta.vectorized}" + (f" (not vectorized: {reasons})" if reasons else "")
+                f"{expected}" + (f" (not vectorized: {reasons})" if reasons else "")
             )
         for e in vec:
             problems += _check_entry(e, meta, target)
@@ -1062,7 +1117,7 @@ def _check_entry(e: dict, meta: Meta, target: str | None) -> list[str]:
         problems.append(f"{where}: width {width}, expected {want}")
     if meta.maxwidth is not None and width > meta.maxwidth:
         problems.append(f"{where}: width {width} exceeds {meta.maxwidth} (safelen)")
-    for path, value in meta.report:
+    for path, value in meta.report_for(target):
         got: object = e
         for part in path.split("."):
             got = got.get(part) if isinstance(got, dict) else None
@@ -1112,15 +1167,16 @@ def check_output_text(
     in what the configuration really compiles); kept lines are intact; grep
     patterns match."""
     problems: list[str] = []
+    vectorized = meta.vectorized_for(config.target)
     if any(fnmatch.fnmatch(config.name, g) for g in meta.scalar_in):
         if active is not None and re.search(config.intrinsics, active):
             problems.append(
                 f"{config.name} compiles {config.target} intrinsics, but the "
                 "kernel says it takes no vector branch (scalar_in)"
             )
-    elif meta.vectorized and not re.search(config.intrinsics, output):
+    elif vectorized and not re.search(config.intrinsics, output):
         problems.append(f"output has no {config.target} intrinsics (/{config.intrinsics}/)")
-    elif meta.vectorized and active is not None and not re.search(config.intrinsics, active):
+    elif vectorized and active is not None and not re.search(config.intrinsics, active):
         problems.append(
             f"the {config.target} intrinsics are not in the code that "
             f"{config.cc} {' '.join(config.flags)} compiles (wrong #if?)"
@@ -1294,20 +1350,30 @@ def check_source(
         Problem("warning", f"{config.cc} warns about s2svec's code, {w}")
         for w in own_warnings(text, tr.output, tr.output_path, messages, reference)
     ]
-    cand_rc, cand_out = run_binary(cand_bin, config.runner, run_timeout)
+    for at, runner in config.runs:
+        problems += _run_problems(cand_bin, runner, run_timeout, ref_out, meta, at)
+    return problems
+
+
+def _run_problems(
+    binary: Path, runner: tuple[str, ...], timeout: float, ref_out: str, meta: Meta, at: str
+) -> list[Problem]:
+    """What is wrong with one run of the candidate (``at``: which run)."""
+    cand_rc, cand_out = run_binary(binary, runner, timeout)
     if cand_rc == -999:
-        problems.append(Problem("timeout", f"candidate {cand_out} (the reference finishes)"))
-    elif cand_rc != 0:
+        return [Problem("timeout", f"candidate {cand_out}{at} (the reference finishes)")]
+    problems = []
+    if cand_rc != 0:
         problems.append(
             Problem(
                 "crash",
-                f"candidate exits {cand_rc} (reference 0)"
+                f"candidate exits {cand_rc}{at} (reference 0)"
                 + (" — signal: crash, e.g. an access past the end" if cand_rc < 0 else ""),
             )
         )
-    diffs = compare_outputs(ref_out, cand_out, meta) if cand_rc != -999 else []
+    diffs = compare_outputs(ref_out, cand_out, meta)
     if diffs:
-        problems.append(Problem("wrong-output", "\n".join(diffs)))
+        problems.append(Problem("wrong-output", at.strip() + "\n" + "\n".join(diffs)))
     return problems
 
 

@@ -32,7 +32,7 @@ class Callees:
         go to, best ISA first: the target's ``vfabi_calls`` order, the call's
         lane count, masked under a mask (in the target's own mask form)."""
         entry = self.simd_functions.get(callee)
-        if entry is None:
+        if entry is None or not target.vfabi_isa:
             return
         sig, variants = entry
         rank = {letter: n for n, letter in enumerate(target.vfabi_calls)}

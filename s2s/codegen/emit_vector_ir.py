@@ -25,6 +25,7 @@ from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..diagnostics import Unsupported
 from ..ir.atomic_calls import atomic_call_named
 from ..ir.complex_calls import complex_call_named
 from ..ir.types import (
@@ -44,6 +45,7 @@ from ..ir.values import (
     ANY,
     HORIZONTAL,
     POPCOUNT,
+    WIDTH,
     Alloca,
     BinOp,
     Block,
@@ -120,6 +122,10 @@ class VectorIREmitter:
         callees: Callees | None = None,
     ) -> None:
         self.fn, self.W, self.target = fn, width, target
+        self.lanes = target.lanes_c(width)
+        """C expression of the lanes of a vector (run time on a scalable target)."""
+        self.max_lanes = target.max_lanes(width)
+        """The most lanes a vector may have: arrays of lanes are this long."""
         self.callees = callees or Callees()
         """The declare simd variants calls may go to (s2s.codegen.calls)."""
         self.variants: dict[Instruction, str] = {}
@@ -155,6 +161,10 @@ class VectorIREmitter:
             return self.target.mask_type(self.mask_bits, self.W)
         return self.target.vtype(_lane_type(t.elem), self.W)
 
+    def vt(self, elem: Type) -> VectorType:
+        """The vector type of the function's lanes of ``elem``."""
+        return VectorType(elem, self.W, self.target.scalable)
+
     def declare(self, v: Value) -> str:
         name = self.fresh(v.name)
         self.names[v] = name
@@ -168,9 +178,21 @@ class VectorIREmitter:
             return (
                 f"{ti.ctype} {name}"
                 if ti is not None
-                else c_decl(ArrayType(_lane_type(t.elem), self.W), name)
+                else c_decl(ArrayType(_lane_type(t.elem), self.max_lanes), name)
             )
         return c_decl(t, name)
+
+    def lane_loop(self) -> str:
+        """The head of a C loop over the lanes (``s2s_j``)."""
+        return f"for (int s2s_j = 0; s2s_j < {self.lanes}; s2s_j++) "
+
+    def required(self, name: str, **args: Any) -> str:
+        """The target macro's text; Unsupported when it has none for these types."""
+        text = self.macro(name, **args)
+        if text is None:
+            keys = ", ".join(v.key for v in args.values() if isinstance(v, TypeInfo))
+            raise Unsupported(f"{self.target.name} has no '{name}' for {keys}")
+        return text
 
     def macro(self, name: str, **args: Any) -> str | None:
         """The target macro's text, or None when its capability table
@@ -301,6 +323,9 @@ class VectorIREmitter:
         ops = [self.scalar(o) for o in inst.operands]
         mask = self.scalar(inst.mask) if inst.mask is not None else None
         guard = f"if ({mask}) " if mask is not None else ""
+        if isinstance(inst, Call) and inst.callee == WIDTH:  # the lane count
+            self.lines.append(f"{self.names[inst]} = ({c_type(inst.type)}){self.lanes};")
+            return
         if isinstance(inst, Call) and inst.callee in (ANY, ALL):  # of a uniform value
             expr = ops[0] if mask is None else f"({mask} ? {ops[0]} : {int(inst.callee == ALL)})"
             self.lines.append(f"{self.names[inst]} = {expr};")
@@ -478,6 +503,10 @@ class VectorIREmitter:
             return self.macro("broadcast", t=t, x=x)
         if isinstance(inst, StepVector):
             assert t is not None and isinstance(inst.type, VectorType)
+            if self.target.has("stepvector", t=t):
+                return self.macro("stepvector", t=t)
+            if self.target.scalable:
+                return None
             lanes = [literal(k, inst.type.elem) for k in range(self.W)]
             return self.macro("setr", t=t, xs=lanes)
         if isinstance(inst, Reverse):
@@ -489,11 +518,12 @@ class VectorIREmitter:
             return self.through_addresses(inst)
         if isinstance(inst, RecordStore):
             return self.store_records(inst)
-        if isinstance(inst, ExtractLane) and isinstance(ops[1], Constant):
+        if isinstance(inst, ExtractLane) and (isinstance(ops[1], Constant) or self.target.scalable):
             f = self.reg_type(ops[0].type)
             if f is None or f.is_mask:
                 return None
-            lane = self.macro("extract", t=f, v=self.reg(ops[0]), j=int(ops[1].value))
+            j = int(ops[1].value) if isinstance(ops[1], Constant) else self.scalar(ops[1])
+            lane = self.macro("extract", t=f, v=self.reg(ops[0]), j=j)
             if lane is not None and isinstance(inst.type, PtrType):
                 lane = f"(({c_type(inst.type)})(uintptr_t){lane})"
             return lane
@@ -552,7 +582,7 @@ class VectorIREmitter:
 
     def broadcast_argument(self, a: Value, v: Variant) -> str | None:
         """A uniform value for a varying parameter: every lane holds it."""
-        t = VectorType(a.type, self.W)
+        t = self.vt(a.type)
         ti = self.reg_type(t)
         ctype = None if a.type == I1 else self.abi_register(t, v, v.mangled)
         if ti is None or ctype is None:
@@ -640,7 +670,8 @@ class VectorIREmitter:
         active = self.lane_of(first.mask, pre, "mk") if first.mask is not None else ""
         text = self.target.render(
             "rows.c.j2",
-            W=self.W,
+            W=self.lanes,
+            size=self.max_lanes * first.slots,
             k=first.slots,
             scalar=t.scalar,
             pre=pre,
@@ -788,6 +819,8 @@ class VectorIREmitter:
         return converted
 
     def horizontal(self, inst: Call) -> None:
+        if not self.target.has("mask_bits", mt=self.canonical()):
+            return self.horizontal_predicate(inst)
         bits = self.lane_bits(inst.operands[0])
         active = self.lane_bits(inst.mask) if inst.mask is not None else f"{(1 << self.W) - 1}u"
         value = {
@@ -796,6 +829,38 @@ class VectorIREmitter:
             POPCOUNT: f"__builtin_popcount({bits} & {active})",
         }[inst.callee]
         self.lines.append(f"{self.names[inst]} = {value};")
+
+    def horizontal_predicate(self, inst: Call) -> None:
+        """any / all / popcount of a mask where the target has no bits of
+        masks (a scalable one): its ``mask_any`` and ``mask_count`` of the
+        lanes that are set (``all``: of the active lanes that are not)."""
+        mt = self.canonical()
+        value, active = inst.operands[0], inst.mask
+        act = self.reg(active) if active is not None else None
+
+        def active_of(m: str) -> str:
+            return m if act is None else self.required("mask_and", mt=mt, a=m, b=act)
+
+        def some(m: str | None) -> str:
+            return "1" if m is None else self.required("mask_any", mt=mt, m=m)
+
+        if isinstance(value.type, VectorType):
+            m = self.reg(value)
+            unset = active_of(self.required("mask_not", mt=mt, a=m))
+            expr = {
+                ANY: some(active_of(m)),
+                ALL: f"!{some(unset)}",
+                POPCOUNT: self.required("mask_count", mt=mt, m=active_of(m)),
+            }[inst.callee]
+        else:  # a uniform condition, for the active lanes
+            s = self.scalar(value)
+            count = self.lanes if act is None else self.required("mask_count", mt=mt, m=act)
+            expr = {
+                ANY: f"({s} && {some(act)})",
+                ALL: f"({s} || !{some(act)})",
+                POPCOUNT: f"({s} ? {count} : 0)",
+            }[inst.callee]
+        self.lines.append(f"{self.names[inst]} = {expr};")
 
     def lane_bits(self, m: Value) -> str:
         """The lanes of a mask as bits of an unsigned (lane k: bit k)."""
@@ -812,6 +877,8 @@ class VectorIREmitter:
         iteration whose flag is set (every lane's when ``flags`` is None):
         the parts hold ``t``'s lanes in order, ``flags`` their masks; with
         no flag set ``var`` keeps its value."""
+        if self.target.scalable:
+            return self.last_assigned_scalable(t, parts, flags, var)
         lanes = c_decl(ArrayType(_lane_type(t.elem), self.W), "s2s_lanes")
         if flags is None:
             ti = self.reg_type(t)
@@ -832,9 +899,31 @@ class VectorIREmitter:
             ]
         return out
 
+    def last_assigned_scalable(
+        self, t: VectorType, parts: list[str], flags: list[str] | None, var: str
+    ) -> list[str]:
+        """``last_assigned`` with the target's last-lane macros (no bits of masks)."""
+        ti = self.reg_type(t)
+        if ti is None:
+            raise Unsupported(f"no register of {t} for a lastprivate variable")
+        if flags is None:
+            return [f"{var} = {_as_lane(t, self.required('extract_last', t=ti, v=parts[-1]))};"]
+        canon, mt = self.canonical(), self.mask_for(ti)
+        assert mt is not None
+        out: list[str] = []
+        for value, flag in zip(parts, flags):
+            m = (
+                flag
+                if mt.key == canon.key
+                else self.required("mask_convert", f=canon, t=mt, m=flag)
+            )
+            lane = _as_lane(t, self.required("extract_last_active", t=ti, v=value, m=m, mt=mt))
+            out.append(f"if ({self.required('mask_any', mt=canon, m=flag)}) {var} = {lane};")
+        return out
+
     def bits_of_mask(self, name: str) -> str:
         """The lanes of the mask variable ``name`` as bits of an unsigned."""
-        mt = self.reg_type(VectorType(I1, self.W))
+        mt = self.reg_type(self.vt(I1))
         if mt is not None:
             return f"({self.macro('mask_bits', mt=mt, m=name)})"
         return (
@@ -847,7 +936,7 @@ class VectorIREmitter:
             return f"*{p} = {name};"
         ti = self.reg_type(t)
         if ti is None:
-            return f"for (int s2s_j = 0; s2s_j < {self.W}; s2s_j++) {p}[s2s_j] = {name}[s2s_j];"
+            return self.lane_loop() + f"{p}[s2s_j] = {name}[s2s_j];"
         return self.macro("store", t=ti, p=p, v=name) or ""
 
     def load_lanes(self, t: Type, name: str, p: str) -> str:
@@ -856,7 +945,7 @@ class VectorIREmitter:
             return f"{name} = *{p};"
         ti = self.reg_type(t)
         if ti is None:
-            return f"for (int s2s_j = 0; s2s_j < {self.W}; s2s_j++) {name}[s2s_j] = {p}[s2s_j];"
+            return self.lane_loop() + f"{name}[s2s_j] = {p}[s2s_j];"
         return f"{name} = {self.macro('load', t=ti, p=p)};"
 
     # -- the generic per-lane loop ---------------------------------------------------------
@@ -864,7 +953,7 @@ class VectorIREmitter:
         pre: list[str] = []
         lane: list[str] = []
         # lane s2s_j of the result reads lane W - 1 - s2s_j of a reverse's operand
-        at = f"{self.W - 1} - s2s_j" if isinstance(inst, Reverse) else "s2s_j"
+        at = f"{self.lanes} - 1 - s2s_j" if isinstance(inst, Reverse) else "s2s_j"
         for k, op in enumerate(inst.operands):
             found = self.indexed(op) if op in self.folded else None
             if found is not None:  # base[index] of a gather or scatter
@@ -877,7 +966,7 @@ class VectorIREmitter:
             guard = f"if ({self.lane_of(inst.mask, pre, 'mk')}) "
         stmt, post = self.lane_statement(inst, lane, pre)
         text = self.target.render(
-            "per_lane.c.j2", W=self.W, pre=pre, guard=guard, stmt=stmt, post=post
+            "per_lane.c.j2", W=self.lanes, pre=pre, guard=guard, stmt=stmt, post=post
         )
         self.lines.extend(text.rstrip("\n").split("\n"))
 
@@ -901,7 +990,7 @@ class VectorIREmitter:
                 post += reload
             stmt = f"{helper.pair_name}({', '.join(lane)}, &{outs[0]}[s2s_j], &{outs[1]}[s2s_j]);"
             text = self.target.render(
-                "per_lane.c.j2", W=self.W, pre=pre, guard=guard, stmt=stmt, post=post
+                "per_lane.c.j2", W=self.lanes, pre=pre, guard=guard, stmt=stmt, post=post
             )
             self.lines.extend(text.rstrip("\n").split("\n"))
             self.pairs_done |= {inst, other}
@@ -914,11 +1003,9 @@ class VectorIREmitter:
         assert isinstance(t, VectorType)
         ti = self.reg_type(t)
         if ti is None:
-            pre.append(
-                f"for (int s2s_j = 0; s2s_j < {self.W}; s2s_j++) {self.names[v]}[s2s_j] = 0;"
-            )
+            pre.append(self.lane_loop() + f"{self.names[v]}[s2s_j] = 0;")
             return self.names[v], []
-        pre.append(f"{c_decl(_lane_type(t.elem), name)}[{self.W}] = {{0}};")
+        pre.append(f"{c_decl(_lane_type(t.elem), name)}[{self.max_lanes}] = {{0}};")
         return name, [f"{self.names[v]} = {self.macro('load', t=ti, p=name)};"]
 
     def lane_of(self, v: Value, pre: list[str], hint: str, at: str = "s2s_j") -> str:
@@ -929,12 +1016,17 @@ class VectorIREmitter:
             return _as_lane(v.type, f"{self.names[v]}[{at}]")
         ti = self.reg_type(v.type)
         assert ti is not None
+        if ti.is_mask and not self.target.has("mask_bits", mt=ti):
+            arr = f"s2s_{hint}"
+            pre.append(f"{ti.scalar} {arr}[{self.max_lanes}];")
+            pre.append(self.macro("mask_lanes", mt=ti, p=arr, m=self.reg(v)) or "")
+            return f"{arr}[{at}]"
         if ti.is_mask:
             bits = f"s2s_{hint}"
             pre.append(f"unsigned {bits} = {self.macro('mask_bits', mt=ti, m=self.reg(v))};")
             return f"(({bits} >> ({at})) & 1u)"
         arr = f"s2s_{hint}"
-        pre.append(f"{ti.scalar} {arr}[{self.W}];")
+        pre.append(f"{ti.scalar} {arr}[{self.max_lanes}];")
         pre.append(self.macro("store", t=ti, p=arr, v=self.reg(v)) or "")
         return _as_lane(v.type, f"{arr}[{at}]")
 
@@ -967,13 +1059,14 @@ class VectorIREmitter:
             expr = f"(uint64_t)(uintptr_t){expr}"
         if not self.in_reg(inst):
             if inst.mask is not None:  # inactive lanes are read later (-Wmaybe-uninitialized)
-                pre.append(
-                    f"for (int s2s_j = 0; s2s_j < {self.W}; s2s_j++) {self.names[inst]}[s2s_j] = 0;"
-                )
+                pre.append(self.lane_loop() + f"{self.names[inst]}[s2s_j] = 0;")
             return f"{self.names[inst]}[s2s_j] = {expr};", []
         ti = self.reg_type(t)
         assert ti is not None
-        init = " = {0}" if inst.mask is not None or isinstance(inst, (VLoad, Gather)) else ""
+        # zeroed where lanes stay unset (gcc cannot tell a loop to a run-time
+        # lane count sets every lane the reload reads)
+        zeroed = inst.mask is not None or isinstance(inst, (VLoad, Gather)) or self.target.scalable
+        init = " = {0}" if zeroed else ""
         if ti.is_mask and self.target.mask_kind == "bits":
             pre.append("unsigned s2s_ob = 0;")
             return (
@@ -983,14 +1076,14 @@ class VectorIREmitter:
         if ti.is_mask:
             it = self.target.vtype(f"i{self.mask_bits}", self.W)
             assert it is not None
-            pre.append(f"{it.scalar} s2s_out[{self.W}]{init};")
+            pre.append(f"{it.scalar} s2s_out[{self.max_lanes}]{init};")
             post = [
                 f"{it.ctype} s2s_t = {self.macro('load', t=it, p='s2s_out')};",
                 f"{it.ctype} s2s_z = {self.macro('broadcast', t=it, x='0')};",
                 f"{self.names[inst]} = {self.macro('cmp_ne', t=it, a='s2s_t', b='s2s_z', mt=ti)};",
             ]
             return f"s2s_out[s2s_j] = ({expr}) ? -1 : 0;", post
-        pre.append(f"{c_decl(elem, 's2s_out')}[{self.W}]{init};")
+        pre.append(f"{c_decl(elem, 's2s_out')}[{self.max_lanes}]{init};")
         return f"s2s_out[s2s_j] = {expr};", [
             f"{self.names[inst]} = {self.macro('load', t=ti, p='s2s_out')};"
         ]
@@ -1078,7 +1171,7 @@ class VectorIREmitter:
     def copy_named(self, t: Type, src: str, dst: str) -> list[str]:
         """``dst = src``; arrays lane by lane."""
         if isinstance(t, VectorType) and self.reg_type(t) is None:
-            return [f"for (int s2s_j = 0; s2s_j < {self.W}; s2s_j++) {dst}[s2s_j] = {src}[s2s_j];"]
+            return [self.lane_loop() + f"{dst}[s2s_j] = {src}[s2s_j];"]
         return [f"{dst} = {src};"]
 
 

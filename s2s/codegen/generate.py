@@ -324,6 +324,14 @@ def _width(
     safelen = clauses.safelen if clauses else None
     if simdlen == 1:  # one lane at a time: like gcc, do not vectorize
         raise Unsupported("'simdlen(1)' asks for one lane at a time", loc)
+    if target.scalable:  # the lanes are the hardware's: simdlen is only a preference
+        if safelen and target.max_lanes(width) > safelen:
+            raise Unsupported(
+                f"'safelen({safelen})' is less than the {target.max_lanes(width)} lanes "
+                f"{target.name} may have for {widest}-bit elements",
+                loc,
+            )
+        return width, widest, gathers
     if (
         simdlen
         and simdlen >= 2
@@ -655,7 +663,7 @@ class _LoopGen:
             if b.role in ("iv", "linear"):
                 per_trip.append(name)
             if b.role in VARIANT_PARAMS:
-                value = VARIANT_PARAMS[b.role].replace("{W}", str(self.W))
+                value = VARIANT_PARAMS[b.role].replace("{W}", self.target.lanes_c(self.W))
                 iter_setup.append(f"const {c_decl(t, name)} = {value};")
                 per_trip.append(name)
             elif b.role == "iv":
@@ -707,9 +715,9 @@ class _LoopGen:
         for rb in region.results:
             if rb.role != "lastprivate":
                 continue
-            if vf.width > 32:
+            if vf.width > 32 and not self.target.scalable:
                 raise Unsupported("a lastprivate variable in more than 32 lanes", self.loc)
-            t = VectorType(rb.type, vf.width // vf.parts)
+            t = VectorType(rb.type, vf.width // vf.parts, self.target.scalable)
             k = rb.assigned_index
             flags = None if k is None or _always(region.fn, k) else results[k]
             if flags is None:  # the last part's last lane: the rest is set, never read
@@ -740,7 +748,8 @@ class _LoopGen:
                     if b.user_reduction
                     else combine(b.reduction_op, t, var, "s2s_r[s2s_j]")
                 ),
-                "lanes": str(lanes),
+                "lanes": self.target.lanes_c(lanes),
+                "size": str(self.target.max_lanes(lanes)),
             }
             for name in parts
         ]
@@ -752,6 +761,20 @@ class _LoopGen:
         if b.user_reduction is None:
             return identity(b.reduction_op, b.arg.type)
         return udr_init(b.user_reduction, b.c_type, self.result_var(b))
+
+    def lanes_ull(self) -> str:
+        """The iterations of a trip as an ``unsigned long long`` C expression:
+        a literal, or ``s2s_vl`` on a scalable target (``lanes_setup``)."""
+        return "s2s_vl" if self.target.scalable else f"{self.W}ULL"
+
+    def lanes_setup(self) -> list[str]:
+        """The line that reads a scalable target's lanes per trip (``s2s_vl``)."""
+        if not self.target.scalable:
+            return []
+        return [
+            f"const unsigned long long s2s_vl = {self.target.lanes_c(self.W)};",
+            "(void)s2s_vl;",  # a refill schedule reads its own
+        ]
 
     def lanes_text(self, iterations: int) -> str:
         """``8 lanes``, or ``8 lanes x 2 vectors`` for ``iterations`` per trip
@@ -769,6 +792,8 @@ class _LoopGen:
         lanes of one trip run as one wide vector would)."""
         clauses = self.region.clauses
         simdlen = self.options.simdlen or (clauses.simdlen if clauses else None)
+        if self.target.scalable:
+            return 1  # scalable vectors are not cut into parts yet
         factor = self.options.interleave
         if not factor and simdlen and simdlen > self.W and simdlen % self.W == 0:
             factor = min(simdlen // self.W, MAX_SIMDLEN_VECTORS)
@@ -796,13 +821,16 @@ class _LoopGen:
             for g in (records.rows if records is not None else ())
             if self.moves_rows(g.elem, g.slots)
         ]
-        vf = widen_to_vector_ir(fn, div, lanes, mem, moved, rows)
+        scalable = self.target.max_vscale if self.target.scalable else None
+        vf = widen_to_vector_ir(fn, div, lanes, mem, moved, rows, scalable)
         fold_decided_comparisons(vf.fn)  # C would leave their operands unread
         eliminate_dead_code(vf.fn)  # what the widening made and nothing reads
         verify(vf.fn)
         # interleaved vectors keep the width chosen for one (records moved at
         # a narrower width than the registers stay at it)
         parts = max(register_parts(vf, self.target) or 1, lanes // self.vector_lanes)
+        if parts > 1 and self.target.scalable:
+            raise Unsupported(f"vectors wider than a register of {self.target.name}", self.loc)
         if parts > 1:
             vf = split_vectors(vf, parts)
             eliminate_dead_code(vf.fn)
@@ -890,13 +918,13 @@ class _LoopGen:
             "comment": f"/* s2svec: {self.target.name}, {self.lanes_text(W)}, {region.kind} at "
             f"{region.file}:{region.line} */",
             "checks": list(region.source_checks),
-            "W": W,
+            "W": self.lanes_ull(),
             "parallel": self.parallel,
             "ws_pragma": self.ws_pragma(clauses, refill=refill is not None)
             if self.parallel
             else "",
             "trip": indent_lines(self.trip_lines(), 0),
-            "setup": setup,
+            "setup": self.lanes_setup() + setup,
             "decls": [f"{d};" for d in body.decls],
             "acc": acc,
             "iter_setup": iter_setup,
@@ -919,7 +947,7 @@ class _LoopGen:
             "tail": tail["lines"] if tail else [],
             "refill": refill["lines"] if refill else [],
             "refill_block": (
-                REFILL_CHUNK.replace("{W}", str(W)) if self.parallel else REFILL_BLOCK
+                REFILL_CHUNK.replace("{W}", self.lanes_ull()) if self.parallel else REFILL_BLOCK
             ),
         }
         block = self.target.render("loop.c.j2", g=g).rstrip("\n").split("\n")
@@ -981,7 +1009,7 @@ class _LoopGen:
                 continue
             if name == "grainsize" and clauses.grainsize is not None and not outer:
                 modifier, size = clauses.grainsize
-                block = "s2s_chunk" if refill else f"{self.W}ULL"
+                block = "s2s_chunk" if refill else self.lanes_ull()
                 text = (
                     f"grainsize({modifier + ': ' if modifier else ''}"
                     f"(({size}) + {block} - 1) / {block})"

@@ -126,8 +126,11 @@ class Target:
     headers: list[str]
     cflags: list[str]
     mask_kind: str
-    """``lanes`` (all-ones integer lanes) or ``bits`` (scalar bit masks)."""
+    """``lanes`` (all-ones integer lanes), ``bits`` (scalar bit masks) or
+    ``predicate`` (a predicate register of one C type, ``[mask] ctype``)."""
     mask_ctypes: dict[int, str]
+    """Kind ``bits``: the C type per lane count; kind ``predicate``: the one
+    C type under the key 0."""
     vector_abi: bool
     math_isa: dict[int, str]
     math_functions: set[str]
@@ -150,6 +153,10 @@ class Target:
     """The iterations left after the last full vector run as one more vector
     iteration with the first lanes active (cheap masked memory), not as
     the scalar loop body (s2s.transform.masked_tail)."""
+    masked_tail_stores: bool = False
+    """The masked last iteration also for loops that store to memory (the
+    store forwarding stall it risks costs less than a scalar remainder of
+    up to 255 iterations on a scalable target)."""
     all_true_paths: bool = True
     """Divergent arms with contiguous memory accesses get an unmasked copy
     taken when every lane is in them (transform.all_true): where masked
@@ -166,6 +173,16 @@ class Target:
     """What lane refill (s2s.transform.refill) charges per trip for each
     access of the divergent loop that is contiguous in the plain vector loop
     and a gather once lanes are at different iterations."""
+
+    scalable: bool = False
+    """A vector-length agnostic target (SVE): a vector type of ``lanes``
+    holds ``vscale * lanes`` elements, ``vscale`` known only at run time
+    (``register_bits`` is the bits of one ``vscale`` unit)."""
+    vscale: str = "1"
+    """C expression of ``vscale`` (a scalable target's ``target.toml``)."""
+    max_vscale: int = 1
+    """The largest ``vscale`` the architecture allows (arrays of lanes are
+    sized for it)."""
 
     assumed: tuple[str, ...] = ()
     """More conditions the code was generated under (the reading of the
@@ -231,7 +248,7 @@ class Target:
             f"m{bits}",
             bits,
             lanes,
-            base.ctype,
+            self.mask_ctypes[0] if self.mask_kind == "predicate" else base.ctype,
             base.scalar,
             base.fill,
             is_mask=True,
@@ -246,6 +263,14 @@ class Target:
             self.mask_type(bits, lanes) for bits in (8, 16, 32, 64) for lanes in sorted(counts)
         )
         return [m for m in found if m is not None]
+
+    def lanes_c(self, lanes: int) -> str:
+        """C expression of the elements in a vector of ``lanes`` lanes."""
+        return f"({self.vscale} * {lanes})" if self.scalable else str(lanes)
+
+    def max_lanes(self, lanes: int) -> int:
+        """The most elements a vector of ``lanes`` lanes holds (array sizes)."""
+        return lanes * self.max_vscale
 
     # -- capabilities ---------------------------------------------------------------
     def has(self, op: str, **args: Any) -> bool:
@@ -448,7 +473,11 @@ def load_target(name: str) -> Target:
         headers=list(data.get("headers", [])),
         cflags=list(data.get("cflags", [])),
         mask_kind=mask.get("kind", "lanes"),
-        mask_ctypes={int(k): v for k, v in mask.get("ctypes", {}).items()},
+        mask_ctypes=(
+            {0: mask["ctype"]}
+            if mask.get("kind") == "predicate"
+            else {int(k): v for k, v in mask.get("ctypes", {}).items()}
+        ),
         vector_abi=bool(math.get("vector_abi", False)),
         math_isa={int(k): v for k, v in math.get("isa", {}).items()},
         math_functions=set(math.get("functions", [])),
@@ -460,9 +489,13 @@ def load_target(name: str) -> Target:
         vfabi_isa=data.get("vfabi_isa", ""),
         vfabi_calls=tuple(data.get("vfabi_calls", (data.get("vfabi_isa", ""),))),
         masked_tail=bool(data.get("masked_tail", False)),
+        masked_tail_stores=bool(data.get("masked_tail_stores", False)),
         record_register_bits=int(data.get("record_register_bits", 0)),
         all_true_paths=bool(data.get("all_true_paths", True)),
         refill_gather_weight=int(data.get("refill_gather_weight", 8)),
         refill_min_ratio=float(data.get("refill_min_ratio", 2.0)),
         capabilities=read_capabilities(folder / CAPABILITIES),
+        scalable=bool(data.get("scalable", False)),
+        vscale=str(data.get("vscale", "1")),
+        max_vscale=int(data.get("max_vscale", 1)),
     )

@@ -116,12 +116,15 @@ def widen_to_vector_ir(
     mem: MemoryAccesses | None = None,
     records: Sequence[RecordGroup] = (),
     rows: Sequence[RowGroup] = (),
+    max_vscale: int | None = None,
 ) -> VectorFunction:
     """The vector IR function of ``fn`` for ``width`` lanes; the accesses
     of ``records`` (groups of s2s.analysis.records the code generator moves
     as whole records) become record loads and stores, the loads of ``rows``
-    (s2s.analysis.rows) row loads."""
-    return _Widening(fn, div, width, mem, records, rows).run()
+    (s2s.analysis.rows) row loads.  With ``max_vscale`` the vectors are
+    scalable, ``vscale x width`` lanes (at most ``max_vscale`` times
+    ``width``): the lane count is ``@s2s.width()``, known at run time."""
+    return _Widening(fn, div, width, mem, records, rows, max_vscale).run()
 
 
 class _Widening:
@@ -133,8 +136,12 @@ class _Widening:
         mem: MemoryAccesses | None,
         records: Sequence[RecordGroup] = (),
         rows: Sequence[RowGroup] = (),
+        max_vscale: int | None = None,
     ) -> None:
         self.src, self.div, self.W = fn, div, width
+        self.scalable = max_vscale is not None
+        self.max_lanes = width * (max_vscale or 1)
+        """Lanes an object of one copy per lane is sized for."""
         self.mem = mem if mem is not None else MemoryAccesses()
         self.groups = {inst: g for g in records for inst, _ in g.members}
         self.fields: dict[RecordGroup, list[Value | None]] = {}
@@ -171,7 +178,15 @@ class _Widening:
         return "v"
 
     def vtype(self, t: Type) -> VectorType:
-        return VectorType(t, self.W)
+        return VectorType(t, self.W, self.scalable)
+
+    def lanes_minus(self, k: int, t: Type) -> Value:
+        """The lane count less ``k`` as a value of type ``t`` (a constant,
+        or ``@s2s.width()`` of a scalable vector, known at run time)."""
+        if not self.scalable:
+            return Constant(t, self.W - k)
+        width = self.emit(Call(WIDTH, [], t, pure=True, name="vl"))
+        return width if k == 0 else self.emit(BinOp("sub", width, Constant(t, k), "vl.less"))
 
     # -- insertion ------------------------------------------------------------------
     def emit(self, inst: Instruction) -> Instruction:
@@ -370,7 +385,12 @@ class _Widening:
     def last_lane_address(self, ptr: Value) -> Value:
         """The address of the last lane of a contiguous access walking
         downwards from lane 0's ``ptr``: the lowest one."""
-        back = Constant(I64, -(self.W - 1))
+        if self.scalable:
+            back: Value = self.emit(
+                BinOp("sub", Constant(I64, 1), self.lanes_minus(0, I64), "back")
+            )
+        else:
+            back = Constant(I64, 1 - self.W)
         return self.emit(Gep(self.scalar(ptr), back, f"{ptr.name}.last" if ptr.name else "last"))
 
     def access(self, inst: Instruction) -> MemoryAccess:
@@ -488,7 +508,7 @@ class _Widening:
             self.emit(store)
             return
         if kind == "uniform" and mask is None:
-            last = ExtractLane(self.vec(value), Constant(I32, self.W - 1), "last")
+            last = ExtractLane(self.vec(value), self.lanes_minus(1, I32), "last")
             self.emit(Store(self.emit(last), self.scalar(ptr)))
             return
         if kind == "reverse":
@@ -503,11 +523,11 @@ class _Widening:
 
     def alloca(self, inst: Alloca) -> None:
         if inst.interleaved or self.div.alloca_is_uniform(inst):
-            copies = self.W if inst.interleaved else 1
+            copies = self.max_lanes if inst.interleaved else 1
             obj = self.emit(Alloca(ArrayType(inst.allocated, copies), inst.name))
             self.scalars[inst] = self.emit(Cast(obj, inst.type, inst.name))
             return
-        obj = self.emit(Alloca(ArrayType(inst.allocated, self.W), inst.name))
+        obj = self.emit(Alloca(ArrayType(inst.allocated, self.max_lanes), inst.name))
         first = self.emit(Cast(obj, inst.type, inst.name))
         step = self.emit(StepVector(self.vtype(I64), "step"))
         self.vectors[inst] = self.emit(Gep(first, step, inst.name))
@@ -518,7 +538,7 @@ class _Widening:
             self.scalars[inst] = Constant(inst.type, 0)
             return
         if inst.callee == WIDTH:
-            self.scalars[inst] = Constant(inst.type, self.W)
+            self.scalars[inst] = self.lanes_minus(0, inst.type)
             return
         if inst.callee in HORIZONTAL:
             # a count is of lanes: of a vector always (a uniform value splat)

@@ -122,7 +122,7 @@ class _VectorRun:
         self.vscale = vscale
         self.frame = Frame(fn, step_limit)
         self.allocas: list[int] = []
-        self.lane = Lane(memory, externals, self.allocas)
+        self.lane = Lane(memory, externals, self.allocas, width=_lanes_of(fn, vscale))
         self.externals = externals
         self.env: dict[Value, VValue] = {}
 
@@ -226,6 +226,17 @@ class _VectorRun:
         on = self.active(inst, len(lanes))
         result = HORIZONTAL[inst.callee]([lanes], on)
         return normalize(result, inst.type)
+
+
+def _lanes_of(fn: Function, vscale: int) -> int:
+    """The lanes of the function's vectors: what ``@s2s.width()`` (which a
+    scalable function reads at run time) returns.  Widening makes every
+    vector of one function the same lanes; legalization cuts only fixed ones."""
+    for inst in fn.instructions():
+        for t in [inst.type, *(o.type for o in inst.operands)]:
+            if isinstance(t, VectorType):
+                return t.lanes * (vscale if t.scalable else 1)
+    return 1
 
 
 def _lane_result(run: _VectorRun, inst: Instruction, ops: list[Scalar]) -> Scalar:

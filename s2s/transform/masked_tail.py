@@ -27,7 +27,8 @@ keeps its partial result); a ``lastprivate`` result gets an assignment flag
 that is false on the skip edge (the last active lane gives the value).
 
 Declines (returns None) for a region with more than one return block,
-with a result it cannot say the skip value of, or with a store to memory
+with a result it cannot say the skip value of, or (unless the target's
+``masked_tail_stores``, PassOptions.tail_stores) with a store to memory
 other than its own stack objects: a masked store followed by loads of the
 same data (the next call of a loop that updates ``y[i]``) stalls store
 forwarding, which costs more than the scalar remainder saves (measured:
@@ -64,13 +65,13 @@ LANE = "s2s.lane"
 REM = "s2s.rem"
 
 
-def guard_tail(region: Region) -> Region | None:
+def guard_tail(region: Region, stores: bool = False) -> Region | None:
     """Turn ``region`` (a freshly lowered copy, changed in place) into its
     masked last iteration; None when it cannot be (the caller then keeps the
-    scalar remainder)."""
+    scalar remainder).  ``stores``: also when it stores to memory."""
     fn = region.fn
     rets = [b for b in fn.blocks if isinstance(b.terminator, Ret)]
-    if len(rets) != 1 or any(_stores_to_memory(i) for i in fn.instructions()):
+    if len(rets) != 1 or (not stores and any(_stores_to_memory(i) for i in fn.instructions())):
         return None
     ret_block = rets[0]
     ret = ret_block.terminator
@@ -153,7 +154,7 @@ def _skip_plan(
 
 def _run(state: PassState) -> Region:
     assert state.region is not None
-    if guard_tail(state.region) is None:
+    if guard_tail(state.region, state.options.tail_stores) is None:
         raise Declined("the loop has no masked last iteration")
     return state.region
 

@@ -45,6 +45,9 @@ class PassOptions:
     gather (the target's ``refill_gather_weight``)."""
     refill_min_ratio: float = REFILL_MIN_RATIO
     """``--refill-ratio``; 0: refill wherever the schedule can be built."""
+    tail_stores: bool = False
+    """Whether loops that store to memory get a masked last iteration too
+    (transform.masked_tail; the target's ``masked_tail_stores``)."""
 
 
 class Declined(Exception):

@@ -4,6 +4,8 @@ and the body, from the generator's parts combined in FuncGen."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from c_types import I32, I64, U32, U64, CType
 from control import ControlFlow
 from declare_simd import DeclareSimdCalls
@@ -73,6 +75,18 @@ class FuncGen(ControlFlow, DeclareSimdCalls, LoopShapes, FunctionText):
             clauses.append(self.new_linear(pre))
             self.no_continue = True
         clauses += self.extra_clauses()
+        if any(c.startswith("safelen") for c in clauses):
+            # a safelen shorter than a target's vectors keeps the loop scalar
+            # there, and a compiler that honours the pragma (clang with
+            # -fopenmp-simd) leaves a loop variable declared outside the loop
+            # at 0 after no trip, where the sequential program keeps its
+            # start: OpenMP leaves that value open, so it is printed only
+            # after a trip
+            outside = {v.name for v in sh.outside}
+            self.results = [
+                replace(r, only_if_trip=True) if r.value.name in outside else r
+                for r in self.results
+            ]
         n_stmts = self.g.rng.randint(*self.g.options.statements)
         self.scopes.append([])
         body = body_pre

@@ -82,11 +82,12 @@ class ProgramResult:
 
 def config_groups() -> list[list[str]]:
     """Runnable configurations by the code they exercise: the AVX2 branch on
-    x86, the AVX-512 branch, NEON (skipped ones left out)."""
-    groups: dict[str, list[str]] = {"avx2": [], "avx512": [], "neon": []}
+    x86, the AVX-512 branch, AArch64 (NEON and SVE; skipped ones left out)."""
+    groups: dict[str, list[str]] = {"avx2": [], "avx512": [], "aarch64": []}
     for name, cfg in dt.CONFIGS.items():
-        if dt.skip_reason(cfg) is None and cfg.target in groups:
-            groups[cfg.target].append(name)
+        group = "aarch64" if cfg.target in ("neon", "sve") else cfg.target
+        if dt.skip_reason(cfg) is None and group in groups:
+            groups[group].append(name)
     return [g for g in groups.values() if g]
 
 

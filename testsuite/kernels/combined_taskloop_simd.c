@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=5 tolerance=reduction-fp rel=1e-12 cflags="-fopenmp" grep="^\s*#\s*pragma\s+omp\s+taskloop\s+reduction\(\+:s\) grainsize\(\(\(5\) \+ \d+ULL - 1\) / \d+ULL\) lastprivate\(j\)$" */
+/* s2s-test: vectorized=5 tolerance=reduction-fp rel=1e-12 cflags="-fopenmp" grep="^\s*#\s*pragma\s+omp\s+taskloop\s+reduction\(\+:s\) grainsize\(\(\(5\) \+ (\d+ULL|s2s_vl) - 1\) / (\d+ULL|s2s_vl)\) lastprivate\(j\)$" */
 /* combined_taskloop_simd: `taskloop simd` (in a parallel region, and
  * orphaned), `master taskloop simd`, `masked taskloop simd` and `parallel
  * master taskloop simd`, built with -fopenmp (issue 21 item 7): taskloop
