@@ -911,6 +911,8 @@ class _LoopGen:
                 f"{bd.var} = ({bd.var_c_type})((unsigned long long)s2s_lo + s2s_trip * "
                 f"{step_u64(bd.step)});"
             )
+            if tail or refill:  # no scalar remainder reads it: the value is meant
+                after[-1] += f" (void){bd.var};"
         T = bd.var_c_type
         value = f"({T})((unsigned long long)s2s_lo + (s2s_k + s2s_e) * {step_u64(bd.step)})"
         last, zero, end = self.after_placement(after)
