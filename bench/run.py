@@ -4,8 +4,9 @@ For every kernel in bench/kernels/ it builds the variants of VARIANTS (scalar;
 gcc 12 and clang 19 with -fopenmp-simd, each with and without -ffast-math;
 s2svec's output built by both), runs them N times interleaved round-robin (so
 machine noise hits all of them alike), verifies each checksum against the
-scalar build, and prints speed-ups of the medians.  ``--neon`` instead checks
-s2svec's NEON output for correctness under qemu-aarch64 (no timing).
+scalar build, and prints speed-ups of the medians.  ``--emulate TARGET``
+instead checks s2svec's NEON, SVE or RISC-V V output for correctness under
+qemu, the scalable ones at every vector length (no timing).
 Exit status: 0 all results match, 1 a result mismatched or a variant failed to
 build or run, 2 bad usage.
 
@@ -657,58 +658,93 @@ def write_plot(
     return paths
 
 
-# ---------------------------------------------------------------- NEON
-
-NEON_CC = "aarch64-linux-gnu-gcc"
-NEON_RUN = "qemu-aarch64"
+# ------------------------------------------------- emulated targets
 
 
-def check_neon(kernels: list[Kernel], tool: list[str] | None, build: Path) -> int:
-    """Build each kernel as written and as s2svec's NEON output (static, aarch64),
-    run both once under qemu and compare checksums; correctness only."""
-    missing = [t for t in (NEON_CC, NEON_RUN) if shutil.which(t) is None]
+@dataclass(frozen=True)
+class Emulated:
+    """A target the bench checks under qemu (correctness only): how the
+    kernel (``ref``) and s2svec's output are built, and the runs of the one
+    output binary (a scalable target's vector lengths)."""
+
+    ref: tuple[str, ...]
+    out: tuple[str, ...]
+    runs: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def _sve_run(b: int) -> tuple[str, tuple[str, ...]]:
+    return f"{b * 8}-bit", ("qemu-aarch64", "-cpu", f"max,sve-default-vector-length={b}")
+
+
+def _rvv_run(v: int) -> tuple[str, tuple[str, ...]]:
+    return f"VLEN {v}", ("qemu-riscv64", "-cpu", f"rv64,v=true,vlen={v},vext_spec=v1.0")
+
+
+AARCH64_GCC = ("aarch64-linux-gnu-gcc", "-O3", "-static")
+EMULATED = {
+    "neon": Emulated(AARCH64_GCC, AARCH64_GCC, (("", ("qemu-aarch64",)),)),
+    "sve": Emulated(
+        AARCH64_GCC,
+        (*AARCH64_GCC, "-march=armv8-a+sve"),
+        tuple(_sve_run(b) for b in (16, 32, 64, 128, 256)),
+    ),
+    "rvv": Emulated(
+        ("riscv64-linux-gnu-gcc", "-O3", "-static"),
+        (CLANG, "--target=riscv64-linux-gnu", "-march=rv64gcv", "-O3", "-static"),
+        tuple(_rvv_run(v) for v in (128, 256, 512, 1024)),
+    ),
+}
+"""--emulate TARGET: the builds and runs of each target checked under qemu."""
+
+
+def check_emulated(name: str, kernels: list[Kernel], tool: list[str] | None, build: Path) -> int:
+    """Build each kernel as written and as s2svec's output for target
+    ``name``, run them under qemu (the output at each vector length) and
+    compare checksums; correctness only."""
+    em = EMULATED[name]
+    tools = {em.ref[0], em.out[0], *(run[0] for _, run in em.runs)}
+    missing = sorted(t for t in tools if shutil.which(t) is None)
     if missing or tool is None:
-        print(f"bench: --neon needs {', '.join(missing) or 's2svec'}", file=sys.stderr)
+        print(f"bench: --emulate {name} needs {', '.join(missing) or 's2svec'}", file=sys.stderr)
         return 1
-    print(f"\nNEON check ({NEON_CC} -O3 -static, one repetition under {NEON_RUN})")
+    print(f"\n{name} check ({' '.join(em.out)}, one repetition under qemu", end="")
+    print(f" at {', '.join(w for w, _ in em.runs)})" if len(em.runs) > 1 else ")")
     print(f"{'kernel':<18}{'s2svec lanes':<16}result")
     failures = 0
     for k in kernels:
-        status = neon_status(k, tool, build)
+        status = emulated_status(name, k, tool, build)
         failures += status != "match"
         print(f"{k.name:<18}{vec_summary(k):<16}{status}")
     return 1 if failures else 0
 
 
-def neon_status(kernel: Kernel, tool: list[str], build: Path) -> str:
-    """'match', or what went wrong, for one kernel's NEON build."""
-    simd = run_s2svec(tool, kernel, "neon", build / f"{kernel.name}_neon.c")
+def emulated_status(name: str, kernel: Kernel, tool: list[str], build: Path) -> str:
+    """'match', or what went wrong, for one kernel's build for target ``name``."""
+    em = EMULATED[name]
+    simd = run_s2svec(tool, kernel, name, build / f"{kernel.name}_{name}.c")
     if simd is None:
         return f"s2svec failed: {kernel.s2s_error}"
-    checksums = []
-    for tag, source in (("ref", kernel.source), ("s2s", simd)):
-        binary = build / f"{kernel.name}.neon-{tag}"
-        error = compile_binary(
-            [
-                NEON_CC,
-                "-O3",
-                "-static",
-                "-Wno-unknown-pragmas",
-                str(source),
-                "-o",
-                str(binary),
-                "-lm",
-            ]
-        )
+    binaries = []
+    for tag, source, cc in (("ref", kernel.source, em.ref), ("s2s", simd, em.out)):
+        binary = build / f"{kernel.name}.{name}-{tag}"
+        error = compile_binary([*cc, "-Wno-unknown-pragmas", str(source), "-o", str(binary), "-lm"])
         if error:
             return f"build failed: {error}"
-        try:
-            checksums.append(run_binary([NEON_RUN, str(binary), "1"])[2])
-        except (RuntimeError, subprocess.TimeoutExpired) as exc:
-            return f"run failed: {exc}"
-    if close_enough(checksums[1], checksums[0], kernel.rtol):
-        return "match"
-    return f"MISMATCH {checksums[1]!r} != {checksums[0]!r}"
+        binaries.append(binary)
+    try:
+        want = run_binary([_runner(em), str(binaries[0]), "1"])[2]
+        for what, runner in em.runs:
+            got = run_binary([*runner, str(binaries[1]), "1"])[2]
+            if not close_enough(got, want, kernel.rtol):
+                return f"MISMATCH{' at ' + what if what else ''} {got!r} != {want!r}"
+    except (RuntimeError, subprocess.TimeoutExpired) as exc:
+        return f"run failed: {exc}"
+    return "match"
+
+
+def _runner(em: Emulated) -> str:
+    """The qemu that runs the reference (no vector options)."""
+    return em.runs[0][1][0]
 
 
 # ---------------------------------------------------------------- main
@@ -756,9 +792,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "the CPU has it (default: %(default)s)",
     )
     p.add_argument(
-        "--neon",
-        action="store_true",
-        help="instead of timing: check s2svec's NEON output under qemu-aarch64",
+        "--emulate",
+        choices=sorted(EMULATED),
+        help="instead of timing: check s2svec's output for this target under "
+        "qemu (sve and rvv at every vector length), correctness only",
     )
     p.add_argument(
         "--s2svec",
@@ -798,8 +835,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     build = Path(args.build_dir).resolve()
     build.mkdir(parents=True, exist_ok=True)
     tool = s2svec_command(args.s2svec)
-    if args.neon:
-        return check_neon(kernels, tool, build)
+    if args.emulate:
+        return check_emulated(args.emulate, kernels, tool, build)
     return run_bench(args, kernels, tool, build)
 
 
