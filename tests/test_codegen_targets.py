@@ -1,4 +1,4 @@
-"""AVX-512, AVX2, NEON, SVE templates: every vocabulary macro bit-exact against scalar C.
+"""AVX-512, AVX2, NEON, SVE, RVV templates: every vocabulary macro bit-exact against scalar C.
 
 Two kinds of tests:
 
@@ -12,7 +12,8 @@ Two kinds of tests:
   target (AVX-512 natively, NEON under qemu-aarch64); SVE is one
   vector-length agnostic build run under qemu-aarch64 at every vector
   length, each type's lane count read at run time (Target.lanes_c), arrays
-  sized for the longest vectors (Target.max_lanes).
+  sized for the longest vectors (Target.max_lanes); RVV likewise, one
+  clang-19 build run under qemu-riscv64 at VLEN 128 to 1024.
 * End to end: small kernels vectorized by the driver for the target,
   compiled, run and compared with the original loop (test_codegen_kit's driver).
 """
@@ -20,6 +21,7 @@ Two kinds of tests:
 from __future__ import annotations
 
 import math
+import os
 import shutil
 import struct
 import subprocess
@@ -59,6 +61,16 @@ HAVE_NEON = (
 needs_avx512 = pytest.mark.skipif(not HAVE_AVX512, reason="needs gcc and an AVX-512 CPU")
 needs_neon = pytest.mark.skipif(
     not HAVE_NEON, reason="needs aarch64-linux-gnu-gcc and qemu-aarch64"
+)
+HAVE_RVV = (
+    shutil.which("clang-19") is not None
+    and shutil.which("qemu-riscv64") is not None
+    and Path("/usr/riscv64-linux-gnu").is_dir()
+)
+needs_rvv = pytest.mark.skipif(
+    not HAVE_RVV,
+    reason="needs clang-19 (the RVV 1.0 __riscv_ intrinsics), qemu-riscv64 and the "
+    "riscv64-linux-gnu sysroot /usr/riscv64-linux-gnu (Debian: libc6-dev-riscv64-cross)",
 )
 
 NP = 1280
@@ -581,12 +593,15 @@ class MacroProgram:
         body.append("    {\n" + "\n".join("        " + x for x in lines) + "\n    }")
 
     def record_checks(self, t: TypeInfo, arr: dict[str, str], body: list[str]) -> None:
-        """load_records / store_records of k = 2..4: field s of lane j is
-        element j * k + s; the store writes exactly the k * n elements."""
+        """load_records / store_records of k = 2..4 (and 5..8 where the target
+        has them: RVV): field s of lane j is element j * k + s; the store
+        writes exactly the k * n elements."""
         key, T, V = t.key, t.scalar, t.ctype
         L, cap = self.lanes(t)
         A, B = arr["A"], arr["B"]
-        for k in (2, 3, 4):
+        for k in range(2, 9):
+            if k > 4 and not self.target.has("load_records", t=t, k=k):
+                continue  # NEON, SVE: 2 to 4 fields
             outs = [f"f{s}" for s in range(k)]
             ld = self.m("load_records", key, t=t, k=k, p="src", outs=outs)
             st = self.m("store_records", key, t=t, k=k, p="dst", vs=outs)
@@ -1101,7 +1116,7 @@ SCALABLE_NOT_REQUIRED = {"setr", "mask_bits"}
 time); it renders them as nothing and has stepvector, mask_lanes ... instead."""
 
 
-@pytest.mark.parametrize("name", ["avx512", "neon", "sve"])
+@pytest.mark.parametrize("name", ["avx512", "neon", "sve", "rvv"])
 def test_required_macros_render_for_every_type(name):
     tg = load_target(name)
     ops = tg.ops(lambda n: "")
@@ -1192,6 +1207,71 @@ def test_sve_target_description():
     assert tg.has("div", t=_vtype(tg, "i8", 16)) and tg.has("convert", f=i32x2, t=f64x2)
 
 
+def test_rvv_target_description():
+    tg = load_target("rvv")
+    # gcc 12 and clang 14 define __riscv_vector but have no __riscv_ intrinsics
+    assert tg.guards == ["__riscv_vector", "__riscv_v_intrinsic"]
+    assert tg.mask_kind == "predicate" and tg.scalable
+    assert tg.register_bits == 128 and tg.max_vscale == 16 and not tg.plain_char_signed
+    # one mask type per lane count, whatever the element width
+    assert _mask(tg, 64, 2).ctype == "vbool64_t" and _mask(tg, 8, 2).ctype == "vbool64_t"
+    assert _mask(tg, 32, 4).ctype == "vbool32_t" and _mask(tg, 8, 16).ctype == "vbool8_t"
+    i32x2, f64x2, i8x2 = _vtype(tg, "i32", 2), _vtype(tg, "f64", 2), _vtype(tg, "i8", 2)
+    assert (i32x2.ctype, f64x2.ctype, i8x2.ctype) == ("vint32mf2_t", "vfloat64m1_t", "vint8mf8_t")
+    assert all(t.fill == t.lanes for t in tg.types.values())  # no partial types
+    for t in tg.types.values():  # the free-form spellings agree with the type
+        lmul = {16: "mf8", 32: "mf4", 64: "mf2", 128: "m1"}[t.reg_bits]
+        kind = "f" if t.is_float else "i" if t.signed else "u"
+        assert (t["sfx"], t["lmul"], t["sew"]) == (f"{kind}{t.bits}{lmul}", lmul, str(t.bits))
+        assert (t["sfx_s"], t["sfx_u"]) == (f"i{t.bits}{lmul}", f"u{t.bits}{lmul}")
+        assert (t["ctype_s"], t["ctype_u"]) == (f"vint{t.bits}{lmul}_t", f"vuint{t.bits}{lmul}_t")
+        assert t["b"] == str(128 // t.lanes)
+    assert tg.lanes_c(2) == f"({tg.vscale} * 2)" and tg.max_lanes(4) == 64
+    assert tg.vector_math_name("exp", 1, f64x2) is None
+    # every intrinsic takes vl = vscale * lanes (s2s_rvv_vl_<lanes>), never VLMAX
+    needs: set[str] = set()
+    ops = tg.ops(lambda n: needs.add(n) or "")
+    load = str(ops.load(t=i32x2, p="p"))
+    assert load == "__riscv_vle32_v_i32mf2((const int32_t *)(const void *)(p), s2s_rvv_vl_2())"
+    assert needs == {"vl:2"}
+    helpers = tg.env.get_template("helpers.j2").module
+    vl_helper = str(helpers.helper_vl("2"))  # pyright: ignore[reportAttributeAccessIssue]
+    assert f"({tg.vscale} * 2)" in vl_helper and "s2s_rvv_vl_2(void)" in vl_helper
+    m64x2, m8x2 = _mask(tg, 64, 2), _mask(tg, 8, 2)
+    assert str(ops.mask_convert(f=m64x2, t=m8x2, m="m")) == "m"
+    assert "_mu(m, " in str(ops.masked_load(t=f64x2, p="p", m="m", mt=m64x2))  # inactive: 0
+    u64x2 = _vtype(tg, "u64", 2)
+    scatter = str(ops.scatter(t=f64x2, a="a", at=u64x2, v="v"))
+    assert "__riscv_vsoxei64_v_f64m1(" in scatter  # ordered: the last lane wins
+    assert "vcpop_m_b64(m, s2s_rvv_vl_2())" in str(ops.mask_count(mt=m64x2, m="m"))
+    assert "vmflt_vv_f64m1_b64" in str(ops.min(t=f64x2, a="a", b="b"))  # not vfmin on NaN
+    assert str(ops.select(t=f64x2, m="m", a="a", b="b", mt=m64x2)).startswith(
+        "__riscv_vmerge_vvm_f64m1(b, a, m, "
+    )
+    assert not str(ops.setr(t=f64x2, xs=["a", "b"])).strip()
+    assert not str(ops.mask_bits(mt=m64x2, m="m")).strip()
+    assert str(ops.stepvector(t=i32x2)) == (
+        "__riscv_vreinterpret_v_u32mf2_i32mf2(__riscv_vid_v_u32mf2(s2s_rvv_vl_2()))"
+    )
+    # qemu 7.2 aborts on the vector rtz conversions: float -> int rounds down / up
+    for f in tg.types.values():
+        for t in tg.types.values():
+            if f.lanes == t.lanes and f.is_float:
+                assert "rtz" not in str(ops.convert(f=f, t=t, a="a")), (f.key, t.key)
+    assert "rtz" not in str(helpers.helper_trunc(f64x2))  # pyright: ignore[reportAttributeAccessIssue]
+    assert "__RISCV_FRM_RMM" in str(helpers.helper_round(f64x2))  # pyright: ignore[reportAttributeAccessIssue]
+    assert tg.has("extract_last_active", t=f64x2, mt=m64x2)
+    assert tg.has("load_records", t=i8x2, k=8) and tg.has("store_records", t=f64x2, k=5)
+    assert tg.has("gather_base", t=f64x2, it=i32x2) and tg.has(
+        "gather_base", t=i8x2, it=_vtype(tg, "i64", 2)
+    )
+    assert not tg.has("gather_base", t=f64x2, it=_vtype(tg, "u32", 2))  # zero-extended
+    f32x2, m32x2 = _vtype(tg, "f32", 2), _mask(tg, 32, 2)
+    assert tg.has("gather", t=i8x2, at=u64x2)
+    assert tg.has("masked_scatter", t=f32x2, at=u64x2, mt=m32x2)
+    assert tg.has("div", t=_vtype(tg, "i8", 16)) and tg.has("convert", f=i32x2, t=f64x2)
+
+
 # -- tests: every macro bit-exact ------------------------------------------------------------------
 GATHERS_AND_SCATTERS = {
     f"{masked}{op}{base}"
@@ -1234,15 +1314,20 @@ CLANG_TARGET_FLAGS = {
     "avx512": load_target("avx512").cflags,
     "neon": ["--target=aarch64-linux-gnu"],
     "sve": ["--target=aarch64-linux-gnu", *load_target("sve").cflags],
+    "rvv": ["--target=riscv64-linux-gnu", *load_target("rvv").cflags],
 }
 
 
 @pytest.mark.parametrize("cc", ["clang", "clang-19"])
-@pytest.mark.parametrize("name", ["avx512", "neon", "sve"])
+@pytest.mark.parametrize("name", ["avx512", "neon", "sve", "rvv"])
 def test_macros_compile_with_clang(name, cc):
     """clang accepts every rendered macro (its arm_neon.h intrinsics are macros)."""
+    if name == "rvv" and cc != "clang-19":
+        pytest.skip("the RVV 1.0 __riscv_ intrinsics need clang 19 (Debian's clang 14 lacks them)")
     if shutil.which(cc) is None:
         pytest.skip(f"needs {cc}")
+    if name == "rvv" and not Path("/usr/riscv64-linux-gnu").is_dir():
+        pytest.skip("needs the riscv64-linux-gnu sysroot /usr/riscv64-linux-gnu")
     _, src = build_macro_program(name)
     wd = Path(tempfile.mkdtemp(prefix="s2s_tg_clang_"))
     (wd / "prog.c").write_text(src)
@@ -1310,6 +1395,84 @@ def test_sve_macros_bit_exact():
     new = {"stepvector", "extract_last", "extract_last_active", "mask_lanes", "mask_count"}
     assert new | {"mask_any", "mask_all", "mask_splat", "load_records", "store_records"} <= done
     assert {"reverse", "masked_gather_base", "masked_scatter", "div", "rem", "fma"} <= done
+
+
+RVV_RUNS = ((128, 0), (256, 0), (512, 0), (1024, 0), (512, 1), (1024, 2), (1024, 1))
+"""(VLEN, vscale cap) of each run of the one RVV build: qemu 7.2 allows VLEN
+128 to 1024, so the target's cap of 16 (VLEN 2048 and above: vl below
+VLMAX) is never reached; a cap set at run time (0: the target's) puts vl
+below VLMAX there too."""
+RVV_VSCALE_CAP = r"""#include <stdlib.h>
+/* the test's vscale cap (S2S_RVV_VSCALE_CAP, default 16: the target's) */
+static int s2s_vscale_cap(void)
+{
+    static int cap;
+    if (!cap) { const char *s = getenv("S2S_RVV_VSCALE_CAP"); cap = s ? atoi(s) : 16; }
+    return cap;
+}
+"""
+
+
+@needs_rvv
+def test_rvv_macros_bit_exact():
+    """One vector-length agnostic clang-19 build, run under qemu-riscv64 at
+    every VLEN: each type's vl read at run time, arrays sized for vscale 16,
+    lanes at or beyond vl never compared; masked memory next to a PROT_NONE
+    page.  The target's vscale (its cap of 16 out of qemu's reach) is
+    replaced by one capped at run time, so some runs have vl below VLMAX:
+    with qemu filling tail and masked-off elements with ones
+    (rvv_ta_all_1s, rvv_ma_all_1s), a macro relying on what the agnostic
+    policies leave there, or reading a mask at or beyond vl, fails.  Only
+    setr and mask_bits fall back (nothing names lane j of a scalable
+    vector)."""
+    tg = load_target("rvv")
+    prog, src = build_macro_program("rvv")
+    vs = "__riscv_vsetvlmax_e64m1() / 2"
+    capped = f"((int)({vs} < s2s_vscale_cap() ? {vs} : s2s_vscale_cap()))"
+    # the lanes of the test (Target.lanes_c) and the vl of the intrinsics
+    # (helpers.j2, vl) are both the target's vscale
+    assert src.count(tg.vscale) > 100 and "s2s_rvv_vl_2(void)" in src
+    src = RVV_VSCALE_CAP + src.replace(tg.vscale, capped)
+    flags = [*REF_FLAGS, "-static", "--target=riscv64-linux-gnu", *tg.cflags]
+    wd = Path(tempfile.mkdtemp(prefix="s2s_tg_rvv_"))
+    (wd / "prog.c").write_text(src)
+    exe = wd / "prog"
+    out = subprocess.run(
+        ["clang-19", *flags, str(wd / "prog.c"), "-o", str(exe), "-lm"],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, f"compile failed ({wd}):\n{out.stderr[:6000]}"
+    assert "warning" not in out.stderr, out.stderr[:4000]
+    for vlen, cap in RVV_RUNS:
+        cpu = f"rv64,v=true,vlen={vlen},vext_spec=v1.0,rvv_ta_all_1s=true,rvv_ma_all_1s=true"
+        env = {**os.environ, "S2S_RVV_VSCALE_CAP": str(cap or tg.max_vscale)}
+        res = subprocess.run(
+            ["qemu-riscv64", "-cpu", cpu, str(exe)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env=env,
+        )
+        assert res.returncode == 0 and "FAILS 0" in res.stdout, (
+            f"{wd} VLEN {vlen} vscale cap {cap}\n{res.stdout[-6000:]}{res.stderr[-2000:]}"
+        )
+    fb = {m for m, k in prog.fallbacks if "->" not in k}
+    assert fb == SCALABLE_NOT_REQUIRED, sorted(fb)
+    done = {m for m, _ in prog.rendered}
+    new = {"stepvector", "extract_last", "extract_last_active", "mask_lanes", "mask_count"}
+    assert new | {"mask_any", "mask_all", "mask_splat", "load_records", "store_records"} <= done
+    assert {"reverse", "masked_gather_base", "masked_scatter", "div", "rem", "fma"} <= done
+    assert {"gather", "masked_gather", "scatter_base", "masked_scatter_base"} <= done
+    assert {"round", "floor", "ceil", "trunc", "fmin", "shl", "shr", "convert"} <= done
+    # every vector type, its conversions to every other type of its lanes
+    types = tg.types.values()
+    converts = {k for m, k in prog.rendered if m == "convert"}
+    assert converts == {
+        f"{f.key}->{t.key}" for f in types for t in types if f.lanes == t.lanes and f != t
+    }
+    records = {k for m, k in prog.rendered if m == "load_records"}
+    assert records == {t.key for t in types}
 
 
 # -- tests: libmvec names --------------------------------------------------------------------------
