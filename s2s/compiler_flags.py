@@ -302,10 +302,12 @@ def targets_for(machine: list[str], host: str | None) -> list[str] | None:
     ``avx512,avx2`` (the AVX2 code is taken when the flags lack one of the
     AVX-512 subsets the avx512 code needs), AVX2 flags ``avx2``, an AArch64
     triple or ``-march=armv8*``/``-mcpu=`` of an Arm core ``neon``, one with
-    SVE (``+sve``, ``+sve2``, ``armv9*``, an SVE core) ``sve,neon``,
-    ``-march=native`` the host's.  Flags naming none of these (``-m64``,
-    ``-mtune=``, ``-march=x86-64-v2``) keep the default list, less ``neon``
-    when an x86-64 triple is given (``s2svec-cc`` passes the compiler's)."""
+    SVE (``+sve``, ``+sve2``, ``armv9*``, an SVE core) ``sve,neon``, a
+    ``riscv64`` triple or ``-march=rv64...`` ``rvv`` (its code is taken
+    where the ``-march`` has the V extension), ``-march=native`` the host's.
+    Flags naming none of these (``-m64``, ``-mtune=``, ``-march=x86-64-v2``)
+    keep the default list, less ``neon`` when an x86-64 triple is given
+    (``s2svec-cc`` passes the compiler's)."""
     level: str | None = None
     for flag in machine:
         level = _level_after(flag, level, host)
@@ -317,6 +319,7 @@ def targets_for(machine: list[str], host: str | None) -> list[str] | None:
         "avx2": ["avx2"],
         "sve": ["sve", "neon"],
         "neon": ["neon"],
+        "rvv": ["rvv"],
     }[level]
 
 
@@ -347,7 +350,11 @@ def _level_after(flag: str, level: str | None, host: str | None) -> str | None:
     """The widest ISA after ``flag`` (flags apply left to right)."""
     name, _, value = flag.partition("=")
     if name == "--target":
+        if value.startswith("riscv64"):
+            return "rvv"
         return "neon" if value.startswith(("aarch64", "arm64")) else level
+    if name == "-march" and value.startswith("rv64"):
+        return "rvv"
     if name in ("-march", "-mcpu"):
         base = value.split("+")[0]
         if base == "native":
@@ -359,7 +366,7 @@ def _level_after(flag: str, level: str | None, host: str | None) -> str | None:
         if _AARCH64_MARCH.match(base) or name == "-mcpu":
             return "sve" if _has_sve(name, value) else "neon"
         return level
-    if level in ("neon", "sve"):
+    if level in ("neon", "sve", "rvv"):
         return level
     if flag.startswith("-mavx512"):
         return "avx512"

@@ -2,8 +2,9 @@
 # Install what s2svec, its example and its tests need; safe to run again.
 #   Debian packages: clang (Debian's default, 14 on bookworm) and clang-19 (the
 #   differential matrix builds with both) with clang-19's OpenMP runtime and
-#   omp.h (the drop-in tests build OpenMP programs with it), the aarch64 cross
-#   compiler + libc, qemu-user, nodejs (pyright runs on it)
+#   omp.h (the drop-in tests build OpenMP programs with it), the aarch64 and
+#   riscv64 cross compilers + libcs (clang-19 links RISC-V V code with the
+#   riscv64 ones), qemu-user, nodejs (pyright runs on it)
 #   Python: a virtual environment in .venv with the pinned packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +17,10 @@ have clang-19 || missing+=(clang-19)
 [ -f /usr/lib/llvm-19/lib/clang/19/include/omp.h ] || missing+=(libomp-19-dev)
 have aarch64-linux-gnu-gcc || missing+=(gcc-aarch64-linux-gnu)
 [ -f /usr/aarch64-linux-gnu/lib/libc.a ] || missing+=(libc6-dev-arm64-cross)
+have riscv64-linux-gnu-gcc || missing+=(gcc-riscv64-linux-gnu)
+[ -f /usr/riscv64-linux-gnu/lib/libc.a ] || missing+=(libc6-dev-riscv64-cross)
 have qemu-aarch64 || missing+=(qemu-user)
+have qemu-riscv64 || missing+=(qemu-user)
 have dot || missing+=(graphviz)
 have node || missing+=(nodejs)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)

@@ -177,6 +177,7 @@ EXPECTED_TARGET = {
     "neon": "neon",
     "neon-O3": "neon",
     "sve": "sve",
+    "rvv": "rvv",
 }
 
 

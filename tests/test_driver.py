@@ -312,7 +312,7 @@ def test_target_lists() -> None:
     assert resolve_targets("host")[0] in ("avx512", "avx2", "neon")
     with pytest.raises(ValueError):
         resolve_targets("sse9")
-    assert set(known_targets()) == {"avx2", "avx512", "neon", "sve"}
+    assert set(known_targets()) == {"avx2", "avx512", "neon", "rvv", "sve"}
 
 
 def test_every_target_folder_is_packaged() -> None:

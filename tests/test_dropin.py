@@ -195,6 +195,8 @@ def test_offload_flags(argv: list[str], offload: str | None) -> None:
         (["-mcpu=neoverse-v1"], ["sve", "neon"]),
         (["-march=armv8-a+sve+nosve"], ["neon"]),
         (["--target=aarch64-linux-gnu", "-march=armv8-a+sve2"], ["sve", "neon"]),
+        (["--target=riscv64-linux-gnu", "-march=rv64gcv"], ["rvv"]),
+        (["-march=rv64gc"], ["rvv"]),
     ],
 )
 def test_machine_flags_choose_the_targets(flags: list[str], expected: list[str] | None) -> None:

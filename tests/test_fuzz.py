@@ -1,16 +1,17 @@
 """The fixed-seed fuzz batch: generated programs checked differentially.
 
 Each of the 130 programs (testsuite/fuzz/generate.py, the smaller CI size:
-1-3 annotated loops of 2-6 statements) goes through s2svec and is built and run with three
-configurations of the matrix, one per vector branch (x86 AVX2, x86 AVX-512,
-NEON), rotated over the seeds so that every configuration sees many programs
-(``run.rotation``); the output must equal the reference's exactly (float
-reductions within their stated tolerance).  Any failure fails the test: a
-wrong result, a crash or error of s2svec, a compiler error or crash, a hang,
-or a reference that does not run (a generator bug).  Nothing is skipped.
-Most programs hold divergent control flow (loops with per-lane trip counts
-and several exits, break out of nested loops, continue, switch, per-lane
-stacks and histograms, short-circuit guards) and calls to declare simd
+1-3 annotated loops of 2-6 statements) goes through s2svec and is built and
+run with three configurations of the matrix, one per vector branch (x86
+AVX2, x86 AVX-512, and NEON, SVE or RISC-V V under qemu), rotated over the
+seeds so that every configuration sees many programs (``run.rotation``); the
+output must equal the reference's exactly (float reductions within their
+stated tolerance).  Any failure fails the test: a wrong result, a crash or
+error of s2svec, a compiler error or crash, a hang, or a reference that does
+not run (a generator bug).  Nothing is skipped.  Most programs hold
+divergent control flow (loops with per-lane trip counts and several exits,
+break out of nested loops, continue, switch, per-lane stacks and histograms,
+short-circuit guards) and calls to declare simd
 functions; test_batch_holds_the_divergent_constructs keeps it so.
 
     .venv/bin/pytest -q -n 2 tests/test_fuzz.py

@@ -118,7 +118,18 @@ AVX2_RE = r"\b_mm(?:256)?_\w+"
 AVX512_RE = r"\b_mm(?:512|256)?_\w+"
 NEON_RE = r"\bv[a-z0-9]+q?_[suf](?:8|16|32|64)\b"
 SVE_RE = r"\bsv[a-z0-9_]+_[bsuf](?:8|16|32|64)\w*\("
-INTRINSICS = {"avx2": AVX2_RE, "avx512": AVX512_RE, "neon": NEON_RE, "sve": SVE_RE}
+RVV_RE = r"\b__riscv_v\w+\("
+INTRINSICS = {
+    "avx2": AVX2_RE,
+    "avx512": AVX512_RE,
+    "neon": NEON_RE,
+    "sve": SVE_RE,
+    "rvv": RVV_RE,
+}
+
+
+SCALABLE = ("sve", "rvv")
+"""The vector-length agnostic targets (kernel metadata ``scalable_*``)."""
 
 
 class DifferentialFailure(AssertionError):
@@ -187,6 +198,12 @@ ABIS: dict[str, Abi] = {
             ("-O2", "-fno-tree-vectorize", "-static"),
             runner=("qemu-aarch64",),
         ),
+        Abi(
+            "riscv64",
+            "riscv64-linux-gnu-gcc",
+            ("-O2", "-fno-tree-vectorize", "-static"),
+            runner=("qemu-riscv64",),
+        ),
     )
 }
 
@@ -212,8 +229,9 @@ VARIANTS: dict[str, Variant] = {
         # registers (--interleave; the default is two for reductions only).
         Variant("x1", ("--interleave", "1"), ("avx512", "avx2", "neon")),
         Variant("x2", ("--interleave", "2"), ("avx512", "avx2", "neon")),
-        # The scalable target, not among the default ones yet.
+        # The scalable targets, not among the default ones yet.
         Variant("sve", ("--target", "sve"), ("sve",)),
+        Variant("rvv", ("--target", "rvv"), ("rvv",)),
     )
 }
 
@@ -249,8 +267,9 @@ class Config:
     vector code (metadata vectorized != 0): see testsuite/README.md."""
     needs_cpu: tuple[str, ...] = ()
     """/proc/cpuinfo flags the host needs to run the binary natively."""
-    vector_lengths: tuple[int, ...] = ()
-    """SVE vector lengths in bytes the one binary runs at (under qemu)."""
+    cpus: tuple[tuple[str, str], ...] = ()
+    """(what, qemu ``-cpu`` value) of each run of the one binary: the vector
+    lengths of a scalable target (none: one run as the ABI runs programs)."""
 
     @property
     def runner(self) -> tuple[str, ...]:
@@ -259,15 +278,9 @@ class Config:
     @property
     def runs(self) -> list[tuple[str, tuple[str, ...]]]:
         """(what, runner) of each run of the candidate binary."""
-        if not self.vector_lengths:
+        if not self.cpus:
             return [("", self.runner)]
-        return [
-            (
-                f" at {b * 8}-bit vectors",
-                (*self.runner, "-cpu", f"max,sve-default-vector-length={b}"),
-            )
-            for b in self.vector_lengths
-        ]
+        return [(f" at {what}", (*self.runner, "-cpu", cpu)) for what, cpu in self.cpus]
 
     @property
     def candidate_libs(self) -> tuple[str, ...]:
@@ -308,11 +321,19 @@ MAIN_CONFIGS = frozenset(
         "gcc-neon",
         "clang19-neon",
         "gcc-sve",
+        "clang19-rvv",
     }
 )
 AARCH64 = "--target=aarch64-linux-gnu"
-SVE_BYTES = (16, 32, 64, 128, 256)
+SVE_CPUS = tuple(
+    (f"{b * 8}-bit vectors", f"max,sve-default-vector-length={b}") for b in (16, 32, 64, 128, 256)
+)
 """Every SVE vector length the kernels run at, from one build: 128 to 2048 bits."""
+RVV_CPUS = tuple(
+    (f"VLEN {v}", f"rv64,v=true,vlen={v},vext_spec=v1.0") for v in (128, 256, 512, 1024)
+)
+"""Every RISC-V V vector length (VLEN) the kernels run at, from one build."""
+RISCV64 = "--target=riscv64-linux-gnu"
 
 
 def _all_configs() -> list[Config]:
@@ -338,12 +359,14 @@ def _all_configs() -> list[Config]:
     ]
     sve = ("-march=armv8-a+sve", "-O2", "-static")
     configs += [
-        Config(name, cc, (*target, *sve), "aarch64", "sve", name in MAIN_CONFIGS, (), SVE_BYTES)
+        Config(name, cc, (*target, *sve), "aarch64", "sve", name in MAIN_CONFIGS, (), SVE_CPUS)
         for name, cc, target in (
             ("gcc-sve", "aarch64-linux-gnu-gcc", ()),
             ("clang19-sve", "clang-19", (AARCH64,)),
         )
     ]
+    rvv = (RISCV64, "-march=rv64gcv", "-O2", "-static")
+    configs.append(Config("clang19-rvv", "clang-19", rvv, "riscv64", "rvv", True, (), RVV_CPUS))
     return configs
 
 
@@ -460,20 +483,21 @@ class Meta:
     """(target, width) the report must show."""
     maxwidth: int | None = None
     scalar_in: tuple[str, ...] = ()
-    sve_vectorized: int | None = None
-    """Regions vectorized for SVE where fewer than ``vectorized`` (the
-    scalable target does not do everything yet; testsuite/README.md)."""
-    sve_report: tuple[tuple[str, int], ...] | None = None
-    """``report`` for SVE where it differs."""
+    scalable_vectorized: int | None = None
+    """Regions vectorized for the scalable targets (SVE, RISC-V V) where
+    fewer than ``vectorized`` (they do not do everything yet;
+    testsuite/README.md)."""
+    scalable_report: tuple[tuple[str, int], ...] | None = None
+    """``report`` for the scalable targets where it differs."""
 
     def vectorized_for(self, target: str | None) -> int | None:
-        if target == "sve" and self.sve_vectorized is not None:
-            return self.sve_vectorized
+        if target in SCALABLE and self.scalable_vectorized is not None:
+            return self.scalable_vectorized
         return self.vectorized
 
     def report_for(self, target: str | None) -> tuple[tuple[str, int], ...]:
-        if target == "sve" and self.sve_report is not None:
-            return self.sve_report
+        if target in SCALABLE and self.scalable_report is not None:
+            return self.scalable_report
         return self.report
 
 
@@ -521,8 +545,12 @@ def parse_meta(text: str) -> Meta:
         width=tuple(_pairs(values.pop("width", ""), ":")),
         maxwidth=int(maxw) if (maxw := values.pop("maxwidth", "")) else None,
         scalar_in=tuple(values.pop("scalar_in", "").split()),
-        sve_vectorized=int(sv) if (sv := values.pop("sve_vectorized", "")) else None,
-        sve_report=tuple(_pairs(values.pop("sve_report"), "=")) if "sve_report" in values else None,
+        scalable_vectorized=int(sv) if (sv := values.pop("scalable_vectorized", "")) else None,
+        scalable_report=(
+            tuple(_pairs(values.pop("scalable_report"), "="))
+            if "scalable_report" in values
+            else None
+        ),
     )
     if values:
         raise ValueError(f"unknown metadata keys {sorted(values)}")

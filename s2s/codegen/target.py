@@ -129,8 +129,8 @@ class Target:
     """``lanes`` (all-ones integer lanes), ``bits`` (scalar bit masks) or
     ``predicate`` (a predicate register of one C type, ``[mask] ctype``)."""
     mask_ctypes: dict[int, str]
-    """Kind ``bits``: the C type per lane count; kind ``predicate``: the one
-    C type under the key 0."""
+    """The C type per lane count (kind ``bits``, and ``predicate`` with
+    ``ctypes``); kind ``predicate`` with one ``ctype``: it under the key 0."""
     vector_abi: bool
     math_isa: dict[int, str]
     math_functions: set[str]
@@ -248,7 +248,9 @@ class Target:
             f"m{bits}",
             bits,
             lanes,
-            self.mask_ctypes[0] if self.mask_kind == "predicate" else base.ctype,
+            self.mask_ctypes.get(0, self.mask_ctypes.get(lanes, ""))
+            if self.mask_kind == "predicate"
+            else base.ctype,
             base.scalar,
             base.fill,
             is_mask=True,
@@ -475,7 +477,7 @@ def load_target(name: str) -> Target:
         mask_kind=mask.get("kind", "lanes"),
         mask_ctypes=(
             {0: mask["ctype"]}
-            if mask.get("kind") == "predicate"
+            if "ctype" in mask
             else {int(k): v for k, v in mask.get("ctypes", {}).items()}
         ),
         vector_abi=bool(math.get("vector_abi", False)),

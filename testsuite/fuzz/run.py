@@ -18,7 +18,8 @@ summary goes to ``DIR/summary.txt`` and ``DIR/summary.json``.
 Configurations per program: ``all`` (the whole matrix), ``main`` (the main
 configurations), ``rotate:K`` (K configurations chosen by seed so that
 consecutive seeds cycle through every configuration: x86 AVX2 branch, x86
-AVX-512 branch and NEON in turn), or a comma list of names (NAME+VARIANT:
+AVX-512 branch and the emulated targets, NEON, SVE and RISC-V V, in turn),
+or a comma list of names (NAME+VARIANT:
 an output variant of differential.py, e.g. gcc-v4+x2 for two vectors per
 trip everywhere).
 """
@@ -82,10 +83,11 @@ class ProgramResult:
 
 def config_groups() -> list[list[str]]:
     """Runnable configurations by the code they exercise: the AVX2 branch on
-    x86, the AVX-512 branch, AArch64 (NEON and SVE; skipped ones left out)."""
-    groups: dict[str, list[str]] = {"avx2": [], "avx512": [], "aarch64": []}
+    x86, the AVX-512 branch, the emulated ones (NEON, SVE, RISC-V V under
+    qemu; skipped ones left out)."""
+    groups: dict[str, list[str]] = {"avx2": [], "avx512": [], "emulated": []}
     for name, cfg in dt.CONFIGS.items():
-        group = "aarch64" if cfg.target in ("neon", "sve") else cfg.target
+        group = "emulated" if cfg.target in ("neon", "sve", "rvv") else cfg.target
         if dt.skip_reason(cfg) is None and group in groups:
             groups[group].append(name)
     return [g for g in groups.values() if g]

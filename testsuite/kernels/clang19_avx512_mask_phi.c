@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact sve_vectorized=0 */
+/* s2s-test: vectorized=1 tolerance=exact scalable_vectorized=0 */
 /* clang19_avx512_mask_phi: with the mask logic as C operators on __mmask8
  * behind an empty asm (the first workaround of LLVM issue 123333), clang-19
  * -O2 -march=native still looped forever in SelectionDAG's combiner on this

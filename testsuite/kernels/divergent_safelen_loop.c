@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact maxwidth=4 sve_vectorized=0 */
+/* s2s-test: vectorized=1 tolerance=exact maxwidth=4 scalable_vectorized=0 */
 /* divergent_safelen_loop: a divergent while loop in a loop with
  * safelen(4): the vector code must not use more than 4 lanes (narrower
  * than every target's natural width for 16-bit data), and the live mask

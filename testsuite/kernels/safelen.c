@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact maxwidth=4 sve_vectorized=0 */
+/* s2s-test: vectorized=1 tolerance=exact maxwidth=4 scalable_vectorized=0 */
 /* safelen: a loop-carried dependence at distance 4, legal with safelen(4).
  * A vector length above 4 (e.g. 8 doubles on AVX-512) would read values not
  * yet written; the tool must cap W at 4. */

@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact sve_vectorized=0 */
+/* s2s-test: vectorized=1 tolerance=exact scalable_vectorized=0 */
 /* safelen2_mixed_masks: safelen(2) gives AVX2 two lanes, so the 64-bit
  * compare's mask (__m128i of two 64-bit lanes) must become the mask of two
  * 32-bit lanes for the gather under it; that conversion was missing

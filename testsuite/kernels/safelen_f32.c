@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact maxwidth=2 sve_vectorized=0 */
+/* s2s-test: vectorized=1 tolerance=exact maxwidth=2 scalable_vectorized=0 */
 /* safelen_f32: distance-2 dependence on floats with safelen(2): W must be 2
  * even though 4/8/16 floats fit in a register. */
 #include "harness.h"

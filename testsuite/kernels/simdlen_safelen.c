@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact maxwidth=8 sve_vectorized=0 */
+/* s2s-test: vectorized=1 tolerance=exact maxwidth=8 scalable_vectorized=0 */
 /* simdlen_safelen: simdlen(4) safelen(8) on ints with a distance-8 dependence. */
 #include "harness.h"
 
