@@ -31,8 +31,9 @@ compile step replaced by its translation:
 * A link step on x86-64 adds ``-lmvec -lm`` at the end (glibc's vector math
   library, which ``--math vector`` code calls; with no call into it the
   linker records a dependency on a glibc library and nothing else).  Not
-  with ``-nostdlib``/``-nodefaultlibs``, nor on AArch64, whose glibc 2.36
-  has no libmvec (NEON code calls scalar libm).
+  with ``-nostdlib``/``-nodefaultlibs``, nor for AArch64 or RISC-V (the
+  compiler's triple, or clang's ``--target=``), whose glibc 2.36 has no
+  libmvec (their code calls scalar libm).
 * ``-E``, ``-M``, ``-MM``, ``-fsyntax-only`` and calls without a ``.c``
   file (``--version``, ``-dumpmachine``) run the compiler unchanged.
 
@@ -287,7 +288,10 @@ def _make_escaped(path: str) -> str:
 def _link_libraries(step: Step) -> list[str]:
     if not step.links or _NO_DEFAULT_LIBS.intersection(step.args):
         return []
-    triple = _triple(tuple(step.cc)) or ""
+    # the target the link is for: clang's --target= (the last one), else the
+    # compiler's own triple
+    given = [a.partition("=")[2] for a in step.args if a.startswith("--target=")]
+    triple = given[-1] if given else _triple(tuple(step.cc)) or ""
     return VECTOR_MATH_LIBS if triple.startswith("x86_64") else []
 
 

@@ -269,6 +269,48 @@ def test_wrapper_around_a_cross_compiler_makes_neon_code(tmp_path: Path) -> None
     assert run.stdout == reference.stdout
 
 
+SCALABLE_BUILDS = {
+    "sve": (
+        ("aarch64-linux-gnu-gcc", "-march=armv8-a+sve"),
+        [("qemu-aarch64", "-cpu", f"max,sve-default-vector-length={b}") for b in (16, 256)],
+    ),
+    "rvv": (
+        ("clang-19", "--target=riscv64-linux-gnu", "-march=rv64gcv"),
+        [("qemu-riscv64", "-cpu", f"rv64,v=true,vlen={v},vext_spec=v1.0") for v in (128, 1024)],
+    ),
+}
+
+
+@pytest.mark.parametrize("target", sorted(SCALABLE_BUILDS))
+def test_wrapper_makes_scalable_code_from_the_march_flags(target: str, tmp_path: Path) -> None:
+    """``-march=...+sve`` / ``-march=rv64gcv`` (with clang's ``--target=``)
+    give the scalable target's code, linked without libmvec (their glibc has
+    none), and the one binary runs right at the shortest and the longest
+    vectors."""
+    compiler, runs = SCALABLE_BUILDS[target]
+    tools = [compiler[0], *(r[0] for r in runs)]
+    if any(shutil.which(t) is None for t in tools):
+        pytest.skip(f"needs {', '.join(tools)} (scripts/setup.sh installs them)")
+    write(tmp_path, k__c=LOOP_THEN_WARNING, main__c=MAIN)
+    done = wrap(
+        *compiler, "-O2", "-static", "k.c", "main.c", "-lm", "-o", "prog",
+        cwd=tmp_path, S2SVEC_FLAGS="--report",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"remark: loop vectorized for {target}" in done.stderr
+    assert "s2svec-cc: warning" not in done.stderr
+    native = wrap("gcc", "-O2", "k.c", "main.c", "-lm", "-o", "prog_x86", cwd=tmp_path)
+    assert native.returncode == 0, native.stderr
+    reference = subprocess.run(
+        ["./prog_x86"], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    for runner in runs:
+        got = subprocess.run(
+            [*runner, "./prog"], cwd=tmp_path, capture_output=True, text=True, check=True
+        )
+        assert got.stdout == reference.stdout, runner
+
+
 TARGET_SIMD = """\
 void f(int n, double *a)
 {
