@@ -68,6 +68,8 @@ class InternalVariants:
         """Make the variants the loop's calls want at the loop's width."""
         main = regions[0]
         assert main is not None
+        if not target.vfabi_isa:
+            return  # no vector function ABI: its calls say so (codegen.calls)
         width, _ = choose_width(main.region, main.div, target, self.codegen, main.records)
         for analyzed in regions:
             if analyzed is None:
@@ -104,10 +106,6 @@ class InternalVariants:
     ) -> Variant | None:
         from .declare import _core
 
-        if not target.vfabi_isa:
-            self.failed[callee] = f"{target.name} has no vector function ABI here yet"
-            self.codegen.no_variant[callee] = self.failed[callee]
-            return None
         definition = callee_table(tu, target.plain_char_signed).definition(callee)
         if definition is None:
             self.failed[callee] = f"'{callee}' has no body here for {target.name}"

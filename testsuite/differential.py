@@ -2,8 +2,9 @@
 
 For one kernel (testsuite/kernels/NAME.c) and one toolchain configuration:
 
-1. s2svec runs once per kernel and output variant (``all``: the default
-   targets; ``avx2``: ``--target avx2``), with ``--report=json``, into
+1. s2svec runs once per kernel and output variant (``all``: every target,
+   the default ones and the scalable sve and rvv; ``avx2``: ``--target
+   avx2``), with ``--report=json``, into
    ``testsuite/.build/NAME-<hash>/``; the hash covers the kernel text, the
    harness, the variant's arguments and the s2s source tree, so an unchanged
    kernel is not re-run.  A file lock makes concurrent pytest-xdist workers
@@ -218,10 +219,15 @@ class Variant:
     targets: tuple[str, ...]
 
 
+ALL_TARGETS = ("avx512", "avx2", "sve", "neon", "rvv")
+"""The targets of the ``all`` output, in the order of its ``#if`` chain."""
+
 VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
-        Variant("all", (), ("avx512", "avx2", "neon")),
+        # Every target, the scalable ones too (not among the default ones
+        # yet): one s2svec run serves every configuration of the matrix.
+        Variant("all", ("--target", ",".join(ALL_TARGETS)), ALL_TARGETS),
         # The AVX2 code built by a compiler that may use AVX-512 (-march=native
         # on an AVX-512 machine): what a user of --target avx2 gets.
         Variant("avx2", ("--target", "avx2"), ("avx2",)),
@@ -229,9 +235,6 @@ VARIANTS: dict[str, Variant] = {
         # registers (--interleave; the default is two for reductions only).
         Variant("x1", ("--interleave", "1"), ("avx512", "avx2", "neon")),
         Variant("x2", ("--interleave", "2"), ("avx512", "avx2", "neon")),
-        # The scalable targets, not among the default ones yet.
-        Variant("sve", ("--target", "sve"), ("sve",)),
-        Variant("rvv", ("--target", "rvv"), ("rvv",)),
     )
 }
 
@@ -359,14 +362,14 @@ def _all_configs() -> list[Config]:
     ]
     sve = ("-march=armv8-a+sve", "-O2", "-static")
     configs += [
-        Config(name, cc, (*target, *sve), "aarch64", "sve", name in MAIN_CONFIGS, (), SVE_CPUS)
+        Config(name, cc, (*target, *sve), "aarch64", "all", name in MAIN_CONFIGS, (), SVE_CPUS)
         for name, cc, target in (
             ("gcc-sve", "aarch64-linux-gnu-gcc", ()),
             ("clang19-sve", "clang-19", (AARCH64,)),
         )
     ]
     rvv = (RISCV64, "-march=rv64gcv", "-O2", "-static")
-    configs.append(Config("clang19-rvv", "clang-19", rvv, "riscv64", "rvv", True, (), RVV_CPUS))
+    configs.append(Config("clang19-rvv", "clang-19", rvv, "riscv64", "all", True, (), RVV_CPUS))
     return configs
 
 

@@ -53,6 +53,8 @@ class Callees:
             return atomic.why
         if inst.callee.startswith(ORDERED_PREFIX):
             return "the '#pragma omp ordered simd' block runs lane by lane, in iteration order"
+        if inst.wants_variant and not target.vfabi_isa:
+            return f"{inst.not_inlined}; {target.name} has no vector function ABI here yet"
         if inst.wants_variant and inst.callee in self.no_variant:
             return f"{inst.not_inlined}; {self.no_variant[inst.callee]}"
         if inst.callee in self.simd_functions:
