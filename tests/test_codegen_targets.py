@@ -1361,6 +1361,31 @@ SVE_VECTOR_BYTES = (16, 32, 64, 128, 256)
 """Every SVE vector length qemu runs the one build at (128 to 2048 bits)."""
 
 
+def check_scalable_coverage(prog: Any) -> set[str]:
+    """What a scalable target's macro program rendered: only setr and
+    mask_bits fall back, the new macros and the masked memory ones are there."""
+    fb = {m for m, k in prog.fallbacks if "->" not in k}
+    assert fb == SCALABLE_NOT_REQUIRED, sorted(fb)
+    done = {m for m, _ in prog.rendered}
+    new = {"stepvector", "extract_last", "extract_last_active", "mask_lanes", "mask_count"}
+    assert new | {"mask_any", "mask_all", "mask_splat", "load_records", "store_records"} <= done
+    assert {"reverse", "masked_gather_base", "masked_scatter", "div", "rem", "fma"} <= done
+    return done
+
+
+def compile_quietly(src: str, cc: list[str]) -> Path:
+    """The macro program built by ``cc`` (no warning allowed) in a fresh folder."""
+    wd = Path(tempfile.mkdtemp(prefix="s2s_tg_"))
+    (wd / "prog.c").write_text(src)
+    exe = wd / "prog"
+    out = subprocess.run(
+        [*cc, str(wd / "prog.c"), "-o", str(exe), "-lm"], capture_output=True, text=True
+    )
+    assert out.returncode == 0, f"compile failed ({wd}):\n{out.stderr[:6000]}"
+    assert "warning" not in out.stderr, out.stderr[:4000]
+    return exe
+
+
 @needs_neon
 def test_sve_macros_bit_exact():
     """One vector-length agnostic build, run at every vector length: each
@@ -1370,17 +1395,8 @@ def test_sve_macros_bit_exact():
     with mask_count/any/all (no element set beyond the lanes)."""
     tg = load_target("sve")
     prog, src = build_macro_program("sve")
-    flags = [*REF_FLAGS, "-static", *tg.cflags]
-    wd = Path(tempfile.mkdtemp(prefix="s2s_tg_sve_"))
-    (wd / "prog.c").write_text(src)
-    exe = wd / "prog"
-    out = subprocess.run(
-        ["aarch64-linux-gnu-gcc", *flags, str(wd / "prog.c"), "-o", str(exe), "-lm"],
-        capture_output=True,
-        text=True,
-    )
-    assert out.returncode == 0, f"compile failed ({wd}):\n{out.stderr[:6000]}"
-    assert "warning" not in out.stderr, out.stderr[:4000]
+    exe = compile_quietly(src, ["aarch64-linux-gnu-gcc", *REF_FLAGS, "-static", *tg.cflags])
+    wd = exe.parent
     for vl in SVE_VECTOR_BYTES:
         cpu = f"max,sve-default-vector-length={vl}"
         res = subprocess.run(
@@ -1389,12 +1405,7 @@ def test_sve_macros_bit_exact():
         assert res.returncode == 0 and "FAILS 0" in res.stdout, (
             f"{wd} VL {vl * 8} bits\n{res.stdout[-6000:]}{res.stderr[-2000:]}"
         )
-    fb = {m for m, k in prog.fallbacks if "->" not in k}
-    assert fb == SCALABLE_NOT_REQUIRED, sorted(fb)
-    done = {m for m, _ in prog.rendered}
-    new = {"stepvector", "extract_last", "extract_last_active", "mask_lanes", "mask_count"}
-    assert new | {"mask_any", "mask_all", "mask_splat", "load_records", "store_records"} <= done
-    assert {"reverse", "masked_gather_base", "masked_scatter", "div", "rem", "fma"} <= done
+    check_scalable_coverage(prog)
 
 
 RVV_RUNS = ((128, 0), (256, 0), (512, 0), (1024, 0), (512, 1), (1024, 2), (1024, 1))
@@ -1433,17 +1444,10 @@ def test_rvv_macros_bit_exact():
     # (helpers.j2, vl) are both the target's vscale
     assert src.count(tg.vscale) > 100 and "s2s_rvv_vl_2(void)" in src
     src = RVV_VSCALE_CAP + src.replace(tg.vscale, capped)
-    flags = [*REF_FLAGS, "-static", "--target=riscv64-linux-gnu", *tg.cflags]
-    wd = Path(tempfile.mkdtemp(prefix="s2s_tg_rvv_"))
-    (wd / "prog.c").write_text(src)
-    exe = wd / "prog"
-    out = subprocess.run(
-        ["clang-19", *flags, str(wd / "prog.c"), "-o", str(exe), "-lm"],
-        capture_output=True,
-        text=True,
+    exe = compile_quietly(
+        src, ["clang-19", *REF_FLAGS, "-static", "--target=riscv64-linux-gnu", *tg.cflags]
     )
-    assert out.returncode == 0, f"compile failed ({wd}):\n{out.stderr[:6000]}"
-    assert "warning" not in out.stderr, out.stderr[:4000]
+    wd = exe.parent
     for vlen, cap in RVV_RUNS:
         cpu = f"rv64,v=true,vlen={vlen},vext_spec=v1.0,rvv_ta_all_1s=true,rvv_ma_all_1s=true"
         env = {**os.environ, "S2S_RVV_VSCALE_CAP": str(cap or tg.max_vscale)}
@@ -1457,12 +1461,7 @@ def test_rvv_macros_bit_exact():
         assert res.returncode == 0 and "FAILS 0" in res.stdout, (
             f"{wd} VLEN {vlen} vscale cap {cap}\n{res.stdout[-6000:]}{res.stderr[-2000:]}"
         )
-    fb = {m for m, k in prog.fallbacks if "->" not in k}
-    assert fb == SCALABLE_NOT_REQUIRED, sorted(fb)
-    done = {m for m, _ in prog.rendered}
-    new = {"stepvector", "extract_last", "extract_last_active", "mask_lanes", "mask_count"}
-    assert new | {"mask_any", "mask_all", "mask_splat", "load_records", "store_records"} <= done
-    assert {"reverse", "masked_gather_base", "masked_scatter", "div", "rem", "fma"} <= done
+    done = check_scalable_coverage(prog)
     assert {"gather", "masked_gather", "scatter_base", "masked_scatter_base"} <= done
     assert {"round", "floor", "ceil", "trunc", "fmin", "shl", "shr", "convert"} <= done
     # every vector type, its conversions to every other type of its lanes
