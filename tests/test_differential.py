@@ -464,3 +464,21 @@ def test_a_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
             return
         time.sleep(0.1)
     raise AssertionError(f"the child {child} of the timed-out command still runs")
+
+
+def test_scalable_configs_share_out_their_vector_lengths() -> None:
+    """Each program runs at two neighbouring vector lengths of a scalable
+    configuration, chosen by its name; over the kernels every length is
+    used; S2S_MATRIX=full runs them all."""
+    for name in ("gcc-sve", "clang19-rvv"):
+        cfg = dt.CONFIGS[name]
+        every = {run for _, run in cfg.runs("x", full=True)}
+        assert len(every) == len(cfg.cpus) >= 4
+        used: set[tuple[str, ...]] = set()
+        for k in KERNELS:
+            runs = [run for _, run in cfg.runs(k.stem, full=False)]
+            assert len(runs) == dt.RUN_LENGTHS and set(runs) <= every
+            assert runs == [run for _, run in cfg.runs(k.stem, full=False)]  # stable
+            used |= set(runs)
+        assert used == every
+    assert dt.CONFIGS["gcc-neon"].runs("x") == [("", ("qemu-aarch64",))]

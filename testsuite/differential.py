@@ -278,12 +278,20 @@ class Config:
     def runner(self) -> tuple[str, ...]:
         return ABIS[self.abi].runner
 
-    @property
-    def runs(self) -> list[tuple[str, tuple[str, ...]]]:
-        """(what, runner) of each run of the candidate binary."""
+    def runs(self, key: str = "", full: bool | None = None) -> list[tuple[str, tuple[str, ...]]]:
+        """(what, runner) of each run of the candidate binary: every vector
+        length with ``full`` (default: S2S_MATRIX=full), else RUN_LENGTHS of
+        them, rotated by ``key`` (the program's name) so that the programs
+        share out every length."""
         if not self.cpus:
             return [("", self.runner)]
-        return [(f" at {what}", (*self.runner, "-cpu", cpu)) for what, cpu in self.cpus]
+        if full is None:
+            full = os.environ.get(FULL_MATRIX_ENV) == "full"
+        cpus = list(self.cpus)
+        if not full and len(cpus) > RUN_LENGTHS:
+            start = int(hashlib.sha256(key.encode()).hexdigest(), 16) % len(cpus)
+            cpus = [cpus[(start + j) % len(cpus)] for j in range(RUN_LENGTHS)]
+        return [(f" at {what}", (*self.runner, "-cpu", cpu)) for what, cpu in cpus]
 
     @property
     def candidate_libs(self) -> tuple[str, ...]:
@@ -337,6 +345,9 @@ RVV_CPUS = tuple(
 )
 """Every RISC-V V vector length (VLEN) the kernels run at, from one build."""
 RISCV64 = "--target=riscv64-linux-gnu"
+RUN_LENGTHS = 2
+"""Vector lengths a scalable configuration runs each program at (two
+neighbours of its list, by the program's name; all with S2S_MATRIX=full)."""
 
 
 def _all_configs() -> list[Config]:
@@ -1381,7 +1392,7 @@ def check_source(
         Problem("warning", f"{config.cc} warns about s2svec's code, {w}")
         for w in own_warnings(text, tr.output, tr.output_path, messages, reference)
     ]
-    for at, runner in config.runs:
+    for at, runner in config.runs(source.stem):
         problems += _run_problems(cand_bin, runner, run_timeout, ref_out, meta, at)
     return problems
 
