@@ -88,7 +88,7 @@ import struct
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -239,7 +239,19 @@ VARIANTS: dict[str, Variant] = {
 }
 
 
-@functools.cache
+def variant_of_targets(targets: Iterable[str]) -> str:
+    """The output variant with only ``targets`` (any order; made on first
+    use): the fuzz batch runs s2svec for the targets its configurations
+    compile, most of a program's time being s2svec's."""
+    wanted = set(targets)
+    chosen = tuple(t for t in ALL_TARGETS if t in wanted)
+    if chosen in (ALL_TARGETS, ()):
+        return "all"
+    name = "only-" + "-".join(chosen)
+    VARIANTS.setdefault(name, Variant(name, ("--target", ",".join(chosen)), chosen))
+    return name
+
+
 @functools.cache
 def target_conditions() -> dict[str, str]:
     """Target name -> the #if condition of its branch in s2svec's output."""
