@@ -20,7 +20,15 @@ import clang.cindex as ci
 
 from .codegen.generate import CodegenOptions, GeneratedLoop
 from .codegen.target import Target
-from .codegen.variant import Core, Signature, family_block, lane_call, no_gcc_clones, wrapper
+from .codegen.variant import (
+    LANES,
+    Core,
+    Signature,
+    family_block,
+    lane_call,
+    no_gcc_clones,
+    wrapper,
+)
 from .diagnostics import DeviceCode, Unsupported
 from .frontend.declare_simd import SimdFunction
 from .frontend.lower_function import lower_function
@@ -154,10 +162,15 @@ def _core(
     """The vectorized body of one variant shape for one target; ``site``:
     where the variant goes in the main file (default: after the definition)."""
     masked, vlen, kinds, cdt_bits = shape
+    isa = ISAS[target.vfabi_isa]
+    # a scalable variant's lanes are known at run time: the core loops over them
+    lanes: int | str = LANES if isa.scalable else vlen
     clauses = ClauseSet("simd", fn.location, simdlen=vlen, safelen=vlen)
+    if isa.scalable:
+        clauses = ClauseSet("simd", fn.location)
     region = lower_function(
         cursor,
-        vlen,
+        lanes,
         masked,
         kinds,
         clauses,
@@ -165,7 +178,7 @@ def _core(
         plain_char_signed=target.plain_char_signed,
         site=site,
     )
-    v = Variant(ISAS[target.vfabi_isa], masked, vlen, kinds, fn.name, cdt_bits, False)
+    v = Variant(isa, masked, vlen, kinds, fn.name, cdt_bits, False)
     region.body_text = "{ " + lane_call(sig, v) + " }"
     analyzed = analyze(region, options.pass_options(target), tuple(options.print_after))
     report = RegionReport(

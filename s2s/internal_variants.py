@@ -68,8 +68,8 @@ class InternalVariants:
         """Make the variants the loop's calls want at the loop's width."""
         main = regions[0]
         assert main is not None
-        if not target.vfabi_isa:
-            return  # no vector function ABI: its calls say so (codegen.calls)
+        if not target.vfabi_isa or ISAS[target.vfabi_isa].scalable:
+            return  # none made here: its calls say so (codegen.calls)
         width, _ = choose_width(main.region, main.div, target, self.codegen, main.records)
         for analyzed in regions:
             if analyzed is None:

@@ -23,6 +23,15 @@ return that needs several registers comes back in memory (a struct of them);
 the mask comes last: for b/c/d/n one vector of the CDT per register (lane
 active when nonzero), for e one integer per CDT register (bit j = lane j).
 
+SVE (isa ``s``, the AArch64 Vector Function ABI's vector-length agnostic
+variant ``_ZGVsMx...``, which gcc 12 does not make): one masked variant
+without ``simdlen``, whose lanes are the elements of the widest data size
+(WDS: the largest lane size of the return and every parameter, uniform and
+linear ones included) in the run-time register; each varying value is one
+``sv<T>_t``, *unpacked* when narrower than the WDS (lane k at element
+k * WDS / size, the low bits of its container); the mask is an
+``svbool_t`` of WDS-bit lanes.
+
 Everything here is data about the ABI; nothing depends on an s2svec target.
 The front end (declare simd discovery, the region of a variant) and code
 generation (the wrappers) both read it, so it sits below both and imports
@@ -53,7 +62,9 @@ class Isa:
     """``__attribute__((target(...)))`` that makes the ISA's types legal in
     the variant whatever the file is compiled with ("" for the base ISA)."""
     mask: str
-    """``vector``: a CDT vector per register; ``bits``: an integer per register."""
+    """``vector``: a CDT vector per register; ``bits``: an integer per
+    register; ``predicate``: the ISA's predicate type (type_names' ``mask``)
+    with lanes as wide as the widest data size."""
     splits: bool
     """Whether a vlen beyond one register is passed in several (x86) or
     not supported at all (AdvSIMD in gcc 12)."""
@@ -65,6 +76,11 @@ class Isa:
     type_names: tuple[tuple[str, str], ...]
     """C type of a full register, per element class: ``f32``, ``f64``,
     ``int`` (any integer or pointer); {bits}, {ebits}, {lanes}, {sign} filled in."""
+    scalable: bool = False
+    """Vector-length agnostic (SVE): one variant, always masked, whose lanes
+    are the register's elements of the widest data size (``x`` for vlen)."""
+    max_bits: int = 0
+    """A scalable ISA's longest register (the lane arrays of its wrappers)."""
 
 
 def _x86(letter: str, ints: int, floats: int, attribute: str, mask: str) -> Isa:
@@ -104,7 +120,45 @@ ISAS: dict[str, Isa] = {
         ),
     ),
 }
-FAMILIES: tuple[tuple[str, ...], ...] = (("b", "c", "d", "e"), ("n",))
+ISAS["s"] = Isa(
+    "s",
+    "__ARM_FEATURE_SVE",
+    (128,),
+    (128,),
+    "",
+    "predicate",
+    False,
+    False,
+    "arm_sve.h",
+    (
+        ("f32", "svfloat32_t"),
+        ("f64", "svfloat64_t"),
+        ("int", "sv{sign}int{ebits}_t"),
+        ("mask", "svbool_t"),
+        # the wrapper's moves between registers and lane arrays of {n} lanes
+        # (sfx: the ACLE suffix f64 s32 u8 ...; wbits: the WDS); an unpacked
+        # vector is packed (each svuzp1 halves the spacing) before a store
+        # and unpacked (svzip1) after a load
+        ("lanes", "(int)(svcntb() / {wbytes})"),
+        ("store", "svst1_{sfx}(svwhilelt_b{ebits}_s32(0, {n}), ({elem} *)(void *)({dst}), {src});"),
+        (
+            "load",
+            "svld1_{sfx}(svwhilelt_b{ebits}_s32(0, {n}), (const {elem} *)(const void *)({src}))",
+        ),
+        ("pack", "svuzp1_{sfx}({x}, {x})"),
+        ("unpack", "svzip1_{sfx}({x}, {x})"),
+        (
+            "store_mask",
+            "svst1_u{wbits}(svptrue_b{wbits}(), (uint{wbits}_t *)(void *)({dst}), "
+            "svdup_n_u{wbits}_z({src}, 1));",
+        ),
+    ),
+    scalable=True,
+    max_bits=2048,
+)
+"""SVE, vector-length agnostic (``_ZGVsMx``): defined where the build has
+SVE (``__ARM_FEATURE_SVE``); ``vlen`` is the lanes of each 128 bits."""
+FAMILIES: tuple[tuple[str, ...], ...] = (("b", "c", "d", "e"), ("n",), ("s",))
 """The variants every object of one architecture defines for a declaration."""
 
 MASK_C = {8: "unsigned char", 16: "unsigned short", 32: "unsigned int", 64: "unsigned long long"}
@@ -153,8 +207,9 @@ class Variant:
 
     @property
     def mangled(self) -> str:
+        vlen = "x" if self.isa.scalable else self.vlen
         return (
-            f"_ZGV{self.isa.letter}{'M' if self.masked else 'N'}{self.vlen}"
+            f"_ZGV{self.isa.letter}{'M' if self.masked else 'N'}{vlen}"
             f"{''.join(p.mangle() for p in self.params)}_{self.name}"
         )
 
@@ -169,7 +224,8 @@ class NoVariants(Exception):
     """The declaration has no variants under the ABI (gcc makes none either)."""
 
 
-def _bits(t: Type) -> int:
+def element_bits(t: Type) -> int:
+    """The bits of a lane of type ``t`` (NoVariants: the ABI passes it by address)."""
     if isinstance(t, (IntType, FloatType)):
         return max(8, t.bits)
     if isinstance(t, PtrType):
@@ -239,16 +295,19 @@ def variants(
     """Every variant of one ``declare simd`` for the ISAs of ``family``, in
     gcc's order (ISA, then unmasked before masked).  Raises NoVariants."""
     cdt = characteristic_type(ret, params, kinds)
-    cbits = _bits(cdt)
+    cbits = element_bits(cdt)
     for t, k in zip(params, kinds):
         if k.is_vector:
-            _bits(t)
+            element_bits(t)
     masks = [False, True] if inbranch is None else [bool(inbranch)]
     out: list[Variant] = []
     for letter in family:
         isa = ISAS[letter]
+        if isa.scalable:
+            out += _scalable_variant(isa, name, ret, params, kinds, simdlen)
+            continue
         if isa.same_size_only and any(
-            _bits(t) != cbits
+            element_bits(t) != cbits
             for t, k in [*zip(params, kinds), *([(ret, None)] if ret else [])]
             if k is None or k.kind != "u"
         ):
@@ -265,6 +324,40 @@ def variants(
                     )
                 )
     return out
+
+
+def _scalable_variant(
+    isa: Isa,
+    name: str,
+    ret: Type | None,
+    params: Sequence[Type],
+    kinds: Sequence[ParamKind],
+    simdlen: int | None,
+) -> list[Variant]:
+    """The one vector-length agnostic variant (AAVFABI, SVE): masked, as many
+    lanes as the register has elements of the widest data size (WDS), whose
+    bits are the mask's lane width too.  A ``simdlen`` asks for a variant of
+    one vector length (VLS), which s2svec does not make."""
+    if simdlen:
+        return []
+    sizes = [lane_size_bits(t, k) for t, k in zip(params, kinds)]
+    if ret is not None:
+        sizes.append(element_bits(ret))
+    widest = max(sizes, default=32)
+    return [Variant(isa, True, 128 // widest, tuple(kinds), name, widest, False)]
+
+
+def lane_size_bits(t: Type, kind: ParamKind) -> int:
+    """LS(P) of the AAVFABI in bits: a vector parameter's element size; a
+    uniform or linear pointer's pointee size when it is a scalar, else the
+    size of the parameter (a pointer, a scalar: what it passes)."""
+    if kind.is_vector:
+        return element_bits(t)
+    if isinstance(t, PtrType) and isinstance(t.pointee, (IntType, FloatType, PtrType)):
+        return element_bits(t.pointee)
+    if isinstance(t, (IntType, FloatType, PtrType)):
+        return element_bits(t)
+    return 64  # passed by address: uintptr_t
 
 
 # -- C signatures ------------------------------------------------------------------------
@@ -288,14 +381,16 @@ def _class(t: Type) -> str:
 
 def pieces(isa: Isa, t: Type, vlen: int, tag: str) -> list[Piece]:
     """The registers a varying value of type t and vlen lanes is passed in."""
-    ebits = _bits(t)
+    ebits = element_bits(t)
+    names = dict(isa.type_names)
+    sign = "u" if (isinstance(t, IntType) and not t.signed) or isinstance(t, PtrType) else ""
+    if isa.scalable:  # one register; elements narrower than the lanes unpacked
+        return [Piece(names[_class(t)].format(ebits=ebits, sign=sign), vlen)]
     sizes = isa.float_bits if isinstance(t, FloatType) else isa.int_bits
     reg = max(sizes)
     lanes = min(vlen, reg // ebits)
     count = vlen // lanes
-    names = dict(isa.type_names)
     if lanes * ebits in sizes:
-        sign = "u" if (isinstance(t, IntType) and not t.signed) or isinstance(t, PtrType) else ""
         ctype = names[_class(t)].format(bits=lanes * ebits, ebits=ebits, lanes=lanes, sign=sign)
         return [Piece(ctype, lanes)] * count
     # smaller than any register: gcc's own vector(lanes) type
@@ -316,6 +411,8 @@ def pieces(isa: Isa, t: Type, vlen: int, tag: str) -> list[Piece]:
 
 def mask_pieces(v: Variant) -> list[Piece]:
     """The mask parameters of a masked variant."""
+    if v.isa.mask == "predicate":
+        return [Piece(dict(v.isa.type_names)["mask"], v.vlen)]
     cdt: Type = FloatType(v.cdt_bits) if v.cdt_float else IntType(v.cdt_bits)
     regs = pieces(v.isa, cdt, v.vlen, v.mangled)
     if v.isa.mask == "vector":

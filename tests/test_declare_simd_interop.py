@@ -236,3 +236,182 @@ def test_neon_both_ways(tmp_path: Path, direction: str) -> None:
     )
     _run([cc, "-static", str(tmp_path / "c.o"), str(tmp_path / "d.o"), "-o", str(tmp_path / "t")])
     assert _run(["qemu-aarch64", str(tmp_path / "t")]) == expected
+
+
+# -- SVE: the vector-length agnostic variants (_ZGVsMx...) ----------------------------
+# gcc 12 makes no SVE variants and clang-19's loops call none, so the caller
+# is written against the AArch64 Vector Function ABI by hand: its vectors are
+# built the ABI's way (a float of a function whose widest data is double is
+# *unpacked*: loaded into the low half of 64-bit containers, svld1uw), its
+# mask is a svbool_t of the widest data size, and each active lane's result
+# must equal the scalar function's (inactive lanes are unspecified).
+SVE_DEFS = r"""
+#pragma omp declare simd uniform(s)
+double g(double x, float y, double s)
+{
+    double r = x * s;
+    if (y > 0.5f) r += (double)y * 2.0;
+    else r -= y;
+    return r;
+}
+
+#pragma omp declare simd
+short k(short a, signed char b)
+{
+    int r = a;
+    while (r > 100) r -= b > 0 ? b : 7;
+    return (short)r;
+}
+
+#pragma omp declare simd
+float w(float x) { return x < 0.0f ? -x : x * 0.5f; }
+"""
+
+SVE_CALLER = r"""
+#include <arm_sve.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+double g(double x, float y, double s);
+short k(short a, signed char b);
+float w(float x);
+svfloat64_t _ZGVsMxvvu_g(svfloat64_t x, svfloat32_t y, double s, svbool_t m);
+svint16_t _ZGVsMxvv_k(svint16_t a, svint8_t b, svbool_t m);
+svfloat32_t _ZGVsMxv_w(svfloat32_t x, svbool_t m);
+#define MAX 256
+int main(void)
+{
+    int bad = 0, checked = 0;
+    for (int pattern = 0; pattern < 3; pattern++) {
+        double x[MAX], r[MAX]; float y[MAX], v[MAX], rv[MAX]; short a[MAX], ra[MAX];
+        signed char b[MAX];
+        for (int i = 0; i < MAX; i++) {
+            x[i] = i * 0.75 - 9.0; y[i] = (float)(i % 5) * 0.3f; v[i] = (float)(i % 9) - 4.0f;
+            a[i] = (short)(i * 37 % 900); b[i] = (signed char)(i % 11 - 3);
+        }
+        int n = (int)svcntd();  /* g: widest data 64 bits */
+        svbool_t m = svcmpne_n_u64(svptrue_b64(), svindex_u64(0, 1), 0);
+        if (pattern == 1) m = svwhilelt_b64_s32(0, n - 1);
+        svuint64_t bit1 = svand_n_u64_x(svptrue_b64(), svindex_u64(0, 1), 2);
+        if (pattern == 2) m = svcmpeq_n_u64(svptrue_b64(), bit1, 0);
+        uint32_t ybits[MAX];
+        memcpy(ybits, y, sizeof ybits);
+        svfloat32_t yu = svreinterpret_f32_u64(svld1uw_u64(svptrue_b64(), ybits));
+        svst1_f64(svptrue_b64(), r, _ZGVsMxvvu_g(svld1_f64(svptrue_b64(), x), yu, 1.5, m));
+        uint64_t on[MAX];
+        svst1_u64(svptrue_b64(), on, svdup_n_u64_z(m, 1));
+        for (int i = 0; i < n; i++)
+            if (on[i]) { checked++; bad += r[i] != g(x[i], y[i], 1.5); }
+        n = (int)svcnth();  /* k: widest data 16 bits, b unpacked */
+        svbool_t mh = pattern == 1 ? svwhilelt_b16_s32(0, n - 3) : svptrue_b16();
+        svint8_t bu = svreinterpret_s8_s16(svld1sb_s16(svptrue_b16(), b));
+        svst1_s16(svptrue_b16(), ra, _ZGVsMxvv_k(svld1_s16(svptrue_b16(), a), bu, mh));
+        uint16_t onh[MAX];
+        svst1_u16(svptrue_b16(), onh, svdup_n_u16_z(mh, 1));
+        for (int i = 0; i < n; i++)
+            if (onh[i]) { checked++; bad += ra[i] != k(a[i], b[i]); }
+        n = (int)svcntw();  /* w: packed floats */
+        svbool_t mw = pattern == 2 ? svpfalse_b() : svwhilelt_b32_s32(0, n - pattern);
+        svst1_f32(svptrue_b32(), rv, _ZGVsMxv_w(svld1_f32(svptrue_b32(), v), mw));
+        uint32_t onw[MAX];
+        svst1_u32(svptrue_b32(), onw, svdup_n_u32_z(mw, 1));
+        for (int i = 0; i < n; i++)
+            if (onw[i]) { checked++; bad += rv[i] != w(v[i]); }
+    }
+    printf("%d of %d lanes differ\n", bad, checked);
+    return bad != 0 || checked == 0;
+}
+"""
+
+SVE_LENGTHS = (16, 64, 256)  # bytes: 128, 512 and 2048-bit vectors
+
+
+@pytest.mark.parametrize(
+    "defs_cc,caller_cc,targets",
+    [
+        ("aarch64-linux-gnu-gcc", "clang-19", "sve,neon"),
+        ("clang-19", "aarch64-linux-gnu-gcc", "sve,neon"),
+        ("aarch64-linux-gnu-gcc", "clang-19", ""),
+    ],
+)
+def test_sve_variants_follow_the_abi(
+    tmp_path: Path, defs_cc: str, caller_cc: str, targets: str
+) -> None:
+    """s2svec's _ZGVsMx variants, built by one compiler, called through the
+    ABI by a caller built by the other, at three vector lengths: vectorized
+    (``--target sve,neon``) and, with the default targets, the wrapper's
+    lane-by-lane body (every object built with SVE defines them)."""
+    for tool in ("aarch64-linux-gnu-gcc", "clang-19", "qemu-aarch64"):
+        _have(tool)
+    (tmp_path / "defs.c").write_text(SVE_DEFS)
+    (tmp_path / "caller.c").write_text(SVE_CALLER)
+    chosen = ["--target", targets] if targets else []
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "s2s",
+            str(tmp_path / "defs.c"),
+            "-o",
+            str(tmp_path / "d.c"),
+            *chosen,
+        ]
+    )
+    text = (tmp_path / "d.c").read_text()
+    for name in ("_ZGVsMxvvu_g", "_ZGVsMxvv_k", "_ZGVsMxv_w"):
+        assert f"{name}(" in text, name
+    assert ("sve code of _ZGVsMxvvu_g" in text) == bool(targets)
+
+    def cc(name: str) -> list[str]:
+        triple = ["--target=aarch64-linux-gnu"] if name == "clang-19" else []
+        return [name, *triple, "-O2", "-march=armv8-a+sve", "-ffp-contract=off"]
+
+    _run([*cc(defs_cc), "-c", str(tmp_path / "d.c"), "-o", str(tmp_path / "d.o")])
+    _run([*cc(caller_cc), "-c", str(tmp_path / "caller.c"), "-o", str(tmp_path / "c.o")])
+    exe = tmp_path / "t"
+    _run(
+        [
+            "aarch64-linux-gnu-gcc",
+            "-static",
+            str(tmp_path / "c.o"),
+            str(tmp_path / "d.o"),
+            "-o",
+            str(exe),
+        ]
+    )
+    for vl in SVE_LENGTHS:
+        out = _run(["qemu-aarch64", "-cpu", f"max,sve-default-vector-length={vl}", str(exe)])
+        assert out.startswith("0 of "), f"{vl * 8}-bit vectors: {out}"
+
+
+def test_s2svec_sve_loops_call_variants_of_another_file(tmp_path: Path) -> None:
+    """Loops translated for SVE whose functions are only declared call the
+    _ZGVsMx variants s2svec made in the definitions' file (clang-19 builds
+    the loops, gcc the definitions), at three vector lengths."""
+    for tool in ("aarch64-linux-gnu-gcc", "clang-19", "qemu-aarch64"):
+        _have(tool)
+    expected = _reference(tmp_path, ["aarch64-linux-gnu-gcc", "-static"], ["qemu-aarch64"])
+    defs, caller = _files(tmp_path)
+    sve = ["--target", "sve,neon"]
+    _run([sys.executable, "-m", "s2s", str(defs), "-o", str(tmp_path / "d.c"), *sve])
+    _run([sys.executable, "-m", "s2s", str(caller), "-o", str(tmp_path / "c.c"), *sve])
+    flags = ["-O2", "-march=armv8-a+sve", "-ffp-contract=off", "-c"]
+    _run(["aarch64-linux-gnu-gcc", *flags, str(tmp_path / "d.c"), "-o", str(tmp_path / "d.o")])
+    clang = ["clang-19", "--target=aarch64-linux-gnu", *flags]
+    _run([*clang, str(tmp_path / "c.c"), "-o", str(tmp_path / "c.o")])
+    nm = "aarch64-linux-gnu-nm" if shutil.which("aarch64-linux-gnu-nm") else "nm"
+    assert "_ZGVsMx" in _run([nm, "-u", str(tmp_path / "c.o")])
+    exe = tmp_path / "t"
+    _run(
+        [
+            "aarch64-linux-gnu-gcc",
+            "-static",
+            str(tmp_path / "c.o"),
+            str(tmp_path / "d.o"),
+            "-o",
+            str(exe),
+        ]
+    )
+    for vl in SVE_LENGTHS:
+        out = _run(["qemu-aarch64", "-cpu", f"max,sve-default-vector-length={vl}", str(exe)])
+        assert out == expected, f"{vl * 8}-bit vectors"

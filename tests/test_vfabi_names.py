@@ -2,11 +2,14 @@
 
 Each declaration is compiled by gcc (x86-64) and aarch64-linux-gnu-gcc with
 ``-fopenmp-simd``; the ``_ZGV`` symbols of the object must be exactly the
-variants s2s.frontend.declare_simd computes for that architecture.
+variants s2s.frontend.declare_simd computes for that architecture.  gcc 12
+makes no SVE variants: their names (``_ZGVsMx...``) are checked against the
+ones clang-19 writes into its IR under ``-march=armv8-a+sve``.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -75,6 +78,40 @@ def _ours(tmp_path: Path, code: str, isas: str) -> set[str]:
 @pytest.mark.parametrize("cc,isas", [("gcc", "bcde"), ("aarch64-linux-gnu-gcc", "n")])
 def test_names_match_gcc(tmp_path: Path, code: str, cc: str, isas: str) -> None:
     assert _ours(tmp_path, code, isas) == _gcc_names(tmp_path, code, cc)
+
+
+def _clang_sve_names(tmp_path: Path, code: str) -> set[str]:
+    """The vector-length agnostic SVE variants clang-19 names (gcc 12 makes
+    none): the attributes it writes on the function under +sve."""
+    if shutil.which("clang-19") is None:
+        pytest.skip("clang-19 is not installed (scripts/setup.sh installs it)")
+    src = tmp_path / "d.c"
+    src.write_text(code + "\n")
+    ir = subprocess.run(
+        [
+            "clang-19",
+            "--target=aarch64-linux-gnu",
+            "-march=armv8-a+sve",
+            "-fopenmp-simd",
+            "-w",
+            "-S",
+            "-emit-llvm",
+            "-o",
+            "-",
+            str(src),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return set(re.findall(r'"(_ZGVsMx[^"(]*)"', ir))
+
+
+@pytest.mark.parametrize("code", DECLS)
+def test_sve_names_match_clang(tmp_path: Path, code: str) -> None:
+    """The SVE variant (_ZGVsMx...: always masked, no simdlen) is named as
+    clang-19 names it."""
+    assert _ours(tmp_path, code, "s") == _clang_sve_names(tmp_path, code)
 
 
 def test_table_covers_every_letter(tmp_path: Path) -> None:

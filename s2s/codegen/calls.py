@@ -40,7 +40,9 @@ class Callees:
         for v in sorted(
             (v for v in variants if v.isa.letter in rank), key=lambda v: rank[v.isa.letter]
         ):
-            if v.vlen == lanes and v.masked == masked and not (masked and v.isa.mask != own_mask):
+            # a scalable variant is always masked: an unmasked call passes every lane
+            mask_fits = v.masked == masked or v.isa.scalable
+            if v.vlen == lanes and mask_fits and not (masked and v.isa.mask != own_mask):
                 yield sig, v
 
     def why_serialized(self, inst: Call, target: Target, vector_math: bool) -> str:
@@ -55,6 +57,8 @@ class Callees:
             return "the '#pragma omp ordered simd' block runs lane by lane, in iteration order"
         if inst.wants_variant and not target.vfabi_isa:
             return f"{inst.not_inlined}; {target.name} has no vector function ABI here yet"
+        if inst.wants_variant and ISAS[target.vfabi_isa].scalable:
+            return f"{inst.not_inlined}; no internal vector variants on {target.name} yet"
         if inst.wants_variant and inst.callee in self.no_variant:
             return f"{inst.not_inlined}; {self.no_variant[inst.callee]}"
         if inst.callee in self.simd_functions:

@@ -554,11 +554,10 @@ class VectorIREmitter:
             return None
         args = [self.variant_arg(inst, k, v) for k in range(len(inst.operands))]
         if v.masked:
-            assert inst.mask is not None
             mt = self.target.mask_type(v.cdt_bits, self.W)
             if mt is None:
                 return None
-            args.append(f"({mask_pieces(v)[0].ctype}){self.mask_as(inst.mask, mt)}")
+            args.append(self.variant_mask(inst, v, mt))
         if None in args:
             return None
         call = f"{v.mangled}({', '.join(a for a in args if a is not None)})"
@@ -566,19 +565,35 @@ class VectorIREmitter:
             kept = self.reg_type(inst.type)
             if kept is None or self.abi_register(inst.type, v, v.mangled + "_r") is None:
                 return None
-            call = f"({kept.ctype}){call}"
+            if v.isa.scalable:  # sizeless types: no casts, narrow lanes packed
+                call = self.macro("abi_packed", t=kept, x=call)
+            else:
+                call = f"({kept.ctype}){call}"
         self.needs.add(("decl", proto))
         return call
 
+    def variant_mask(self, inst: Call, v: Variant, mt: TypeInfo) -> str | None:
+        """The mask argument: the call's mask, or every lane for an unmasked
+        call of a variant that is always masked (scalable)."""
+        if inst.mask is None:
+            return self.macro("mask_splat", mt=mt, x="1")
+        mask = self.mask_as(inst.mask, mt)
+        return mask if v.isa.scalable else f"({mask_pieces(v)[0].ctype}){mask}"
+
     def abi_register(self, t: Type, v: Variant, tag: str) -> str | None:
         """The variant's C type of a vector of type ``t``, when it passes it
-        in one register as wide as the one the code keeps it in."""
+        in one register as wide as the one the code keeps it in (scalable:
+        the same type and lanes, narrow elements unpacked by abi_unpacked)."""
         assert isinstance(t, VectorType)
         ti = self.reg_type(t)
         regs = pieces(v.isa, t.elem, v.vlen, tag)
-        if ti is None or len(regs) != 1 or ti.reg_bits != regs[0].lanes * ti.bits:
+        if ti is None or len(regs) != 1:
             return None
-        return regs[0].ctype
+        if v.isa.scalable:
+            fits = ti.lanes == regs[0].lanes and ti.ctype == regs[0].ctype
+        else:
+            fits = ti.reg_bits == regs[0].lanes * ti.bits
+        return regs[0].ctype if fits else None
 
     def broadcast_argument(self, a: Value, v: Variant) -> str | None:
         """A uniform value for a varying parameter: every lane holds it."""
@@ -591,7 +606,9 @@ class VectorIREmitter:
         if isinstance(a.type, PtrType):
             x = f"(uint64_t)(uintptr_t){x}"
         splat = self.macro("broadcast", t=ti, x=x)
-        return None if splat is None else f"({ctype}){splat}"
+        if splat is None or v.isa.scalable:  # every element holds it: packed or not
+            return splat
+        return f"({ctype}){splat}"
 
     def variant_arg(self, inst: Call, k: int, v: Variant) -> str | None:
         """Operand ``k`` as the variant's parameter: a vector in its register
@@ -604,7 +621,11 @@ class VectorIREmitter:
             return _user_argument(t, self.scalar(a)) if kind.kind == "u" else None
         if kind.kind == "v":
             ctype = None if t.elem == I1 else self.abi_register(t, v, v.mangled)
-            return None if ctype is None else f"({ctype}){self.reg(a)}"
+            if ctype is None:
+                return None
+            if v.isa.scalable:
+                return self.macro("abi_unpacked", t=self.reg_type(t), x=self.reg(a))
+            return f"({ctype}){self.reg(a)}"
         if kind.kind == "l" and inst.lane_strides.get(k) == kind.step:
             ti = self.reg_type(t)
             if ti is None or ti.is_mask:

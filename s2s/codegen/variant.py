@@ -33,8 +33,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..ir.types import PtrType, Type
-from ..vfabi import MASK_C, Piece, Variant, mask_pieces, pieces
+from ..ir.types import FloatType, IntType, PtrType, Type
+from ..vfabi import MASK_C, Piece, Variant, element_bits, mask_pieces, pieces
 from .branch_markers import SCALAR, branch_marker, variant_region
 
 INDENT = "    "
@@ -106,6 +106,8 @@ def _typeof(sig: Signature, name: str) -> str:
 
 def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
     """The whole definition of one variant."""
+    if v.isa.scalable:
+        return _scalable_wrapper(sig, v, cores)
     tag = v.mangled
     typedefs: list[str] = []
     params: list[str] = []
@@ -135,8 +137,15 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
     if sig.ret is not None:
         # an inactive lane's result is returned too: a defined zero
         unpack.insert(0, f"{_unqualified(sig.ret_c)} s2s_ret[{n}]{' = {0}' if v.masked else ''};")
+    body = unpack + _branches(sig, v, cores, str(n)) + ret_lines
+    return _definition([t for t in dict.fromkeys(typedefs) if t], head, body)
+
+
+def _branches(sig: Signature, v: Variant, cores: list[Core], n: str) -> list[str]:
+    """The body on the lane arrays: the widest core the build has, else
+    each of the ``n`` lanes through the scalar function."""
     scalar = [f"for (int s2s_l = 0; s2s_l < {n}; s2s_l++) {{", INDENT + lane_call(sig, v), "}"]
-    body = list(unpack)
+    body: list[str] = []
     region = variant_region(v.mangled)
     for i, core in enumerate(cores):
         body.append(f"{'#if' if i == 0 else '#elif'} {core.condition}")
@@ -147,14 +156,96 @@ def wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
     body.extend(scalar)
     if cores:
         body.append("#endif")
-    body.extend(ret_lines)
-    lines = [t for t in dict.fromkeys(typedefs) if t]
-    lines += (
+    return body
+
+
+def _definition(before: list[str], head: str, body: list[str]) -> str:
+    lines = before + (
         [head, "{"]
         + [INDENT + line if line and not line.startswith("#") else line for line in body]
         + ["}"]
     )
     return "\n".join(lines) + "\n"
+
+
+LANES = "s2s_n"
+"""The lanes of a scalable variant, read at run time."""
+
+
+def _scalable_wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
+    """A vector-length agnostic variant: its LANES lanes moved between the
+    registers and lane arrays as long as the ISA's longest register (the
+    ISA's spellings in type_names; v.cdt_bits is the widest data size)."""
+    spell = dict(v.isa.type_names)
+    wbits = v.cdt_bits
+    size = v.isa.max_bits // wbits
+    params: list[str] = []
+    body = [f"const int {LANES} = {spell['lanes'].format(wbytes=wbits // 8)};"]
+    if sig.ret is not None:
+        body.append(f"{_unqualified(sig.ret_c)} s2s_ret[{size}] = {{0}};")
+    for name, t, ct, k in zip(sig.names, sig.params, sig.params_c, v.params):
+        if k.kind != "v":
+            params.append(f"__typeof__({ct}) {name}")
+            continue
+        (piece,) = pieces(v.isa, t, v.vlen, v.mangled)
+        params.append(f"{piece.ctype} s2s_{name}_0")
+        body.append(f"{_unqualified(ct)} s2s_a_{name}[{size}];")
+        body += _store_lanes(spell, t, wbits, f"s2s_a_{name}", f"s2s_{name}_0")
+    (mask,) = mask_pieces(v)
+    params.append(f"{mask.ctype} s2s_m_0")
+    body.append(f"uint{wbits}_t s2s_mask[{size}];")
+    body.append(spell["store_mask"].format(wbits=wbits, dst="s2s_mask", src="s2s_m_0"))
+    body += _branches(sig, v, cores, LANES)
+    ret_type = "void"
+    if sig.ret is not None:
+        (piece,) = pieces(v.isa, sig.ret, v.vlen, v.mangled)
+        ret_type = piece.ctype
+        body += _return_lanes(spell, sig.ret, wbits, piece.ctype)
+    return _definition([], _head(sig, v, ret_type, params), body)
+
+
+def _acle(t: Type) -> tuple[str, str, int]:
+    """The suffix, C element type and bits of the intrinsics moving ``t``."""
+    bits = element_bits(t)
+    if isinstance(t, FloatType):
+        return f"f{bits}", {32: "float", 64: "double"}[bits], bits
+    sign = "s" if isinstance(t, IntType) and t.signed else "u"
+    return f"{sign}{bits}", f"{'' if sign == 's' else 'u'}int{bits}_t", bits
+
+
+def _respaced(spell: dict[str, str], kind: str, sfx: str, x: str, times: int) -> str:
+    for _ in range(times):
+        x = spell[kind].format(sfx=sfx, x=x)
+    return x
+
+
+def _store_lanes(spell: dict[str, str], t: Type, wbits: int, dst: str, src: str) -> list[str]:
+    """Register ``src`` (unpacked when narrower than ``wbits``) into the
+    lane array ``dst``: through an array of the intrinsic's element type and
+    a memcpy, so that no lane array is written as another type."""
+    sfx, elem, bits = _acle(t)
+    packed = _respaced(spell, "pack", sfx, src, (wbits // bits).bit_length() - 1)
+    store = spell["store"].format(sfx=sfx, n=LANES, elem=elem, ebits=bits, dst="s2s_t", src=packed)
+    return [
+        "{",
+        f"{INDENT}{elem} s2s_t[sizeof {dst} / sizeof {dst}[0]];",
+        INDENT + store,
+        f"{INDENT}__builtin_memcpy({dst}, s2s_t, sizeof s2s_t);",
+        "}",
+    ]
+
+
+def _return_lanes(spell: dict[str, str], t: Type, wbits: int, ctype: str) -> list[str]:
+    """Return the lane array s2s_ret as the ABI's register."""
+    sfx, elem, bits = _acle(t)
+    load = spell["load"].format(sfx=sfx, n=LANES, elem=elem, ebits=bits, src="s2s_t")
+    unpacked = _respaced(spell, "unpack", sfx, "s2s_r", (wbits // bits).bit_length() - 1)
+    return [
+        f"{elem} s2s_t[sizeof s2s_ret / sizeof s2s_ret[0]];",
+        "__builtin_memcpy(s2s_t, s2s_ret, sizeof s2s_t);",
+        f"{ctype} s2s_r = {load};",
+        f"return {unpacked};",
+    ]
 
 
 def _head(sig: Signature, v: Variant, ret_type: str, params: list[str]) -> str:

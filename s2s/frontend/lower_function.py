@@ -71,7 +71,7 @@ class _FunctionBody(BodyLowerer):
 
 def lower_function(
     cursor: ci.Cursor,
-    vlen: int,
+    vlen: int | str,
     masked: bool,
     kinds: tuple[ParamKind, ...],
     clauses: ClauseSet,
@@ -79,7 +79,8 @@ def lower_function(
     plain_char_signed: bool = True,
     site: int | None = None,
 ) -> Region:
-    """The region of one variant shape of the function defined at ``cursor``;
+    """The region of one variant shape of the function defined at ``cursor``
+    (``vlen``: its lanes, or the C variable holding them at run time);
     ``site``: where in the main file the variant goes (default: right
     after the definition)."""
     types = TypeMapper(plain_char_signed, scope=cursor)
