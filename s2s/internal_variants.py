@@ -34,10 +34,19 @@ from .frontend.declare_simd import SimdFunction, signature
 from .frontend.lower_callee import callee_table
 from .frontend.lower_clang import location
 from .frontend.lower_types import TypeMapper
-from .ir.types import I1, FloatType, IntType
+from .ir.types import I1, FloatType, IntType, Type
 from .ir.values import Call, Constant, Undef, Value
 from .pipeline import AnalyzedRegion
-from .vfabi import FAMILIES, ISAS, NoVariants, ParamKind, Variant, characteristic_type
+from .vfabi import (
+    FAMILIES,
+    ISAS,
+    Isa,
+    NoVariants,
+    ParamKind,
+    Variant,
+    characteristic_type,
+    element_bits,
+)
 
 PREFIX = "s2s_"
 """Internal variants are named after ``PREFIX + callee``."""
@@ -68,16 +77,19 @@ class InternalVariants:
         """Make the variants the loop's calls want at the loop's width."""
         main = regions[0]
         assert main is not None
-        if not target.vfabi_isa or ISAS[target.vfabi_isa].scalable:
-            return  # none made here: its calls say so (codegen.calls)
+        if not target.vfabi_isa:
+            return  # no vector function ABI: its calls say so (codegen.calls)
+        scalable = ISAS[target.vfabi_isa].scalable
         width, _ = choose_width(main.region, main.div, target, self.codegen, main.records)
         for analyzed in regions:
             if analyzed is None:
                 continue
             for call in _wanting(analyzed):
                 kinds = tuple(_kind(analyzed, a) for a in call.operands)
-                masked = call.mask is not None and not (
-                    isinstance(call.mask, Constant) and int(call.mask.value) & 1
+                # a scalable variant is always masked (an unmasked call passes every lane)
+                masked = scalable or (
+                    call.mask is not None
+                    and not (isinstance(call.mask, Constant) and int(call.mask.value) & 1)
                 )
                 key: Key = (call.callee, target.name, masked, width, kinds)
                 if key not in self.made and call.callee not in self.failed:
@@ -116,17 +128,7 @@ class InternalVariants:
             ret, params, names = signature(
                 definition, TypeMapper(target.plain_char_signed, scope=definition), loc
             )
-            cdt = characteristic_type(ret, params, kinds)
-            assert isinstance(cdt, (IntType, FloatType)), cdt
-            v = Variant(
-                ISAS[target.vfabi_isa],
-                masked,
-                width,
-                kinds,
-                PREFIX + callee,
-                cdt.bits,
-                isinstance(cdt, FloatType),
-            )
+            v = _variant(ISAS[target.vfabi_isa], callee, ret, params, kinds, masked, width)
             fn = SimdFunction(callee, loc, ret, params, names, [v], definition)
             sig = _signature(fn, definition)
             core, loop, _ = _core(
@@ -142,6 +144,31 @@ class InternalVariants:
         entry = self.codegen.simd_functions.setdefault(callee, (sig, []))
         entry[1].append(v)
         return v
+
+
+def _variant(
+    isa: Isa,
+    callee: str,
+    ret: Type | None,
+    params: list[Type],
+    kinds: tuple[ParamKind, ...],
+    masked: bool,
+    width: int,
+) -> Variant:
+    """The internal variant of ``width`` lanes: the ABI's rules with the
+    loop's lanes.  A scalable one takes the widest data size of those
+    lanes (128 / width bits per lane; a wider varying value cannot be
+    passed) and names it, since the ``x`` of its name does not."""
+    if not isa.scalable:
+        cdt = characteristic_type(ret, params, kinds)
+        assert isinstance(cdt, (IntType, FloatType)), cdt
+        name = PREFIX + callee
+        return Variant(isa, masked, width, kinds, name, cdt.bits, isinstance(cdt, FloatType))
+    bits = 128 // width
+    varying = [t for t, k in zip(params, kinds) if k.is_vector] + ([ret] if ret else [])
+    if any(element_bits(t) > bits for t in varying):
+        raise NoVariants(f"a value wider than the loop's lanes ({bits} bits)")
+    return Variant(isa, True, width, kinds, f"{PREFIX}{callee}_{bits}", bits, False)
 
 
 def _signature(fn: SimdFunction, definition: Any) -> Signature:

@@ -513,8 +513,8 @@ class Meta:
     """Regions vectorized for the scalable targets (SVE, RISC-V V) where
     fewer than ``vectorized`` (they do not do everything yet;
     testsuite/README.md)."""
-    scalable_report: tuple[tuple[str, int], ...] | None = None
-    """``report`` for the scalable targets where it differs."""
+    rvv_report: tuple[tuple[str, int], ...] | None = None
+    """``report`` for RISC-V V where it differs (no vector function ABI)."""
 
     def vectorized_for(self, target: str | None) -> int | None:
         if target in SCALABLE and self.scalable_vectorized is not None:
@@ -522,8 +522,8 @@ class Meta:
         return self.vectorized
 
     def report_for(self, target: str | None) -> tuple[tuple[str, int], ...]:
-        if target in SCALABLE and self.scalable_report is not None:
-            return self.scalable_report
+        if target == "rvv" and self.rvv_report is not None:
+            return self.rvv_report
         return self.report
 
 
@@ -572,10 +572,8 @@ def parse_meta(text: str) -> Meta:
         maxwidth=int(maxw) if (maxw := values.pop("maxwidth", "")) else None,
         scalar_in=tuple(values.pop("scalar_in", "").split()),
         scalable_vectorized=int(sv) if (sv := values.pop("scalable_vectorized", "")) else None,
-        scalable_report=(
-            tuple(_pairs(values.pop("scalable_report"), "="))
-            if "scalable_report" in values
-            else None
+        rvv_report=(
+            tuple(_pairs(values.pop("rvv_report"), "=")) if "rvv_report" in values else None
         ),
     )
     if values:

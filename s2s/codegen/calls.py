@@ -57,8 +57,6 @@ class Callees:
             return "the '#pragma omp ordered simd' block runs lane by lane, in iteration order"
         if inst.wants_variant and not target.vfabi_isa:
             return f"{inst.not_inlined}; {target.name} has no vector function ABI here yet"
-        if inst.wants_variant and ISAS[target.vfabi_isa].scalable:
-            return f"{inst.not_inlined}; no internal vector variants on {target.name} yet"
         if inst.wants_variant and inst.callee in self.no_variant:
             return f"{inst.not_inlined}; {self.no_variant[inst.callee]}"
         if inst.callee in self.simd_functions:
