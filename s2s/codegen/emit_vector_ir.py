@@ -83,7 +83,7 @@ from ..ir.vector import (
     VStore,
     is_lanewise,
 )
-from ..vfabi import Variant, mask_pieces, pieces
+from ..vfabi import Variant, element_bits, mask_pieces, pieces
 from .c_lines import INDENT
 from .calls import Callees
 from .cexpr import binop_expr, c_decl, c_type, literal, scalar_expr, value_literal
@@ -552,7 +552,7 @@ class VectorIREmitter:
         proto = prototype(sig, v)
         if proto is None:
             return None
-        args = [self.variant_arg(inst, k, v) for k in range(len(inst.operands))]
+        args = [self.variant_arg(inst, k, v, sig.params[k]) for k in range(len(inst.operands))]
         if v.masked:
             mt = self.target.mask_type(v.cdt_bits, self.W)
             if mt is None:
@@ -563,14 +563,38 @@ class VectorIREmitter:
         call = f"{v.mangled}({', '.join(a for a in args if a is not None)})"
         if inst.type != VOID:
             kept = self.reg_type(inst.type)
-            if kept is None or self.abi_register(inst.type, v, v.mangled + "_r") is None:
+            abi = self.abi_register(inst.type, v, v.mangled + "_r", sig.ret)
+            if kept is None or abi is None:
                 return None
             if v.isa.scalable:  # sizeless types: no casts, narrow lanes packed
-                call = self.macro("abi_packed", t=kept, x=call)
+                want = self.target.vtype(_lane_type(sig.ret), self.W)
+                packed = self.macro("abi_packed", t=want, x=call) if want else None
+                call = self.same_bits(packed, want, kept)
+                if call is None:
+                    return None
             else:
                 call = f"({kept.ctype}){call}"
         self.needs.add(("decl", proto))
         return call
+
+    def scalable_argument(self, x: str | None, have: TypeInfo | None, declared: Type) -> str | None:
+        """A vector for a scalable variant's parameter of type ``declared``:
+        as its signedness (plain char differs between the views), unpacked
+        when narrower than the variant's lanes (no casts of sizeless types)."""
+        want = self.target.vtype(_lane_type(declared), self.W)
+        same = self.same_bits(x, have, want)
+        return None if same is None or want is None else self.macro("abi_unpacked", t=want, x=same)
+
+    def same_bits(self, x: str | None, have: TypeInfo | None, want: TypeInfo | None) -> str | None:
+        """``x`` of type ``have`` as ``want``, an integer of the same size
+        (signedness only); None when it is another type."""
+        if x is None or have is None or want is None:
+            return None
+        if have.key == want.key:
+            return x
+        if have.bits != want.bits or not (have.is_int and want.is_int):
+            return None
+        return self.macro("convert", f=have, t=want, a=x)
 
     def variant_mask(self, inst: Call, v: Variant, mt: TypeInfo) -> str | None:
         """The mask argument: the call's mask, or every lane for an unmasked
@@ -580,26 +604,28 @@ class VectorIREmitter:
         mask = self.mask_as(inst.mask, mt)
         return mask if v.isa.scalable else f"({mask_pieces(v)[0].ctype}){mask}"
 
-    def abi_register(self, t: Type, v: Variant, tag: str) -> str | None:
-        """The variant's C type of a vector of type ``t``, when it passes it
-        in one register as wide as the one the code keeps it in (scalable:
-        the same type and lanes, narrow elements unpacked by abi_unpacked)."""
+    def abi_register(self, t: Type, v: Variant, tag: str, declared: Type) -> str | None:
+        """The variant's C type of a vector of type ``t`` for a parameter or
+        result of type ``declared`` (plain char's signedness may differ),
+        when it passes it in one register as wide as the one the code keeps
+        it in (scalable: as many lanes of the same size, narrow elements
+        unpacked by abi_unpacked)."""
         assert isinstance(t, VectorType)
         ti = self.reg_type(t)
-        regs = pieces(v.isa, t.elem, v.vlen, tag)
+        regs = pieces(v.isa, declared, v.vlen, tag)
         if ti is None or len(regs) != 1:
             return None
         if v.isa.scalable:
-            fits = ti.lanes == regs[0].lanes and ti.ctype == regs[0].ctype
+            fits = ti.lanes == regs[0].lanes and ti.bits == element_bits(declared)
         else:
             fits = ti.reg_bits == regs[0].lanes * ti.bits
         return regs[0].ctype if fits else None
 
-    def broadcast_argument(self, a: Value, v: Variant) -> str | None:
+    def broadcast_argument(self, a: Value, v: Variant, declared: Type) -> str | None:
         """A uniform value for a varying parameter: every lane holds it."""
         t = self.vt(a.type)
         ti = self.reg_type(t)
-        ctype = None if a.type == I1 else self.abi_register(t, v, v.mangled)
+        ctype = None if a.type == I1 else self.abi_register(t, v, v.mangled, declared)
         if ti is None or ctype is None:
             return None
         x = self.scalar(a)
@@ -610,21 +636,25 @@ class VectorIREmitter:
             return splat
         return f"({ctype}){splat}"
 
-    def variant_arg(self, inst: Call, k: int, v: Variant) -> str | None:
-        """Operand ``k`` as the variant's parameter: a vector in its register
-        type, a uniform value as it is, a linear one as lane 0's value."""
+    def variant_arg(self, inst: Call, k: int, v: Variant, declared: Type) -> str | None:
+        """Operand ``k`` as the variant's parameter (of type ``declared``): a
+        vector in its register type, a uniform value as it is, a linear one
+        as lane 0's value."""
         a, kind = inst.operands[k], v.params[k]
         t = a.type
         if not isinstance(t, VectorType):
             if kind.kind == "v":
-                return self.broadcast_argument(a, v)
+                splat = self.broadcast_argument(a, v, declared)
+                if v.isa.scalable:
+                    splat = self.scalable_argument(splat, self.reg_type(self.vt(a.type)), declared)
+                return splat
             return _user_argument(t, self.scalar(a)) if kind.kind == "u" else None
         if kind.kind == "v":
-            ctype = None if t.elem == I1 else self.abi_register(t, v, v.mangled)
+            ctype = None if t.elem == I1 else self.abi_register(t, v, v.mangled, declared)
             if ctype is None:
                 return None
             if v.isa.scalable:
-                return self.macro("abi_unpacked", t=self.reg_type(t), x=self.reg(a))
+                return self.scalable_argument(self.reg(a), self.reg_type(t), declared)
             return f"({ctype}){self.reg(a)}"
         if kind.kind == "l" and inst.lane_strides.get(k) == kind.step:
             ti = self.reg_type(t)
