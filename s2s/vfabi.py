@@ -139,6 +139,8 @@ ISAS["s"] = Isa(
         # (sfx: the ACLE suffix f64 s32 u8 ...; wbits: the WDS); an unpacked
         # vector is packed (each svuzp1 halves the spacing) before a store
         # and unpacked (svzip1) after a load
+        ("sfx", "{kind}{ebits}"),
+        ("signed", "s"),
         ("lanes", "(int)(svcntb() / {wbytes})"),
         ("store", "svst1_{sfx}(svwhilelt_b{ebits}_s32(0, {n}), ({elem} *)(void *)({dst}), {src});"),
         (
@@ -158,7 +160,51 @@ ISAS["s"] = Isa(
 )
 """SVE, vector-length agnostic (``_ZGVsMx``): defined where the build has
 SVE (``__ARM_FEATURE_SVE``); ``vlen`` is the lanes of each 128 bits."""
-FAMILIES: tuple[tuple[str, ...], ...] = (("b", "c", "d", "e"), ("n",), ("s",))
+ISAS["r"] = Isa(
+    "r",
+    "__riscv_v_intrinsic",
+    (128,),
+    (128,),
+    "",
+    "predicate",
+    False,
+    False,
+    "riscv_vector.h",
+    (
+        # each value the register group of its elements at the variant's
+        # lanes (LMUL = lanes * bits / 128: vfloat32mf2_t beside doubles),
+        # so nothing is unpacked; the mask a vbool of the lanes
+        ("f32", "vfloat32{lmul}_t"),
+        ("f64", "vfloat64{lmul}_t"),
+        ("int", "v{sign}int{ebits}{lmul}_t"),
+        ("mask", "vbool{wbits}_t"),
+        ("sfx", "{kind}{ebits}{lmul}"),
+        ("signed", "i"),
+        # vl: VLEN / WDS, at most 2048-bit vectors (the rvv target's cap)
+        (
+            "lanes",
+            "(int)(__riscv_vsetvlmax_e{wbits}m1() < {cap} "
+            "? __riscv_vsetvlmax_e{wbits}m1() : {cap})",
+        ),
+        ("store", "__riscv_vse{ebits}_v_{sfx}(({elem} *)(void *)({dst}), {src}, {n});"),
+        ("load", "__riscv_vle{ebits}_v_{sfx}((const {elem} *)(const void *)({src}), {n})"),
+        ("pack", "{x}"),
+        ("unpack", "{x}"),
+        (
+            "store_mask",
+            "__riscv_vse{wbits}_v_u{wbits}m1((uint{wbits}_t *)(void *)({dst}), "
+            "__riscv_vmerge_vxm_u{wbits}m1(__riscv_vmv_v_x_u{wbits}m1(0, {n}), 1, {src}, {n}), "
+            "{n});",
+        ),
+    ),
+    scalable=True,
+    max_bits=2048,
+)
+"""RISC-V V: no vector function ABI is published; s2svec's own variants,
+named like the AArch64 ABI's SVE ones with the letter ``r`` (LLVM's for
+RISC-V V vector functions): ``_ZGVrMx...``, always masked, lanes of the
+widest data size; defined and called by s2svec's code only."""
+FAMILIES: tuple[tuple[str, ...], ...] = (("b", "c", "d", "e"), ("n",), ("s",), ("r",))
 """The variants every object of one architecture defines for a declaration."""
 
 MASK_C = {8: "unsigned char", 16: "unsigned short", 32: "unsigned int", 64: "unsigned long long"}
@@ -384,8 +430,10 @@ def pieces(isa: Isa, t: Type, vlen: int, tag: str) -> list[Piece]:
     ebits = element_bits(t)
     names = dict(isa.type_names)
     sign = "u" if (isinstance(t, IntType) and not t.signed) or isinstance(t, PtrType) else ""
-    if isa.scalable:  # one register; elements narrower than the lanes unpacked
-        return [Piece(names[_class(t)].format(ebits=ebits, sign=sign), vlen)]
+    if isa.scalable:  # one register (SVE: narrower elements unpacked)
+        return [
+            Piece(names[_class(t)].format(ebits=ebits, sign=sign, lmul=lmul(vlen, ebits)), vlen)
+        ]
     sizes = isa.float_bits if isinstance(t, FloatType) else isa.int_bits
     reg = max(sizes)
     lanes = min(vlen, reg // ebits)
@@ -409,10 +457,17 @@ def pieces(isa: Isa, t: Type, vlen: int, tag: str) -> list[Piece]:
     ] * count
 
 
+def lmul(lanes: int, bits: int) -> str:
+    """The RISC-V V register group of ``lanes`` elements of ``bits`` per 128
+    bits: m1, mf2, mf4, mf8."""
+    fraction = 128 // (lanes * bits)
+    return "m1" if fraction == 1 else f"mf{fraction}"
+
+
 def mask_pieces(v: Variant) -> list[Piece]:
     """The mask parameters of a masked variant."""
     if v.isa.mask == "predicate":
-        return [Piece(dict(v.isa.type_names)["mask"], v.vlen)]
+        return [Piece(dict(v.isa.type_names)["mask"].format(wbits=v.cdt_bits), v.vlen)]
     cdt: Type = FloatType(v.cdt_bits) if v.cdt_float else IntType(v.cdt_bits)
     regs = pieces(v.isa, cdt, v.vlen, v.mangled)
     if v.isa.mask == "vector":

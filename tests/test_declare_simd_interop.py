@@ -1,4 +1,5 @@
-"""declare simd interop with gcc and clang, both ways, on AVX-512, AVX2 and NEON.
+"""declare simd interop with gcc and clang, both ways, on AVX-512, AVX2 and NEON;
+and the vector-length agnostic variants of SVE and RISC-V V (at the end).
 
 (a) A caller compiled by gcc/clang-19 with ``-fopenmp-simd`` declares the
     functions with the same pragmas, vectorizes its loops and links against
@@ -384,34 +385,42 @@ def test_sve_variants_follow_the_abi(
         assert out.startswith("0 of "), f"{vl * 8}-bit vectors: {out}"
 
 
-def test_s2svec_sve_loops_call_variants_of_another_file(tmp_path: Path) -> None:
-    """Loops translated for SVE whose functions are only declared call the
-    _ZGVsMx variants s2svec made in the definitions' file (clang-19 builds
-    the loops, gcc the definitions), at three vector lengths."""
-    for tool in ("aarch64-linux-gnu-gcc", "clang-19", "qemu-aarch64"):
+SCALABLE = {
+    # target: (the reference/linking compiler, the s2svec output's build, qemu, lengths)
+    "sve": (
+        "aarch64-linux-gnu-gcc",
+        ["clang-19", "--target=aarch64-linux-gnu", "-march=armv8-a+sve"],
+        "qemu-aarch64",
+        [f"max,sve-default-vector-length={b}" for b in SVE_LENGTHS],
+    ),
+    "rvv": (
+        "riscv64-linux-gnu-gcc",
+        ["clang-19", "--target=riscv64-linux-gnu", "-march=rv64gcv"],
+        "qemu-riscv64",
+        [f"rv64,v=true,vlen={v},vext_spec=v1.0" for v in (128, 1024)],
+    ),
+}
+
+
+@pytest.mark.parametrize("target", sorted(SCALABLE))
+def test_scalable_loops_call_variants_of_another_file(tmp_path: Path, target: str) -> None:
+    """Loops translated for SVE or RISC-V V whose functions are only
+    declared call the vector-length agnostic variants (_ZGVsMx, _ZGVrMx)
+    s2svec made in the definitions' file, at several vector lengths."""
+    gcc, build, qemu, cpus = SCALABLE[target]
+    for tool in (gcc, "clang-19", qemu):
         _have(tool)
-    expected = _reference(tmp_path, ["aarch64-linux-gnu-gcc", "-static"], ["qemu-aarch64"])
+    expected = _reference(tmp_path, [gcc, "-static"], [qemu])
     defs, caller = _files(tmp_path)
-    sve = ["--target", "sve,neon"]
-    _run([sys.executable, "-m", "s2s", str(defs), "-o", str(tmp_path / "d.c"), *sve])
-    _run([sys.executable, "-m", "s2s", str(caller), "-o", str(tmp_path / "c.c"), *sve])
-    flags = ["-O2", "-march=armv8-a+sve", "-ffp-contract=off", "-c"]
-    _run(["aarch64-linux-gnu-gcc", *flags, str(tmp_path / "d.c"), "-o", str(tmp_path / "d.o")])
-    clang = ["clang-19", "--target=aarch64-linux-gnu", *flags]
-    _run([*clang, str(tmp_path / "c.c"), "-o", str(tmp_path / "c.o")])
-    nm = "aarch64-linux-gnu-nm" if shutil.which("aarch64-linux-gnu-nm") else "nm"
-    assert "_ZGVsMx" in _run([nm, "-u", str(tmp_path / "c.o")])
+    chosen = ["--target", target]
+    _run([sys.executable, "-m", "s2s", str(defs), "-o", str(tmp_path / "d.c"), *chosen])
+    _run([sys.executable, "-m", "s2s", str(caller), "-o", str(tmp_path / "c.c"), *chosen])
+    flags = [*build, "-O2", "-ffp-contract=off", "-c"]
+    _run([*flags, str(tmp_path / "d.c"), "-o", str(tmp_path / "d.o")])
+    _run([*flags, str(tmp_path / "c.c"), "-o", str(tmp_path / "c.o")])
+    prefix = "_ZGVsMx" if target == "sve" else "_ZGVrMx"
+    assert prefix in _run(["nm", "-u", str(tmp_path / "c.o")])  # ELF symbols: any nm
     exe = tmp_path / "t"
-    _run(
-        [
-            "aarch64-linux-gnu-gcc",
-            "-static",
-            str(tmp_path / "c.o"),
-            str(tmp_path / "d.o"),
-            "-o",
-            str(exe),
-        ]
-    )
-    for vl in SVE_LENGTHS:
-        out = _run(["qemu-aarch64", "-cpu", f"max,sve-default-vector-length={vl}", str(exe)])
-        assert out == expected, f"{vl * 8}-bit vectors"
+    _run([gcc, "-static", str(tmp_path / "c.o"), str(tmp_path / "d.o"), "-o", str(exe)])
+    for cpu in cpus:
+        assert _run([qemu, "-cpu", cpu, str(exe)]) == expected, cpu

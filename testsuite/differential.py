@@ -513,18 +513,11 @@ class Meta:
     """Regions vectorized for the scalable targets (SVE, RISC-V V) where
     fewer than ``vectorized`` (they do not do everything yet;
     testsuite/README.md)."""
-    rvv_report: tuple[tuple[str, int], ...] | None = None
-    """``report`` for RISC-V V where it differs (no vector function ABI)."""
 
     def vectorized_for(self, target: str | None) -> int | None:
         if target in SCALABLE and self.scalable_vectorized is not None:
             return self.scalable_vectorized
         return self.vectorized
-
-    def report_for(self, target: str | None) -> tuple[tuple[str, int], ...]:
-        if target == "rvv" and self.rvv_report is not None:
-            return self.rvv_report
-        return self.report
 
 
 _META_RE = re.compile(r"/\*\s*s2s-test:(.*?)\*/", re.S)
@@ -572,9 +565,6 @@ def parse_meta(text: str) -> Meta:
         maxwidth=int(maxw) if (maxw := values.pop("maxwidth", "")) else None,
         scalar_in=tuple(values.pop("scalar_in", "").split()),
         scalable_vectorized=int(sv) if (sv := values.pop("scalable_vectorized", "")) else None,
-        rvv_report=(
-            tuple(_pairs(values.pop("rvv_report"), "=")) if "rvv_report" in values else None
-        ),
     )
     if values:
         raise ValueError(f"unknown metadata keys {sorted(values)}")
@@ -1169,7 +1159,7 @@ def _check_entry(e: dict, meta: Meta, target: str | None) -> list[str]:
         problems.append(f"{where}: width {width}, expected {want}")
     if meta.maxwidth is not None and width > meta.maxwidth:
         problems.append(f"{where}: width {width} exceeds {meta.maxwidth} (safelen)")
-    for path, value in meta.report_for(target):
+    for path, value in meta.report:
         got: object = e
         for part in path.split("."):
             got = got.get(part) if isinstance(got, dict) else None

@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir.types import FloatType, IntType, PtrType, Type
-from ..vfabi import MASK_C, Piece, Variant, element_bits, mask_pieces, pieces
+from ..vfabi import MASK_C, Piece, Variant, element_bits, lmul, mask_pieces, pieces
 from .branch_markers import SCALAR, branch_marker, variant_region
 
 INDENT = "    "
@@ -180,7 +180,8 @@ def _scalable_wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
     wbits = v.cdt_bits
     size = v.isa.max_bits // wbits
     params: list[str] = []
-    body = [f"const int {LANES} = {spell['lanes'].format(wbytes=wbits // 8)};"]
+    lanes = spell["lanes"].format(wbytes=wbits // 8, wbits=wbits, cap=size)
+    body = [f"const int {LANES} = {lanes};"]
     if sig.ret is not None:
         body.append(f"{_unqualified(sig.ret_c)} s2s_ret[{size}] = {{0}};")
     for name, t, ct, k in zip(sig.names, sig.params, sig.params_c, v.params):
@@ -194,7 +195,7 @@ def _scalable_wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
     (mask,) = mask_pieces(v)
     params.append(f"{mask.ctype} s2s_m_0")
     body.append(f"uint{wbits}_t s2s_mask[{size}];")
-    body.append(spell["store_mask"].format(wbits=wbits, dst="s2s_mask", src="s2s_m_0"))
+    body.append(spell["store_mask"].format(wbits=wbits, dst="s2s_mask", src="s2s_m_0", n=LANES))
     body += _branches(sig, v, cores, LANES)
     ret_type = "void"
     if sig.ret is not None:
@@ -204,13 +205,17 @@ def _scalable_wrapper(sig: Signature, v: Variant, cores: list[Core]) -> str:
     return _definition([], _head(sig, v, ret_type, params), body)
 
 
-def _acle(t: Type) -> tuple[str, str, int]:
-    """The suffix, C element type and bits of the intrinsics moving ``t``."""
+def _acle(spell: dict[str, str], t: Type, lanes: int) -> tuple[str, str, int]:
+    """The suffix, C element type and bits of the intrinsics moving ``t``
+    at ``lanes`` lanes (the ISA's ``sfx`` spelling)."""
     bits = element_bits(t)
     if isinstance(t, FloatType):
-        return f"f{bits}", {32: "float", 64: "double"}[bits], bits
-    sign = "s" if isinstance(t, IntType) and t.signed else "u"
-    return f"{sign}{bits}", f"{'' if sign == 's' else 'u'}int{bits}_t", bits
+        kind, elem = "f", {32: "float", 64: "double"}[bits]
+    elif isinstance(t, IntType) and t.signed:
+        kind, elem = spell["signed"], f"int{bits}_t"
+    else:
+        kind, elem = "u", f"uint{bits}_t"
+    return spell["sfx"].format(kind=kind, ebits=bits, lmul=lmul(lanes, bits)), elem, bits
 
 
 def _respaced(spell: dict[str, str], kind: str, sfx: str, x: str, times: int) -> str:
@@ -223,7 +228,7 @@ def _store_lanes(spell: dict[str, str], t: Type, wbits: int, dst: str, src: str)
     """Register ``src`` (unpacked when narrower than ``wbits``) into the
     lane array ``dst``: through an array of the intrinsic's element type and
     a memcpy, so that no lane array is written as another type."""
-    sfx, elem, bits = _acle(t)
+    sfx, elem, bits = _acle(spell, t, 128 // wbits)
     packed = _respaced(spell, "pack", sfx, src, (wbits // bits).bit_length() - 1)
     store = spell["store"].format(sfx=sfx, n=LANES, elem=elem, ebits=bits, dst="s2s_t", src=packed)
     return [
@@ -237,7 +242,7 @@ def _store_lanes(spell: dict[str, str], t: Type, wbits: int, dst: str, src: str)
 
 def _return_lanes(spell: dict[str, str], t: Type, wbits: int, ctype: str) -> list[str]:
     """Return the lane array s2s_ret as the ABI's register."""
-    sfx, elem, bits = _acle(t)
+    sfx, elem, bits = _acle(spell, t, 128 // wbits)
     load = spell["load"].format(sfx=sfx, n=LANES, elem=elem, ebits=bits, src="s2s_t")
     unpacked = _respaced(spell, "unpack", sfx, "s2s_r", (wbits // bits).bit_length() - 1)
     return [

@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=1 tolerance=exact report="calls.vector_variant=3 calls.inlined=0 calls.serialized=0" rvv_report="calls.vector_variant=0 calls.inlined=0 calls.serialized=3" */
+/* s2s-test: vectorized=1 tolerance=exact report="calls.vector_variant=3 calls.inlined=0 calls.serialized=0" */
 /* call_internal_variant: a callee too large to inline at each of its three
  * calls (a loop with an if-cascade, a second loop, lookups in a global
  * table) gets internal vector variants of s2svec's own, one per shape of
