@@ -120,15 +120,30 @@ ISAS: dict[str, Isa] = {
         ),
     ),
 }
-ISAS["s"] = Isa(
+
+
+def _scalable(letter: str, arch: str, header: str, spellings: tuple[tuple[str, str], ...]) -> Isa:
+    """A vector-length agnostic ISA of at most 2048-bit registers: 128-bit
+    granules, predicate masks, one register a value."""
+    return Isa(
+        letter,
+        arch,
+        (128,),
+        (128,),
+        "",
+        "predicate",
+        False,
+        False,
+        header,
+        spellings,
+        scalable=True,
+        max_bits=2048,
+    )
+
+
+ISAS["s"] = _scalable(
     "s",
     "__ARM_FEATURE_SVE",
-    (128,),
-    (128,),
-    "",
-    "predicate",
-    False,
-    False,
     "arm_sve.h",
     (
         ("f32", "svfloat32_t"),
@@ -155,20 +170,12 @@ ISAS["s"] = Isa(
             "svdup_n_u{wbits}_z({src}, 1));",
         ),
     ),
-    scalable=True,
-    max_bits=2048,
 )
 """SVE, vector-length agnostic (``_ZGVsMx``): defined where the build has
 SVE (``__ARM_FEATURE_SVE``); ``vlen`` is the lanes of each 128 bits."""
-ISAS["r"] = Isa(
+ISAS["r"] = _scalable(
     "r",
     "__riscv_v_intrinsic",
-    (128,),
-    (128,),
-    "",
-    "predicate",
-    False,
-    False,
     "riscv_vector.h",
     (
         # each value the register group of its elements at the variant's
@@ -197,8 +204,6 @@ ISAS["r"] = Isa(
             "{n});",
         ),
     ),
-    scalable=True,
-    max_bits=2048,
 )
 """RISC-V V: no vector function ABI is published; s2svec's own variants,
 named like the AArch64 ABI's SVE ones with the letter ``r`` (LLVM's for
