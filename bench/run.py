@@ -6,7 +6,9 @@ s2svec's output built by both), runs them N times interleaved round-robin (so
 machine noise hits all of them alike), verifies each checksum against the
 scalar build, and prints speed-ups of the medians.  ``--emulate TARGET``
 instead checks s2svec's NEON, SVE or RISC-V V output for correctness under
-qemu, the scalable ones at every vector length (no timing).
+qemu, the scalable ones at every vector length (no timing); with
+``--count-instructions`` it counts the instructions each kernel's function
+executes there instead, built scalar, by the compiler and by s2svec.
 Exit status: 0 all results match, 1 a result mismatched or a variant failed to
 build or run, 2 bad usage.
 
@@ -19,6 +21,7 @@ scalar build (0: must be identical), and ``bench-class: divergent|control``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import platform
@@ -27,8 +30,9 @@ import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -702,10 +706,9 @@ def check_emulated(name: str, kernels: list[Kernel], tool: list[str] | None, bui
     ``name``, run them under qemu (the output at each vector length) and
     compare checksums; correctness only."""
     em = EMULATED[name]
-    tools = {em.ref[0], em.out[0], *(run[0] for _, run in em.runs)}
-    missing = sorted(t for t in tools if shutil.which(t) is None)
+    missing = missing_tools(em, tool)
     if missing or tool is None:
-        print(f"bench: --emulate {name} needs {', '.join(missing) or 's2svec'}", file=sys.stderr)
+        print(f"bench: --emulate {name} needs {missing}", file=sys.stderr)
         return 1
     print(f"\n{name} check ({' '.join(em.out)}, one repetition under qemu", end="")
     print(f" at {', '.join(w for w, _ in em.runs)})" if len(em.runs) > 1 else ")")
@@ -716,6 +719,13 @@ def check_emulated(name: str, kernels: list[Kernel], tool: list[str] | None, bui
         failures += status != "match"
         print(f"{k.name:<18}{vec_summary(k):<16}{status}")
     return 1 if failures else 0
+
+
+def missing_tools(em: Emulated, tool: list[str] | None) -> str:
+    """The cross compilers and qemus (or s2svec) missing for ``em``, or ''."""
+    tools = {em.ref[0], em.out[0], *(run[0] for _, run in em.runs)}
+    missing = sorted(t for t in tools if shutil.which(t) is None)
+    return ", ".join(missing) or ("" if tool else "s2svec")
 
 
 def emulated_status(name: str, kernel: Kernel, tool: list[str], build: Path) -> str:
@@ -745,6 +755,229 @@ def emulated_status(name: str, kernel: Kernel, tool: list[str], build: Path) -> 
 def _runner(em: Emulated) -> str:
     """The qemu that runs the reference (no vector options)."""
     return em.runs[0][1][0]
+
+
+# ------------------------------------- dynamic instruction counts under qemu
+
+
+COUNT_TIMEOUT_S = 1800
+"""A count logs every executed block: far slower than a plain run."""
+
+
+@dataclass
+class Counts:
+    """Dynamic instruction counts of one kernel's timed function under qemu
+    (one repetition), per build and vector length."""
+
+    function: str
+    scalar: int | None = None
+    compiler: dict[str, int] = field(default_factory=dict)
+    """Vector length -> count of the kernel as written, built with -fopenmp-simd."""
+    s2s: dict[str, int] = field(default_factory=dict)
+    """Vector length -> count of s2svec's output."""
+    error: str | None = None
+
+    def ratio(self, length: str) -> float | None:
+        """Compiler's count / s2svec's: > 1 means s2svec's code runs fewer."""
+        if self.error or length not in self.s2s or length not in self.compiler:
+            return None
+        return self.compiler[length] / self.s2s[length]
+
+
+def kernel_function(text: str) -> str:
+    """The name of a kernel's noinline function, the one its timed loop calls."""
+    m = re.search(r"__attribute__\(\(noinline\)\)\s*[^(]*?(\w+)\s*\(", text)
+    if not m:
+        raise ValueError("no __attribute__((noinline)) kernel function")
+    return m.group(1)
+
+
+def count_in_log(lines: Iterable[str], function: str) -> int:
+    """Guest instructions executed inside ``function``, from a qemu
+    ``-d in_asm,exec,nochain`` log.
+
+    in_asm lists the instructions of each block when it is translated, exec
+    logs each execution of a block (nochain: every one) with the function
+    symbol of its first address.  Counted: every instruction from a block of
+    ``function`` (or a gcc clone such as ``function.constprop.0``) until
+    execution reaches the address after the call, callees (libm, helpers)
+    included; every call is counted.
+    """
+    blocks: dict[int, tuple[int, int]] = {}  # start -> (instructions, end address)
+    traces: dict[str, tuple[int, bool]] = {}  # exec line -> (start, in function?)
+    start, size, total, inside, back, last_end = -1, 0, 0, False, -1, -1
+    for line in lines:
+        if line.startswith("Trace"):  # Trace 0: 0xhost [base/pc/flags/cflags] symbol
+            if line not in traces:  # a block's exec lines are all alike: parse once
+                fields = line[line.index("[") + 1 : line.index("]")].split("/")
+                symbol = line[line.index("]") + 1 :].strip()
+                traces[line] = (int(fields[1], 16), symbol.split(".")[0] == function)
+            pc, in_function = traces[line]
+            if pc not in blocks:
+                raise RuntimeError(f"qemu log: block {pc:#x} executed but never translated")
+            if inside and pc == back:
+                inside = False
+            elif not inside and in_function:
+                inside, back = True, last_end  # the block before ends with the call
+            total += blocks[pc][0] if inside else 0
+            last_end = blocks[pc][1]
+        elif line.startswith("IN:"):
+            start = -1
+        elif line.startswith("0x"):  # 0x00400760:  aa0003e4  mov x4, x0
+            address, code = line.split()[:2]
+            pc = int(address.rstrip(":"), 16)
+            start, size = (pc, 0) if start < 0 else (start, size)
+            size += 1
+            blocks[start] = (size, pc + len(code) // 2)
+    return total
+
+
+def count_run(runner: Sequence[str], binary: Path, function: str, reps: int) -> tuple[float, int]:
+    """(checksum, instructions in ``function``) of one run under qemu; the
+    log streams through a pipe (about 100 bytes per executed block)."""
+    read_end, write_end = os.pipe()
+    log = ["-d", "in_asm,exec,nochain", "-D", f"/proc/self/fd/{write_end}"]
+    cmd = [runner[0], *log, *runner[1:], str(binary), str(reps)]
+    with subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, pass_fds=(write_end,)
+    ) as proc:
+        os.close(write_end)
+        watchdog = threading.Timer(COUNT_TIMEOUT_S, proc.kill)
+        watchdog.start()
+        try:
+            with open(read_end, errors="replace") as lines:
+                count = count_in_log(lines, function)
+        except RuntimeError:
+            proc.kill()
+            raise
+        finally:
+            watchdog.cancel()
+        out, err = proc.communicate()
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {err.strip()}")
+    if count == 0:
+        raise RuntimeError(f"{binary.name}: no instruction of {function} in qemu's log")
+    try:
+        return parse_run_output(out)[2], count
+    except ValueError as exc:
+        raise RuntimeError(f"{binary.name}: {exc}") from None
+
+
+def count_builds(em: Emulated, kernel: Kernel, simd: Path, build: Path) -> dict[str, Path]:
+    """The three builds a count compares: scalar (the reference compiler
+    without its vectorizers), the kernel as written with -fopenmp-simd (the
+    compiler's own vectorization), and s2svec's output."""
+    builds = {
+        "scalar": (kernel.source, (*em.ref, "-fno-tree-vectorize")),
+        "compiler": (kernel.source, (*em.out, "-fopenmp-simd")),
+        "s2s": (simd, em.out),
+    }
+    binaries = {}
+    for tag, (source, cc) in builds.items():
+        binary = build / f"{kernel.name}.count-{tag}"
+        error = compile_binary([*cc, "-Wno-unknown-pragmas", str(source), "-o", str(binary), "-lm"])
+        if error:
+            raise RuntimeError(f"build failed: {error}")
+        binaries[tag] = binary
+    return binaries
+
+
+def count_kernel(name: str, kernel: Kernel, tool: list[str], build: Path, reps: int = 1) -> Counts:
+    """Instruction counts of one kernel for emulated target ``name``: the
+    scalar build once, the compiler's and s2svec's build at every vector
+    length; each run's checksum must match the scalar one."""
+    em = EMULATED[name]
+    counts = Counts(kernel_function(kernel.source.read_text()))
+    simd = run_s2svec(tool, kernel, name, build / f"{kernel.name}_{name}.c")
+    if simd is None:
+        counts.error = f"s2svec failed: {kernel.s2s_error}"
+        return counts
+    try:
+        binaries = count_builds(em, kernel, simd, build)
+        want, counts.scalar = count_run([_runner(em)], binaries["scalar"], counts.function, reps)
+        for what, runner in em.runs:
+            for tag, table in (("compiler", counts.compiler), ("s2s", counts.s2s)):
+                got, table[what or name] = count_run(runner, binaries[tag], counts.function, reps)
+                if not close_enough(got, want, kernel.rtol):
+                    counts.error = f"MISMATCH of {tag} at {what or name}: {got!r} != {want!r}"
+                    return counts
+    except (RuntimeError, subprocess.TimeoutExpired) as exc:
+        counts.error = str(exc)
+    return counts
+
+
+def count_emulated(
+    name: str, kernels: list[Kernel], tool: list[str] | None, build: Path, json_out: str | None
+) -> int:
+    """Print (and with ``json_out`` write) the instruction counts of every
+    kernel for emulated target ``name``; 1 if one failed or mismatched."""
+    em = EMULATED[name]
+    missing = missing_tools(em, tool)
+    if missing or tool is None:
+        print(f"bench: --emulate {name} needs {missing}", file=sys.stderr)
+        return 1
+    lengths = [what or name for what, _ in em.runs]
+    print(
+        f"\n{name}: instructions executed in each kernel's function and its callees, "
+        f"one repetition under qemu\nscalar: {' '.join(em.ref)} -fno-tree-vectorize; "
+        f"compiler: {' '.join(em.out)} -fopenmp-simd; s2svec: its output, {' '.join(em.out)}"
+    )
+    print(
+        f"{'kernel':<18}{'length':<10}{'scalar':>13}{'compiler':>13}{'s2svec':>13}  compiler/s2svec"
+    )
+    results = {}
+    for k in kernels:
+        start = time.monotonic()
+        results[k.name] = count_kernel(name, k, tool, build)
+        print_counts(k, results[k.name], lengths)
+        print(f"bench: {k.name}: counted in {time.monotonic() - start:.0f} s", file=sys.stderr)
+    print_ratio_table(kernels, results, lengths)
+    if json_out:
+        Path(json_out).write_text(json.dumps(counts_json(name, results), indent=1) + "\n")
+    return 1 if any(c.error for c in results.values()) else 0
+
+
+def print_counts(kernel: Kernel, counts: Counts, lengths: list[str]) -> None:
+    """A kernel's counts and ratio, a line per vector length, or its error."""
+    if counts.error:
+        print(f"{kernel.name:<18}{counts.error}")
+    for n in lengths if not counts.error else []:
+        print(
+            f"{kernel.name:<18}{n:<10}{fmt(counts.scalar, ',d'):>13}{counts.compiler[n]:>13,d}"
+            f"{counts.s2s[n]:>13,d}  {fmt(counts.ratio(n), '.2f', 'x')}"
+        )
+
+
+def print_ratio_table(
+    kernels: list[Kernel], results: dict[str, Counts], lengths: list[str]
+) -> None:
+    """Compiler's count / s2svec's per kernel and vector length, with geomeans."""
+    print("\ncompiler/s2svec instructions (> 1: s2svec's code runs fewer)")
+    print(f"{'kernel':<18}{'class':<10}" + "".join(f"{n:>11}" for n in lengths))
+    for k in kernels:
+        ratios = [fmt(results[k.name].ratio(n), ".2f", "x") for n in lengths]
+        print(f"{k.name:<18}{k.kind:<10}" + "".join(f"{r:>11}" for r in ratios))
+    for kind in KERNEL_CLASSES:
+        group = [results[k.name] for k in kernels if k.kind == kind]
+        if group:
+            means = [geomean_or_none([c.ratio(n) for c in group]) for n in lengths]
+            print(
+                f"{'geomean':<18}{kind:<10}" + "".join(f"{fmt(g, '.2f', 'x'):>11}" for g in means)
+            )
+
+
+def counts_json(name: str, results: dict[str, Counts]) -> dict:
+    """Every count of an --emulate --count-instructions run, for --json."""
+    em = EMULATED[name]
+    return {
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "target": name,
+        "scalar": " ".join([*em.ref, "-fno-tree-vectorize"]),
+        "compiler": " ".join([*em.out, "-fopenmp-simd"]),
+        "s2svec": " ".join(em.out),
+        "runs": {what or name: " ".join(run) for what, run in em.runs},
+        "kernels": {n: dataclasses.asdict(c) for n, c in results.items()},
+    }
 
 
 # ---------------------------------------------------------------- main
@@ -798,6 +1031,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "qemu (sve and rvv at every vector length), correctness only",
     )
     p.add_argument(
+        "--count-instructions",
+        action="store_true",
+        help="with --emulate: count the dynamic instructions of each kernel's "
+        "function (scalar, the compiler's -fopenmp-simd build, s2svec's output) "
+        "at every vector length, instead of the correctness check",
+    )
+    p.add_argument(
         "--s2svec",
         help="command that runs s2svec (default: .venv/bin/s2svec, "
         "then PATH, then .venv/bin/python -m s2s)",
@@ -816,6 +1056,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.repeats < 1:
         p.error("--repeats must be at least 1")
+    if args.count_instructions and not args.emulate:
+        p.error("--count-instructions needs --emulate")
     if args.kernel_reps is not None and args.kernel_reps < 1:
         p.error("--kernel-reps must be at least 1")
     known = {v.name for v in VARIANTS}
@@ -835,6 +1077,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     build = Path(args.build_dir).resolve()
     build.mkdir(parents=True, exist_ok=True)
     tool = s2svec_command(args.s2svec)
+    if args.count_instructions:
+        return count_emulated(args.emulate, kernels, tool, build, args.json)
     if args.emulate:
         return check_emulated(args.emulate, kernels, tool, build)
     return run_bench(args, kernels, tool, build)
