@@ -221,6 +221,8 @@ class Variant:
 
 ALL_TARGETS = ("avx512", "avx2", "sve", "neon", "rvv")
 """The targets of the ``all`` output, in the order of its ``#if`` chain."""
+FIXED = "avx512,avx2,neon"
+"""The fixed-width targets (vectors per trip do not apply to the others)."""
 
 VARIANTS: dict[str, Variant] = {
     v.name: v
@@ -233,8 +235,8 @@ VARIANTS: dict[str, Variant] = {
         Variant("avx2", ("--target", "avx2"), ("avx2",)),
         # Every loop with one vector per trip, and with two, cut into
         # registers (--interleave; the default is two for reductions only).
-        Variant("x1", ("--interleave", "1"), ("avx512", "avx2", "neon")),
-        Variant("x2", ("--interleave", "2"), ("avx512", "avx2", "neon")),
+        Variant("x1", ("--interleave", "1", "--target", FIXED), ("avx512", "avx2", "neon")),
+        Variant("x2", ("--interleave", "2", "--target", FIXED), ("avx512", "avx2", "neon")),
     )
 }
 
