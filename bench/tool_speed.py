@@ -3,8 +3,10 @@
 
     .venv/bin/python bench/tool_speed.py [--runs N] [--s2svec CMD] [--keep DIR]
 
-Two inputs, each vectorized for the default target list (avx512, avx2,
-neon) ``--runs`` times after one warm-up run:
+Two inputs, each vectorized for ``--targets`` (default avx512,avx2,neon:
+the three fixed-width targets the figures have always been taken for; the
+default list of s2svec adds sve and rvv) ``--runs`` times after one
+warm-up run:
 
 * ``one_loop.c``: one ``#pragma omp simd`` loop (the start-up cost: Python,
   libclang, the templates, one parse per target view);
@@ -254,6 +256,9 @@ def main() -> int:
     )
     p.add_argument("--keep", metavar="DIR", help="write the inputs and outputs to DIR")
     p.add_argument("--only", choices=["one_loop", "big"], help="run one input only")
+    p.add_argument(
+        "--targets", default="avx512,avx2,neon", help="s2svec's --target (default: %(default)s)"
+    )
     args = p.parse_args()
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="s2svec-speed-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -265,7 +270,8 @@ def main() -> int:
             continue
         src = work / f"{name}.c"
         src.write_text(text)
-        cmd = shlex.split(args.s2svec) + [str(src), "-o", str(work / f"{name}_simd.c")]
+        out = str(work / f"{name}_simd.c")
+        cmd = shlex.split(args.s2svec) + [str(src), "-o", out, "--target", args.targets]
         figs = measure(cmd, args.runs)
         lines = text.count("\n")
         loops = text.count("#pragma omp simd")

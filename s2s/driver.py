@@ -37,7 +37,7 @@ from .pipeline import AnalyzedRegion, analyze, analyze_variant, control_counts, 
 from .report import RegionReport, render_json, render_text
 from .transform.passes import BOSCC_THRESHOLD, PassOptions
 
-DEFAULT_TARGETS = ("avx512", "avx2", "neon")
+DEFAULT_TARGETS = ("avx512", "avx2", "sve", "neon", "rvv")
 
 
 def known_targets() -> list[str]:

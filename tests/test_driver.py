@@ -79,10 +79,12 @@ def test_json_report_schema_and_counts(tmp_path: Path) -> None:
         for e in entries
     )
     loops = [e for e in entries if e["kind"] == "loop"]
-    assert sorted(e["target"] for e in loops) == ["avx2", "avx512", "neon"]
+    assert sorted(e["target"] for e in loops) == ["avx2", "avx512", "neon", "rvv", "sve"]
     by_target = {e["target"]: e for e in loops}
     assert by_target["avx512"]["width"] == 8 and by_target["avx2"]["width"] == 4
     assert by_target["neon"]["width"] == 2
+    for name in ("sve", "rvv"):  # vscale x 2 lanes of doubles
+        assert by_target[name]["width"] == 2 and by_target[name]["scalable"]
     for e in loops:
         assert e["vectorized"] and e["reason"] is None and e["line"] == 11
         # a[i] store, a[i] reload folded or not, idx[i] load: contiguous; b[idx[i]]: gather
@@ -90,14 +92,16 @@ def test_json_report_schema_and_counts(tmp_path: Path) -> None:
         assert e["memory"]["contiguous"] >= 2
         assert e["branches"] == {"uniform": 0, "divergent": 0}
     # one entry per variant and target: b, c, d, e masked and unmasked on
-    # avx2 and avx512, n (1 and 2 lanes, both masks) on neon
+    # avx2 and avx512, n (1 and 2 lanes, both masks) on neon, the one
+    # vector-length agnostic variant on sve and on rvv
     functions = [e for e in entries if e["kind"] == "function"]
     assert all(e["vectorized"] == (e["reason"] is None) == (e["width"] > 1) for e in functions)
     by = {(e["target"], e["name"]): e["width"] for e in functions}
     assert by[("avx2", "_ZGVdN4vu_scale")] == 4 and by[("avx512", "_ZGVeM8vu_scale")] == 8
     assert by[("neon", "_ZGVnN2vu_scale")] == 2 and ("neon", "_ZGVdN4vu_scale") not in by
     assert by[("neon", "_ZGVnN1vu_scale")] == 1  # per lane: the scalar function
-    assert len(functions) == 2 * 8 + 4
+    assert by[("sve", "_ZGVsMxvu_scale")] == 2 and by[("rvv", "_ZGVrMxvu_scale")] == 2
+    assert len(functions) == 2 * 8 + 4 + 2
 
 
 def test_text_report_is_compiler_style(tmp_path: Path) -> None:

@@ -323,7 +323,7 @@ def test_other_compiler_flags_do_not_change_the_output(tmp_path: Path) -> None:
         (["-march=x86-64-v4"], ["avx512", "avx2"]),
         (["--target=aarch64-linux-gnu"], ["neon"]),
         (["-mavx2", "--target=neon"], ["neon"]),  # --target LIST wins
-        ([], ["avx512", "avx2", "neon"]),
+        ([], ["avx512", "avx2", "sve", "rvv", "neon"]),
     ],
 )
 def test_machine_flags_choose_the_targets_of_the_output(
