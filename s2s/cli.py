@@ -118,7 +118,7 @@ as the compiler (each -c file.c is vectorized with the compiler's flags):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .driver import DEFAULT_TARGETS, known_targets
+    from .driver import known_targets
 
     p = argparse.ArgumentParser(
         prog="s2svec",
@@ -148,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma list of "
         + ", ".join(known_targets())
         + ", or 'host' (default: the targets the -m/-march flags enable, "
-        "else " + ",".join(DEFAULT_TARGETS) + "; every variant sits "
+        "else all of them; every variant sits "
         "behind #if on the ISA macros, the original loop in #else)",
     )
     p.add_argument(
@@ -753,12 +753,13 @@ def _check_branches(
 def _target_spec(args: argparse.Namespace, flags: CompilerFlags) -> str:
     """--target, else what the -m/-march/--target=TRIPLE flags enable, else
     the default list."""
-    from .driver import DEFAULT_TARGETS
+    from .codegen.target import selections
+    from .driver import default_targets
 
     if args.target is not None:
         return str(args.target)
-    chosen = targets_for(flags.machine, host=_host())
-    return ",".join(chosen or DEFAULT_TARGETS)
+    chosen = targets_for(flags.machine, _host(), list(selections()))
+    return ",".join(chosen or default_targets())
 
 
 def _host() -> str | None:

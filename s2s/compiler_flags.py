@@ -11,7 +11,8 @@ as the compiler will see it.  Each flag has one of these kinds (``FLAGS``):
                                                          --sysroot
     std         the C standard of the parse              -std=gnu11
     machine     chooses the target set when --target is  -march= -mcpu= -mavx2 -mavx512f
-                not given (``targets_for``)              -target / --target=TRIPLE
+                not given (``targets_for``, from the     -target / --target=TRIPLE
+                targets' ``[select]`` data)
     openmp      the parse defines _OPENMP (201511, the   -fopenmp
                 value gcc 12 defines)
     offload     target regions may run on an offload     -fopenmp-targets=T (clang)
@@ -250,133 +251,144 @@ def _is_triple(value: str) -> bool:
 
 # -- the targets the machine flags select -------------------------------------------------
 
-X86_AVX512 = (
-    "skylake-avx512",
-    "cascadelake",
-    "cooperlake",
-    "cannonlake",
-    "icelake",
-    "tigerlake",
-    "rocketlake",
-    "sapphirerapids",
-    "emeraldrapids",
-    "graniterapids",
-    "znver4",
-    "znver5",
-    "x86-64-v4",
-    "knl",
-    "knm",
-)
-X86_AVX2 = (
-    "haswell",
-    "broadwell",
-    "skylake",
-    "alderlake",
-    "raptorlake",
-    "meteorlake",
-    "arrowlake",
-    "lunarlake",
-    "gracemont",
-    "znver1",
-    "znver2",
-    "znver3",
-    "bdver4",
-    "x86-64-v3",
-    "kabylake",
-    "coffeelake",
-    "cometlake",
-    "sierraforest",
-    "grandridge",
-)
-"""``-march=`` names by the widest s2svec target their ISA has (a prefix
-match: ``icelake-server``, ``sapphirerapids``).  Other x86 names have
-neither (``x86-64``, ``x86-64-v2``, ``nehalem``)."""
 
-_AARCH64_MARCH = re.compile(r"armv8|armv9")
+@dataclass(frozen=True)
+class Selection:
+    """How compiler flags select one s2svec target: the ``[select]`` table
+    of its ``target.toml`` (templates/README.md).  Names in ``march`` and
+    ``mcpu`` are prefixes (``icelake`` takes ``icelake-server``), those in
+    ``flags`` when they end in ``*``."""
+
+    name: str
+    arch: str
+    """The architecture (targets of one architecture share a view)."""
+    rank: int
+    """Wider ISAs of an architecture rank higher."""
+    triples: tuple[str, ...] = ()
+    """Prefixes of the ``--target=`` triples of the architecture."""
+    base: bool = False
+    """What a triple of the architecture selects by itself."""
+    march: tuple[str, ...] = ()
+    """``-march=``/``-mcpu=`` names with the ISA (``x86-64-v3``, ``armv9``)."""
+    mcpu: tuple[str, ...] = ()
+    """``-mcpu=`` names only (cores)."""
+    any_mcpu: bool = False
+    """Any other ``-mcpu=`` names a core of this architecture."""
+    extensions: tuple[str, ...] = ()
+    """``-march=...+ext`` that add the ISA (``+sve``)."""
+    no_extensions: tuple[str, ...] = ()
+    """``-march=...+ext`` that take it away (``+nosve``)."""
+    flags: tuple[str, ...] = ()
+    """Flags that enable it (``-mavx2``, ``-mavx512*``)."""
+    off: tuple[str, ...] = ()
+    """Flags that disable it (and every wider ISA of the architecture)."""
+    also: tuple[str, ...] = ()
+    """The narrower targets the output keeps beside it (``avx2`` beside
+    ``avx512``: taken when the flags lack a subset the wider code needs)."""
+    cpuinfo: str = ""
+    """The ``/proc/cpuinfo`` flag of a host that runs it (-march=native)."""
 
 
-def targets_for(machine: list[str], host: str | None) -> list[str] | None:
+def _flagged(flag: str, patterns: tuple[str, ...]) -> bool:
+    return any(flag.startswith(p[:-1]) if p.endswith("*") else flag == p for p in patterns)
+
+
+def targets_for(machine: list[str], host: str | None, table: list[Selection]) -> list[str] | None:
     """The target list the machine flags ask for, or None to keep the default.
 
-    The widest ISA the flags enable decides: AVX-512 flags give
-    ``avx512,avx2`` (the AVX2 code is taken when the flags lack one of the
-    AVX-512 subsets the avx512 code needs), AVX2 flags ``avx2``, an AArch64
-    triple or ``-march=armv8*``/``-mcpu=`` of an Arm core ``neon``, one with
-    SVE (``+sve``, ``+sve2``, ``armv9*``, an SVE core) ``sve,neon``, a
-    ``riscv64`` triple or ``-march=rv64...`` ``rvv`` (its code is taken
-    where the ``-march`` has the V extension), ``-march=native`` the host's.
-    Flags naming none of these (``-m64``, ``-mtune=``, ``-march=x86-64-v2``)
-    keep the default list, less ``neon`` when an x86-64 triple is given
-    (``s2svec-cc`` passes the compiler's)."""
-    level: str | None = None
+    The flags apply left to right and the widest ISA they enable decides
+    (``table``: how each target is selected): its target and the narrower
+    ones it keeps (AVX-512 flags give ``avx512,avx2``, ``-march=...+sve``
+    ``sve,neon``); a triple selects its architecture's base target
+    (``neon``, ``rvv``), or with no ISA flag every target of an
+    architecture without one (x86-64: ``avx512,avx2``); ``-march=native``
+    the host's.  Flags naming none (``-m64``, ``-mtune=``,
+    ``-march=x86-64-v2``) keep the default list."""
+    by_name = {s.name: s for s in table}
+    level: Selection | None = None
+    arch: str | None = None
     for flag in machine:
-        level = _level_after(flag, level, host)
+        name, _, value = flag.partition("=")
+        if name == "--target":
+            arch = _arch_of(value, table) or arch
+            level = _base(arch, table) or level
+        elif name in ("-march", "-mcpu"):
+            level = _cpu(name, value, level, by_name.get(host or ""), table)
+        else:
+            level = _feature_flag(flag, level, table)
     if level is None:
-        x86 = any(f.startswith("--target=") and _is_x86(f.partition("=")[2]) for f in machine)
-        return ["avx512", "avx2"] if x86 else None
-    return {
-        "avx512": ["avx512", "avx2"],
-        "avx2": ["avx2"],
-        "sve": ["sve", "neon"],
-        "neon": ["neon"],
-        "rvv": ["rvv"],
-    }[level]
+        of_arch = [s for s in table if s.arch == arch]
+        return _listed(max(of_arch, key=lambda s: s.rank)) if of_arch else None
+    return _listed(level)
 
 
-def _is_x86(triple: str) -> bool:
-    return triple.startswith(("x86_64", "amd64"))
+def _listed(s: Selection) -> list[str]:
+    return [s.name, *s.also]
 
 
-_X86_ORDER = {None: 0, "avx2": 1, "avx512": 2}
-
-SVE_CORES = ("a64fx", "neoverse-v1", "neoverse-v2", "neoverse-n2", "cortex-x2", "cortex-x3")
-"""``-mcpu=`` names of Arm cores with SVE (a prefix match)."""
+def _arch_of(triple: str, table: list[Selection]) -> str | None:
+    return next((s.arch for s in table if triple.startswith(s.triples)), None)
 
 
-def _has_sve(name: str, value: str) -> bool:
-    """Whether ``-march=``/``-mcpu=`` ``value`` enables SVE: ``+sve`` or
-    ``+sve2`` (and no later ``+nosve``), Armv9, or a core that has it."""
-    base, *extensions = value.split("+")
-    on = base.startswith("armv9") or (name == "-mcpu" and base.startswith(SVE_CORES))
+def _base(arch: str | None, table: list[Selection]) -> Selection | None:
+    return next((s for s in table if s.arch == arch and s.base), None)
+
+
+def _cpu(
+    name: str, value: str, level: Selection | None, host: Selection | None, table: list[Selection]
+) -> Selection | None:
+    """The target after ``-march=value`` / ``-mcpu=value``."""
+    cpu, *extensions = value.split("+")
+    if cpu == "native":
+        return host
+    hits = [
+        s for s in table if cpu.startswith(s.march) or (name == "-mcpu" and cpu.startswith(s.mcpu))
+    ]
+    if not hits and name == "-mcpu":
+        hits = [s for s in table if s.any_mcpu]
+    if not hits:
+        return level
+    chosen = max(hits, key=lambda s: s.rank)
     for ext in extensions:
-        if ext in ("sve", "sve2"):
-            on = True
-        elif ext == "nosve":
-            on = False
-    return on
+        for s in (s for s in table if s.arch == chosen.arch):
+            if ext in s.extensions and s.rank > chosen.rank:
+                chosen = s
+            elif ext in s.no_extensions and chosen.rank >= s.rank:
+                chosen = _below(s, table) or chosen
+    return chosen
 
 
-def _level_after(flag: str, level: str | None, host: str | None) -> str | None:
-    """The widest ISA after ``flag`` (flags apply left to right)."""
-    name, _, value = flag.partition("=")
-    if name == "--target":
-        if value.startswith("riscv64"):
-            return "rvv"
-        return "neon" if value.startswith(("aarch64", "arm64")) else level
-    if name == "-march" and value.startswith("rv64"):
-        return "rvv"
-    if name in ("-march", "-mcpu"):
-        base = value.split("+")[0]
-        if base == "native":
-            return host
-        if base.startswith(X86_AVX512):
-            return "avx512"
-        if base.startswith(X86_AVX2):
-            return "avx2"
-        if _AARCH64_MARCH.match(base) or name == "-mcpu":
-            return "sve" if _has_sve(name, value) else "neon"
-        return level
-    if level in ("neon", "sve", "rvv"):
-        return level
-    if flag.startswith("-mavx512"):
-        return "avx512"
-    if flag == "-mavx2":
-        return max(level, "avx2", key=_X86_ORDER.__getitem__)
-    if flag in ("-mno-avx2", "-mno-avx"):
-        return None
-    if flag == "-mno-avx512f":
-        return "avx2" if level == "avx512" else level
+def _feature_flag(flag: str, level: Selection | None, table: list[Selection]) -> Selection | None:
+    """The target after an ISA flag (``-mavx2``, ``-mno-avx512f``); the
+    flags of another architecture than the chosen target's do nothing."""
+    for s in table:
+        if level is not None and level.arch != s.arch:
+            continue
+        if _flagged(flag, s.flags):
+            return s if level is None or level.rank < s.rank else level
+        if flag in s.off:
+            return _below(s, table) if level is not None and level.rank >= s.rank else level
     return level
+
+
+def _below(s: Selection, table: list[Selection]) -> Selection | None:
+    """The widest target of the architecture narrower than ``s``."""
+    lower = [t for t in table if t.arch == s.arch and t.rank < s.rank]
+    return max(lower, key=lambda t: t.rank) if lower else None
+
+
+def host_target_of(machine: str, cpuinfo: str, table: list[Selection]) -> str:
+    """The widest target a host of this ``uname`` machine and
+    ``/proc/cpuinfo`` text runs (ValueError: none)."""
+    runs = [
+        s
+        for s in table
+        if s.arch == machine and s.cpuinfo and re.search(rf"\b{re.escape(s.cpuinfo)}\b", cpuinfo)
+    ]
+    if not runs:
+        names = ", ".join(sorted(s.name for s in table if s.cpuinfo))
+        raise ValueError(f"the host has none of the supported ISAs ({names})")
+    return max(runs, key=lambda s: s.rank).name
 
 
 _NOT_FOR_PREPROCESSING = frozenset(

@@ -19,7 +19,8 @@ from typing import Any
 from .analysis.divergence import DivergenceInfo
 from .codegen.branch_markers import SCALAR, branch_marker, loop_region
 from .codegen.generate import CodegenOptions, GeneratedLoop, prelude
-from .codegen.target import TEMPLATE_ROOT, Target, load_target
+from .codegen.target import TEMPLATE_ROOT, Target, load_target, selections
+from .compiler_flags import host_target_of
 from .declare import FunctionVariants, function_variants, not_vectorized, signature_of
 from .deep import deep_stack
 from .diagnostics import Location, Unsupported, UserError, internal_error
@@ -37,7 +38,11 @@ from .pipeline import AnalyzedRegion, analyze, analyze_variant, control_counts, 
 from .report import RegionReport, render_json, render_text
 from .transform.passes import BOSCC_THRESHOLD, PassOptions
 
-DEFAULT_TARGETS = ("avx512", "avx2", "sve", "neon", "rvv")
+
+def default_targets() -> list[str]:
+    """Without --target and ISA flags: every target (the output's #if
+    chain tries them widest first)."""
+    return known_targets()
 
 
 def known_targets() -> list[str]:
@@ -46,20 +51,15 @@ def known_targets() -> list[str]:
 
 
 def host_target() -> str:
-    """The widest target the running machine supports."""
-    machine = os.uname().machine
-    if machine in ("aarch64", "arm64"):
-        return "neon"
+    """The widest target the running machine supports (the targets'
+    ``cpuinfo`` flags; ValueError: none)."""
+    machine = {"arm64": "aarch64", "amd64": "x86_64"}.get(os.uname().machine, os.uname().machine)
     try:
         with open("/proc/cpuinfo") as f:
-            flags = f.read()
+            cpuinfo = f.read()
     except OSError:
-        flags = ""
-    if " avx512f" in flags:
-        return "avx512"
-    if " avx2" in flags:
-        return "avx2"
-    raise ValueError("the host has none of the supported ISAs (avx2, avx512, neon)")
+        cpuinfo = ""
+    return host_target_of(machine, cpuinfo, list(selections()))
 
 
 def resolve_targets(spec: str) -> list[str]:

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from s2s.compiler_flags import FlagError, split, targets_for
+from s2s.codegen.target import selections
+from s2s.compiler_flags import FlagError, host_target_of, split, targets_for
 
 ROOT = Path(__file__).resolve().parents[1]
 S2SVEC = [sys.executable, "-m", "s2s"]
@@ -201,7 +202,35 @@ def test_offload_flags(argv: list[str], offload: str | None) -> None:
 )
 def test_machine_flags_choose_the_targets(flags: list[str], expected: list[str] | None) -> None:
     _, parsed = split(flags)
-    assert targets_for(parsed.machine, host="avx2") == expected
+    assert targets_for(parsed.machine, "avx2", list(selections())) == expected
+
+
+@pytest.mark.parametrize(
+    "machine, cpuinfo, expected",
+    [
+        ("x86_64", "flags\t: fpu sse2 avx avx2 fma bmi2 avx512f avx512bw", "avx512"),
+        ("x86_64", "flags\t: fpu sse2 avx avx2 fma", "avx2"),
+        ("aarch64", "Features\t: fp asimd evtstrm aes", "neon"),
+        ("aarch64", "Features\t: fp asimd sve sve2", "sve"),
+        ("x86_64", "flags\t: fpu sse2 avx", None),
+    ],
+)
+def test_host_target_from_cpuinfo(machine: str, cpuinfo: str, expected: str | None) -> None:
+    """-march=native and --target host: the widest target whose cpuinfo
+    flag (its target.toml) the host has."""
+    table = list(selections())
+    if expected is None:
+        with pytest.raises(ValueError, match="none of the supported ISAs"):
+            host_target_of(machine, cpuinfo, table)
+    else:
+        assert host_target_of(machine, cpuinfo, table) == expected
+
+
+def test_every_target_says_how_flags_select_it() -> None:
+    """A target is data: each target.toml has its [select] table."""
+    from s2s.driver import known_targets
+
+    assert sorted(s.name for s in selections()) == known_targets()
 
 
 def test_target_list_and_clang_triple_share_the_option_name() -> None:
@@ -323,7 +352,7 @@ def test_other_compiler_flags_do_not_change_the_output(tmp_path: Path) -> None:
         (["-march=x86-64-v4"], ["avx512", "avx2"]),
         (["--target=aarch64-linux-gnu"], ["neon"]),
         (["-mavx2", "--target=neon"], ["neon"]),  # --target LIST wins
-        ([], ["avx512", "avx2", "sve", "rvv", "neon"]),
+        ([], ["avx512", "avx2", "rvv", "sve", "neon"]),
     ],
 )
 def test_machine_flags_choose_the_targets_of_the_output(

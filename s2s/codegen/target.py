@@ -29,6 +29,7 @@ import jinja2
 
 from ..analysis.records import MAX_SLOTS
 from ..cache import cache_folder, write_atomically
+from ..compiler_flags import Selection
 from ..diagnostics import internal_error
 from ..ir.types import SCALAR_TYPES, FloatType, IntType, Type
 
@@ -450,6 +451,22 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 
 
 @cache
+@cache
+def selections() -> tuple[Selection, ...]:
+    """How compiler flags select each target: the ``[select]`` tables of
+    every templates/*/target.toml (read without loading the templates)."""
+    found = []
+    for path in sorted(TEMPLATE_ROOT.glob("*/target.toml")):
+        data = tomllib.loads(path.read_text())
+        select: dict[str, Any] = data.get("select", {})
+        if select:
+            fields: dict[str, Any] = {
+                k: tuple(v) if isinstance(v, list) else v for k, v in select.items()
+            }
+            found.append(Selection(name=data["name"], **fields))
+    return tuple(found)
+
+
 def load_target(name: str) -> Target:
     """Read templates/<name>/target.toml; raise KeyError for an unknown target."""
     folder = TEMPLATE_ROOT / name
