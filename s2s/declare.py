@@ -50,6 +50,8 @@ class FunctionVariants:
     reports: list[RegionReport] = field(default_factory=list)
     needs: dict[str, set[Any]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    problem: Unsupported | None = None
+    """Why no variant has a body (None: they were made)."""
 
 
 def signature_of(fn: SimdFunction, cursor: Any) -> Signature:
@@ -207,6 +209,7 @@ def _variant_report(core: RegionReport, v: Variant, loop: GeneratedLoop) -> Regi
 def not_vectorized(
     out: FunctionVariants, fn: SimdFunction, e: Unsupported, targets: list[Target]
 ) -> None:
+    out.problem = e
     consequence = (
         "its vector variants are left to the compiler (OpenMP makes them)"
         if isinstance(e, DeviceCode)

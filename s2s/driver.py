@@ -454,7 +454,8 @@ def _emit_variants(
         fv = FunctionVariants(0, "")
         not_vectorized(fv, fn, e, targets)
     if not fv.text and fn.problem is None:
-        fn.problem = Unsupported("its body is not vectorized", fn.location)
+        # the reason stays for the next round (_all_variants makes them again)
+        fn.problem = fv.problem or Unsupported("its body is not vectorized", fn.location)
     result.warnings.extend(fv.warnings)
     result.reports.extend(fv.reports)
     if fv.text:

@@ -195,6 +195,100 @@ def test_s2svec_loops_call_gcc_variants(
     assert _run([str(tmp_path / "t")]) == expected
 
 
+STRUCT_DEFS = r"""
+struct coef { double a, b; int k; };
+#pragma omp declare simd uniform(c)
+double poly(struct coef c, double x) { if (x > 0.5) return c.a * x + c.b; return c.b - x * c.k; }
+#pragma omp declare simd uniform(z) notinbranch
+float rot(_Complex float z, float x) { return __real__ z * x - __imag__ z; }
+"""
+
+# An ABI caller written by hand: the uniform struct and complex values go as
+# the scalar function takes them, the varying ones in vectors (masks: a lane
+# of all ones is active).
+STRUCT_CALLER = r"""
+#include <immintrin.h>
+#include <stdio.h>
+struct coef { double a, b; int k; };
+double poly(struct coef c, double x);
+float rot(_Complex float z, float x);
+__m128d _ZGVbN2uv_poly(struct coef, __m128d);
+__m128d _ZGVbM2uv_poly(struct coef, __m128d, __m128d);
+__m256d _ZGVdN4uv_poly(struct coef, __m256d);
+__m256d _ZGVdM4uv_poly(struct coef, __m256d, __m256d);
+__m256 _ZGVdN8uv_rot(_Complex float, __m256);
+#ifdef __AVX512F__
+__m512d _ZGVeN8uv_poly(struct coef, __m512d);
+__m512 _ZGVeN16uv_rot(_Complex float, __m512);
+#endif
+#define N 64
+int main(void)
+{
+    struct coef c = {1.5, -0.25, 3};
+    _Complex float z = 2.0f - 0.5f * __extension__ 1.0iF;
+    double x[N], r[N];
+    float y[N], s[N];
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        x[i] = (i % 11) * 0.125 - 0.25;
+        y[i] = (float)(i % 7) * 0.5f - 1.0f;
+    }
+    for (int i = 0; i < N; i += 2)
+        _mm_storeu_pd(r + i, _ZGVbN2uv_poly(c, _mm_loadu_pd(x + i)));
+    for (int i = 0; i < N; i++) bad += r[i] != poly(c, x[i]);
+    for (int i = 0; i < N; i += 4)
+        _mm256_storeu_pd(r + i, _ZGVdN4uv_poly(c, _mm256_loadu_pd(x + i)));
+    for (int i = 0; i < N; i++) bad += r[i] != poly(c, x[i]);
+    for (int i = 0; i < N; i += 2) {  /* lane 1 of every other call inactive */
+        __m128d m = _mm_castsi128_pd(_mm_set_epi64x((i & 2) ? 0 : -1, -1));
+        _mm_storeu_pd(r + i, _ZGVbM2uv_poly(c, _mm_loadu_pd(x + i), m));
+        bad += r[i] != poly(c, x[i]) || (!(i & 2) && r[i + 1] != poly(c, x[i + 1]));
+    }
+    for (int i = 0; i < N; i += 4) {
+        __m256d m = _mm256_castsi256_pd(_mm256_set_epi64x(0, -1, (i & 4) ? 0 : -1, -1));
+        _mm256_storeu_pd(r + i, _ZGVdM4uv_poly(c, _mm256_loadu_pd(x + i), m));
+        bad += r[i] != poly(c, x[i]) || r[i + 2] != poly(c, x[i + 2]);
+        bad += !(i & 4) && r[i + 1] != poly(c, x[i + 1]);
+    }
+    for (int i = 0; i < N; i += 8)
+        _mm256_storeu_ps(s + i, _ZGVdN8uv_rot(z, _mm256_loadu_ps(y + i)));
+    for (int i = 0; i < N; i++) bad += s[i] != rot(z, y[i]);
+#ifdef __AVX512F__
+    for (int i = 0; i < N; i += 8)
+        _mm512_storeu_pd(r + i, _ZGVeN8uv_poly(c, _mm512_loadu_pd(x + i)));
+    for (int i = 0; i < N; i++) bad += r[i] != poly(c, x[i]);
+    for (int i = 0; i < N; i += 16)
+        _mm512_storeu_ps(s + i, _ZGVeN16uv_rot(z, _mm512_loadu_ps(y + i)));
+    for (int i = 0; i < N; i++) bad += s[i] != rot(z, y[i]);
+#endif
+    printf("%d wrong lanes\n", bad);
+    return bad != 0;
+}
+"""
+
+
+@pytest.mark.parametrize("defs_by", ["s2svec-gcc", "s2svec-clang-19", "gcc"])
+def test_uniform_struct_and_complex_parameters(tmp_path: Path, defs_by: str) -> None:
+    """Variants of functions with a uniform struct or complex parameter (gcc
+    makes them too: ``_ZGVdN4uv_poly``) give every active lane the scalar
+    function's result, s2svec's built by gcc or clang-19, and gcc's own
+    (the same caller, so both follow one ABI)."""
+    _have("clang-19")
+    flags = ["-march=native"] if _avx512() else ["-mavx2", "-mfma"]
+    common = ["-O2", "-ffp-contract=off", *flags]
+    (tmp_path / "defs.c").write_text(STRUCT_DEFS)
+    (tmp_path / "caller.c").write_text(STRUCT_CALLER)
+    if defs_by == "gcc":
+        defs, cc = tmp_path / "defs.c", ["gcc", "-fopenmp-simd"]
+    else:
+        defs, cc = tmp_path / "defs_simd.c", [defs_by.removeprefix("s2svec-")]
+        _s2svec(tmp_path / "defs.c", defs)
+    _run([*cc, *common, "-c", str(defs), "-o", str(tmp_path / "d.o")])
+    exe = tmp_path / "t"
+    _run(["gcc", *common, str(tmp_path / "caller.c"), str(tmp_path / "d.o"), "-o", str(exe)])
+    assert _run([str(exe)]) == "0 wrong lanes\n"
+
+
 @pytest.mark.parametrize("direction", ["gcc-caller", "s2svec-caller", "s2svec-caller-clang19"])
 def test_neon_both_ways(tmp_path: Path, direction: str) -> None:
     """AArch64 AdvSIMD (cross-built, static, under qemu).  gcc 12 makes no

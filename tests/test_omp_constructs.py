@@ -756,3 +756,21 @@ double sq(double x) { return x * x; }
         "its vector variants are left to the compiler (OpenMP makes them)",
     )
     assert r.output.read_text() == code
+
+
+def test_declare_simd_warning_keeps_the_reason(tmp_path: Path) -> None:
+    """A function whose body s2svec cannot take says why, also after the
+    variants of the file's other functions are made again without it."""
+    code = """\
+#pragma omp declare simd
+double g(double *p, double x) { double *q = &x; return *q * p[0]; }
+#pragma omp declare simd
+double h(double x) { return g(&x, x) + 1.0; }
+"""
+    r = vectorize(tmp_path, code)
+    assert r.returncode == 0, r.stderr
+    r.warning_at(
+        2,
+        "function not vectorized: the address of parameter 'x' is taken",
+        "no vector variants of 'g' are emitted",
+    )

@@ -16,9 +16,11 @@ treats the function exactly like a simd loop over the lanes of one call:
 
 An early ``return`` is a jump to the region's exit like ``break`` is in a
 loop body (divergent when lanes disagree); loops in the body are the
-region's inner loops.  Parameters whose address is taken, struct and array
-parameters, writes to globals and ``#pragma omp`` directives in the body
-(``atomic``, ``ordered simd`` ...) keep the function scalar (Unsupported).
+region's inner loops.  A uniform struct (or complex) parameter is read
+through the address of the variant's own parameter.  Parameters whose
+address is taken, other struct and array parameters, writes to globals and
+``#pragma omp`` directives in the body (``atomic``, ``ordered simd`` ...)
+keep the function scalar (Unsupported).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import clang.cindex as ci
 from ..diagnostics import Location, Unsupported
 from ..ir.clauses import ClauseSet
 from ..ir.region import ArgBinding, LoopBounds, Region
-from ..ir.types import I32, FloatType, IntType, PtrType, Type
+from ..ir.types import I32, FloatType, IntType, PtrType, StructType, Type
 from ..ir.values import Constant, Function, Value
 from ..vfabi import MASK_C, ParamKind
 from .lower import _address_taken, _finish_region, _scan_uses, _uniform, region_calls
@@ -169,10 +171,16 @@ def _bind_param(low: _FunctionBody, p: ci.Cursor, kind: ParamKind, lane: Value) 
     if key in low.address_taken:
         raise unsupported(f"the address of parameter '{name}' is taken", p)
     ir = low.ir_type(p)
-    if not isinstance(ir, (IntType, FloatType, PtrType)):
-        raise unsupported(f"parameter '{name}' of type '{p.type.spelling}'", p)
     ctype = f"__typeof__({p.type.spelling})"
     fn = low.fn
+    if kind.kind == "u" and isinstance(ir, StructType):
+        # a struct or complex value, the same in every lane: read through the
+        # address of the variant's own parameter, as a loop reads one
+        arg = fn.add_arg(PtrType(ir), name)
+        low.declare_memory(key, name, ir, arg)
+        return ArgBinding(arg, "uniform", f"&{name}", f"{ctype} *")
+    if not isinstance(ir, (IntType, FloatType, PtrType)):
+        raise unsupported(f"parameter '{name}' of type '{p.type.spelling}'", p)
     if kind.kind == "u":
         arg = fn.add_arg(ir, name)
         binding = ArgBinding(arg, "uniform", name, ctype)
