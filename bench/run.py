@@ -2,7 +2,9 @@
 
 For every kernel in bench/kernels/ it builds the variants of VARIANTS (scalar;
 gcc 12 and clang 19 with -fopenmp-simd, each with and without -ffast-math;
-s2svec's output built by both), runs them N times interleaved round-robin (so
+s2svec's output built by both; the kernel's harness around a hand-written
+intrinsics function, bench/hand/<target>/<kernel>.c, where there is one,
+built by both), runs them N times interleaved round-robin (so
 machine noise hits all of them alike), verifies each checksum against the
 scalar build, and prints speed-ups of the medians.  ``--emulate TARGET``
 instead checks s2svec's NEON, SVE or RISC-V V output for correctness under
