@@ -111,7 +111,9 @@ VARIANTS: tuple[Variant, ...] = (
     # The kernel's harness around a hand-written intrinsics function
     # (bench/hand/<target>/<kernel>.c); only kernels that have one.
     Variant("hand", "gcc", (), ("-lmvec", "-lm"), "hand", "hand-written intrinsics, gcc"),
-    Variant("hand-clang", CLANG, (), ("-lmvec", "-lm"), "hand", "hand-written intrinsics, clang-19"),
+    Variant(
+        "hand-clang", CLANG, (), ("-lmvec", "-lm"), "hand", "hand-written intrinsics, clang-19"
+    ),
 )
 
 
@@ -246,8 +248,8 @@ def function_span(text: str) -> tuple[int, int]:
     m = re.search(r"__attribute__\(\(noinline\)\)", text)
     if not m:
         raise ValueError("no __attribute__((noinline)) kernel function")
-    depth, i = 0, text.index("{", m.end())
-    for i in range(i, len(text)):
+    depth = 0
+    for i in range(text.index("{", m.end()), len(text)):
         depth += {"{": 1, "}": -1}.get(text[i], 0)
         if depth == 0:
             return m.start(), i + 1
@@ -265,8 +267,8 @@ def hand_program(kernel_source: Path, hand_source: Path) -> str:
     start, end = function_span(kernel_text)
     after = kernel_text.count("\n", 0, end) + 1
     return (
-        f"{kernel_text[:start]}\n#line 1 \"{_in_repo(hand_source)}\"\n{hand_text}\n"
-        f"#line {after} \"{_in_repo(kernel_source)}\"\n{kernel_text[end:]}"
+        f'{kernel_text[:start]}\n#line 1 "{_in_repo(hand_source)}"\n{hand_text}\n'
+        f'#line {after} "{_in_repo(kernel_source)}"\n{kernel_text[end:]}'
     )
 
 

@@ -285,9 +285,7 @@ void saxpy(int n, float a, const float *x, float *y)
 def test_hand_versions_are_found_per_target() -> None:
     kernels = {k.name: k for k in run.find_kernels(None)}
     have = {
-        name
-        for name, k in kernels.items()
-        if run.hand_file(k, run.TARGETS["avx512"]) is not None
+        name for name, k in kernels.items() if run.hand_file(k, run.TARGETS["avx512"]) is not None
     }
     assert len(have) >= 3
     assert all(kernels[n].kind == "divergent" for n in have)
@@ -358,7 +356,8 @@ def test_table_shows_a_dash_for_a_kernel_without_hand_version() -> None:
 def test_missing_hand_version_is_not_a_failure(tmp_path: Path) -> None:
     out_json = tmp_path / "r.json"
     s2s = fake_s2svec(tmp_path, "s/x/x/")
-    assert quick_run(tmp_path, s2s, "--variants", "scalar,s2s-gcc,hand", "--json", str(out_json)) == 0
+    argv = ("--variants", "scalar,s2s-gcc,hand", "--json", str(out_json))
+    assert quick_run(tmp_path, s2s, *argv) == 0
     saxpy = json.loads(out_json.read_text())["kernels"]["saxpy"]
     assert "hand" not in saxpy["variants"]
     assert saxpy["hand_source"] is None and saxpy["s2s_vs_hand"] is None
