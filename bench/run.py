@@ -2,7 +2,9 @@
 
 For every kernel in bench/kernels/ it builds the variants of VARIANTS (scalar;
 gcc 12 and clang 19 with -fopenmp-simd, each with and without -ffast-math;
-s2svec's output built by both), runs them N times interleaved round-robin (so
+s2svec's output built by both; the kernel's harness around a hand-written
+intrinsics function, bench/hand/<target>/<kernel>.c, where there is one,
+built by both), runs them N times interleaved round-robin (so
 machine noise hits all of them alike), verifies each checksum against the
 scalar build, and prints speed-ups of the medians.  ``--emulate TARGET``
 instead checks s2svec's NEON, SVE or RISC-V V output for correctness under
@@ -39,6 +41,11 @@ from pathlib import Path
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
 KERNEL_DIR = BENCH_DIR / "kernels"
+HAND_DIR = BENCH_DIR / "hand"
+"""Hand-written intrinsics versions: HAND_DIR/<target>/<kernel>.c holds the
+kernel's noinline function written by hand for that target; the runner
+splices it into the kernel's own file (hand_program), so the harness is
+the same one."""
 RUN_TIMEOUT_S = 120
 CLANG = "clang-19"
 KERNEL_CLASSES = ("divergent", "control")
@@ -54,7 +61,8 @@ class Variant:
     """Flags besides -O3 and the target's -march flags."""
     libs: tuple[str, ...]
     family: str
-    """'scalar' (the baseline), 'compiler' (the kernel as written) or 's2s'."""
+    """'scalar' (the baseline), 'compiler' (the kernel as written), 's2s' or
+    'hand' (the hand-written intrinsics version, where the kernel has one)."""
     what: str
 
 
@@ -100,6 +108,12 @@ VARIANTS: tuple[Variant, ...] = (
         "s2s",
         "s2svec output, clang-19",
     ),
+    # The kernel's harness around a hand-written intrinsics function
+    # (bench/hand/<target>/<kernel>.c); only kernels that have one.
+    Variant("hand", "gcc", (), ("-lmvec", "-lm"), "hand", "hand-written intrinsics, gcc"),
+    Variant(
+        "hand-clang", CLANG, (), ("-lmvec", "-lm"), "hand", "hand-written intrinsics, clang-19"
+    ),
 )
 
 
@@ -107,6 +121,8 @@ VARIANTS: tuple[Variant, ...] = (
 class Target:
     """What --target means: s2svec's target list and every build's -march flags."""
 
+    name: str
+    """Also the directory of its hand-written versions under bench/hand/."""
     s2svec_targets: str
     march: tuple[str, ...]
     note: str
@@ -114,11 +130,13 @@ class Target:
 
 TARGETS = {
     "avx512": Target(
+        "avx512",
         "avx512,avx2",
         ("-march=native",),
         "-march=native (AVX-512)",
     ),
     "avx2": Target(
+        "avx2",
         "avx2",
         ("-march=native", "-mno-avx512f"),
         "-march=native -mno-avx512f (AVX2 only, for every build)",
@@ -215,6 +233,43 @@ def parse_header(text: str) -> tuple[float, str]:
     if not kind or kind.group(1) not in KERNEL_CLASSES:
         raise ValueError(f"no 'bench-class: {'|'.join(KERNEL_CLASSES)}' in the header")
     return value, kind.group(1)
+
+
+def hand_file(kernel: Kernel, target: Target) -> Path | None:
+    """The kernel's hand-written version for ``target``, if there is one."""
+    path = HAND_DIR / target.name / kernel.source.name
+    return path if path.exists() else None
+
+
+def function_span(text: str) -> tuple[int, int]:
+    """Start and end offsets of the ``__attribute__((noinline))`` function
+    definition in ``text``: from the attribute to the body's closing brace
+    (the bench kernels hold no brace in a string or comment of that body)."""
+    m = re.search(r"__attribute__\(\(noinline\)\)", text)
+    if not m:
+        raise ValueError("no __attribute__((noinline)) kernel function")
+    depth = 0
+    for i in range(text.index("{", m.end()), len(text)):
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        if depth == 0:
+            return m.start(), i + 1
+    raise ValueError("the kernel function's braces do not balance")
+
+
+def hand_program(kernel_source: Path, hand_source: Path) -> str:
+    """The kernel's program with its noinline function replaced by the
+    hand-written file's text (which defines the same function), and #line
+    directives so that diagnostics name the right file and line."""
+    kernel_text, hand_text = kernel_source.read_text(), hand_source.read_text()
+    want, have = kernel_function(kernel_text), kernel_function(hand_text)
+    if want != have:
+        raise ValueError(f"{hand_source} defines {have}(), the kernel calls {want}()")
+    start, end = function_span(kernel_text)
+    after = kernel_text.count("\n", 0, end) + 1
+    return (
+        f'{kernel_text[:start]}\n#line 1 "{_in_repo(hand_source)}"\n{hand_text}\n'
+        f'#line {after} "{_in_repo(kernel_source)}"\n{kernel_text[end:]}'
+    )
 
 
 def s2svec_command(explicit: str | None) -> list[str] | None:
@@ -315,9 +370,23 @@ def build_kernel(
             simd_source = run_s2svec(
                 tool, kernel, target.s2svec_targets, build / f"{kernel.name}_simd.c"
             )
+    hand = hand_file(kernel, target) if any(v.family == "hand" for v in variants) else None
+    hand_source: Path | None = None
+    hand_error: str | None = None
+    if hand is not None:
+        hand_source = build / f"{kernel.name}_hand.c"
+        try:
+            hand_source.write_text(hand_program(kernel.source, hand))
+        except (OSError, ValueError) as exc:
+            hand_error = f"{_in_repo(hand)}: {exc}"
     results: dict[str, Result] = {}
     for v in variants:
-        source = simd_source if v.family == "s2s" else kernel.source
+        if v.family == "hand" and hand is None:
+            continue  # no hand-written version for this kernel and target: '-'
+        source = {"s2s": simd_source, "hand": hand_source}.get(v.family, kernel.source)
+        if hand_error and v.family == "hand":
+            results[v.name] = Result(error=hand_error)
+            continue
         if source is None:
             results[v.name] = Result(error=kernel.s2s_error or "no s2svec output")
             continue
@@ -432,12 +501,19 @@ def family_of(name: str) -> str:
     return next(v.family for v in VARIANTS if v.name == name)
 
 
-def s2s_vs_best(results: dict[str, Result]) -> float | None:
-    """Best compiler median / best s2svec median: > 1 means s2svec is faster."""
-    comp, s2s = fastest(results, "compiler"), fastest(results, "s2s")
-    if comp is None or s2s is None:
+def s2s_vs_best(results: dict[str, Result], family: str = "compiler") -> float | None:
+    """Best median of ``family`` ('compiler', or 'hand': the hand-written
+    builds) / best s2svec median: > 1 means s2svec is faster."""
+    other, s2s = fastest(results, family), fastest(results, "s2s")
+    if other is None or s2s is None:
         return None
-    return _median(results[comp]) / _median(results[s2s])
+    return _median(results[other]) / _median(results[s2s])
+
+
+def s2s_vs_hand(results: dict[str, Result]) -> float | None:
+    """Fastest hand-written build's median / fastest s2svec build's median
+    (> 1: s2svec faster); None without a usable hand-written build."""
+    return s2s_vs_best(results, "hand")
 
 
 def geomean_or_none(values: list[float | None]) -> float | None:
@@ -476,7 +552,9 @@ def fmt(x: float | None, spec: str, suffix: str = "") -> str:
 
 
 def cell(results: dict[str, Result], name: str) -> str:
-    res = results[name]
+    res = results.get(name)
+    if res is None:  # a hand-written variant of a kernel without one
+        return "-"
     if res.error:
         return "FAIL"
     if res.mismatch:
@@ -487,16 +565,21 @@ def cell(results: dict[str, Result], name: str) -> str:
 def print_table(
     kernels: list[Kernel], results: dict[str, dict[str, Result]], names: list[str]
 ) -> None:
-    """Speed-ups over scalar, the best compiler build, and s2s/best per kernel."""
+    """Speed-ups over scalar, the best compiler build, s2s/best and (when a
+    hand-written variant is chosen) s2s/hand per kernel."""
     vec = [n for n in names if n != "scalar"]
+    hand = any(family_of(n) == "hand" for n in vec)
     print(
         "\nspeed-up over scalar (higher is better); best = fastest compiler build; "
         "s2s/best = its time / the faster s2svec build's time (> 1: s2svec faster)"
+        + ("; s2s/hand = the faster hand-written build's time / the same" if hand else "")
     )
     print(
         f"{'kernel':<18}{'class':<10}"
         + "".join(f"{n:>11}" for n in vec)
-        + f"{'best':>11}{'s2s/best':>9}{'noise':>7}  s2svec lanes"
+        + f"{'best':>11}{'s2s/best':>9}"
+        + (f"{'s2s/hand':>9}" if hand else "")
+        + f"{'noise':>7}  s2svec lanes"
     )
     for k in kernels:
         row = results[k.name]
@@ -505,6 +588,7 @@ def print_table(
             f"{k.name:<18}{k.kind:<10}"
             + "".join(f"{cell(row, n):>11}" for n in vec)
             + f"{fastest(row, 'compiler') or '-':>11}{fmt(s2s_vs_best(row), '.2f', 'x'):>9}"
+            + (f"{fmt(s2s_vs_hand(row), '.2f', 'x'):>9}" if hand else "")
             + f"{fmt(noise and noise * 100, '.0f', '%'):>7}  {vec_summary(k)}"
         )
     for kind in KERNEL_CLASSES:
@@ -512,7 +596,11 @@ def print_table(
         if group:
             cells = "".join(f"{fmt(class_geomean(group, results, n), '.2f', 'x'):>11}" for n in vec)
             g = geomean_or_none([s2s_vs_best(results[k.name]) for k in group])
-            print(f"{'geomean':<18}{kind:<10}{cells}{'':>11}{fmt(g, '.2f', 'x'):>9}")
+            h = geomean_or_none([s2s_vs_hand(results[k.name]) for k in group])
+            print(
+                f"{'geomean':<18}{kind:<10}{cells}{'':>11}{fmt(g, '.2f', 'x'):>9}"
+                + (f"{fmt(h, '.2f', 'x'):>9}" if hand else "")
+            )
 
 
 def class_geomean(
@@ -596,6 +684,9 @@ def to_json(
             "s2svec_report": k.s2s_report,
             "best_compiler": fastest(row, "compiler"),
             "s2s_vs_best": s2s_vs_best(row),
+            "hand_source": _in_repo(hand) if (hand := hand_file(k, target)) else None,
+            "best_hand": fastest(row, "hand"),
+            "s2s_vs_hand": s2s_vs_hand(row),
             "variants": {
                 n: {
                     "times_ns": r.times_ns,
@@ -620,6 +711,8 @@ PLOT_COLORS = {
     "clang-fast": "#31a354",
     "s2s-gcc": "#e6550d",
     "s2s-clang": "#fd8d3c",
+    "hand": "#756bb1",
+    "hand-clang": "#bcbddc",
 }
 
 

@@ -6,7 +6,9 @@ saxpy kernel and run it once with one repetition (about a second each).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
 import json
 import shutil
 import stat
@@ -150,6 +152,22 @@ def test_wrong_or_failed_builds_do_not_count_as_fastest() -> None:
     assert run.s2s_vs_best(results) == 2.0
 
 
+def test_s2s_vs_hand_takes_the_fastest_hand_build() -> None:
+    results = {
+        "scalar": result(100),
+        "gcc": result(50),
+        "s2s-gcc": result(20),
+        "s2s-clang": result(30),
+        "hand": result(25),
+        "hand-clang": result(10),
+    }
+    assert run.fastest(results, "hand") == "hand-clang"
+    assert run.s2s_vs_hand(results) == 0.5
+    assert run.s2s_vs_best(results) == 2.5  # the hand builds are no compiler builds
+    del results["hand"], results["hand-clang"]  # a kernel without a hand version
+    assert run.s2s_vs_hand(results) is None
+
+
 def test_implausible_speedup_is_reported() -> None:
     kernel = run.Kernel("k", Path("k.c"), 0.0, "control")
     results = {"scalar": result(100_000), "clang": result(20), "gcc": result(25_000)}
@@ -250,3 +268,126 @@ def test_plot_writes_png_and_svg(tmp_path: Path) -> None:
     assert quick_run(tmp_path, fake_s2svec(tmp_path, "s/x/x/"), "--plot", str(stem)) == 0
     assert (tmp_path / "speedup.png").read_bytes().startswith(b"\x89PNG")
     assert b"<svg" in (tmp_path / "speedup.svg").read_bytes()
+
+
+# ---------------------------------------------------------------- hand-written versions
+
+SAXPY_HAND = """#include <immintrin.h>
+__attribute__((noinline))
+void saxpy(int n, float a, const float *x, float *y)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = a * x[i] + y[i]%s;
+}
+"""
+
+
+def test_hand_versions_are_found_per_target() -> None:
+    kernels = {k.name: k for k in run.find_kernels(None)}
+    have = {
+        name for name, k in kernels.items() if run.hand_file(k, run.TARGETS["avx512"]) is not None
+    }
+    assert len(have) >= 3
+    assert all(kernels[n].kind == "divergent" for n in have)
+    assert run.hand_file(kernels["saxpy"], run.TARGETS["avx512"]) is None
+    for path in (run.HAND_DIR).glob("*/*.c"):  # every hand file replaces a kernel
+        assert path.parent.name in run.TARGETS, path
+        assert path.stem in kernels, path
+
+
+@pytest.mark.parametrize("path", sorted(run.HAND_DIR.glob("*/*.c")), ids=lambda p: p.stem)
+def test_hand_program_keeps_the_kernel_harness(path: Path) -> None:
+    kernel = run.KERNEL_DIR / path.name
+    text = run.hand_program(kernel, path)
+    start, end = run.function_span(kernel.read_text())
+    original = kernel.read_text()
+    assert original[:start] in text and original[end:] in text  # harness unchanged
+    assert original[start:end] not in text  # the kernel's own function is gone
+    assert text.count("__attribute__((noinline))") == 1
+    assert f'#line 1 "bench/hand/{path.parent.name}/{path.name}"' in text
+
+
+def test_hand_program_rejects_another_function(tmp_path: Path) -> None:
+    hand = tmp_path / "saxpy.c"
+    hand.write_text(SAXPY_HAND.replace("void saxpy", "void daxpy") % "")
+    with pytest.raises(ValueError, match="daxpy"):
+        run.hand_program(run.KERNEL_DIR / "saxpy.c", hand)
+
+
+def test_function_span_balances_braces() -> None:
+    text = "int g;\n__attribute__((noinline))\nvoid f(void)\n{\n    if (g) { g++; }\n}\nint main"
+    start, end = run.function_span(text)
+    assert text[start:end].endswith("}\n}") and text[end:] == "\nint main"
+    with pytest.raises(ValueError):
+        run.function_span("__attribute__((noinline)) void f(void) { {")
+
+
+def hand_table(results: dict, names: list[str] | None = None) -> str:
+    """The table print_table prints for one divergent kernel 'k'."""
+    kernel = run.Kernel("k", Path("k.c"), 0.0, "divergent")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        run.print_table([kernel], {"k": results}, names or list(results))
+    return out.getvalue()
+
+
+def table_row(text: str, first: str) -> list[str]:
+    return next(line for line in text.splitlines() if line.startswith(first + " ")).split()
+
+
+def test_table_has_an_s2s_hand_column_only_with_hand_variants() -> None:
+    both = {"scalar": result(100), "gcc": result(50), "s2s-gcc": result(20), "hand": result(10)}
+    text = hand_table(both)
+    assert table_row(text, "kernel")[-5:-2] == ["s2s/best", "s2s/hand", "noise"]
+    assert table_row(text, "k")[-4:-2] == ["2.50x", "0.50x"]  # s2s/best, s2s/hand
+    del both["hand"]
+    assert "s2s/hand" not in hand_table(both)
+
+
+def test_table_shows_a_dash_for_a_kernel_without_hand_version() -> None:
+    results = {"scalar": result(100), "s2s-gcc": result(20)}  # build_kernel made no 'hand'
+    assert run.cell(results, "hand") == "-"
+    text = hand_table(results, ["scalar", "s2s-gcc", "hand"])
+    assert table_row(text, "k")[2:4] == ["5.00x", "-"]  # s2s-gcc, hand
+    assert "s2s/hand" in text
+
+
+@needs_gcc
+def test_missing_hand_version_is_not_a_failure(tmp_path: Path) -> None:
+    out_json = tmp_path / "r.json"
+    s2s = fake_s2svec(tmp_path, "s/x/x/")
+    argv = ("--variants", "scalar,s2s-gcc,hand", "--json", str(out_json))
+    assert quick_run(tmp_path, s2s, *argv) == 0
+    saxpy = json.loads(out_json.read_text())["kernels"]["saxpy"]
+    assert "hand" not in saxpy["variants"]
+    assert saxpy["hand_source"] is None and saxpy["s2s_vs_hand"] is None
+
+
+@needs_gcc
+@pytest.mark.parametrize(("edit", "status"), [("", 0), (" * 1.5f", 1)])
+def test_hand_variant_is_built_and_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: str, status: int
+) -> None:
+    hand_dir = tmp_path / "hand"
+    for target in run.TARGETS:
+        (hand_dir / target).mkdir(parents=True)
+        (hand_dir / target / "saxpy.c").write_text(SAXPY_HAND % edit)
+    monkeypatch.setattr(run, "HAND_DIR", hand_dir)
+    out_json = tmp_path / "r.json"
+    s2s = fake_s2svec(tmp_path, "s/x/x/")
+    argv = ("--variants", "scalar,s2s-gcc,hand", "--json", str(out_json))
+    assert quick_run(tmp_path, s2s, *argv) == status
+    saxpy = json.loads(out_json.read_text())["kernels"]["saxpy"]
+    hand = saxpy["variants"]["hand"]
+    assert hand["error"] is None
+    assert (hand["mismatch"] is None) == (status == 0)
+    assert saxpy["hand_source"].endswith("hand/" + run.host_target() + "/saxpy.c")
+    assert (saxpy["s2s_vs_hand"] is None) == (status == 1)
+
+
+@needs_gcc
+@pytest.mark.skipif(run.host_target() != "avx512", reason="the hand versions need AVX-512")
+def test_a_real_hand_version_matches_the_scalar_build(tmp_path: Path) -> None:
+    argv = ["--kernels", "iterlog", "--repeats", "1", "--kernel-reps", "1"]
+    argv += ["--variants", "scalar,hand", "--build-dir", str(tmp_path), "--target", "avx512"]
+    assert run.main(argv) == 0

@@ -67,3 +67,34 @@ def test_bench_kernel_output_is_warning_clean(outputs: Path, kernel: Path) -> No
                 for w in dt.own_warnings(original, output, out, proc.stderr, None)
             ]
     assert not found, "\n".join(found)
+
+
+def _bench_run():  # -> the bench runner module (bench/run.py)
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "bench" / "run.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_run", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+HAND = sorted((ROOT / "bench" / "hand").glob("*/*.c"))
+HAND_FLAGS = {"avx512": ("-march=x86-64-v4",), "avx2": ("-march=x86-64-v3",)}
+
+
+@pytest.mark.parametrize("hand", HAND, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_hand_written_bench_versions_are_warning_free(outputs: Path, hand: Path) -> None:
+    """bench/hand/<target>/<kernel>.c, spliced into its kernel's harness as
+    the runner does, draws no warning at all from gcc or clang-19 with
+    -Wall -Wextra (hand-written code has no excuse)."""
+    run = _bench_run()
+    program = outputs / f"{hand.stem}.{hand.parent.name}.hand.c"
+    program.write_text(run.hand_program(ROOT / "bench" / "kernels" / hand.name, hand))
+    for cc, flags in COMPILERS.items():
+        if shutil.which(cc) is None:
+            pytest.skip(f"{cc} is not installed (scripts/setup.sh installs it)")
+        cmd = [cc, *HAND_FLAGS[hand.parent.name], "-Wall", "-Wextra", *flags, str(program)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        assert proc.returncode == 0 and not proc.stderr.strip(), f"{' '.join(cmd)}:\n{proc.stderr}"
