@@ -60,20 +60,38 @@ double f(const double *a, int n) {
         1,
         ("no '#pragma omp declare reduction(mymax : ...)' that s2svec reads before the loop",),
     ),
-    "user_defined_reduction_of_a_struct": (
+    "user_defined_reduction_of_a_struct_with_an_array": (
         """\
-typedef struct { double lo, hi; } range;
-#pragma omp declare reduction(merge : range : omp_out.lo += omp_in.lo, omp_out.hi += omp_in.hi)
+typedef struct { double lo, hi[2]; } range;
+#pragma omp declare reduction(merge : range : omp_out.lo += omp_in.lo, \\
+    omp_out.hi[0] += omp_in.hi[0])
 range f(const double *a, int n) {
-  range r = {0, 0};
+  range r = {0, {0, 0}};
 #pragma omp simd reduction(merge: r)
+  for (int i = 0; i < n; i++) { r.lo += a[i]; r.hi[0] += 2 * a[i]; }
+  return r;
+}
+""",
+        7,
+        33,
+        (
+            "reduction variable 'r': member 'hi' of a struct reduced by a 'declare reduction' "
+            "must be a scalar or a struct",
+        ),
+    ),
+    "struct_reduction_without_a_declaration": (
+        """\
+struct pair { double lo, hi; };
+struct pair f(const double *a, int n) {
+  struct pair r = {0, 0};
+#pragma omp simd reduction(+: r)
   for (int i = 0; i < n; i++) { r.lo += a[i]; r.hi += 2 * a[i]; }
   return r;
 }
 """,
-        6,
-        33,
-        ("reduction variable 'r' must be a scalar",),
+        4,
+        1,
+        ("no '#pragma omp declare reduction(+ : ...)' for the type 'struct pair'",),
     ),
     "inscan_reduction_and_scan": (
         """\

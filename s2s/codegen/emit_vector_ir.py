@@ -1220,7 +1220,10 @@ class VectorIREmitter:
         return self.copy_named(v.type, self.names[v], dst)
 
     def copy_named(self, t: Type, src: str, dst: str) -> list[str]:
-        """``dst = src``; arrays lane by lane."""
+        """``dst = src``; arrays lane by lane; nothing when they are one
+        (an accumulator the trip leaves as it was: clang's -Wself-assign)."""
+        if src == dst:
+            return []
         if isinstance(t, VectorType) and self.reg_type(t) is None:
             return [self.lane_loop() + f"{dst}[s2s_j] = {src}[s2s_j];"]
         return [f"{dst} = {src};"]

@@ -395,13 +395,15 @@ def combine(op: str, t: Type, var: str, x: str) -> str:
     raise internal_error(f"no combination for the reduction '{op}'")
 
 
-def udr_init(udr: UserReduction, ctype: str, var: str) -> str:
+def udr_init(udr: UserReduction, ctype: str, var: str, aggregate: bool = False) -> str:
     """A ``declare reduction``'s private copy as a C expression: its
     initializer run once (OpenMP leaves how often unspecified) on a copy set
-    to 0 (no initializer: as for static storage), ``omp_orig`` the variable."""
+    to 0 (no initializer: as for static storage; ``aggregate``: a struct),
+    ``omp_orig`` the variable."""
     init = f" {udr.initializer};" if udr.initializer else ""
+    zero = "{0}" if aggregate else "0"
     return (
-        f"__extension__ ({{ {ctype} omp_orig = {var}; {ctype} omp_priv = 0; (void)omp_orig;"
+        f"__extension__ ({{ {ctype} omp_orig = {var}; {ctype} omp_priv = {zero}; (void)omp_orig;"
         f"{init} omp_priv; }})"
     )
 
@@ -545,7 +547,8 @@ class _LoopGen:
         # values: of the loop's, only the linear starts are read (after it)
         setup = [self.start_line(b, start) for b, start in self.linears] if refill else code.setup
         setup += self.unread_by_vector_code()
-        text = self.assemble(setup, code.iter_setup, acc, body, body.lines, tail, refill)
+        folds = self.folds(code.emitter, code.accumulators, n)
+        text = self.assemble(setup, code.iter_setup, acc, folds, body, body.lines, tail, refill)
         em = refill["emitter"] if refill else code.emitter  # what the output runs
         variant = refill["variant"] if refill else None
         stats = {
@@ -730,36 +733,88 @@ class _LoopGen:
         self, em: VectorIREmitter, b: Any, parts: list[str], lanes: int
     ) -> list[dict[str, str]]:
         """The loop template's accumulators of one reduction: one register
-        per part, each folded lane by lane after the loop."""
-        t = b.arg.type
-        vt = self.target.vtype(t, lanes)
+        per part (folded after the loop: ``folds``)."""
+        vt = self.accumulator_type(b, lanes)
+        start = em.macro("broadcast", t=vt, x=self.reduction_start(b))
+        return [{"decl": f"{vt.ctype} {name};", "init": f"{name} = {start};"} for name in parts]
+
+    def accumulator_type(self, b: Any, lanes: int) -> Any:
+        vt = self.target.vtype(b.arg.type, lanes)
         if vt is None:
             raise Unsupported(f"no {lanes}-lane register for the reduction of '{b.c_expr}'")
+        return vt
+
+    def folds(
+        self, em: VectorIREmitter, accumulators: list[tuple[Any, list[str]]], lanes: int
+    ) -> list[list[str]]:
+        """After the loop, each part's lanes combined into the reduction
+        variables lane by lane, in iteration order; the fields of a struct
+        reduced by a ``declare reduction`` together, as that lane's struct."""
+        out: list[list[str]] = []
+        structs: dict[str, list[tuple[Any, list[str]]]] = {}
+        for b, parts in accumulators:
+            if b.aggregate:
+                structs.setdefault(b.aggregate, []).append((b, parts))
+            else:
+                out += [self.fold(em, b, name, lanes) for name in parts]
+        for fields in structs.values():
+            for k in range(len(fields[0][1])):
+                out.append(self.fold_struct(em, [(b, parts[k]) for b, parts in fields], lanes))
+        return out
+
+    def fold(self, em: VectorIREmitter, b: Any, acc: str, lanes: int) -> list[str]:
+        vt = self.accumulator_type(b, lanes)
         var = self.result_var(b)
+        lane = "s2s_r[s2s_j]"
+        if b.user_reduction:
+            combined = udr_combine(b.user_reduction, b.c_type, var, lane)
+        else:
+            combined = combine(b.reduction_op, b.arg.type, var, lane)
         return [
-            {
-                "decl": f"{vt.ctype} {name};",
-                "init": f"{name} = {em.macro('broadcast', t=vt, x=self.reduction_start(b))};",
-                "scalar": vt.scalar,
-                "store": em.macro("store", t=vt, p="s2s_r", v=name) or "",
-                "var": var,
-                "combine": (
-                    udr_combine(b.user_reduction, b.c_type, var, "s2s_r[s2s_j]")
-                    if b.user_reduction
-                    else combine(b.reduction_op, t, var, "s2s_r[s2s_j]")
-                ),
-                "lanes": self.target.lanes_c(lanes),
-                "size": str(self.target.max_lanes(lanes)),
-            }
-            for name in parts
+            "{",
+            f"    {vt.scalar} s2s_r[{self.target.max_lanes(lanes)}];",
+            "    " + (em.macro("store", t=vt, p="s2s_r", v=acc) or ""),
+            f"    for (int s2s_j = 0; s2s_j < {self.target.lanes_c(lanes)}; s2s_j++) {{",
+            f"        {var} = {combined};",
+            "    }",
+            "}",
+        ]
+
+    def fold_struct(
+        self, em: VectorIREmitter, fields: list[tuple[Any, str]], lanes: int
+    ) -> list[str]:
+        """One part of a struct's field accumulators: each lane's struct is
+        the variable's value with the lane's fields (every scalar field has
+        an accumulator), combined into the variable."""
+        first = fields[0][0]
+        var, ctype = first.aggregate, first.aggregate_c_type
+        arrays, stores, sets = [], [], []
+        for i, (b, acc) in enumerate(fields):
+            vt = self.accumulator_type(b, lanes)
+            arrays.append(f"    {vt.scalar} s2s_r{i}[{self.target.max_lanes(lanes)}];")
+            stores.append("    " + (em.macro("store", t=vt, p=f"s2s_r{i}", v=acc) or ""))
+            sets.append(f"        s2s_lane{b.c_expr[len(var) :]} = s2s_r{i}[s2s_j];")
+        return [
+            "{",
+            *arrays,
+            *stores,
+            f"    for (int s2s_j = 0; s2s_j < {self.target.lanes_c(lanes)}; s2s_j++) {{",
+            f"        {ctype} s2s_lane = {var};",
+            *sets,
+            f"        {var} = {udr_combine(first.user_reduction, ctype, var, 's2s_lane')};",
+            "    }",
+            "}",
         ]
 
     def reduction_start(self, b: Any) -> str:
         """What each lane's private copy of a reduction starts as: the
         operator's identity, or what the ``declare reduction``'s initializer
-        makes of the variable."""
+        makes of the variable (of a struct: its field)."""
         if b.user_reduction is None:
             return identity(b.reduction_op, b.arg.type)
+        if b.aggregate:
+            start = udr_init(b.user_reduction, b.aggregate_c_type, b.aggregate, aggregate=True)
+            return f"({start}){b.c_expr[len(b.aggregate) :]}"
         return udr_init(b.user_reduction, b.c_type, self.result_var(b))
 
     def lanes_ull(self) -> str:
@@ -893,6 +948,7 @@ class _LoopGen:
         setup: list[str],
         iter_setup: list[str],
         acc: list[dict[str, str]],
+        folds: list[list[str]],
         body: Any,
         body_lines: list[str],
         tail: dict[str, Any] | None = None,
@@ -929,6 +985,7 @@ class _LoopGen:
             "setup": self.lanes_setup() + setup,
             "decls": [f"{d};" for d in body.decls],
             "acc": acc,
+            "folds": folds,
             "iter_setup": iter_setup,
             "body": indent_lines(body_lines, 0),
             # the body may not read the loop variable (the original's for

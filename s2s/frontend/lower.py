@@ -522,6 +522,11 @@ class _Binder:
         if found is None:
             return
         key, use = found
+        whole = self.low.ir_type(use.decl)
+        if _is_struct(whole):  # ``+`` too may be declared for a struct
+            assert isinstance(whole, StructType)
+            self.struct_reduction(key, use, whole, _user_reduction(clauses, op, use))
+            return
         ir = _scalar_var(self.low, use, "reduction")
         udr = None if op in REDUCTION_OPS else _user_reduction(clauses, op, use)
         arg = self.low.fn.add_arg(ir, name)
@@ -535,6 +540,36 @@ class _Binder:
         else:
             self.enter_ssa(key, name, ir, arg)
         self.pending.append(("reduction", key, name, ir, op))
+
+    def struct_reduction(
+        self, key: Hashable, use: _Use, st: StructType, udr: UserReduction
+    ) -> None:
+        """A struct reduced by a ``declare reduction``: each lane's copy lives
+        in a stack object of the region (sroa splits it), set at the start
+        of the iteration from one accumulator per scalar field and read back
+        into them at its end; after the loop the code generator rebuilds each
+        lane's struct from its fields and combines it (ArgBinding.aggregate)."""
+        name = use.decl.spelling
+        c_type = use.decl.type.spelling
+        ptr = self.low.alloca(st, name)
+        self.low.declare_memory(key, name, st, ptr)
+        for path, ir in _scalar_fields(st, name, use):
+            member = name + "".join(f".{f}" for f in path)
+            arg = self.low.fn.add_arg(ir, member)
+            self.args.append(
+                ArgBinding(
+                    arg,
+                    "reduction",
+                    member,
+                    f"__typeof__({member})",
+                    reduction_op=udr.name,
+                    user_reduction=udr,
+                    aggregate=name,
+                    aggregate_c_type=c_type,
+                )
+            )
+            self.low.bld().store(arg, _field_address(self.low, ptr, st, path))
+            self.pending.append(("reduction", (key, path), member, ir, udr.name))
 
     def linear(self, name: str, step: Any, modifier: str) -> None:
         found = self.lookup(name)
@@ -670,6 +705,47 @@ def _canonical(use: _Use) -> str:
     return use.decl.type.get_canonical().spelling
 
 
+def _is_struct(ir: Type) -> bool:
+    return isinstance(ir, StructType) and complex_part(ir) is None
+
+
+def _scalar_fields(
+    st: StructType, name: str, use: _Use, path: tuple[str, ...] = ()
+) -> list[tuple[tuple[str, ...], Type]]:
+    """The scalar fields of a struct reduction variable, nested structs'
+    ones included, as member paths; an array or complex member keeps the
+    loop scalar."""
+    out: list[tuple[tuple[str, ...], Type]] = []
+    for f in st.fields:
+        if _is_struct(f.type):
+            assert isinstance(f.type, StructType)
+            out += _scalar_fields(f.type, name, use, (*path, f.name))
+        elif _is_scalar(f.type) and complex_part(f.type) is None and f.name:
+            out.append(((*path, f.name), f.type))
+        else:
+            member = ".".join((*path, f.name or "(anonymous)"))
+            raise Unsupported(
+                f"reduction variable '{name}': member '{member}' of a struct reduced by a "
+                "'declare reduction' must be a scalar or a struct",
+                location(use.first),
+            )
+    if not out:
+        raise Unsupported(
+            f"reduction variable '{name}': a struct without fields", location(use.first)
+        )
+    return out
+
+
+def _field_address(low: BodyLowerer, ptr: Any, st: StructType, path: tuple[str, ...]) -> Any:
+    b = low.bld()
+    for name in path:
+        f = st.field_named(name)
+        ptr = b.field_addr(ptr, name, PtrType(f.type), name)
+        if isinstance(f.type, StructType):
+            st = f.type
+    return ptr
+
+
 def _scalar_var(low: BodyLowerer, use: _Use, role: str) -> Type:
     ir = low.ir_type(use.decl)
     name = use.decl.spelling
@@ -803,7 +879,11 @@ def _finish_region(
     low.set_block(ret)
     values = []
     for key in low.result_keys:
-        if key in low.vars:
+        if isinstance(key, tuple) and len(key) == 2 and key[0] in low.vars:  # a struct's field
+            var = low.vars[key[0]]
+            assert isinstance(var.ir, StructType) and var.ptr is not None
+            values.append(low.bld().load(_field_address(low, var.ptr, var.ir, key[1])))
+        elif key in low.vars:
             var = low.vars[key]
             values.append(low.load(_lv(var), None) if var.in_memory else low.read_var(var))
         else:

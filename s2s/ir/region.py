@@ -50,6 +50,12 @@ class ArgBinding:
     a ``declare reduction``."""
     user_reduction: UserReduction | None = None
     """For a ``declare reduction``: its declaration for this variable's type."""
+    aggregate: str = ""
+    """For one scalar field of a struct reduced by a ``declare reduction``:
+    the struct variable (``c_expr`` is the field, ``acc.n``); the fields
+    of one variable are combined together, lane by lane."""
+    aggregate_c_type: str = ""
+    """The struct variable's C type, as declared."""
 
 
 @dataclass
