@@ -164,3 +164,14 @@ def test_registers_and_intrinsics_are_used() -> None:
     text, _ = _function(3, "avx512")
     assert "__mmask8" in text and "_mm256_" in text
     assert shutil.which("gcc") is not None
+
+
+def test_masked_lanes_are_visited_by_their_bits() -> None:
+    """A masked operation done lane by lane loops over the set bits of its
+    mask (lowest lane first), not over every lane with a test of its bit;
+    test_emitted_c_computes_what_the_lanes_do runs these regions."""
+    texts = [_function(seed, "avx2")[0] for seed in SEEDS]
+    looped = [t for t in texts if "for (unsigned s2s_m = s2s_mk; s2s_m != 0u;" in t]
+    assert looped, "no region has a masked per-lane operation"
+    assert all("__builtin_ctz(s2s_m); (void)s2s_j;" in t for t in looped)
+    assert not any("((s2s_mk >> (s2s_j)) & 1u)" in t for t in texts)

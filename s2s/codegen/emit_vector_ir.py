@@ -1012,14 +1012,34 @@ class VectorIREmitter:
                 lane.append(f"({self.scalar(base)} + {self.lane_of(index, pre, f'ix{k}')})")
             else:
                 lane.append(self.lane_of(op, pre, f"in{k}", at))
-        guard = ""
-        if inst.mask is not None:
-            guard = f"if ({self.lane_of(inst.mask, pre, 'mk')}) "
+        guard, bits = self.lane_guard(inst.mask, pre)
         stmt, post = self.lane_statement(inst, lane, pre)
         text = self.target.render(
-            "per_lane.c.j2", W=self.lanes, pre=pre, guard=guard, stmt=stmt, post=post
+            "per_lane.c.j2", W=self.lanes, pre=pre, guard=guard, bits=bits, stmt=stmt, post=post
         )
         self.lines.extend(text.rstrip("\n").split("\n"))
+
+    def lane_guard(self, mask: Value | None, pre: list[str]) -> tuple[str, str]:
+        """How the per-lane loop keeps to the active lanes: the test of one
+        lane's bit, or the variable whose set bits it visits."""
+        if mask is None:
+            return "", ""
+        bits = self.mask_bit_set(mask, pre, "mk")
+        return ("", bits) if bits else (f"if ({self.lane_of(mask, pre, 'mk')}) ", "")
+
+    def mask_bit_set(self, mask: Value, pre: list[str], hint: str) -> str:
+        """The active lanes of a mask register as the bits of an unsigned
+        variable (its name), so that the per-lane loop visits only them: no
+        branch per lane on a bit; "" when the target keeps this mask
+        otherwise (then lane_of tests each lane)."""
+        ti = self.reg_type(mask.type) if self.in_reg(mask) else None
+        if ti is None or not ti.is_mask or not self.target.has("mask_bits", mt=ti):
+            return ""
+        if self.max_lanes > 32:
+            return ""  # more than the bits of an unsigned
+        bits = f"s2s_{hint}"
+        pre.append(f"unsigned {bits} = {self.macro('mask_bits', mt=ti, m=self.reg(mask))};")
+        return bits
 
     def complex_pair(self, inst: Call) -> None:
         """Both parts of a complex operation from one evaluation per lane:
@@ -1032,7 +1052,7 @@ class VectorIREmitter:
             self.needs.add(("complex_pair", inst.callee))
             pre: list[str] = []
             lane = [self.lane_of(op, pre, f"in{k}") for k, op in enumerate(inst.operands)]
-            guard = f"if ({self.lane_of(inst.mask, pre, 'mk')}) " if inst.mask is not None else ""
+            guard, bits = self.lane_guard(inst.mask, pre)
             re, im = (inst, other) if helper.part == "re" else (other, inst)
             outs, post = [], []
             for part, hint in ((re, "re"), (im, "im")):
@@ -1041,7 +1061,7 @@ class VectorIREmitter:
                 post += reload
             stmt = f"{helper.pair_name}({', '.join(lane)}, &{outs[0]}[s2s_j], &{outs[1]}[s2s_j]);"
             text = self.target.render(
-                "per_lane.c.j2", W=self.lanes, pre=pre, guard=guard, stmt=stmt, post=post
+                "per_lane.c.j2", W=self.lanes, pre=pre, guard=guard, bits=bits, stmt=stmt, post=post
             )
             self.lines.extend(text.rstrip("\n").split("\n"))
             self.pairs_done |= {inst, other}
