@@ -233,8 +233,10 @@ def run_passes(
     observe: Observer | None = None,
 ) -> dict[str, dict[str, int]]:
     """Run ``passes`` in order: the analyses each requires first, then the
-    pass, then every analysis it does not preserve dropped and the verifier
-    run (after each pass with ``S2S_VERIFY_EACH=1``, else after the last).
+    pass, then every analysis it does not preserve dropped (none when what
+    it returned says it changed nothing) and the verifier run (after each
+    pass with ``S2S_VERIFY_EACH=1``, else after the last; after each pass
+    the analyses kept are also checked against new ones).
     Returns the branch and loop classes seen after the first
     ``canonicalize`` (else the first pass): the source as written, less its
     dead code."""
@@ -251,11 +253,13 @@ def run_passes(
         for key in p.requires:
             state.get(key)
         with state.analyses.only(p.requires):
-            state.results[p.name] = p.run(state)
+            result = state.results[p.name] = p.run(state)
         if p.changes_region:
             state.region_changed()
-        else:
+        elif p.changed is None or p.changed(result):
             state.analyses.keep(p.preserves)
+        if verify_each:
+            _check_preserved(state, p)
         if verify_each or p is passes[-1]:
             _verify(state, p)
         _check_linearized(state, p)
@@ -284,6 +288,17 @@ def _verify(state: PassState, p: Pass) -> None:
         raise Unsupported(
             f"internal error after the {p.name} pass ({e}); please report this"
         ) from e
+
+
+def _check_preserved(state: PassState, p: Pass) -> None:
+    """The analyses kept after ``p`` are what computing them anew gives."""
+    stale = state.analyses.stale()
+    if stale:
+        raise Unsupported(
+            f"internal error after the {p.name} pass: it changed the "
+            f"{', '.join(key.__name__ for key in stale)} it claims to preserve; "
+            "please report this"
+        )
 
 
 def _check_linearized(state: PassState, p: Pass) -> None:
