@@ -205,6 +205,8 @@ def analyze_variant(
     transform.refill), made by its pipeline from a copy of ``region`` (the
     lowered loop, unchanged); None when the loop has no such variant."""
     title, pipeline = VARIANTS[kind]
+    if any(p.declines is not None and p.declines(region) for p in pipeline):
+        return None
     try:
         return analyze(
             clone_region(region),
@@ -216,6 +218,13 @@ def analyze_variant(
         )
     except Declined:
         return None
+
+
+def options_read(passes: tuple[Pass, ...], options: PassOptions) -> tuple[object, ...]:
+    """The values of the options ``passes`` read (``Pass.options``): two
+    runs of them on one region with the same values give the same result."""
+    names = sorted({name for p in passes for name in p.options})
+    return tuple(getattr(options, name) for name in names)
 
 
 def _too_deep(region: Region) -> Unsupported:

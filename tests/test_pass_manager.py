@@ -3,15 +3,20 @@
 A pass's required analyses are computed before it runs and it may read no
 other; analyses it does not preserve are dropped after it (and those
 computed from them) unless what it returned says it changed nothing, and
-with S2S_VERIFY_EACH=1 those kept are checked against new ones; the variants of a loop are pipelines over a copy of the
-lowered loop, which stays as lowered; ``--print-after`` shows them.
+with S2S_VERIFY_EACH=1 those kept are checked against new ones; the
+variants of a loop are pipelines over a copy of the lowered loop, which
+stays as lowered (refill's is not run for a loop without loops);
+``--print-after`` shows them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import io
 import pkgutil
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -30,7 +35,14 @@ from s2s.ir.printer import print_function
 from s2s.ir.types import I32
 from s2s.ir.values import BinOp, Phi
 from s2s.ir.verifier import verify
-from s2s.pipeline import PASS_NAMES, PIPELINE, VARIANTS, analyze_variant, run_passes
+from s2s.pipeline import (
+    PASS_NAMES,
+    PIPELINE,
+    VARIANTS,
+    analyze_variant,
+    options_read,
+    run_passes,
+)
 from s2s.transform.passes import Pass, PassOptions, PassState, did_any
 
 LATE_DEFINITION = """func @f(i32 %n) -> (i32) {
@@ -263,6 +275,41 @@ def test_the_variants_leave_the_lowered_loop(tmp_path: Path) -> None:
     assert analyze_variant(region, "tail") is None  # it stores: no masked tail
     assert print_function(region.fn) == before
     assert [b.role for b in region.args][-1] != "width"
+
+
+def test_refill_declines_a_loop_without_loops_before_its_pipeline(tmp_path: Path) -> None:
+    plain = lower_one(
+        tmp_path,
+        "void f(int n, double *x) {\n#pragma omp simd\n"
+        "  for (int i = 0; i < n; i++) x[i] = x[i] * 2.0;\n}\n",
+    )
+    options = PassOptions(refill_min_ratio=0)
+    shown = io.StringIO()
+    assert analyze_variant(plain, "refill", options, ("inline",), shown) is None
+    assert shown.getvalue() == ""  # no pass of its pipeline ran
+    looping = lower_one(tmp_path, REFILL_LOOP)
+    assert analyze_variant(looping, "refill", options, ("inline",), shown) is not None
+    assert "(lane refill) after inline" in shown.getvalue()
+
+
+def test_every_option_a_pass_reads_is_declared() -> None:
+    """The driver shares a pipeline's result between targets whose values
+    of the options it reads (Pass.options) are alike."""
+    fields = {f.name for f in dataclasses.fields(PassOptions)}
+    for info in pkgutil.iter_modules(s2s.transform.__path__):
+        module = importlib.import_module(f"s2s.transform.{info.name}")
+        p = getattr(module, "PASS", None)
+        if isinstance(p, Pass):
+            source = Path(module.__file__ or "").read_text()
+            read = set(re.findall(r"options\.(\w+)", source)) & fields
+            assert read <= set(p.options), (p.name, read - set(p.options))
+    refill = VARIANTS["refill"][1]
+    assert options_read(refill, PassOptions(tail_stores=True)) == options_read(
+        refill, PassOptions(tail_stores=False)
+    )
+    assert options_read(refill, PassOptions(refill_gather_weight=1)) != options_read(
+        refill, PassOptions()
+    )
 
 
 def test_print_after_shows_the_variants(tmp_path: Path) -> None:

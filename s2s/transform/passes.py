@@ -127,6 +127,10 @@ class Pass:
     """The PassOptions fields it reads."""
     changes_region: bool = False
     """It changes the region's parameters or results (needs ``state.region``)."""
+    declines: Callable[[Region], bool] | None = None
+    """A variant's pass (it raises Declined): whether it declines the
+    region as lowered whatever the passes before it do; the variant's
+    pipeline is then not run at all."""
 
 
 def did_any(result: int | Sized) -> bool:
