@@ -33,12 +33,14 @@ Two variants of a loop region are pipelines of their own over a copy of
 the lowered loop (``analyze_variant``, VARIANTS): the masked last iteration
 (``masked-tail`` then the pipeline) and lane refill (inline .. unroll, then
 ``refill``, then the pipeline).  A variant's pass raises Declined when the
-loop has no such variant.
+loop has no such variant; when it can tell from the loop as lowered
+(``Pass.declines``: refill, a loop without loops) its pipeline is not run.
 
 Each transform module exports its pass object (s2s.transform.passes.Pass):
 the pass manager (``run_passes``) computes the analyses a pass requires
 before it runs (the pass may read no other: AnalysisCache.only), drops
-those it does not preserve after it, and runs the verifier (after
+those it does not preserve after it (none when what it returned says it
+changed nothing: Pass.changed), and runs the verifier (after
 ``linearize`` it also rejects a divergent branch that is left);
 ``print_after`` prints the IR after the named passes, the variants' too
 (``s2svec --print-after=linearize``).  The code generator then receives IR

@@ -5,9 +5,8 @@ Every transform module exports one pass object, ``PASS``: its name (what
 analyses it requires (computed before it runs) and those it preserves (all
 others are dropped after it), how what it returned tells whether it changed
 the function at all (when it did not, every analysis is kept), and the
-options it reads.  Analyses are
-asked for by their result type (``state.get(DivergenceInfo)``,
-s2s.analysis.manager).
+options it reads.  Analyses are asked for by their result type
+(``state.get(DivergenceInfo)``, s2s.analysis.manager).
 """
 
 from __future__ import annotations
