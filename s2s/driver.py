@@ -34,7 +34,16 @@ from .frontend.views import FileView, parse_views
 from .internal_variants import InternalVariants
 from .ir.clone import clone_region
 from .ir.region import Region
-from .pipeline import AnalyzedRegion, analyze, analyze_variant, control_counts, generate
+from .pipeline import (
+    PIPELINE,
+    VARIANTS,
+    AnalyzedRegion,
+    analyze,
+    analyze_variant,
+    control_counts,
+    generate,
+    options_read,
+)
 from .report import RegionReport, render_json, render_text
 from .transform.passes import BOSCC_THRESHOLD, PassOptions
 
@@ -602,7 +611,8 @@ class _Lowered:
         self.location = next(iter(pragmas.values())).location
         self.lowered: dict[tuple[int, bool], Region | Unsupported] = {}
         """The loop as lowered, per view and signedness (never changed)."""
-        self.cache: dict[tuple[int, bool, bool], AnalyzedRegion | Unsupported] = {}
+        self.cache: dict[tuple[int, bool, tuple[object, ...]], AnalyzedRegion | Unsupported] = {}
+        """The analyzed region by view, signedness and the options the pipeline reads."""
         self.variants: dict[tuple[object, ...], AnalyzedRegion | None] = {}
         self.no_inline = no_inline
         """Why no call is inlined (lower_loop's ``no_inline``); empty: they may be."""
@@ -639,10 +649,10 @@ class _Lowered:
 
     def region_for(self, target: Target) -> AnalyzedRegion:
         view = self.views[target.name]
-        all_true = self.options.pass_options(target).all_true
-        key = (id(view), target.plain_char_signed, all_true)
+        read = options_read(PIPELINE, self.options.pass_options(target))
+        key = (id(view), target.plain_char_signed, read)
         if key not in self.cache:
-            other = self.cache.get((id(view), not target.plain_char_signed, all_true))
+            other = self.cache.get((id(view), not target.plain_char_signed, read))
             if isinstance(other, AnalyzedRegion) and not other.region.plain_char:
                 self.cache[key] = other
             else:
@@ -659,7 +669,7 @@ class _Lowered:
         scalar remainder stay)."""
         view = self.views[target.name]
         options = self.options.pass_options(target)
-        key = (kind, id(view), target.plain_char_signed, *dataclasses.astuple(options))
+        key = (kind, id(view), target.plain_char_signed, options_read(VARIANTS[kind][1], options))
         if key not in self.variants:
             self.variants[key] = self._analyze_variant(target, kind, options)
         return self.variants[key]

@@ -33,12 +33,14 @@ Two variants of a loop region are pipelines of their own over a copy of
 the lowered loop (``analyze_variant``, VARIANTS): the masked last iteration
 (``masked-tail`` then the pipeline) and lane refill (inline .. unroll, then
 ``refill``, then the pipeline).  A variant's pass raises Declined when the
-loop has no such variant.
+loop has no such variant; when it can tell from the loop as lowered
+(``Pass.declines``: refill, a loop without loops) its pipeline is not run.
 
 Each transform module exports its pass object (s2s.transform.passes.Pass):
 the pass manager (``run_passes``) computes the analyses a pass requires
 before it runs (the pass may read no other: AnalysisCache.only), drops
-those it does not preserve after it, and runs the verifier (after
+those it does not preserve after it (none when what it returned says it
+changed nothing: Pass.changed), and runs the verifier (after
 ``linearize`` it also rejects a divergent branch that is left);
 ``print_after`` prints the IR after the named passes, the variants' too
 (``s2svec --print-after=linearize``).  The code generator then receives IR
@@ -205,6 +207,8 @@ def analyze_variant(
     transform.refill), made by its pipeline from a copy of ``region`` (the
     lowered loop, unchanged); None when the loop has no such variant."""
     title, pipeline = VARIANTS[kind]
+    if any(p.declines is not None and p.declines(region) for p in pipeline):
+        return None
     try:
         return analyze(
             clone_region(region),
@@ -216,6 +220,13 @@ def analyze_variant(
         )
     except Declined:
         return None
+
+
+def options_read(passes: tuple[Pass, ...], options: PassOptions) -> tuple[object, ...]:
+    """The values of the options ``passes`` read (``Pass.options``): two
+    runs of them on one region with the same values give the same result."""
+    names = sorted({name for p in passes for name in p.options})
+    return tuple(getattr(options, name) for name in names)
 
 
 def _too_deep(region: Region) -> Unsupported:
@@ -233,8 +244,10 @@ def run_passes(
     observe: Observer | None = None,
 ) -> dict[str, dict[str, int]]:
     """Run ``passes`` in order: the analyses each requires first, then the
-    pass, then every analysis it does not preserve dropped and the verifier
-    run (after each pass with ``S2S_VERIFY_EACH=1``, else after the last).
+    pass, then every analysis it does not preserve dropped (none when what
+    it returned says it changed nothing) and the verifier run (after each
+    pass with ``S2S_VERIFY_EACH=1``, else after the last; after each pass
+    the analyses kept are also checked against new ones).
     Returns the branch and loop classes seen after the first
     ``canonicalize`` (else the first pass): the source as written, less its
     dead code."""
@@ -251,11 +264,13 @@ def run_passes(
         for key in p.requires:
             state.get(key)
         with state.analyses.only(p.requires):
-            state.results[p.name] = p.run(state)
+            result = state.results[p.name] = p.run(state)
         if p.changes_region:
             state.region_changed()
-        else:
+        elif p.changed is None or p.changed(result):
             state.analyses.keep(p.preserves)
+        if verify_each:
+            _check_preserved(state, p)
         if verify_each or p is passes[-1]:
             _verify(state, p)
         _check_linearized(state, p)
@@ -284,6 +299,17 @@ def _verify(state: PassState, p: Pass) -> None:
         raise Unsupported(
             f"internal error after the {p.name} pass ({e}); please report this"
         ) from e
+
+
+def _check_preserved(state: PassState, p: Pass) -> None:
+    """The analyses kept after ``p`` are what computing them anew gives."""
+    stale = state.analyses.stale()
+    if stale:
+        raise Unsupported(
+            f"internal error after the {p.name} pass: it changed the "
+            f"{', '.join(key.__name__ for key in stale)} it claims to preserve; "
+            "please report this"
+        )
 
 
 def _check_linearized(state: PassState, p: Pass) -> None:

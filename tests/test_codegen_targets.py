@@ -1234,6 +1234,12 @@ def test_rvv_target_description():
     load = str(ops.load(t=i32x2, p="p"))
     assert load == "__riscv_vle32_v_i32mf2((const int32_t *)(const void *)(p), s2s_rvv_vl_2())"
     assert needs == {"vl:2"}
+    # the code generator's way: one module of ops.j2, each call's helpers to its caller
+    first: list[str] = []
+    second: list[str] = []
+    assert tg.call("load", first.append, t=i32x2, p="p") == load
+    assert tg.call("load", second.append, t=i32x2, p="q") == load.replace("(p)", "(q)")
+    assert first == second == ["vl:2"]
     helpers = tg.env.get_template("helpers.j2").module
     vl_helper = str(helpers.helper_vl("2"))  # pyright: ignore[reportAttributeAccessIssue]
     assert f"({tg.vscale} * 2)" in vl_helper and "s2s_rvv_vl_2(void)" in vl_helper

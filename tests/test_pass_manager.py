@@ -2,15 +2,21 @@
 
 A pass's required analyses are computed before it runs and it may read no
 other; analyses it does not preserve are dropped after it (and those
-computed from them); the variants of a loop are pipelines over a copy of the
-lowered loop, which stays as lowered; ``--print-after`` shows them.
+computed from them) unless what it returned says it changed nothing, and
+with S2S_VERIFY_EACH=1 those kept are checked against new ones; the
+variants of a loop are pipelines over a copy of the lowered loop, which
+stays as lowered (refill's is not run for a loop without loops);
+``--print-after`` shows them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import io
 import pkgutil
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -27,10 +33,17 @@ from s2s.ir.interpreter import Memory, run_lanes
 from s2s.ir.parser import parse_function
 from s2s.ir.printer import print_function
 from s2s.ir.types import I32
-from s2s.ir.values import Phi
+from s2s.ir.values import BinOp, Phi
 from s2s.ir.verifier import verify
-from s2s.pipeline import PASS_NAMES, PIPELINE, VARIANTS, analyze_variant, run_passes
-from s2s.transform.passes import Pass, PassOptions, PassState
+from s2s.pipeline import (
+    PASS_NAMES,
+    PIPELINE,
+    VARIANTS,
+    analyze_variant,
+    options_read,
+    run_passes,
+)
+from s2s.transform.passes import Pass, PassOptions, PassState, did_any
 
 LATE_DEFINITION = """func @f(i32 %n) -> (i32) {
 entry:
@@ -155,6 +168,59 @@ def test_what_a_pass_does_not_preserve_is_computed_again() -> None:
     assert state.analyses.computed[DivergenceInfo] == 2
 
 
+def _adds_an_instruction(state: PassState) -> int:
+    """Adds ``%lane + %lane`` at the top of the entry block: a value the
+    divergence analysis gives a shape; returns how many it added."""
+    lane = state.fn.args[0]
+    state.fn.blocks[0].insert(0, BinOp("add", lane, lane, "twice"))
+    return 1
+
+
+def test_a_pass_that_changed_nothing_keeps_every_analysis() -> None:
+    state = _state()
+    idle = Pass("idle", lambda s: 0, requires=(DivergenceInfo,), changed=did_any)
+    busy = Pass("busy", _adds_an_instruction, requires=(DivergenceInfo,), changed=did_any)
+    run_passes(state, (idle, idle, idle))
+    assert state.analyses.computed[DivergenceInfo] == 1
+    run_passes(state, (busy, idle))
+    assert state.analyses.computed[DivergenceInfo] == 2
+
+
+@pytest.mark.parametrize(
+    "liar",
+    [
+        Pass("liar", _adds_an_instruction, preserves=(DivergenceInfo,)),
+        Pass("liar", lambda s: _adds_an_instruction(s) - 1, changed=did_any),
+    ],
+    ids=["preserves", "changed"],
+)
+def test_with_verify_each_a_wrong_preserves_is_caught(
+    liar: Pass, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    needs = Pass("needs", lambda s: None, requires=(DivergenceInfo, MemoryAccesses))
+    monkeypatch.setenv("S2S_VERIFY_EACH", "1")
+    with pytest.raises(Unsupported, match="after the liar pass: it changed the DivergenceInfo"):
+        run_passes(_state(), (needs, liar))
+    monkeypatch.delenv("S2S_VERIFY_EACH")
+    run_passes(_state(), (needs, liar))  # unchecked, the stale analysis is kept
+
+
+def test_what_the_passes_return_says_whether_they_changed_the_function(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every pass of the pipelines says, by its result, whether it changed
+    the function; checked on random regions (with the analyses it keeps
+    compared to new ones after every pass)."""
+    monkeypatch.setenv("S2S_VERIFY_EACH", "1")
+    assert all(p.changed is not None or p.changes_region for p in PIPELINE)
+    kept = 0
+    for seed in range(8):
+        state = _state(seed)
+        run_passes(state, PIPELINE)
+        kept += sum(not p.changed(state.results[p.name]) for p in PIPELINE if p.changed)
+    assert kept > 0  # some passes had nothing to do: their analyses were kept
+
+
 def test_an_analysis_goes_with_the_one_it_was_computed_from() -> None:
     state = _state()
     state.get(MemoryAccesses)
@@ -209,6 +275,41 @@ def test_the_variants_leave_the_lowered_loop(tmp_path: Path) -> None:
     assert analyze_variant(region, "tail") is None  # it stores: no masked tail
     assert print_function(region.fn) == before
     assert [b.role for b in region.args][-1] != "width"
+
+
+def test_refill_declines_a_loop_without_loops_before_its_pipeline(tmp_path: Path) -> None:
+    plain = lower_one(
+        tmp_path,
+        "void f(int n, double *x) {\n#pragma omp simd\n"
+        "  for (int i = 0; i < n; i++) x[i] = x[i] * 2.0;\n}\n",
+    )
+    options = PassOptions(refill_min_ratio=0)
+    shown = io.StringIO()
+    assert analyze_variant(plain, "refill", options, ("inline",), shown) is None
+    assert shown.getvalue() == ""  # no pass of its pipeline ran
+    looping = lower_one(tmp_path, REFILL_LOOP)
+    assert analyze_variant(looping, "refill", options, ("inline",), shown) is not None
+    assert "(lane refill) after inline" in shown.getvalue()
+
+
+def test_every_option_a_pass_reads_is_declared() -> None:
+    """The driver shares a pipeline's result between targets whose values
+    of the options it reads (Pass.options) are alike."""
+    fields = {f.name for f in dataclasses.fields(PassOptions)}
+    for info in pkgutil.iter_modules(s2s.transform.__path__):
+        module = importlib.import_module(f"s2s.transform.{info.name}")
+        p = getattr(module, "PASS", None)
+        if isinstance(p, Pass):
+            source = Path(module.__file__ or "").read_text()
+            read = set(re.findall(r"options\.(\w+)", source)) & fields
+            assert read <= set(p.options), (p.name, read - set(p.options))
+    refill = VARIANTS["refill"][1]
+    assert options_read(refill, PassOptions(tail_stores=True)) == options_read(
+        refill, PassOptions(tail_stores=False)
+    )
+    assert options_read(refill, PassOptions(refill_gather_weight=1)) != options_read(
+        refill, PassOptions()
+    )
 
 
 def test_print_after_shows_the_variants(tmp_path: Path) -> None:

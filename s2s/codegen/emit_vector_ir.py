@@ -141,7 +141,6 @@ class VectorIREmitter:
         """The report's counts of the calls (the caller counts memory and stack objects)."""
         self.counted_calls: set[tuple[str, object]] = set()
         """(callee as the source names it, where) of the calls counted."""
-        self.ops = target.ops(lambda name: self.needs.add(("helper", name)) or "")
         self.names: dict[Value, str] = dict(zip(fn.args, arg_names))
         self.decls: list[str] = []
         self.lines: list[str] = []
@@ -199,7 +198,11 @@ class VectorIREmitter:
         (templates/<target>/capabilities.toml) has none for these types."""
         if not self.target.has(name, **args):
             return None
-        return str(getattr(self.ops, name)(**args)).strip()
+        return self.target.call(name, self.need_helper, **args).strip()
+
+    def need_helper(self, name: str) -> None:
+        """ops.j2's ``need``: the output must define helper ``name``."""
+        self.needs.add(("helper", name))
 
     # -- operands --------------------------------------------------------------------
     def scalar(self, v: Value) -> str:

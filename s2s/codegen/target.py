@@ -193,6 +193,12 @@ class Target:
     """capabilities.toml: macro name -> the capability keys (``question_key``)
     it renders something for; None when the file is missing."""
     _answers: dict[tuple[Any, ...], bool] = field(default_factory=dict, repr=False)
+    _ops: Any = field(default=None, init=False, repr=False, compare=False)
+    """ops.j2's module, made once (``call``)."""
+    _need: Callable[[str], object] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    """Where ``need`` in ops.j2 records during a ``call``."""
 
     @property
     def condition(self) -> str:
@@ -323,6 +329,23 @@ class Target:
         """The module of ops.j2 with ``need`` bound to the caller's recorder."""
         tmpl = self.env.get_template("ops.j2")
         return tmpl.make_module({"need": need})
+
+    def call(self, name: str, need: Callable[[str], object], **args: Any) -> str:
+        """The text of ops.j2's macro ``name`` for ``args``; the helpers it
+        names with ``need`` are passed to ``need``.  The module of ops.j2 is
+        made once (its top level defines macros only), not per caller."""
+        if self._ops is None:
+            self._ops = self.ops(self._needed)
+        self._need = need
+        try:
+            return str(getattr(self._ops, name)(**args))
+        finally:
+            self._need = None
+
+    def _needed(self, name: str) -> str:
+        assert self._need is not None, "need() outside Target.call"
+        self._need(name)
+        return ""
 
     def render(self, template: str, **ctx: Any) -> str:
         return self.env.get_template(template).render(**ctx)

@@ -45,7 +45,7 @@ from ..ir.builder import copy_instruction
 from ..ir.values import ALL, Alloca, Block, CondBr, Function, Load, Ret, Store, Value
 from .branch_test import test_arm
 from .cost import instruction_weight
-from .passes import Pass, PassState
+from .passes import Pass, PassState, did_any
 
 MAX_COPY = 400
 """The heaviest arm region copied (a bound on code growth)."""
@@ -158,4 +158,10 @@ def _run(state: PassState) -> list[AllTruePath]:
     return insert_all_true_paths(state.fn, state.get(DivergenceInfo), threshold)
 
 
-PASS = Pass("all-true", _run, requires=(DivergenceInfo,), options=("boscc_threshold", "all_true"))
+PASS = Pass(
+    "all-true",
+    _run,
+    requires=(DivergenceInfo,),
+    changed=did_any,
+    options=("boscc_threshold", "all_true"),
+)

@@ -47,7 +47,7 @@ from ..ir.values import ANY, Block, CondBr, Function
 from .branch_test import test_arm
 from .canonicalize import canonicalize
 from .cost import instruction_weight
-from .passes import Pass, PassState
+from .passes import Pass, PassState, did_any
 
 
 @dataclass(frozen=True)
@@ -125,4 +125,6 @@ def _run(state: PassState) -> list[Gadget]:
     )
 
 
-PASS = Pass("boscc", _run, requires=(DivergenceInfo,), options=("boscc_threshold",))
+PASS = Pass(
+    "boscc", _run, requires=(DivergenceInfo,), changed=did_any, options=("boscc_threshold",)
+)

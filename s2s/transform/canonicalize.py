@@ -47,6 +47,9 @@ class CanonicalizeResult:
     blocks_removed: int = 0
     lcssa_phis: int = 0
 
+    def changed(self) -> bool:
+        return bool(self.blocks_added or self.blocks_removed or self.lcssa_phis)
+
 
 def canonicalize(fn: Function) -> CanonicalizeResult:
     """Bring every loop of ``fn`` into canonical form (see the module docstring)."""
@@ -274,4 +277,4 @@ def _run(state: PassState) -> CanonicalizeResult:
     return canonicalize(state.fn)
 
 
-PASS = Pass("canonicalize", _run)
+PASS = Pass("canonicalize", _run, changed=CanonicalizeResult.changed)

@@ -7,11 +7,11 @@ front end runs it too, on the region it has just lowered.
 from __future__ import annotations
 
 from ..ir.value_numbering import eliminate_common_subexpressions
-from .passes import Pass, PassState
+from .passes import Pass, PassState, did_any
 
 
 def _run(state: PassState) -> int:
     return eliminate_common_subexpressions(state.fn)
 
 
-PASS = Pass("cse", _run)
+PASS = Pass("cse", _run, changed=did_any)

@@ -53,6 +53,9 @@ class DceResult:
     branches_folded: int = 0
     """Conditional branches that became ``br``."""
 
+    def changed(self) -> bool:
+        return bool(self.removed or self.branches_folded)
+
 
 def live_instructions(fn: Function) -> set[Instruction]:
     """Instructions with an effect, and everything they use (operands and
@@ -133,4 +136,4 @@ def _run(state: PassState) -> DceResult:
     return eliminate_dead_code(state.fn)
 
 
-PASS = Pass("dce", _run)
+PASS = Pass("dce", _run, changed=DceResult.changed)

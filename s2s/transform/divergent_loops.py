@@ -48,7 +48,7 @@ from ..analysis.cfg import Graph, Loop, cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..ir.types import I1, Type
 from ..ir.values import ANY, Block, Br, Call, CondBr, Constant, Function, Phi, Undef, Value
-from .passes import Pass, PassState
+from .passes import Pass, PassState, did_any
 
 
 def make_loops_uniform(fn: Function, div: DivergenceInfo) -> int:
@@ -210,4 +210,4 @@ def _run(state: PassState) -> int:
     return make_loops_uniform(state.fn, state.get(DivergenceInfo))
 
 
-PASS = Pass("divergent-loops", _run, requires=(DivergenceInfo,))
+PASS = Pass("divergent-loops", _run, requires=(DivergenceInfo,), changed=did_any)

@@ -43,7 +43,7 @@ from ..analysis.cfg import cfg_of
 from ..ir.value_numbering import load_key, numbered, value_key
 from ..ir.values import Block, CondBr, Function, Instruction, Load, Phi, Value
 from ..ir.verifier import compute_idoms
-from .passes import Pass, PassState
+from .passes import Pass, PassState, did_any
 from .safety import can_speculate
 
 
@@ -235,4 +235,4 @@ def _run(state: PassState) -> int:
     return hoist_common_computations(state.fn)
 
 
-PASS = Pass("hoist", _run)
+PASS = Pass("hoist", _run, changed=did_any)

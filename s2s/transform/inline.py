@@ -275,4 +275,8 @@ def _run(state: PassState) -> list[CallSite]:
     return inline_calls(state.fn, state.callees)
 
 
-PASS = Pass("inline", _run)
+def _inlined_any(sites: list[CallSite]) -> bool:
+    return any(site.inlined for site in sites)
+
+
+PASS = Pass("inline", _run, changed=_inlined_any)

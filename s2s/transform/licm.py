@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ..analysis.cfg import Loop, cfg_of
 from ..ir.values import Block, Function, Instruction
-from .passes import Pass, PassState
+from .passes import Pass, PassState, did_any
 from .safety import can_speculate
 
 
@@ -73,4 +73,4 @@ def _run(state: PassState) -> int:
     return hoist_invariants(state.fn)
 
 
-PASS = Pass("licm", _run)
+PASS = Pass("licm", _run, changed=did_any)

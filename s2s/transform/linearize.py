@@ -38,7 +38,7 @@ from __future__ import annotations
 from ..analysis.cfg import Graph, cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..ir.values import Block, Br, CondBr, Function, Ret, Switch, Terminator
-from .passes import Pass, PassState
+from .passes import Pass, PassState, did_any
 from .predicates import OriginalEdges, apply_predicates
 from .ssa_repair import DominanceRepair
 
@@ -135,4 +135,4 @@ def _run(state: PassState) -> int:
     return linearize(state.fn, state.get(DivergenceInfo))
 
 
-PASS = Pass("linearize", _run, requires=(DivergenceInfo,))
+PASS = Pass("linearize", _run, requires=(DivergenceInfo,), changed=did_any)

@@ -159,4 +159,4 @@ def _run(state: PassState) -> Region:
     return state.region
 
 
-PASS = Pass("masked-tail", _run, changes_region=True)
+PASS = Pass("masked-tail", _run, options=("tail_stores",), changes_region=True)

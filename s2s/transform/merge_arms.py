@@ -89,7 +89,7 @@ from ..ir.values import (
     Value,
 )
 from .cost import instruction_weight
-from .passes import Pass, PassState
+from .passes import Pass, PassState, did_any
 
 MIN_GAIN = 16
 """A nest merges when it saves this much weight (one math call)."""
@@ -544,4 +544,4 @@ def _run(state: PassState) -> int:
     return merged
 
 
-PASS = Pass("merge-arms", _run, requires=(DivergenceInfo,))
+PASS = Pass("merge-arms", _run, requires=(DivergenceInfo,), changed=did_any)

@@ -3,16 +3,17 @@
 Every transform module exports one pass object, ``PASS``: its name (what
 ``--print-after`` takes), the function that runs it on a ``PassState``, the
 analyses it requires (computed before it runs) and those it preserves (all
-others are dropped after it), and the options it reads.  Analyses are
-asked for by their result type (``state.get(DivergenceInfo)``,
-s2s.analysis.manager).
+others are dropped after it), how what it returned tells whether it changed
+the function at all (when it did not, every analysis is kept), and the
+options it reads.  Analyses are asked for by their result type
+(``state.get(DivergenceInfo)``, s2s.analysis.manager).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeGuard, TypeVar
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
 
 from ..analysis.manager import AnalysisCache
 from ..analysis.shapes import VectorShape, region_arg_shapes
@@ -117,7 +118,21 @@ class Pass:
     """Analyses computed before the pass runs (by result type)."""
     preserves: tuple[type, ...] = ()
     """Analyses still valid after it; every other one is dropped."""
+    changed: Callable[[Any], bool] | None = None
+    """Given what ``run`` returned, whether the pass changed the function;
+    when it did not, every analysis is still valid (LLVM's
+    ``PreservedAnalyses::all()``).  None: it may always have."""
     options: tuple[str, ...] = ()
     """The PassOptions fields it reads."""
     changes_region: bool = False
     """It changes the region's parameters or results (needs ``state.region``)."""
+    declines: Callable[[Region], bool] | None = None
+    """A variant's pass (it raises Declined): whether it declines the
+    region as lowered whatever the passes before it do; the variant's
+    pipeline is then not run at all."""
+
+
+def did_any(result: int | Sized) -> bool:
+    """``Pass.changed`` of a pass that returns how many changes it made, or
+    the list of them."""
+    return bool(result)

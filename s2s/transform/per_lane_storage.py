@@ -49,7 +49,7 @@ from ..ir.values import (
     Store,
     Value,
 )
-from .passes import Pass, PassState
+from .passes import Pass, PassState, did_any
 
 
 def interleave_per_lane_objects(fn: Function, div: DivergenceInfo) -> int:
@@ -206,4 +206,4 @@ def _run(state: PassState) -> int:
     return interleave_per_lane_objects(state.fn, state.get(DivergenceInfo))
 
 
-PASS = Pass("per-lane-storage", _run, requires=(DivergenceInfo,))
+PASS = Pass("per-lane-storage", _run, requires=(DivergenceInfo,), changed=did_any)

@@ -531,10 +531,18 @@ def _run(state: PassState) -> Region:
     return state.region
 
 
+def _no_loop(region: Region) -> bool:
+    """The region as lowered has no loop and calls nothing to inline (of
+    the passes before this one only inlining adds loops): no divergent
+    loop to refill."""
+    return not region.callees and not cfg_of(region.fn).loops.loops
+
+
 PASS = Pass(
     "refill",
     _run,
     requires=(DivergenceInfo,),
     options=("refill_gather_weight", "refill_min_ratio"),
     changes_region=True,
+    declines=_no_loop,
 )

@@ -31,7 +31,7 @@ from ..analysis.cfg import Graph, cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..ir.types import I1
 from ..ir.values import BinOp, Block, Br, CondBr, Constant, Function, Instruction, Select, Value
-from .passes import Pass, PassState
+from .passes import Pass, PassState, did_any
 from .safety import can_speculate
 
 MAX_ARM = 8
@@ -165,4 +165,4 @@ def _run(state: PassState) -> int:
     return speculate(state.fn, state.get(DivergenceInfo))
 
 
-PASS = Pass("speculate", _run, requires=(DivergenceInfo,))
+PASS = Pass("speculate", _run, requires=(DivergenceInfo,), changed=did_any)

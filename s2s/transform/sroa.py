@@ -53,7 +53,7 @@ from ..ir.values import (
     Store,
     Value,
 )
-from .passes import Pass, PassState
+from .passes import Pass, PassState, did_any
 
 
 @dataclass
@@ -272,4 +272,4 @@ def _run(state: PassState) -> int:
     return replace_stack_objects(state.fn)
 
 
-PASS = Pass("sroa", _run)
+PASS = Pass("sroa", _run, changed=did_any)

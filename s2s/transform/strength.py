@@ -27,7 +27,7 @@ from ..analysis.cfg import Graph, cfg_of
 from ..ir.builder import IRBuilder
 from ..ir.types import IntType, Type
 from ..ir.values import BinOp, Block, Cmp, CondBr, Constant, Function, Value
-from .passes import Pass, PassState
+from .passes import Pass, PassState, did_any
 
 
 def reduce_divisions(fn: Function) -> int:
@@ -132,4 +132,4 @@ def _run(state: PassState) -> int:
     return reduce_divisions(state.fn)
 
 
-PASS = Pass("strength", _run)
+PASS = Pass("strength", _run, changed=did_any)

@@ -43,7 +43,7 @@ from ..ir.fold import fold, wrap
 from ..ir.types import IntType
 from ..ir.values import BinOp, Block, Br, Cmp, CondBr, Constant, Function, Phi, Value
 from .canonicalize import canonicalize
-from .passes import Pass, PassState
+from .passes import Pass, PassState, did_any
 from .sroa import replace_stack_objects
 
 MAX_TRIPS = 16
@@ -267,4 +267,4 @@ def _run(state: PassState) -> int:
     return unroll_loops(state.fn)
 
 
-PASS = Pass("unroll", _run)
+PASS = Pass("unroll", _run, changed=did_any)
