@@ -13,7 +13,15 @@ warm-up run:
 * ``big.c``: a generated file of about 5,000 lines with 50 annotated loops
   of ten kinds (contiguous, reduction, gather, divergent if with a math call,
   a per-lane while loop, struct fields, integer min/max, mixed widths,
-  collapse(2), linear/lastprivate) among unannotated functions.
+  collapse(2), linear/lastprivate) among unannotated functions;
+* ``big2.c``: the same size with ten other kinds (divergent cascades,
+  conditional lastprivate, escape-time and binary-search inner loops,
+  records, declare simd functions and their callers, inlined static
+  callees, per-lane arrays, an inner loop under a divergent branch with a
+  reduction, 64-bit hashing).
+
+For the two big files it also times ``--cc -O2 -c`` of the same file (CPU)
+and prints the ratio, the measure of issue 22.
 
 For each it prints the median and the range of the wall time, of the CPU
 time (user + system) and of the peak resident memory of the s2svec process,
@@ -170,6 +178,160 @@ int scan_{k}(int n, const float *x, float *y, int j0)
 """,
 ]
 
+# Ten other kinds for the second file (issue 22: "a second file of that
+# size written to differ"): divergent cascades, early exits, escape-time
+# inner loops, records, declare simd functions and their callers, inlined
+# static callees, per-lane arrays, conditional lastprivate, a while loop
+# nested in a divergent branch, and 64-bit integer hashing.
+LOOPS2 = [
+    """\
+void cascade_{k}(int n, float *restrict out, const float *restrict a, const int *restrict c)
+{{
+#pragma omp simd
+    for (int i = 0; i < n; i++) {{
+        float v = a[i];
+        if (c[i] == 0)
+            v = v * 2.0f;
+        else if (c[i] == 1)
+            v = sqrtf(fabsf(v));
+        else if (c[i] < 5)
+            v = v > 1.0f ? 1.0f / v : v;
+        else
+            v = -v;
+        out[i] = v;
+    }}
+}}
+""",
+    """\
+int first_{k}(int n, const int *a, int key)
+{{
+    int found = -1;
+#pragma omp simd lastprivate(conditional: found)
+    for (int i = 0; i < n; i++)
+        if (a[i] == key)
+            found = i;
+    return found;
+}}
+""",
+    """\
+void escape_{k}(int n, int *restrict it, const float *restrict cx, const float *restrict cy)
+{{
+#pragma omp simd
+    for (int i = 0; i < n; i++) {{
+        float x = 0.0f, y = 0.0f;
+        int k = 0;
+        while (k < 256 && x * x + y * y < 4.0f) {{
+            float t = x * x - y * y + cx[i];
+            y = 2.0f * x * y + cy[i];
+            x = t;
+            k++;
+        }}
+        it[i] = k;
+    }}
+}}
+""",
+    """\
+struct vec3_{k} {{ float x, y, z; }};
+void norm_{k}(int n, struct vec3_{k} *v)
+{{
+#pragma omp simd
+    for (int i = 0; i < n; i++) {{
+        float l = v[i].x * v[i].x + v[i].y * v[i].y + v[i].z * v[i].z;
+        if (l > 0.0f) {{
+            float r = 1.0f / sqrtf(l);
+            v[i].x *= r;
+            v[i].y *= r;
+            v[i].z *= r;
+        }}
+    }}
+}}
+""",
+    """\
+#pragma omp declare simd uniform(s) notinbranch
+static double ramp_{k}(double x, double s)
+{{
+    if (x < 0.0)
+        return 0.0;
+    return x > s ? s : x * x / s;
+}}
+void use_ramp_{k}(int n, double *restrict y, const double *restrict x)
+{{
+#pragma omp simd
+    for (int i = 0; i < n; i++)
+        y[i] = ramp_{k}(x[i], 3.0) + 1.0;
+}}
+""",
+    """\
+static inline int clampi_{k}(int v, int lo, int hi)
+{{
+    return v < lo ? lo : v > hi ? hi : v;
+}}
+void quant_{k}(int n, uint8_t *restrict q, const float *restrict x, float scale)
+{{
+#pragma omp simd
+    for (int i = 0; i < n; i++)
+        q[i] = (uint8_t)clampi_{k}((int)(x[i] * scale), 0, 255);
+}}
+""",
+    """\
+void hist_{k}(int n, int *restrict out, const int *restrict a)
+{{
+#pragma omp simd
+    for (int i = 0; i < n; i++) {{
+        int h[4] = {{0, 0, 0, 0}};
+        for (int b = 0; b < 8; b++)
+            h[(a[i] >> (2 * b)) & 3]++;
+        out[i] = h[0] * 1000 + h[1] * 100 + h[2] * 10 + h[3];
+    }}
+}}
+""",
+    """\
+double energy_{k}(int n, const double *x, const double *q, double cut)
+{{
+    double e = 0.0;
+#pragma omp simd reduction(+:e)
+    for (int i = 0; i < n; i++) {{
+        double r = fabs(x[i]);
+        if (r < cut) {{
+            double s = 1.0 / (r + 1.0);
+            for (int j = 0; j < (int)(r * 4.0); j++)
+                s *= 0.9;
+            e += q[i] * s;
+        }}
+    }}
+    return e;
+}}
+""",
+    """\
+void search_{k}(int n, int *restrict pos, const double *restrict key, const double *grid, int m)
+{{
+#pragma omp simd
+    for (int i = 0; i < n; i++) {{
+        int lo = 0, hi = m - 1;
+        while (hi - lo > 1) {{
+            int mid = (lo + hi) / 2;
+            if (grid[mid] > key[i])
+                hi = mid;
+            else
+                lo = mid;
+        }}
+        pos[i] = lo;
+    }}
+}}
+""",
+    """\
+void hash_{k}(int n, uint64_t *restrict h, const uint64_t *restrict x)
+{{
+#pragma omp simd
+    for (int i = 0; i < n; i++) {{
+        uint64_t v = x[i] ^ (x[i] >> 31);
+        v *= 0x9e3779b97f4a7c15ULL;
+        h[i] = v ^ (v >> 29);
+    }}
+}}
+""",
+]
+
 FILLER = """\
 /* helper {k}: not annotated, copied byte for byte */
 static int helper_{k}(const int *a, int n)
@@ -198,11 +360,11 @@ static int helper_{k}(const int *a, int n)
 """
 
 
-def generate_big(loops: int = 50, lines: int = 5000) -> str:
+def generate_big(loops: int = 50, lines: int = 5000, kinds: list[str] = LOOPS) -> str:
     """About ``lines`` lines holding ``loops`` annotated loops of mixed kinds."""
     parts = [HEADER]
     for k in range(loops):
-        parts.append(LOOPS[k % len(LOOPS)].format(k=k) + "\n")
+        parts.append(kinds[k % len(kinds)].format(k=k) + "\n")
     body_lines = sum(p.count("\n") for p in parts)
     filler_lines = FILLER.count("\n")
     fillers = max(0, (lines - body_lines) // filler_lines)
@@ -215,7 +377,7 @@ def generate_big(loops: int = 50, lines: int = 5000) -> str:
         for _ in range(per_gap + (1 if k < extra else 0)):
             out.append(FILLER.format(k=f))
             f += 1
-        out.append(LOOPS[k % len(LOOPS)].format(k=k) + "\n")
+        out.append(kinds[k % len(kinds)].format(k=k) + "\n")
     return "".join(out)
 
 
@@ -255,14 +417,23 @@ def main() -> int:
         help="how to call s2svec (a command line, split like a shell does)",
     )
     p.add_argument("--keep", metavar="DIR", help="write the inputs and outputs to DIR")
-    p.add_argument("--only", choices=["one_loop", "big"], help="run one input only")
+    p.add_argument("--only", choices=["one_loop", "big", "big2"], help="run one input only")
+    p.add_argument(
+        "--cc",
+        default="gcc",
+        help="the compiler whose -O2 -c time the big files are compared with (default: gcc)",
+    )
     p.add_argument(
         "--targets", default="avx512,avx2,neon", help="s2svec's --target (default: %(default)s)"
     )
     args = p.parse_args()
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="s2svec-speed-"))
     work.mkdir(parents=True, exist_ok=True)
-    inputs = {"one_loop": ONE_LOOP, "big": generate_big()}
+    inputs = {
+        "one_loop": ONE_LOOP,
+        "big": generate_big(),
+        "big2": generate_big(kinds=LOOPS2),
+    }
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"load average before: {load} (other work on the machine slows every figure)")
     for name, text in inputs.items():
@@ -279,6 +450,10 @@ def main() -> int:
         print(row("wall", figs["wall"], "s"))
         print(row("cpu", figs["cpu"], "s"))
         print(row("rss", figs["rss"], "MiB"))
+        if name != "one_loop":
+            cc = measure([args.cc, "-O2", "-c", str(src), "-o", str(work / f"{name}.o")], args.runs)
+            ratio = statistics.median(figs["cpu"]) / statistics.median(cc["cpu"])
+            print(row("cc", cc["cpu"], "s") + f"   {args.cc} -O2 -c, CPU; s2svec/cc {ratio:.1f}x")
     return 0
 
 

@@ -523,9 +523,12 @@ class VectorIREmitter:
             return self.store_records(inst)
         if isinstance(inst, ExtractLane) and (isinstance(ops[1], Constant) or self.target.scalable):
             f = self.reg_type(ops[0].type)
+            j = int(ops[1].value) if isinstance(ops[1], Constant) else self.scalar(ops[1])
+            if f is not None and f.is_mask and self.max_lanes <= 32:
+                bits = self.macro("mask_bits", mt=f, m=self.reg(ops[0]))
+                return None if bits is None else f"((({bits}) >> ({j})) & 1u)"
             if f is None or f.is_mask:
                 return None
-            j = int(ops[1].value) if isinstance(ops[1], Constant) else self.scalar(ops[1])
             lane = self.macro("extract", t=f, v=self.reg(ops[0]), j=j)
             if lane is not None and isinstance(inst.type, PtrType):
                 lane = f"(({c_type(inst.type)})(uintptr_t){lane})"

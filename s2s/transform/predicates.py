@@ -322,7 +322,14 @@ def _edge_condition(branch: _Branch, s: Block, at: _Inserter) -> Value | None:
 
 
 def _select(c: Value, a: Value, b: Value, at: _Inserter, name: str) -> Value:
-    """``select c, a, b``, as mask logic where the arms are i1 constants."""
+    """``select c, a, b``, as mask logic where the arms are i1 constants;
+    an undefined arm may be the other arm's value, so the other arm (the
+    shape analysis ignores such arms: the select must not evaluate one in
+    the code, where a strided value's lanes are made from lane 0's)."""
+    if isinstance(b, Undef):
+        return a
+    if isinstance(a, Undef):
+        return b
     if a.type == I1 and isinstance(a, Constant) and a.value:
         if isinstance(b, Constant):
             return c if not b.value else TRUE

@@ -30,7 +30,18 @@ from __future__ import annotations
 from ..analysis.cfg import Graph, cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..ir.types import I1
-from ..ir.values import BinOp, Block, Br, CondBr, Constant, Function, Instruction, Select, Value
+from ..ir.values import (
+    BinOp,
+    Block,
+    Br,
+    CondBr,
+    Constant,
+    Function,
+    Instruction,
+    Select,
+    Undef,
+    Value,
+)
 from .passes import Pass, PassState, did_any
 from .safety import can_speculate
 
@@ -147,9 +158,12 @@ def _harmless_arm(g: Graph[Block], a: Block, s: Block) -> bool:
 
 
 def _select(a: Block, c: Value, x: Value, y: Value, name: str) -> Value:
-    """``select c, x, y`` before a's terminator; on i1, and/or where it can."""
-    if x is y:
+    """``select c, x, y`` before a's terminator; on i1, and/or where it can;
+    an undefined arm: the other (as transform.predicates does)."""
+    if x is y or isinstance(y, Undef):
         return x
+    if isinstance(x, Undef):
+        return y
     at = len(a.instructions) - 1
     if x.type == I1 and isinstance(x, Constant) and x.value:
         inst: Instruction = BinOp("or", c, y, name)
