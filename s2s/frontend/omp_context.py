@@ -111,6 +111,11 @@ def inner_kind(line: OmpLine) -> str | None:
     return None
 
 
+def is_scan_line(line: OmpLine) -> bool:
+    """A ``#pragma omp scan`` (s2s/frontend/scan.py)."""
+    return line.words[:1] == ["scan"] or [t.text for t in line.tokens[:1]] == ["scan"]
+
+
 class OmpContext:
     """The OpenMP regions of a file, to ask about each simd loop."""
 
@@ -258,6 +263,9 @@ class OmpContext:
                 # a nested simd loop: the driver vectorizes the outer loop
                 # when it can, and the inner pragma has no effect then
                 continue
+            if is_scan_line(line) and pragma.clauses is not None:
+                if any(r.inscan for r in pragma.clauses.reductions):
+                    continue  # the loop's scan (s2s/frontend/scan.py)
             if inner_kind(line) is not None:
                 stmt = self.cursors.get(line.next)
                 if stmt is None or not (stmt.kind.is_statement() or stmt.kind.is_expression()):
@@ -345,4 +353,4 @@ def _target_list(line: OmpLine) -> list[str] | None:
     return names
 
 
-__all__ = ["InnerConstruct", "OmpContext", "OmpLine", "inner_kind"]
+__all__ = ["InnerConstruct", "OmpContext", "OmpLine", "inner_kind", "is_scan_line"]

@@ -67,6 +67,9 @@ COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor"})
 ORDERS = ("relaxed", "acquire", "release", "acq_rel", "seq_cst")
 ORDERED_PREFIX = "s2s_ordered_"
 """The functions an ``ordered simd`` block is outlined to (s2s/frontend/lower_omp.py)."""
+SCAN_PREFIX = ORDERED_PREFIX + "scan_"
+"""The helpers of ``#pragma omp scan`` (s2s/ir/region.py ``ScanHelper``): like
+an ordered block, they run lane by lane in iteration order."""
 
 _FETCH = frozenset({"add", "sub", "and", "or", "xor"})
 """Operations with a ``__atomic_fetch_<op>`` builtin (integers only)."""
@@ -220,6 +223,7 @@ __all__ = [
     "FORMS",
     "OPERATORS",
     "ORDERED_PREFIX",
+    "SCAN_PREFIX",
     "ORDERS",
     "AtomicCall",
     "atomic_call_named",
