@@ -186,7 +186,7 @@ def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]
     scans = check_scans(
         [line for line in lines if is_scan(line)],
         [
-            (target.extent.start.offset, target.extent.end.offset, line)
+            (target.extent.start.offset, target.extent.end.offset, line, target)
             for line in lines
             if any(t.text == "inscan" for t in line.tokens)
             and (target := cursors.get(line.next)) is not None

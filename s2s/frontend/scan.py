@@ -108,7 +108,7 @@ def parse_scan(line: OmpLine) -> ScanDirective:
 
 def check_scans(
     scans: list[OmpLine],
-    owners: list[tuple[int, int, OmpLine]],
+    owners: list[tuple[int, int, OmpLine, ci.Cursor]],
 ) -> dict[int, ScanDirective]:
     """The scan directive of each loop directive with inscan reductions, by
     the directive's offset.  ``owners``: the extent of the loop each
@@ -125,10 +125,12 @@ def check_scans(
                 "'reduction(inscan, ...)' clause",
                 line.location,
             )
-        owner = max(around, key=lambda o: o[0])[2]  # the innermost
+        _, _, owner, loop = max(around, key=lambda o: o[0])  # the innermost
         if owner.clauses is None:
             continue
         scan = parse_scan(line)
+        if owner.clauses.collapse == 1:
+            _check_placement(line, loop)
         if owner.start in found:
             raise UserError(
                 "a second '#pragma omp scan' in the loop (one separates its phases)",
@@ -150,13 +152,28 @@ def check_scans(
                     line.location,
                 )
         found[owner.start] = scan
-    for _, _, owner in owners:
+    for _, _, owner, _ in owners:
         if owner.clauses is not None and owner.start not in found:
             raise UserError(
                 "'reduction(inscan, ...)' needs a '#pragma omp scan' in the loop body",
                 owner.location,
             )
     return found
+
+
+def _check_placement(line: OmpLine, loop: ci.Cursor) -> None:
+    """The directive is a statement of the loop's body (OpenMP: it separates
+    the body's structured block sequence in two)."""
+    body = children(loop)[-1] if children(loop) else None
+    inside = body is not None and (
+        body.kind == CK.COMPOUND_STMT
+        and body.extent.start.offset < line.start < body.extent.end.offset
+        and not any(
+            s.extent.start.offset < line.start < s.extent.end.offset for s in children(body)
+        )
+    )
+    if not inside:
+        raise UserError("'#pragma omp scan' must be directly in the loop body", line.location)
 
 
 # -- lowering -------------------------------------------------------------------------------
@@ -184,14 +201,9 @@ def split_body(body: ci.Cursor, scan: ScanDirective, clauses: ClauseSet) -> Scan
         raise Unsupported(
             "'reduction(inscan, ...)' with 'collapse' is not supported", clauses.location
         )
-    if body.kind != CK.COMPOUND_STMT or not (
-        body.extent.start.offset < scan.line.start < body.extent.end.offset
-    ):
-        raise UserError("'#pragma omp scan' must be directly in the loop body", where)
+    if body.kind != CK.COMPOUND_STMT:  # pragmas.find_pragmas checked
+        raise Unsupported("'#pragma omp scan' is not in the loop body s2svec lowers", where)
     stmts = children(body)
-    for s in stmts:
-        if s.extent.start.offset < scan.line.start < s.extent.end.offset:
-            raise UserError("'#pragma omp scan' must be directly in the loop body", where)
     before = [s for s in stmts if s.extent.end.offset <= scan.line.start]
     after = [s for s in stmts if s.extent.start.offset >= scan.line.end]
     for part in (before, after):
