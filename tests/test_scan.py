@@ -19,7 +19,7 @@ from hostile_support import compile_everywhere, vectorize
 from s2s.diagnostics import Location
 from s2s.frontend.clauses import parse_pragma_line
 from s2s.ir.clauses import reduction_identity
-from s2s.ir.types import F32, I8, I32, U16, U64
+from s2s.ir.types import F32, I8, I32, U16, U64, Type
 
 LOOP = """\
 int f(const int *a, int *b, int n)
@@ -68,8 +68,8 @@ def test_inscan_reductions_are_parsed() -> None:
         ("||", I32, 0),
     ],
 )
-def test_identities(op: str, t: object, value: float) -> None:
-    assert reduction_identity(op, t) == value  # type: ignore[arg-type]
+def test_identities(op: str, t: Type, value: float) -> None:
+    assert reduction_identity(op, t) == value
 
 
 # name: (pragma, body, line, column, message)
@@ -86,8 +86,7 @@ ERRORS = {
         INCLUSIVE,
         7,
         1,
-        "'#pragma omp scan' outside a loop whose directive has a "
-        "'reduction(inscan, ...)' clause",
+        "'#pragma omp scan' outside a loop whose directive has a 'reduction(inscan, ...)' clause",
     ),
     "inscan_without_scan": (
         "#pragma omp simd reduction(inscan, +: x)",

@@ -21,7 +21,6 @@ last block is the scalar remainder.  The layout is templates/common/loop.c.j2.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field

@@ -22,7 +22,7 @@ Three kinds of problems:
   ``simdlen`` > ``safelen``, one variable in two data-sharing clauses, a
   clause name OpenMP does not have): ``UserError``, the file is rejected;
 - valid OpenMP that s2svec does not implement, or a clause the directive does
-  not take (``reduction(inscan, +: x)``, a user-defined reduction,
+  not take (``reduction(task, +: x)``, a user-defined reduction,
   ``allocate``, ``if(target: c)``, ``linear(ref(x))`` on a loop):
   ``ClauseSet.unsupported``, the loop stays scalar with a warning;
 - remarks that change nothing (``simdlen`` beyond any vector):

@@ -140,9 +140,8 @@ def lower_loop(
     split = None if pragma.scan is None else split_body(loop.body, pragma.scan, clauses)
     if split is not None:
         inscan = {r.var for r in clauses.reductions if r.inscan}
-        check_phases(
-            split, {k: u.decl.spelling for k, u in uses.outside.items() if u.decl.spelling in inscan}
-        )
+        keys = {k: u.decl.spelling for k, u in uses.outside.items()}
+        check_phases(split, {k: name for k, name in keys.items() if name in inscan})
     name = _region_name(func, pragma)
     fn = Function(name.replace(":", "."))
     # the blocks' helpers write the iteration's own variables through their

@@ -4,14 +4,16 @@ The file is parsed without OpenMP, so s2svec sees every ``#pragma omp`` line
 only as text.  A simd loop is vectorized only when nothing else OpenMP says
 changes what its iterations do or where they run:
 
-    #pragma omp simd                  a directive inside the body (scan,
-    for (...) {                       critical, barrier, a nested simd loop...):
+    #pragma omp simd                  a directive inside the body (critical,
+    for (...) {                       barrier, a nested simd loop...):
         #pragma omp critical          the body is not independent iterations,
         ...                           or another loop is the one to vectorize;
     }                                 but ``atomic`` and ``ordered simd`` are
                                       the loop's ``inner`` constructs, lowered
                                       to calls that run lane by lane
-                                      (lower_omp.py)
+                                      (lower_omp.py), and so is the ``scan``
+                                      of a loop with inscan reductions
+                                      (scan.py)
 
     #pragma omp target ...            when the build offloads (``offload``:
     { ... #pragma omp simd ... }      -fopenmp-targets=, -foffload=,
@@ -263,9 +265,13 @@ class OmpContext:
                 # a nested simd loop: the driver vectorizes the outer loop
                 # when it can, and the inner pragma has no effect then
                 continue
-            if is_scan_line(line) and pragma.clauses is not None:
-                if any(r.inscan for r in pragma.clauses.reductions):
-                    continue  # the loop's scan (s2s/frontend/scan.py)
+            clauses = pragma.clauses
+            if (
+                is_scan_line(line)
+                and clauses is not None
+                and any(r.inscan for r in clauses.reductions)
+            ):
+                continue  # the loop's scan (s2s/frontend/scan.py)
             if inner_kind(line) is not None:
                 stmt = self.cursors.get(line.next)
                 if stmt is None or not (stmt.kind.is_statement() or stmt.kind.is_expression()):

@@ -22,7 +22,8 @@ raised by ``lower_loop``, a warning; exit status 0):
     error (exit 1)                        loop left scalar, with a warning
     ------------------------------------  ------------------------------------------
     malformed or contradictory clauses    clauses s2svec does not implement
-      (clauses.py)                          (inscan, user reductions, allocate...)
+      (clauses.py); a misplaced or          (inscan on for simd, allocate...)
+      malformed ``scan`` (scan.py)
     a clause variable or an identifier    a statement other than ``for``
       of a clause expression that is      a SIMD construct s2svec does not handle
       not declared at the pragma            (loop; target ... simd when the build

@@ -191,16 +191,17 @@ def split_body(body: ci.Cursor, scan: ScanDirective, clauses: ClauseSet) -> Scan
     """The body's statements before and after the directive as input and
     scan phase (module docstring), or why the loop stays scalar."""
     where = scan.line.location
+    clause = next(
+        (v.location for v in clauses.variables if v.clause == "reduction"), clauses.location
+    )
     if clauses.kept:
         raise Unsupported(
             f"'reduction(inscan, ...)' on '#pragma omp {clauses.directive}': the scan "
             "across threads is not implemented (only '#pragma omp simd' scans are)",
-            clauses.location,
+            clause,
         )
     if clauses.collapse > 1:
-        raise Unsupported(
-            "'reduction(inscan, ...)' with 'collapse' is not supported", clauses.location
-        )
+        raise Unsupported("'reduction(inscan, ...)' with 'collapse' is not supported", clause)
     if body.kind != CK.COMPOUND_STMT:  # pragmas.find_pragmas checked
         raise Unsupported("'#pragma omp scan' is not in the loop body s2svec lowers", where)
     stmts = children(body)
@@ -213,19 +214,17 @@ def split_body(body: ci.Cursor, scan: ScanDirective, clauses: ClauseSet) -> Scan
         split = ScanSplit(before, after)
     else:
         split = ScanSplit(after, before)
-        declared = {
-            decl_key(c) for s in before for c in walk_preorder(s) if c.kind == CK.VAR_DECL
-        }
+        declared = {decl_key(c) for s in before for c in walk_preorder(s) if c.kind == CK.VAR_DECL}
         for s in after:
             for c in walk_preorder(s):
-                if c.kind == CK.DECL_REF_EXPR and c.referenced is not None:
-                    if decl_key(c.referenced) in declared:
-                        raise Unsupported(
-                            f"'{c.spelling}', declared before the '#pragma omp scan "
-                            "exclusive', is used after it (the input phase after the "
-                            "directive runs first)",
-                            location(c),
-                        )
+                ref = c.referenced if c.kind == CK.DECL_REF_EXPR else None
+                if ref is not None and decl_key(ref) in declared:
+                    raise Unsupported(
+                        f"'{c.spelling}', declared before the '#pragma omp scan "
+                        "exclusive', is used after it (the input phase after the "
+                        "directive runs first)",
+                        location(c),
+                    )
     return split
 
 
@@ -300,9 +299,7 @@ def _check_jumps(stmt: ci.Cursor) -> None:
 
     def walk(c: ci.Cursor, loop: bool, switch: bool) -> None:
         if c.kind in (CK.RETURN_STMT, CK.GOTO_STMT, CK.INDIRECT_GOTO_STMT, CK.LABEL_STMT):
-            raise Unsupported(
-                f"{construct_name(c)} in a loop with '#pragma omp scan'", location(c)
-            )
+            raise Unsupported(f"{construct_name(c)} in a loop with '#pragma omp scan'", location(c))
         if (c.kind == CK.BREAK_STMT and not (loop or switch)) or (
             c.kind == CK.CONTINUE_STMT and not loop
         ):
