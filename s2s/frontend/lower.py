@@ -607,7 +607,7 @@ class _Binder:
         ):
             raise Unsupported(
                 f"scan variable '{name}' of type '{use.decl.type.spelling}' is not supported "
-                "(only integer and floating types are)",
+                "(only integer types but plain 'char', and floating types are)",
                 location(use.first),
             )
         udr = None if op in REDUCTION_OPS else _user_reduction(clauses, op, use)
@@ -734,8 +734,6 @@ class _Binder:
 
 
 _SCAN_KINDS = (
-    TK.CHAR_S,
-    TK.CHAR_U,
     TK.SCHAR,
     TK.UCHAR,
     TK.SHORT,
@@ -750,7 +748,8 @@ _SCAN_KINDS = (
     TK.DOUBLE,
 )
 """The types of scan variables: their helpers' pointers are the IR's C
-types (``int32_t *``), the same types."""
+types (``int32_t *``), the same types.  Not plain ``char``: its helper,
+made once for every target, would have one signedness for all."""
 
 
 def _is_scalar(ir: Type) -> bool:
