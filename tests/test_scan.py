@@ -234,3 +234,25 @@ def test_scans_are_vectorized(tmp_path: Path) -> None:
     assert len(re.findall(r"^#pragma omp scan", out, re.M)) == 1  # the #else's loop
     assert "/* omp scan */" in out
     compile_everywhere(r.output)
+
+
+def test_collapsed_scan_stays_scalar(tmp_path: Path) -> None:
+    code = """\
+int f(const int *a, int *b, int n)
+{
+    int x = 0;
+#pragma omp simd collapse(2) reduction(inscan, +: x)
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < 8; j++) {
+            x += a[i * 8 + j];
+#pragma omp scan inclusive(x)
+            b[i * 8 + j] = x;
+        }
+    return x;
+}
+"""
+    r = vectorize(tmp_path, code)
+    assert r.returncode == 0, r.stderr
+    r.warning_at(4, "'reduction(inscan, ...)' with 'collapse' is not supported")
+    assert r.vectorized_loops() == 0, r.stderr
+    compile_everywhere(r.output)
