@@ -88,13 +88,6 @@ ERRORS = {
         1,
         "'#pragma omp scan' outside a loop whose directive has a 'reduction(inscan, ...)' clause",
     ),
-    "inscan_without_scan": (
-        "#pragma omp simd reduction(inscan, +: x)",
-        "        x += a[i];\n        b[i] = x;",
-        4,
-        1,
-        "'reduction(inscan, ...)' needs a '#pragma omp scan' in the loop body",
-    ),
     "no_clause": (
         "#pragma omp simd reduction(inscan, +: x)",
         INCLUSIVE.replace(" inclusive(x)", ""),
@@ -162,6 +155,12 @@ def test_orphaned_scan_is_an_error(tmp_path: Path) -> None:
 
 # name: (pragma, body, line, words of the warning)
 SCALAR = {
+    "inscan_without_scan": (
+        "#pragma omp simd reduction(inscan, +: x)",
+        "        x += a[i];\n        b[i] = x;",
+        4,
+        ("'reduction(inscan, ...)' but no '#pragma omp scan' line in the loop body",),
+    ),
     "parallel_for_simd": (
         "#pragma omp parallel for simd reduction(inscan, +: x)",
         INCLUSIVE,

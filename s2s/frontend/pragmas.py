@@ -52,7 +52,7 @@ from s2s.frontend.lower_clang import children
 from s2s.frontend.omp_context import InnerConstruct, OmpContext, OmpLine
 from s2s.frontend.parse import ParsedFile
 from s2s.frontend.pragma_operator import operator_warnings
-from s2s.frontend.scan import ScanDirective, check_scans, is_scan
+from s2s.frontend.scan import ScanDirective, check_scans, is_scan, missing_scan
 from s2s.frontend.scope import Names, Scopes
 from s2s.ir.clauses import ClauseSet
 
@@ -196,6 +196,8 @@ def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]
     )
     for pragma in pragmas:
         pragma.scan = scans.get(pragma.start)
+        if pragma.scan is None and any(r.inscan for r in pragma.clauses.reductions):
+            pragma.unsupported = pragma.unsupported or missing_scan(pragma.clauses)
     ops = [off for off in scan.operators if not _in_ranges(off, skipped)]
     defines = [(s, text[s:e]) for s, e in scan.defines if not _in_ranges(s, skipped)]
     parsed.warnings.extend(operator_warnings(parsed.tu, text, ops, defines, parsed.location))

@@ -39,8 +39,9 @@ scalar loop does whenever each iteration contributes one value.
 
 Errors (``UserError``, as the compilers): a ``scan`` directive outside a
 loop with inscan reductions, malformed, naming a variable that is not
-inscan, not directly in the loop body, twice in a loop; an inscan loop
-without one.  Left scalar (``Unsupported``): worksharing and combined
+inscan, not directly in the loop body, twice in a loop.  Left scalar
+(``Unsupported``): an inscan loop without a ``scan`` line (it may be a
+``_Pragma`` operator, which s2svec does not read), worksharing and combined
 constructs (the scan spans threads), ``collapse``, a variable that is not
 an integer or floating scalar, whose address the body takes, written in
 the scan phase or read in the input phase other than in an update of
@@ -112,10 +113,12 @@ def check_scans(
 ) -> dict[int, ScanDirective]:
     """The scan directive of each loop directive with inscan reductions, by
     the directive's offset.  ``owners``: the extent of the loop each
-    directive that names ``inscan`` annotates; UserError for a scan outside
-    them, malformed, or one too many, and for an inscan loop without one.
+    directive that names ``inscan`` annotates (and the loop); UserError for
+    a scan outside them, malformed, misplaced, or one too many.
     Directives s2svec does not handle (``clauses`` None) are not checked
-    (the compiler does)."""
+    (the compiler does).  An inscan loop without a scan line has none in
+    the result: its scan may be a ``_Pragma`` operator, which s2svec does
+    not read (``missing_scan``)."""
     found: dict[int, ScanDirective] = {}
     for line in scans:
         around = [o for o in owners if o[0] <= line.start < o[1]]
@@ -152,13 +155,17 @@ def check_scans(
                     line.location,
                 )
         found[owner.start] = scan
-    for _, _, owner, _ in owners:
-        if owner.clauses is not None and owner.start not in found:
-            raise UserError(
-                "'reduction(inscan, ...)' needs a '#pragma omp scan' in the loop body",
-                owner.location,
-            )
     return found
+
+
+def missing_scan(clauses: ClauseSet) -> Unsupported:
+    """Why an inscan loop without a ``#pragma omp scan`` line stays scalar
+    (without any scan it is an error the compiler reports)."""
+    return Unsupported(
+        "'reduction(inscan, ...)' but no '#pragma omp scan' line in the loop body "
+        "(s2svec does not read a scan written as a _Pragma operator)",
+        clauses.location,
+    )
 
 
 def _check_placement(line: OmpLine, loop: ci.Cursor) -> None:
@@ -317,6 +324,7 @@ __all__ = [
     "ScanSplit",
     "check_phases",
     "check_scans",
+    "missing_scan",
     "is_scan",
     "parse_scan",
     "split_body",
