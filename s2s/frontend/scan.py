@@ -324,8 +324,8 @@ __all__ = [
     "ScanSplit",
     "check_phases",
     "check_scans",
-    "missing_scan",
     "is_scan",
+    "missing_scan",
     "parse_scan",
     "split_body",
 ]
