@@ -222,12 +222,17 @@ def test_scans_are_vectorized(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert not r.diagnostics("warning"), r.stderr
     assert r.vectorized_loops() == 1, r.stderr
-    assert "'#pragma omp scan' running total is made lane by lane" in r.stderr
+    # the prefix is made in registers: lanes moved up by 1, 2, 4 ... (log2 W steps)
+    assert "running total is made lane by lane" not in r.stderr
     out = r.output.read_text()
+    for intrinsic in ("_mm512_alignr_epi32(", "_mm256_alignr_epi8(", "vextq_s32("):
+        assert intrinsic in out, intrinsic
     # one helper per variable, defined once (before the function), returning
-    # the total before the iteration's contribution (exclusive)
-    for var in ("x", "y"):
-        (helper,) = re.findall(rf"static inline int32_t (s2s_ordered_scan_\d+_\d+_{var})\(", out)
+    # the total before the iteration's contribution (exclusive): the code of
+    # the targets that make the prefix lane by lane calls it
+    for op, var in (("add", "x"), ("max", "y")):
+        pattern = rf"static inline .* int32_t (s2s_ordered_scan_excl_{op}_\d+_\d+_{var})\("
+        (helper,) = re.findall(pattern, out)
         assert "return s2s_before;" in out.split(helper, 1)[1].split("}", 1)[0]
     # the scalar copies of the body, outside the simd construct, lose the directive
     assert len(re.findall(r"^#pragma omp scan", out, re.M)) == 1  # the #else's loop
@@ -254,4 +259,17 @@ int f(const int *a, int *b, int n)
     assert r.returncode == 0, r.stderr
     r.warning_at(4, "'reduction(inscan, ...)' with 'collapse' is not supported")
     assert r.vectorized_loops() == 0, r.stderr
+    compile_everywhere(r.output)
+
+
+def test_logical_scans_run_lane_by_lane(tmp_path: Path) -> None:
+    code = _code(
+        "#pragma omp simd reduction(inscan, &&: x)",
+        "        x = x && a[i] > 0;\n#pragma omp scan inclusive(x)\n        b[i] = x;",
+    )
+    r = vectorize(tmp_path, code, "--report")
+    assert r.returncode == 0, r.stderr
+    assert r.vectorized_loops() == 1, r.stderr
+    assert "'#pragma omp scan' running total is made lane by lane" in r.stderr
+    assert "s2s_ordered_scan_incl_land_" in r.output.read_text()
     compile_everywhere(r.output)

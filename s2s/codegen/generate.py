@@ -420,7 +420,7 @@ def scan_helper(h: ScanHelper) -> str:
     kind = "inclusive" if h.inclusive else "exclusive"
     lines = [
         f"/* s2svec: the '#pragma omp scan {kind}({h.var})' running total, lane by lane */",
-        f"static inline {t} {h.name}({t} *s2s_total, {t} s2s_v)",
+        f"static inline __attribute__((__unused__)) {t} {h.name}({t} *s2s_total, {t} s2s_v)",
         "{",
         *([] if h.inclusive else [f"    {t} s2s_before = *s2s_total;"]),
         f"    *s2s_total = {new};",
@@ -429,7 +429,7 @@ def scan_helper(h: ScanHelper) -> str:
     ]
     if udr is not None:
         lines += [
-            f"static inline {t} {h.name}_init({t} *s2s_total)",
+            f"static inline __attribute__((__unused__)) {t} {h.name}_init({t} *s2s_total)",
             "{",
             f"    return {udr_init(udr, t, total)};",
             "}",

@@ -56,7 +56,7 @@ from typing import Any
 import clang.cindex as ci
 
 from ..diagnostics import Unsupported, UserError
-from ..ir.atomic_calls import SCAN_PREFIX
+from ..ir.atomic_calls import SCAN_OPS, SCAN_PREFIX
 from ..ir.clauses import REDUCTION_OPS, ClauseSet, UserReduction, reduction_identity
 from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, ScanHelper, SourceRange
 from ..ir.types import (
@@ -612,8 +612,14 @@ class _Binder:
             )
         udr = None if op in REDUCTION_OPS else _user_reduction(clauses, op, use)
         where = scan.line.location
+        kind = "incl" if scan.inclusive else "excl"
         helper = ScanHelper(
-            f"{SCAN_PREFIX}{where.line}_{where.column}_{name}", name, ir, op, scan.inclusive, udr
+            f"{SCAN_PREFIX}{kind}_{SCAN_OPS.get(op, 'udr')}_{where.line}_{where.column}_{name}",
+            name,
+            ir,
+            op,
+            scan.inclusive,
+            udr,
         )
         ptr = self.low.fn.add_arg(PtrType(ir), f"{name}.total")
         self.args.append(ArgBinding(ptr, "uniform", f"&{name}", f"{use.decl.type.spelling} *"))

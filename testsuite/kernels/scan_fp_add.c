@@ -1,13 +1,13 @@
 /* s2s-test: vectorized=3 tolerance=reduction-fp rel=1e-5 */
 /* scan_fp_add: float and double prefix sums with '#pragma omp scan'.
- * s2svec adds the iterations' contributions to the running total lane by
- * lane in iteration order, so where each iteration contributes one value
- * (x += a[i]) the sums round as the scalar loop's do and are printed
- * exactly (S2S_OUT).  Where an iteration contributes two terms (x += a[i];
- * x += c[i]) OpenMP adds their sum to the total -- (a + c) + total, not
- * (total + a) + c -- so those are printed with s2s_out_red under the stated
- * tolerance: the data are positive, the relative error stays near n*eps
- * for float. */
+ * Where the target moves lanes in registers, s2svec makes each vector's
+ * prefix in log2(lanes) steps (a tree of additions) and adds the running
+ * total to it: another association than the scalar loop's, as for plain
+ * float reductions, so every sum is printed with s2s_out_red under the
+ * stated tolerance (the data are positive: the relative error stays near
+ * n*eps).  Where the prefix runs lane by lane (SVE, RVV) the sums of one
+ * term per iteration round as the scalar loop's.  An iteration of
+ * scan_two_terms contributes two terms, which OpenMP adds first. */
 #include "harness.h"
 
 float scan_f32(int n, const float *a, float *b)
@@ -58,11 +58,13 @@ int main(int argc, char **argv)
         s2s_fill_f64(p, n, 0.0, 4.0);
         const float *ta = s2s_tail(0, a, n * sizeof a[0]);
         for (int i = 0; i < S2S_CAP; i++) b[i] = -1.0f;
-        s2s_out_f64("f32", scan_f32(n, ta, b));
-        S2S_OUT("b_f32", b, n + S2S_GUARD);
+        s2s_out_red("f32", scan_f32(n, ta, b));
+        for (int i = 0; i < n; i++)
+            s2s_out_red("b_f32", b[i]);
         for (int i = 0; i < S2S_CAP; i++) q[i] = -1.0;
-        s2s_out_f64("f64", scan_f64(n, s2s_tail(1, p, n * sizeof p[0]), q));
-        S2S_OUT("q_f64", q, n + S2S_GUARD);
+        s2s_out_red("f64", scan_f64(n, s2s_tail(1, p, n * sizeof p[0]), q));
+        for (int i = 0; i < n; i++)
+            s2s_out_red("q_f64", q[i]);
         for (int i = 0; i < S2S_CAP; i++) b[i] = -1.0f;
         s2s_out_red("two", scan_two_terms(n, ta, s2s_tail(2, c, n * sizeof c[0]), b));
         for (int i = 0; i < n; i++)
