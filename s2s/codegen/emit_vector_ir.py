@@ -333,9 +333,7 @@ class VectorIREmitter:
             fill is None
             or total is None
             or (inst.mask is not None and mt is None)
-            or not all(
-                self.target.has(m, t=t) for m in (name, "slide_up", "extract", "broadcast")
-            )
+            or not all(self.target.has(m, t=t) for m in (name, "slide_up", "extract", "broadcast"))
         ):
             return False
         f, p, c = self.fresh("fill"), self.fresh("prefix"), self.fresh("total")

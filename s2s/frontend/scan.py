@@ -33,9 +33,10 @@ variable of a helper the code generator defines
 The helper is an ordered construct: each active lane's call in lane
 order, so masked tails chain the total through the vectors; lane refill
 and interleaving (which reorder iterations or vectors) are off for such
-loops.  The prefix is computed lane by lane -- the rest of the loop is
-vector code -- and in iteration order, so a float scan rounds as the
-scalar loop does whenever each iteration contributes one value.
+loops.  Where the target can, the code generator makes the call an
+in-register prefix instead (s2s/codegen/emit_vector_ir.py,
+``scan_prefix``: log2(lanes) shift-and-combine steps, the total added);
+else it runs lane by lane, in iteration order.
 
 Errors (``UserError``, as the compilers): a ``scan`` directive outside a
 loop with inscan reductions, malformed, naming a variable that is not

@@ -97,6 +97,7 @@ def scan_call_named(name: str) -> tuple[bool, str] | None:
     ops = {v: k for k, v in reversed(SCAN_OPS.items())}  # add: '+'
     return m.group(1) == "incl", ops.get(m.group(2), "")
 
+
 _FETCH = frozenset({"add", "sub", "and", "or", "xor"})
 """Operations with a ``__atomic_fetch_<op>`` builtin (integers only)."""
 _FAIL = {
