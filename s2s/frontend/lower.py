@@ -8,6 +8,9 @@ Variables declared outside the loop and used in its body (seed 001 3.1):
 
     loop variable                 -> arg 0, role ``iv`` (must not be written)
     reduction(op: x)              -> arg (accumulator) + result, role ``reduction``
+    reduction(inscan, op: x)      -> arg ``&x`` (role ``uniform``: the running total
+                                     its scan helper updates); x is the lane's own,
+                                     starting at the identity (scan.py)
     linear(x: c)                  -> arg, role ``linear``, step c (constant)
     private(x)                    -> no arg; undefined at the start of each iteration
     lastprivate(x)                -> no arg; undefined at entry; a result, and an
