@@ -18,7 +18,7 @@ from typing import Any
 
 from .analysis.divergence import DivergenceInfo
 from .codegen.branch_markers import SCALAR, branch_marker, loop_region
-from .codegen.generate import CodegenOptions, GeneratedLoop, prelude
+from .codegen.generate import CodegenOptions, GeneratedLoop, prelude, scan_helper
 from .codegen.target import TEMPLATE_ROOT, Target, load_target, selections
 from .compiler_flags import host_target_of
 from .declare import FunctionVariants, function_variants, not_vectorized, signature_of
@@ -823,16 +823,17 @@ def _dispatch(
 def _outlined(
     region: Region, loops: list[tuple[Target, GeneratedLoop]], parsed: ParsedFile
 ) -> list[Replacement]:
-    """The helpers of the loop's ``ordered simd`` blocks, before the
+    """The helpers of the loop's ``ordered simd`` blocks and ``scan``, before the
     function holding it, for the targets whose code calls them."""
-    if not region.outlined or region.replace is None:
+    if not (region.outlined or region.scans) or region.replace is None:
         return []
     function = parsed.enclosing_function(region.replace.start)
     if function is None:
         return []
     at = _line_start(parsed.data, function.extent.start.offset)
     conditions = " || ".join(f"({target.condition})" for target, _ in loops)
-    text = f"#if {conditions}\n" + "".join(region.outlined) + "#endif\n"
+    helpers = region.outlined + [scan_helper(h) for h in region.scans]
+    text = f"#if {conditions}\n" + "".join(helpers) + "#endif\n"
     return [Replacement(at, at, text.encode("utf-8", "surrogateescape"))]
 
 

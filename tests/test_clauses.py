@@ -501,13 +501,23 @@ ERRORS = [
     ("simd , simdlen(4)", ",", "expected an OpenMP clause, found ','"),
     ("simd reduction(/: s)", "reduction", "unknown reduction operator '/'"),
     ("simd reduction(always, +: s)", "reduction", "unknown reduction modifier 'always'"),
+    (
+        "simd reduction(inscan, +: s) reduction(+: t)",
+        "reduction(+",
+        "'inscan' and non-'inscan' 'reduction' clauses on one construct",
+    ),
+    (
+        "simd reduction(max: t) reduction(inscan, +: s)",
+        "reduction(inscan",
+        "'inscan' and non-'inscan' 'reduction' clauses on one construct",
+    ),
 ]
 
 
 # -- valid OpenMP the loop or function cannot take: unsupported, not errors ----
 
 UNSUPPORTED = [
-    ("simd reduction(inscan, +: s)", "reduction", "'reduction(inscan, ...)' is not supported"),
+    ("simd reduction(task, +: s)", "reduction", "'reduction(task, ...)' is not supported"),
     ("simd uniform(x)", "uniform", "'uniform' clause is not supported on '#pragma omp simd'"),
     ("simd inbranch", "inbranch", "'inbranch' clause is not supported on '#pragma omp simd'"),
     (
@@ -593,7 +603,7 @@ def test_unsupported(text: str, where: str, message: str) -> None:
 
 
 def test_unsupported_clauses_still_name_their_variables() -> None:
-    result = parse("simd reduction(inscan, +: s) private(t)")
+    result = parse("simd reduction(task, +: s) private(t)")
     assert [(v.clause, v.name) for v in result.variables] == [("reduction", "s"), ("private", "t")]
     assert result.reductions == []
 

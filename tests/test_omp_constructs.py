@@ -1,6 +1,7 @@
 """OpenMP the tool does not implement leaves a loop scalar; bad input is an error.
 
-Issue 10 items 11 and 12: an unsupported clause or directive (inscan,
+Issue 10 items 11 and 12: an unsupported clause or directive (inscan on a
+worksharing loop,
 user-defined reductions without a declaration s2svec takes, allocate,
 ``loop``, ``target`` when the build offloads, ``ordered threads simd``
 inside the loop, ``declare variant``, a pragma on a
@@ -93,11 +94,11 @@ struct pair f(const double *a, int n) {
         1,
         ("no '#pragma omp declare reduction(+ : ...)' for the type 'struct pair'",),
     ),
-    "inscan_reduction_and_scan": (
+    "inscan_reduction_on_parallel_for_simd": (
         """\
 void f(const double *a, double *b, int n) {
   double s = 0;
-#pragma omp simd reduction(inscan, +: s)
+#pragma omp parallel for simd reduction(inscan, +: s)
   for (int i = 0; i < n; i++) {
     s += a[i];
 #pragma omp scan inclusive(s)
@@ -106,24 +107,8 @@ void f(const double *a, double *b, int n) {
 }
 """,
         3,
-        18,
-        ("'reduction(inscan, ...)' is not supported",),
-    ),
-    "scan_inside_the_loop": (
-        """\
-void f(const double *a, double *b, int n) {
-  double s = 0;
-#pragma omp simd reduction(+: s)
-  for (int i = 0; i < n; i++) {
-    s += a[i];
-#pragma omp scan exclusive(s)
-    b[i] = s;
-  }
-}
-""",
-        6,
-        1,
-        ("'#pragma omp scan' inside the simd loop is not supported",),
+        52,
+        ("the scan across threads is not implemented",),
     ),
     "task_reduction": (
         """\

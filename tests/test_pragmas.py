@@ -687,13 +687,13 @@ def test_target_regions_stay_scalar_when_the_build_offloads(tmp_path: Path, flag
 def test_unsupported_clause_is_the_reason(tmp_path: Path) -> None:
     code = (
         "void f(int n, float *a) {\n  float s = 0;\n"
-        "#pragma omp simd reduction(inscan, +: s) allocate(s)\n"
+        "#pragma omp simd reduction(task, +: s) allocate(s)\n"
         "  for (int i = 0; i < n; i++) { s += a[i]; a[i] = s; }\n}\n"
     )
     _, (found,) = pragmas(tmp_path, code)
     assert found.unsupported is not None
     assert found.unsupported.format() == (
-        f"{tmp_path}/k.c:3:18: warning: 'reduction(inscan, ...)' is not supported"
+        f"{tmp_path}/k.c:3:18: warning: 'reduction(task, ...)' is not supported"
     )
 
 

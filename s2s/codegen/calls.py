@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ir.atomic_calls import ORDERED_PREFIX, atomic_call_named
+from ..ir.atomic_calls import ORDERED_PREFIX, SCAN_PREFIX, atomic_call_named
 from ..ir.complex_calls import complex_call_named
 from ..ir.values import Call
 from ..vfabi import ISAS, Variant
@@ -53,6 +53,8 @@ class Callees:
         atomic = atomic_call_named(inst.callee)
         if atomic is not None:
             return atomic.why
+        if inst.callee.startswith(SCAN_PREFIX):
+            return "the '#pragma omp scan' running total is made lane by lane, in iteration order"
         if inst.callee.startswith(ORDERED_PREFIX):
             return "the '#pragma omp ordered simd' block runs lane by lane, in iteration order"
         if inst.wants_variant and not target.vfabi_isa:

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Unsupported
-from ..ir.atomic_calls import atomic_call_named
+from ..ir.atomic_calls import atomic_call_named, scan_call_named
+from ..ir.clauses import reduction_identity
 from ..ir.complex_calls import complex_call_named
 from ..ir.types import (
     I1,
@@ -293,6 +294,8 @@ class VectorIREmitter:
             return self.horizontal(inst)
         if not vector:
             return self.scalar_instruction(inst)
+        if isinstance(inst, Call) and self.scan_prefix(inst):
+            return None
         text = self.selected(inst)
         if text is not None:
             self.lines.append(text)
@@ -302,6 +305,66 @@ class VectorIREmitter:
             self.count_call(inst, text is not None)
             if atomic_call_named(inst.callee) is not None:  # the output defines it
                 self.needs.add(("atomic", inst.callee))
+
+    def scan_prefix(self, inst: Call) -> bool:
+        """A ``#pragma omp scan`` helper's call (s2s/ir/atomic_calls.py) as
+        an in-register prefix, where the target moves lanes up
+        (``slide_up``) and has the operator for the type: the inactive
+        lanes take the identity, log2(lanes) steps ``p = p op (p moved up
+        by 1, 2, 4 ... lanes)`` make the inclusive prefix, the running
+        total (``*ptr``) is combined into every lane (an exclusive prefix:
+        the inclusive one moved up a lane), and the last lane's inclusive
+        value becomes the total.  Legalized parts are calls in lane order,
+        each passing the total on.  False: the call runs lane by lane."""
+        scan = scan_call_named(inst.callee)
+        if scan is None or not isinstance(inst.type, VectorType):
+            return False
+        inclusive, symbol = scan
+        name = _SCAN_MACROS.get(symbol)
+        t = self.reg_type(inst.type)
+        ptr, v = inst.operands
+        if name is None or t is None or t.is_mask or not self.in_reg(v):
+            return False
+        if inst.mask is not None and not self.in_reg(inst.mask):
+            return False
+        mt = self.mask_for(t) if inst.mask is not None else None
+        elem = inst.type.elem
+        ident = literal(reduction_identity(symbol, elem), elem)
+        fill = self.macro("broadcast", t=t, x=ident)
+        total = self.macro("broadcast", t=t, x=f"(*{self.scalar(ptr)})")
+        if (
+            fill is None
+            or total is None
+            or (inst.mask is not None and mt is None)
+            or not all(self.target.has(m, t=t) for m in (name, "slide_up", "extract", "broadcast"))
+        ):
+            return False
+        f, p, c = self.fresh("fill"), self.fresh("prefix"), self.fresh("total")
+        self.decls += [f"{t.ctype} {f}", f"{t.ctype} {p}", f"{t.ctype} {c}"]
+        first = self.reg(v)
+        if inst.mask is not None:
+            assert mt is not None
+            m = self.mask_as(inst.mask, mt)
+            first = self.required("select", t=t, m=m, a=first, b=f, mt=mt)
+        lines = [f"{f} = {fill};", f"{p} = {first};"]
+        k = 1
+        while k < t.lanes:
+            moved = self.required("slide_up", t=t, v=p, fill=f, j=k)
+            lines.append(f"{p} = {self.required(name, t=t, a=p, b=moved)};")
+            k *= 2
+        lines.append(f"{c} = {total};")
+        dst = self.names[inst]
+        inclusive_value = self.required(name, t=t, a=c, b=p)
+        if inclusive:
+            lines.append(f"{dst} = {inclusive_value};")
+            last = self.required("extract", t=t, v=dst, j=t.lanes - 1)
+        else:
+            moved = self.required("slide_up", t=t, v=p, fill=f, j=1)
+            lines.append(f"{dst} = {self.required(name, t=t, a=c, b=moved)};")
+            last = self.required("extract", t=t, v=inclusive_value, j=t.lanes - 1)
+        lines.append(f"*{self.scalar(ptr)} = {last};")
+        self.lines += lines
+        return True
 
     def count_call(self, inst: Call, selected: bool) -> None:
         """The report's count of a call of the source (once however many
@@ -1287,6 +1350,19 @@ def _complex_pairs(fn: Function, discarded: Container[Instruction]) -> dict[Call
                 pairs[inst], pairs[other] = other, inst
             seen[(helper.name, *same)] = inst
     return pairs
+
+
+_SCAN_MACROS = {
+    "+": "add",
+    "*": "mul",
+    "min": "min",
+    "max": "max",
+    "&": "and",
+    "|": "or",
+    "^": "xor",
+}
+"""The ops.j2 macro of each scan operator made in registers (``&&``, ``||``
+and declared reductions run lane by lane)."""
 
 
 def _ab(emitter: VectorIREmitter, ops: list[Value]) -> dict[str, str]:

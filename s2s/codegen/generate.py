@@ -21,7 +21,6 @@ last block is the scalar remainder.  The layout is templates/common/loop.c.j2.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,8 +30,9 @@ from ..analysis.memory import MemoryAccesses, indexed_address, memory_counts, me
 from ..analysis.records import RecordGroup
 from ..diagnostics import Location, Unsupported, internal_error
 from ..ir.atomic_calls import atomic_call_named
-from ..ir.clauses import UserReduction
+from ..ir.clauses import UserReduction, reduction_identity
 from ..ir.complex_calls import COMPLEX_CALLS
+from ..ir.region import ScanHelper
 from ..ir.types import I1, I32, U64, FloatType, IntType, PtrType, Type, VectorType
 from ..ir.values import (
     Alloca,
@@ -361,21 +361,10 @@ def _loc(region: Any) -> Location:
 # -- reductions --------------------------------------------------------------------------
 def identity(op: str, t: Type) -> str:
     """The reduction identity of ``op`` as a C literal of type t."""
-    if op in ("+", "-", "|", "^", "||"):
-        return literal(0, t)
-    if op in ("*", "&&"):
-        return literal(1, t)
-    if op == "&":
-        return literal(-1, t)
-    if op in ("min", "max"):
-        big = op == "min"
-        if isinstance(t, FloatType):
-            return literal(math.inf if big else -math.inf, t)
-        if isinstance(t, IntType):
-            if t.signed:
-                return literal((1 << (t.bits - 1)) - 1 if big else -(1 << (t.bits - 1)), t)
-            return literal((1 << t.bits) - 1 if big else 0, t)
-    raise internal_error(f"no identity for the reduction '{op}'")
+    try:
+        return literal(reduction_identity(op, t), t)
+    except ValueError:
+        raise internal_error(f"no identity for the reduction '{op}'") from None
 
 
 def combine(op: str, t: Type, var: str, x: str) -> str:
@@ -415,6 +404,39 @@ def udr_combine(udr: UserReduction, ctype: str, var: str, x: str) -> str:
         f"__extension__ ({{ {ctype} omp_out = {var}; {ctype} omp_in = {x}; "
         f"{udr.combiner}; omp_out; }})"
     )
+
+
+def scan_helper(h: ScanHelper) -> str:
+    """The C definition of a ``#pragma omp scan`` helper (s2s/ir/region.py
+    ``ScanHelper``): adds the iteration's contribution ``s2s_v`` to the
+    running total and returns the total after it (inclusive) or before
+    it; a ``declare reduction``'s also has ``<name>_init``, the identity."""
+    t = c_type(h.type)
+    udr = h.user_reduction
+    total = "(*s2s_total)"
+    new = (
+        udr_combine(udr, t, total, "s2s_v")
+        if udr is not None
+        else combine(h.op, h.type, total, "s2s_v")
+    )
+    kind = "inclusive" if h.inclusive else "exclusive"
+    lines = [
+        f"/* s2svec: the '#pragma omp scan {kind}({h.var})' running total, lane by lane */",
+        f"static inline __attribute__((__unused__)) {t} {h.name}({t} *s2s_total, {t} s2s_v)",
+        "{",
+        *([] if h.inclusive else [f"    {t} s2s_before = *s2s_total;"]),
+        f"    *s2s_total = {new};",
+        f"    return {'*s2s_total' if h.inclusive else 's2s_before'};",
+        "}",
+    ]
+    if udr is not None:
+        lines += [
+            f"static inline __attribute__((__unused__)) {t} {h.name}_init({t} *s2s_total)",
+            "{",
+            f"    return {udr_init(udr, t, total)};",
+            "}",
+        ]
+    return "\n".join(lines) + "\n"
 
 
 # -- the loop ------------------------------------------------------------------------------

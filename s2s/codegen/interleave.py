@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 
 from ..analysis.cfg import Loop
 from ..analysis.divergence import DivergenceInfo
+from ..ir.atomic_calls import SCAN_PREFIX
 from ..ir.types import I1
 from ..ir.values import Alloca, BinOp, Block, Call, Function, Instruction, Load, Phi, Value
 
@@ -47,6 +48,8 @@ def interleave_factor(fn: Function, div: DivergenceInfo) -> int:
     insts = [inst for b in fn.blocks for inst in b.instructions]
     if len(insts) > LONG_BODY or any(_is_per_lane_stack(inst) for inst in insts):
         return 1
+    if any(isinstance(inst, Call) and inst.callee.startswith(SCAN_PREFIX) for inst in insts):
+        return 1  # a scan's running total passes from one vector to the next
     hot = _hottest_loop(div)
     if hot is not None and any(_is_long_latency(inst) for inst in _recurrence(hot)):
         return 4

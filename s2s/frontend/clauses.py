@@ -22,7 +22,7 @@ Three kinds of problems:
   ``simdlen`` > ``safelen``, one variable in two data-sharing clauses, a
   clause name OpenMP does not have): ``UserError``, the file is rejected;
 - valid OpenMP that s2svec does not implement, or a clause the directive does
-  not take (``reduction(inscan, +: x)``, a user-defined reduction,
+  not take (``reduction(task, +: x)``, a user-defined reduction,
   ``allocate``, ``if(target: c)``, ``linear(ref(x))`` on a loop):
   ``ClauseSet.unsupported``, the loop stays scalar with a warning;
 - remarks that change nothing (``simdlen`` beyond any vector):
@@ -713,15 +713,21 @@ class _ClauseParser:
             raise clause.error("expected ':' after the reduction operator")
         parts = _split_top(head, ",")
         supported = True
+        inscan = False
         if len(parts) == 2:
             modifier = join_tokens(parts[0])
-            if modifier in ("inscan", "task"):
+            if modifier == "task":
                 self.unsupported(clause, f"'reduction({modifier}, ...)' is not supported")
                 supported = False
+            elif modifier == "inscan":
+                inscan = True
             elif modifier != "default":
                 raise clause.error(f"unknown reduction modifier '{modifier}'")
         elif len(parts) != 1:
             raise clause.error("malformed 'reduction' clause")
+        if any(r.inscan != inscan for r in self.result.reductions):
+            # OpenMP 5.2 5.5.8: all or none of a construct's reductions are inscan
+            raise clause.error("'inscan' and non-'inscan' 'reduction' clauses on one construct")
         op = join_tokens(parts[-1]).replace(" ", "")
         if op not in REDUCTION_OPS and not _is_ident(op):
             raise clause.error(f"unknown reduction operator '{op}'")
@@ -730,7 +736,7 @@ class _ClauseParser:
         for var in self._names(clause, rest):
             self._share(clause, var)
             if supported:
-                self.result.reductions.append(Reduction(op, var))
+                self.result.reductions.append(Reduction(op, var, inscan))
 
     def _clause_linear(self, clause: _Clause) -> None:
         head, rest = _split_colon(self._args(clause))

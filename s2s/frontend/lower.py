@@ -8,6 +8,9 @@ Variables declared outside the loop and used in its body (seed 001 3.1):
 
     loop variable                 -> arg 0, role ``iv`` (must not be written)
     reduction(op: x)              -> arg (accumulator) + result, role ``reduction``
+    reduction(inscan, op: x)      -> arg ``&x`` (role ``uniform``: the running total
+                                     its scan helper updates); x is the lane's own,
+                                     starting at the identity (scan.py)
     linear(x: c)                  -> arg, role ``linear``, step c (constant)
     private(x)                    -> no arg; undefined at the start of each iteration
     lastprivate(x)                -> no arg; undefined at entry; a result, and an
@@ -56,11 +59,22 @@ from typing import Any
 import clang.cindex as ci
 
 from ..diagnostics import Unsupported, UserError
-from ..ir.clauses import REDUCTION_OPS, ClauseSet, UserReduction
-from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, SourceRange
-from ..ir.types import I1, I32, ArrayType, IntType, PtrType, StructType, Type, complex_part
+from ..ir.atomic_calls import SCAN_OPS, SCAN_PREFIX
+from ..ir.clauses import REDUCTION_OPS, ClauseSet, UserReduction, reduction_identity
+from ..ir.region import ArgBinding, LoopBounds, Region, ResultBinding, ScanHelper, SourceRange
+from ..ir.types import (
+    I1,
+    I32,
+    ArrayType,
+    FloatType,
+    IntType,
+    PtrType,
+    StructType,
+    Type,
+    complex_part,
+)
 from ..ir.value_numbering import eliminate_common_subexpressions
-from ..ir.values import LANE, Function, Undef
+from ..ir.values import LANE, Call, Function, Undef, Value
 from .loop_form import CanonicalLoop, collapse_nest
 from .lower_callee import GlobalArgs, RegionCalls, callee_table
 from .lower_clang import (
@@ -87,6 +101,7 @@ from .lower_types import (
 )
 from .parse import ParsedFile
 from .pragmas import Pragma
+from .scan import ScanDirective, ScanSplit, check_phases, split_body
 
 CK = ci.CursorKind
 TK = ci.TypeKind
@@ -125,6 +140,11 @@ def lower_loop(
     uses = _scan_uses(
         loop.body, loop.var_key, address_taken, _atomic_targets(pragma), ordered, written
     )
+    split = None if pragma.scan is None else split_body(loop.body, pragma.scan, clauses)
+    if split is not None:
+        inscan = {r.var for r in clauses.reductions if r.inscan}
+        keys = {k: u.decl.spelling for k, u in uses.outside.items()}
+        check_phases(split, {k: name for k, name in keys.items() if name in inscan})
     name = _region_name(func, pragma)
     fn = Function(name.replace(":", "."))
     # the blocks' helpers write the iteration's own variables through their
@@ -134,9 +154,13 @@ def lower_loop(
     low.atomic_default = pragma.atomic_default
     low.ordered = plans
     loc = pragma.location
-    args, results = _bind_variables(low, loop, outer, uses, clauses, loc)
+    args, results = _bind_variables(low, loop, outer, uses, clauses, loc, pragma.scan)
     calls = region_calls(low, parsed.tu, plain_char_signed, args, pragma.start, no_inline)
-    low.stmt(loop.body)
+    if split is None:
+        low.stmt(loop.body)
+    else:
+        assert pragma.scan is not None
+        _lower_scan_body(low, split, pragma.scan)
     for construct in low.inner.values():  # in code that is never reached
         raise Unsupported(
             f"'#pragma omp {construct.line.name}' on a statement s2svec did not lower",
@@ -159,7 +183,11 @@ def lower_loop(
         bounds=_bounds(loop),
         clauses=clauses,
         replace=SourceRange(start, end),
-        loop_text=src.slice(pragma.target.extent.start.offset, end),
+        loop_text=_without_scan(
+            src.slice(pragma.target.extent.start.offset, end),
+            pragma.target.extent.start.offset,
+            pragma,
+        ),
         body_text=_body_text(src, loop, pragma),
         pragma_text=src.slice(start, pragma.end),
         outer_loops=[o.header_text for o in outer],
@@ -168,6 +196,7 @@ def lower_loop(
         callees=calls.callees,
         plain_char=types.saw_plain_char or calls.saw_plain_char,
         outlined=[plan.text for plan in plans.values()],
+        scans=[helper for _, helper, _ in low.scan_vars],
     )
 
 
@@ -247,7 +276,31 @@ def _body_text(src: SourceText, loop: CanonicalLoop, pragma: Pragma) -> str:
         if construct.kind == "ordered":
             a, b = construct.line.start - start, construct.line.end - start
             text = text[:a] + "/* ordered simd */" + text[b:]
-    return text
+    return _without_scan(text, start, pragma)
+
+
+def _without_scan(text: str, start: int, pragma: Pragma) -> str:
+    """``text`` (from offset ``start``) without the ``scan`` line: outside
+    the simd construct it is not allowed, and the loop run one iteration
+    after another computes the prefix anyway (s2s/frontend/scan.py)."""
+    if pragma.scan is None:
+        return text
+    a, b = pragma.scan.line.start - start, pragma.scan.line.end - start
+    return text[:a] + "/* omp scan */" + text[b:]
+
+
+def _lower_scan_body(low: BodyLowerer, split: ScanSplit, scan: ScanDirective) -> None:
+    """The input phase, the scan helpers, the scan phase (scan.py)."""
+    for s in split.input_phase:
+        low.stmt(s)
+    for key, helper, ptr in low.scan_vars:
+        var = low.vars[key]
+        call = low.bld().call(helper.name, [ptr, low.read_var(var)], helper.type, False)
+        assert isinstance(call, Call)
+        call.loc = scan.line.location
+        low.write_var(var, call)
+    for s in split.scan_phase:
+        low.stmt(s)
 
 
 def _atomic_targets(pragma: Pragma) -> set[int]:
@@ -426,6 +479,7 @@ def _bind_variables(
     uses: _Uses,
     clauses: ClauseSet,
     where: Any,
+    scan: ScanDirective | None = None,
 ) -> tuple[list[ArgBinding], list[ResultBinding]]:
     """Make the region's parameters and results (module docstring table).
 
@@ -460,7 +514,11 @@ def _bind_variables(
     binder.enter_ssa(loop.var_key, loop.var, loop.var_type, value)
     binder.handled.add(loop.var_key)
     for red in clauses.reductions:
-        binder.reduction(red.var, red.op, clauses)
+        if red.inscan:
+            assert scan is not None  # pragmas.find_pragmas checked
+            binder.scan(red.var, red.op, clauses, scan)
+        else:
+            binder.reduction(red.var, red.op, clauses)
     for lin in clauses.linear:
         binder.linear(lin.var, lin.step, lin.modifier)
     for name in clauses.private:
@@ -571,6 +629,48 @@ class _Binder:
             self.low.bld().store(arg, _field_address(self.low, ptr, st, path))
             self.pending.append(("reduction", (key, path), member, ir, udr.name))
 
+    def scan(self, name: str, op: str, clauses: ClauseSet, scan: ScanDirective) -> None:
+        """An inscan reduction (scan.py): x's address for the helper, and
+        x private to the lane, starting at the identity."""
+        found = self.lookup(name)
+        if found is None:
+            return
+        key, use = found
+        ir = _scalar_var(self.low, use, "scan")
+        canon = use.decl.type.get_canonical()
+        if (
+            canon.kind not in _SCAN_KINDS
+            or canon.is_volatile_qualified()
+            or not (isinstance(ir, FloatType) or (isinstance(ir, IntType) and ir.bits >= 8))
+        ):
+            raise Unsupported(
+                f"scan variable '{name}' of type '{use.decl.type.spelling}' is not supported "
+                "(only integer types but plain 'char', and floating types are)",
+                location(use.first),
+            )
+        udr = None if op in REDUCTION_OPS else _user_reduction(clauses, op, use)
+        where = scan.line.location
+        kind = "incl" if scan.inclusive else "excl"
+        helper = ScanHelper(
+            f"{SCAN_PREFIX}{kind}_{SCAN_OPS.get(op, 'udr')}_{where.line}_{where.column}_{name}",
+            name,
+            ir,
+            op,
+            scan.inclusive,
+            udr,
+        )
+        ptr = self.low.fn.add_arg(PtrType(ir), f"{name}.total")
+        self.args.append(ArgBinding(ptr, "uniform", f"&{name}", f"{use.decl.type.spelling} *"))
+        if udr is None:
+            start: Value = self.low.const(ir, reduction_identity(op, ir))
+        else:
+            start = self.low.fn.add_arg(ir, f"{name}.identity")
+            self.args.append(
+                ArgBinding(start, "uniform", f"{helper.name}_init(&{name})", use.decl.type.spelling)
+            )
+        self.enter_ssa(key, name, ir, start)
+        self.low.scan_vars.append((key, helper, ptr))
+
     def linear(self, name: str, step: Any, modifier: str) -> None:
         found = self.lookup(name)
         if found is None:
@@ -675,6 +775,25 @@ class _Binder:
                 self.low.result_keys.append(flag)
                 self.low.fn.ret_types.append(I1)
         return out
+
+
+_SCAN_KINDS = (
+    TK.SCHAR,
+    TK.UCHAR,
+    TK.SHORT,
+    TK.USHORT,
+    TK.INT,
+    TK.UINT,
+    TK.LONG,
+    TK.ULONG,
+    TK.LONGLONG,
+    TK.ULONGLONG,
+    TK.FLOAT,
+    TK.DOUBLE,
+)
+"""The types of scan variables: their helpers' pointers are the IR's C
+types (``int32_t *``), the same types.  Not plain ``char``: its helper,
+made once for every target, would have one signedness for all."""
 
 
 def _is_scalar(ir: Type) -> bool:

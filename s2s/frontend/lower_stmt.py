@@ -30,6 +30,7 @@ import clang.cindex as ci
 
 from ..deep import is_too_deep
 from ..diagnostics import Unsupported
+from ..ir.region import ScanHelper
 from ..ir.types import I64, ArrayType, FloatType, IntType, PtrType, StructType, Type, complex_part
 from ..ir.values import Block, Constant, Function, Undef, Value
 from .loop_form import for_parts
@@ -66,6 +67,8 @@ class BodyLowerer(OmpLowerer):
         super().__init__(fn, types, address_taken)
         self.inner = dict(inner or {})
         self.ordered = {}
+        self.scan_vars: list[tuple[Hashable, ScanHelper, Value]] = []
+        """Each scan variable's key, helper and total's address (lower.py)."""
         self.ret_block = self.new_block("ret")
         self.result_keys: list[Hashable] = []
         """The variables whose final values ``ret`` returns, in order."""

@@ -4,14 +4,16 @@ The file is parsed without OpenMP, so s2svec sees every ``#pragma omp`` line
 only as text.  A simd loop is vectorized only when nothing else OpenMP says
 changes what its iterations do or where they run:
 
-    #pragma omp simd                  a directive inside the body (scan,
-    for (...) {                       critical, barrier, a nested simd loop...):
+    #pragma omp simd                  a directive inside the body (critical,
+    for (...) {                       barrier, a nested simd loop...):
         #pragma omp critical          the body is not independent iterations,
         ...                           or another loop is the one to vectorize;
     }                                 but ``atomic`` and ``ordered simd`` are
                                       the loop's ``inner`` constructs, lowered
                                       to calls that run lane by lane
-                                      (lower_omp.py)
+                                      (lower_omp.py), and so is the ``scan``
+                                      of a loop with inscan reductions
+                                      (scan.py)
 
     #pragma omp target ...            when the build offloads (``offload``:
     { ... #pragma omp simd ... }      -fopenmp-targets=, -foffload=,
@@ -109,6 +111,11 @@ def inner_kind(line: OmpLine) -> str | None:
     if line.words[:1] == ["ordered"] and words[1:] == ["simd"]:
         return "ordered"
     return None
+
+
+def is_scan_line(line: OmpLine) -> bool:
+    """A ``#pragma omp scan`` (s2s/frontend/scan.py)."""
+    return line.words[:1] == ["scan"] or [t.text for t in line.tokens[:1]] == ["scan"]
 
 
 class OmpContext:
@@ -258,6 +265,13 @@ class OmpContext:
                 # a nested simd loop: the driver vectorizes the outer loop
                 # when it can, and the inner pragma has no effect then
                 continue
+            clauses = pragma.clauses
+            if (
+                is_scan_line(line)
+                and clauses is not None
+                and any(r.inscan for r in clauses.reductions)
+            ):
+                continue  # the loop's scan (s2s/frontend/scan.py)
             if inner_kind(line) is not None:
                 stmt = self.cursors.get(line.next)
                 if stmt is None or not (stmt.kind.is_statement() or stmt.kind.is_expression()):
@@ -345,4 +359,4 @@ def _target_list(line: OmpLine) -> list[str] | None:
     return names
 
 
-__all__ = ["InnerConstruct", "OmpContext", "OmpLine", "inner_kind"]
+__all__ = ["InnerConstruct", "OmpContext", "OmpLine", "inner_kind", "is_scan_line"]

@@ -22,7 +22,8 @@ raised by ``lower_loop``, a warning; exit status 0):
     error (exit 1)                        loop left scalar, with a warning
     ------------------------------------  ------------------------------------------
     malformed or contradictory clauses    clauses s2svec does not implement
-      (clauses.py)                          (inscan, user reductions, allocate...)
+      (clauses.py); a misplaced or          (inscan on for simd, allocate...)
+      malformed ``scan`` (scan.py)
     a clause variable or an identifier    a statement other than ``for``
       of a clause expression that is      a SIMD construct s2svec does not handle
       not declared at the pragma            (loop; target ... simd when the build
@@ -51,6 +52,7 @@ from s2s.frontend.lower_clang import children
 from s2s.frontend.omp_context import InnerConstruct, OmpContext, OmpLine
 from s2s.frontend.parse import ParsedFile
 from s2s.frontend.pragma_operator import operator_warnings
+from s2s.frontend.scan import ScanDirective, check_scans, is_scan, missing_scan
 from s2s.frontend.scope import Names, Scopes
 from s2s.ir.clauses import ClauseSet
 
@@ -78,6 +80,8 @@ class Pragma:
     (s2s/frontend/lower_omp.py)."""
     atomic_default: str = ""
     """The file's ``requires atomic_default_mem_order``, if any."""
+    scan: ScanDirective | None = None
+    """The ``#pragma omp scan`` of a loop with inscan reductions (scan.py)."""
 
 
 def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]:
@@ -180,6 +184,20 @@ def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]
             pragma.inner = context.inner(line, target)
             pragma.atomic_default = context.atomic_default
         pragmas.append(pragma)
+    scans = check_scans(
+        [line for line in lines if is_scan(line)],
+        [
+            (target.extent.start.offset, target.extent.end.offset, line, target)
+            for line in lines
+            if any(t.text == "inscan" for t in line.tokens)
+            and (target := cursors.get(line.next)) is not None
+            and target.kind == ci.CursorKind.FOR_STMT
+        ],
+    )
+    for pragma in pragmas:
+        pragma.scan = scans.get(pragma.start)
+        if pragma.scan is None and any(r.inscan for r in pragma.clauses.reductions):
+            pragma.unsupported = pragma.unsupported or missing_scan(pragma.clauses)
     ops = [off for off in scan.operators if not _in_ranges(off, skipped)]
     defines = [(s, text[s:e]) for s, e in scan.defines if not _in_ranges(s, skipped)]
     parsed.warnings.extend(operator_warnings(parsed.tu, text, ops, defines, parsed.location))

@@ -67,6 +67,36 @@ COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor"})
 ORDERS = ("relaxed", "acquire", "release", "acq_rel", "seq_cst")
 ORDERED_PREFIX = "s2s_ordered_"
 """The functions an ``ordered simd`` block is outlined to (s2s/frontend/lower_omp.py)."""
+SCAN_PREFIX = ORDERED_PREFIX + "scan_"
+"""The helpers of ``#pragma omp scan`` (s2s/ir/region.py ``ScanHelper``): like
+an ordered block, they run lane by lane in iteration order.  Their names,
+``s2s_ordered_scan_<incl|excl>_<op>_<line>_<column>_<variable>``, say what
+they compute (``scan_call_named``)."""
+SCAN_OPS = {
+    "+": "add",
+    "-": "add",
+    "*": "mul",
+    "min": "min",
+    "max": "max",
+    "&": "and",
+    "|": "or",
+    "^": "xor",
+    "&&": "land",
+    "||": "lor",
+}
+"""The name part of each reduction operator (a ``declare reduction``: ``udr``)."""
+_SCAN_NAME = re.compile(rf"{SCAN_PREFIX}(incl|excl)_([a-z]+)_\d+_\d+_\w+")
+
+
+def scan_call_named(name: str) -> tuple[bool, str] | None:
+    """(inclusive, operator) of a scan helper's call (the operator one of
+    ``SCAN_OPS``' symbols, "" for a ``declare reduction``), None for other calls."""
+    m = _SCAN_NAME.fullmatch(name)
+    if m is None:
+        return None
+    ops = {v: k for k, v in reversed(SCAN_OPS.items())}  # add: '+'
+    return m.group(1) == "incl", ops.get(m.group(2), "")
+
 
 _FETCH = frozenset({"add", "sub", "and", "or", "xor"})
 """Operations with a ``__atomic_fetch_<op>`` builtin (integers only)."""
@@ -221,8 +251,11 @@ __all__ = [
     "OPERATORS",
     "ORDERED_PREFIX",
     "ORDERS",
+    "SCAN_OPS",
+    "SCAN_PREFIX",
     "AtomicCall",
     "atomic_call_named",
     "c_type",
     "is_atomic_type",
+    "scan_call_named",
 ]

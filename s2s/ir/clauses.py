@@ -10,9 +10,11 @@ Plain data, at the IR's layer, so that every layer may read it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from ..diagnostics import Location, Unsupported
+from .types import FloatType, IntType, Type
 
 LOOP_DIRECTIVES = (
     "simd",
@@ -44,6 +46,24 @@ blocks; ``target simd`` keeps ``target`` around the whole vector code."""
 REDUCTION_OPS = ("+", "*", "-", "min", "max", "&", "|", "^", "&&", "||")
 
 
+def reduction_identity(op: str, t: Type) -> int | float:
+    """The identity of the reduction ``op`` (one of ``REDUCTION_OPS``) for
+    values of type t (``&``: -1, all bits set once wrapped to t)."""
+    if op in ("+", "-", "|", "^", "||"):
+        return 0
+    if op in ("*", "&&"):
+        return 1
+    if op == "&":
+        return -1
+    if op in ("min", "max") and isinstance(t, FloatType):
+        return math.inf if op == "min" else -math.inf
+    if op in ("min", "max") and isinstance(t, IntType):
+        if t.signed:
+            return (1 << (t.bits - 1)) - 1 if op == "min" else -(1 << (t.bits - 1))
+        return (1 << t.bits) - 1 if op == "min" else 0
+    raise ValueError(f"no identity for the reduction '{op}' of {t}")
+
+
 @dataclass
 class Linear:
     var: str
@@ -59,6 +79,9 @@ class Reduction:
     op: str
     """One of ``REDUCTION_OPS``, or the name of a ``declare reduction``."""
     var: str
+    inscan: bool = False
+    """``reduction(inscan, op: var)``: the loop's ``#pragma omp scan``
+    computes var's prefix (s2s/frontend/scan.py)."""
 
 
 @dataclass(frozen=True)

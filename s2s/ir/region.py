@@ -158,6 +158,25 @@ class SourceRange:
 
 
 @dataclass
+class ScanHelper:
+    """The helper one ``reduction(inscan, op: var)`` variable's
+    ``#pragma omp scan`` is lowered to (s2s/frontend/scan.py): a call
+    ``name(&var, v)`` per iteration, run lane by lane in iteration order,
+    combines the iteration's contribution v into var (the running total)
+    and returns var's value in the scan phase: the total after v
+    (``inclusive``) or before it."""
+
+    name: str
+    var: str
+    """The C variable (the running total; after the loop, the reduction)."""
+    type: Type
+    op: str
+    """One of ``REDUCTION_OPS``, or the name of a ``declare reduction``."""
+    inclusive: bool
+    user_reduction: UserReduction | None = None
+
+
+@dataclass
 class Region:
     """One annotated loop or declare-simd function, ready to vectorize."""
 
@@ -207,6 +226,9 @@ class Region:
     """C definitions of the functions the region calls for its ``ordered
     simd`` blocks (s2s/frontend/lower_omp.py), which the output defines
     before the function holding the loop."""
+    scans: list[ScanHelper] = field(default_factory=list["ScanHelper"])
+    """The helpers of the loop's ``#pragma omp scan`` (one per variable),
+    which the output defines before the function holding the loop."""
     callees: dict[str, CalleeBody] = field(default_factory=dict[str, CalleeBody])
     """The bodies of the functions whose calls in ``fn`` may be inlined
     (with those they call in turn), by name (s2s.transform.inline)."""

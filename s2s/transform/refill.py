@@ -419,6 +419,7 @@ def _refill_loop(
         region.kind != "loop"
         or region.outer_loops
         or (clauses is not None and clauses.safelen is not None)
+        or region.scans  # a scan's running total needs the iterations in order
         or any(rb.role != "reduction" or rb.arg is None for rb in region.results)
         or sorted(rb.index for rb in region.results) != list(range(len(region.fn.ret_types)))
     ):
