@@ -1127,6 +1127,9 @@ class _LoopGen:
         taskloop = "taskloop" in clauses.kept.split()
         if (collapsed or taskloop) and not bd.var_declared_in_loop:
             names.append(bd.var)
+        if collapsed:  # the variables of a collapsed simd nest are lastprivate
+            # (OpenMP 5.2, 5.1.1); on the kept worksharing loop, only private
+            names += [o.var for o in self.region.outer_bounds if not o.var_declared_in_loop]
         if not collapsed and taskloop:
             names += [b.c_expr for b, _ in self.linears]
         taken = set(clauses.private) | set(clauses.lastprivate)

@@ -1,4 +1,4 @@
-/* s2s-test: vectorized=2 tolerance=exact cflags="-fopenmp" grep="^\s*#\s*pragma\s+omp\s+parallel\s+for\s+num_threads\(2\) lastprivate\(j\)$" */
+/* s2s-test: vectorized=2 tolerance=exact cflags="-fopenmp" grep="^\s*#\s*pragma\s+omp\s+parallel\s+for\s+num_threads\(2\) lastprivate\(j, i\)$" */
 /* collapse_worksharing_inner_var: `parallel for simd collapse(2)` and
  * `teams distribute parallel for simd collapse(2)` whose inner loop
  * variable is declared outside the nest.  The threads share the outer
