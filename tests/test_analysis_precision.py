@@ -24,7 +24,7 @@ from s2s.transform.canonicalize import canonicalize
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = sorted((ROOT / "testsuite" / "kernels").glob("*.c")) + sorted(
-    p for p in (ROOT / "bench").rglob("*.c") if "build" not in p.parts
+    p for p in (ROOT / "bench").rglob("*.c") if "build" not in p.parts and "hand" not in p.parts
 )
 
 
