@@ -177,6 +177,17 @@ def test_parse_error(tmp_path: Path) -> None:
     assert listing(tmp_path) == ["broken.c", "out.c"]
 
 
+def test_gnu_nested_function_is_named(tmp_path: Path) -> None:
+    """gcc builds a nested function, clang's parser refuses it: the error
+    says why, at the nested definition (s2svec-cc compiles the original)."""
+    src = tmp_path / "nested.c"
+    src.write_text("int f(int k)\n{\n    int add(int x) { return x + k; }\n    return add(1);\n}\n")
+    r = run(src, "-o", tmp_path / "out.c")
+    assert r.returncode == 1, r.stderr
+    assert re.search(r"nested\.c:3:\d+: note: .*GNU C nested function", r.stderr), r.stderr
+    assert not (tmp_path / "out.c").exists()
+
+
 @pytest.mark.parametrize(
     "clause",
     [

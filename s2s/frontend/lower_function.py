@@ -87,7 +87,10 @@ def lower_function(
     after the definition)."""
     types = TypeMapper(plain_char_signed, scope=cursor)
     loc = location(cursor)
-    directive = omp_directive(cursor)
+    body = next(c for c in cursor.get_children() if c.kind == CK.COMPOUND_STMT)
+    # The body's tokens, not the definition's: a return type that is a macro
+    # stretches the definition's extent back over its own pragma.
+    directive = omp_directive(body)
     if directive is not None:  # an atomic access, an ordered block ...
         word, where = directive
         raise Unsupported(
@@ -97,7 +100,6 @@ def lower_function(
     fn = Function(f"{cursor.spelling}.simd")
     taken = _address_taken(cursor)
     low = _FunctionBody(fn, types, taken)
-    body = next(c for c in cursor.get_children() if c.kind == CK.COMPOUND_STMT)
     lane = fn.add_arg(I32, LANE)
     args = [ArgBinding(lane, "iv", LANE, "int", step=1)]
     low.lane = lane

@@ -306,8 +306,23 @@ def _raise_errors(tu: ci.TranslationUnit) -> None:
         where = Location(name, loc.line, loc.column)
         first = first or where
         lines.append(f"{where}: error: {diag.spelling}")
+        hint = _GCC_ONLY_HINTS.get(diag.spelling)
+        if hint is not None:
+            lines.append(f"{where}: note: {hint}")
     if lines:
         raise ParseError("\n".join(lines), first)
+
+
+# clang's words for GNU C that gcc accepts and clang's parser does not: say
+# so, since the user's build with gcc works.
+_GCC_ONLY_HINTS = {
+    "function definition is not allowed here": (
+        "a function defined inside another one (a GNU C nested function) is a gcc "
+        "extension that clang's parser, which s2svec uses, does not accept; move it "
+        "to file scope, or compile this file without s2svec (s2svec-cc does that "
+        "by itself)"
+    ),
+}
 
 
 def _in_builtin_headers(name: str) -> bool:
