@@ -511,7 +511,10 @@ def _bind_variables(
     if isinstance(loop.step, str):
         _check_step_reads(loop, uses, low.address_taken)
         value = binder.lanes(iv, loop.step, loop.var_c_type, loop.var_type)
-    binder.enter_ssa(loop.var_key, loop.var, loop.var_type, value)
+    if loop.var_key in low.address_taken:  # ``&i`` in lane k: lane k's copy
+        binder.per_lane_copy(loop.var_key, loop.var, loop.var_type, value)
+    else:
+        binder.enter_ssa(loop.var_key, loop.var, loop.var_type, value)
     binder.handled.add(loop.var_key)
     for red in clauses.reductions:
         if red.inscan:
