@@ -883,9 +883,11 @@ def _scalar_var(low: BodyLowerer, use: _Use, role: str) -> Type:
 
 def _check_step_reads(loop: CanonicalLoop, uses: _Uses, address_taken: set[Hashable]) -> None:
     """A run-time loop step is evaluated again wherever the vector code
-    needs it: the variables it reads must keep their values through the
-    loop -- locals and parameters the body does not write and whose address
-    is not taken (a global could change in a call)."""
+    needs it.  OpenMP makes the program keep it invariant through the loop
+    (also a global's, also a volatile one's: gcc reads it once), so every
+    evaluation gives the same value; a step variable the body writes, or
+    whose address the function takes, is refused all the same -- that
+    program breaks the rule, and the scalar loop does what it says."""
     for ref in loop.step_refs:
         decl = ref.referenced
         if decl is None:
@@ -896,16 +898,11 @@ def _check_step_reads(loop: CanonicalLoop, uses: _Uses, address_taken: set[Hasha
         if decl.kind == CK.ENUM_CONSTANT_DECL:
             continue
         key = decl_key(decl)
-        local = decl.kind == CK.PARM_DECL or (
-            decl.semantic_parent is not None
-            and decl.semantic_parent.kind == CK.FUNCTION_DECL
-            and decl.storage_class not in (ci.StorageClass.STATIC, ci.StorageClass.EXTERN)
-        )
         use = uses.outside.get(key)
-        if not local or key in address_taken or (use is not None and use.written is not None):
+        if key in address_taken or (use is not None and use.written is not None):
             raise Unsupported(
                 f"the run-time loop step '{loop.step}' reads '{decl.spelling}', which the "
-                "loop may change (only local variables the loop does not write are taken)",
+                "loop may change (its address is taken, or the loop writes it)",
                 location(ref),
             )
 
