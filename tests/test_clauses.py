@@ -217,12 +217,22 @@ def test_parallel_for_simd_keeps_parallel_clauses() -> None:
         "parallel for simd num_threads(4) shared(a) default(none) proc_bind(close) "
         "reduction(+: s) linear(j: 2) lastprivate(k) if(n > 100) safelen(8)"
     )
-    assert result.other == (
-        "num_threads(4) shared(a) default(none) proc_bind(close) "
+    assert result.other == (  # default(none) dropped: see the next test
+        "num_threads(4) shared(a) proc_bind(close) "
         "reduction(+: s) linear(j: 2) lastprivate(k) if(n > 100)"
     )
     assert result.reductions == [Reduction("+", "s")] and result.linear == [Linear("j", 2, "")]
     assert result.if_simd == "n > 100" and result.safelen == 8
+
+
+@pytest.mark.parametrize(
+    "text", ["parallel for simd default(none) shared(a)", "teams distribute simd default(none)"]
+)
+def test_default_none_is_dropped_from_the_kept_constructs(text: str) -> None:
+    """default(none) only checks the program's own clauses (the original
+    passes it); kept, it would ask clauses of the vector code's variables."""
+    result = parse(text)
+    assert "default" not in result.other and "default" not in " ".join(result.teams_clauses)
 
 
 def test_parallel_for_simd_if_modifiers() -> None:
@@ -365,12 +375,6 @@ def test_combined_if_modifiers() -> None:
 @pytest.mark.parametrize(
     "text,where,message",
     [
-        (
-            "parallel for simd default(none) shared(a)",
-            "default",
-            "'default(none)' on '#pragma omp parallel for simd' is not supported: the vector "
-            "loop's own variables, set before it, have no data-sharing clause",
-        ),
         (
             "taskloop simd default(private)",
             "default",

@@ -95,6 +95,12 @@ LEAF_CLAUSES: dict[str, frozenset[str]] = {
 _KNOWN = _LOOP_SIMD | _DECLARE_SIMD | set().union(*LEAF_CLAUSES.values())
 
 
+def _behaviour(clause: _Clause) -> str:
+    """The first word of a ``default``/``defaultmap`` clause."""
+    args = [t.text for t in clause.args or []]
+    return args[0] if args else ""
+
+
 def kept_clauses(kept: str) -> frozenset[str]:
     """The clauses the constructs of ``kept`` (``target teams distribute``)
     take together."""
@@ -536,6 +542,11 @@ class _ClauseParser:
                 self._keep(clause)  # simd's and the kept constructs' (if: _clause_if)
 
     def _keep(self, clause: _Clause) -> None:
+        if clause.name == "default" and _behaviour(clause) == "none":
+            # Only a check of the program's own clauses, which the original
+            # passes: without it the vector code's own variables, set before
+            # the kept constructs, are shared, as they must be.
+            return
         self.verbatim.append(clause.text)
         self.result.other_clauses.append((clause.name, clause.text))
         if self.result.kept.startswith("teams "):
@@ -567,11 +578,11 @@ class _ClauseParser:
 
     def _check_default(self, clause: _Clause) -> None:
         """The vector code's own variables (trip count, pointers, constants)
-        are set before the loop the kept constructs go on: with
-        ``default(none)`` they would need clauses, ``default(private)``
-        would leave them unset in the loop."""
-        args = [t.text for t in clause.args or []]
-        behaviour = args[0] if args else ""
+        are set before the loop the kept constructs go on: ``default(private)``
+        would leave them unset in the loop, ``default(firstprivate)`` and
+        ``defaultmap(none)`` are not done either (``default(none)`` is
+        dropped: ``_keep``)."""
+        behaviour = _behaviour(clause)
         unset = (clause.name == "default" and behaviour != "shared") or (
             clause.name == "defaultmap" and behaviour == "none"
         )
