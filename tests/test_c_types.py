@@ -330,6 +330,30 @@ void f(int *o, int n) {
         6,
         ("lastprivate array or struct 't'",),
     ),
+    "lastprivate_struct_with_array_member": (
+        """
+struct w { int k; int v[2]; };
+void f(int *o, int n) {
+  struct w t = {0, {0, 0}};
+#pragma omp simd lastprivate(t)
+  for (int i = 0; i < n; i++) { t.k = i; t.v[0] = i; o[i] = t.k; }
+}
+""",
+        6,
+        ("lastprivate variable 't': member 'v' of a lastprivate struct must be a scalar",),
+    ),
+    "lastprivate_conditional_struct": (
+        """
+struct p2 { int k, m; };
+void f(int *o, int n) {
+  struct p2 t = {0, 0};
+#pragma omp simd lastprivate(conditional: t)
+  for (int i = 0; i < n; i++) { if (o[i]) { t.k = i; t.m = 1; } o[i] = 2; }
+}
+""",
+        6,
+        ("lastprivate array or struct 't'",),
+    ),
 }
 
 

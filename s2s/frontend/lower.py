@@ -614,7 +614,7 @@ class _Binder:
         c_type = use.decl.type.spelling
         ptr = self.low.alloca(st, name)
         self.low.declare_memory(key, name, st, ptr)
-        for path, ir in _scalar_fields(st, name, use):
+        for path, ir in _scalar_fields(st, name, use, "reduction"):
             member = name + "".join(f".{f}" for f in path)
             arg = self.low.fn.add_arg(ir, member)
             self.args.append(
@@ -721,6 +721,10 @@ class _Binder:
             return
         key, use = found
         ir = self.low.ir_type(use.decl)
+        if last and _is_struct(ir) and name not in self.conditional:
+            assert isinstance(ir, StructType)
+            self.lastprivate_struct(key, use, ir)
+            return
         if last and not _is_scalar(ir):
             raise Unsupported(
                 f"lastprivate {_aggregate_kind(ir)} '{name}' is not supported",
@@ -745,6 +749,17 @@ class _Binder:
                 self.low.track_assignments(key, name)
         if last:
             self.pending.append(("lastprivate", key, name, ir, ""))
+
+    def lastprivate_struct(self, key: Hashable, use: _Use, st: StructType) -> None:
+        """A lastprivate struct: one copy per lane (sroa splits it), whose
+        scalar fields in the sequentially last iteration are the results,
+        one per field, written back member by member."""
+        name = use.decl.spelling
+        fields = _scalar_fields(st, name, use, "lastprivate")
+        self.per_lane_copy(key, name, st, None)
+        for path, ir in fields:
+            member = name + "".join(f".{f}" for f in path)
+            self.pending.append(("lastprivate", (key, path), member, ir, ""))
 
     def per_lane_copy(self, key: Hashable, name: str, ir: Type, start: Any) -> None:
         """A clause variable whose address is taken (or an aggregate) lives
@@ -831,30 +846,34 @@ def _is_struct(ir: Type) -> bool:
     return isinstance(ir, StructType) and complex_part(ir) is None
 
 
+_FIELD_ROLES = {
+    "reduction": "of a struct reduced by a 'declare reduction'",
+    "lastprivate": "of a lastprivate struct",
+}
+
+
 def _scalar_fields(
-    st: StructType, name: str, use: _Use, path: tuple[str, ...] = ()
+    st: StructType, name: str, use: _Use, role: str, path: tuple[str, ...] = ()
 ) -> list[tuple[tuple[str, ...], Type]]:
-    """The scalar fields of a struct reduction variable, nested structs'
-    ones included, as member paths; an array or complex member keeps the
-    loop scalar."""
+    """The scalar fields of a struct ``role`` variable (a result carried out
+    field by field), nested structs' ones included, as member paths; an
+    array or complex member keeps the loop scalar."""
     out: list[tuple[tuple[str, ...], Type]] = []
     for f in st.fields:
         if _is_struct(f.type):
             assert isinstance(f.type, StructType)
-            out += _scalar_fields(f.type, name, use, (*path, f.name))
+            out += _scalar_fields(f.type, name, use, role, (*path, f.name))
         elif _is_scalar(f.type) and complex_part(f.type) is None and f.name:
             out.append(((*path, f.name), f.type))
         else:
             member = ".".join((*path, f.name or "(anonymous)"))
             raise Unsupported(
-                f"reduction variable '{name}': member '{member}' of a struct reduced by a "
-                "'declare reduction' must be a scalar or a struct",
+                f"{role} variable '{name}': member '{member}' {_FIELD_ROLES[role]} "
+                "must be a scalar or a struct",
                 location(use.first),
             )
     if not out:
-        raise Unsupported(
-            f"reduction variable '{name}': a struct without fields", location(use.first)
-        )
+        raise Unsupported(f"{role} variable '{name}': a struct without fields", location(use.first))
     return out
 
 
