@@ -94,11 +94,11 @@ struct pair f(const double *a, int n) {
         1,
         ("no '#pragma omp declare reduction(+ : ...)' for the type 'struct pair'",),
     ),
-    "inscan_reduction_on_parallel_for_simd": (
+    "inscan_reduction_on_taskloop_simd": (
         """\
 void f(const double *a, double *b, int n) {
   double s = 0;
-#pragma omp parallel for simd reduction(inscan, +: s)
+#pragma omp taskloop simd reduction(inscan, +: s)
   for (int i = 0; i < n; i++) {
     s += a[i];
 #pragma omp scan inclusive(s)
@@ -107,7 +107,7 @@ void f(const double *a, double *b, int n) {
 }
 """,
         3,
-        52,
+        48,
         ("the scan across threads is not implemented",),
     ),
     "task_reduction": (

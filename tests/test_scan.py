@@ -161,8 +161,14 @@ SCALAR = {
         4,
         ("'reduction(inscan, ...)' but no '#pragma omp scan' line in the loop body",),
     ),
-    "parallel_for_simd": (
-        "#pragma omp parallel for simd reduction(inscan, +: x)",
+    "parallel_for_simd_with_schedule": (
+        "#pragma omp parallel for simd reduction(inscan, +: x) schedule(static)",
+        INCLUSIVE,
+        4,
+        ("with 'schedule'", "runs such a scan on one thread of the team"),
+    ),
+    "distribute_parallel_for_simd": (
+        "#pragma omp teams distribute parallel for simd reduction(inscan, +: x)",
         INCLUSIVE,
         4,
         ("the scan across threads is not implemented",),

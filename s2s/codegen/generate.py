@@ -1079,14 +1079,17 @@ class _LoopGen:
         linear).  A taskloop's ``grainsize`` counts iterations: it is divided
         by the iterations of a block (W, or a refill chunk; ``outer``: the
         pragma goes on the outer loops of a collapsed nest, whose iterations
-        are the user's); taskloops get
+        are the user's).  An inscan scan runs on one thread, every block in
+        order (``schedule(static, all blocks)``), its variable shared and
+        updated by the vector code, without the ``reduction``; taskloops get
         the loop variable (declared outside the loop) and the linear
         variables as ``lastprivate`` (tasks may have their own copies); so
         does the inner loop variable of a collapsed nest, when declared
         outside it (the threads share the outer iterations only)."""
         kept: list[str] = []
+        scan = any(r.inscan for r in clauses.reductions)
         for name, text in self.kept_clauses(clauses):
-            if name in ("collapse", "linear"):
+            if name in ("collapse", "linear") or (scan and name == "reduction"):
                 continue
             if name == "grainsize" and clauses.grainsize is not None and not outer:
                 modifier, size = clauses.grainsize
@@ -1100,6 +1103,8 @@ class _LoopGen:
         if extra:
             kept.append(f"lastprivate({', '.join(extra)})")
         parts = [f"#pragma omp {self.loop_directive()}"] + kept
+        if scan:  # one thread runs every block in order; the variable stays shared
+            parts.append("schedule(static, s2s_nblk + 1)")
         if collapse > 1:
             parts.append(f"collapse({collapse})")
         return " ".join(parts)

@@ -183,11 +183,7 @@ def lower_loop(
         bounds=_bounds(loop),
         clauses=clauses,
         replace=SourceRange(start, end),
-        loop_text=_without_scan(
-            src.slice(pragma.target.extent.start.offset, end),
-            pragma.target.extent.start.offset,
-            pragma,
-        ),
+        loop_text=_scalar_copy_text(src, pragma, end, clauses),
         body_text=_body_text(src, loop, pragma),
         pragma_text=src.slice(start, pragma.end),
         outer_loops=[o.header_text for o in outer],
@@ -277,6 +273,15 @@ def _body_text(src: SourceText, loop: CanonicalLoop, pragma: Pragma) -> str:
             a, b = construct.line.start - start, construct.line.end - start
             text = text[:a] + "/* ordered simd */" + text[b:]
     return _without_scan(text, start, pragma)
+
+
+def _scalar_copy_text(src: SourceText, pragma: Pragma, end: int, clauses: ClauseSet) -> str:
+    """The loop's text for its ``if(simd: ...)`` scalar copy: with the scan
+    line where the copy keeps a worksharing construct (whose inscan
+    reduction needs it), without it where no construct is left."""
+    start = pragma.target.extent.start.offset
+    text = src.slice(start, end)
+    return text if clauses.worksharing else _without_scan(text, start, pragma)
 
 
 def _without_scan(text: str, start: int, pragma: Pragma) -> str:

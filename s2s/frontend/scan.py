@@ -187,6 +187,13 @@ def _check_placement(line: OmpLine, loop: ci.Cursor) -> None:
 # -- lowering -------------------------------------------------------------------------------
 
 
+ONE_THREAD_SCANS = ("for", "parallel for")
+"""The worksharing constructs whose scans the vector code runs on one thread
+of the team, in iteration order (a schedule OpenMP leaves to the
+implementation when none is given): the code generator gives the block loop
+``schedule(static, all blocks)`` and leaves the scan variable shared."""
+
+
 @dataclass
 class ScanSplit:
     """A loop body cut at its scan directive."""
@@ -202,10 +209,18 @@ def split_body(body: ci.Cursor, scan: ScanDirective, clauses: ClauseSet) -> Scan
     clause = next(
         (v.location for v in clauses.variables if v.clause == "reduction"), clauses.location
     )
-    if clauses.kept:
+    if clauses.kept and clauses.kept not in ONE_THREAD_SCANS:
         raise Unsupported(
             f"'reduction(inscan, ...)' on '#pragma omp {clauses.directive}': the scan "
-            "across threads is not implemented (only '#pragma omp simd' scans are)",
+            "across threads is not implemented (only 'simd', 'for simd' and "
+            "'parallel for simd' scans are)",
+            clause,
+        )
+    taken = {name for name, _ in clauses.other_clauses} & {"schedule", "ordered", "order"}
+    if clauses.kept and taken:
+        raise Unsupported(
+            f"'reduction(inscan, ...)' with '{sorted(taken)[0]}' on '#pragma omp "
+            f"{clauses.directive}': s2svec runs such a scan on one thread of the team",
             clause,
         )
     if clauses.collapse > 1:

@@ -1,11 +1,11 @@
-/* s2s-test: vectorized=1 regions=2 tolerance=exact candidate_cflags="-fopenmp" */
+/* s2s-test: vectorized=2 tolerance=exact candidate_cflags="-fopenmp" */
 /* scan_openmp_build: scans in a program built with -fopenmp.  A 'parallel
- * for simd' inscan loop stays scalar (the scan across threads is not
- * implemented) and runs as OpenMP makes it; a simd scan with
- * 'if(simd: n > 40)' is vectorized, and its scalar copy for small n, its
- * remainder loop, lose the '#pragma omp scan' line (outside a simd
- * construct OpenMP rejects it) and compute the same prefix one iteration
- * after another.  Integers: exact. */
+ * for simd' inscan loop runs on one thread of the team, vectorized (kernel
+ * scan_worksharing has more); a simd scan with 'if(simd: n > 40)' is
+ * vectorized, and its scalar copy for small n, its remainder loop, lose
+ * the '#pragma omp scan' line (outside a simd construct OpenMP rejects it)
+ * and compute the same prefix one iteration after another.  Integers:
+ * exact. */
 #include "harness.h"
 
 long scan_threads(int n, const int *a, long *b)
