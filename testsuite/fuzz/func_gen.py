@@ -98,6 +98,8 @@ class FuncGen(ControlFlow, DeclareSimdCalls, LoopShapes, FunctionText):
         privates = [v for v in self.scopes[0] if v.name.startswith("pv")]
         body += self.sink_unused(self.scopes[-1] + privates, body)
         self.scopes.pop()
+        if self.prog.conditional.random() < 0.3:
+            body += self.conditional_lastprivate(pre, clauses)
         for v, step, _ in self.linear:
             body.append(f"{v.name} += {step};")
         pragma = "#pragma omp " + self.directive() + "".join(f" {c}" for c in clauses)
@@ -171,6 +173,26 @@ class FuncGen(ControlFlow, DeclareSimdCalls, LoopShapes, FunctionText):
         self.results.append(Result(v, "exact", only_if_trip=True))
         self.features.add("lastprivate")
         return pre, assign
+
+    def conditional_lastprivate(self, pre: list[str], clauses: list[str]) -> list[str]:
+        """``lastprivate(conditional: lc)`` assigned a value of the loop
+        variable in the iterations a test of it picks (the variable ends
+        with the last such iteration's value, as the scalar loop's; a
+        speculated select(c, i, undef) once gave lane 0's).  Drawn from the
+        program's ``conditional`` stream: the other choices stay as they were."""
+        r = self.prog.conditional
+        t = r.choice((I32, I64, U32, U64))
+        v = Value(self.fresh("lc"), t, uniform=False)
+        pre.append(f"{t.name} {v.name} = {t.literal(r.randint(0, 9))};")
+        clauses.append(f"lastprivate(conditional: {v.name})")
+        self.results.append(Result(v, "exact", only_if_trip=False))
+        self.features.add("lastprivate-conditional")
+        iv = self.shape.iv.name
+        m, a, b = r.randint(2, 7), r.randint(1, 5), r.randint(0, 9)
+        mul, add = r.choice((3, 7, 11)), r.randint(0, 5)
+        test = f"(uint32_t)((uint32_t){iv} * {mul}u + {add}u) % {m}u == 0u"
+        # in uint64_t: no signed overflow, whatever the loop variable's range
+        return [f"if ({test}) {v.name} = ({t.name})((uint64_t){iv} * {a}u + {b}u);"]
 
     def new_linear(self, pre: list[str]) -> str:
         t = self.g.pick((I32, I64, U32, U64))

@@ -58,6 +58,8 @@ class ProgramGen:
         # choices made after issue 19 draw from a stream of their own, so the
         # programs of the seeds before it keep their code
         self.forms = random.Random(f"declare-simd-forms:{seed}")
+        self.conditional = random.Random(f"lastprivate-conditional:{seed}")
+        """lastprivate(conditional:) variables (added later, a stream of their own too)."""
         self.header: list[str] = []
         """Declarations and definitions for the program's own header."""
         self.features: set[str] = set()
