@@ -110,6 +110,19 @@ void f(const double *a, double *b, int n) {
         48,
         ("the scan across threads is not implemented",),
     ),
+    "linear_on_a_triangular_collapsed_worksharing_nest": (
+        """\
+void f(int *o, int n) {
+  int k = 0;
+#pragma omp parallel for simd collapse(2) linear(k: 1)
+  for (int i = 0; i < n; i++)
+    for (int j = i; j < n; j++) { o[k] = j; k++; }
+}
+""",
+        3,
+        None,
+        ("rectangular nests with constant steps only",),
+    ),
     "task_reduction": (
         """\
 double f(const double *a, int n) {

@@ -22,6 +22,7 @@ last block is the scalar remainder.  The layout is templates/common/loop.c.j2.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -1135,7 +1136,7 @@ class _LoopGen:
         if collapsed:  # the variables of a collapsed simd nest are lastprivate
             # (OpenMP 5.2, 5.1.1); on the kept worksharing loop, only private
             names += [o.var for o in self.region.outer_bounds if not o.var_declared_in_loop]
-        if not collapsed and taskloop:
+        if collapsed or taskloop:  # each thread or task sets its own (collapsed_linear_starts)
             names += [b.c_expr for b, _ in self.linears]
         taken = set(clauses.private) | set(clauses.lastprivate)
         return [n for n in dict.fromkeys(names) if n not in taken]
@@ -1184,13 +1185,10 @@ class _LoopGen:
                 "vectorized",
                 self.loc,
             )
+        before: list[str] = []
         if self.linears and self.region.worksharing:
-            raise Unsupported(
-                f"'linear' with 'collapse' on '#pragma omp {self.region.clauses.directive}' "
-                "is not vectorized: the threads' outer iterations would each start the "
-                "linear variable from the value it has before them",
-                self.loc,
-            )
+            before, starts = self.collapsed_linear_starts(bounds)
+            block = ["{"] + [INDENT + line for line in starts + block] + ["}"]
         if any(r and bd is not None and isinstance(bd.step, str) for r, bd in zip(rewrite, bounds)):
             raise Unsupported(
                 "an outer loop of a collapsed nest with a run-time step and a '!=' test or a "
@@ -1222,8 +1220,49 @@ class _LoopGen:
                 loop.append(f"{bd.var} = {value_at(bd, f's2s_trip{sfx}', sfx)};")
             body = ["{"] + [INDENT + line for line in loop] + ["}"]
         if self.region.worksharing:
-            body = [self.ws_pragma(self.region.clauses, collapse=len(outer), outer=True)] + body
+            pragma = self.ws_pragma(self.region.clauses, collapse=len(outer), outer=True)
+            if before:
+                return ["{"] + [INDENT + line for line in before + [pragma] + body] + ["}"]
+            body = [pragma] + body
         return body
+
+    def collapsed_linear_starts(self, bounds: list[Any]) -> tuple[list[str], list[str]]:
+        """Lines before a collapsed worksharing nest and at the top of its
+        innermost outer iteration that give each linear variable its value
+        there: the value before the nest plus step times the iterations of
+        the collapsed space before it (OpenMP's logical iteration number),
+        computed from the outer variables, since the threads run the outer
+        iterations in any order.  The nest must be rectangular with
+        constant steps; the variables are ``lastprivate`` on the pragma."""
+        names = [bd.var for bd in bounds if bd is not None]
+        nest = [*bounds, self.region.bounds]
+        for bd in nest:
+            words = set(re.findall(r"[A-Za-z_]\w*", f"{bd.lower} {bd.upper}")) if bd else set()
+            if bd is None or isinstance(bd.step, str) or words & set(names):
+                raise Unsupported(
+                    f"'linear' with 'collapse' on '#pragma omp {self.region.clauses.directive}' "
+                    "is vectorized for rectangular nests with constant steps only (the "
+                    "threads' outer iterations each compute the linear value)",
+                    self.loc,
+                )
+        before: list[str] = []
+        for d, bd in enumerate(nest):
+            t = bd.var_type or self.region.fn.args[0].type
+            assert isinstance(t, IntType)
+            before += trip_count(bd, t, f"_c{d}", self.loc)
+        done = "0ULL"
+        for d, bd in enumerate(bounds):
+            step = abs(bd.step)
+            lo, var = f"(unsigned long long)s2s_lo_c{d}", f"(unsigned long long){bd.var}"
+            diff = f"({var} - {lo})" if bd.step > 0 else f"({lo} - {var})"
+            done = f"({done} * s2s_trip_c{d} + {diff} / {step}ULL)"
+        count = f"({done} * s2s_trip_c{len(bounds)})"
+        starts = []
+        for k, (b, _) in enumerate(self.linears):
+            before.append(self.start_line(b, f"s2s_lin{k}_before"))
+            value = self.lane0(f"s2s_lin{k}_before", b.step, b.arg.type, count)
+            starts.append(f"{b.c_expr} = {self.as_declared(b, value)};")
+        return before, starts
 
     def wrap_if(self, block: list[str], cond: str) -> list[str]:
         scalar = [self.region.loop_text]
