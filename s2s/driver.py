@@ -229,6 +229,9 @@ def run(path: str, options: Options) -> Result:
         region, loops = generated
         for target, loop in loops:
             needs[target.name] = (needs[target.name] or set()) | loop.needs
+        excluded = _compiler_exclusions(region)
+        if excluded:
+            _warn(result, Location(region.file, region.line, region.column), excluded[1])
         replacements.append(_dispatch(region, loops, main, options.line_directives))
         replacements += _outlined(region, loops, main)
     _add_internal_variants(internal, main, replacements, needs)
@@ -782,6 +785,24 @@ def _in_view(target: Target, view: FileView) -> Target:
     return dataclasses.replace(target, assumed=terms) if terms else target
 
 
+def _compiler_exclusions(region: Region) -> tuple[str, str] | None:
+    """A compiler that builds this loop's vector code wrong: the term that
+    keeps it on the original loop, and the warning saying so.  clang 19 with
+    its OpenMP runtime loses a ``lastprivate(conditional:)`` value on a loop
+    shared by threads when the loop has the shape of the vector code's block
+    loop (a scalar remainder that assigns the variable too; plain OpenMP
+    code with an assignment in an inner loop shows it: kernel
+    lastprivate_conditional_worksharing)."""
+    clauses = region.clauses
+    if clauses is None or not (region.worksharing and clauses.lastprivate_conditional):
+        return None
+    return (
+        "!defined(__clang__)",
+        "clang builds run this loop's original code: clang 19's OpenMP runtime loses "
+        "'lastprivate(conditional:)' values in the vector code's loop over blocks",
+    )
+
+
 def _dispatch(
     region: Region,
     loops: list[tuple[Target, GeneratedLoop]],
@@ -796,8 +817,10 @@ def _dispatch(
     here = [line_directive(_line_of(parsed.data, start), line_file)] if line_file else []
     name = loop_region(region.file, region.line, region.column)
     lines: list[str] = []
+    excluded = _compiler_exclusions(region)
     for i, (target, loop) in enumerate(loops):
-        lines.append(f"{'#if' if i == 0 else '#elif'} {target.condition}")
+        condition = target.condition + (f" && {excluded[0]}" if excluded else "")
+        lines.append(f"{'#if' if i == 0 else '#elif'} {condition}")
         lines.append(branch_marker(target.name, name))
         lines += here
         lines.append(loop.text.rstrip("\n"))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -790,3 +791,33 @@ double h(double x) { return g(&x, x) + 1.0; }
         "function not vectorized: the address of parameter 'x' is taken",
         "no vector variants of 'g' are emitted",
     )
+
+
+def test_lastprivate_conditional_on_a_shared_loop_excludes_clang(tmp_path: Path) -> None:
+    """clang 19 with its OpenMP runtime loses lastprivate(conditional:)
+    values in the vector code's loop over blocks: on a loop shared by
+    threads, every vector branch excludes clang (which runs the original),
+    with a warning; a simd loop keeps its branches for clang."""
+    code = """\
+int f(const int *a, int n) {
+  int x = -1, y = -1;
+#pragma omp parallel for simd lastprivate(conditional: x)
+  for (int i = 0; i < n; i++) if (a[i] > 3) x = i;
+#pragma omp simd lastprivate(conditional: y)
+  for (int i = 0; i < n; i++) if (a[i] > 5) y = i;
+  return x + y;
+}
+"""
+    r = vectorize(tmp_path, code)
+    assert r.returncode == 0, r.stderr
+    r.warning_at(3, "clang builds run this loop's original code")
+    text = r.output.read_text()
+    first, second = text.split("#pragma omp parallel for simd lastprivate(conditional: x)", 1)
+    lines = first.splitlines()
+    branches = [
+        ln
+        for ln, nxt in pairwise(lines)
+        if ln.startswith(("#if", "#elif")) and nxt.startswith("/* s2svec branch")
+    ]
+    assert branches and all(ln.endswith("&& !defined(__clang__)") for ln in branches), branches
+    assert "__clang__" not in second
