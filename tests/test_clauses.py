@@ -434,7 +434,6 @@ ERRORS = [
     ("simd simdlen(1.5)", "simdlen", "'simdlen' argument must be a constant integer expression"),
     ("simd simdlen(0)", "simdlen", "'simdlen' argument must be positive"),
     ("simd simdlen(-4)", "simdlen", "'simdlen' argument must be positive"),
-    ("simd simdlen(6)", "simdlen", "'simdlen' argument must be a power of two, not 6"),
     ("simd safelen(0)", "safelen", "'safelen' argument must be positive"),
     ("simd safelen(len)", "safelen", "'safelen' argument must be a constant integer expression"),
     ("simd collapse(0)", "collapse", "'collapse' argument must be positive"),
@@ -640,6 +639,22 @@ def test_simdlen_beyond_every_vector_is_a_note() -> None:
         "than any target's vectors hold (at most 64); each target uses its widest vector instead"
     ]
     assert not parse("simd simdlen(64)").notes
+
+
+def test_simdlen_not_a_power_of_two() -> None:
+    """OpenMP takes any positive simdlen (gcc and clang do): on a loop it is
+    rounded down to a power of two with a note; a declare simd function
+    gets no variants (gcc makes no clones of it either)."""
+    result = parse("simd simdlen(6)")
+    assert result.simdlen == 4 and not result.unsupported
+    assert [n.format() for n in result.notes] == [
+        f"k.c:7:{col('simd simdlen(6)', 'simdlen')}: warning: 'simdlen' is not a power of "
+        "two: 4 lanes are preferred instead"
+    ]
+    declared = parse("declare simd simdlen(3)")
+    assert [u.message for u in declared.unsupported] == [
+        "'simdlen(3)' is not a power of two: no vector length has it"
+    ]
 
 
 @pytest.mark.parametrize("text,where,message", ERRORS)

@@ -191,7 +191,6 @@ def test_gnu_nested_function_is_named(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "clause",
     [
-        "simdlen(3)",
         "simdlen(0)",
         "safelen(-4)",
         "reduction(/:s)",

@@ -131,7 +131,7 @@ def test_wrapper_links_vector_math_and_compiles_and_links_in_one_step(tmp_path: 
 
 
 def test_wrapper_falls_back_to_the_original_file_with_a_warning(tmp_path: Path) -> None:
-    bad_clause = LOOP_THEN_WARNING.replace("omp simd", "omp simd simdlen(3)")
+    bad_clause = LOOP_THEN_WARNING.replace("omp simd", "omp simd simdlen(0)")
     write(tmp_path, k__c=bad_clause)
     done = wrap("gcc", "-O2", "-c", "k.c", cwd=tmp_path)
     assert done.returncode == 0, done.stderr

@@ -684,8 +684,19 @@ class _ClauseParser:
 
     def _clause_simdlen(self, clause: _Clause) -> None:
         lanes = self._constant(clause, self._args(clause), "'simdlen' argument")
-        if not _is_power_of_two(lanes):
-            raise clause.error(f"'simdlen' argument must be a power of two, not {lanes}")
+        if not _is_power_of_two(lanes) and self.result.directive == "declare simd":
+            # gcc makes no clones of it either ("unsupported simdlen")
+            self.unsupported(
+                clause, f"'simdlen({lanes})' is not a power of two: no vector length has it"
+            )
+        elif not _is_power_of_two(lanes):  # OpenMP takes any positive length: a hint
+            lanes = 1 << (lanes.bit_length() - 1)
+            self.result.notes.append(
+                Unsupported(
+                    f"'simdlen' is not a power of two: {lanes} lanes are preferred instead",
+                    clause.location,
+                )
+            )
         if lanes > MAX_LANES:
             self.result.notes.append(
                 Unsupported(
