@@ -161,3 +161,41 @@ def test_indexed_addresses_one_rule_for_width_and_widening() -> None:
     assert by_name["x4"].kind == "gather" and by_name["x4"].indexed is None
     x5 = by_name["x5"]
     assert x5.kind == "contiguous" and x5.indexed is not None and x5.indexed.index is fn.args[0]
+
+
+CHAINED = """
+func @g(i64 %i, ptr<f64> %a, ptr<i32> %ki, ptr<ptr<f64>> %pp) -> () {
+entry:
+  %pk = gep %ki, %i
+  %k = load %pk
+  %wide = cast %k to i64
+  %row = gep %a, %wide
+  %p1 = gep %row, %wide
+  %x1 = load %p1
+  %p2 = gep %p1, i64 -3
+  %x2 = load %p2
+  %ppi = gep %pp, %i
+  %q = load %ppi
+  %qrow = gep %q, %wide
+  %p3 = gep %qrow, %wide
+  %x3 = load %p3
+  ret
+}
+"""
+
+
+def test_gep_chain_from_a_uniform_base_sums_its_indices_in_64_bits() -> None:
+    """``row = a + k; row[k]`` and ``(row + k)[-3]``: the uniform base and
+    every index of the chain (64-bit: their sum in 32 bits could wrap where
+    the pointer arithmetic does not); a chain from a varying pointer has
+    no base to take."""
+    fn = parse_function(CHAINED)
+    args = dict(zip(fn.args, [S.strided(1, 8), S.uniform(64), S.uniform(64), S.uniform(64)]))
+    acc = memory_shapes(fn, compute_divergence(fn, args))
+    by_name = {i.name: acc[i] for i in acc if isinstance(i, Load)}
+    named = {i.name: i for i in fn.instructions()}
+    x1, x2 = by_name["x1"].indexed, by_name["x2"].indexed
+    assert x1 is not None and x1.base is fn.args[1] and x1.index_bits == 64
+    assert x1.parts == (named["wide"], named["wide"]) and x1.elem_size == 8
+    assert x2 is not None and x2.base is fn.args[1] and len(x2.parts) == 3
+    assert by_name["x3"].kind == "gather" and by_name["x3"].indexed is None

@@ -301,3 +301,70 @@ def test_masked_lookup_from_a_32bit_index_keeps_the_full_width(target: str, widt
     g = gen(region_of(GUARDED_LOOKUP, {"i": "iv"}), target)
     assert g.width == width
     assert g.stats["memory"]["gather"] == 1 and g.stats["memory"]["masked"] >= 1
+
+
+ROW_CHAIN = """
+func @k(i64 %i, ptr<f64> %grid, ptr<i32> %row, ptr<i32> %col, ptr<i64> %far, ptr<f64> %y) -> () {
+entry:
+  %pr = gep %row, %i
+  %r = load %pr
+  %start = mul %r, i32 2048
+  %start64 = cast %start to i64
+  %g = gep %grid, %start64
+  %pc = gep %col, %i
+  %c = load %pc
+  %sum = add %c, %c
+  %mid = shr %sum, i32 1
+  %mid64 = cast %mid to i64
+  %pg = gep %g, %mid64
+  %x = load %pg
+  %pf = gep %far, %i
+  %f = load %pf
+  %h = gep %g, %f
+  %z = load %h
+  %xz = add %x, %z
+  %py = gep %y, %i
+  store %xz, %py
+  ret
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "target, gather", [("avx2", "_mm256_i64gather_pd"), ("avx512", "_mm512_i64gather_pd")]
+)
+def test_gather_through_a_row_pointer_takes_the_uniform_base(target: str, gather: str):
+    """``g = grid + row * 2048; g[mid]`` and ``g[far]`` (a 64-bit offset):
+    gathers from ``grid`` itself with the two offsets summed into 64-bit
+    indices, scaled by the element size; never a vector of addresses
+    (``(const void *)0, 1``) nor 32-bit indices (``row * 2048 + mid`` may
+    not fit in 32 bits where the pointer arithmetic does).  The constant
+    shift count is the immediate form."""
+    g = gen(region_of(ROW_CHAIN, {"i": "iv"}), target, interleave=1)
+    base = r"\(const \w+ \*\)\(s2s_\w+_a1\), (s2s_\w+, )?8\)"
+    assert len(re.findall(re.escape(gather) + r"\([^;]*" + base, g.text)) == 2, g.text
+    assert "(const void *)0, 1)" not in g.text and "i32gather_pd" not in g.text
+    assert re.search(r"_mm(256)?_srai_epi32\(s2s_\w+, 1\)", g.text) and "srav" not in g.text
+    assert "_set1_epi32((int)(1))" not in g.text  # no count vector is made
+
+
+VARIABLE_SHIFT = """
+func @k(i64 %i, ptr<i32> %a, ptr<i32> %s, ptr<i32> %y) -> () {
+entry:
+  %pa = gep %a, %i
+  %x = load %pa
+  %ps = gep %s, %i
+  %n = load %ps
+  %r = shr %x, %n
+  %big = shl %r, i32 32
+  %py = gep %y, %i
+  store %r, %py
+  ret
+}
+"""
+
+
+def test_shift_by_a_lane_count_keeps_the_vector_form():
+    """A count that differs per lane is the per-lane shift (``vpsravd``)."""
+    g = gen(region_of(VARIABLE_SHIFT, {"i": "iv"}), "avx2", interleave=1)
+    assert "_mm256_srav_epi32" in g.text and "srai" not in g.text

@@ -452,6 +452,12 @@ class MacroProgram:
                 src,
                 nans=2 if ir.is_float() and op in ("add", "sub", "mul", "div") else 0,
             )
+        for op in ("shl", "shr"):  # by one constant count: the immediate forms
+            if ir.is_float() or not self.target.has(f"{op}_imm", t=t):
+                continue
+            for n in sorted({0, 1, t.bits // 2 + 1, t.bits - 1}):
+                ref = scalar_expr(BinOp(op, a_, b_), [refs["a"], str(n)])
+                check(f"{op}_imm{n}", self.m(f"{op}_imm", k, t=t, a="va", n=str(n)), ref)
         for op in UNARY:
             if ir.is_float() and op == "not":
                 continue

@@ -73,12 +73,20 @@ class IndexedAddress:
     base: Value
     """Uniform."""
     index: Value
-    """A signed 32-bit or a 64-bit integer, not uniform."""
+    """A signed 32-bit or a 64-bit integer, not uniform (with ``parts``:
+    the last gep's index)."""
     elem_size: int
     """1, 2, 4 or 8 bytes."""
+    parts: tuple[Value, ...] = ()
+    """Several geps ``base + p0 + p1 + ...`` (a varying pointer made from
+    a uniform one): the index is their sum in 64 bits, which cannot wrap
+    where the pointer arithmetic does not (every partial sum is an offset
+    inside the object); empty for one gep (``index``)."""
 
     @property
     def index_bits(self) -> int:
+        if self.parts:
+            return 64
         t = self.index.type
         assert isinstance(t, IntType)
         return t.bits
@@ -88,14 +96,14 @@ def indexed_address(ptr: Value, div: DivergenceInfo) -> IndexedAddress | None:
     """``gep base, index`` with a uniform base, elements of 1, 2, 4 or 8
     bytes and a non-uniform index of a signed 32-bit or a 64-bit type; a
     64-bit index that sign-extends a signed 32-bit one is taken as that one
-    (gathers sign-extend their 32-bit indices anyway).  The one rule the width
+    (gathers sign-extend their 32-bit indices anyway).  A chain of geps
+    from a uniform base (``g = grid + nuc * N; g[mid]``) is that base and
+    the sum of the chain's indices in 64 bits.  The one rule the width
     choice and widening share."""
-    if (
-        not isinstance(ptr, Gep)
-        or not isinstance(ptr.type, PtrType)
-        or not _lane_invariant(ptr.operands[0], div)
-    ):
+    if not isinstance(ptr, Gep) or not isinstance(ptr.type, PtrType):
         return None
+    if not _lane_invariant(ptr.operands[0], div):
+        return _chained_address(ptr, div)
     index = ptr.operands[1]
     size = ptr.type.pointee.size
     if size not in (1, 2, 4, 8) or not isinstance(index.type, IntType):
@@ -111,6 +119,26 @@ def indexed_address(ptr: Value, div: DivergenceInfo) -> IndexedAddress | None:
     if _lane_invariant(index, div) or not (wide or _signed_i32(index)):
         return None
     return IndexedAddress(ptr.operands[0], index, size)
+
+
+def _chained_address(ptr: Gep, div: DivergenceInfo) -> IndexedAddress | None:
+    """``gep (gep ... (gep base, p0) ..., pn-1), pn`` with a uniform base:
+    the base and the indices p0 .. pn (integers of any width; each one is
+    sign- or zero-extended to 64 bits as the gep does)."""
+    parts: list[Value] = []
+    v: Value = ptr
+    while isinstance(v, Gep) and not _lane_invariant(v, div):
+        parts.append(v.operands[1])
+        v = v.operands[0]
+    size = ptr.type.pointee.size if isinstance(ptr.type, PtrType) else 0
+    if (
+        len(parts) < 2
+        or not _lane_invariant(v, div)
+        or size not in (1, 2, 4, 8)
+        or not all(isinstance(p.type, IntType) for p in parts)
+    ):
+        return None
+    return IndexedAddress(v, ptr.operands[1], size, tuple(reversed(parts)))
 
 
 def _lane_invariant(v: Value, div: DivergenceInfo) -> bool:

@@ -431,8 +431,26 @@ class VectorIREmitter:
             return None
         return base, index, size
 
+    def immediate_shift(self, inst: Instruction) -> bool:
+        """A shift by one constant count the target has an immediate form of."""
+        t = self.reg_type(inst.type) if isinstance(inst.type, VectorType) else None
+        return (
+            isinstance(inst, BinOp)
+            and inst.mask is None
+            and t is not None
+            and not t.is_mask
+            and _constant_count(inst, t.bits) is not None
+            and self.target.has(f"{inst.op}_imm", t=t)
+        )
+
     def folds(self, inst: Instruction) -> bool:
-        """A gep only gathers and scatters use as their address (by its index)."""
+        """A gep only gathers and scatters use as their address (by its
+        index); a splat count only immediate shifts use."""
+        if isinstance(inst, Splat) and isinstance(inst.operands[0], Constant) and inst.users:
+            return all(
+                self.immediate_shift(u) and u.operands[1] is inst and u.operands[0] is not inst
+                for u in inst.users
+            )
         return (
             self.indexed(inst) is not None
             and bool(inst.users)
@@ -513,6 +531,9 @@ class VectorIREmitter:
                     "not": "mask_not",
                 }.get(inst.op)
                 return None if name is None else self.macro(name, mt=t, **_ab(self, ops))
+            if self.immediate_shift(inst):
+                count = _constant_count(inst, t.bits)
+                return self.macro(f"{inst.op}_imm", t=t, a=self.reg(ops[0]), n=count)
             return self.macro(inst.op, t=t, **_ab(self, ops))
         if isinstance(inst, Cmp):
             operand_t = self.reg_type(ops[0].type)
@@ -1363,6 +1384,20 @@ _SCAN_MACROS = {
 }
 """The ops.j2 macro of each scan operator made in registers (``&&``, ``||``
 and declared reductions run lane by lane)."""
+
+
+def _constant_count(inst: BinOp | UnOp, bits: int) -> int | None:
+    """The count of a shift by one constant for every lane (a splat of a
+    constant below the lane width; the target's immediate form), else None."""
+    if not isinstance(inst, BinOp) or inst.op not in ("shl", "shr"):
+        return None
+    count = inst.operands[1]
+    if isinstance(count, Splat):
+        count = count.operands[0]
+    if not isinstance(count, Constant) or isinstance(count.type, VectorType):
+        return None
+    value = count.value
+    return value if isinstance(value, int) and 0 <= value < bits else None
 
 
 def _ab(emitter: VectorIREmitter, ops: list[Value]) -> dict[str, str]:

@@ -402,14 +402,28 @@ class _Widening:
         32-bit index stays 32-bit: the target's gathers take it as it is),
         else the address vector itself."""
         indexed = self.access(inst).indexed
-        if indexed is None or (isinstance(ptr, Gep) and ptr.operands[1] is indexed.index):
+        if indexed is None or (
+            isinstance(ptr, Gep) and ptr.operands[1] is indexed.index and not indexed.parts
+        ):
             return self.vec(ptr)  # the address is base[index] as it is
         key = (self.cur, ptr)
         if key not in self.addresses:
-            index = self.vec(indexed.index)
+            index = self.summed_index(indexed.parts) if indexed.parts else self.vec(indexed.index)
             at = Gep(self.scalar(indexed.base), index, f"{ptr.name}.at")
             self.addresses[key] = self.emit(at)
         return self.addresses[key]
+
+    def summed_index(self, parts: Sequence[Value]) -> Value:
+        """The 64-bit sum of a gep chain's indices (memory.IndexedAddress)."""
+        wide = self.vtype(I64)
+        total: Value | None = None
+        for part in parts:
+            lanes = self.vec(part)
+            if lanes.type != wide:
+                lanes = self.emit(Cast(lanes, wide, f"{part.name}.wide"))
+            total = lanes if total is None else self.emit(BinOp("add", total, lanes, "index"))
+        assert total is not None
+        return total
 
     def record_fields(self, group: RecordGroup) -> list[Value | None]:
         """The slot vectors of a record group: its records' fields, loaded
