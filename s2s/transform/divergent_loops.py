@@ -33,6 +33,23 @@ again, and the undef keeps a uniform counter uniform for the divergence
 analysis.  With several exits the new exit block ``D`` dispatches each lane
 to the exit it took (a divergent cascade that linearization handles).
 
+Frozen header phis (seed 001 Section 9.1's live-out tracking made free):
+when a live-out ``%y`` leaving through exit ``S`` is a header phi ``%x``
+itself, or the value ``x'`` it carries to the next iteration, the lane's
+``%x`` holds its exit value instead of a copy in ``%y.out``:
+
+    L': %x.c = phi [x', L], [%x or x', S], [%x, G]    X: uses of %y use %x
+
+so once a lane has left, its ``%x`` stops changing (after linearization
+one select under the lane's live mask: a masked update), and ``%x`` after
+the loop is the exit value; one vector per live-out instead of two.  This
+is done for varying header phis (a lane's own value already) and for a
+uniform one used by nothing but its own update and the live-outs (a trip
+counter: it becomes a per-lane count, with nothing else made varying).  A
+header phi holds one live-out per exit; a live-out that is neither ``%x``
+nor ``x'`` (updated after the exit test in the same iteration), or a
+second one of the same phi at one exit, keeps its tracker.
+
 Requires canonical loops (transform.canonicalize: preheader, one latch,
 dedicated exits, loop-closed SSA) and the divergence analysis of the
 function; loops are transformed innermost first.  Changes the CFG: every
@@ -47,7 +64,19 @@ from dataclasses import dataclass
 from ..analysis.cfg import Graph, Loop, cfg_of
 from ..analysis.divergence import DivergenceInfo
 from ..ir.types import I1, Type
-from ..ir.values import ANY, Block, Br, Call, CondBr, Constant, Function, Phi, Undef, Value
+from ..ir.values import (
+    ANY,
+    Block,
+    Br,
+    Call,
+    CondBr,
+    Constant,
+    Function,
+    Instruction,
+    Phi,
+    Undef,
+    Value,
+)
 from .passes import Pass, PassState, did_any
 
 
@@ -68,7 +97,7 @@ def make_loops_uniform(fn: Function, div: DivergenceInfo) -> int:
         g = cfg_of(fn)
         lp = g.loops.loop_with_header(header)
         assert lp is not None and lp.latch is not None, "loops must be canonical"
-        _LoopRebuild(fn, g, lp).run()
+        _LoopRebuild(fn, g, lp).run(div)
     return len(headers)
 
 
@@ -93,6 +122,13 @@ class _LoopRebuild:
         )
         self.dispatch = self._block(f"{name}.dexit", after=self.new_latch)
         self.live_outs: list[_Tracker] = []
+        self.freezable: dict[Value, Phi] = {}
+        """Header phis (moved) and their latch values -> the phi's carried value
+        in the new latch, for the phis that may hold a lane's exit value."""
+        self.frozen: dict[tuple[Phi, Block], Value] = {}
+        """(carried phi, rebound block) -> the exit value the phi keeps."""
+        self.moved_of: dict[Phi, Phi] = {}
+        """Carried value in the new latch -> its header phi in the new header."""
 
     def _block(self, name: str, before: Block | None = None, after: Block | None = None) -> Block:
         block = Block(name)
@@ -106,8 +142,9 @@ class _LoopRebuild:
         return block
 
     # -- the steps -------------------------------------------------------------------
-    def run(self) -> None:
-        self._move_header_phis()
+    def run(self, div: DivergenceInfo) -> None:
+        freezable = [phi for phi in self.header.phis if self._may_freeze(phi, div)]
+        self._move_header_phis(freezable)
         live = self._tracker(I1, Constant(I1, 1), "live")
         live.next.add_incoming(Constant(I1, 1), self.latch)
         # which exit a lane took matters only where there are several
@@ -127,7 +164,23 @@ class _LoopRebuild:
         self.latch.replace_successor(self.header, self.new_latch)
         self._dispatch([x for _, x in self.exits], [m.value for m in exit_masks])
 
-    def _move_header_phis(self) -> None:
+    def _may_freeze(self, phi: Phi, div: DivergenceInfo) -> bool:
+        """May ``phi`` become (or stay) a per-lane value that keeps its exit
+        value?  A varying phi may; a uniform or strided one only when nothing
+        but its own update and the loop's live-outs read it and that update
+        (a counter), so that making it varying changes nothing else."""
+        if div.shape_of(phi).is_varying:
+            return True
+        update = phi.value_from(self.latch)
+        return all(self._is_live_out_or(user, update) for user in phi.users) and all(
+            self._is_live_out_or(user, phi) for user in update.users
+        )
+
+    def _is_live_out_or(self, user: Instruction, allowed: Value) -> bool:
+        exit_blocks = {x for _, x in self.exits}
+        return user is allowed or (isinstance(user, Phi) and user.parent in exit_blocks)
+
+    def _move_header_phis(self, freezable: list[Phi]) -> None:
         """Header phis move to the new header; lanes that do not continue
         through the old latch carry undef (they never read it again)."""
         for phi in self.header.phis:
@@ -138,6 +191,10 @@ class _LoopRebuild:
             carried.add_incoming(phi.value_from(self.latch), self.latch)
             self.new_header.insert(len(self.new_header.phis), moved)
             self.new_latch.insert(len(self.new_latch.phis), carried)
+            self.moved_of[carried] = moved
+            if phi in freezable:
+                self.freezable.setdefault(moved, carried)
+                self.freezable.setdefault(phi.value_from(self.latch), carried)
             phi.replace_all_uses_with(moved)
             phi.erase()
 
@@ -160,11 +217,24 @@ class _LoopRebuild:
             for j, mask in enumerate(exit_masks):
                 mask.next.add_incoming(Constant(I1, 1) if j == k else mask.value, rebound)
             for lcssa in exit_block.phis:
+                if self._freeze(lcssa.value_from(exiting), rebound, lcssa):
+                    continue
                 out = self._tracker(lcssa.type, Undef(lcssa.type), f"{lcssa.name or 'v'}.out")
                 out.leaving = (lcssa.value_from(exiting), rebound)
                 self.live_outs.append(out)
                 lcssa.replace_all_uses_with(out.value)
                 lcssa.erase()
+
+    def _freeze(self, value: Value, rebound: Block, lcssa: Phi) -> bool:
+        """Let a header phi keep the live-out ``value`` of the lanes that
+        leave through ``rebound``, if one may and holds no other there."""
+        carried = self.freezable.get(value)
+        if carried is None or self.frozen.get((carried, rebound), value) is not value:
+            return False
+        self.frozen[(carried, rebound)] = value
+        lcssa.replace_all_uses_with(self.moved_of[carried])
+        lcssa.erase()
+        return True
 
     def _finish_trackers(self, live: _Tracker, exit_masks: list[_Tracker]) -> None:
         """Incoming values from the old latch (lanes that stay), the rebound
@@ -181,10 +251,16 @@ class _LoopRebuild:
             for rebound in self.rebounds:
                 out.next.add_incoming(value if rebound is leaving_through else out.value, rebound)
         trackers = {t.next for t in [live, *exit_masks, *self.live_outs]}
+        frozen_phis = {carried for carried, _ in self.frozen}
         for carried in self.new_latch.phis:
-            if carried not in trackers:
-                for block in [*self.rebounds, self.guard]:
-                    carried.add_incoming(Undef(carried.type), block)
+            if carried in trackers:
+                continue
+            for rebound in self.rebounds:
+                carried.add_incoming(
+                    self.frozen.get((carried, rebound), Undef(carried.type)), rebound
+                )
+            keep = self.moved_of[carried] if carried in frozen_phis else Undef(carried.type)
+            carried.add_incoming(keep, self.guard)
 
     def _dispatch(self, exits: list[Block], masks: list[Value]) -> None:
         """Send each lane from the new exit block to the exit it took."""
