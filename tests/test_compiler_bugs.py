@@ -61,3 +61,27 @@ CASES = [
 @pytest.mark.parametrize("kernel,config", CASES)
 def test_kernel_on_the_whole_matrix(kernel: str, config: str) -> None:
     dt.check_kernel(dt.KERNELS / f"{kernel}.c", dt.CONFIGS[config])
+
+
+CLANG19_HANG_SEEDS = {
+    12: "hangs clang-19 with the mask or as C operators",
+    18: "hangs clang-19 with the mask and and andn both as C operators",
+    37: "hangs clang-19 with the mask and and xor both as C operators",
+}
+"""CI fuzz programs (``--small``) that hung clang-19's back end (LLVM issue
+123333) when mask logic the AVX-512 helpers keep in asm was written in C
+(templates/README.md): each must build and run on the clang-19 AVX-512
+configurations, whose compiles have the suite's time limit."""
+
+
+@pytest.mark.parametrize("seed", sorted(CLANG19_HANG_SEEDS), ids=lambda s: f"seed_{s}")
+def test_clang19_avx512_mask_logic_programs(seed: int) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "testsuite" / "fuzz"))
+    import run
+
+    configs = [c for c in ("clang19-native", "clang19-v4") if not dt.skip_reason(dt.CONFIGS[c])]
+    if not configs:
+        pytest.skip("no AVX-512 clang-19 configuration runs here")
+    result = run.run_program(seed, configs, options=run.CI_OPTIONS)
+    problems = [f"{c.config}: {c.kind}\n{c.detail}" for c in result.failures]
+    assert not problems, f"seed {seed} ({CLANG19_HANG_SEEDS[seed]}):\n" + "\n".join(problems)
