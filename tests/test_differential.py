@@ -482,3 +482,17 @@ def test_scalable_configs_share_out_their_vector_lengths() -> None:
             used |= set(runs)
         assert used == every
     assert dt.CONFIGS["gcc-neon"].runs("x") == [("", ("qemu-aarch64",))]
+
+
+def test_scalar_in_looks_at_the_branch_taken() -> None:
+    """A kernel that keeps a configuration on the original code fails when
+    the build takes a vector branch, not when unused helper functions of the
+    output's prelude hold intrinsics."""
+    cfg = dt.CONFIGS["clang19-neon"]
+    meta = dt.parse_meta('/* s2s-test: vectorized=1 scalar_in="clang*" */')
+    output = "/* s2svec branch: neon code of the loop at k.c:3:1 */\nvaddq_f32(a, b);\n"
+    marked = dt._mark_branches(output)
+    assert dt.check_output_text("", output, meta, cfg, marked)
+    prelude = "static inline float32x4_t h(float32x4_t a) { return vaddq_f32(a, a); }\n"
+    scalar = dt._mark_branches("/* s2svec branch: scalar code of the loop at k.c:3:1 */\n")
+    assert dt.check_output_text("", output, meta, cfg, prelude + scalar) == []

@@ -1213,9 +1213,10 @@ def check_output_text(
     problems: list[str] = []
     vectorized = meta.vectorized_for(config.target)
     if any(fnmatch.fnmatch(config.name, g) for g in meta.scalar_in):
-        if active is not None and re.search(config.intrinsics, active):
+        taken = re.search(rf"\b{BRANCH_MARK}(?!{SCALAR}\b)(\w+)", active or "")
+        if taken:
             problems.append(
-                f"{config.name} compiles {config.target} intrinsics, but the "
+                f"{config.name} compiles the {taken.group(1)} branch, but the "
                 "kernel says it takes no vector branch (scalar_in)"
             )
     elif vectorized and not re.search(config.intrinsics, output):
@@ -1249,10 +1250,9 @@ def active_text(tr: Transform, config: Config, meta: Meta) -> str:
             # clang's arm_neon.h makes some intrinsics macros: shield every
             # intrinsic name from expansion, then give the names back
             marked = tr.directory / f"marked-{key}.c"
-            marked.write_text(
-                re.sub(config.intrinsics, lambda m: MARK + m.group(0), kernel_text(tr.output_path)),
-                errors="surrogateescape",
-            )
+            text = kernel_text(tr.output_path)
+            text = re.sub(config.intrinsics, lambda m: MARK + m.group(0), text)
+            marked.write_text(_mark_branches(text), errors="surrogateescape")
             extra = candidate_flags(config.cc, meta, tr.kernel)
             text = preprocessed_own_text(marked, config, meta, extra).replace(MARK, "")
             tmp = cached.with_suffix(".tmp")
@@ -1263,6 +1263,17 @@ def active_text(tr: Transform, config: Config, meta: Meta) -> str:
 
 MARK = "S2S_INTRINSIC_"
 """Prefixed to intrinsic names before preprocessing (active_text)."""
+
+SCALAR = "scalar"
+"""The original code's branch (s2s.codegen.branch_markers.SCALAR)."""
+BRANCH_MARK = "S2S_BRANCH_"
+"""What a branch marker comment becomes before preprocessing (active_text):
+``S2S_BRANCH_avx2``, so the branches a build takes survive ``-E``."""
+
+
+def _mark_branches(text: str) -> str:
+    """``text`` with each ``/* s2svec branch: T code of ... */`` as a token."""
+    return re.sub(r"/\* s2svec branch: (\w+) code of .*?\*/", BRANCH_MARK + r"\1", text)
 
 
 # --------------------------------------------------------------------------

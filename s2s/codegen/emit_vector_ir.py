@@ -1025,7 +1025,7 @@ class VectorIREmitter:
             ti = self.reg_type(t)
             lane = self.macro("extract", t=ti, v=parts[-1], j=self.W - 1) if ti else None
             if lane is not None:
-                return [f"{var} = {_as_lane(t, lane)};"]
+                return [_assign_lane(t, var, lane)]
             store = self.store_lanes(t, parts[-1], "s2s_lanes")
             return [f"{{ {lanes}; {store} {var} = {_as_lane(t, f's2s_lanes[{self.W - 1}]')}; }}"]
         out: list[str] = []
@@ -1048,7 +1048,7 @@ class VectorIREmitter:
         if ti is None:
             raise Unsupported(f"no register of {t} for a lastprivate variable")
         if flags is None:
-            return [f"{var} = {_as_lane(t, self.required('extract_last', t=ti, v=parts[-1]))};"]
+            return [_assign_lane(t, var, self.required("extract_last", t=ti, v=parts[-1]))]
         canon, mt = self.canonical(), self.mask_for(ti)
         assert mt is not None
         out: list[str] = []
@@ -1058,8 +1058,9 @@ class VectorIREmitter:
                 if mt.key == canon.key
                 else self.required("mask_convert", f=canon, t=mt, m=flag)
             )
-            lane = _as_lane(t, self.required("extract_last_active", t=ti, v=value, m=m, mt=mt))
-            out.append(f"if ({self.required('mask_any', mt=canon, m=flag)}) {var} = {lane};")
+            lane = self.required("extract_last_active", t=ti, v=value, m=m, mt=mt)
+            any_set = self.required("mask_any", mt=canon, m=flag)
+            out.append(f"if ({any_set}) {_assign_lane(t, var, lane)}")
         return out
 
     def bits_of_mask(self, name: str) -> str:
@@ -1345,6 +1346,13 @@ def _user_argument(t: Type, text: str) -> str:
     (the IR's type may name the target otherwise: ``int8_t *`` for ``const
     char *``, a clang -Wpointer-sign warning)."""
     return f"(void *)({text})" if isinstance(t, PtrType) else text
+
+
+def _assign_lane(t: VectorType, var: str, lane: str) -> str:
+    """``var = lane;`` through a local: gcc 12 loses a
+    ``lastprivate(conditional:)`` variable assigned a call's result directly
+    (kernel lastprivate_conditional_worksharing on SVE)."""
+    return f"{{ {c_decl(t.elem, 's2s_last')} = {_as_lane(t, lane)}; {var} = s2s_last; }}"
 
 
 def _as_lane(t: Type, text: str) -> str:
