@@ -422,6 +422,15 @@ class Piece:
     lanes: int
     typedef: str = ""
     """A GNU vector typedef to emit first (pieces smaller than a register)."""
+    spelled: str = ""
+    """The typedef's type written out (``__typeof__(float
+    __attribute__((vector_size(16))))``): a caller's declaration needs no
+    typedef of its own."""
+
+    @property
+    def written(self) -> str:
+        """The type as a declaration that emits no typedef writes it."""
+        return self.spelled or self.ctype
 
 
 def _class(t: Type) -> str:
@@ -453,12 +462,9 @@ def pieces(isa: Isa, t: Type, vlen: int, tag: str) -> list[Piece]:
     if ebits == 64 and not isinstance(t, FloatType):
         elem = "long long"
     name = f"s2s_{tag}_{_class(t)}x{lanes}"
+    vector = f"__attribute__((vector_size({lanes * ebits // 8})))"
     return [
-        Piece(
-            name,
-            lanes,
-            f"typedef {elem} {name} __attribute__((vector_size({lanes * ebits // 8})));",
-        )
+        Piece(name, lanes, f"typedef {elem} {name} {vector};", f"__typeof__({elem} {vector})")
     ] * count
 
 

@@ -12,12 +12,14 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNEL = ROOT / "testsuite" / "kernels" / "declare_simd_other_isa.c"
 
 
-def test_loops_call_other_isa_variants_of_their_width(tmp_path: Path) -> None:
+def _loop_calls(kernel: Path, tmp_path: Path) -> tuple[list[dict[str, Any]], str]:
+    """The report entries of the loops, and the output."""
     report = tmp_path / "r.json"
     out = tmp_path / "o.c"
     proc = subprocess.run(
@@ -25,7 +27,7 @@ def test_loops_call_other_isa_variants_of_their_width(tmp_path: Path) -> None:
             sys.executable,
             "-m",
             "s2s",
-            str(KERNEL),
+            str(kernel),
             "-o",
             str(out),
             "-I",
@@ -41,11 +43,13 @@ def test_loops_call_other_isa_variants_of_their_width(tmp_path: Path) -> None:
         text=True,
     )
     assert proc.returncode == 0, proc.stderr
-    loops = {
-        (e["name"].partition(":")[0], e["target"]): e
-        for e in json.loads(report.read_text())
-        if e.get("kind") != "function"
-    }
+    loops = [e for e in json.loads(report.read_text()) if e.get("kind") != "function"]
+    return loops, out.read_text()
+
+
+def test_loops_call_other_isa_variants_of_their_width(tmp_path: Path) -> None:
+    entries, text = _loop_calls(KERNEL, tmp_path)
+    loops = {(e["name"].partition(":")[0], e["target"]): e for e in entries}
     calls = {
         key: (e["width"], e["calls"].get("vector_variant", 0), e["calls"].get("serialized", 0))
         for key, e in loops.items()
@@ -62,6 +66,26 @@ def test_loops_call_other_isa_variants_of_their_width(tmp_path: Path) -> None:
         ("mixed", "neon"): (2, 1, 0),
         ("masked", "neon"): (2, 1, 0),
     }
-    text = out.read_text()
     for name in ("_ZGVbN4v_halve((__m128)", "_ZGVbM4v_halve((__m128)", "_ZGVdN8v_halve((__m256)"):
+        assert name in text, name
+
+
+def test_loops_take_the_lanes_of_narrower_variants(tmp_path: Path) -> None:
+    """simdlen(4) functions called from int and float loops: the loops run
+    4 lanes on AVX-512 and AVX2 (16 and 8 by default) and call the variants,
+    the masked one also from AVX2's all-true copy (every lane set)."""
+    kernel = ROOT / "testsuite" / "kernels" / "declare_simd_narrower_variant.c"
+    loops, text = _loop_calls(kernel, tmp_path)
+    calls = {
+        (e["line"], e["target"]): (
+            e["width"],
+            e["calls"]["vector_variant"],
+            e["calls"]["serialized"],
+        )
+        for e in loops
+    }
+    assert calls == {
+        (line, target): (4, 1, 0) for line in (25, 28) for target in ("avx512", "avx2", "neon")
+    }
+    for name in ("_ZGVeN4vv_mix(", "_ZGVeM4vu_scale(", "_ZGVdM4vu_scale(", "_ZGVnM4vu_scale("):
         assert name in text, name

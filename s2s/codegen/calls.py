@@ -30,22 +30,42 @@ class Callees:
     ) -> Iterator[tuple[Any, Variant]]:
         """(signature, variant) of ``callee`` a call of ``lanes`` lanes may
         go to, best ISA first: the target's ``vfabi_calls`` order, the call's
-        lane count, masked under a mask (in the target's own mask form)."""
+        lane count, masked under a mask (in the target's own mask form); an
+        unmasked call may take a masked variant last (every lane set)."""
         entry = self.simd_functions.get(callee)
         if entry is None or not target.vfabi_isa:
             return
         sig, variants = entry
         rank = {letter: n for n, letter in enumerate(target.vfabi_calls)}
         own_mask = ISAS[target.vfabi_isa].mask
-        for v in sorted(
-            (v for v in variants if v.isa.letter in rank), key=lambda v: rank[v.isa.letter]
-        ):
+
+        def order(v: Variant) -> tuple[bool, int]:
             # a scalable variant is always masked: an unmasked call passes every lane
-            mask_fits = v.masked == masked or v.isa.scalable
+            return (v.masked != masked and not v.isa.scalable, rank[v.isa.letter])
+
+        for v in sorted((v for v in variants if v.isa.letter in rank), key=order):
+            mask_fits = v.masked or not masked
             if v.vlen == lanes and mask_fits and not (masked and v.isa.mask != own_mask):
                 yield sig, v
 
-    def why_serialized(self, inst: Call, target: Target, vector_math: bool) -> str:
+    def variant_lanes(self, callee: str, target: Target, lanes: int) -> str:
+        """Why no variant of ``callee`` fits a call of ``lanes`` lanes, as
+        far as the lanes tell (a loop takes the lanes of narrower variants:
+        s2s.codegen.generate; wider ones would take several registers per
+        argument)."""
+        _, variants = self.simd_functions[callee]
+        ours = [v for v in variants if v.isa.letter in target.vfabi_calls]
+        name = target.name
+        if target.scalable and not any(v.isa.scalable for v in ours):
+            return f"no {name} variant: a simdlen fixes the lanes, {name}'s are the hardware's"
+        if not ours:
+            return f"no variant in {name}'s vector function ABI"
+        if not target.scalable and all(v.vlen > lanes for v in ours):
+            widths = " or ".join(map(str, sorted({v.vlen for v in ours})))
+            return f"its variants take {widths} lanes, more than the loop's {lanes}"
+        return "its parameters' kinds or masking do not fit the call's values"
+
+    def why_serialized(self, inst: Call, target: Target, vector_math: bool, lanes: int) -> str:
         """The report's reason for a call run lane by lane."""
         helper = complex_call_named(inst.callee)
         if helper is not None:
@@ -64,7 +84,7 @@ class Callees:
         if inst.callee in self.simd_functions:
             return (
                 f"{inst.not_inlined or 'no vector variant'}; none of its vector variants "
-                "fits this call"
+                f"fits this call ({self.variant_lanes(inst.callee, target, lanes)})"
             )
         if inst.not_inlined:
             return inst.not_inlined

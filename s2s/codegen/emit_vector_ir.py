@@ -380,7 +380,7 @@ class VectorIREmitter:
         elif selected:
             self.stats.call("vector math", inst)
         else:
-            why = self.callees.why_serialized(inst, self.target, self.vector_math)
+            why = self.callees.why_serialized(inst, self.target, self.vector_math, self.W)
             self.stats.call("serialized", inst, why)
 
     def scalar_instruction(self, inst: Instruction) -> None:
@@ -688,11 +688,14 @@ class VectorIREmitter:
 
     def variant_mask(self, inst: Call, v: Variant, mt: TypeInfo) -> str | None:
         """The mask argument: the call's mask, or every lane for an unmasked
-        call of a variant that is always masked (scalable)."""
+        call of a masked variant (scalable ones are always masked)."""
         if inst.mask is None:
-            return self.macro("mask_splat", mt=mt, x="1")
-        mask = self.mask_as(inst.mask, mt)
-        return mask if v.isa.scalable else f"({mask_pieces(v)[0].ctype}){mask}"
+            mask = self.macro("mask_splat", mt=mt, x="1")
+        else:
+            mask = self.mask_as(inst.mask, mt)
+        if mask is None or v.isa.scalable:
+            return mask
+        return f"({mask_pieces(v)[0].written}){mask}"
 
     def abi_register(self, t: Type, v: Variant, tag: str, declared: Type) -> str | None:
         """The variant's C type of a vector of type ``t`` for a parameter or
@@ -709,7 +712,7 @@ class VectorIREmitter:
             fits = ti.lanes == regs[0].lanes and ti.bits == element_bits(declared)
         else:
             fits = ti.reg_bits == regs[0].lanes * ti.bits
-        return regs[0].ctype if fits else None
+        return regs[0].written if fits else None
 
     def broadcast_argument(self, a: Value, v: Variant, declared: Type) -> str | None:
         """A uniform value for a varying parameter: every lane holds it."""

@@ -339,6 +339,16 @@ def _width(
         and all(target.vtype(_elem_key(bits), simdlen) is not None for bits in needed | {widest})
     ):
         width = simdlen
+    if not simdlen:
+        # internal variants (wants_variant) are made at the loop's width
+        varying = [
+            i
+            for i in fn.instructions()
+            if isinstance(i, Call)
+            and not i.wants_variant
+            and (kind(i) == "v" or any(kind(op) != "u" for op in i.operands))
+        ]
+        width = _width_of_callee_variants(varying, target, options, width, needed | {widest})
     if safelen:
         while width > safelen:
             width //= 2
@@ -349,6 +359,32 @@ def _width(
             loc,
         )
     return width, widest, gathers
+
+
+def _width_of_callee_variants(
+    calls: list[Call], target: Target, options: CodegenOptions, width: int, bits: set[int]
+) -> int:
+    """``width``, or fewer lanes where declare simd callees have variants
+    of fewer lanes only (a ``simdlen(4)`` function called from a loop of 16
+    lanes): with the lanes of the most such calls, those calls take a vector
+    variant instead of running lane by lane.  Wider variants are not called
+    (a loop value of several registers is not passed as one argument)."""
+    votes: dict[int, int] = {}
+    callees = Callees(options.simd_functions)
+    for call in calls:
+        entry = options.simd_functions.get(call.callee)
+        if entry is None or target.scalable:
+            continue
+        masked = call.mask is not None
+        lanes = {
+            v.vlen for v in entry[1] if any(callees.candidates(call.callee, target, masked, v.vlen))
+        }
+        if width in lanes:
+            continue
+        for n in lanes:
+            if 2 <= n < width and all(target.vtype(_elem_key(b), n) is not None for b in bits):
+                votes[n] = votes.get(n, 0) + 1
+    return max(votes, key=lambda n: (votes[n], n)) if votes else width
 
 
 def _elem_key(bits: int) -> str:

@@ -264,27 +264,28 @@ def prototype(sig: Signature, v: Variant) -> str | None:
     """The declaration a vector loop calls the variant through (the
     definition's exact types and linkage: ``extern``, or ``static`` for a
     static function's variants, which its block defines further down);
-    None when a piece needs a typedef."""
+    None when a value takes several registers.  A register smaller than the
+    ISA's is written out (Piece.written): the declaration needs no typedef."""
     params: list[str] = []
     for _, t, ct, k in zip(sig.names, sig.params, sig.params_c, v.params):
         if k.kind == "v":
             regs = pieces(v.isa, t, v.vlen, v.mangled)
-            if len(regs) != 1 or regs[0].typedef:
+            if len(regs) != 1:
                 return None
-            params.append(regs[0].ctype)
+            params.append(regs[0].written)
         else:
             params.append(f"__typeof__({ct})")
     if v.masked:
         regs = mask_pieces(v)
-        if len(regs) != 1 or regs[0].typedef:
+        if len(regs) != 1:
             return None
-        params.append(regs[0].ctype)
+        params.append(regs[0].written)
     ret = "void"
     if sig.ret is not None:
         regs = pieces(v.isa, sig.ret, v.vlen, v.mangled + "_r")
-        if len(regs) != 1 or regs[0].typedef:
+        if len(regs) != 1:
             return None
-        ret = regs[0].ctype
+        ret = regs[0].written
     return ("" if sig.static else "extern ") + _head(sig, v, ret, params) + ";"
 
 
