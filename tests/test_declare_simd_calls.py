@@ -4,7 +4,9 @@ not the default simdlen of its own ISA's variants calls another ISA's
 variant of its width when that variant's registers hold the loop's vectors
 as they are (testsuite/kernels/declare_simd_other_isa.c: a double loop of 4
 lanes on AVX2 calls float ``halve``'s SSE variant ``_ZGVbN4v_halve``, as
-gcc does); masked calls only where both sides pass masks alike."""
+gcc does); masked calls only where both sides pass masks alike; a loop
+takes the lanes of variants narrower than its default width
+(testsuite/kernels/declare_simd_narrower_variant.c)."""
 
 from __future__ import annotations
 
