@@ -350,7 +350,7 @@ def transform_notes(analyzed: AnalyzedRegion, report: RegionReport) -> None:
     """The BOSCC gadget count, and a note on each branch of the source that
     got a gadget or an all-true path."""
     report.boscc = len(analyzed.gadgets)
-    report.notes = []
+    report.notes = list(analyzed.region.notes)
     for g in analyzed.gadgets:
         if g.where is not None:
             report.notes.append(

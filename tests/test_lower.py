@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_lower_support import alloc, ir_text, lower_all, lower_one, run_loop
+from test_lower_support import alloc, ir_text, lower_all, lower_one, run_loop, unsupported_of
 
 from s2s.ir.interpreter import Memory, run_scalar
 from s2s.ir.types import F64, I32, I64, U32, ArrayType, PtrType, StructType
@@ -783,3 +783,39 @@ ret:
     out = run_loop(r, {"n": 3, "a": a, "b": b, "s": 1, "j": 5}, mem)
     assert out == {"s": 10, "last": 21}
     assert mem.read_array(b, I32, 3) == [5, 7, 9]
+
+
+WRITE_ONLY = """
+int g;
+int f(int n, int *a) {
+  int last = -1, seen = 0, bound = n;
+  #pragma omp simd
+  for (int i = 0; i < bound; i++) {
+    if (a[i] > 3) last = a[i];
+    BODY
+  }
+  return last + seen + bound;
+}
+"""
+
+
+def test_shared_variable_assigned_and_not_read(tmp_path: Path) -> None:
+    """A local with no clause that the loop assigns and never reads gets the
+    value of the last iteration that assigns it (lastprivate(conditional:)),
+    with a note; a read, a global, a compound assignment or a variable of
+    the loop's header keep the loop scalar."""
+    r = lower_one(tmp_path, WRITE_ONLY.replace("BODY", "seen = i;"))
+    assert [(x.role, x.c_var) for x in r.results] == [
+        ("lastprivate", "last"),
+        ("lastprivate", "seen"),
+    ]
+    assert len(r.notes) == 2 and "'last' is assigned and not read" in r.notes[0]
+    assert r.notes[0].endswith("as 'lastprivate(conditional:)' would give")
+    for body, name in [
+        ("a[i] = seen; seen = i;", "seen"),
+        ("seen += i;", "seen"),
+        ("g = i;", "g"),
+        ("bound = i;", "bound"),
+    ]:
+        exc = unsupported_of(tmp_path, WRITE_ONLY.replace("BODY", body))
+        assert exc.message.startswith(f"assignment to shared variable '{name}'"), exc.message

@@ -154,7 +154,7 @@ def lower_loop(
     low.atomic_default = pragma.atomic_default
     low.ordered = plans
     loc = pragma.location
-    args, results = _bind_variables(low, loop, outer, uses, clauses, loc, pragma.scan)
+    args, results, notes = _bind_variables(low, loop, outer, uses, clauses, loc, pragma.scan)
     calls = region_calls(low, parsed.tu, plain_char_signed, args, pragma.start, no_inline)
     if split is None:
         low.stmt(loop.body)
@@ -193,6 +193,7 @@ def lower_loop(
         plain_char=types.saw_plain_char or calls.saw_plain_char,
         outlined=[plan.text for plan in plans.values()],
         scans=[helper for _, helper, _ in low.scan_vars],
+        notes=notes,
     )
 
 
@@ -394,6 +395,8 @@ class _Use:
     """An atomic statement or an ``ordered simd`` block writes the variable."""
     plain: ci.Cursor | None = None
     """The first other reference."""
+    read: bool = False
+    """A reference other than the target of a plain ``=`` reads it."""
 
 
 @dataclass
@@ -420,6 +423,7 @@ def _scan_uses(
     start, end = body.extent.start.offset, body.extent.end.offset
     fname = body.extent.start.file.name if body.extent.start.file else ""
     written = _written_refs(body)
+    assigned = _written_refs(body, plain_only=True)
     for c in walk_preorder(body):
         if (
             c.kind != CK.DECL_REF_EXPR
@@ -448,22 +452,26 @@ def _scan_uses(
             use.shared_write = use.shared_write or use.atomic or key in ordered_written
             continue
         use.plain = use.plain or c
+        use.read = use.read or c.hash not in assigned
         if is_written and use.written is None:
             use.written = c
     return uses
 
 
-def _written_refs(body: ci.Cursor) -> set[int]:
-    """Hashes of the DECL_REF_EXPR cursors that are assigned to."""
+def _written_refs(body: ci.Cursor, plain_only: bool = False) -> set[int]:
+    """Hashes of the DECL_REF_EXPR cursors that are assigned to (with
+    ``plain_only``, by a plain ``=``: they are not read)."""
     out: set[int] = set()
     for c in walk_preorder(body):
         target = None
-        if (
-            (c.kind == CK.BINARY_OPERATOR and binary_op(c) == "=")
-            or c.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR
-            or (
-                c.kind == CK.UNARY_OPERATOR
-                and unary_op(c) in ("post++", "post--", "pre++", "pre--")
+        if (c.kind == CK.BINARY_OPERATOR and binary_op(c) == "=") or (
+            not plain_only
+            and (
+                c.kind == CK.COMPOUND_ASSIGNMENT_OPERATOR
+                or (
+                    c.kind == CK.UNARY_OPERATOR
+                    and unary_op(c) in ("post++", "post--", "pre++", "pre--")
+                )
             )
         ):
             target = children(c)[0]
@@ -485,7 +493,7 @@ def _bind_variables(
     clauses: ClauseSet,
     where: Any,
     scan: ScanDirective | None = None,
-) -> tuple[list[ArgBinding], list[ResultBinding]]:
+) -> tuple[list[ArgBinding], list[ResultBinding], list[str]]:
     """Make the region's parameters and results (module docstring table).
 
     The loop variables of the outer loops of a ``collapse(n)`` nest stay
@@ -538,9 +546,51 @@ def _bind_variables(
     for key, use in uses.outside.items():
         if use.plain is None and not use.atomic and _has_global_storage(use.decl):
             continue  # only in ordered blocks: their helpers name it themselves
+        if (
+            key not in binder.handled
+            and key not in _header_keys([*outer, loop])
+            and _last_assignment_kept(low, use)
+        ):
+            binder.conditional.add(use.decl.spelling)
+            binder.private(use.decl.spelling, last=True)
+            binder.notes.append(
+                f"{location(use.written)}: note: '{use.decl.spelling}' is assigned and not read "
+                "in the loop and has no clause: it gets the value of the last iteration that "
+                "assigns it, as 'lastprivate(conditional:)' would give"
+            )
         if key not in binder.handled:
             binder.args.append(_uniform(low, key, use))
-    return binder.args, binder.results()
+    return binder.args, binder.results(), binder.notes
+
+
+def _header_keys(loops: list[CanonicalLoop]) -> set[Hashable]:
+    """The variables the loops' headers read (the original evaluates its
+    condition and increment each iteration)."""
+    keys: set[Hashable] = set()
+    for loop in loops:
+        for part in children(loop.cursor)[:-1]:  # the body is the last child
+            for c in walk_preorder(part):
+                if c.kind == CK.DECL_REF_EXPR and c.referenced is not None:
+                    keys.add(decl_key(c.referenced))
+    return keys
+
+
+def _last_assignment_kept(low: BodyLowerer, use: _Use) -> bool:
+    """A local scalar of the enclosing function that the loop assigns with
+    ``=`` and never reads, with no clause (shared): the lanes would race to
+    write it, and one outcome is the sequential one -- the value of the
+    last iteration that assigns it (V&V's ``n = omp_get_num_threads()``).
+    A read in the loop, or a global that a callee may read, is not safe
+    to delay."""
+    return (
+        use.written is not None
+        and not use.read
+        and not use.address_taken
+        and use.serial is None
+        and not _has_global_storage(use.decl)
+        and _is_scalar(low.ir_type(use.decl))
+        and not use.decl.type.get_canonical().is_volatile_qualified()
+    )
 
 
 class _Binder:
@@ -556,6 +606,8 @@ class _Binder:
         live-ins, whatever data-sharing clause names them."""
         self.conditional: set[str] = set()
         """The variables of ``lastprivate(conditional: ...)``."""
+        self.notes: list[str] = []
+        """The report's notes on bindings no clause asked for."""
         self.pending: list[tuple[str, Hashable, str, Type, str]] = []
         """(role, key, name, type, reduction op) of each result, in clause order."""
 

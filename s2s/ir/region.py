@@ -226,6 +226,9 @@ class Region:
     """C definitions of the functions the region calls for its ``ordered
     simd`` blocks (s2s/frontend/lower_omp.py), which the output defines
     before the function holding the loop."""
+    notes: list[str] = field(default_factory=list[str])
+    """``file:line:col: note: ...`` of lowering for the report (what a
+    construct without a clause was taken to mean)."""
     scans: list[ScanHelper] = field(default_factory=list["ScanHelper"])
     """The helpers of the loop's ``#pragma omp scan`` (one per variable),
     which the output defines before the function holding the loop."""
