@@ -543,21 +543,12 @@ def _bind_variables(
     binder.conditional.update(clauses.lastprivate_conditional)
     for name in [*clauses.lastprivate, *clauses.lastprivate_conditional]:
         binder.private(name, last=True)
+    header = _header_keys([*outer, loop])
     for key, use in uses.outside.items():
         if use.plain is None and not use.atomic and _has_global_storage(use.decl):
             continue  # only in ordered blocks: their helpers name it themselves
-        if (
-            key not in binder.handled
-            and key not in _header_keys([*outer, loop])
-            and _last_assignment_kept(low, use)
-        ):
-            binder.conditional.add(use.decl.spelling)
-            binder.private(use.decl.spelling, last=True)
-            binder.notes.append(
-                f"{location(use.written)}: note: '{use.decl.spelling}' is assigned and not read "
-                "in the loop and has no clause: it gets the value of the last iteration that "
-                "assigns it, as 'lastprivate(conditional:)' would give"
-            )
+        if key not in binder.handled and key not in header and _last_assignment_kept(low, use):
+            binder.last_assignment(use)
         if key not in binder.handled:
             binder.args.append(_uniform(low, key, use))
     return binder.args, binder.results(), binder.notes
@@ -769,6 +760,19 @@ class _Binder:
             self.per_lane_copy(key, name, ir, value)
         else:
             self.enter_ssa(key, name, ir, value)
+
+    def last_assignment(self, use: _Use) -> None:
+        """A shared variable only assigned (``_last_assignment_kept``): as
+        ``lastprivate(conditional:)``, with the report's note."""
+        name = use.decl.spelling
+        self.conditional.add(name)
+        self.private(name, last=True)
+        where = location(use.written) if use.written is not None else location(use.first)
+        self.notes.append(
+            f"{where}: note: '{name}' is assigned and not read in the loop and has no "
+            "clause: it gets the value of the last iteration that assigns it, as "
+            "'lastprivate(conditional:)' would give"
+        )
 
     def private(self, name: str, last: bool) -> None:
         """private: undefined at the start of each iteration; lastprivate too,
