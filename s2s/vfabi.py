@@ -461,7 +461,7 @@ def pieces(isa: Isa, t: Type, vlen: int, tag: str) -> list[Piece]:
     )
     if ebits == 64 and not isinstance(t, FloatType):
         elem = "long long"
-    name = f"s2s_{tag}_{_class(t)}x{lanes}"
+    name = f"s2s_{tag}_{_class(t) if isinstance(t, FloatType) else f'i{ebits}'}x{lanes}"
     vector = f"__attribute__((vector_size({lanes * ebits // 8})))"
     return [
         Piece(name, lanes, f"typedef {elem} {name} {vector};", f"__typeof__({elem} {vector})")

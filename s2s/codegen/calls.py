@@ -44,8 +44,9 @@ class Callees:
             return (v.masked != masked and not v.isa.scalable, rank[v.isa.letter])
 
         for v in sorted((v for v in variants if v.isa.letter in rank), key=order):
-            mask_fits = v.masked or not masked
-            if v.vlen == lanes and mask_fits and not (masked and v.isa.mask != own_mask):
+            # a masked variant takes the mask in the target's own form
+            mask_fits = (v.masked or not masked) and not (v.masked and v.isa.mask != own_mask)
+            if v.vlen == lanes and mask_fits:
                 yield sig, v
 
     def variant_lanes(self, callee: str, target: Target, lanes: int) -> str:

@@ -689,6 +689,8 @@ class VectorIREmitter:
     def variant_mask(self, inst: Call, v: Variant, mt: TypeInfo) -> str | None:
         """The mask argument: the call's mask, or every lane for an unmasked
         call of a masked variant (scalable ones are always masked)."""
+        if v.isa.mask == "vector" and mt.fill != mt.lanes:
+            return None  # the lanes in part of a register: no cast to the ABI's vector
         if inst.mask is None:
             mask = self.macro("mask_splat", mt=mt, x="1")
         else:
@@ -710,8 +712,8 @@ class VectorIREmitter:
             return None
         if v.isa.scalable:
             fits = ti.lanes == regs[0].lanes and ti.bits == element_bits(declared)
-        else:
-            fits = ti.reg_bits == regs[0].lanes * ti.bits
+        else:  # the same lanes, and the C type holds no more (a cast keeps every bit)
+            fits = ti.lanes == regs[0].lanes == ti.fill
         return regs[0].written if fits else None
 
     def broadcast_argument(self, a: Value, v: Variant, declared: Type) -> str | None:

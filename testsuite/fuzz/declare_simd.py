@@ -188,14 +188,16 @@ class SimdBody:
         return out + [f"return {ret};"]
 
 
-def simd_pragma(params: list[SimdParam], branch: str) -> str:
-    """The ``declare simd`` pragma of a function of `params`."""
+def simd_pragma(params: list[SimdParam], branch: str, simdlen: int = 0) -> str:
+    """The ``declare simd`` pragma of a function of `params` (a ``simdlen``
+    other than the ABI's: loops take the lanes of narrower variants)."""
     uniform = [p.name for p in params if p.kind.startswith("uniform")]
     linear = [f"{p.name}:{p.kind.split(':')[1]}" for p in params if p.kind.startswith("linear")]
     pragma = "#pragma omp declare simd"
     pragma += f" uniform({', '.join(uniform)})" if uniform else ""
     pragma += "".join(f" linear({x})" for x in linear)  # one step per clause
     pragma += f" {branch}" if branch else ""
+    pragma += f" simdlen({simdlen})" if simdlen else ""
     return pragma
 
 

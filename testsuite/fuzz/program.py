@@ -60,6 +60,8 @@ class ProgramGen:
         self.forms = random.Random(f"declare-simd-forms:{seed}")
         self.conditional = random.Random(f"lastprivate-conditional:{seed}")
         """lastprivate(conditional:) variables (added later, a stream of their own too)."""
+        self.simdlens = random.Random(f"declare-simd-simdlen:{seed}")
+        """simdlen clauses of declare simd functions (later still, their own stream)."""
         self.header: list[str] = []
         """Declarations and definitions for the program's own header."""
         self.features: set[str] = set()
@@ -86,7 +88,11 @@ class ProgramGen:
         signature = f"{t.name} {name}({', '.join(p.decl() for p in params)})"
         form = self.forms.choice(LINKAGES)
         self.features.add(f"declare-simd-form-{form.replace(' ', '-')}")
-        text, header = written_as(form, simd_pragma(params, branch), signature, body)
+        simdlen = self.simdlens.choice((2, 4, 8, 16)) if self.simdlens.random() < 0.25 else 0
+        if simdlen:
+            self.features.add("declare-simd-simdlen")
+        pragma = simd_pragma(params, branch, simdlen)
+        text, header = written_as(form, pragma, signature, body)
         self.header += header
         self.helpers[name] = text
         return name
