@@ -275,46 +275,44 @@ void f(double *a, int n, int m) {
         1,
         ("it is nested in the simd loop at line 2, which is vectorized",),
     ),
-    "pragma_operator": (
+    "pragma_operator_inside_a_line": (
         """\
 void f(double *a, int n) {
-  _Pragma("omp simd")
-  for (int i = 0; i < n; i++) a[i] *= 2;
+  { _Pragma("omp simd") for (int i = 0; i < n; i++) a[i] *= 2; }
 }
 """,
         2,
-        3,
-        ("'_Pragma(\"omp simd\")' is ignored: _Pragma forms are not supported",),
+        5,
+        ("'_Pragma(\"omp simd\")', which is ignored: s2svec reads a _Pragma that starts its line",),
     ),
-    "pragma_operator_in_a_macro": (
+    "pragma_operator_and_more_in_a_macro": (
         """\
-#define SIMD _Pragma("omp simd reduction(+: s)")
+#define SIMD_SUM(i, n) _Pragma("omp simd reduction(+: s)") for (int i = 0; i < n; i++)
 double f(const double *a, int n) {
   double s = 0;
-  SIMD
-  for (int i = 0; i < n; i++) s += a[i];
+  SIMD_SUM(i, n) s += a[i];
   return s;
 }
 """,
         4,
         3,
         (
-            "'SIMD' expands to '_Pragma(\"omp simd reduction(+: s)\")'",
-            "_Pragma forms are not supported",
+            "'SIMD_SUM' expands to '_Pragma(\"omp simd reduction(+: s)\")'",
+            "its expansion holds more than that one pragma",
         ),
     ),
     "pragma_operator_through_macros": (
         """\
 #define OMP(x) _Pragma(#x)
-#define SIMD_LOOP(i, n) OMP(omp simd) for (int i = 0; i < (n); i++)
+#define PAR_SIMD OMP(omp parallel for) OMP(omp simd)
 void f(double *a, int n) {
-  OMP(omp simd)
+  PAR_SIMD
   for (int i = 0; i < n; i++) a[i] *= 2;
 }
 """,
         4,
         3,
-        ("'OMP' expands to '_Pragma(\"omp simd\")'",),
+        ("'PAR_SIMD' expands to '_Pragma(\"omp simd\")'",),
     ),
 }
 
@@ -494,15 +492,29 @@ def test_unsupported_construct_leaves_the_loop_scalar(tmp_path: Path, name: str)
     compile_everywhere(r.output)
 
 
-def test_pragma_operator_from_a_header(tmp_path: Path) -> None:
+def test_pragma_operators_are_read_as_pragmas(tmp_path: Path) -> None:
+    """_Pragma forms that start their line before a for loop: directly,
+    through macros (of a header too), with OpenMP's combined constructs."""
     (tmp_path / "simd.h").write_text('#define PRAGMA_SIMD _Pragma("omp simd")\n')
-    code = (
-        '#include "simd.h"\nvoid f(double *a, int n) {\n  PRAGMA_SIMD\n'
-        "  for (int i = 0; i < n; i++) a[i] *= 2;\n}\n"
-    )
-    r = vectorize(tmp_path, code + OK, "-I", str(tmp_path))
+    code = """\
+#include "simd.h"
+#define OMP(x) _Pragma(#x)
+double f(double *a, int n) {
+  double s = 0;
+  PRAGMA_SIMD
+  for (int i = 0; i < n; i++) a[i] = a[i] > 1 ? a[i] * 2 : a[i];
+  _Pragma("omp simd reduction(+:s)")
+  for (int i = 0; i < n; i++) s += a[i];
+  OMP(omp parallel for simd)
+  for (int i = 0; i < n; i++) a[i] += s;
+  return s;
+}
+"""
+    r = vectorize(tmp_path, code + OK, "-fopenmp", "-I", str(tmp_path))
     assert r.returncode == 0, r.stderr
-    r.warning_at(3, "'PRAGMA_SIMD' expands to '_Pragma(\"omp simd\")'")
+    assert not r.diagnostics("warning"), r.stderr
+    assert r.vectorized_loops() == 4
+    compile_everywhere(r.output)
 
 
 def test_pragma_operators_that_say_nothing_about_simd_are_silent(tmp_path: Path) -> None:

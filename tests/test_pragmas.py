@@ -765,31 +765,49 @@ def test_clause_names_may_be_macros_and_later_declarations_do_not_count(tmp_path
     )
 
 
-def test_pragma_operator_warnings(tmp_path: Path) -> None:
+def test_pragma_operator_read_as_a_pragma(tmp_path: Path) -> None:
+    """A _Pragma that starts its line before a for statement, directly or
+    through macros (chained, stringizing, of a header), is the loop's pragma."""
+    (tmp_path / "omp_macros.h").write_text('#define HSIMD _Pragma("omp simd")\n')
     code = """\
+#include "omp_macros.h"
 #define SIMD _Pragma("omp simd")
 #define SIMD2 SIMD
-void f(int n, float *a) {
-  _Pragma("omp declare simd") _Pragma("omp parallel for")
+#define P(x) _Pragma(#x)
+void f(int n, float *a, float s) {
   SIMD2
   for (int i = 0; i < n; i++) a[i] = 0;
+    _Pragma("omp simd safelen(8)") for (int i = 0; i < n; i++) a[i] += 1;
+  P(omp simd reduction(+:s) simdlen(4))
+  for (int i = 0; i < n; i++) s += a[i];
+  HSIMD
+  for (int i = 0; i < n; i++) a[i] = s;
 }
 """
     parsed, found = pragmas(tmp_path, code)
-    assert found == []
-    assert [w.format().replace(str(tmp_path), "T") for w in parsed.warnings] == [
-        "T/k.c:4:3: warning: '_Pragma(\"omp declare simd\")' is ignored: _Pragma forms are "
-        "not supported, the loop is not vectorized (write '#pragma omp declare simd')",
-        "T/k.c:5:3: warning: 'SIMD2' expands to '_Pragma(\"omp simd\")', which is ignored: "
-        "_Pragma forms are not supported, the loop is not vectorized (write '#pragma omp simd')",
+    assert parsed.warnings == []
+    assert [(p.location.line, p.location.column, line_of(p.target)) for p in found] == [
+        (6, 3, 7),
+        (8, 5, 8),
+        (9, 3, 10),
+        (11, 3, 12),
     ]
+    assert found[1].clauses.safelen == 8
+    assert [r.var for r in found[2].clauses.reductions] == ["s"]
+    assert found[2].clauses.simdlen == 4
+    text = parsed.raw.decode()
+    assert text[found[2].start : found[2].end] == "P(omp simd reduction(+:s) simdlen(4))"
 
 
-def test_pragma_operator_through_a_stringizing_macro(tmp_path: Path) -> None:
+def test_pragma_operator_warnings(tmp_path: Path) -> None:
+    """Uses s2svec does not read say so at the use, and why."""
     code = """\
+#define SIMD _Pragma("omp simd")
 #define P(x) _Pragma(#x)
 #define Q P(omp parallel for) P(omp simd)
 #define R _Pragma("omp parallel") _Pragma("omp for simd")
+#define LOOP(i, n) _Pragma("omp simd") for (int i = 0; i < n; i++)
+_Pragma("omp declare simd") float g(float x);
 void f(int n, float *a) {
   Q
   for (int i = 0; i < n; i++) a[i] = 0;
@@ -797,18 +815,58 @@ void f(int n, float *a) {
   a[0] = 1;
   R
   for (int i = 0; i < n; i++) a[i] = 0;
+  LOOP(i, n) a[i] = 2;
+  { SIMD for (int i = 0; i < n; i++) a[i] = 0; }
+  SIMD
+  while (n--) a[n] = 0;
 }
 """
     parsed, found = pragmas(tmp_path, code)
     assert found == []
-    assert [
-        (w.location.line, w.location.column) if w.location else None for w in parsed.warnings
-    ] == [
-        (5, 3),
-        (9, 3),
+    assert [w.format().replace(str(tmp_path), "T") for w in parsed.warnings] == [
+        "T/k.c:6:1: warning: '_Pragma(\"omp declare simd\")', which is ignored: _Pragma forms "
+        "of this directive are not read; the function gets no vector variants (write "
+        "'#pragma omp declare simd')",
+        "T/k.c:8:3: warning: 'Q' expands to '_Pragma(\"omp simd\")', which is ignored: its "
+        "expansion holds more than that one pragma; the loop is not vectorized (write "
+        "'#pragma omp simd')",
+        "T/k.c:12:3: warning: 'R' expands to '_Pragma(\"omp for simd\")', which is ignored: "
+        "its expansion holds more than that one pragma; the loop is not vectorized (write "
+        "'#pragma omp for simd')",
+        "T/k.c:14:3: warning: 'LOOP' expands to '_Pragma(\"omp simd\")', which is ignored: "
+        "its expansion holds more than that one pragma; the loop is not vectorized (write "
+        "'#pragma omp simd')",
+        "T/k.c:15:5: warning: 'SIMD' expands to '_Pragma(\"omp simd\")', which is ignored: "
+        "s2svec reads a _Pragma that starts its line; the loop is not vectorized (write "
+        "'#pragma omp simd')",
+        "T/k.c:16:3: warning: 'SIMD' expands to '_Pragma(\"omp simd\")', which is ignored: "
+        "s2svec reads a _Pragma that a for statement follows; the loop is not vectorized "
+        "(write '#pragma omp simd')",
     ]
-    assert parsed.warnings[0].message.startswith(
-        "'Q' expands to '_Pragma(\"omp simd\")', which is ignored"
+
+
+def test_pragma_operator_inside_a_simd_loop_keeps_it_scalar(tmp_path: Path) -> None:
+    """An atomic written as a _Pragma is not lowered as its #pragma line
+    would be: the loop stays scalar rather than lose it."""
+    code = """\
+#define ATOMIC _Pragma("omp atomic")
+void f(int n, int *a, int *c) {
+#pragma omp simd
+  for (int i = 0; i < n; i++) {
+    if (a[i] > 0) {
+      ATOMIC
+      *c += 1;
+    }
+  }
+}
+"""
+    parsed, found = pragmas(tmp_path, code)
+    assert parsed.warnings == [] and len(found) == 1
+    assert found[0].inner == []
+    reason = found[0].unsupported
+    assert reason is not None and reason.format().replace(str(tmp_path), "T") == (
+        "T/k.c:6:7: warning: 'ATOMIC' expands to '_Pragma(\"omp atomic\")', inside the simd "
+        "loop: s2svec does not read _Pragma forms there (write '#pragma omp atomic')"
     )
 
 

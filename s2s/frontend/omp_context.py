@@ -72,6 +72,9 @@ class OmpLine:
     """Set for the directives s2svec handles."""
     next: int = 0
     """Offset of the first token after the line (what the directive annotates)."""
+    operator: str = ""
+    """How a ``_Pragma`` use writes the directive, for diagnostics
+    (pragma_operator.OperatorUse.spelled); empty for a ``#pragma`` line."""
 
     @property
     def name(self) -> str:
@@ -252,7 +255,12 @@ class OmpContext:
         out: list[InnerConstruct] = []
         for line in self.lines[first : bisect.bisect_left(self.starts, hi)]:
             stmt = self.cursors.get(line.next)
-            if line is not pragma and inner_kind(line) is not None and stmt is not None:
+            if (
+                line is not pragma
+                and not line.operator
+                and inner_kind(line) is not None
+                and stmt is not None
+            ):
                 out.append(InnerConstruct(line, stmt))
         return out
 
@@ -265,6 +273,12 @@ class OmpContext:
                 # a nested simd loop: the driver vectorizes the outer loop
                 # when it can, and the inner pragma has no effect then
                 continue
+            if line.operator:
+                return Unsupported(
+                    f"{line.operator}, inside the simd loop: s2svec does not read _Pragma "
+                    f"forms there (write '#pragma omp {line.name}')",
+                    line.location,
+                )
             clauses = pragma.clauses
             if (
                 is_scan_line(line)

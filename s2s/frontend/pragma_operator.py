@@ -1,20 +1,24 @@
-"""``_Pragma("omp simd")``: the operator form of the pragmas, found and reported.
+"""``_Pragma("omp simd")``: the operator form of the pragmas.
 
 s2svec reads ``#pragma`` lines from the text; the ``_Pragma`` operator, often
 hidden in a macro (``#define SIMD _Pragma("omp simd")``), makes its pragma
-only in the preprocessor's output, where s2svec does not look.  Such a loop
-is not vectorized, and silently so would be a surprise: each ``_Pragma``
-whose string is an OpenMP SIMD directive gets a warning at its location,
-and each use in the main file of a macro that expands to one gets a warning
-at the use (also through other macros, and for ``_Pragma(#x)`` with an
-``omp ... simd`` argument).  ``_Pragma`` with other directives stays silent,
-like their ``#pragma`` lines.
+only in the preprocessor's output.  ``operator_uses`` finds, in the main
+file's code, every ``_Pragma`` whose string is an OpenMP directive and every
+use of a macro that expands to one (also through other macros of the file
+and of the headers that use ``_Pragma``, and ``_Pragma(#x)`` with the
+directive an argument of the use).  A use is ``alone`` when the expansion is
+that one pragma and nothing else; find_pragmas reads an alone use that starts
+its line and precedes a ``for`` statement as it reads a ``#pragma omp`` line
+(the output's ``#if`` chain replaces whole lines).  Any other use of a SIMD
+directive gets a warning (``unread_warning``): the loop is not vectorized,
+and silently so would be a surprise.  Uses of other directives are kept
+too, so that an ``atomic`` or ``critical`` written as a ``_Pragma`` inside a
+simd loop keeps the loop scalar as its ``#pragma`` line would.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import clang.cindex as ci
@@ -38,6 +42,8 @@ class _Macro:
     names: set[str] = field(default_factory=set)
     """Identifiers of the body (macros it may expand)."""
     body: str = ""
+    alone: bool = False
+    """The body is one ``_Pragma`` or one use of a macro that is one."""
 
 
 def is_simd_directive(text: str) -> bool:
@@ -49,28 +55,40 @@ def is_simd_directive(text: str) -> bool:
     return any(words[: len(d)] == d for d in _SIMD_DIRECTIVES) or is_simd_loop_construct(words)
 
 
-def operator_warnings(
+@dataclass
+class OperatorUse:
+    """A ``_Pragma`` operator, or a macro use expanding to one, in the main file."""
+
+    start: int
+    end: int
+    """Byte range of the use (``_Pragma("...")``, ``SIMD``, ``P(omp simd)``)."""
+    directive: str
+    """The pragma's text, ``omp simd reduction(+:s)``."""
+    spelled: str
+    """How the use is named in diagnostics: ``'SIMD' expands to '_Pragma("omp simd")'``."""
+    alone: bool
+    """The expansion is this one pragma and nothing else."""
+
+
+def operator_uses(
     tu: ci.TranslationUnit,
     text: str,
     code_offsets: list[int],
     defines: list[tuple[int, str]],
-    locate: Callable[[int], Location],
-) -> list[Unsupported]:
-    """Warnings for the ``_Pragma`` operators of a file.
+) -> list[OperatorUse]:
+    """The OpenMP ``_Pragma`` uses of a file, in source order.
 
     ``text`` is the main file (one character per byte), ``code_offsets``
     where ``_Pragma`` appears in its code (not in comments, literals,
     directives or skipped blocks), ``defines`` the main file's ``#define``
-    lines (offset, text), ``locate`` maps an offset to a Location."""
-    found: list[Unsupported] = []
+    lines (offset, text)."""
+    found: list[OperatorUse] = []
     for off in code_offsets:
         m = _CALL.match(text, off)
         if m is not None:
             directive = _destringize(m.group(1))
-            if is_simd_directive(directive):
-                found.append(
-                    Unsupported(_message(f"'_Pragma(\"{directive}\")'", directive), locate(off))
-                )
+            if _is_omp(directive):
+                found.append(OperatorUse(off, m.end(), directive, _quoted(directive), True))
     macros = _macros(tu, defines)
     if not macros:
         return found
@@ -79,39 +97,48 @@ def operator_warnings(
     for c in tu.cursor.get_children():
         if c.kind != ci.CursorKind.MACRO_INSTANTIATION or c.spelling not in macros:
             continue
-        start = c.extent.start
+        start, end = c.extent.start, c.extent.end
         if start.file is None or start.file.name != main or start.offset in seen:
             continue
         seen.add(start.offset)
         macro = macros[c.spelling]
         directive = macro.directive
         if directive is None:  # _Pragma(#x): the directive is the argument
-            use = text[start.offset : c.extent.end.offset]
+            use = text[start.offset : end.offset]
             args = use[use.find("(") + 1 : use.rfind(")")] if "(" in use else ""
             candidate = " ".join(args.split())
-            directive = candidate if is_simd_directive(candidate) else None
+            directive = candidate if _is_omp(candidate) else None
         if directive is not None:
-            found.append(
-                Unsupported(
-                    _message(
-                        f"'{c.spelling}' expands to '_Pragma(\"{directive}\")', which", directive
-                    ),
-                    locate(start.offset),
-                )
-            )
-    return found
+            spelled = f"'{c.spelling}' expands to {_quoted(directive)}"
+            found.append(OperatorUse(start.offset, end.offset, directive, spelled, macro.alone))
+    return sorted(found, key=lambda use: use.start)
 
 
-def _message(what: str, directive: str) -> str:
-    return (
-        f"{what} is ignored: _Pragma forms are not supported, the loop is not "
-        f"vectorized (write '#pragma {directive}')"
+def unread_warning(use: OperatorUse, why: str, where: Location) -> Unsupported | None:
+    """The warning for a SIMD directive's ``_Pragma`` use that s2svec does
+    not read (None for other directives: their uses stay silent)."""
+    if not is_simd_directive(use.directive):
+        return None
+    declare = use.directive.split()[1:3] == ["declare", "simd"]
+    effect = "the function gets no vector variants" if declare else "the loop is not vectorized"
+    return Unsupported(
+        f"{use.spelled}, which is ignored: {why}; {effect} (write '#pragma {use.directive}')",
+        where,
     )
 
 
+def _quoted(directive: str) -> str:
+    return f"'_Pragma(\"{directive}\")'"
+
+
+def _is_omp(directive: str) -> bool:
+    return directive.split()[:1] == ["omp"]
+
+
 def _macros(tu: ci.TranslationUnit, defines: list[tuple[int, str]]) -> dict[str, _Macro]:
-    """Macros that expand to an OpenMP SIMD ``_Pragma``, directly or through
-    other macros of the main file and of the headers that use ``_Pragma``."""
+    """Macros that expand to an OpenMP ``_Pragma``, directly or through
+    other macros of the main file and of the headers that use ``_Pragma``
+    (a SIMD directive is the one named where the body has several)."""
     bodies: dict[str, _Macro] = {}
     texts = [text for _, text in defines]
     for inc in tu.get_includes():
@@ -129,16 +156,11 @@ def _macros(tu: ci.TranslationUnit, defines: list[tuple[int, str]]) -> dict[str,
             continue
         body = m.group(3)
         macro = _Macro(names=set(_IDENT.findall(body)), body=body)
-        macro.directive = next(
-            (
-                _destringize(c.group(1))
-                for c in _CALL.finditer(body)
-                if is_simd_directive(_destringize(c.group(1)))
-            ),
-            None,
-        )
+        directives = [_destringize(c.group(1)) for c in _CALL.finditer(body)]
+        macro.directive = _preferred([d for d in directives if _is_omp(d)])
         if macro.directive is None and m.group(2) and _STRINGIZE.search(body):
             macro.stringizes = True
+        macro.alone = _ALONE.fullmatch(body) is not None
         bodies[m.group(1)] = macro
     found = {n: m for n, m in bodies.items() if m.directive is not None or m.stringizes}
     changed = True
@@ -147,23 +169,33 @@ def _macros(tu: ci.TranslationUnit, defines: list[tuple[int, str]]) -> dict[str,
         for name, macro in bodies.items():
             if name in found:
                 continue
+            options: list[tuple[str, bool]] = []
             for inner_name in sorted(macro.names & found.keys()):
-                directive = found[inner_name].directive
-                if directive is None:  # _Pragma(#x): the arguments written here
-                    uses = re.finditer(rf"\b{inner_name}\s*\(([^()]*)\)", macro.body)
-                    directive = next(
-                        (
-                            " ".join(u.group(1).split())
-                            for u in uses
-                            if is_simd_directive(u.group(1))
-                        ),
-                        None,
-                    )
-                if directive is not None:
-                    found[name] = _Macro(directive, False, macro.names, macro.body)
-                    changed = True
-                    break
+                inner = found[inner_name]
+                uses = list(re.finditer(rf"\b{inner_name}\b\s*(?:\(([^()]*)\))?", macro.body))
+                alone = len(uses) == 1 and uses[0].group(0).strip() == macro.body.strip()
+                if inner.directive is not None:
+                    options.append((inner.directive, alone and inner.alone))
+                    continue
+                for u in uses:  # _Pragma(#x): the arguments written here
+                    written = " ".join((u.group(1) or "").split())
+                    if _is_omp(written):
+                        options.append((written, alone and inner.alone))
+            directive = _preferred([d for d, _ in options])
+            if directive is not None:
+                alone = len(options) == 1 and options[0][1]
+                found[name] = _Macro(directive, False, macro.names, macro.body, alone)
+                changed = True
     return found
+
+
+_ALONE = re.compile(r'\s*_Pragma\s*\(\s*(?:L?"(?:[^"\\\n]|\\.)*"|#\s*\w+)\s*\)\s*')
+
+
+def _preferred(directives: list[str]) -> str | None:
+    """The SIMD directive among a macro's pragmas, else the first."""
+    simd = [d for d in directives if is_simd_directive(d)]
+    return (simd or directives or [None])[0]
 
 
 def _destringize(literal: str) -> str:
@@ -171,4 +203,4 @@ def _destringize(literal: str) -> str:
     return " ".join(literal.replace('\\"', '"').replace("\\\\", "\\").split())
 
 
-__all__ = ["is_simd_directive", "operator_warnings"]
+__all__ = ["OperatorUse", "is_simd_directive", "operator_uses", "unread_warning"]

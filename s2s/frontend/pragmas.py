@@ -51,7 +51,7 @@ from s2s.frontend.clauses import directive_words, is_simd_loop_construct, parse_
 from s2s.frontend.lower_clang import children
 from s2s.frontend.omp_context import InnerConstruct, OmpContext, OmpLine
 from s2s.frontend.parse import ParsedFile
-from s2s.frontend.pragma_operator import operator_warnings
+from s2s.frontend.pragma_operator import OperatorUse, operator_uses, unread_warning
 from s2s.frontend.scan import ScanDirective, check_scans, is_scan, missing_scan
 from s2s.frontend.scope import Names, Scopes
 from s2s.ir.clauses import ClauseSet
@@ -101,13 +101,22 @@ def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]
         if line is not None:
             line.next = _next_token(text, end)
             lines.append(line)
+    ops = [off for off in scan.operators if not _in_ranges(off, skipped)]
+    defines = [(s, text[s:e]) for s, e in scan.defines if not _in_ranges(s, skipped)]
+    uses = operator_uses(parsed.tu, text, ops, defines)
+    operator_lines = [_operator_line(parsed, use, text, macros) for use in uses]
+    lines += operator_lines
     cursors = _cursor_starts(parsed, {line.next for line in lines})
+    unread = _unread_operators(parsed, text, uses, operator_lines, cursors)
+    lines.sort(key=lambda line: line.start)
     context = OmpContext(parsed.tu, lines, cursors, offload)
     by_start = {line.start: line for line in lines}
     scopes: Scopes | None = None
     pragmas: list[Pragma] = []
     for line in lines:
         clauses = line.clauses
+        if line.start in unread:
+            continue
         if clauses is None:
             if is_simd_loop_construct(line.words):
                 pragma = _unhandled_construct(line, cursors)
@@ -185,7 +194,7 @@ def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]
             pragma.atomic_default = context.atomic_default
         pragmas.append(pragma)
     scans = check_scans(
-        [line for line in lines if is_scan(line)],
+        [line for line in lines if is_scan(line) and not line.operator],
         [
             (target.extent.start.offset, target.extent.end.offset, line, target)
             for line in lines
@@ -198,9 +207,7 @@ def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]
         pragma.scan = scans.get(pragma.start)
         if pragma.scan is None and any(r.inscan for r in pragma.clauses.reductions):
             pragma.unsupported = pragma.unsupported or missing_scan(pragma.clauses)
-    ops = [off for off in scan.operators if not _in_ranges(off, skipped)]
-    defines = [(s, text[s:e]) for s, e in scan.defines if not _in_ranges(s, skipped)]
-    parsed.warnings.extend(operator_warnings(parsed.tu, text, ops, defines, parsed.location))
+    parsed.warnings.extend(w for w in unread.values() if w is not None)
     parsed.warnings.sort(
         key=lambda w: (w.location.line, w.location.column) if w.location else (0, 0)
     )
@@ -303,6 +310,60 @@ def _omp_line(parsed: ParsedFile, start: int, end: int, macros: _MacroTable) -> 
     rest = tokens[3:]
     clauses = parse_pragma(rest, where, lambda name: macros.lookup(name, start))
     return OmpLine(start, end, where, directive_words(rest), rest, clauses)
+
+
+def _operator_line(parsed: ParsedFile, use: OperatorUse, text: str, macros: _MacroTable) -> OmpLine:
+    """The OpenMP directive of a ``_Pragma`` use, as ``_omp_line`` reads a
+    ``#pragma omp`` line (token columns are the use's, roughly)."""
+    quote = text.find('"', use.start, use.end)
+    where = parsed.location(use.start)
+    rest = tokenize(use.directive, parsed.location(quote + 1) if quote >= 0 else where)[1:]
+    clauses = parse_pragma(rest, where, lambda name: macros.lookup(name, use.start))
+    line = OmpLine(use.start, use.end, where, directive_words(rest), rest, clauses)
+    line.next = _next_token(text, use.end)
+    line.operator = use.spelled
+    return line
+
+
+def _unread_operators(
+    parsed: ParsedFile,
+    text: str,
+    uses: list[OperatorUse],
+    lines: list[OmpLine],
+    cursors: dict[int, ci.Cursor],
+) -> dict[int, Unsupported | None]:
+    """The ``_Pragma`` uses of SIMD loop directives that are not read as
+    pragmas, by start offset, each with its warning (None: a directive
+    whose uses stay silent): a use is read where it is the only pragma of
+    its expansion, starts its line and a ``for`` statement follows (the
+    output's ``#if`` chain replaces whole lines); ``declare simd`` uses are
+    never read."""
+    unread: dict[int, Unsupported | None] = {}
+    for use, line in zip(uses, lines, strict=True):
+        simd_loop = line.is_loop_directive or is_simd_loop_construct(line.words)
+        target = cursors.get(line.next)
+        if simd_loop and not use.alone:
+            why = "its expansion holds more than that one pragma"
+        elif simd_loop and text[_line_start_offset(text, use.start) : use.start].strip():
+            why = "s2svec reads a _Pragma that starts its line"
+        elif simd_loop and (
+            target is None or target.kind != ci.CursorKind.FOR_STMT or not _is_for(text, line.next)
+        ):
+            why = "s2svec reads a _Pragma that a for statement follows"
+        elif simd_loop:
+            continue
+        else:
+            why = "_Pragma forms of this directive are not read"
+        unread[use.start] = unread_warning(use, why, parsed.location(use.start))
+    return unread
+
+
+def _line_start_offset(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def _is_for(text: str, offset: int) -> bool:
+    return text.startswith("for", offset) and not _is_ident_char(text[offset + 3 : offset + 4])
 
 
 def _unhandled_construct(line: OmpLine, cursors: dict[int, ci.Cursor]) -> Pragma | None:
