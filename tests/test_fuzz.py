@@ -34,6 +34,7 @@ from test_fuzz_generator import (
     BUILD_FEATURES,
     DECLARE_SIMD_FEATURES,
     DIVERGENT_FEATURES,
+    PRAGMA_FORMS,
 )
 
 CI_SEEDS = range(130)
@@ -77,7 +78,7 @@ def test_batch_holds_the_divergent_constructs() -> None:
             seen[f] = seen.get(f, 0) + 1
     few = {
         f: seen.get(f, 0)
-        for f in DIVERGENT_FEATURES + DECLARE_SIMD_FEATURES + BUILD_FEATURES
+        for f in DIVERGENT_FEATURES + DECLARE_SIMD_FEATURES + BUILD_FEATURES + PRAGMA_FORMS
         if seen.get(f, 0) < 10
     }
     assert not few, f"constructs in fewer than 10 of the {len(CI_SEEDS)} CI programs: {few}"

@@ -94,7 +94,7 @@ def test_programs_are_testsuite_kernels() -> None:
         meta = dt.parse_meta(text)
         assert meta.vectorized is None
         assert '#include "harness.h"' in text and "S2S_FOR_SIZES(n)" in text
-        assert re.search(r"#pragma omp (?:for )?simd", text)
+        assert re.search(LOOP_PRAGMA, text)
         if "libm" in gen.generate(seed).features:
             assert meta.args[:2] == ("--math", "exact")
         # even seeds: lane refill wherever it can be built
@@ -155,6 +155,10 @@ CALL_GRAPH_FEATURES = (
 """Call graphs of plain functions (issue 19, testsuite/fuzz/call_graph.py)."""
 BUILD_FEATURES = ("build-fopenmp-simd", "build-fopenmp")
 """The candidates built as OpenMP programs are (issue 19)."""
+PRAGMA_FORMS = ("pragma-operator", "pragma-operator-macro")
+"""Loop pragmas written as ``_Pragma("omp simd")`` and through a macro."""
+LOOP_PRAGMA = r'(?:#pragma omp |_Pragma\("omp |FZ_OMP\(omp )(?:for )?simd'
+"""A generated loop's pragma, in each of the forms."""
 NEW_KINDS = (
     "switch",
     "continue",
@@ -221,6 +225,7 @@ REQUIRED_FEATURES = {
     *DECLARE_SIMD_FEATURES,
     *BUILD_FEATURES,
     *CALL_GRAPH_FEATURES,
+    *PRAGMA_FORMS,
 }
 
 
@@ -286,7 +291,7 @@ def test_command_line_rejects_unknown_kinds() -> None:
 
 def test_small_programs_have_fewer_loops() -> None:
     def loops(text: str) -> int:
-        return len(re.findall(r"#pragma omp (?:for )?simd", text))
+        return len(re.findall(LOOP_PRAGMA, text))
 
     small = [loops(gen.generate(s, gen.small_options()).text) for s in range(40)]
     full = [loops(gen.generate(s).text) for s in range(40)]
@@ -527,7 +532,7 @@ def simd_calls(text: str) -> list[tuple[str, str, list[str], bool]]:
     out = []
     lines = text.splitlines()
     for start, line in enumerate(lines):
-        if not re.match(r"#pragma omp (for )?simd", line):
+        if not re.match(LOOP_PRAGMA, line):
             continue
         brace = next(j for j in range(start, len(lines)) if lines[j].strip() == "{")
         floor = _indent(lines[brace]) + 4

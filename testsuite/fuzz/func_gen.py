@@ -102,7 +102,11 @@ class FuncGen(ControlFlow, DeclareSimdCalls, LoopShapes, FunctionText):
             body += self.conditional_lastprivate(pre, clauses)
         for v, step, _ in self.linear:
             body.append(f"{v.name} += {step};")
-        pragma = "#pragma omp " + self.directive() + "".join(f" {c}" for c in clauses)
+        pragma, feature = self.prog.loop_pragma(
+            self.directive() + "".join(f" {c}" for c in clauses)
+        )
+        if feature:
+            self.features.add(feature)
         return self.function_text(pre, pragma, body), self.main_lines()
 
     def directive(self) -> str:

@@ -49,7 +49,10 @@ output as exact bits), with 2-4 functions of one annotated loop each:
   own, so the code of the programs of earlier seeds stays what it was.
 * clauses: ``reduction`` (+ - * min max & | ^ && ||), ``lastprivate``,
   ``private``, ``linear``, ``collapse``, ``simdlen``/``safelen``,
-  ``if(simd:)``, ``order(concurrent)``, ``nontemporal``.
+  ``if(simd:)``, ``order(concurrent)``, ``nontemporal``; the loop's
+  directive is written as ``#pragma omp``, or (a sixth of the loops, from
+  a stream of its own) as ``_Pragma("omp ...")`` or through the
+  stringizing macro ``FZ_OMP(omp ...)``.
 
 UB-freedom is by construction (see c_types.py for the arithmetic): every
 index is inside its array, every loop variable stays in its type, signed

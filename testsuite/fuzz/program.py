@@ -62,6 +62,8 @@ class ProgramGen:
         """lastprivate(conditional:) variables (added later, a stream of their own too)."""
         self.simdlens = random.Random(f"declare-simd-simdlen:{seed}")
         """simdlen clauses of declare simd functions (later still, their own stream)."""
+        self.operators = random.Random(f"pragma-operator:{seed}")
+        """How loop pragmas are written (``loop_pragma``; its own stream too)."""
         self.header: list[str] = []
         """Declarations and definitions for the program's own header."""
         self.features: set[str] = set()
@@ -96,6 +98,18 @@ class ProgramGen:
         self.header += header
         self.helpers[name] = text
         return name
+
+    def loop_pragma(self, directive: str) -> tuple[str, str]:
+        """A loop's ``omp`` directive written as ``#pragma omp ...``, or as
+        the ``_Pragma`` operator: directly, or through the program's
+        stringizing macro; and the feature it adds (or '')."""
+        r = self.operators.random()
+        if r < 0.08:
+            return f'_Pragma("omp {directive}")', "pragma-operator"
+        if r < 0.16:
+            self.helpers.setdefault("FZ_OMP", "#define FZ_OMP(x) _Pragma(#x)\n")
+            return f"FZ_OMP(omp {directive})", "pragma-operator-macro"
+        return f"#pragma omp {directive}", ""
 
     def header_name(self) -> str:
         return f"fz_simd_{self.seed}.h"
