@@ -53,6 +53,9 @@ double powi(double b, long e)
     }
     return r;
 }
+
+#pragma omp declare simd notinbranch
+int band(double x, long k) { return x > 0.5 ? (int)k * 3 : (int)k - (int)(x * 4.0); }
 """
 
 CALLER = r"""
@@ -63,8 +66,10 @@ float f(float x);
 double g(const double *a, int i, double s);
 #pragma omp declare simd
 double powi(double b, long e);
+#pragma omp declare simd notinbranch
+int band(double x, long k);
 #define N 1003
-float in[N], o1[N], o2[N]; double d[N], o3[N], o4[N]; long e[N];
+float in[N], o1[N], o2[N]; double d[N], o3[N], o4[N]; long e[N]; int o5[N];
 void kern(int n)
 {
 #pragma omp simd
@@ -77,6 +82,8 @@ void kern(int n)
 #endif
 #pragma omp simd
     for (int i = 0; i < n; i++) o4[i] = powi(d[i], e[i]);
+#pragma omp simd
+    for (int i = 0; i < n; i++) o5[i] = band(d[i], e[i]);
 }
 int main(void)
 {
@@ -85,7 +92,7 @@ int main(void)
         e[i] = (i * 7) % 13;
     }
     kern(N);
-    for (int i = 0; i < N; i++) printf("%a %a %a %a\n", o1[i], o2[i], o3[i], o4[i]);
+    for (int i = 0; i < N; i++) printf("%a %a %a %a %d\n", o1[i], o2[i], o3[i], o4[i], o5[i]);
     return 0;
 }
 """
@@ -118,9 +125,11 @@ def _s2svec(src: Path, out: Path) -> None:
     _run([sys.executable, "-m", "s2s", str(src), "-o", str(out)])
 
 
-def _calls_variants(obj: Path, nm: str = "nm") -> None:
+def _calls_variants(obj: Path, nm: str = "nm", *names: str) -> None:
     undefined = _run([nm, "-u", str(obj)])
     assert "_ZGV" in undefined, "the caller calls no vector variant"
+    for name in names:
+        assert f"_{name}\n" in undefined, f"the caller calls no vector variant of {name}"
 
 
 def _reference(tmp: Path, cc: list[str], run: list[str]) -> str:
@@ -190,7 +199,9 @@ def test_s2svec_loops_call_gcc_variants(
             str(tmp_path / "c.o"),
         ]
     )
-    _calls_variants(tmp_path / "c.o")
+    # band's double (AVX-512) and long (AVX2: gcc's AVX variant) parameters
+    # take two registers of its variants: the loop's vector is passed in halves
+    _calls_variants(tmp_path / "c.o", "nm", "band")
     _run(["gcc", str(tmp_path / "c.o"), str(tmp_path / "d.o"), "-o", str(tmp_path / "t")])
     assert _run([str(tmp_path / "t")]) == expected
 

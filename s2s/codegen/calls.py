@@ -13,7 +13,7 @@ from typing import Any
 from ..ir.atomic_calls import ORDERED_PREFIX, SCAN_PREFIX, atomic_call_named
 from ..ir.complex_calls import complex_call_named
 from ..ir.values import Call
-from ..vfabi import ISAS, Variant
+from ..vfabi import ISAS, Variant, pieces
 from .target import Target
 
 
@@ -44,17 +44,15 @@ class Callees:
             return (v.masked != masked and not v.isa.scalable, rank[v.isa.letter])
 
         for v in sorted((v for v in variants if v.isa.letter in rank), key=order):
-            # a masked variant takes the mask in the target's own form
-            mask_fits = (v.masked or not masked) and not (v.masked and v.isa.mask != own_mask)
-            if v.vlen == lanes and mask_fits:
+            if v.vlen == lanes and _mask_fits(v, masked, own_mask):
                 yield sig, v
 
-    def variant_lanes(self, callee: str, target: Target, lanes: int) -> str:
+    def variant_lanes(self, callee: str, target: Target, lanes: int, masked: bool) -> str:
         """Why no variant of ``callee`` fits a call of ``lanes`` lanes, as
         far as the lanes tell (a loop takes the lanes of narrower variants:
         s2s.codegen.generate; wider ones would take several registers per
         argument)."""
-        _, variants = self.simd_functions[callee]
+        sig, variants = self.simd_functions[callee]
         ours = [v for v in variants if v.isa.letter in target.vfabi_calls]
         name = target.name
         if target.scalable and not any(v.isa.scalable for v in ours):
@@ -64,6 +62,16 @@ class Callees:
         if not target.scalable and all(v.vlen > lanes for v in ours):
             widths = " or ".join(map(str, sorted({v.vlen for v in ours})))
             return f"its variants take {widths} lanes, more than the loop's {lanes}"
+        same = [v for v in ours if v.vlen == lanes]
+        fits = [v for v in same if _mask_fits(v, masked, ISAS[target.vfabi_isa].mask)]
+        if same and not fits and masked and not any(v.masked for v in same):
+            return f"its {lanes}-lane variants are notinbranch, and the call runs under a condition"
+        if same and not fits:
+            names = " and ".join(v.mangled for v in same if v.masked)
+            return f"its {lanes}-lane masked variants ({names}) take another form of mask"
+        split = _split_parameter(sig, fits)
+        if split is not None:
+            return split
         return "its parameters' kinds or masking do not fit the call's values"
 
     def why_serialized(self, inst: Call, target: Target, vector_math: bool, lanes: int) -> str:
@@ -85,13 +93,52 @@ class Callees:
         if inst.callee in self.simd_functions:
             return (
                 f"{inst.not_inlined or 'no vector variant'}; none of its vector variants "
-                f"fits this call ({self.variant_lanes(inst.callee, target, lanes)})"
+                f"fits this call "
+                f"({self.variant_lanes(inst.callee, target, lanes, inst.mask is not None)})"
             )
         if inst.not_inlined:
             return inst.not_inlined
         if inst.pure:
             return "--math exact" if not vector_math else f"no vector version on {target.name}"
         return "no vector variant"
+
+
+def _mask_fits(v: Variant, masked: bool, own_mask: str) -> bool:
+    """A call (masked or not) may take variant ``v``: a masked call only a
+    masked variant, which takes the mask in the target's own form; an
+    unmasked one either (a masked variant with every lane set)."""
+    return (v.masked or not masked) and not (v.masked and v.isa.mask != own_mask)
+
+
+def _split_parameter(sig: Any, variants: list[Variant]) -> str | None:
+    """Why variants with the loop's lanes do not fit, when each passes a
+    value in several registers that the loop does not hold as they are
+    (emit_vector_ir.split_argument passes the halves of a register)."""
+    split: dict[tuple[str, int], list[str]] = {}
+    for v in variants:
+        first = next(
+            (
+                (name, len(regs))
+                for t, name, kind in zip(sig.params, sig.names, v.params, strict=True)
+                if kind.kind == "v" and len(regs := pieces(v.isa, t, v.vlen, "")) > 1
+            ),
+            None,
+        )
+        if first is None:
+            return None
+        split.setdefault(first, []).append(v.mangled)
+    if not split:
+        return None
+    parts = [
+        f"{' and '.join(names)} pass{'es' if len(names) == 1 else ''} '{param}' in {count} "
+        "registers"
+        for (param, count), names in split.items()
+    ]
+    plural = "s" if len(variants) > 1 else ""
+    return (
+        f"its {variants[0].vlen}-lane variant{plural} {'; '.join(parts)}, which the loop's "
+        "registers do not split into"
+    )
 
 
 __all__ = ["Callees"]

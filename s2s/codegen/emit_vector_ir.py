@@ -716,12 +716,34 @@ class VectorIREmitter:
             fits = ti.lanes == regs[0].lanes == ti.fill
         return regs[0].written if fits else None
 
+    def split_argument(self, t: Type, v: Variant, declared: Type, x: str) -> str | None:
+        """A vector ``x`` of type ``t`` for a parameter the variant passes in
+        several registers (a ``long`` of 8 lanes in two AVX2 registers, from
+        one AVX-512 register): the pieces, lowest lanes first, when the
+        register the code keeps ``x`` in holds exactly their lanes."""
+        assert isinstance(t, VectorType)
+        ti = self.reg_type(t)
+        regs = pieces(v.isa, declared, v.vlen, v.mangled)
+        if (
+            v.isa.scalable
+            or ti is None
+            or len(regs) < 2
+            or not ti.lanes == ti.fill == sum(r.lanes for r in regs)
+            or ti.bits != element_bits(declared)
+        ):
+            return None
+        union = f"union {{ {ti.ctype} s2s_w; {regs[0].written} s2s_p[{len(regs)}]; }}"
+        return ", ".join(
+            f"__extension__ ({{ {union} s2s_u = {{ {x} }}; s2s_u.s2s_p[{j}]; }})"
+            for j in range(len(regs))
+        )
+
     def broadcast_argument(self, a: Value, v: Variant, declared: Type) -> str | None:
         """A uniform value for a varying parameter: every lane holds it."""
         t = self.vt(a.type)
         ti = self.reg_type(t)
         ctype = None if a.type == I1 else self.abi_register(t, v, v.mangled, declared)
-        if ti is None or ctype is None:
+        if ti is None or (ctype is None and v.isa.scalable):
             return None
         x = self.scalar(a)
         if isinstance(a.type, PtrType):
@@ -729,6 +751,8 @@ class VectorIREmitter:
         splat = self.macro("broadcast", t=ti, x=x)
         if splat is None or v.isa.scalable:  # every element holds it: packed or not
             return splat
+        if ctype is None:
+            return None if a.type == I1 else self.split_argument(t, v, declared, splat)
         return f"({ctype}){splat}"
 
     def variant_arg(self, inst: Call, k: int, v: Variant, declared: Type) -> str | None:
@@ -747,7 +771,7 @@ class VectorIREmitter:
         if kind.kind == "v":
             ctype = None if t.elem == I1 else self.abi_register(t, v, v.mangled, declared)
             if ctype is None:
-                return None
+                return None if t.elem == I1 else self.split_argument(t, v, declared, self.reg(a))
             if v.isa.scalable:
                 return self.scalable_argument(self.reg(a), self.reg_type(t), declared)
             return f"({ctype}){self.reg(a)}"

@@ -263,16 +263,15 @@ def _head(sig: Signature, v: Variant, ret_type: str, params: list[str]) -> str:
 def prototype(sig: Signature, v: Variant) -> str | None:
     """The declaration a vector loop calls the variant through (the
     definition's exact types and linkage: ``extern``, or ``static`` for a
-    static function's variants, which its block defines further down);
-    None when a value takes several registers.  A register smaller than the
-    ISA's is written out (Piece.written): the declaration needs no typedef."""
+    static function's variants, which its block defines further down); a
+    parameter of several registers is as many parameters (the ABI passes
+    them in consecutive registers); None when the mask or the result takes
+    several.  A register smaller than the ISA's is written out
+    (Piece.written): the declaration needs no typedef."""
     params: list[str] = []
     for _, t, ct, k in zip(sig.names, sig.params, sig.params_c, v.params):
         if k.kind == "v":
-            regs = pieces(v.isa, t, v.vlen, v.mangled)
-            if len(regs) != 1:
-                return None
-            params.append(regs[0].written)
+            params += [r.written for r in pieces(v.isa, t, v.vlen, v.mangled)]
         else:
             params.append(f"__typeof__({ct})")
     if v.masked:
