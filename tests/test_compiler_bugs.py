@@ -12,7 +12,13 @@ templates/README.md, "Compiler bugs the templates avoid"):
   part of a register, widened with vpmovzx/vpmovsx and merged under an
   AVX-512 mask becomes a masked extend-from-memory gcc cannot emit.
 
-Both hide from most builds: the first needs the AVX2 code compiled with
+A third, clang 19's (program generator seed 20607491), is in code for
+every -march with AVX2: a 2-lane vector of 32-bit ints stored with one 64-bit
+store into an array read back lane by lane became one 64-bit index for lane
+0 (kernel clang19_lane_pair_index; testsuite/fuzz/compiler_bugs/
+clang19_lane_pair_index/).
+
+The gcc bugs hide from most builds: the first needs the AVX2 code compiled with
 AVX-512 enabled, which happens only with ``--target avx2`` and a -march that
 has AVX-512.  The differential matrix (testsuite/README.md) has those builds
 but gives each kernel only some of them by default; the kernels written for
@@ -44,6 +50,7 @@ KERNELS = [
     "math_exact_fmin_fmax",
     "reduction_max_i64",
     "gather_index",
+    "clang19_lane_pair_index",
 ]
 
 CASES = [
