@@ -328,6 +328,26 @@ def test_simd_only_clauses_stay_off_the_kept_constructs() -> None:
     assert parse("distribute simd reduction(+: s) collapse(2)").other == "collapse(2)"
 
 
+def test_in_reduction_is_the_simd_loops_reduction_and_stays_on_the_taskloop() -> None:
+    """The task's copy of x is what the simd lanes reduce into (as gcc
+    vectorizes ``taskloop simd in_reduction``); on simd alone it is not allowed."""
+    result = parse("taskloop simd in_reduction(+: s, t) in_reduction(max: m) grainsize(8)")
+    assert result.reductions == [
+        Reduction("+", "s", False),
+        Reduction("+", "t", False),
+        Reduction("max", "m", False),
+    ]
+    assert result.other == "in_reduction(+: s, t) in_reduction(max: m) grainsize(8)"
+    assert result.mapped == ["s", "t", "m"]  # by the construct: no map(tofrom:) besides
+    assert not result.unsupported
+    assert [u.message for u in parse("simd in_reduction(+: s)").unsupported] == [
+        "'in_reduction' clause is not supported on '#pragma omp simd'"
+    ]
+    assert error("taskloop simd in_reduction(s)") == (
+        "k.c:7:29: error: expected ':' after the reduction operator"
+    )
+
+
 def test_teams_clauses_apart_from_distribute() -> None:
     """For a teams construct nested in a target one, written apart from its
     distribute part: private, firstprivate, lastprivate to the innermost

@@ -760,6 +760,24 @@ class _ClauseParser:
             if supported:
                 self.result.reductions.append(Reduction(op, var, inscan))
 
+    def _clause_in_reduction(self, clause: _Clause) -> None:
+        """``taskloop simd in_reduction(op: x)`` (or ``target``): the task's
+        copy of x, which the kept construct names, is the simd loop's
+        reduction variable (lanes combined into it after the loop, as gcc
+        vectorizes it); the clause stays on the kept construct verbatim."""
+        head, rest = _split_colon(self._args(clause))
+        if rest is None:
+            raise clause.error("expected ':' after the reduction operator")
+        op = join_tokens(head).replace(" ", "")
+        if op not in REDUCTION_OPS and not _is_ident(op):
+            raise clause.error(f"unknown reduction operator '{op}'")
+        if any(r.inscan for r in self.result.reductions):
+            raise clause.error("'in_reduction' with 'inscan' reductions on one construct")
+        for var in self._names(clause, rest):
+            self._share(clause, var)
+            self.result.reductions.append(Reduction(op, var, False))
+            self.result.mapped.append(var)
+
     def _clause_linear(self, clause: _Clause) -> None:
         head, rest = _split_colon(self._args(clause))
         modifier, names = self._linear_head(clause, head)

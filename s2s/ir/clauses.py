@@ -162,7 +162,9 @@ class ClauseSet:
     firstprivate: list[str] = field(default_factory=list[str])
     """The variables of the kept ``firstprivate`` clauses."""
     mapped: list[str] = field(default_factory=list[str])
-    """The variables the kept ``map`` clauses name (base names)."""
+    """The variables the kept ``map`` clauses name (base names), and those
+    of ``in_reduction`` (a target construct maps them itself: gcc rejects
+    a ``map`` of them besides)."""
     teams_clauses: list[str] = field(default_factory=list[str])
     """``teams distribute ...``: the clauses of ``teams`` should it be
     written apart from the rest (``teams_in_target``)."""
