@@ -322,3 +322,28 @@ entry:
 )
 def test_array_records_the_loop_does_not_bound_are_not_grouped(body: str):
     assert groups(f"func @k(i64 %i, ptr<i16> %p) -> () {{\nentry:\n  {body}\n  ret\n}}") == ""
+
+
+def test_array_records_read_later_slot_first_are_based_where_they_are_loaded():
+    """The records are loaded at the group's first member: where that is
+    slot 1 and slot 0's address comes after it, the base is the first
+    member's address, slot 1 of the record (once "internal error: no
+    scalar form of %" in the widening); where slot 0's address comes
+    before, it is the base."""
+    out = groups("""func @k(i64 %i, ptr<f32> %p, ptr<f32> %q) -> () {
+entry:
+  %k = mul i64 2, %i
+  %k1 = add %k, i64 1
+  %p1 = gep %p, %k1
+  %b = load %p1
+  %p0 = gep %p, %k
+  %a = load %p0
+  %q0 = gep %q, %k
+  %q1 = gep %q, %k1
+  %c = load %q1
+  %d = load %q0
+  ret
+}""")
+    assert out == (
+        "records %p1 at slot 1 f32 x2 load [1:ld 0:ld]\nrecords %q0 f32 x2 load [1:ld 0:ld]"
+    )

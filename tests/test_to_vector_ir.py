@@ -27,7 +27,7 @@ from s2s.codegen.to_vector_ir import VectorFunction, widen_to_vector_ir
 from s2s.ir.interpreter import Memory, Scalar, run_lanes
 from s2s.ir.parser import parse_function
 from s2s.ir.printer import print_function
-from s2s.ir.types import F64, I32, I64, VectorType
+from s2s.ir.types import F32, F64, I32, I64, VectorType
 from s2s.ir.values import Call, Function
 from s2s.ir.vector_interpreter import VValue, run_vector
 from s2s.ir.verifier import verify
@@ -224,9 +224,10 @@ def test_a_broken_widening_is_noticed(monkeypatch: pytest.MonkeyPatch, mutation)
     assert failures > 0
 
 
-def _widened_loop(text: str) -> tuple[Function, VectorFunction]:
+def _widened_loop(text: str, records: bool = False) -> tuple[Function, VectorFunction]:
     """A loop body (its first parameter the loop variable, the others
-    uniform) through the pipeline and widened for 4 lanes, verified."""
+    uniform) through the pipeline and widened for 4 lanes, verified
+    (``records``: moving its record groups as whole records)."""
     fn = parse_function(text)
     shapes = {a: VectorShape.uniform() for a in fn.args[1:]}
     shapes[fn.args[0]] = VectorShape.strided(1)
@@ -237,6 +238,7 @@ def _widened_loop(text: str) -> tuple[Function, VectorFunction]:
         state.get(DivergenceInfo),
         4,
         state.get(MemoryAccesses),
+        records=state.get(RecordInfo).groups if records else (),
         rows=state.get(RecordInfo).rows,
     )
     verify(vf.fn)
@@ -369,6 +371,48 @@ def test_row_loads_read_what_the_gathers_read_and_no_more() -> None:
         else:
             run_lanes(fn, [[k, idx, t, out] for k in range(4)], mem)
         return mem.read_array(out, F64, 4)
+
+    assert run(vector=True) == run(vector=False)
+
+
+LATER_SLOT_FIRST = """
+func @later_slot_first(i64 %i, ptr<f32> %x, ptr<f32> %out) -> () {
+entry:
+  %k = mul i64 2, %i
+  %k1 = add %k, i64 1
+  %p1 = gep %x, %k1
+  %b = load %p1
+  %p0 = gep %x, %k
+  %a = load %p0
+  %t = mul %b, f32 3.0
+  %s = add %t, %a
+  %po = gep %out, %i
+  store %s, %po
+  ret
+}
+"""
+
+
+def test_records_read_later_slot_first_begin_at_slot_0() -> None:
+    """``x[2*i + 1]`` read before ``x[2*i]``: the records are loaded at
+    the first read, before slot 0's address is computed, from the first
+    read's address one element back (once "internal error: no scalar
+    form"); the array holds exactly the 4 lanes' records (the interpreter
+    stops at any access outside it), and the widened loop gives what the
+    loop run once per lane gives."""
+    fn, vf = _widened_loop(LATER_SLOT_FIRST, records=True)
+    loads = [i.opcode for i in vf.fn.instructions() if i.opcode in ("recordload", "gather")]
+    assert loads == ["recordload", "recordload"], print_function(vf.fn)
+
+    def run(vector: bool) -> list[Scalar]:
+        mem = Memory()
+        x = mem.alloc_array(F32, [float(k * k % 7) - 2.5 for k in range(8)])
+        out = mem.alloc_array(F32, [0.5] * 4)
+        if vector:
+            run_vector(vf.fn, [0, x, out], mem)
+        else:
+            run_lanes(fn, [[k, x, out] for k in range(4)], mem)
+        return mem.read_array(out, F32, 4)
 
     assert run(vector=True) == run(vector=False)
 

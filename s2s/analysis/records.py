@@ -21,7 +21,11 @@ A group is a run of accesses in one block, in program order, such that
      the index a signed ``add`` of a constant c, 0 <= c < k, sign-extended
      or not): the records are the k elements from ``p[X]``, and the group
      must access slots 0 and k - 1, so that every byte it reads lies
-     between two elements the loop reads (an array is one object);
+     between two elements the loop reads (an array is one object).  Its
+     base is the address of its slot-0 member where that is computed
+     before the group's first member, else the first member's own address
+     (``start``: its slot, so the records begin ``start`` elements before
+     it; ``x[2*k + 1]`` read before ``x[2*k]``);
   3. every member has one element type T (int or float), all offsets are
      multiples of sizeof T and the record is ``slots`` = size / sizeof T
      elements (2 to 8) -- a record mixing types stays with gathers;
@@ -73,7 +77,8 @@ class RecordGroup:
     """Accesses of one block to the same W records (see the module doc)."""
 
     base: Value
-    """Pointer to lane 0's record (its shape has stride ``size``)."""
+    """Pointer to slot ``start`` of lane 0's record (its shape has stride
+    ``size``); defined before the group's first member."""
     elem: Type
     """Element type of every member."""
     slots: int
@@ -82,6 +87,10 @@ class RecordGroup:
     """(load or store, slot) in program order."""
     array: bool = False
     """Elements of an array read with a stride (``p[k*i + c]``), not structs."""
+    start: int = 0
+    """The slot ``base`` points at: lane 0's record begins ``start``
+    elements before ``base`` (array groups whose slot-0 address is computed
+    only after their first member)."""
 
     @property
     def first(self) -> Instruction:
@@ -192,14 +201,31 @@ def _array_candidate(ptr: Value, elem: Type, acc: MemoryAccess) -> Candidate | N
 
 def _array_group_based(group: RecordGroup) -> bool:
     """An array group (condition 2) accesses its records' first and last
-    slots; its base becomes the address of slot 0 (lane 0's record)."""
+    slots; its base becomes the address of slot 0 (lane 0's record) when
+    that is defined before the group's first member, where the records are
+    loaded, else stays the first member's address, ``start`` slots into
+    the record."""
     if not group.array:
         return True
     slots = {s for _, s in group.members}
     if 0 not in slots or group.slots - 1 not in slots:
         return False
-    group.base = _address(next(i for i, s in group.members if s == 0))
+    head = _address(next(i for i, s in group.members if s == 0))
+    if _defined_before(head, group.first):
+        group.base, group.start = head, 0
+    else:
+        group.base, group.start = _address(group.first), group.members[0][1]
     return True
+
+
+def _defined_before(value: Value, inst: Instruction) -> bool:
+    """Whether ``value``, an operand of an instruction in ``inst``'s block,
+    is available at ``inst``: not an instruction of that block at or after
+    it (one of another block dominates the block: SSA)."""
+    if not isinstance(value, Instruction) or value.block is not inst.block:
+        return True
+    insts = inst.parent.instructions
+    return insts.index(value) < insts.index(inst)
 
 
 def _address(inst: Instruction) -> Value:
@@ -261,8 +287,9 @@ def print_record_groups(info: RecordInfo) -> str:
     lines: list[str] = []
     for g in info.groups:
         members = " ".join(f"{s}:{'st' if isinstance(i, Store) else 'ld'}" for i, s in g.members)
+        at = f" at slot {g.start}" if g.start else ""
         lines.append(
-            f"records %{g.base.name} {g.elem} x{g.slots} "
+            f"records %{g.base.name}{at} {g.elem} x{g.slots} "
             f"{'load ' if g.needs_load else ''}[{members}]"
         )
     return "\n".join(lines)

@@ -470,7 +470,11 @@ class _Widening:
         return self.emit(Gep(at, offset, "row"))
 
     def record_base(self, group: RecordGroup) -> Value:
-        return self.emit(Cast(self.scalar(group.base), PtrType(group.elem), "records"))
+        """Lane 0's record: ``group.start`` elements before the group's base."""
+        at = self.emit(Cast(self.scalar(group.base), PtrType(group.elem), "records"))
+        if group.start:
+            at = self.emit(Gep(at, Constant(I64, -group.start), "records.first"))
+        return at
 
     def record_store(self, inst: Store, group: RecordGroup) -> None:
         fields = self.record_fields(group)
