@@ -169,9 +169,7 @@ def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]
                 f"{_describe_statement(target)}",
                 clauses.location,
             )
-        elif not text.startswith("for", line.next) or _is_ident_char(
-            text[line.next + 3 : line.next + 4]
-        ):
+        elif not _is_for(text, line.next):
             macro = text[line.next : _identifier_end(text, line.next)] or "?"
             unsupported = Unsupported(
                 f"a loop written with the macro '{macro}' is not supported (write the for "
