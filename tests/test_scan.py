@@ -246,11 +246,15 @@ def test_scans_are_vectorized(tmp_path: Path) -> None:
     compile_everywhere(r.output)
 
 
-def test_collapsed_scan_stays_scalar(tmp_path: Path) -> None:
+def test_collapsed_scans(tmp_path: Path) -> None:
+    """A scan in the innermost loop of a collapsed nest is vectorized (the
+    kernel scan_collapse checks the values); on a worksharing nest one
+    thread runs all outer iterations, which needs their count before the
+    nest: outer bounds that depend on each other keep it scalar."""
     code = """\
 int f(const int *a, int *b, int n)
 {
-    int x = 0;
+    int x = 0, y = 0;
 #pragma omp simd collapse(2) reduction(inscan, +: x)
     for (int i = 0; i < n; i++)
         for (int j = 0; j < 8; j++) {
@@ -258,14 +262,33 @@ int f(const int *a, int *b, int n)
 #pragma omp scan inclusive(x)
             b[i * 8 + j] = x;
         }
-    return x;
+#pragma omp parallel for simd collapse(3) reduction(inscan, +: y)
+    for (int i = 0; i < n; i++)
+        for (int k = i; k < n; k++)
+            for (int j = 0; j < 8; j++) {
+                b[(i + k) * 8 + j] = y;
+#pragma omp scan exclusive(y)
+                y += a[k * 8 + j];
+            }
+    return x + y;
 }
 """
-    r = vectorize(tmp_path, code)
+    r = vectorize(tmp_path, code, "-fopenmp")
     assert r.returncode == 0, r.stderr
-    r.warning_at(4, "'reduction(inscan, ...)' with 'collapse' is not supported")
-    assert r.vectorized_loops() == 0, r.stderr
+    r.warning_at(11, "'reduction(inscan, ...)' with 'collapse' on '#pragma omp parallel for simd'")
+    assert "bounds do not depend on each other" in r.stderr
+    assert r.vectorized_loops() == 1, r.stderr
     compile_everywhere(r.output)
+    # a scan directive must be directly in the innermost loop's body
+    misplaced = code.replace(
+        "a[i * 8 + j];\n#pragma omp scan inclusive(x)",
+        "a[i * 8 + j];\n            { b[0] = 1;\n#pragma omp scan inclusive(x)\n }",
+        1,
+    )
+    assert misplaced != code
+    r = vectorize(tmp_path, misplaced, "-fopenmp")
+    assert r.returncode == 1, r.stderr
+    assert ":9:1: error: '#pragma omp scan' must be directly in the loop body" in r.stderr
 
 
 def test_logical_scans_run_lane_by_lane(tmp_path: Path) -> None:

@@ -1108,7 +1108,12 @@ class _LoopGen:
         return after, [], []
 
     def ws_pragma(
-        self, clauses: Any, collapse: int = 1, refill: bool = False, outer: bool = False
+        self,
+        clauses: Any,
+        collapse: int = 1,
+        refill: bool = False,
+        outer: bool = False,
+        scan_chunk: str = "s2s_nblk + 1",
     ) -> str:
         """The pragma of the kept constructs for the block loop (or the outer
         loops of a collapsed nest): the user's clauses of those constructs,
@@ -1118,7 +1123,8 @@ class _LoopGen:
         pragma goes on the outer loops of a collapsed nest, whose iterations
         are the user's).  An inscan scan runs on one thread, every block in
         order (``schedule(static, all blocks)``), its variable shared and
-        updated by the vector code, without the ``reduction``; taskloops get
+        updated by the vector code, without the ``reduction`` (``scan_chunk``:
+        all blocks, or all outer iterations of a collapsed nest); taskloops get
         the loop variable (declared outside the loop) and the linear
         variables as ``lastprivate`` (tasks may have their own copies); so
         does the inner loop variable of a collapsed nest, when declared
@@ -1141,7 +1147,7 @@ class _LoopGen:
             kept.append(f"lastprivate({', '.join(extra)})")
         parts = [f"#pragma omp {self.loop_directive()}"] + kept
         if scan:  # one thread runs every block in order; the variable stays shared
-            parts.append("schedule(static, s2s_nblk + 1)")
+            parts.append(f"schedule(static, {scan_chunk})")
         if collapse > 1:
             parts.append(f"collapse({collapse})")
         return " ".join(parts)
@@ -1256,11 +1262,38 @@ class _LoopGen:
                 loop.append(f"{bd.var} = {value_at(bd, f's2s_trip{sfx}', sfx)};")
             body = ["{"] + [INDENT + line for line in loop] + ["}"]
         if self.region.worksharing:
-            pragma = self.ws_pragma(self.region.clauses, collapse=len(outer), outer=True)
+            chunk = "1"
+            if self.region.scans:
+                before, chunk = before + self.outer_trips(bounds), "s2s_outer_trips"
+            pragma = self.ws_pragma(
+                self.region.clauses, collapse=len(outer), outer=True, scan_chunk=chunk
+            )
             if before:
                 return ["{"] + [INDENT + line for line in before + [pragma] + body] + ["}"]
             body = [pragma] + body
         return body
+
+    def outer_trips(self, bounds: list[Any]) -> list[str]:
+        """Lines before a collapsed worksharing nest with an inscan reduction
+        declaring ``s2s_outer_trips``, the iterations of its outer loops:
+        the chunk that gives them all to one thread, which runs the scan in
+        iteration order.  The outer loops must be rectangular."""
+        names = {bd.var for bd in bounds if bd is not None}
+        lines = ["unsigned long long s2s_outer_trips = 1;"]
+        for d, bd in enumerate(bounds):
+            words = set(re.findall(r"[A-Za-z_]\w*", f"{bd.lower} {bd.upper}")) if bd else set()
+            if bd is None or words & names:
+                raise Unsupported(
+                    "'reduction(inscan, ...)' with 'collapse' on '#pragma omp "
+                    f"{self.region.clauses.directive}' is vectorized for outer loops whose "
+                    "bounds do not depend on each other only (one thread runs them all)",
+                    self.loc,
+                )
+            t = bd.var_type or self.region.fn.args[0].type
+            assert isinstance(t, IntType)
+            lines += trip_count(bd, t, f"_s{d}", self.loc)
+            lines.append(f"s2s_outer_trips *= s2s_trip_s{d} ? s2s_trip_s{d} : 1ULL;")
+        return lines + ["(void)s2s_outer_trips;"]  # clang's -Wall sees no use in a clause
 
     def collapsed_linear_starts(self, bounds: list[Any]) -> tuple[list[str], list[str]]:
         """Lines before a collapsed worksharing nest and at the top of its

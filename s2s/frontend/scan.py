@@ -43,11 +43,18 @@ loop with inscan reductions, malformed, naming a variable that is not
 inscan, not directly in the loop body, twice in a loop.  Left scalar
 (``Unsupported``): an inscan loop without a ``scan`` line (it may be a
 ``_Pragma`` operator, which s2svec does not read), worksharing and combined
-constructs (the scan spans threads), ``collapse``, a variable that is not
-an integer or floating scalar, whose address the body takes, written in
-the scan phase or read in the input phase other than in an update of
-itself; jumps out of a phase; for ``exclusive``, a variable declared
-before the directive and used after it.
+constructs but ``for`` and ``parallel for`` (the scan spans threads), a
+variable that is not an integer or floating scalar, whose address the body
+takes, written in the scan phase or read in the input phase other than in
+an update of itself; jumps out of a phase; for ``exclusive``, a variable
+declared before the directive and used after it.
+
+With ``collapse(n)`` the directive is in the innermost loop's body; the
+outer loops stay scalar C loops around the vector loop (lower.py) and the
+running total passes through x from one inner loop to the next, so the
+prefix follows the collapsed iteration order.  On ``for`` / ``parallel
+for`` one thread runs all outer iterations (a chunk of all of them; the
+outer loops' bounds must not depend on each other: codegen ``outer_trips``).
 """
 
 from __future__ import annotations
@@ -133,8 +140,9 @@ def check_scans(
         if owner.clauses is None:
             continue
         scan = parse_scan(line)
-        if owner.clauses.collapse == 1:
-            _check_placement(line, loop)
+        innermost = _innermost(loop, owner.clauses.collapse)
+        if innermost is not None:
+            _check_placement(line, innermost)
         if owner.start in found:
             raise UserError(
                 "a second '#pragma omp scan' in the loop (one separates its phases)",
@@ -167,6 +175,20 @@ def missing_scan(clauses: ClauseSet) -> Unsupported:
         "(s2svec does not read a scan written as a _Pragma operator)",
         clauses.location,
     )
+
+
+def _innermost(loop: ci.Cursor, collapse: int) -> ci.Cursor | None:
+    """The innermost loop of a ``collapse`` nest, whose body holds the scan
+    directive; None for a nest that is not perfect (it stays scalar:
+    loop_form.py)."""
+    for _ in range(collapse - 1):
+        body = children(loop)[-1] if children(loop) else None
+        while body is not None and body.kind == CK.COMPOUND_STMT and len(children(body)) == 1:
+            body = children(body)[0]
+        if body is None or body.kind != CK.FOR_STMT:
+            return None
+        loop = body
+    return loop
 
 
 def _check_placement(line: OmpLine, loop: ci.Cursor) -> None:
@@ -223,8 +245,6 @@ def split_body(body: ci.Cursor, scan: ScanDirective, clauses: ClauseSet) -> Scan
             f"{clauses.directive}': s2svec runs such a scan on one thread of the team",
             clause,
         )
-    if clauses.collapse > 1:
-        raise Unsupported("'reduction(inscan, ...)' with 'collapse' is not supported", clause)
     if body.kind != CK.COMPOUND_STMT:  # pragmas.find_pragmas checked
         raise Unsupported("'#pragma omp scan' is not in the loop body s2svec lowers", where)
     stmts = children(body)
