@@ -120,6 +120,8 @@ class Options:
             all_true=self.all_true and target.all_true_paths,
             refill_gather_weight=target.refill_gather_weight,
             tail_stores=target.masked_tail_stores,
+            uniform_arm_limit=target.uniform_arm_limit,
+            shadow_counters=target.shadow_counters,
             refill_min_ratio=target.refill_min_ratio
             if self.refill_ratio is None
             else self.refill_ratio,

@@ -17,6 +17,8 @@ Set-up
                                       row loads): the CHECK lines read the
                                       vector IR
     ; RUN: linearize widen=8 split=2  and cut its vectors in 2 parts
+    ; RUN: widen=4 promote=avx2       then the target's counter promotion
+                                      (s2s/codegen/promote_counters.py)
     ; RUN: widen=vscale:2              widen to scalable vectors of vscale x 2
                                        lanes (SVE: at most 16 x 2)
                                       (s2s/codegen/legalize.py)
@@ -74,6 +76,8 @@ from s2s.analysis.memory import MemoryAccesses, access_of
 from s2s.analysis.records import RecordInfo
 from s2s.analysis.shapes import VectorShape
 from s2s.codegen.legalize import split_vectors
+from s2s.codegen.promote_counters import promote_counters
+from s2s.codegen.target import load_target
 from s2s.codegen.to_vector_ir import widen_to_vector_ir
 from s2s.diagnostics import Unsupported
 from s2s.ir.parser import IRError, parse_module
@@ -276,8 +280,11 @@ def run_case(case: Case) -> Result:
     names = ["canonicalize"] + [w for w in words if not w.startswith("--")]
     if names[1:2] == ["canonicalize"]:
         names.pop(0)
+    promote = _last_option(names, "promote", runs[0])
     parts = _split_parts(names, runs[0])
     width, scalable = _widen_width(names, runs[0])
+    if promote is not None and width is None:
+        raise CaseError(f"{runs[0]}: promote=TARGET needs widen=W before it")
     if parts is not None and width is None:
         raise CaseError(f"{runs[0]}: split=K needs widen=W before it")
     by_pass = {p.name: p for p in PIPELINE}
@@ -298,8 +305,20 @@ def run_case(case: Case) -> Result:
         if parts is not None:
             vf = split_vectors(vf, parts)
             verify(vf.fn)
+        if promote is not None:
+            promote_counters(vf.fn, load_target(promote), vf.width // vf.parts)
+            verify(vf.fn)
         return Result(state.fn, state.arg_shapes, print_function(vf.fn))
     return Result(state.fn, state.arg_shapes, print_function(state.fn))
+
+
+def _last_option(names: list[str], key: str, where: Directive) -> str | None:
+    """The value of a final ``key=VALUE`` (removed from ``names``), or None."""
+    if not names or not names[-1].startswith(f"{key}="):
+        if any(n.startswith(f"{key}=") for n in names):
+            raise CaseError(f"{where}: {key}=... must come last")
+        return None
+    return names.pop()[len(key) + 1 :]
 
 
 def _split_parts(names: list[str], where: Directive) -> int | None:

@@ -12,7 +12,7 @@ from test_lower_support import alloc, ir_text, lower_one, run_loop
 
 from s2s.analysis.shapes import region_arg_shapes
 from s2s.ir.interpreter import Memory
-from s2s.ir.types import F64
+from s2s.ir.types import F64, I32
 from s2s.pipeline import PIPELINE, PassState, run_passes
 
 
@@ -77,18 +77,52 @@ void f(int n, const double *a, double *o, double lo) {
 
 
 def test_uniform_branches_stay_branches(tmp_path: Path) -> None:
+    """Arms longer than MAX_UNIFORM_ARM, or choosing between scalars."""
     r = speculated(
         lower_one(
             tmp_path,
             """
-void f(int n, const double *a, double *o, double lo) {
+void f(int n, const double *a, double *o, double lo, int *k) {
   #pragma omp simd
-  for (int i = 0; i < n; i++) o[i] = lo > 0 ? a[i] * 2 : a[i] * 3;
+  for (int i = 0; i < n; i++) {
+    double x = a[i];
+    o[i] = lo > 0 ? ((x * 2 + 1) * x - 3) * x + 4 : x * 3;
+    *k = lo > 1 ? n + 1 : n;
+  }
 }
 """,
         )
     )
-    assert ir_text(r).count("condbr") == 1
+    assert ir_text(r).count("condbr") == 2
+
+
+def test_short_uniform_arms_choosing_vectors_become_selects(tmp_path: Path) -> None:
+    """``it < MAX && |z| <= 4`` of an escape-time loop: the uniform test's
+    arm is one compare, and the loop keeps no diamond of vector phis."""
+    r = speculated(
+        lower_one(
+            tmp_path,
+            """
+void f(int n, const double *c, int *o) {
+  #pragma omp simd
+  for (int i = 0; i < n; i++) {
+    double z = 0;
+    int it = 0;
+    while (it < 50 && z <= 4) { z = z * z + c[i]; it++; }
+    o[i] = it;
+  }
+}
+""",
+        )
+    )
+    text = ir_text(r)
+    assert text.count("condbr") == 1, text  # the while loop's exit
+    assert " and " in text
+    mem = Memory()
+    c = alloc(mem, F64, [0.1, 1.0, 3.0])
+    o = alloc(mem, I32, [0] * 3)
+    run_loop(r, {"n": 3, "c": c, "o": o}, mem)
+    assert mem.read_array(o, I32, 3) == [50, 3, 2]
 
 
 def test_stores_keep_their_branch(tmp_path: Path) -> None:

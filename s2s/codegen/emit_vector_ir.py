@@ -34,7 +34,6 @@ from ..ir.types import (
     U64,
     VOID,
     ArrayType,
-    FloatType,
     IntType,
     PtrType,
     Type,
@@ -88,6 +87,7 @@ from ..vfabi import Variant, element_bits, mask_pieces, pieces
 from .c_lines import INDENT
 from .calls import Callees
 from .cexpr import binop_expr, c_decl, c_type, literal, scalar_expr, value_literal
+from .legalize import mask_lane_bits
 from .stats import CodeStats
 from .target import Target, TypeInfo
 from .variant import prototype
@@ -146,7 +146,7 @@ class VectorIREmitter:
         self.decls: list[str] = []
         self.lines: list[str] = []
         self.counter = 0
-        self.mask_bits = _mask_bits(fn, target, width)
+        self.mask_bits = mask_lane_bits(fn, target, width)
         self.labels = {b: f"{prefix}_{k}_{_c_name(b.name)}" for k, b in enumerate(fn.blocks)}
 
     # -- names and types -------------------------------------------------------------
@@ -443,12 +443,44 @@ class VectorIREmitter:
             and self.target.has(f"{inst.op}_imm", t=t)
         )
 
+    def increments(self, inst: Instruction) -> bool:
+        """``select m, (add x, splat 1), x`` where the target adds the mask's
+        lanes as they are (``increment_where``: lane masks of the value's
+        width, s2s.codegen.promote_counters)."""
+        if not isinstance(inst, Select) or not isinstance(inst.type, VectorType):
+            return False
+        _, add, x = inst.operands
+        t = self.reg_type(inst.type)
+        if t is None or t.is_mask or not isinstance(add, BinOp) or add.op != "add":
+            return False
+        one = [o for o in add.operands if o is not x]
+        if len(one) != 1 or not _is_splat_of(one[0], 1) or x not in add.operands:
+            return False
+        mt = self.mask_for(t)
+        return (
+            mt is not None
+            and mt.key == self.canonical().key
+            and self.target.has("increment_where", t=t, mt=mt)
+        )
+
+    def increment_add(self, inst: Instruction) -> bool:
+        """An add that only ``increment_where`` selects read."""
+        return (
+            isinstance(inst, BinOp)
+            and bool(inst.users)
+            and all(self.increments(u) and u.operands[1] is inst for u in inst.users)
+        )
+
     def folds(self, inst: Instruction) -> bool:
         """A gep only gathers and scatters use as their address (by its
-        index); a splat count only immediate shifts use."""
+        index); a splat count only immediate shifts use; an add of one only
+        ``increment_where`` selects use, and its splat."""
+        if self.increment_add(inst):
+            return True
         if isinstance(inst, Splat) and isinstance(inst.operands[0], Constant) and inst.users:
             return all(
-                self.immediate_shift(u) and u.operands[1] is inst and u.operands[0] is not inst
+                (self.immediate_shift(u) and u.operands[1] is inst and u.operands[0] is not inst)
+                or self.increment_add(u)
                 for u in inst.users
             )
         return (
@@ -559,6 +591,9 @@ class VectorIREmitter:
                 rest = self.macro("mask_and", mt=t, a=other, b=b)
                 return None if rest is None else self.macro("mask_or", mt=t, a=keep, b=rest)
             mt = self.mask_for(t)
+            if mt is not None and self.increments(inst):
+                x, m = self.reg(ops[2]), self.reg(ops[0])
+                return self.macro("increment_where", t=t, x=x, m=m, mt=mt)
             return (
                 None
                 if mt is None
@@ -1446,18 +1481,12 @@ def _lane_type(t: Type) -> Type:
     return U64 if isinstance(t, PtrType) else t
 
 
-def _mask_bits(fn: Function, target: Target, width: int) -> int:
-    """The lane width of the region's masks: the widest vector element the
-    target has a mask of W lanes for (addresses aside: they only feed
-    gathers and scatters); masks of other widths are converted where used."""
-    bits = {
-        t.elem.bits
-        for inst in fn.instructions()
-        for t in [inst.type] + [o.type for o in inst.operands]
-        if isinstance(t, VectorType) and isinstance(t.elem, (IntType, FloatType)) and t.elem != I1
-    }
-    usable = [b for b in bits if target.mask_type(b, width) is not None]
-    return max(usable) if usable else max(bits, default=32)
+def _is_splat_of(v: Value, value: int) -> bool:
+    return (
+        isinstance(v, Splat)
+        and isinstance(v.operands[0], Constant)
+        and v.operands[0].value == value
+    )
 
 
 def _c_name(hint: str) -> str:

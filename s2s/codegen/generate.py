@@ -57,6 +57,7 @@ from .cexpr import c_decl, c_type, literal, unsigned_of
 from .emit_vector_ir import EmittedBody, VectorIREmitter
 from .interleave import interleave_factor
 from .legalize import register_parts, split_vectors
+from .promote_counters import promote_counters
 from .target import Target, TypeInfo
 from .to_vector_ir import VectorFunction, widen_to_vector_ir
 
@@ -947,6 +948,9 @@ class _LoopGen:
             raise Unsupported(f"vectors wider than a register of {self.target.name}", self.loc)
         if parts > 1:
             vf = split_vectors(vf, parts)
+            eliminate_dead_code(vf.fn)
+            verify(vf.fn)
+        if promote_counters(vf.fn, self.target, lanes // parts):
             eliminate_dead_code(vf.fn)
             verify(vf.fn)
         return vf

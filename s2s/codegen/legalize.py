@@ -34,7 +34,7 @@ from collections.abc import Callable
 from ..analysis.cfg import cfg_of
 from ..diagnostics import Unsupported
 from ..ir.builder import copy_call, copy_instruction
-from ..ir.types import I1, I32, VOID, Type, VectorType
+from ..ir.types import I1, I32, VOID, FloatType, IntType, Type, VectorType
 from ..ir.values import (
     ALL,
     ANY,
@@ -322,3 +322,18 @@ def _defs_first(fn: Function) -> list[Block]:
     instructions that use it (phis aside): reverse post-order."""
     order = cfg_of(fn).rpo
     return order + [b for b in fn.blocks if b not in order]
+
+
+def mask_lane_bits(fn: Function, target: Target, width: int) -> int:
+    """The lane width of the region's masks: the widest vector element the
+    target has a mask of ``width`` lanes for (addresses aside: they only
+    feed gathers and scatters); masks of other widths are converted where
+    used (s2s.codegen.emit_vector_ir)."""
+    bits = {
+        t.elem.bits
+        for inst in fn.instructions()
+        for t in [inst.type] + [o.type for o in inst.operands]
+        if isinstance(t, VectorType) and isinstance(t.elem, (IntType, FloatType)) and t.elem != I1
+    }
+    usable = [b for b in bits if target.mask_type(b, width) is not None]
+    return max(usable) if usable else max(bits, default=32)

@@ -162,6 +162,12 @@ class Target:
     """Divergent arms with contiguous memory accesses get an unmasked copy
     taken when every lane is in them (transform.all_true): where masked
     loads and stores cost more than plain ones."""
+    uniform_arm_limit: int = 4
+    """Instructions an arm of a uniform branch choosing between vectors may
+    hold to become a select (transform.speculate; 0: none)."""
+    shadow_counters: bool = True
+    """A uniform counter live out of a divergent loop gets a per-lane copy
+    (transform.divergent_loops)."""
     record_register_bits: int = 0
     """Register width of loops that move whole records (s2s.analysis.records;
     0: ``register_bits``): the de-interleaving shuffles of narrower registers
@@ -534,6 +540,8 @@ def load_target(name: str) -> Target:
         masked_tail_stores=bool(data.get("masked_tail_stores", False)),
         record_register_bits=int(data.get("record_register_bits", 0)),
         all_true_paths=bool(data.get("all_true_paths", True)),
+        uniform_arm_limit=int(data.get("uniform_arm_limit", 4)),
+        shadow_counters=bool(data.get("shadow_counters", True)),
         refill_gather_weight=int(data.get("refill_gather_weight", 8)),
         refill_min_ratio=float(data.get("refill_min_ratio", 2.0)),
         capabilities=read_capabilities(folder / CAPABILITIES),

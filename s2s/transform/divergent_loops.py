@@ -66,6 +66,7 @@ from ..analysis.divergence import DivergenceInfo
 from ..ir.types import I1, Type
 from ..ir.values import (
     ANY,
+    BinOp,
     Block,
     Br,
     Call,
@@ -80,7 +81,7 @@ from ..ir.values import (
 from .passes import Pass, PassState, did_any
 
 
-def make_loops_uniform(fn: Function, div: DivergenceInfo) -> int:
+def make_loops_uniform(fn: Function, div: DivergenceInfo, shadows: bool = True) -> int:
     """Transform every divergent loop of ``fn`` (innermost first); returns how many.
 
     A uniform loop that may run with some lanes inactive (under a divergent
@@ -97,7 +98,7 @@ def make_loops_uniform(fn: Function, div: DivergenceInfo) -> int:
         g = cfg_of(fn)
         lp = g.loops.loop_with_header(header)
         assert lp is not None and lp.latch is not None, "loops must be canonical"
-        _LoopRebuild(fn, g, lp).run(div)
+        _LoopRebuild(fn, g, lp).run(div, shadows)
     return len(headers)
 
 
@@ -142,8 +143,10 @@ class _LoopRebuild:
         return block
 
     # -- the steps -------------------------------------------------------------------
-    def run(self, div: DivergenceInfo) -> None:
+    def run(self, div: DivergenceInfo, shadows: bool) -> None:
         freezable = [phi for phi in self.header.phis if self._may_freeze(phi, div)]
+        if shadows:
+            freezable += self._shadow_counters(freezable, div)
         self._move_header_phis(freezable)
         live = self._tracker(I1, Constant(I1, 1), "live")
         live.next.add_incoming(Constant(I1, 1), self.latch)
@@ -175,6 +178,42 @@ class _LoopRebuild:
         return all(self._is_live_out_or(user, update) for user in phi.users) and all(
             self._is_live_out_or(user, phi) for user in update.users
         )
+
+    def _shadow_counters(self, freezable: list[Phi], div: DivergenceInfo) -> list[Phi]:
+        """A per-lane copy of each uniform counter that leaves the loop but is
+        read by more than its update (``it < MAX`` of an escape-time loop):
+        the copy takes the live-outs and is frozen, the counter stays
+        uniform for the rest (module docstring)."""
+        shadows: list[Phi] = []
+        for phi in list(self.header.phis):
+            update = phi.value_from(self.latch)
+            step = _counter_step(phi, update, div)
+            outs = self._live_out_uses(phi, update)
+            if phi in freezable or step is None or not outs:
+                continue
+            assert isinstance(update, BinOp)
+            shadow = Phi(phi.type, f"{phi.name or 'v'}.lane")
+            shadow_update = BinOp(update.op, shadow, step, f"{update.name or 'v'}.lane")
+            shadow.add_incoming(phi.value_from(self.pre), self.pre)
+            shadow.add_incoming(shadow_update, self.latch)
+            self.header.insert(len(self.header.phis), shadow)
+            block = update.parent
+            assert block is not None
+            block.insert(block.instructions.index(update) + 1, shadow_update)
+            for lcssa, exiting in outs:
+                value = shadow if lcssa.value_from(exiting) is phi else shadow_update
+                lcssa.set_operand(lcssa.incoming_blocks.index(exiting), value)
+            shadows.append(shadow)
+        return shadows
+
+    def _live_out_uses(self, phi: Phi, update: Value) -> list[tuple[Phi, Block]]:
+        """The exit phis that take ``phi`` or its update out of the loop."""
+        return [
+            (lcssa, exiting)
+            for exiting, exit_block in self.exits
+            for lcssa in exit_block.phis
+            if lcssa.value_from(exiting) in (phi, update)
+        ]
 
     def _is_live_out_or(self, user: Instruction, allowed: Value) -> bool:
         exit_blocks = {x for _, x in self.exits}
@@ -272,6 +311,16 @@ class _LoopRebuild:
         block.append(Br(exits[-1]))
 
 
+def _counter_step(phi: Phi, update: Value, div: DivergenceInfo) -> Value | None:
+    """``c`` when ``phi`` is a uniform counter updated by ``phi + c`` or
+    ``phi - c`` with a uniform ``c`` (a lane's copy of it then counts alike)."""
+    if not div.is_uniform(phi) or not isinstance(update, BinOp) or update.op not in ("add", "sub"):
+        return None
+    a, b = update.operands
+    step = b if a is phi else a if b is phi and update.op == "add" else None
+    return step if step is not None and step is not phi and div.is_uniform(step) else None
+
+
 @dataclass
 class _Tracker:
     """A header phi and its update in the new latch."""
@@ -283,7 +332,13 @@ class _Tracker:
 
 
 def _run(state: PassState) -> int:
-    return make_loops_uniform(state.fn, state.get(DivergenceInfo))
+    return make_loops_uniform(state.fn, state.get(DivergenceInfo), state.options.shadow_counters)
 
 
-PASS = Pass("divergent-loops", _run, requires=(DivergenceInfo,), changed=did_any)
+PASS = Pass(
+    "divergent-loops",
+    _run,
+    requires=(DivergenceInfo,),
+    options=("shadow_counters",),
+    changed=did_any,
+)

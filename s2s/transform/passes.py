@@ -49,6 +49,13 @@ class PassOptions:
     tail_stores: bool = False
     """Whether loops that store to memory get a masked last iteration too
     (transform.masked_tail; the target's ``masked_tail_stores``)."""
+    uniform_arm_limit: int = 4
+    """Instructions an arm of a uniform branch that chooses between vectors
+    may hold to become a select (transform.speculate; the target's
+    ``uniform_arm_limit``, 0: uniform branches stay branches)."""
+    shadow_counters: bool = True
+    """Whether a uniform counter live out of a divergent loop gets a per-lane
+    copy (transform.divergent_loops; the target's ``shadow_counters``)."""
 
 
 class Declined(Exception):

@@ -1,4 +1,4 @@
-"""Speculation: short, harmless arms of a divergent branch become selects.
+"""Speculation: short, harmless arms of a branch become selects.
 
 The front end lowers ``?:``, ``&&``, ``||`` and ``if`` with branches, as C
 says.  Where a divergent branch only chooses between a few cheap values,
@@ -20,7 +20,10 @@ that traps or is undefined out of range).  Selects on ``i1`` values
 become ``and``/``or`` (the short-circuit operators).  Diamonds nest: the
 innermost are folded first and the pass repeats until nothing changes.
 
-Requires the divergence analysis (uniform branches stay branches); keeps
+Uniform branches stay branches, but those that choose between vectors
+with arms of at most ``MAX_UNIFORM_ARM`` instructions (a ``select`` on a
+scalar condition, which the C compiler turns into a branch again where
+that pays).  Requires the divergence analysis; keeps
 the loop structure (arms never hold a loop's header, latch or exit).  Every
 analysis is invalid afterwards.
 """
@@ -46,30 +49,48 @@ from .passes import Pass, PassState, did_any
 from .safety import can_speculate
 
 MAX_ARM = 8
-"""Instructions an arm may hold (more is left to linearization)."""
+"""Instructions an arm of a divergent branch may hold (more is left to
+linearization)."""
+
+MAX_UNIFORM_ARM = 4
+"""Instructions an arm of a uniform branch may hold, when the branch chooses
+between vectors (the default of the target's ``uniform_arm_limit``):
+``it < MAX && |z| <= 4`` in an escape-time loop, whose
+uniform test kept a diamond of vector phis in the loop that the C compilers
+allocate badly (clang 19 spilled the loop's chain through the stack, 1.7x
+slower, bench/RESULTS.md)."""
 
 
-def speculate(fn: Function, div: DivergenceInfo) -> int:
-    """Fold the harmless arms of divergent branches; returns how many branches."""
-    divergent = {b for b in div.cfg.block_order if div.is_divergent_branch(b)}
+def speculate(fn: Function, div: DivergenceInfo, uniform_limit: int = MAX_UNIFORM_ARM) -> int:
+    """Fold the harmless arms of divergent branches, and the very short ones
+    (``uniform_limit``) of uniform branches that choose between vectors;
+    returns how many."""
+    limits = {
+        b: MAX_ARM if div.is_divergent_branch(b) else uniform_limit
+        for b in div.cfg.block_order
+        if isinstance(b.terminator, CondBr)
+    }
     folded = 0
     while True:
         g = cfg_of(fn)
         done = next(
-            (a for a in reversed(g.block_order) if a in divergent and _fold(fn, g, a)), None
+            (a for a in reversed(g.block_order) if a in limits and _fold(fn, g, a, limits[a], div)),
+            None,
         )
         if done is None:
             return folded
         folded += 1
 
 
-def _fold(fn: Function, g: Graph[Block], a: Block) -> bool:
+def _fold(fn: Function, g: Graph[Block], a: Block, limit: int, div: DivergenceInfo) -> bool:
     term = a.terminator
     if not isinstance(term, CondBr) or term.if_true is term.if_false:
         return False
-    join = _join(g, a, term)
+    join = _join(g, a, term, limit)
     if join is None:
         return False
+    if not div.is_divergent_branch(a) and not any(div.shape_of(p).is_varying for p in join.phis):
+        return False  # scalar values: the C compiler chooses
     arms = [s for s in (term.if_true, term.if_false) if s is not join]
     cond = term.operands[0]
     for arm in arms:
@@ -119,12 +140,12 @@ def _merge(fn: Function, a: Block, join: Block) -> None:
     fn.remove_block(join)
 
 
-def _join(g: Graph[Block], a: Block, term: CondBr) -> Block | None:
+def _join(g: Graph[Block], a: Block, term: CondBr, limit: int) -> Block | None:
     """The block both ways of ``a`` meet in, when each way is a harmless arm
     (or goes there directly)."""
     ends: list[Block] = []
     for s in (term.if_true, term.if_false):
-        if _harmless_arm(g, a, s):
+        if _harmless_arm(g, a, s, limit):
             ends.append(g.succs[s][0])
         else:
             ends.append(s)
@@ -133,7 +154,7 @@ def _join(g: Graph[Block], a: Block, term: CondBr) -> Block | None:
         return None
     join = t_end
     if join in (term.if_true, term.if_false) or all(
-        _harmless_arm(g, a, s) for s in (term.if_true, term.if_false)
+        _harmless_arm(g, a, s, limit) for s in (term.if_true, term.if_false)
     ):
         lp = g.loops.innermost.get(a)
         return (
@@ -144,16 +165,14 @@ def _join(g: Graph[Block], a: Block, term: CondBr) -> Block | None:
     return None
 
 
-def _harmless_arm(g: Graph[Block], a: Block, s: Block) -> bool:
+def _harmless_arm(g: Graph[Block], a: Block, s: Block, limit: int) -> bool:
     if g.preds[s] != [a] or len(g.succs[s]) != 1 or s.phis:
         return False
     if g.loops.innermost.get(s) is not g.loops.innermost.get(a):
         return False
     body = [i for i in s.instructions if not i.is_terminator]
     return (
-        len(body) <= MAX_ARM
-        and all(can_speculate(i) for i in body)
-        and isinstance(s.terminator, Br)
+        len(body) <= limit and all(can_speculate(i) for i in body) and isinstance(s.terminator, Br)
     )
 
 
@@ -176,7 +195,13 @@ def _select(a: Block, c: Value, x: Value, y: Value, name: str) -> Value:
 
 
 def _run(state: PassState) -> int:
-    return speculate(state.fn, state.get(DivergenceInfo))
+    return speculate(state.fn, state.get(DivergenceInfo), state.options.uniform_arm_limit)
 
 
-PASS = Pass("speculate", _run, requires=(DivergenceInfo,), changed=did_any)
+PASS = Pass(
+    "speculate",
+    _run,
+    requires=(DivergenceInfo,),
+    options=("uniform_arm_limit",),
+    changed=did_any,
+)
