@@ -6,7 +6,8 @@
   ``load_records``, checks every field lane against the scalar element (exact
   bits: NaN payloads included), stores the fields back with
   ``store_records`` and checks the bytes and that nothing past the W records
-  was written.  Which (type, k) render is pinned, so a lost macro fails.
+  was written (where the target has no store of such records, that nothing
+  was written).  Which (type, k) render is pinned, so a lost macro fails.
 """
 
 from __future__ import annotations
@@ -146,8 +147,8 @@ def _case(ops, t: TypeInfo, k: int) -> str:
     outs = [f"f{s}" for s in range(k)]
     ld = str(ops.load_records(t=t, k=k, p="src", outs=outs)).strip()
     st = str(ops.store_records(t=t, k=k, p="dst", vs=outs)).strip()
-    if not ld or not st:
-        return ""
+    if not ld:
+        return ""  # (a load without a store: AVX2's narrow records, stores checked alone)
     name = f"case_{t.key}_{k}"
     lines = [
         f"static int {name}(void)",
@@ -163,10 +164,13 @@ def _case(ops, t: TypeInfo, k: int) -> str:
     for s in range(k):
         lines.append(f"    {ops.store(t=t, p='lane', v=outs[s])}")
         lines.append(f"    for (int j = 0; j < {L}; j++) bad += lane[j] != src[j * {k} + {s}];")
+    if st:
+        lines += [
+            f"    {st}",
+            f"    for (int e = 0; e < {k * L}; e++) bad += dst[e] != src[e];",
+        ]
     lines += [
-        f"    {st}",
-        f"    for (int e = 0; e < {k * L}; e++) bad += dst[e] != src[e];",
-        f"    for (int e = {k * L}; e < {k * L + 8}; "
+        f"    for (int e = {k * L if st else 0}; e < {k * L + 8}; "
         f"e++) bad += dst[e] != ({u})0x5a5a5a5a5a5a5a5aull;",
         f'    if (bad) printf("FAIL {t.key} k={k}: %d\\n", bad);',
         "    return bad;",
@@ -221,7 +225,12 @@ def test_macros_render_where_documented():
     assert {key for key, _ in record_program("avx512")[1]} == _full(
         avx512, (32, 64), (128, 256, 512)
     )
-    assert {key for key, _ in record_program("avx2")[1]} == _full(avx2, (32, 64), (128, 256))
+    narrow_loads = {  # 8/16-bit records in 128-bit registers: loads only (pshufb)
+        t.key for t in avx2.types.values() if t.bits in (8, 16) and t.spellings["prefix"] == "_mm"
+    }
+    assert {key for key, _ in record_program("avx2")[1]} == _full(
+        avx2, (32, 64), (128, 256)
+    ) | narrow_loads
     _, done = record_program("neon")
     assert {k for _, k in done} == {2, 3, 4}
     assert {key for key, _ in done} == _full(neon, (8, 16, 32, 64), (64, 128))
