@@ -8,6 +8,8 @@ Every change of control flow is a pass here, on the IR, before widening:
                       locals, ``&seed`` of an inlined call) become SSA values
     strength          integer division and remainder by a power of two become
                       shifts and masks (no target divides integer vectors)
+    narrow            int arithmetic truncated to 8/16 bits done in those bits
+                      (short data runs at the width of shorts)
     dce               dead code (a local computed with ``&&`` and never read)
                       deleted before it decides anything
     canonicalize      preheaders, one latch, dedicated exits, loop-closed SSA
@@ -85,6 +87,7 @@ from .transform import (
     linearize,
     masked_tail,
     merge_arms,
+    narrow,
     per_lane_storage,
     refill,
     speculate,
@@ -101,6 +104,7 @@ PIPELINE: tuple[Pass, ...] = (
     inline.PASS,
     sroa.PASS,
     strength.PASS,
+    narrow.PASS,
     dce.PASS,
     canonicalize.PASS,
     unroll.PASS,
@@ -129,7 +133,7 @@ VARIANTS: dict[str, tuple[str, tuple[Pass, ...]]] = {
     "tail": ("masked tail", (masked_tail.PASS,) + PIPELINE),
     "refill": (
         "lane refill",
-        passes("inline", "sroa", "strength", "dce", "canonicalize", "unroll")
+        passes("inline", "sroa", "strength", "narrow", "dce", "canonicalize", "unroll")
         + (refill.PASS,)
         + PIPELINE,
     ),
