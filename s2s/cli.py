@@ -269,7 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="PASS",
         help="print each region's IR after the pipeline pass PASS to stdout "
-        "(inline, sroa, strength, dce, canonicalize, unroll, licm, merge-arms, hoist, "
+        "(inline, sroa, strength, narrow, dce, canonicalize, unroll, licm, merge-arms, hoist, "
         "per-lane-storage, speculate, all-true, boscc, divergent-loops, "
         "loop-closed-ssa, linearize, cse, cleanup; and for a loop's variants "
         "masked-tail, refill; repeatable)",
