@@ -1282,11 +1282,9 @@ class _LoopGen:
         declaring ``s2s_outer_trips``, the iterations of its outer loops:
         the chunk that gives them all to one thread, which runs the scan in
         iteration order.  The outer loops must be rectangular."""
-        names = {bd.var for bd in bounds if bd is not None}
         lines = ["unsigned long long s2s_outer_trips = 1;"]
         for d, bd in enumerate(bounds):
-            words = set(re.findall(r"[A-Za-z_]\w*", f"{bd.lower} {bd.upper}")) if bd else set()
-            if bd is None or words & names:
+            if bd is None or _reads_loop_variables(bd, bounds):
                 raise Unsupported(
                     "'reduction(inscan, ...)' with 'collapse' on '#pragma omp "
                     f"{self.region.clauses.directive}' is vectorized for outer loops whose "
@@ -1307,11 +1305,9 @@ class _LoopGen:
         computed from the outer variables, since the threads run the outer
         iterations in any order.  The nest must be rectangular with
         constant steps; the variables are ``lastprivate`` on the pragma."""
-        names = [bd.var for bd in bounds if bd is not None]
         nest = [*bounds, self.region.bounds]
         for bd in nest:
-            words = set(re.findall(r"[A-Za-z_]\w*", f"{bd.lower} {bd.upper}")) if bd else set()
-            if bd is None or isinstance(bd.step, str) or words & set(names):
+            if bd is None or isinstance(bd.step, str) or _reads_loop_variables(bd, bounds):
                 raise Unsupported(
                     f"'linear' with 'collapse' on '#pragma omp {self.region.clauses.directive}' "
                     "is vectorized for rectangular nests with constant steps only (the "
@@ -1353,6 +1349,13 @@ class _LoopGen:
         return (
             [f"if ({cond}) {{"] + [INDENT + line for line in block] + ["} else {"] + scalar + ["}"]
         )
+
+
+def _reads_loop_variables(bd: Any, outer: list[Any]) -> bool:
+    """Whether a loop's bounds name a variable of the ``outer`` loops of its
+    collapsed nest (a nest that is not rectangular)."""
+    names = {o.var for o in outer if o is not None}
+    return bool(set(re.findall(r"[A-Za-z_]\w*", f"{bd.lower} {bd.upper}")) & names)
 
 
 def _c_loop_differs(bd: Any) -> bool:
