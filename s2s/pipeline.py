@@ -264,6 +264,7 @@ def run_passes(
         else ""
     )
     verify_each = os.environ.get(VERIFY_EACH) == "1" or bool(print_after)
+    linearized = False
     for p in passes:
         for key in p.requires:
             state.get(key)
@@ -277,7 +278,9 @@ def run_passes(
             _check_preserved(state, p)
         if verify_each or p is passes[-1]:
             _verify(state, p)
-        _check_linearized(state, p)
+        linearized = linearized or p.name == "linearize"
+        if linearized and (verify_each or p is passes[-1]):
+            _check_linearized(state, p)
         if not source_counts and p.name == count_after:
             source_counts = _source_counts(state.get(DivergenceInfo))
         if p.name in print_after:
@@ -317,14 +320,16 @@ def _check_preserved(state: PassState, p: Pass) -> None:
 
 
 def _check_linearized(state: PassState, p: Pass) -> None:
-    """No divergent branch is left after linearization."""
-    if p.name in ("linearize", "cleanup"):
-        left = [b.name for b in state.fn.blocks if state.get(DivergenceInfo).is_divergent_branch(b)]
-        if left:
-            raise Unsupported(
-                f"internal error: divergent branches left after "
-                f"linearization ({', '.join(left)}); please report this"
-            )
+    """No divergent branch is left after linearization (checked after
+    ``p``: the last pass, where code generation reads the divergence
+    analysis anyway, and after every pass with ``S2S_VERIFY_EACH=1``)."""
+    div = state.get(DivergenceInfo)
+    left = [b.name for b in state.fn.blocks if div.is_divergent_branch(b)]
+    if left:
+        raise Unsupported(
+            f"internal error: divergent branches left after the {p.name} pass "
+            f"({', '.join(left)}); please report this"
+        )
 
 
 def _source_counts(div: DivergenceInfo) -> dict[str, dict[str, int]]:

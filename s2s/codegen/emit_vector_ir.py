@@ -147,6 +147,8 @@ class VectorIREmitter:
         self.lines: list[str] = []
         self.counter = 0
         self.mask_bits = mask_lane_bits(fn, target, width)
+        self.reg_types: dict[Type, TypeInfo | None] = {}
+        """``reg_type`` by vector type, made once."""
         self.labels = {b: f"{prefix}_{k}_{_c_name(b.name)}" for k, b in enumerate(fn.blocks)}
 
     # -- names and types -------------------------------------------------------------
@@ -157,9 +159,12 @@ class VectorIREmitter:
     def reg_type(self, t: Type) -> TypeInfo | None:
         """The register type of a vector type (None: an array of lanes)."""
         assert isinstance(t, VectorType)
-        if t.elem == I1:
-            return self.target.mask_type(self.mask_bits, self.W)
-        return self.target.vtype(_lane_type(t.elem), self.W)
+        if t not in self.reg_types:  # asked for every operand of every instruction
+            if t.elem == I1:
+                self.reg_types[t] = self.target.mask_type(self.mask_bits, self.W)
+            else:
+                self.reg_types[t] = self.target.vtype(_lane_type(t.elem), self.W)
+        return self.reg_types[t]
 
     def vt(self, elem: Type) -> VectorType:
         """The vector type of the function's lanes of ``elem``."""

@@ -199,6 +199,10 @@ class Target:
     """capabilities.toml: macro name -> the capability keys (``question_key``)
     it renders something for; None when the file is missing."""
     _answers: dict[tuple[Any, ...], bool] = field(default_factory=dict, repr=False)
+    _mask_types: dict[tuple[int, int], TypeInfo | None] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    """``mask_type`` by (bits, lanes), made once (it is asked per instruction)."""
     _ops: Any = field(default=None, init=False, repr=False, compare=False)
     """ops.j2's module, made once (``call``)."""
     _need: Callable[[str], object] | None = field(
@@ -239,6 +243,12 @@ class Target:
 
     def mask_type(self, bits: int, lanes: int) -> TypeInfo | None:
         """The mask type for lanes of ``bits`` bits (None when not native)."""
+        key = (bits, lanes)
+        if key not in self._mask_types:
+            self._mask_types[key] = self._make_mask_type(bits, lanes)
+        return self._mask_types[key]
+
+    def _make_mask_type(self, bits: int, lanes: int) -> TypeInfo | None:
         if self.mask_kind == "bits":
             ctype = self.mask_ctypes.get(lanes)
             if ctype is None:
