@@ -68,7 +68,9 @@ from ..ir.values import (
     Value,
 )
 from ..ir.vector import (
+    Concat,
     ExtractLane,
+    ExtractPart,
     Gather,
     InsertLane,
     RecordLoad,
@@ -160,10 +162,13 @@ class VectorIREmitter:
         """The register type of a vector type (None: an array of lanes)."""
         assert isinstance(t, VectorType)
         if t not in self.reg_types:  # asked for every operand of every instruction
+            # a fixed-width type's own lanes: legalization may cut element
+            # types into different numbers of registers (legalize.split_mixed)
+            lanes = self.W if t.scalable else t.lanes
             if t.elem == I1:
-                self.reg_types[t] = self.target.mask_type(self.mask_bits, self.W)
+                self.reg_types[t] = self.target.mask_type(self.mask_bits, lanes)
             else:
-                self.reg_types[t] = self.target.vtype(_lane_type(t.elem), self.W)
+                self.reg_types[t] = self.target.vtype(_lane_type(t.elem), lanes)
         return self.reg_types[t]
 
     def vt(self, elem: Type) -> VectorType:
@@ -634,8 +639,14 @@ class VectorIREmitter:
                 return self.macro("stepvector", t=t)
             if self.target.scalable:
                 return None
-            lanes = [literal(k, inst.type.elem) for k in range(self.W)]
+            lanes = [literal(k, inst.type.elem) for k in range(inst.type.lanes)]
             return self.macro("setr", t=t, xs=lanes)
+        if isinstance(inst, ExtractPart):
+            f = self.reg_type(ops[0].type)
+            return None if f is None else self.macro("part", t=f, v=self.reg(ops[0]), j=inst.part)
+        if isinstance(inst, Concat) and len(ops) == 2:
+            assert t is not None
+            return self.macro("concat", t=t, a=self.reg(ops[0]), b=self.reg(ops[1]))
         if isinstance(inst, Reverse):
             assert t is not None
             return None if t.is_mask else self.macro("reverse", t=t, a=self.reg(ops[0]))
@@ -1161,6 +1172,11 @@ class VectorIREmitter:
 
     # -- the generic per-lane loop ---------------------------------------------------------
     def per_lane(self, inst: Instruction) -> None:
+        if any(
+            isinstance(t, VectorType) and not t.scalable and t.lanes != self.W
+            for t in [inst.type, *(o.type for o in inst.operands)]
+        ):  # arrays of W lanes would not hold them: generate's even cut instead
+            raise Unsupported(f"no lane-by-lane '{inst.opcode}' of vectors cut by element type")
         pre: list[str] = []
         lane: list[str] = []
         # lane s2s_j of the result reads lane W - 1 - s2s_j of a reverse's operand

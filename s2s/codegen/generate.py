@@ -56,7 +56,7 @@ from .calls import Callees
 from .cexpr import c_decl, c_type, literal, unsigned_of
 from .emit_vector_ir import EmittedBody, VectorIREmitter
 from .interleave import interleave_factor
-from .legalize import register_parts, split_vectors
+from .legalize import register_parts, split_mixed, split_vectors
 from .promote_counters import promote_counters
 from .target import Target, TypeInfo
 from .to_vector_ir import VectorFunction, widen_to_vector_ir
@@ -583,13 +583,10 @@ class _LoopGen:
         tag = f"{self.target.name}_{region.line}_{region.column}"
         if region.bounds is not None and isinstance(region.bounds.step, str):
             tag += "_rs"  # beside the version for a step of 1 (driver._generate_once)
-        vf = self.legal_vector_function(
-            region.fn, self.div, self.mem, self.records, W * self.interleave()
-        )
-        self.W = vf.width  # iterations per trip of the vector loop
+        self.W = W * self.interleave()  # iterations per trip of the vector loop
         self.parallel = bool(region.worksharing) and not region.outer_loops
         self.iv_binding = next(b for b in region.args if b.role == "iv")
-        code = self.vector_ir_code(region, vf, tag)
+        vf, code = self.emitted(region, self.div, self.mem, self.records, tag)
         n = vf.width // vf.parts
         acc = [
             item
@@ -667,10 +664,9 @@ class _LoopGen:
             return None
         region = variant.region
         try:
-            vf = self.legal_vector_function(
-                region.fn, variant.div, variant.mem, variant.records, self.W
+            _, code = self.emitted(
+                region, variant.div, variant.mem, variant.records, tag, accumulators
             )
-            code = self.vector_ir_code(region, vf, tag, accumulators)
         except Unsupported:
             if os.environ.get("S2SVEC_DEBUG"):
                 raise
@@ -918,13 +914,39 @@ class _LoopGen:
             factor //= 2
         return factor
 
+    def emitted(
+        self,
+        region: Any,
+        div: Any,
+        mem: Any,
+        records: Any,
+        tag: str,
+        loop_accumulators: list[tuple[Any, list[str]]] | None = None,
+    ) -> tuple[VectorFunction, _VectorIRCode]:
+        """A region's vector function at the loop's lanes (``self.W``) and
+        its C: cut by element type where legalization can
+        (``split_mixed``), else evenly -- also when the cut by type has an
+        operation the target emits only lane by lane."""
+        linears = list(self.linears)
+        for by_type in (True, False):
+            vf = self.legal_vector_function(region.fn, div, mem, records, self.W, by_type)
+            try:
+                return vf, self.vector_ir_code(region, vf, tag, loop_accumulators)
+            except Unsupported:
+                if not vf.cut_by_type:
+                    raise
+                self.linears = list(linears)  # what the failed attempt recorded goes
+        raise AssertionError("unreachable: the even cut raises or returns")
+
     def legal_vector_function(
-        self, fn: Any, div: Any, mem: Any, records: Any, lanes: int
+        self, fn: Any, div: Any, mem: Any, records: Any, lanes: int, by_type: bool = False
     ) -> VectorFunction:
         """A region's body widened to ``lanes`` lanes and cut into the
         target's registers (s2s.codegen.legalize), at least one part per
-        vector of the loop's width; the record groups the target moves at
-        one vector's lanes as whole records."""
+        vector of the loop's width, with ``by_type`` each element type in
+        as many as it fills where the function allows (``split_mixed``);
+        the record groups the target moves at one vector's lanes as whole
+        records."""
         threads = bool(self.region.worksharing)
         moved = [
             g
@@ -947,7 +969,8 @@ class _LoopGen:
         if parts > 1 and self.target.scalable:
             raise Unsupported(f"vectors wider than a register of {self.target.name}", self.loc)
         if parts > 1:
-            vf = split_vectors(vf, parts)
+            mixed = split_mixed(vf, parts, self.target) if by_type else None
+            vf = mixed or split_vectors(vf, parts)
             eliminate_dead_code(vf.fn)
             verify(vf.fn)
         if promote_counters(vf.fn, self.target, lanes // parts):

@@ -51,10 +51,13 @@ from ..ir.values import (
     Phi,
     Ret,
     Undef,
+    UnOp,
     Value,
 )
 from ..ir.vector import (
+    Concat,
     ExtractLane,
+    ExtractPart,
     InsertLane,
     RecordLoad,
     RecordStore,
@@ -78,6 +81,86 @@ def split_vectors(vf: VectorFunction, parts: int) -> VectorFunction:
     if vf.width % parts:
         raise Unsupported(f"internal error: {vf.width} lanes do not split into {parts} parts")
     return _Split(vf, parts).run()
+
+
+def split_mixed(vf: VectorFunction, parts: int, target: Target) -> VectorFunction | None:
+    """``vf`` cut so that every element type fills whole registers: the
+    widest in ``parts`` parts, a type half as wide in half as many (8 ints
+    in one AVX2 register where 8 doubles take two; casts between them go
+    through ``part`` and ``concat``).  None where the even cut
+    (``split_vectors``) is what the function gets: every type takes
+    ``parts``, or the function holds what only the even cut handles
+    (masks, gathers, records, lanes picked at run time, calls or casts
+    across cuts the target has no ``part``/``concat`` for)."""
+    counts = _mixed_counts(vf, parts, target)
+    return None if counts is None else _Mixed(vf, parts, counts).run()
+
+
+_MIXED_OK = (BinOp, UnOp, Cast, Call, Phi, Splat, StepVector, VLoad, VStore, ExtractLane)
+"""The vector instructions a mixed cut takes (no masks: they are I1
+vectors; calls only on the widest type)."""
+
+
+def _mixed_counts(vf: VectorFunction, parts: int, target: Target) -> dict[Type, int] | None:
+    """Parts per element type for ``split_mixed``, or None."""
+    if parts < 2 or vf.width % parts or target.scalable:
+        return None
+    insts = [i for i in vf.fn.instructions() if is_lanewise(i)]
+    types = {t for i in insts for t in _vector_types(i)}
+    types |= {a.type for a in vf.fn.args if isinstance(a.type, VectorType)}
+    if any(
+        inst.mask is not None
+        or not isinstance(inst, _MIXED_OK)
+        or (isinstance(inst, Call) and inst.callee in HORIZONTAL)
+        or (isinstance(inst, ExtractLane) and not isinstance(inst.operands[1], Constant))
+        for inst in insts
+    ) or any(t.scalable or not isinstance(t.elem, (IntType, FloatType)) for t in types):
+        return None  # also I1 (masks) and pointers: IntType, FloatType exclude them
+    bits: dict[Type, int] = {
+        t.elem: t.elem.bits for t in types if isinstance(t.elem, (IntType, FloatType))
+    }
+    widest = max(bits.values())
+    counts: dict[Type, int] = {e: parts * b // widest for e, b in bits.items()}
+    if all(k == parts for k in counts.values()) or any(
+        k < 1 or parts * bits[e] % widest or not _whole_register(target, e, vf.width // k)
+        for e, k in counts.items()
+    ):
+        return None
+    boundary = [t for t in [*vf.fn.ret_types, *(a.type for a in vf.fn.args)]]
+    if any(isinstance(t, VectorType) and counts[t.elem] != parts for t in boundary):
+        return None  # reductions and results: one accumulator per part of the widest
+    for inst in insts:
+        ks = {counts[t.elem] for t in _vector_types(inst)}
+        if isinstance(inst, Call) and ks != {parts}:
+            return None  # the emitter picks math variants by the widest type's lanes
+        if len(ks) > 1 and not (isinstance(inst, Cast) and _casts_across(inst, counts, target)):
+            return None
+    return counts
+
+
+def _vector_types(inst: Instruction) -> list[VectorType]:
+    return [t for t in [inst.type, *(o.type for o in inst.operands)] if isinstance(t, VectorType)]
+
+
+def _whole_register(target: Target, elem: Type, lanes: int) -> bool:
+    t = target.vtype(elem, lanes)
+    return t is not None and t.fill == lanes
+
+
+def _casts_across(inst: Cast, counts: dict[Type, int], target: Target) -> bool:
+    """Whether a cast between types cut into k and 2k parts has the
+    target's ``part`` (cut in two) or ``concat`` (two joined) of the
+    type with fewer parts."""
+    src, dst = inst.operands[0].type, inst.type
+    assert isinstance(src, VectorType) and isinstance(dst, VectorType)
+    few, many = (src, dst) if counts[src.elem] < counts[dst.elem] else (dst, src)
+    if counts[many.elem] != 2 * counts[few.elem]:
+        return False
+    lanes = many.lanes // counts[many.elem]
+    whole, half = target.vtype(few.elem, 2 * lanes), target.vtype(few.elem, lanes)
+    if whole is None or half is None:
+        return False
+    return target.has("part" if few is src else "concat", t=whole)
 
 
 def register_parts(vf: VectorFunction, target: Target) -> int | None:
@@ -105,6 +188,8 @@ class _Split:
     def __init__(self, vf: VectorFunction, parts: int) -> None:
         self.src, self.k = vf, parts
         self.n = vf.width // parts
+        """The parts and the lanes of a part of the widest vectors
+        (``kof``/``nof``: of the vectors of one type)."""
         self.out = Function(f"{vf.fn.name}.x{parts}")
         self.scalars: dict[Value, Value] = {}
         self.split: dict[Value, list[Value]] = {}
@@ -114,9 +199,17 @@ class _Split:
         self.cur = Block()
 
     # -- values ---------------------------------------------------------------------
+    def kof(self, t: Type) -> int:
+        """The parts a vector of type ``t`` is cut into."""
+        return self.k
+
+    def nof(self, t: Type) -> int:
+        """The lanes of each part of a vector of type ``t``."""
+        return self.src.width // self.kof(t)
+
     def part_type(self, t: Type) -> VectorType:
         assert isinstance(t, VectorType)
-        return VectorType(t.elem, self.n, t.scalable)
+        return VectorType(t.elem, self.nof(t), t.scalable)
 
     def part(self, v: Value, j: int) -> Value:
         if isinstance(v, Undef) and isinstance(v.type, VectorType):
@@ -138,18 +231,20 @@ class _Split:
         self.cur.append(inst)
         return inst
 
-    def each_part(self, make: Callable[[int], Instruction]) -> list[Value]:
-        return [self.emit(make(j)) for j in range(self.k)]
+    def each_part(self, t: Type, make: Callable[[int], Instruction]) -> list[Value]:
+        """One instruction per part of a vector of type ``t``."""
+        return [self.emit(make(j)) for j in range(self.kof(t))]
 
     # -- the walk ---------------------------------------------------------------------
     def run(self) -> VectorFunction:
         forms: list[str] = []
         for a, form in zip(self.src.fn.args, self.src.arg_forms):
             if isinstance(a.type, VectorType):
+                k = self.kof(a.type)
                 self.split[a] = [
-                    self.out.add_arg(self.part_type(a.type), f"{a.name}.{j}") for j in range(self.k)
+                    self.out.add_arg(self.part_type(a.type), f"{a.name}.{j}") for j in range(k)
                 ]
-                forms += [form] * self.k
+                forms += [form] * k
             else:
                 self.scalars[a] = self.out.add_arg(a.type, a.name)
                 forms.append(form)
@@ -167,15 +262,15 @@ class _Split:
         for phi in phis:
             self.phi_incoming(phi)
         self.out.ret_types = [pt for t in self.src.fn.ret_types for pt in self.split_types(t)]
-        return VectorFunction(self.out, self.src.width, forms, self.k)
+        return VectorFunction(self.out, self.src.width, forms, self.k, isinstance(self, _Mixed))
 
     def split_types(self, t: Type) -> list[Type]:
-        return [self.part_type(t)] * self.k if isinstance(t, VectorType) else [t]
+        return [self.part_type(t)] * self.kof(t) if isinstance(t, VectorType) else [t]
 
     def phi(self, phi: Phi) -> None:
         if isinstance(phi.type, VectorType):
             t = self.part_type(phi.type)
-            self.split[phi] = self.each_part(lambda _j: Phi(t, phi.name))
+            self.split[phi] = self.each_part(phi.type, lambda _j: Phi(t, phi.name))
         else:
             self.scalars[phi] = self.emit(Phi(phi.type, phi.name))
 
@@ -211,7 +306,7 @@ class _Split:
 
     def all_parts(self, v: Value) -> list[Value]:
         if isinstance(v.type, VectorType):
-            return [self.part(v, j) for j in range(self.k)]
+            return [self.part(v, j) for j in range(self.kof(v.type))]
         return [self.scalar(v)]
 
     def lanewise(self, inst: Instruction) -> None:
@@ -219,9 +314,10 @@ class _Split:
             splat = self.emit(
                 Splat(self.scalar(inst.operands[0]), self.part_type(inst.type), inst.name)
             )
-            self.split[inst] = [splat] * self.k
+            self.split[inst] = [splat] * self.kof(inst.type)
             return
-        results = self.each_part(lambda j: self.part_of(inst, j))
+        t = inst.operands[0].type if isinstance(inst, VStore) else inst.type
+        results = self.each_part(t, lambda j: self.part_of(inst, j))
         if isinstance(inst.type, VectorType):
             self.split[inst] = results
         elif inst.type != VOID:
@@ -229,24 +325,29 @@ class _Split:
 
     def part_of(self, inst: Instruction, j: int) -> Instruction:
         """Part ``j`` of a lanewise or memory instruction."""
+        if isinstance(inst, Cast):  # its operand may be cut otherwise
+            new = self.cast_part(inst, j)
+            if inst.mask is not None:
+                new.set_mask(self.operand(inst.mask, j))
+            return new
         ops = [self.operand(o, j) for o in inst.operands]
         if isinstance(inst, Reverse):  # the parts swap places too
-            return Reverse(self.operand(inst.operands[0], self.k - 1 - j), inst.name)
+            last = self.kof(inst.type) - 1
+            return Reverse(self.operand(inst.operands[0], last - j), inst.name)
         if isinstance(inst, StepVector):
             new: Instruction = self.step_part(inst, j)
         elif isinstance(inst, VLoad):
-            new = VLoad(self.offset(ops[0], j), self.part_type(inst.type), inst.name)
+            at = self.offset(ops[0], j, j * self.nof(inst.type))
+            new = VLoad(at, self.part_type(inst.type), inst.name)
         elif isinstance(inst, VStore):
-            new = VStore(ops[0], self.offset(ops[1], j))
+            new = VStore(ops[0], self.offset(ops[1], j, j * self.nof(inst.operands[0].type)))
         elif isinstance(inst, RecordLoad):
-            at = self.offset(ops[0], j, inst.slots)
+            at = self.offset(ops[0], j, j * self.n * inst.slots)
             new = RecordLoad(at, self.part_type(inst.type), inst.slot, inst.slots, inst.name)
         elif isinstance(inst, RowLoad):
             new = RowLoad(ops[0], self.part_type(inst.type), inst.slot, inst.slots, inst.name)
         elif isinstance(inst, RecordStore):
-            new = RecordStore(ops[:-1], self.offset(ops[-1], j, inst.slots))
-        elif isinstance(inst, Cast):
-            new = Cast(ops[0], self.part_type(inst.type), inst.name)
+            new = RecordStore(ops[:-1], self.offset(ops[-1], j, j * self.n * inst.slots))
         elif isinstance(inst, Call):
             new = copy_call(inst, ops)
             new.type = self.part_type(inst.type) if isinstance(inst.type, VectorType) else inst.type
@@ -263,17 +364,22 @@ class _Split:
         if j == 0:
             return step
         self.emit(step)
-        first = self.emit(Splat(Constant(t.elem, j * self.n), t))
+        first = self.emit(Splat(Constant(t.elem, j * self.nof(inst.type)), t))
         return BinOp("add", step, first, inst.name)
 
-    def offset(self, ptr: Value, j: int, per_lane: int = 1) -> Value:
-        """The address of part ``j`` of a contiguous access at ``ptr`` of
-        ``per_lane`` elements a lane (a record's)."""
-        if j == 0:
+    def cast_part(self, inst: Cast, j: int) -> Instruction:
+        """Part ``j`` of a cast (between vectors cut alike: ``Mixed``
+        casts between other cuts)."""
+        return Cast(self.operand(inst.operands[0], j), self.part_type(inst.type), inst.name)
+
+    def offset(self, ptr: Value, j: int, elements: int) -> Value:
+        """The address of part ``j`` of a contiguous access at ``ptr``:
+        ``elements`` elements further."""
+        if elements == 0:
             return ptr
-        key = (self.cur, ptr, j * per_lane)
+        key = (self.cur, ptr, elements)
         if key not in self.offsets:
-            step = Constant(I32, j * self.n * per_lane)
+            step = Constant(I32, elements)
             self.offsets[key] = self.emit(Gep(ptr, step, f"{ptr.name}.p{j}"))
         return self.offsets[key]
 
@@ -281,7 +387,7 @@ class _Split:
         lane = inst.operands[1] if isinstance(inst, ExtractLane) else inst.operands[2]
         if not isinstance(lane, Constant):
             raise Unsupported("a lane picked at run time across registers")
-        j, within = divmod(int(lane.value), self.n)
+        j, within = divmod(int(lane.value), self.nof(inst.operands[0].type))
         vec = self.part(inst.operands[0], j)
         if isinstance(inst, ExtractLane):
             new: Instruction = ExtractLane(vec, Constant(lane.type, within), inst.name)
@@ -289,7 +395,7 @@ class _Split:
             self.scalars[inst] = self.emit(new)
             return
         value = self.scalar(inst.operands[1])
-        parts = [self.part(inst.operands[0], p) for p in range(self.k)]
+        parts = self.all_parts(inst.operands[0])
         parts[j] = self.emit(InsertLane(vec, value, Constant(lane.type, within), inst.name))
         self.split[inst] = parts
 
@@ -297,7 +403,7 @@ class _Split:
         """any / all / count of a mask: of each part, combined."""
         combine = {ANY: "or", ALL: "and", POPCOUNT: "add"}[inst.callee]
         acc: Value | None = None
-        for j in range(self.k):
+        for j in range(self.kof(inst.operands[0].type)):
             call = Call(
                 inst.callee, [self.part(inst.operands[0], j)], inst.type, inst.pure, inst.name
             )
@@ -307,6 +413,34 @@ class _Split:
             acc = call if acc is None else self.emit(BinOp(combine, acc, call, inst.name))
         assert acc is not None
         self.scalars[inst] = acc
+
+
+class _Mixed(_Split):
+    """The cut of ``split_mixed``: parts per element type."""
+
+    def __init__(self, vf: VectorFunction, parts: int, counts: dict[Type, int]) -> None:
+        super().__init__(vf, parts)
+        self.counts = counts
+
+    def kof(self, t: Type) -> int:
+        assert isinstance(t, VectorType)
+        return self.counts[t.elem]
+
+    def cast_part(self, inst: Cast, j: int) -> Instruction:
+        src, dst = inst.operands[0], inst.type
+        assert isinstance(src.type, VectorType) and isinstance(dst, VectorType)
+        ks, kd = self.kof(src.type), self.kof(dst)
+        if ks == kd:
+            return super().cast_part(inst, j)
+        if ks > kd:  # e.g. f64 -> i32: two parts cast, then joined
+            n = self.nof(src.type)
+            halves = [
+                self.emit(Cast(self.part(src, 2 * j + h), VectorType(dst.elem, n))) for h in (0, 1)
+            ]
+            return Concat(halves, inst.name)
+        n = self.nof(dst)  # e.g. i32 -> f64: each half of a part cast
+        half = ExtractPart(self.part(src, j // 2), VectorType(src.type.elem, n), j % 2)
+        return Cast(self.emit(half), self.part_type(dst), inst.name)
 
 
 def _with_mask(

@@ -106,7 +106,10 @@ class VectorFunction:
     value) or ``vector``."""
     parts: int = 1
     """Each vector of ``width`` lanes is held as this many values of
-    ``width // parts`` lanes (s2s.codegen.legalize)."""
+    ``width // parts`` lanes (s2s.codegen.legalize); with ``cut_by_type``,
+    the vectors of the widest element type, the others in fewer."""
+    cut_by_type: bool = False
+    """Element types take different numbers of parts (legalize.split_mixed)."""
 
 
 def widen_to_vector_ir(

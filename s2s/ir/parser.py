@@ -67,7 +67,9 @@ from .values import (
 )
 from .vector import (
     REDUCTIONS,
+    Concat,
     ExtractLane,
+    ExtractPart,
     Gather,
     InsertLane,
     RecordLoad,
@@ -458,6 +460,14 @@ class _Parser:
         stmt.case_values.append(self._int_text(self.expect_kind("number", "a slot count").text))
 
     _parse_rowload = _parse_recordload
+    _parse_concat = _parse_operand_list
+
+    def _parse_part(self, stmt: _Stmt) -> None:
+        """``<n x T>, %v, J``: J kept in ``case_values``."""
+        self._parse_vload(stmt)
+        self.expect(",")
+        stmt.case_values.append(self._int_text(self.expect_kind("number", "a part").text))
+
     _parse_recordstore = _parse_operand_list
 
     def _parse_reduce(self, stmt: _Stmt) -> None:
@@ -829,6 +839,7 @@ class _FunctionBuilder:
         "scatter": 2,
         "recordload": 1,
         "rowload": 1,
+        "part": 1,
     }
 
     def _check_arity(self, stmt: _Stmt) -> None:
@@ -845,7 +856,17 @@ class _FunctionBuilder:
             raise IRError(f"line {stmt.line}: operand types differ: {a.type} and {b.type}")
 
 
-_EXPLICIT_TYPE = ("cast", "call", "phi", "splat", "stepvector", "vload", "recordload", "rowload")
+_EXPLICIT_TYPE = (
+    "cast",
+    "call",
+    "phi",
+    "splat",
+    "stepvector",
+    "vload",
+    "recordload",
+    "rowload",
+    "part",
+)
 """Statements that spell their result type."""
 
 
@@ -871,6 +892,8 @@ _VECTOR_MAKERS: dict[str, Callable[[_Stmt, list[Value]], Instruction]] = {
     ),
     "rowload": lambda s, ops: RowLoad(ops[0], _vector_type(s), s.case_values[0], s.case_values[1]),
     "recordstore": lambda s, ops: RecordStore(ops[:-1], ops[-1]),
+    "part": lambda s, ops: ExtractPart(ops[0], _vector_type(s), s.case_values[0]),
+    "concat": lambda s, ops: Concat(ops),
 }
 """The vector IR's own instructions (s2s/ir/vector.py) from their statements."""
 

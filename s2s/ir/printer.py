@@ -55,7 +55,16 @@ from .values import (
     UnOp,
     Value,
 )
-from .vector import VECTOR_INSTRUCTIONS, RecordLoad, Reduce, RowLoad, Splat, StepVector, VLoad
+from .vector import (
+    VECTOR_INSTRUCTIONS,
+    ExtractPart,
+    RecordLoad,
+    Reduce,
+    RowLoad,
+    Splat,
+    StepVector,
+    VLoad,
+)
 
 Annotator = Callable[[Value], str | None]
 
@@ -217,6 +226,8 @@ class IRPrinter:
             return f"reduce {inst.op} {ops[0]}"
         if isinstance(inst, VLoad):
             return f"vload {self.print_type(inst.type)}, {ops[0]}"
+        if isinstance(inst, ExtractPart):
+            return f"part {self.print_type(inst.type)}, {ops[0]}, {inst.part}"
         if isinstance(inst, (RecordLoad, RowLoad)):
             t = self.print_type(inst.type)
             return f"{inst.opcode} {t}, {ops[0]}, slot {inst.slot} of {inst.slots}"

@@ -19,6 +19,11 @@ instructions on vector operands, as in LLVM; these are the rest:
     %f = recordload <8 x f64>, %p, slot 1 of 3
                                       lane k from p[k*3 + 1]: one field of N
                                       records of 3 elements
+    %h = part <4 x i32>, %v, 1        lanes 4..7 of the <8 x i32> %v: part 1
+                                      of its parts of 4 lanes (legalization,
+                                      where element types take different
+                                      numbers of registers)
+    %v = concat %a, %b                the lanes of %a, then those of %b
     %f = rowload <8 x f64>, %ptrs, slot 1 of 5 [mask %m]
                                       lane k from ptrs[k][1]: one element of
                                       each lane's row of 5 (at its own address)
@@ -93,6 +98,29 @@ class Reduce(Instruction):
         assert op in REDUCTIONS, op
         super().__init__(element_type(vec.type), [vec], name)
         self.op: str = op
+
+
+class ExtractPart(Instruction):
+    """``part <n x T>, %v, j``: lanes ``j*n .. j*n + n - 1`` of %v."""
+
+    opcode = "part"
+
+    def __init__(self, vec: Value, t: VectorType, part: int, name: str = "") -> None:
+        super().__init__(t, [vec], name)
+        self.part: int = part
+
+
+class Concat(Instruction):
+    """``concat %a, %b, ...``: the lanes of the operands, in order."""
+
+    opcode = "concat"
+
+    def __init__(self, parts: Sequence[Value], name: str = "") -> None:
+        first = parts[0].type
+        t: Type = first  # the verifier says why when it is no vector
+        if isinstance(first, VectorType):
+            t = VectorType(first.elem, first.lanes * len(parts), first.scalable)
+        super().__init__(t, list(parts), name)
 
 
 class VLoad(Instruction):
@@ -177,6 +205,8 @@ VECTOR_INSTRUCTIONS = (
     InsertLane,
     Reverse,
     Reduce,
+    ExtractPart,
+    Concat,
     VLoad,
     VStore,
     Gather,
@@ -224,6 +254,28 @@ def vector_problem(inst: Instruction) -> str | None:
     if isinstance(inst, Reverse):
         ok = isinstance(t, VectorType) and t == ops[0].type
         return None if ok else f"reverse of {ops[0].type} to {t}"
+    if isinstance(inst, ExtractPart):
+        vt = ops[0].type
+        ok = (
+            isinstance(vt, VectorType)
+            and isinstance(t, VectorType)
+            and t.elem == vt.elem
+            and not vt.scalable
+            and vt.lanes % t.lanes == 0
+            and 0 <= inst.part < vt.lanes // t.lanes
+        )
+        return None if ok else f"part {inst.part} of {vt} as {t}"
+    if isinstance(inst, Concat):
+        vts = [o.type for o in ops]
+        ok = (
+            len(ops) >= 2
+            and all(isinstance(v, VectorType) and v == vts[0] for v in vts)
+            and isinstance(t, VectorType)
+            and isinstance(vts[0], VectorType)
+            and t.elem == vts[0].elem
+            and t.lanes == vts[0].lanes * len(ops)
+        )
+        return None if ok else f"concat of {', '.join(map(str, vts))} to {t}"
     if isinstance(inst, Reduce):
         vt = ops[0].type
         if not isinstance(vt, VectorType) or not (vt.elem.is_int() or vt.elem.is_float()):

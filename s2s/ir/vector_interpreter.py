@@ -60,7 +60,9 @@ from .values import (
     Value,
 )
 from .vector import (
+    Concat,
     ExtractLane,
+    ExtractPart,
     Gather,
     InsertLane,
     RecordLoad,
@@ -299,6 +301,16 @@ def _reverse(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
     return list(reversed(_lanes(ops[0])))
 
 
+def _part(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
+    assert isinstance(inst, ExtractPart)
+    n = run.lanes(inst.type)
+    return list(_lanes(ops[0])[inst.part * n : (inst.part + 1) * n])
+
+
+def _concat(run: _VectorRun, inst: Instruction, ops: list[VValue]) -> Lanes:
+    return [x for op in ops for x in _lanes(op)]
+
+
 def _lane_index(run: _VectorRun, inst: Instruction, k: VValue) -> int:
     n = run.lanes(inst.operands[0].type)
     index = int(defined(_scalar(k), "lane number"))
@@ -416,6 +428,8 @@ _OWN: dict[type, Callable[[_VectorRun, Instruction, list[VValue]], VValue]] = {
     ExtractLane: _extract,
     InsertLane: _insert,
     Reverse: _reverse,
+    ExtractPart: _part,
+    Concat: _concat,
     Reduce: _reduce,
     VLoad: _vload,
     VStore: _vstore,
