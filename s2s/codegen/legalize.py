@@ -126,7 +126,7 @@ def _mixed_counts(vf: VectorFunction, parts: int, target: Target) -> dict[Type, 
         for e, k in counts.items()
     ):
         return None
-    boundary = [t for t in [*vf.fn.ret_types, *(a.type for a in vf.fn.args)]]
+    boundary = [*vf.fn.ret_types, *(a.type for a in vf.fn.args)]
     if any(isinstance(t, VectorType) and counts[t.elem] != parts for t in boundary):
         return None  # reductions and results: one accumulator per part of the widest
     for inst in insts:
@@ -185,6 +185,9 @@ def register_parts(vf: VectorFunction, target: Target) -> int | None:
 
 
 class _Split:
+    cut_by_type = False
+    """Whether element types take different numbers of parts (``_Mixed``)."""
+
     def __init__(self, vf: VectorFunction, parts: int) -> None:
         self.src, self.k = vf, parts
         self.n = vf.width // parts
@@ -262,7 +265,7 @@ class _Split:
         for phi in phis:
             self.phi_incoming(phi)
         self.out.ret_types = [pt for t in self.src.fn.ret_types for pt in self.split_types(t)]
-        return VectorFunction(self.out, self.src.width, forms, self.k, isinstance(self, _Mixed))
+        return VectorFunction(self.out, self.src.width, forms, self.k, self.cut_by_type)
 
     def split_types(self, t: Type) -> list[Type]:
         return [self.part_type(t)] * self.kof(t) if isinstance(t, VectorType) else [t]
@@ -417,6 +420,8 @@ class _Split:
 
 class _Mixed(_Split):
     """The cut of ``split_mixed``: parts per element type."""
+
+    cut_by_type = True
 
     def __init__(self, vf: VectorFunction, parts: int, counts: dict[Type, int]) -> None:
         super().__init__(vf, parts)
