@@ -232,7 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="R",
         help="refill only where a trip of the divergent loop weighs R times what "
-        "refill adds to a trip (default: the target's, 2 or 4.5 for avx2; 0: wherever "
+        "refill adds to a trip (default: the target's, 2; 0: wherever "
         "refill can be built)",
     )
     p.add_argument(

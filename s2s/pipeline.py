@@ -33,7 +33,7 @@ Every change of control flow is a pass here, on the IR, before widening:
 
 Two variants of a loop region are pipelines of their own over a copy of
 the lowered loop (``analyze_variant``, VARIANTS): the masked last iteration
-(``masked-tail`` then the pipeline) and lane refill (inline .. unroll, then
+(``masked-tail`` then the pipeline) and lane refill (inline .. unroll and licm, then
 ``refill``, then the pipeline).  A variant's pass raises Declined when the
 loop has no such variant; when it can tell from the loop as lowered
 (``Pass.declines``: refill, a loop without loops) its pipeline is not run.
@@ -133,7 +133,7 @@ VARIANTS: dict[str, tuple[str, tuple[Pass, ...]]] = {
     "tail": ("masked tail", (masked_tail.PASS,) + PIPELINE),
     "refill": (
         "lane refill",
-        passes("inline", "sroa", "strength", "narrow", "dce", "canonicalize", "unroll")
+        passes("inline", "sroa", "strength", "narrow", "dce", "canonicalize", "unroll", "licm")
         + (refill.PASS,)
         + PIPELINE,
     ),

@@ -175,3 +175,55 @@ def test_masked_lanes_are_visited_by_their_bits() -> None:
     assert looped, "no region has a masked per-lane operation"
     assert all("__builtin_ctz(s2s_m); (void)s2s_j;" in t for t in looped)
     assert not any("((s2s_mk >> (s2s_j)) & 1u)" in t for t in texts)
+
+
+PUSHES = """
+void search(int n, const int *next, const float *cost, int *out)
+{
+#pragma omp simd
+    for (int q = 0; q < n; q++) {
+        int stack[16];
+        float bound[16];
+        int sp = 1, seen = 0;
+        stack[0] = q % 7;
+        bound[0] = 0.0f;
+        while (sp > 0 && seen < 12) {
+            sp--;
+            int node = stack[sp];
+            seen++;
+            int child = next[node];
+            if (child >= 0) {
+                stack[sp] = child;
+                bound[sp] = BETWEEN cost[child];
+                sp++;
+            }
+        }
+        out[q] = seen;
+    }
+}
+"""
+
+
+def _per_lane_loops(tmp_path: Path, between: str) -> list[str]:
+    """The per-lane loops of the AVX2 output of PUSHES (BETWEEN spliced in)."""
+    from s2s.driver import Options, run
+
+    src = tmp_path / "pushes.c"
+    src.write_text(PUSHES.replace("BETWEEN", between))
+    out = run(str(src), Options(targets=[load_target("avx2").name])).output.decode()
+    blocks = out.split("{ /* per lane */")[1:]
+    return [b[: b.index("\n            }\n")] for b in blocks]
+
+
+def test_stores_of_one_push_share_a_loop_over_the_lanes(tmp_path: Path) -> None:
+    """AVX2 has no scatter: a push that writes a node and its bound into two
+    stack objects under one mask is one loop over the active lanes, not two
+    (the k-d tree search).  A load of a stack object between the two stores
+    keeps them apart (it must read the first store).  Correctness: the
+    divergent_tree_stack kernels in the differential suite."""
+    loops = _per_lane_loops(tmp_path, "")
+    both = [b for b in loops if "stack_soa" in b and "bound_soa" in b]
+    assert len(both) == 1, loops
+    assert both[0].count("s2s_m &= s2s_m - 1u") == 1
+    apart = _per_lane_loops(tmp_path, "(float)stack[sp] +")
+    assert not [b for b in apart if "stack_soa" in b and "bound_soa" in b], apart

@@ -47,6 +47,7 @@ from ..ir.values import (
     POPCOUNT,
     WIDTH,
     Alloca,
+    Argument,
     BinOp,
     Block,
     Br,
@@ -125,6 +126,10 @@ class VectorIREmitter:
         callees: Callees | None = None,
     ) -> None:
         self.fn, self.W, self.target = fn, width, target
+        self.scatters: list[Scatter] = []
+        """Scatters done lane by lane whose loop is not yet written (scatter_lanes)."""
+        self.spilled: dict[Value, str] | None = None
+        """While their loop is written: the arrays the scatters' vectors went to."""
         self.lanes = target.lanes_c(width)
         """C expression of the lanes of a vector (run time on a scalable target)."""
         self.max_lanes = target.max_lanes(width)
@@ -280,9 +285,12 @@ class VectorIREmitter:
             for inst in b.instructions:
                 if not isinstance(inst, Phi) and inst not in self.folded:
                     self.instruction(inst)
+        assert not self.scatters, "a block ends in its terminator, which writes them"
         return EmittedBody(self.decls, self.lines, self.needs)
 
     def instruction(self, inst: Instruction) -> None:
+        if self.scatters and not (self.passes_scatters(inst) or isinstance(inst, Scatter)):
+            self.write_scatters()
         if inst.is_terminator:
             return self.terminator(inst)
         if isinstance(inst, Call) and inst in self.complex_pairs:
@@ -308,7 +316,11 @@ class VectorIREmitter:
             return None
         text = self.selected(inst)
         if text is not None:
+            if isinstance(inst, Scatter):
+                self.write_scatters()
             self.lines.append(text)
+        elif isinstance(inst, Scatter):
+            self.scatter_lanes(inst)
         else:
             self.per_lane(inst)
         if isinstance(inst, Call):
@@ -1172,12 +1184,20 @@ class VectorIREmitter:
 
     # -- the generic per-lane loop ---------------------------------------------------------
     def per_lane(self, inst: Instruction) -> None:
+        pre: list[str] = []
+        lane = self.lane_operands(inst, pre)
+        guard, bits = self.lane_guard(inst.mask, pre)
+        stmt, post = self.lane_statement(inst, lane, pre)
+        self.lane_loop_of(pre, guard, bits, stmt, post)
+
+    def lane_operands(self, inst: Instruction, pre: list[str], tag: str = "") -> list[str]:
+        """The C of lane ``s2s_j`` of each operand, the vectors spilled in
+        ``pre`` to arrays named with ``tag``."""
         if any(
             isinstance(t, VectorType) and not t.scalable and t.lanes != self.W
             for t in [inst.type, *(o.type for o in inst.operands)]
         ):  # arrays of W lanes would not hold them: generate's even cut instead
             raise Unsupported(f"no lane-by-lane '{inst.opcode}' of vectors cut by element type")
-        pre: list[str] = []
         lane: list[str] = []
         # lane s2s_j of the result reads lane W - 1 - s2s_j of a reverse's operand
         at = f"{self.lanes} - 1 - s2s_j" if isinstance(inst, Reverse) else "s2s_j"
@@ -1185,15 +1205,79 @@ class VectorIREmitter:
             found = self.indexed(op) if op in self.folded else None
             if found is not None:  # base[index] of a gather or scatter
                 base, index, _ = found
-                lane.append(f"({self.scalar(base)} + {self.lane_of(index, pre, f'ix{k}')})")
+                lane.append(f"({self.scalar(base)} + {self.lane_of(index, pre, f'ix{k}{tag}')})")
             else:
-                lane.append(self.lane_of(op, pre, f"in{k}", at))
-        guard, bits = self.lane_guard(inst.mask, pre)
-        stmt, post = self.lane_statement(inst, lane, pre)
+                lane.append(self.lane_of(op, pre, f"in{k}{tag}", at))
+        return lane
+
+    def lane_loop_of(
+        self, pre: list[str], guard: str, bits: str, stmt: str, post: list[str]
+    ) -> None:
         text = self.target.render(
             "per_lane.c.j2", W=self.lanes, pre=pre, guard=guard, bits=bits, stmt=stmt, post=post
         )
         self.lines.extend(text.rstrip("\n").split("\n"))
+
+    # -- scatters lane by lane, one loop for several ------------------------------------
+    def scatter_lanes(self, inst: Scatter) -> None:
+        """A scatter done lane by lane waits for the next: one under the same
+        mask into another stack object shares its loop over the active lanes
+        (a k-d tree's push writes the node and its bound: one loop, not two).
+        Only instructions without memory access may come between
+        (``instruction`` writes the waiting loop before any other); stores
+        into different objects commute, so each lane may do both."""
+        if self.scatters and not self.joins_scatters(inst):
+            self.write_scatters()
+        if self.stack_object(inst) is None:
+            return self.per_lane(inst)  # none can join it
+        self.scatters.append(inst)
+
+    def joins_scatters(self, inst: Scatter) -> bool:
+        first = self.scatters[0]
+        if inst.mask is None or inst.mask is not first.mask:
+            return False
+        objects = [self.stack_object(s) for s in [*self.scatters, inst]]
+        return None not in objects and len(set(map(id, objects))) == len(objects)
+
+    def passes_scatters(self, inst: Instruction) -> bool:
+        """Whether ``inst`` may run before the waiting scatters: it touches
+        no memory, or it loads from memory an argument points to (or another
+        stack object) while they write into stack objects of the loop."""
+        if _memory_free(inst):
+            return True
+        if not isinstance(inst, (VLoad, Gather)):
+            return False
+        read = self.based_on(inst.operands[0])
+        written = [self.stack_object(s) for s in self.scatters]
+        return isinstance(read, (Argument, Alloca)) and all(
+            w is not None and w is not read for w in written
+        )
+
+    def stack_object(self, inst: Scatter) -> Alloca | None:
+        """The stack object a scatter writes into, if its addresses are based on one."""
+        base = self.based_on(inst.operands[-1])
+        return base if isinstance(base, Alloca) else None
+
+    def based_on(self, ptrs: Value) -> Value:
+        """The pointer addresses are computed from (through geps and casts)."""
+        found = self.indexed(ptrs) if ptrs in self.folded else None
+        base: Value = found[0] if found is not None else ptrs
+        while isinstance(base, (Gep, Cast)):
+            base = base.operands[0]
+        return base
+
+    def write_scatters(self) -> None:
+        """The loop of the waiting scatters (scatter_lanes)."""
+        group, self.scatters = self.scatters, []
+        if not group:
+            return
+        pre: list[str] = []
+        self.spilled = {}  # an index vector two of them share is spilled once
+        lanes = [self.lane_operands(s, pre, f"_{n}" if n else "") for n, s in enumerate(group)]
+        self.spilled = None
+        guard, bits = self.lane_guard(group[0].mask, pre)
+        stmts = [self.lane_statement(s, lane, pre)[0] for s, lane in zip(group, lanes)]
+        self.lane_loop_of(pre, guard, bits, " ".join(stmts), [])
 
     def lane_guard(self, mask: Value | None, pre: list[str]) -> tuple[str, str]:
         """How the per-lane loop keeps to the active lanes: the test of one
@@ -1272,9 +1356,13 @@ class VectorIREmitter:
             bits = f"s2s_{hint}"
             pre.append(f"unsigned {bits} = {self.macro('mask_bits', mt=ti, m=self.reg(v))};")
             return f"(({bits} >> ({at})) & 1u)"
-        arr = f"s2s_{hint}"
-        pre.append(f"{ti.scalar} {arr}[{self.max_lanes}];")
-        pre.append(self.macro("store", t=ti, p=arr, v=self.reg(v)) or "")
+        arr = self.spilled.get(v) if self.spilled is not None else None
+        if arr is None:
+            arr = f"s2s_{hint}"
+            pre.append(f"{ti.scalar} {arr}[{self.max_lanes}];")
+            pre.append(self.macro("store", t=ti, p=arr, v=self.reg(v)) or "")
+            if self.spilled is not None:
+                self.spilled[v] = arr
         return _as_lane(v.type, f"{arr}[{at}]")
 
     def lane_statement(
@@ -1531,3 +1619,15 @@ def _row_groups(fn: Function) -> dict[RowLoad, list[RowLoad]]:
             group.append(inst)
             groups[inst] = group
     return groups
+
+
+def _memory_free(inst: Instruction) -> bool:
+    """Whether an instruction reads and writes no memory (it may come
+    between scatters that share a loop: VectorIREmitter.scatter_lanes)."""
+    if isinstance(inst, Call):
+        return inst.pure
+    return isinstance(
+        inst,
+        (BinOp, UnOp, Cmp, Select, Cast, Gep, Splat, StepVector)
+        + (ExtractLane, InsertLane, Reverse, Reduce, ExtractPart, Concat),
+    )

@@ -9,10 +9,10 @@ and anything of floating type stay instructions).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .types import I1, IntType
-from .values import BinOp, Cast, Cmp, Constant, Instruction
+from .values import BinOp, Cast, Cmp, Constant, Instruction, Value
 
 _OPS: dict[str, Callable[[int, int], int]] = {
     "add": lambda a, b: a + b,
@@ -42,7 +42,12 @@ def wrap(value: int, t: IntType) -> int:
 
 def fold(inst: Instruction) -> Constant | None:
     """The constant ``inst`` computes, or None."""
-    ops = inst.operands
+    return fold_with(inst, inst.operands)
+
+
+def fold_with(inst: Instruction, ops: Sequence[Value]) -> Constant | None:
+    """The constant ``inst`` computes with ``ops`` in place of its operands
+    (values known on one path: analysis.first_trip), or None."""
     constants = [o for o in ops if isinstance(o, Constant) and isinstance(o.type, IntType)]
     if not ops or len(constants) != len(ops):
         return None
@@ -57,4 +62,4 @@ def fold(inst: Instruction) -> Constant | None:
     return None
 
 
-__all__ = ["fold", "wrap"]
+__all__ = ["fold", "fold_with", "wrap"]
