@@ -162,12 +162,13 @@ def test_mixed_cut_puts_each_element_type_in_whole_registers() -> None:
 @pytest.mark.parametrize(
     "body, why",
     [
-        (MIXED_BODY.replace("vstore %u, %q", "vstore %u, %q mask %m"), "a mask"),
+        (MIXED_BODY.replace("vstore %u, %q", "vstore %u, %q mask %m"), "a mask on the ints"),
         (MIXED_BODY.replace("i32 7\n", "%i\n"), "a lane picked at run time"),
     ],
 )
 def test_mixed_cut_leaves_to_the_even_cut(body: str, why: str) -> None:
-    """What only the even cut handles (masks, run-time lanes) gets it."""
+    """What only the even cut handles (a mask on a type cut into fewer
+    parts than the widest, a lane picked at run time) gets it."""
     from s2s.codegen.legalize import split_mixed
 
     if "mask %m" in body:
@@ -220,3 +221,24 @@ entry:
         VectorFunction(parse_function(unary), 8, ["scalar"] * 2), 2, load_target("avx2")
     )
     assert cut is not None and "part <4 x f32>, %s, 1" in print_function(cut.fn)
+
+
+def test_mixed_cut_takes_masks_of_the_widest_type() -> None:
+    """Compares, selects and masked accesses of the doubles keep their
+    masks in the doubles' parts while the ints stay whole."""
+    from s2s.codegen.legalize import split_mixed
+
+    body = MIXED_BODY.replace(
+        "  vstore %y, %p\n",
+        "  %zero = splat f64 0.0 to <8 x f64>\n"
+        "  %pos = cmp gt %y, %zero\n"
+        "  %r = select %pos, %y, %x\n"
+        "  vstore %r, %p mask %pos\n",
+    )
+    whole = VectorFunction(parse_function(body), 8, ["scalar"] * 3)
+    cut = split_mixed(whole, 2, load_target("avx2"))
+    assert cut is not None
+    verify(cut.fn)
+    text = print_function(cut.fn)
+    assert "vstore %r.1, %p.p1 mask %pos.1" in text and "vload <8 x i32>, %kp" in text, text
+    assert _run_mixed(cut) == _run_mixed(whole)

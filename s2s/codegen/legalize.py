@@ -44,12 +44,14 @@ from ..ir.values import (
     Block,
     Call,
     Cast,
+    Cmp,
     Constant,
     Function,
     Gep,
     Instruction,
     Phi,
     Ret,
+    Select,
     Undef,
     UnOp,
     Value,
@@ -90,15 +92,29 @@ def split_mixed(vf: VectorFunction, parts: int, target: Target) -> VectorFunctio
     through ``part`` and ``concat``).  None where the even cut
     (``split_vectors``) is what the function gets: every type takes
     ``parts``, or the function holds what only the even cut handles
-    (masks, gathers, records, lanes picked at run time, calls or casts
-    across cuts the target has no ``part``/``concat`` for)."""
+    (gathers, records, lanes picked at run time, masks used by a narrower
+    type, calls or casts across cuts the target has no ``part``/``concat``
+    for)."""
     counts = _mixed_counts(vf, parts, target)
     return None if counts is None else _Mixed(vf, parts, counts).run()
 
 
-_MIXED_OK = (BinOp, UnOp, Cast, Call, Phi, Splat, StepVector, VLoad, VStore, ExtractLane)
-"""The vector instructions a mixed cut takes (no masks: they are I1
-vectors; calls only on the widest type)."""
+_MIXED_OK = (
+    BinOp,
+    UnOp,
+    Cmp,
+    Select,
+    Cast,
+    Call,
+    Phi,
+    Splat,
+    StepVector,
+    VLoad,
+    VStore,
+    ExtractLane,
+)
+"""The vector instructions a mixed cut takes (calls only on the widest
+type; masks, and so compares, selects and masked instructions, too)."""
 
 
 def _mixed_counts(vf: VectorFunction, parts: int, target: Target) -> dict[Type, int] | None:
@@ -109,16 +125,18 @@ def _mixed_counts(vf: VectorFunction, parts: int, target: Target) -> dict[Type, 
     types = {t for i in insts for t in _vector_types(i)}
     types |= {a.type for a in vf.fn.args if isinstance(a.type, VectorType)}
     if any(
-        inst.mask is not None
-        or not isinstance(inst, _MIXED_OK)
-        or (isinstance(inst, Call) and inst.callee in HORIZONTAL)
+        not isinstance(inst, _MIXED_OK)
         or (isinstance(inst, ExtractLane) and not isinstance(inst.operands[1], Constant))
         for inst in insts
     ) or any(t.scalable or not isinstance(t.elem, (IntType, FloatType)) for t in types):
-        return None  # also I1 (masks) and pointers: IntType, FloatType exclude them
+        return None  # pointers (IntType, FloatType exclude them; I1 is an IntType)
     bits: dict[Type, int] = {
-        t.elem: t.elem.bits for t in types if isinstance(t.elem, (IntType, FloatType))
+        t.elem: t.elem.bits
+        for t in types
+        if isinstance(t.elem, (IntType, FloatType)) and t.elem != I1
     }
+    if not bits:
+        return None
     widest = max(bits.values())
     counts: dict[Type, int] = {e: parts * b // widest for e, b in bits.items()}
     if all(k == parts for k in counts.values()) or any(
@@ -126,6 +144,7 @@ def _mixed_counts(vf: VectorFunction, parts: int, target: Target) -> dict[Type, 
         for e, k in counts.items()
     ):
         return None
+    counts[I1] = parts  # masks in the widest type's lanes: they serve only it
     boundary = [*vf.fn.ret_types, *(a.type for a in vf.fn.args)]
     if any(isinstance(t, VectorType) and counts[t.elem] != parts for t in boundary):
         return None  # reductions and results: one accumulator per part of the widest
@@ -139,7 +158,11 @@ def _mixed_counts(vf: VectorFunction, parts: int, target: Target) -> dict[Type, 
 
 
 def _vector_types(inst: Instruction) -> list[VectorType]:
-    return [t for t in [inst.type, *(o.type for o in inst.operands)] if isinstance(t, VectorType)]
+    """The vector types ``inst`` makes and reads (its mask's too)."""
+    mask = [inst.mask.type] if inst.mask is not None else []
+    return [
+        t for t in [inst.type, *(o.type for o in inst.operands), *mask] if isinstance(t, VectorType)
+    ]
 
 
 def _whole_register(target: Target, elem: Type, lanes: int) -> bool:
