@@ -24,11 +24,8 @@ then load an invariant address before the loop).
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable
-
 from ..analysis.cfg import Loop
-from ..ir.fold import fold_with
+from ..ir.fold import COMPARISONS, fold_with
 from ..ir.types import I1, FloatType
 from ..ir.values import (
     Block,
@@ -45,16 +42,6 @@ from ..ir.values import (
     Store,
     Value,
 )
-
-_FLOAT_PREDS: dict[str, Callable[[float, float], bool]] = {
-    "eq": operator.eq,
-    "ne": operator.ne,
-    "lt": operator.lt,
-    "le": operator.le,
-    "gt": operator.gt,
-    "ge": operator.ge,
-}
-"""C's comparisons of floats (Python's agree on NaN: only ``!=`` holds)."""
 
 
 def first_trip_blocks(lp: Loop[Block], preheader: Block) -> list[Block]:
@@ -153,7 +140,7 @@ class _Walk:
         if a is None or b is None:
             return None
         if isinstance(a.type, FloatType) and isinstance(b.type, FloatType):
-            return Constant(I1, int(_FLOAT_PREDS[inst.pred](float(a.value), float(b.value))))
+            return Constant(I1, int(COMPARISONS[inst.pred](float(a.value), float(b.value))))
         return fold_with(inst, [a, b])
 
 

@@ -9,6 +9,7 @@ and anything of floating type stay instructions).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 
 from .types import I1, IntType
@@ -24,14 +25,16 @@ _OPS: dict[str, Callable[[int, int], int]] = {
     "min": min,
     "max": max,
 }
-_PREDS: dict[str, Callable[[int, int], bool]] = {
-    "eq": lambda a, b: a == b,
-    "ne": lambda a, b: a != b,
-    "lt": lambda a, b: a < b,
-    "le": lambda a, b: a <= b,
-    "gt": lambda a, b: a > b,
-    "ge": lambda a, b: a >= b,
+COMPARISONS: dict[str, Callable[[float, float], bool]] = {
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "lt": operator.lt,
+    "le": operator.le,
+    "gt": operator.gt,
+    "ge": operator.ge,
 }
+"""C's comparisons by predicate, of integers and of floats (Python's agree
+with C on NaN: only ``!=`` holds)."""
 
 
 def wrap(value: int, t: IntType) -> int:
@@ -58,8 +61,8 @@ def fold_with(inst: Instruction, ops: Sequence[Value]) -> Constant | None:
     if isinstance(inst, BinOp) and inst.op in _OPS and isinstance(t, IntType):
         return Constant(t, wrap(_OPS[inst.op](values[0], values[1]), t))
     if isinstance(inst, Cmp):
-        return Constant(I1, int(_PREDS[inst.pred](values[0], values[1])))
+        return Constant(I1, int(COMPARISONS[inst.pred](values[0], values[1])))
     return None
 
 
-__all__ = ["fold", "fold_with", "wrap"]
+__all__ = ["COMPARISONS", "fold", "fold_with", "wrap"]
