@@ -67,6 +67,7 @@ from ..ir.values import (
     Undef,
     UnOp,
     Value,
+    address_base,
 )
 from ..ir.vector import (
     Concat,
@@ -1261,10 +1262,7 @@ class VectorIREmitter:
     def based_on(self, ptrs: Value) -> Value:
         """The pointer addresses are computed from (through geps and casts)."""
         found = self.indexed(ptrs) if ptrs in self.folded else None
-        base: Value = found[0] if found is not None else ptrs
-        while isinstance(base, (Gep, Cast)):
-            base = base.operands[0]
-        return base
+        return address_base(found[0] if found is not None else ptrs)
 
     def write_scatters(self) -> None:
         """The loop of the waiting scatters (scatter_lanes)."""

@@ -249,6 +249,15 @@ class FieldAddr(Instruction):
         return base.pointee.field_named(self.field).offset
 
 
+def address_base(ptr: Value) -> Value:
+    """The pointer an address is computed from, through ``gep``, ``fieldaddr``
+    and casts (an ``alloca``, a parameter, a loaded pointer ...): addresses
+    with different stack objects as bases never meet."""
+    while isinstance(ptr, (Gep, Cast, FieldAddr)):
+        ptr = ptr.operands[0]
+    return ptr
+
+
 class Load(Instruction):
     """``load p``: read the value p points to."""
 

@@ -38,14 +38,12 @@ from ..ir.values import (
     Alloca,
     Argument,
     Block,
-    Cast,
-    FieldAddr,
     Function,
-    Gep,
     Instruction,
     Load,
     Store,
     Value,
+    address_base,
 )
 from .passes import Pass, PassState, did_any
 from .safety import can_speculate
@@ -89,7 +87,7 @@ class _InvariantLoads:
         """What the loop's stores are based on; None: it may write anywhere."""
         for inst in (i for b in lp.blocks for i in b.instructions):
             if isinstance(inst, Store) and inst.mask is None:
-                self.stored.append(_base(inst.operands[1]))
+                self.stored.append(address_base(inst.operands[1]))
             elif inst.has_side_effects:
                 self.stored = None
                 break
@@ -97,19 +95,12 @@ class _InvariantLoads:
     def may_hoist(self, inst: Instruction) -> bool:
         if not isinstance(inst, Load) or inst.mask is not None or self.stored is None:
             return False
-        base = _base(inst.operands[0])
+        base = address_base(inst.operands[0])
         if not all(_disjoint(base, stored) for stored in self.stored):
             return False
         if self._first_trip is None:
             self._first_trip = first_trip_blocks(self.lp, self.pre)
         return inst.parent in self._first_trip
-
-
-def _base(ptr: Value) -> Value:
-    """The pointer an address is computed from (through geps, casts, fields)."""
-    while isinstance(ptr, (Gep, Cast, FieldAddr)):
-        ptr = ptr.operands[0]
-    return ptr
 
 
 def _disjoint(a: Value, b: Value) -> bool:

@@ -94,6 +94,7 @@ from ..ir.values import (
     Undef,
     UnOp,
     Value,
+    address_base,
 )
 from .cost import instruction_weight
 from .passes import REFILL_MIN_RATIO, Declined, Pass, PassState
@@ -379,10 +380,7 @@ def _split_at_load(fn: Function, load: Load) -> tuple[Load, Block, Block, Phi]:
 def _may_write(inst: Instruction) -> bool:
     """May ``inst`` write memory other than the region's own locals?"""
     if isinstance(inst, Store):
-        base = inst.operands[1]
-        while isinstance(base, (Gep, Cast, FieldAddr)):
-            base = base.operands[0]
-        return not isinstance(base, Alloca)
+        return not isinstance(address_base(inst.operands[1]), Alloca)
     return inst.has_side_effects
 
 
