@@ -23,6 +23,8 @@ alone.
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from ..analysis.cfg import cfg_of
 from ..ir.types import IntType, Type, VectorType
 from ..ir.values import (
@@ -54,7 +56,7 @@ def promote_counters(fn: Function, target: Target, lanes: int) -> int:
         if phi in done or not _narrow_int_vector(phi.type, bits):
             continue
         web = _web(phi)
-        done |= web
+        done.update(web)
         wide = _wide_type(phi.type, bits)
         if target.vtype(wide.elem, wide.lanes) is None or not _pays(web, in_loops):
             continue
@@ -77,24 +79,27 @@ def _wide_type(t: Type, bits: int) -> VectorType:
     return t.of(IntType(bits, t.elem.signed))
 
 
-def _web(start: Phi) -> set[Instruction]:
+def _web(start: Phi) -> dict[Instruction, None]:
     """The phis, selects (as values) and adds/subtracts of a splat around
-    ``start`` that carry its value, following uses and the phis' operands."""
-    web: set[Instruction] = set()
+    ``start`` that carry its value, following uses and the phis' operands;
+    in the order found (a set's order would follow the objects' addresses,
+    and so would the order of the casts and splats the widening inserts:
+    output differing from run to run)."""
+    web: dict[Instruction, None] = {}
     work: list[Instruction] = [start]
     while work:
         inst = work.pop()
         if inst in web:
             continue
-        web.add(inst)
+        web[inst] = None
         related = list(inst.users) + (list(inst.operands) if isinstance(inst, Phi) else [])
         for v in related:
-            if isinstance(v, Instruction) and v.type == start.type and _carries(v, web | {inst}):
+            if isinstance(v, Instruction) and v.type == start.type and _carries(v, web):
                 work.append(v)
     return web
 
 
-def _carries(inst: Instruction, known: set[Instruction]) -> bool:
+def _carries(inst: Instruction, known: Container[Value]) -> bool:
     """Whether ``inst`` may join a web holding ``known``: a phi; a select
     whose mask is none of them; an add or subtract of a member and a splat."""
     if isinstance(inst, Phi):
@@ -111,7 +116,7 @@ def _is_splat(v: Value) -> bool:
     return isinstance(v, Splat)
 
 
-def _pays(web: set[Instruction], in_loops: set[Block]) -> bool:
+def _pays(web: dict[Instruction, None], in_loops: set[Block]) -> bool:
     """A select in a loop (a mask narrowed on every trip), and nothing in a
     loop that reads a member but the web (a truncation on every trip)."""
     selects = any(isinstance(i, Select) and i.parent in in_loops for i in web)
@@ -119,7 +124,7 @@ def _pays(web: set[Instruction], in_loops: set[Block]) -> bool:
     return selects and outside_readers
 
 
-def _widen(web: set[Instruction], wide: VectorType) -> None:
+def _widen(web: dict[Instruction, None], wide: VectorType) -> None:
     narrow = next(iter(web)).type
     readers = [(u, i) for i in web for u in list(i.users) if u not in web]
     for inst in web:
