@@ -239,7 +239,7 @@ def run(path: str, options: Options) -> Result:
     _add_internal_variants(internal, main, replacements, needs)
     head = _preludes(targets, needs)
     at = _prelude_offset(main, replacements) if head else 0
-    result.output = _splice(main.data, replacements, head, at, options.line_directives)
+    result.output = _splice(main, replacements, head, at, options.line_directives)
     return result
 
 
@@ -816,7 +816,7 @@ def _dispatch(
     ``line_file``, a ``#line`` of the pragma's line."""
     assert region.replace is not None
     start = _line_start(parsed.data, region.replace.start)
-    here = [line_directive(_line_of(parsed.data, start), line_file)] if line_file else []
+    here = [line_directive(parsed.location(start).line, line_file)] if line_file else []
     name = loop_region(region.file, region.line, region.column)
     lines: list[str] = []
     excluded = _compiler_exclusions(region)
@@ -888,24 +888,31 @@ def _prelude_offset(parsed: ParsedFile, replacements: list[Replacement]) -> int:
 
 
 def _splice(
-    data: bytes,
+    parsed: ParsedFile,
     replacements: list[Replacement],
     head: bytes,
     at: int,
     line_file: str | None = None,
 ) -> bytes:
     """The file with the edits made; with ``line_file``, ``#line``
-    directives keep the lines after each edit numbered as in the input."""
+    directives keep the lines after each edit numbered as in the input
+    (and after each macro use written out, macro_loops)."""
+    data = parsed.data
     out: list[bytes] = [line_directive(1, line_file).encode() + b"\n"] if line_file else []
     pos = 0
     edits = [Replacement(at, at, head)] if head else []
+    if line_file and parsed.lines is not None:
+        starts = [0] + [m.end() for m in re.finditer(b"\n", data)]
+        edits += [Replacement(starts[k - 1], starts[k - 1], b"") for k in parsed.lines.jumps()]
     for r in sorted(edits + replacements, key=lambda r: (r.start, r.end)):
         out.append(data[pos : r.start])
         out.append(r.text)
         pos = r.end
-        at_line_start = r.text.endswith(b"\n") and (pos == 0 or data[pos - 1 : pos] == b"\n")
+        at_line_start = r.text.endswith(b"\n") or not r.text
+        at_line_start = at_line_start and (pos == 0 or data[pos - 1 : pos] == b"\n")
         if line_file and at_line_start:
-            out.append(line_directive(_line_of(data, pos), line_file).encode() + b"\n")
+            line = parsed.location(pos).line
+            out.append(line_directive(line, line_file).encode() + b"\n")
     out.append(data[pos:])
     return b"".join(out)
 
@@ -915,7 +922,3 @@ def line_directive(line: int, file: str | None) -> str:
     assert file is not None
     quoted = file.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
     return f'#line {line} "{quoted}"'
-
-
-def _line_of(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1

@@ -56,6 +56,7 @@ from .lower_clang import (
     walk_preorder,
 )
 from .lower_types import TypeMapper
+from .parse import main_file_bytes
 from .scope import Scopes
 
 if TYPE_CHECKING:
@@ -200,7 +201,11 @@ def _code_only(tu: ci.TranslationUnit) -> str:
         start = ci.SourceLocation.from_offset(tu, inclusion.include, 0)
         if not start.is_in_system_header:
             names.append(inclusion.include.name)
+    main = main_file_bytes(tu)  # rewritten (macro_loops): the text parsed
     for name in dict.fromkeys(names):
+        if name == tu.spelling and main is not None:
+            texts.append(main.decode("latin-1"))
+            continue
         try:
             with open(name, "rb") as handle:
                 texts.append(handle.read().decode("latin-1"))

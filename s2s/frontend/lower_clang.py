@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import clang.cindex as ci
 
 from ..diagnostics import Location, Unsupported, internal_error
+from .parse import original_location
 
 _lib = ci.conf.lib
 _SETUP_DONE = False
@@ -154,7 +155,8 @@ def is_anonymous_record(c: ci.Cursor) -> bool:
 
 def location(c: ci.Cursor) -> Location:
     loc = c.location
-    return Location(loc.file.name if loc.file else "<unknown>", loc.line, loc.column)
+    line, column = original_location(c.translation_unit, loc)
+    return Location(loc.file.name if loc.file else "<unknown>", line, column)
 
 
 def unsupported(message: str, c: ci.Cursor) -> Unsupported:

@@ -47,6 +47,11 @@ class ParsedFile:
     """Every argument the parser got (to read other text the same way)."""
     warnings: list[Unsupported] = field(default_factory=list)
     """Warnings about the file that belong to no loop (``pragmas`` fills it)."""
+    lines: LineMap | None = None
+    """Where the lines come from when ``raw`` is the file rewritten
+    (``macro_loops``: macro uses that write simd loops, expanded)."""
+    unexpanded: dict[int, str] = field(default_factory=dict)
+    """Macro uses that write simd loops left as written: start -> why."""
     _line_starts: list[int] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
@@ -82,6 +87,8 @@ class ParsedFile:
         """File, line and byte column (1-based, as clang counts) of an offset."""
         line = bisect.bisect_right(self._line_starts, byte_offset)
         column = byte_offset - self._line_starts[line - 1] + 1
+        if self.lines is not None:
+            line, column = self.lines.original(line, column)
         return Location(self.path, line, column)
 
     def is_main_file(self, cursor: ci.Cursor) -> bool:
@@ -102,6 +109,62 @@ class ParsedFile:
         if k >= 0 and functions[k][0] <= offset < functions[k][1]:
             return functions[k][2]
         return None
+
+
+@dataclass(frozen=True)
+class LineMap:
+    """The lines of a rewritten main file as the lines of the file as
+    written: ``origins[k]`` is where line k+1 comes from, (line, column) --
+    the column None for a line kept as written, whose columns are the
+    file's, and the macro use's column for the lines of its expansion."""
+
+    origins: tuple[tuple[int, int | None], ...]
+
+    def original(self, line: int, column: int) -> tuple[int, int]:
+        if not 1 <= line <= len(self.origins):
+            return line, column
+        written, fixed = self.origins[line - 1]
+        return written, column if fixed is None else fixed
+
+    def jumps(self) -> list[int]:
+        """The lines kept as written that a compiler reading this text
+        would number otherwise (after an expansion): where ``#line``
+        directives put the numbering right again."""
+        found = []
+        numbered = self.origins[0][0] if self.origins else 1  # as a compiler counts
+        for k in range(1, len(self.origins)):
+            line, fixed = self.origins[k]
+            numbered += 1
+            if fixed is None and line != numbered:
+                found.append(k + 1)
+                numbered = line
+        return found
+
+    def then(self, later: LineMap) -> LineMap:
+        """This map after ``later``, a map of this file's lines rewritten again."""
+        found: list[tuple[int, int | None]] = []
+        for line, fixed in later.origins:
+            if fixed is not None:  # an expansion: where its use came from
+                found.append(self.original(line, fixed))
+            elif 1 <= line <= len(self.origins):
+                found.append(self.origins[line - 1])
+            else:
+                found.append((line, None))
+        return LineMap(tuple(found))
+
+
+def original_location(tu: ci.TranslationUnit, location: ci.SourceLocation) -> tuple[int, int]:
+    """The line and column of a libclang location in the file as written
+    (a rewritten main file's lines mapped back, see ``LineMap``)."""
+    lines: LineMap | None = tu.__dict__.get("_s2s_lines")
+    if lines is None or location.file is None or location.file.name != tu.spelling:
+        return location.line, location.column
+    return lines.original(location.line, location.column)
+
+
+def main_file_bytes(tu: ci.TranslationUnit) -> bytes | None:
+    """The bytes the main file was parsed from (rewritten or as read)."""
+    return tu.__dict__.get("_s2s_raw")
 
 
 @dataclass
@@ -188,13 +251,15 @@ def parse_file(
     std: str,
     target_args: tuple[str, ...] = (),
     preprocessor: Sequence[str] = (),
+    rewritten: tuple[bytes, LineMap] | None = None,
 ) -> ParsedFile:
     """Parse ``path`` as C; raise ``UserError`` for unreadable files or errors.
     ``target_args`` (``--target=aarch64-linux-gnu``, ``-mavx2``) make the
     parser see the file as that target's compiler does; ``preprocessor``
     holds the compiler's ``-D -U -I -include ...`` flags in their order
-    (after ``include_dirs`` and ``defines``)."""
-    raw = _read(path)
+    (after ``include_dirs`` and ``defines``); ``rewritten``: the file's
+    text to read instead of the file's own, and where its lines come from."""
+    raw, lines = rewritten if rewritten is not None else (_read(path), None)
     # No error limit: after "too many errors" clang stops processing #includes.
     args = [
         "-x",
@@ -228,8 +293,18 @@ def parse_file(
     except ci.TranslationUnitLoadError as exc:
         raise UserError(f"{path}: cannot parse file ({exc})") from exc
     _raise_errors(tu)
+    tu.__dict__["_s2s_raw"] = raw
+    if lines is not None:
+        tu.__dict__["_s2s_lines"] = lines
     return ParsedFile(
-        path, tu, raw, _decode(raw), command_line_defines(args), tuple(target_args), tuple(args)
+        path,
+        tu,
+        raw,
+        _decode(raw),
+        command_line_defines(args),
+        tuple(target_args),
+        tuple(args),
+        lines=lines,
     )
 
 

@@ -127,6 +127,12 @@ def unread_warning(use: OperatorUse, why: str, where: Location) -> Unsupported |
     )
 
 
+def operator_at(text: str, offset: int) -> tuple[int, str] | None:
+    """The ``_Pragma("...")`` at ``offset``: its end and the pragma's text."""
+    m = _CALL.match(text, offset)
+    return None if m is None else (m.end(), _destringize(m.group(1)))
+
+
 def _quoted(directive: str) -> str:
     return f"'_Pragma(\"{directive}\")'"
 
@@ -172,13 +178,13 @@ def _macros(tu: ci.TranslationUnit, defines: list[tuple[int, str]]) -> dict[str,
             options: list[tuple[str, bool]] = []
             for inner_name in sorted(macro.names & found.keys()):
                 inner = found[inner_name]
-                uses = list(re.finditer(rf"\b{inner_name}\b\s*(?:\(([^()]*)\))?", macro.body))
-                alone = len(uses) == 1 and uses[0].group(0).strip() == macro.body.strip()
+                uses = _uses(inner_name, macro.body)
+                alone = len(uses) == 1 and uses[0][0].strip() == macro.body.strip()
                 if inner.directive is not None:
                     options.append((inner.directive, alone and inner.alone))
                     continue
-                for u in uses:  # _Pragma(#x): the arguments written here
-                    written = " ".join((u.group(1) or "").split())
+                for _, arguments in uses:  # _Pragma(#x): the arguments written here
+                    written = " ".join(arguments.split())
                     if _is_omp(written):
                         options.append((written, alone and inner.alone))
             directive = _preferred([d for d, _ in options])
@@ -186,6 +192,24 @@ def _macros(tu: ci.TranslationUnit, defines: list[tuple[int, str]]) -> dict[str,
                 alone = len(options) == 1 and options[0][1]
                 found[name] = _Macro(directive, False, macro.names, macro.body, alone)
                 changed = True
+    return found
+
+
+def _uses(name: str, body: str) -> list[tuple[str, str]]:
+    """The uses of macro ``name`` in a body: (the use's text, its arguments
+    within their balanced parentheses, "" without)."""
+    found = []
+    for m in re.finditer(rf"\b{name}\b\s*", body):
+        end, arguments = m.end(), ""
+        if body.startswith("(", end):
+            depth, k = 0, end
+            while k < len(body):
+                depth += {"(": 1, ")": -1}.get(body[k], 0)
+                k += 1
+                if depth == 0:
+                    break
+            end, arguments = k, body[m.end() + 1 : k - 1]
+        found.append((body[m.start() : end], arguments))
     return found
 
 
@@ -203,4 +227,4 @@ def _destringize(literal: str) -> str:
     return " ".join(literal.replace('\\"', '"').replace("\\\\", "\\").split())
 
 
-__all__ = ["OperatorUse", "is_simd_directive", "operator_uses", "unread_warning"]
+__all__ = ["OperatorUse", "is_simd_directive", "operator_at", "operator_uses", "unread_warning"]

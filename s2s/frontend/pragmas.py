@@ -101,9 +101,7 @@ def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]
         if line is not None:
             line.next = _next_token(text, end)
             lines.append(line)
-    ops = [off for off in scan.operators if not _in_ranges(off, skipped)]
-    defines = [(s, text[s:e]) for s, e in scan.defines if not _in_ranges(s, skipped)]
-    uses = operator_uses(parsed.tu, text, ops, defines)
+    uses = pragma_operator_uses(parsed, skipped)
     operator_lines = [_operator_line(parsed, use, text, macros) for use in uses]
     lines += operator_lines
     cursors = _cursor_starts(parsed, {line.next for line in lines})
@@ -210,6 +208,29 @@ def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]
         key=lambda w: (w.location.line, w.location.column) if w.location else (0, 0)
     )
     return pragmas
+
+
+def pragma_operator_uses(
+    parsed: ParsedFile, skipped: list[tuple[int, int]] | None = None
+) -> list[OperatorUse]:
+    """The OpenMP ``_Pragma`` uses of the main file's code (pragma_operator),
+    found once per parse (macro_loops asks before find_pragmas does)."""
+    found: list[OperatorUse] | None = parsed.tu.__dict__.get("_s2s_operator_uses")
+    if found is None:
+        skipped = skipped_ranges(parsed) if skipped is None else skipped
+        text = parsed.raw.decode("latin-1")
+        scan = _scan_raw(parsed.raw)
+        ops = [off for off in scan.operators if not _in_ranges(off, skipped)]
+        defines = [(s, text[s:e]) for s, e in scan.defines if not _in_ranges(s, skipped)]
+        found = operator_uses(parsed.tu, text, ops, defines)
+        parsed.tu.__dict__["_s2s_operator_uses"] = found
+    return found
+
+
+def code_operators(text: str) -> list[int]:
+    """Offsets of the ``_Pragma`` operators in a text's code (not in
+    comments, literals or directives); the text has one char per byte."""
+    return _scan(text).operators
 
 
 def find_header_declare_simd(parsed: ParsedFile) -> list[Pragma]:
@@ -340,7 +361,9 @@ def _unread_operators(
     for use, line in zip(uses, lines, strict=True):
         simd_loop = line.is_loop_directive or is_simd_loop_construct(line.words)
         target = cursors.get(line.next)
-        if simd_loop and not use.alone:
+        if simd_loop and use.start in parsed.unexpanded:
+            why = parsed.unexpanded[use.start]
+        elif simd_loop and not use.alone:
             why = "its expansion holds more than that one pragma"
         elif simd_loop and text[_line_start_offset(text, use.start) : use.start].strip():
             why = "s2svec reads a _Pragma that starts its line"

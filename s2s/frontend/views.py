@@ -27,7 +27,8 @@ from typing import Any
 import clang.cindex as ci
 
 from ..diagnostics import UserError
-from .parse import ParsedFile, ParseError, macros_defined_where, parse_file
+from .macro_loops import expand_loop_macros
+from .parse import LineMap, ParsedFile, ParseError, macros_defined_where, parse_file
 from .pragmas import scan_directives
 from .target_macros import Args, target_macros
 
@@ -82,6 +83,7 @@ def parse_views(
             by_args[args] = view
         view.targets.append(target.name)
         views[target.name] = view
+    _agree_on_expansions(path, by_args)
     parsed = [v for v in by_args.values() if v.parsed is not None]
     for view in parsed:
         view.assumed = _assumed(view, every)
@@ -100,11 +102,33 @@ def _parse(
     args: tuple[str, ...],
     preprocessor: Sequence[str],
 ) -> FileView:
+    def reparse(raw: bytes, lines: LineMap) -> ParsedFile:
+        return parse_file(path, include_dirs, defines, std, args, preprocessor, (raw, lines))
+
     try:
         parsed = parse_file(path, include_dirs, defines, std, args, preprocessor)
     except ParseError as e:
         return FileView(None, e)
+    parsed = expand_loop_macros(parsed, reparse)
     return FileView(parsed, names=conditional_names(parsed))
+
+
+def _agree_on_expansions(path: str, by_args: dict[tuple[str, ...], FileView]) -> None:
+    """The output is spliced into one text: a view whose macro uses expand
+    to another text than the first view's (a macro defined per target)
+    gets no vector code."""
+    first: bytes | None = None
+    for view in by_args.values():
+        if view.parsed is None:
+            continue
+        if first is None:
+            first = view.parsed.raw
+        elif view.parsed.raw != first:
+            view.error = UserError(
+                f"{path}: its macros that write simd loops expand to other code for "
+                "this target than for the first (a macro defined per target)"
+            )
+            view.parsed = None
 
 
 def _shareable(

@@ -52,7 +52,9 @@ output as exact bits), with 2-4 functions of one annotated loop each:
   ``if(simd:)``, ``order(concurrent)``, ``nontemporal``; the loop's
   directive is written as ``#pragma omp``, or (a sixth of the loops, from
   a stream of its own) as ``_Pragma("omp ...")`` or through the
-  stringizing macro ``FZ_OMP(omp ...)``.
+  stringizing macro ``FZ_OMP(omp ...)``; a tenth of the functions (a
+  stream of its own too) are written by a macro, ``FZ_WRITE_F2(NAME)``,
+  with ``_Pragma`` operators for their pragma lines, and used once.
 
 UB-freedom is by construction (see c_types.py for the arithmetic): every
 index is inside its array, every loop variable stays in its type, signed

@@ -64,6 +64,8 @@ class ProgramGen:
         """simdlen clauses of declare simd functions (later still, their own stream)."""
         self.operators = random.Random(f"pragma-operator:{seed}")
         """How loop pragmas are written (``loop_pragma``; its own stream too)."""
+        self.macros = random.Random(f"macro-written:{seed}")
+        """Which functions a macro writes (``macro_written``; its own stream)."""
         self.header: list[str] = []
         """Declarations and definitions for the program's own header."""
         self.features: set[str] = set()
@@ -138,6 +140,9 @@ class ProgramGen:
         for i in range(nfun):
             fg = FuncGen(self.g, self, i)
             text, main = fg.build()
+            if self.macros.random() < 0.1:
+                text = macro_written(text, f"f{i}")
+                fg.features.add("macro-written")
             funcs.append((fg, text))
             mains.append(main)
             features |= fg.features
@@ -228,3 +233,19 @@ class ProgramGen:
             "}",
         ]
         return "\n".join(out) + "\n"
+
+
+def macro_written(text: str, name: str) -> str:
+    """The function ``name`` written by a macro as test programs write one
+    per type: its pragma lines ``_Pragma`` operators, its name a parameter
+    (s2svec writes the use's expansion out and vectorizes its loops)."""
+    lines = []
+    for line in text.rstrip("\n").split("\n"):
+        stripped = line.lstrip()
+        if stripped.startswith("#pragma "):
+            pragma = stripped[len("#pragma ") :].replace("\\", "\\\\").replace('"', '\\"')
+            line = f'{line[: len(line) - len(stripped)]}_Pragma("{pragma}")'
+        lines.append(line)
+    lines[0] = lines[0].replace(f" {name}(", " NAME(", 1)
+    macro = f"FZ_WRITE_{name.upper()}"
+    return f"#define {macro}(NAME) \\\n" + " \\\n".join(lines) + f"\n{macro}({name})\n"

@@ -1,11 +1,11 @@
-/* s2s-test: vectorized=4 regions=5 tolerance=exact cflags="-fopenmp" */
+/* s2s-test: vectorized=5 regions=6 tolerance=exact cflags="-fopenmp" */
 /* pragma_operator: loops annotated with the _Pragma operator, as
  * portability macros write them: directly, through a macro (of the file,
  * of another macro, of a header) and through a stringizing macro.  An
  * atomic written as a _Pragma inside the loop keeps it scalar (s2svec
- * would otherwise not see it), and so does a macro that expands to the
- * pragma and the loop header together (the output's #if chain replaces
- * whole lines; a warning says to write the pragma). */
+ * would otherwise not see it).  A macro that expands to the pragma and the
+ * loop header together is written out in the output (macro_loops.py) and
+ * its loop vectorized; until that, it stayed scalar with a warning. */
 #include "harness.h"
 #include "pragma_operator.h"
 
