@@ -561,6 +561,22 @@ void g(double *a, int n) {
 
 
 VALID = {
+    # compilers expand macros in OpenMP pragmas: libgomp's for-2.h writes
+    # '#pragma omp F S' and each test defines F and S (s2svec saw no simd)
+    "directive_written_with_macros": """
+#define F parallel for simd
+#define S num_threads(2)
+#define RED reduction(+: s)
+#define NONE
+double f(double *a, int n) {
+  double s = 0;
+#pragma omp F S RED NONE
+  for (int i = 0; i < n; i++) s += a[i];
+#pragma omp NONE simd
+  for (int i = 0; i < n; i++) a[i] *= 2;
+  return s;
+}
+""",
     "unused_clause_variables": """
 void f(double *a, int n) {
   double s = 0, t = 0;

@@ -11,7 +11,12 @@ import pytest
 from s2s.diagnostics import DeviceCode, UserError
 from s2s.frontend import parse as parse_module
 from s2s.frontend.parse import ParsedFile, builtin_include_dir, parse_file
-from s2s.frontend.pragmas import Pragma, find_pragmas, scan_pragma_lines
+from s2s.frontend.pragmas import (
+    Pragma,
+    find_header_declare_simd,
+    find_pragmas,
+    scan_pragma_lines,
+)
 from s2s.ir.clauses import Linear, Reduction
 
 FOR = ci.CursorKind.FOR_STMT
@@ -889,3 +894,19 @@ double cube(double x) { return x * x * x; }
         "line 1; the build offloads: '-foffload=nvptx-none')"
     )
     assert [p.unsupported for p in find_pragmas(parsed)] == [None, None]
+
+
+def test_header_declare_simd_of_a_function_a_macro_starts(tmp_path: Path) -> None:
+    """``TYPE foo(TYPE a)`` after the pragma in a header (gcc's
+    vect-simd-clone-16.c, included by the 16b-f tests that define TYPE):
+    the cursor at the function's first offset is TYPE's use, not the
+    function; it got no variants and no word about it."""
+    (tmp_path / "f.h").write_text(
+        "#ifndef TYPE\n#define TYPE int\n#endif\n"
+        "#pragma omp declare simd\nTYPE __attribute__((noinline))\nfoo (TYPE a)\n"
+        "{\n  return a + 1;\n}\n"
+    )
+    parsed = parse(tmp_path, '#define TYPE float\n#include "f.h"\n', include_dirs=[str(tmp_path)])
+    found = find_header_declare_simd(parsed)
+    assert [(p.target.spelling, p.location.line) for p in found] == [("foo", 4)]
+    assert found[0].target.result_type.spelling == "float"

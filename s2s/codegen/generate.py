@@ -1169,9 +1169,11 @@ class _LoopGen:
                     f"(({size}) + {block} - 1) / {block})"
                 )
             kept.append(text)
-        extra = self.lastprivate_extra(clauses, outer)
+        extra, private = self.lastprivate_extra(clauses, outer)
         if extra:
             kept.append(f"lastprivate({', '.join(extra)})")
+        if private:
+            kept.append(f"private({', '.join(private)})")
         parts = [f"#pragma omp {self.loop_directive()}"] + kept
         if scan:  # one thread runs every block in order; the variable stays shared
             parts.append(f"schedule(static, {scan_chunk})")
@@ -1193,22 +1195,29 @@ class _LoopGen:
             return []
         return clauses.inner_clauses if clauses.teams_in_target else clauses.other_clauses
 
-    def lastprivate_extra(self, clauses: Any, collapsed: bool) -> list[str]:
-        """The variables ``ws_pragma`` adds a ``lastprivate`` clause for."""
+    def lastprivate_extra(self, clauses: Any, collapsed: bool) -> tuple[list[str], list[str]]:
+        """The variables ``ws_pragma`` adds a ``lastprivate`` clause for, and
+        a ``private`` one: loop variables the function never reads after
+        the loop need only their own copy per thread (and compilers reject
+        ``lastprivate`` for one private where the construct is met)."""
         if clauses is None:
-            return []
+            return [], []
         bd = self.region.bounds
-        names: list[str] = []
+        loops: list[Any] = []
         taskloop = "taskloop" in clauses.kept.split()
-        if (collapsed or taskloop) and not bd.var_declared_in_loop:
-            names.append(bd.var)
+        if collapsed or taskloop:
+            loops.append(bd)
         if collapsed:  # the variables of a collapsed simd nest are lastprivate
             # (OpenMP 5.2, 5.1.1); on the kept worksharing loop, only private
-            names += [o.var for o in self.region.outer_bounds if not o.var_declared_in_loop]
+            loops += self.region.outer_bounds
+        loops = [b for b in loops if not b.var_declared_in_loop]
+        names = [b.var for b in loops if b.var_read_after]
         if collapsed or taskloop:  # each thread or task sets its own (collapsed_linear_starts)
             names += [b.c_expr for b, _ in self.linears]
         taken = set(clauses.private) | set(clauses.lastprivate)
-        return [n for n in dict.fromkeys(names) if n not in taken]
+        last = [n for n in dict.fromkeys(names) if n not in taken]
+        private = [b.var for b in loops if not b.var_read_after and b.var not in taken]
+        return last, list(dict.fromkeys(private))
 
     def wrap_target(self, block: list[str], clauses: Any) -> list[str]:
         """``target simd``: the whole vector code in the target region, the

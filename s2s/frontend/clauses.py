@@ -391,6 +391,30 @@ _DIRECTIVE_WORDS = frozenset(
 )
 
 
+def expand_object_macros(
+    tokens: list[Token], lookup: Callable[[str], str | None], limit: int = 64
+) -> list[Token]:
+    """Compilers expand macros in OpenMP pragmas (``#pragma omp F S`` with
+    ``#define F simd``): each object-like macro of the line is read as its
+    body, each body token at the macro's place (``limit`` expansions at
+    most: a macro that names itself stops there)."""
+    out = list(tokens)
+    k = 0
+    while k < len(out):
+        word = out[k].text
+        body = lookup(word) if limit > 0 and word.isidentifier() else None
+        if body is None:
+            k += 1
+            continue
+        where, space = out[k].location, out[k].space_before
+        body_tokens = tokenize(body, where)
+        out[k : k + 1] = [
+            Token(t.text, where, t.space_before if n else space) for n, t in enumerate(body_tokens)
+        ]
+        limit -= 1
+    return out
+
+
 def directive_words(tokens: list[Token]) -> list[str]:
     """The directive name of the tokens after ``#pragma omp``, as words.
 

@@ -171,6 +171,9 @@ def lower_loop(
     args += calls.globals.added
     start = pragma.start
     end = _statement_end(src, pragma.target)
+    read_after = _read_after([*outer, loop], func, end, address_taken)
+    if clauses.worksharing and (outer or "taskloop" in clauses.kept.split()):
+        _check_lastprivate_nest([*outer, loop], read_after, pragma)
     return Region(
         kind="loop",
         name=name,
@@ -180,14 +183,14 @@ def lower_loop(
         fn=fn,
         args=args,
         results=results,
-        bounds=_bounds(loop),
+        bounds=_bounds(loop, read_after),
         clauses=clauses,
         replace=SourceRange(start, end),
         loop_text=_scalar_copy_text(src, pragma, end, clauses),
         body_text=_body_text(src, loop, pragma),
         pragma_text=src.slice(start, pragma.end),
         outer_loops=[o.header_text for o in outer],
-        outer_bounds=[_bounds(o) for o in outer],
+        outer_bounds=[_bounds(o, read_after) for o in outer],
         worksharing=clauses.worksharing,
         callees=calls.callees,
         plain_char=types.saw_plain_char or calls.saw_plain_char,
@@ -214,7 +217,80 @@ def region_calls(
     return calls
 
 
-def _bounds(loop: CanonicalLoop) -> LoopBounds:
+def _read_after(
+    nest: list[CanonicalLoop], func: ci.Cursor | None, end: int, address_taken: set[Hashable]
+) -> set[str]:
+    """The nest's loop variables declared outside it that the function may
+    read after it: named after ``end``, their address taken, or not locals
+    of the function (any code may read those)."""
+    found: set[str] = set()
+    later: set[str] | None = None
+    for loop in nest:
+        if loop.declared_in_loop:
+            continue
+        decl = loop.var_decl
+        if func is None or not _is_automatic(decl) or loop.var_key in address_taken:
+            found.add(loop.var)
+            continue
+        if later is None:
+            later = {
+                t.spelling
+                for t in func.get_tokens()
+                if t.kind == ci.TokenKind.IDENTIFIER and t.extent.start.offset >= end
+            }
+        if loop.var in later:
+            found.add(loop.var)
+    return found
+
+
+def _is_automatic(decl: ci.Cursor) -> bool:
+    """A parameter or a local variable without ``static`` or ``extern``."""
+    if decl.kind == CK.PARM_DECL:
+        return True
+    local = decl.semantic_parent is not None and decl.semantic_parent.kind == CK.FUNCTION_DECL
+    storage = decl.storage_class
+    return (
+        decl.kind == CK.VAR_DECL
+        and local
+        and storage
+        in (
+            ci.StorageClass.NONE,
+            ci.StorageClass.AUTO,
+            ci.StorageClass.REGISTER,
+        )
+    )
+
+
+def _check_lastprivate_nest(
+    nest: list[CanonicalLoop], read_after: set[str], pragma: Pragma
+) -> None:
+    """The values of a collapsed or taskloop nest's variables declared
+    outside it are carried out by ``lastprivate`` on the kept construct
+    (generate.py): compilers reject that on a worksharing ``for`` for a
+    variable private where the construct is met -- a local of a function
+    whose construct binds to its caller's parallel region, or one declared
+    inside the enclosing ``parallel`` -- so such a variable the function
+    reads after the loop keeps the loop scalar."""
+    clauses = pragma.clauses
+    words = clauses.kept.split()
+    if words[:1] in (["parallel"], ["teams"], ["target"]) or "for" not in words:
+        return  # the construct's own region shares them; a taskloop's tasks may name them
+    region = pragma.team_region
+    for loop in nest:
+        if loop.var not in read_after or not _is_automatic(loop.var_decl):
+            continue
+        declared = loop.var_decl.extent.start.offset
+        if region is None or region[0] <= declared < region[1]:
+            raise Unsupported(
+                f"loop variable '{loop.var}' is read after the loop, but it is private where "
+                f"'#pragma omp {clauses.directive}' is met (a local of a function whose "
+                "construct binds to its caller's parallel region, or declared in the "
+                "enclosing one): the vector code could not carry its value out",
+                pragma.location,
+            )
+
+
+def _bounds(loop: CanonicalLoop, read_after: set[str] | None = None) -> LoopBounds:
     return LoopBounds(
         loop.var,
         loop.var_c_type,
@@ -227,6 +303,7 @@ def _bounds(loop: CanonicalLoop) -> LoopBounds:
         loop.cmp_type,
         loop.var_type,
         loop.folded_step_names,
+        read_after is None or loop.var in read_after,
     )
 
 

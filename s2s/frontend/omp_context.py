@@ -138,6 +138,8 @@ class OmpContext:
         self.starts = [line.start for line in self.lines]
         self.target_regions: list[tuple[int, int, OmpLine]] = []
         """Statements under ``#pragma omp target`` (extent and directive)."""
+        self.team_regions: list[tuple[int, int]] = []
+        """Statements under ``parallel``, ``teams`` or ``target`` constructs."""
         self.device_ranges: list[tuple[int, int, OmpLine]] = []
         self.device_functions: dict[str, OmpLine] = {}
         self.variants: dict[str, OmpLine] = {}
@@ -168,6 +170,13 @@ class OmpContext:
                 udr = parse_declare_reduction(line.tokens[2:])
                 if udr is not None:
                     self.user_reductions.append((line.start, udr))
+            if words[:1] in (["parallel"], ["teams"], ["target"]):
+                offset = line.next
+                while offset in by_start:  # a construct on the next line
+                    offset = by_start[offset].next
+                stmt = cursors.get(offset)
+                if stmt is not None:
+                    self.team_regions.append((stmt.extent.start.offset, stmt.extent.end.offset))
             if words[:1] == ["target"] and (len(words) < 2 or words[1] not in _HOST_TARGET_WORDS):
                 offset = line.next
                 while offset in by_start:  # '#pragma omp teams ...' on the next line
@@ -241,6 +250,13 @@ class OmpContext:
             f"the build offloads: '{flag}')",
             where,
         )
+
+    def team_region(self, loop: ci.Cursor) -> tuple[int, int] | None:
+        """The innermost ``parallel``/``teams``/``target`` statement that
+        holds ``loop`` (the loop itself for a construct on the line before)."""
+        lo, hi = loop.extent.start.offset, loop.extent.end.offset
+        around = [(s, e) for s, e in self.team_regions if s <= lo and hi <= e]
+        return max(around, default=None)
 
     def in_target(self, loop: ci.Cursor) -> OmpLine | None:
         """The target construct whose region holds ``loop``, if any."""

@@ -47,7 +47,13 @@ from dataclasses import dataclass, field
 import clang.cindex as ci
 
 from s2s.diagnostics import Location, Unsupported, UserError
-from s2s.frontend.clauses import directive_words, is_simd_loop_construct, parse_pragma, tokenize
+from s2s.frontend.clauses import (
+    directive_words,
+    expand_object_macros,
+    is_simd_loop_construct,
+    parse_pragma,
+    tokenize,
+)
 from s2s.frontend.lower_clang import children
 from s2s.frontend.omp_context import InnerConstruct, OmpContext, OmpLine
 from s2s.frontend.parse import ParsedFile
@@ -82,6 +88,10 @@ class Pragma:
     """The file's ``requires atomic_default_mem_order``, if any."""
     scan: ScanDirective | None = None
     """The ``#pragma omp scan`` of a loop with inscan reductions (scan.py)."""
+    team_region: tuple[int, int] | None = None
+    """The statement of the innermost ``parallel``, ``teams`` or ``target``
+    construct around the loop in its function (None: there is none, the
+    construct binds to its caller's region)."""
 
 
 def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]:
@@ -187,6 +197,7 @@ def find_pragmas(parsed: ParsedFile, offload: str | None = None) -> list[Pragma]
         pragma = Pragma(clauses, clauses.location, line.start, line.end, target, unsupported)
         if target.kind == ci.CursorKind.FOR_STMT:
             pragma.inner = context.inner(line, target)
+            pragma.team_region = context.team_region(target)
             pragma.atomic_default = context.atomic_default
         pragmas.append(pragma)
     scans = check_scans(
@@ -306,8 +317,22 @@ def _is_declare_simd(text: str, offset: int) -> bool:
 
 
 def _file_scope_function(tu: ci.TranslationUnit, file: ci.File, offset: int) -> ci.Cursor | None:
-    """The file-scope function declaration starting at ``offset`` of ``file``."""
+    """The file-scope function declaration starting at ``offset`` of ``file``
+    (looked for among the file-scope cursors when a macro starts it, as in
+    ``TYPE foo(TYPE a)``: the cursor at the offset is the macro's use)."""
     cursor = ci.Cursor.from_location(tu, ci.SourceLocation.from_offset(tu, file, offset))
+    if cursor is not None and cursor.kind == ci.CursorKind.MACRO_INSTANTIATION:
+        cursor = next(
+            (
+                c
+                for c in tu.cursor.get_children()
+                if c.kind == ci.CursorKind.FUNCTION_DECL
+                and c.extent.start.file is not None
+                and c.extent.start.file.name == file.name
+                and c.extent.start.offset == offset
+            ),
+            None,
+        )
     if (
         cursor is None
         or cursor.kind != ci.CursorKind.FUNCTION_DECL
@@ -326,7 +351,7 @@ def _omp_line(parsed: ParsedFile, start: int, end: int, macros: _MacroTable) -> 
     tokens = tokenize(parsed.source(start, end), where)
     if [t.text for t in tokens[:3]] != ["#", "pragma", "omp"]:
         return None
-    rest = tokens[3:]
+    rest = expand_object_macros(tokens[3:], lambda name: macros.lookup(name, start))
     clauses = parse_pragma(rest, where, lambda name: macros.lookup(name, start))
     return OmpLine(start, end, where, directive_words(rest), rest, clauses)
 

@@ -147,6 +147,9 @@ class LoopBounds:
     folded_step_names: tuple[str, ...] = ()
     """The variables a constant step was folded from (the loop reads them;
     the vector code, which has the constant, does not)."""
+    var_read_after: bool = True
+    """Whether the function may read var after the loop (False only where
+    that is known not to happen: its final value then needs no clause)."""
 
 
 @dataclass

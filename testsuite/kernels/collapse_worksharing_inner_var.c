@@ -1,11 +1,12 @@
-/* s2s-test: vectorized=2 tolerance=exact cflags="-fopenmp" grep="^\s*#\s*pragma\s+omp\s+parallel\s+for\s+num_threads\(2\) lastprivate\(j, i\)$" */
+/* s2s-test: vectorized=2 tolerance=exact cflags="-fopenmp" grep="^\s*#\s*pragma\s+omp\s+parallel\s+for\s+num_threads\(2\) private\(j, i\)$" */
 /* collapse_worksharing_inner_var: `parallel for simd collapse(2)` and
  * `teams distribute parallel for simd collapse(2)` whose inner loop
  * variable is declared outside the nest.  The threads share the outer
  * iterations only (the inner loop is the vector loop of each), so the
  * inner variable, which the scalar remainder sets, must be private to each
- * thread: lastprivate, as it is for the collapsed nest (it was shared, and
- * the threads' remainders raced on it). */
+ * thread: private, or lastprivate where the function reads it after the
+ * nest, as it is for the collapsed nest (it was shared, and the threads'
+ * remainders raced on it). */
 #include "harness.h"
 
 void pfc(int rows, int m, const int32_t *a, int32_t *b)
