@@ -29,7 +29,12 @@ from .frontend.lower import lower_loop
 from .frontend.lower_callee import set_declared_simd
 from .frontend.macro_checks import source_checks
 from .frontend.parse import ParsedFile
-from .frontend.pragmas import Pragma, find_header_declare_simd, find_pragmas, scan_pragma_lines
+from .frontend.pragmas import (
+    Pragma,
+    find_header_declare_simd,
+    find_pragmas,
+    included_simd_loop_lines,
+)
 from .frontend.views import FileView, parse_views
 from .internal_variants import InternalVariants
 from .ir.clone import clone_region
@@ -295,7 +300,7 @@ def _warn_included_loops(parsed: ParsedFile, result: Result) -> None:
                 raw = handle.read()
         except OSError:
             continue
-        if any(_SIMD_LOOP_PRAGMA.match(raw[s:e]) for s, e in scan_pragma_lines(raw)):
+        if included_simd_loop_lines(parsed, raw):
             loc = inclusion.location
             _warn(
                 result,
@@ -304,12 +309,6 @@ def _warn_included_loops(parsed: ParsedFile, result: Result) -> None:
                 "vectorized (s2svec rewrites only the file it is given; run it on "
                 "that file too)",
             )
-
-
-_SIMD_LOOP_PRAGMA = re.compile(
-    rb"#\s*pragma\s+omp\s+(?:(?:target|teams|distribute|parallel|for|taskloop|master|masked)\s+)*"
-    rb"simd\b"
-)
 
 
 def _pragmas_by_offset(

@@ -316,6 +316,20 @@ def test_simd_loops_in_an_included_c_file_get_a_warning(tmp_path: Path) -> None:
     assert "part.c" in r.stderr and "guarded.h" not in r.stderr
 
 
+def test_an_included_loop_whose_directive_is_a_macro_gets_the_warning(tmp_path: Path) -> None:
+    """libgomp's for-2.h writes '#pragma omp F S', each test defining F
+    (it went unmentioned: the warning looked for the word simd)."""
+    (tmp_path / "loops.h").write_text(
+        "void f(int *a, int n) {\n#pragma omp F S\n  for (int i = 0; i < n; i++) a[i]++;\n}\n"
+    )
+    code = '#define F parallel for simd\n#define S\n#include "loops.h"\n'
+    r = s2svec(tmp_path, code)
+    assert r.returncode == 0, r.stderr
+    assert "k.c:3:10: warning: simd loops in the included file" in r.stderr
+    r = s2svec(tmp_path, code.replace("for simd", "for"))
+    assert r.returncode == 0 and "included file" not in r.stderr, r.stderr
+
+
 # -- include guards and other user macros are not target macros (issue 19, item 3) -------
 
 GUARDED_HEADER = """\

@@ -395,14 +395,18 @@ def expand_object_macros(
     tokens: list[Token], lookup: Callable[[str], str | None], limit: int = 64
 ) -> list[Token]:
     """Compilers expand macros in OpenMP pragmas (``#pragma omp F S`` with
-    ``#define F simd``): each object-like macro of the line is read as its
-    body, each body token at the macro's place (``limit`` expansions at
-    most: a macro that names itself stops there)."""
+    ``#define F simd``): each object-like macro outside parentheses -- where
+    directive and clause names stand -- is read as its body, each body token
+    at the macro's place (``limit`` expansions at most: a macro that names
+    itself stops there).  Clause arguments keep their macros: the output
+    names them, so the build's definitions count (``parse_pragma`` reads
+    their values where it needs them)."""
     out = list(tokens)
-    k = 0
+    k, depth = 0, 0
     while k < len(out):
         word = out[k].text
-        body = lookup(word) if limit > 0 and word.isidentifier() else None
+        depth += {"(": 1, ")": -1}.get(word, 0)
+        body = lookup(word) if limit > 0 and depth == 0 and word.isidentifier() else None
         if body is None:
             k += 1
             continue

@@ -238,6 +238,25 @@ def pragma_operator_uses(
     return found
 
 
+def included_simd_loop_lines(parsed: ParsedFile, raw: bytes) -> bool:
+    """Whether an included file's text has a simd loop directive, its
+    macros expanded as compilers do (``#pragma omp F S``, libgomp's
+    for-2.h: each test that includes it defines F)."""
+    macros = _MacroTable(parsed)
+    text = raw.decode("latin-1")
+    for start, end in _scan_raw(raw).pragmas:
+        tokens = tokenize(text[start:end], Location("", 1, 1))
+        if [t.text for t in tokens[:3]] != ["#", "pragma", "omp"]:
+            continue
+        rest = expand_object_macros(tokens[3:], lambda name: macros.lookup(name, 1 << 62))
+        words = directive_words(rest)
+        if words[:2] == ["declare", "simd"] or "simd" not in words:
+            continue
+        if words[-1:] == ["simd"] and words[:1] != ["ordered"]:
+            return True
+    return False
+
+
 def code_operators(text: str) -> list[int]:
     """Offsets of the ``_Pragma`` operators in a text's code (not in
     comments, literals or directives); the text has one char per byte."""
