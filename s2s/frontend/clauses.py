@@ -398,7 +398,9 @@ def expand_object_macros(
     ``#define F simd``): each object-like macro outside parentheses -- where
     directive and clause names stand -- is read as its body, each body token
     at the macro's place (``limit`` expansions at most: a macro that names
-    itself stops there).  Clause arguments keep their macros: the output
+    itself stops there; OpenMP's own words are not asked about: a macro
+    named ``simd`` would be odd, and asking walks every macro of the
+    file once).  Clause arguments keep their macros: the output
     names them, so the build's definitions count (``parse_pragma`` reads
     their values where it needs them)."""
     out = list(tokens)
@@ -406,7 +408,9 @@ def expand_object_macros(
     while k < len(out):
         word = out[k].text
         depth += {"(": 1, ")": -1}.get(word, 0)
-        body = lookup(word) if limit > 0 and depth == 0 and word.isidentifier() else None
+        known = word in _DIRECTIVE_WORDS or word in _KNOWN or word in OPENMP_CLAUSES
+        asked = limit > 0 and depth == 0 and word.isidentifier() and not known
+        body = lookup(word) if asked else None
         if body is None:
             k += 1
             continue
