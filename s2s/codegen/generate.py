@@ -580,7 +580,7 @@ class _LoopGen:
         remainder."""
         region, W = self.region, self.W
         self.vector_lanes = W
-        tag = f"{self.target.name}_{region.line}_{region.column}"
+        tag = f"{self.target.name}_{region.tag or f'{region.line}_{region.column}'}"
         if region.bounds is not None and isinstance(region.bounds.step, str):
             tag += "_rs"  # beside the version for a step of 1 (driver._generate_once)
         self.W = W * self.interleave()  # iterations per trip of the vector loop

@@ -99,7 +99,7 @@ from .lower_types import (
     is_struct_ctype,
     pointer_c_type,
 )
-from .parse import ParsedFile
+from .parse import ParsedFile, name_position
 from .pragmas import Pragma
 from .scan import ScanDirective, ScanSplit, check_phases, split_body
 
@@ -177,6 +177,7 @@ def lower_loop(
     return Region(
         kind="loop",
         name=name,
+        tag=name_position(src.data, pragma.start),
         file=loc.file,
         line=loc.line,
         column=loc.column,

@@ -64,6 +64,7 @@ from .lower_clang import (
 from .lower_complex import ComplexLowerer
 from .lower_types import is_bool_ctype, promote, usual_arithmetic
 from .omp_context import InnerConstruct, OmpLine
+from .parse import name_position
 
 CK = ci.CursorKind
 _C_OPERATORS = {symbol: name for name, symbol in OPERATORS.items()}
@@ -510,7 +511,7 @@ def ordered_plan(
     if len(set(names)) != len(names):
         raise fail("it uses two variables of one name")
     text = _rewrite(src, start, end, stmt, [k for k, cap in captures.items() if cap.by_pointer])
-    name = f"{ORDERED_PREFIX}{where.line}_{where.column}"
+    name = f"{ORDERED_PREFIX}{name_position(src.data, construct.line.start)}"
     params = ", ".join(_declarator(cap) for cap in captures.values())
     margin = start - (src.data.rfind(b"\n", 0, start) + 1)
     lines = [_unindent(line, margin) for line in text.split("\n")]

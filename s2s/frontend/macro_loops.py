@@ -103,6 +103,9 @@ def _edits(parsed: ParsedFile) -> tuple[list[_Edit], dict[int, str]]:
             expansion = expansion[1:]
         first_on_line = not text[text.rfind("\n", 0, use.start) + 1 : use.start].strip()
         lines = _pragma_lines(expansion, indent, first_on_line)
+        if not use.alone and not first_on_line and not lines.startswith("\n"):
+            # a line of its own (the function it may start gets helpers before its line)
+            lines = "\n" + indent + lines
         start, end = use.start, use.end
         if lines.startswith("\n"):  # no spaces left at the end of the line before
             start = len(text[:start].rstrip(" \t"))

@@ -153,6 +153,15 @@ class LineMap:
         return LineMap(tuple(found))
 
 
+def name_position(data: bytes, offset: int) -> str:
+    """``line_column`` of a byte offset in the text parsed, for the names
+    s2svec makes (helpers, labels): where macro uses were written out, two
+    loops of one use share their location in diagnostics, not this."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    line = data.count(b"\n", 0, offset) + 1
+    return f"{line}_{offset - line_start + 1}"
+
+
 def original_location(tu: ci.TranslationUnit, location: ci.SourceLocation) -> tuple[int, int]:
     """The line and column of a libclang location in the file as written
     (a rewritten main file's lines mapped back, see ``LineMap``)."""

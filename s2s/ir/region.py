@@ -192,6 +192,9 @@ class Region:
     column: int
     fn: Function
     """The scalar IR of one iteration (loop) or of the function body."""
+    tag: str = ""
+    """``line_column`` in the text parsed, for the names of the region's
+    code (``parse.name_position``; empty: the region's line and column)."""
     args: list[ArgBinding] = field(default_factory=list[ArgBinding])
     results: list[ResultBinding] = field(default_factory=list[ResultBinding])
     bounds: LoopBounds | None = None
