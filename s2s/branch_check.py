@@ -156,7 +156,7 @@ def _message(kind: str, group: list[Region], verdict: Verdict) -> str:
         what = f"{len(group)} vector variants of '{_function_of(group[0].name)}'"
     takes = _taken(group[0], verdict.compiled)
     if verdict.expected is None:
-        listed = ", ".join(e.target for e in group[0].entries)
+        listed = ", ".join(dict.fromkeys(e.target for e in group[0].entries))
         return (
             f"no vector code of {what} is compiled with these flags (this compiler "
             f"and these flags select none of {listed}): the build takes {takes}"
