@@ -197,7 +197,11 @@ def read_report(res: ProgramResult, report: list[dict]) -> None:
                 res.calls[how] = res.calls.get(how, 0) + n
         else:
             res.reasons.append(f"{e.get('target')}: {e.get('reason')}")
-    res.regions = len({e.get("line") for e in loops})
+    # per target, one entry per loop (loops of one macro use share a line)
+    per_target: dict[str, int] = {}
+    for e in loops:
+        per_target[e.get("target", "")] = per_target.get(e.get("target", ""), 0) + 1
+    res.regions = max(per_target.values(), default=0)
     for e in report:
         if e.get("kind") == "function":
             res.variants[0] += bool(e.get("vectorized"))
