@@ -93,14 +93,14 @@ def _edits(parsed: ParsedFile) -> tuple[list[_Edit], dict[int, str]]:
     for use in uses:
         indent = _indentation(text, use.start)
         if use.alone:
-            expansion: str | None = f'_Pragma("{use.directive}")'
+            expansion = f'_Pragma("{use.directive}")'
         else:
             cursor = cursors.get(use.start)
-            expansion = _expand(cursor, parsed) if cursor is not None else "not a macro use"
-            if not expansion.startswith("\0"):
-                declined[use.start] = expansion
+            found, why = _expand(cursor, parsed) if cursor else (None, "not a macro use")
+            if found is None:
+                declined[use.start] = why
                 continue
-            expansion = expansion[1:]
+            expansion = found
         first_on_line = not text[text.rfind("\n", 0, use.start) + 1 : use.start].strip()
         lines = _pragma_lines(expansion, indent, first_on_line)
         if not use.alone and not first_on_line and not lines.startswith("\n"):
@@ -108,9 +108,11 @@ def _edits(parsed: ParsedFile) -> tuple[list[_Edit], dict[int, str]]:
             lines = "\n" + indent + lines
         start, end = use.start, use.end
         if lines.startswith("\n"):  # no spaces left at the end of the line before
-            start = len(text[:start].rstrip(" \t"))
+            while start > 0 and text[start - 1] in " \t":
+                start -= 1
         if lines.endswith("\n"):  # no empty line after, the code after indented
-            end = len(text) - len(text[end:].lstrip(" \t"))
+            while end < len(text) and text[end] in " \t":
+                end += 1
             if text.startswith("\n", end):
                 end += 1
             else:
@@ -133,27 +135,27 @@ def _indentation(text: str, offset: int) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
-def _expand(use: ci.Cursor, parsed: ParsedFile) -> str:
-    """The use's expansion prefixed by NUL, or why it is not written out."""
+def _expand(use: ci.Cursor, parsed: ParsedFile) -> tuple[str | None, str]:
+    """The use's expansion, or None and why it is not written out."""
     definition = use.referenced
     if definition is None or definition.kind != ci.CursorKind.MACRO_DEFINITION:
-        return "the macro's definition is not known"
+        return None, "the macro's definition is not known"
     macro = _Macro.of(definition)
     if macro is None:
-        return "the macro's parameters are not read"
+        return None, "the macro's parameters are not read"
     arguments = _arguments(use, parsed, macro) if macro.params is not None else {}
     if arguments is None:
-        return "the macro use's arguments are not read"
+        return None, "the macro use's arguments are not read"
     body = macro.body
     if any(t.text == "__VA_OPT__" for t in body):
-        return "__VA_OPT__ is not expanded"
+        return None, "__VA_OPT__ is not expanded"
     pieces = _substitute(body, macro, arguments)
     expansion = _join(pieces)
     code = " ".join(p.text for p in pieces if not p.first.comment)
     if re.search(rf"\b{macro.name}\b", code):
         # the preprocessor would not expand it again there; the compiler would
-        return f"its expansion names '{macro.name}' again"
-    return "\0" + expansion
+        return None, f"its expansion names '{macro.name}' again"
+    return expansion, ""
 
 
 @dataclass(frozen=True)
