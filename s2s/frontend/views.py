@@ -14,7 +14,10 @@ differently.  User macros -- include guards such as ``__FOO_H__`` among them
 
 A parse that fails for some targets but not others leaves those targets
 without vector code (``FileView.error`` says why); when it fails for every
-target the file cannot be processed and the first error is raised.
+target the file cannot be processed and the first error is raised.  Each
+parse writes out the macro uses that write simd loops (``macro_loops``)
+and is read again; the output is spliced into one text, so a view whose
+text came out otherwise than the first view's gets no vector code.
 """
 
 from __future__ import annotations
