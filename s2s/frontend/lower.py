@@ -234,14 +234,34 @@ def _read_after(
             found.add(loop.var)
             continue
         if later is None:
-            later = {
-                t.spelling
-                for t in func.get_tokens()
-                if t.kind == ci.TokenKind.IDENTIFIER and t.extent.start.offset >= end
-            }
+            later = _names_after(func, nest[0].cursor, end)
         if loop.var in later:
             found.add(loop.var)
     return found
+
+
+def _names_after(func: ci.Cursor, nest: ci.Cursor, end: int) -> set[str]:
+    """Identifiers the function may read after the nest: those after it in
+    the text, and -- when a loop around the nest or a goto can run code
+    before it again -- those before it too (but declarations' own names)."""
+    start = nest.extent.start.offset
+    again = any(
+        c.kind in (CK.GOTO_STMT, CK.INDIRECT_GOTO_STMT)
+        or (
+            c.kind in (CK.FOR_STMT, CK.WHILE_STMT, CK.DO_STMT)
+            and c.extent.start.offset < start
+            and end <= c.extent.end.offset
+        )
+        for c in walk_preorder(func)
+    )
+    declared = {c.location.offset for c in walk_preorder(func) if c.kind == CK.VAR_DECL}
+    return {
+        t.spelling
+        for t in func.get_tokens()
+        if t.kind == ci.TokenKind.IDENTIFIER
+        and (t.extent.start.offset >= end or (again and t.extent.start.offset < start))
+        and t.extent.start.offset not in declared
+    }
 
 
 def _is_automatic(decl: ci.Cursor) -> bool:
